@@ -1,0 +1,234 @@
+/**
+ * The memory implementations of the storage ports, on `MemoryDb`. Each method body runs under
+ * `db.run`, so it sees and leaves a consistent state, and joins an enclosing transaction.
+ */
+import { DateTime, Effect, Layer, Option } from "effect"
+import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
+import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
+import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
+import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+
+const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
+  for (const row of rows.values()) if (predicate(row)) return Option.some(row)
+  return Option.none()
+}
+
+const unique = (what: string, key: string) => Effect.die(new Error(`duplicate ${what}: ${key}`))
+
+export const MemoryTenancyStore = Layer.effect(
+  TenancyStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const merchants = db.table<Merchant>("merchants")
+    const shops = db.table<Shop>("shops")
+    return TenancyStore.of({
+      insertMerchant: (m) =>
+        db.run(Effect.suspend(() => merchants.has(m.id) ? unique("merchant", m.id) : Effect.sync(() => void merchants.set(m.id, m)))),
+      insertShop: (s) =>
+        db.run(Effect.suspend(() => shops.has(s.id) ? unique("shop", s.id) : Effect.sync(() => void shops.set(s.id, s)))),
+      findMerchant: (id) => db.run(Effect.sync(() => Option.fromNullishOr(merchants.get(id)))),
+      findShop: (id) => db.run(Effect.sync(() => Option.fromNullishOr(shops.get(id)))),
+      listShops: (merchantId) =>
+        db.run(Effect.sync(() =>
+          [...shops.values()].filter((s) => s.merchantId === merchantId).sort((a, b) =>
+            DateTime.toEpochMillis(a.createdAt) - DateTime.toEpochMillis(b.createdAt) || a.id.localeCompare(b.id)
+          )
+        )),
+      countMerchants: db.run(Effect.sync(() => merchants.size))
+    })
+  })
+)
+
+export const MemoryCredentialStore = Layer.effect(
+  CredentialStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const credentials = db.table<Credential>("credentials")
+    const tokens = db.table<RefreshToken>("refresh_tokens")
+    return CredentialStore.of({
+      insert: (c) =>
+        db.run(Effect.suspend(() =>
+          credentials.has(c.id) || Option.isSome(find(credentials, (x) => x.publishableKey === c.publishableKey || x.secretHash === c.secretHash))
+            ? unique("credential", c.id)
+            : Effect.sync(() => void credentials.set(c.id, c))
+        )),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(credentials.get(id)))),
+      findByPublishableKey: (key) => db.run(Effect.sync(() => find(credentials, (c) => c.publishableKey === key))),
+      findBySecretHash: (hash) => db.run(Effect.sync(() => find(credentials, (c) => c.secretHash === hash))),
+      listActiveForShop: (merchantId, shopId) =>
+        db.run(Effect.sync(() =>
+          [...credentials.values()].filter((c) =>
+            c.merchantId === merchantId && c.revokedAt === null && (c.shopId === null || c.shopId === shopId)
+          )
+        )),
+      revoke: (ids, at) =>
+        db.run(Effect.sync(() => {
+          let n = 0
+          for (const id of ids) {
+            const c = credentials.get(id)
+            if (c !== undefined && c.revokedAt === null) {
+              credentials.set(id, { ...c, revokedAt: at })
+              n++
+            }
+          }
+          return n
+        })),
+      insertRefreshToken: (t) =>
+        db.run(Effect.suspend(() =>
+          tokens.has(t.id) || Option.isSome(find(tokens, (x) => x.tokenHash === t.tokenHash))
+            ? unique("refresh token", t.id)
+            : Effect.sync(() => void tokens.set(t.id, t))
+        )),
+      findRefreshToken: (hash) => db.run(Effect.sync(() => find(tokens, (t) => t.tokenHash === hash))),
+      markRefreshTokenUsed: (id, at) =>
+        db.run(Effect.sync(() => {
+          const t = tokens.get(id)
+          if (t === undefined || t.usedAt !== null || t.revokedAt !== null) return false
+          tokens.set(id, { ...t, usedAt: at })
+          return true
+        })),
+      revokeRefreshFamily: (familyId, at) =>
+        db.run(Effect.sync(() => {
+          let n = 0
+          for (const t of tokens.values()) {
+            if (t.familyId === familyId && t.revokedAt === null) {
+              tokens.set(t.id, { ...t, revokedAt: at })
+              n++
+            }
+          }
+          return n
+        }))
+    })
+  })
+)
+
+export const MemorySettingsStore = Layer.effect(
+  SettingsStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const settings = db.table<string>("settings")
+    return SettingsStore.of({
+      get: (key) => db.run(Effect.sync(() => Option.fromNullishOr(settings.get(key)))),
+      putIfAbsent: (key, value) =>
+        db.run(Effect.sync(() => {
+          const existing = settings.get(key)
+          if (existing !== undefined) return existing
+          settings.set(key, value)
+          return value
+        }))
+    })
+  })
+)
+
+const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
+
+export const MemoryIdempotencyStore = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const records = db.table<IdempotencyRecord>("idempotency_keys")
+    return IdempotencyStore.of({
+      acquire: (r) =>
+        db.run(Effect.sync(() => {
+          const id = idemKey(r.scope, r.key)
+          const existing = records.get(id)
+          const free = existing === undefined ||
+            DateTime.isLessThan(existing.expiresAt, r.now) ||
+            (existing.state === "in_progress" && DateTime.isLessThan(existing.lockedUntil, r.now))
+          if (!free) return { _tag: "Existing", record: existing } as const
+          records.set(id, {
+            scope: r.scope,
+            key: r.key,
+            requestHash: r.requestHash,
+            state: "in_progress",
+            responseStatus: null,
+            responseBody: null,
+            lockedUntil: r.lockedUntil,
+            createdAt: r.now,
+            expiresAt: r.expiresAt
+          })
+          return { _tag: "Acquired" } as const
+        })),
+      complete: (scope, key, responseStatus, responseBody) =>
+        db.run(Effect.sync(() => {
+          const id = idemKey(scope, key)
+          const r = records.get(id)
+          if (r !== undefined) records.set(id, { ...r, state: "completed", responseStatus, responseBody })
+        })),
+      release: (scope, key) =>
+        db.run(Effect.sync(() => {
+          const id = idemKey(scope, key)
+          if (records.get(id)?.state === "in_progress") records.delete(id)
+        })),
+      purgeExpired: (now) =>
+        db.run(Effect.sync(() => {
+          let n = 0
+          for (const [id, r] of records) {
+            if (DateTime.isLessThan(r.expiresAt, now)) {
+              records.delete(id)
+              n++
+            }
+          }
+          return n
+        }))
+    })
+  })
+)
+
+export const MemoryJobStore = Layer.effect(
+  JobStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const jobs = db.table<Job>("jobs")
+    const update = (id: string, f: (job: Job) => Job) =>
+      db.run(Effect.sync(() => {
+        const job = jobs.get(id)
+        if (job !== undefined) jobs.set(id, f(job))
+      }))
+    return JobStore.of({
+      enqueue: (job) =>
+        db.run(Effect.sync(() => {
+          if (jobs.has(job.id)) return false
+          if (job.dedupeKey !== null && Option.isSome(find(jobs, (j) => j.dedupeKey === job.dedupeKey))) return false
+          jobs.set(job.id, job)
+          return true
+        })),
+      find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(jobs.get(id)))),
+      claim: ({ kinds, leaseMs, limit, now }) =>
+        db.run(Effect.sync(() => {
+          const due = [...jobs.values()]
+            .filter((j) =>
+              j.status === "pending" && kinds.includes(j.kind) && !DateTime.isGreaterThan(j.runAt, now) &&
+              (j.lockedUntil === null || DateTime.isLessThan(j.lockedUntil, now))
+            )
+            .sort((a, b) => DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id))
+            .slice(0, limit)
+          const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
+          return due.map((j) => {
+            const claimed: Job = { ...j, attempts: j.attempts + 1, lockedUntil }
+            jobs.set(j.id, claimed)
+            return claimed
+          })
+        })),
+      complete: (id) => update(id, (j) => ({ ...j, status: "done", lockedUntil: null })),
+      retry: (id, runAt, error) => update(id, (j) => ({ ...j, runAt, lockedUntil: null, lastError: error })),
+      kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error }))
+    })
+  })
+)
+
+/** Every storage port on one fresh in-memory database. */
+export const MemoryStore = {
+  layer: Layer.mergeAll(
+    MemoryDb.transactions,
+    MemoryTenancyStore,
+    MemoryCredentialStore,
+    MemorySettingsStore,
+    MemoryIdempotencyStore,
+    MemoryJobStore
+  ).pipe(Layer.provide(MemoryDb.layer))
+}

@@ -1,0 +1,96 @@
+/**
+ * The schema, as ordered migrations. They run at start-up on PostgreSQL and on embedded PGlite
+ * alike (one SQL dialect); the migrator locks its table, so replicas starting together apply
+ * each migration once, and a restart applies nothing twice.
+ */
+import { Effect, Layer } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
+
+const statements = (...sql: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const client = yield* SqlClient.SqlClient
+    for (const statement of sql) yield* client.unsafe(statement)
+  })
+
+export const migrations = {
+  "0001_tenancy_and_auth": statements(
+    `CREATE TABLE merchants (
+      id text PRIMARY KEY,
+      name text NOT NULL,
+      email text NOT NULL,
+      industry text NOT NULL,
+      tier text NOT NULL CHECK (tier IN ('starter', 'standard', 'premium')),
+      trust_score integer NOT NULL CHECK (trust_score BETWEEN 0 AND 1000),
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE TABLE shops (
+      id text PRIMARY KEY,
+      merchant_id text NOT NULL REFERENCES merchants (id),
+      name text NOT NULL,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX shops_by_merchant ON shops (merchant_id, created_at)`,
+    `CREATE TABLE credentials (
+      id text PRIMARY KEY,
+      merchant_id text NOT NULL REFERENCES merchants (id),
+      shop_id text REFERENCES shops (id),
+      environment text NOT NULL CHECK (environment IN ('sandbox', 'production')),
+      publishable_key text NOT NULL UNIQUE,
+      secret_hash text NOT NULL UNIQUE,
+      secret_last4 text NOT NULL,
+      version integer NOT NULL CHECK (version > 0),
+      revoked_at timestamptz,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX credentials_active_by_merchant ON credentials (merchant_id) WHERE revoked_at IS NULL`,
+    `CREATE TABLE refresh_tokens (
+      id text PRIMARY KEY,
+      token_hash text NOT NULL UNIQUE,
+      family_id text NOT NULL,
+      credential_id text NOT NULL REFERENCES credentials (id),
+      credential_version integer NOT NULL,
+      expires_at timestamptz NOT NULL,
+      used_at timestamptz,
+      revoked_at timestamptz,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family_id)`,
+    `CREATE TABLE settings (
+      key text PRIMARY KEY,
+      value text NOT NULL
+    )`,
+    `CREATE TABLE idempotency_keys (
+      scope text NOT NULL,
+      key text NOT NULL,
+      request_hash text NOT NULL,
+      state text NOT NULL CHECK (state IN ('in_progress', 'completed')),
+      response_status integer,
+      response_body text,
+      locked_until timestamptz NOT NULL,
+      created_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL,
+      PRIMARY KEY (scope, key)
+    )`,
+    `CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at)`,
+    `CREATE TABLE jobs (
+      id text PRIMARY KEY,
+      kind text NOT NULL,
+      payload jsonb NOT NULL,
+      run_at timestamptz NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      status text NOT NULL CHECK (status IN ('pending', 'done', 'dead')),
+      locked_until timestamptz,
+      last_error text,
+      dedupe_key text UNIQUE,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX jobs_due ON jobs (run_at) WHERE status = 'pending'`
+  )
+}
+
+const run = Migrator.make({})
+
+/** Applies every pending migration; idempotent. */
+export const migrate = run({ loader: Migrator.fromRecord(migrations) })
+
+export const MigrationsLayer = Layer.effectDiscard(migrate)

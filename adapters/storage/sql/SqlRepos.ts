@@ -1,0 +1,312 @@
+/**
+ * The SQL implementations of the storage ports: one dialect for PostgreSQL and embedded PGlite.
+ * Rows come back camelCase (the client transforms names). Database failures are defects: the
+ * ports promise no SQL errors, and a broken connection is not something a caller can handle.
+ */
+import { DateTime, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
+import type { Environment } from "../../../core/Environment.ts"
+import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
+import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
+import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import { Transactions } from "../../../core/ports/Transactions.ts"
+import type { Merchant, Shop, Tier } from "../../../core/tenancy/Merchant.ts"
+
+const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
+const utcOrNull = (d: Date | null): DateTime.Utc | null => d === null ? null : utc(d)
+const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
+const dateOrNull = (d: DateTime.Utc | null): Date | null => d === null ? null : date(d)
+
+const first = <A, B>(rows: ReadonlyArray<A>, f: (row: A) => B): Option.Option<B> =>
+  rows.length === 0 ? Option.none() : Option.some(f(rows[0]!))
+
+export const SqlTransactions = Layer.effect(
+  Transactions,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    Transactions.of({
+      run: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
+    }))
+)
+
+interface MerchantRow {
+  readonly id: string
+  readonly name: string
+  readonly email: string
+  readonly industry: string
+  readonly tier: Tier
+  readonly trustScore: number
+  readonly createdAt: Date
+}
+interface ShopRow {
+  readonly id: string
+  readonly merchantId: string
+  readonly name: string
+  readonly createdAt: Date
+}
+const toMerchant = (r: MerchantRow): Merchant => ({ ...r, createdAt: utc(r.createdAt) })
+const toShop = (r: ShopRow): Shop => ({ ...r, createdAt: utc(r.createdAt) })
+
+export const SqlTenancyStore = Layer.effect(
+  TenancyStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return TenancyStore.of({
+      insertMerchant: (m) => sql`INSERT INTO merchants ${sql.insert({ ...m, createdAt: date(m.createdAt) })}`.pipe(Effect.asVoid, Effect.orDie),
+      insertShop: (s) => sql`INSERT INTO shops ${sql.insert({ ...s, createdAt: date(s.createdAt) })}`.pipe(Effect.asVoid, Effect.orDie),
+      findMerchant: (id) => sql<MerchantRow>`SELECT * FROM merchants WHERE id = ${id}`.pipe(Effect.map((r) => first(r, toMerchant)), Effect.orDie),
+      findShop: (id) => sql<ShopRow>`SELECT * FROM shops WHERE id = ${id}`.pipe(Effect.map((r) => first(r, toShop)), Effect.orDie),
+      listShops: (merchantId) =>
+        sql<ShopRow>`SELECT * FROM shops WHERE merchant_id = ${merchantId} ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map(toShop)),
+          Effect.orDie
+        ),
+      countMerchants: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM merchants`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0),
+        Effect.orDie
+      )
+    })
+  })
+)
+
+interface CredentialRow {
+  readonly id: string
+  readonly merchantId: string
+  readonly shopId: string | null
+  readonly environment: Environment
+  readonly publishableKey: string
+  readonly secretHash: string
+  readonly secretLast4: string
+  readonly version: number
+  readonly revokedAt: Date | null
+  readonly createdAt: Date
+}
+interface RefreshTokenRow {
+  readonly id: string
+  readonly tokenHash: string
+  readonly familyId: string
+  readonly credentialId: string
+  readonly credentialVersion: number
+  readonly expiresAt: Date
+  readonly usedAt: Date | null
+  readonly revokedAt: Date | null
+  readonly createdAt: Date
+}
+const toCredential = (r: CredentialRow): Credential => ({ ...r, revokedAt: utcOrNull(r.revokedAt), createdAt: utc(r.createdAt) })
+const toRefreshToken = (r: RefreshTokenRow): RefreshToken => ({
+  ...r,
+  expiresAt: utc(r.expiresAt),
+  usedAt: utcOrNull(r.usedAt),
+  revokedAt: utcOrNull(r.revokedAt),
+  createdAt: utc(r.createdAt)
+})
+
+export const SqlCredentialStore = Layer.effect(
+  CredentialStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const one = (where: ReturnType<typeof sql.and>) =>
+      sql<CredentialRow>`SELECT * FROM credentials WHERE ${where}`.pipe(Effect.map((r) => first(r, toCredential)), Effect.orDie)
+    return CredentialStore.of({
+      insert: (c) =>
+        sql`INSERT INTO credentials ${sql.insert({ ...c, revokedAt: dateOrNull(c.revokedAt), createdAt: date(c.createdAt) })}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      findById: (id) => one(sql.and([sql`id = ${id}`])),
+      findByPublishableKey: (key) => one(sql.and([sql`publishable_key = ${key}`])),
+      findBySecretHash: (hash) => one(sql.and([sql`secret_hash = ${hash}`])),
+      listActiveForShop: (merchantId, shopId) =>
+        sql<CredentialRow>`
+          SELECT * FROM credentials
+          WHERE merchant_id = ${merchantId} AND revoked_at IS NULL AND (shop_id IS NULL OR shop_id = ${shopId})
+          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(toCredential)), Effect.orDie),
+      revoke: (ids, at) =>
+        ids.length === 0 ? Effect.succeed(0) : sql<{ readonly id: string }>`
+          UPDATE credentials SET revoked_at = ${date(at)}
+          WHERE ${sql.in("id", ids)} AND revoked_at IS NULL RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
+      insertRefreshToken: (t) =>
+        sql`INSERT INTO refresh_tokens ${
+          sql.insert({
+            ...t,
+            expiresAt: date(t.expiresAt),
+            usedAt: dateOrNull(t.usedAt),
+            revokedAt: dateOrNull(t.revokedAt),
+            createdAt: date(t.createdAt)
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      findRefreshToken: (hash) =>
+        sql<RefreshTokenRow>`SELECT * FROM refresh_tokens WHERE token_hash = ${hash}`.pipe(
+          Effect.map((r) => first(r, toRefreshToken)),
+          Effect.orDie
+        ),
+      markRefreshTokenUsed: (id, at) =>
+        sql<{ readonly id: string }>`
+          UPDATE refresh_tokens SET used_at = ${date(at)}
+          WHERE id = ${id} AND used_at IS NULL AND revoked_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        ),
+      revokeRefreshFamily: (familyId, at) =>
+        sql<{ readonly id: string }>`
+          UPDATE refresh_tokens SET revoked_at = ${date(at)}
+          WHERE family_id = ${familyId} AND revoked_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        )
+    })
+  })
+)
+
+export const SqlSettingsStore = Layer.effect(
+  SettingsStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const get = (key: string) =>
+      sql<{ readonly value: string }>`SELECT value FROM settings WHERE key = ${key}`.pipe(
+        Effect.map((rows) => first(rows, (r) => r.value)),
+        Effect.orDie
+      )
+    return SettingsStore.of({
+      get,
+      putIfAbsent: (key, value) =>
+        sql`INSERT INTO settings (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`.pipe(
+          Effect.orDie,
+          Effect.andThen(get(key)),
+          Effect.map(Option.getOrElse(() => value))
+        )
+    })
+  })
+)
+
+interface IdempotencyRow {
+  readonly scope: string
+  readonly key: string
+  readonly requestHash: string
+  readonly state: "in_progress" | "completed"
+  readonly responseStatus: number | null
+  readonly responseBody: string | null
+  readonly lockedUntil: Date
+  readonly createdAt: Date
+  readonly expiresAt: Date
+}
+const toIdempotency = (r: IdempotencyRow): IdempotencyRecord => ({
+  ...r,
+  lockedUntil: utc(r.lockedUntil),
+  createdAt: utc(r.createdAt),
+  expiresAt: utc(r.expiresAt)
+})
+
+export const SqlIdempotencyStore = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const acquire: IdempotencyStore["Service"]["acquire"] = (r) =>
+      Effect.gen(function*() {
+        // Insert, or take over a record that expired or whose executor's lock lapsed.
+        const taken = yield* sql<{ readonly key: string }>`
+          INSERT INTO idempotency_keys (scope, key, request_hash, state, locked_until, created_at, expires_at)
+          VALUES (${r.scope}, ${r.key}, ${r.requestHash}, 'in_progress', ${date(r.lockedUntil)}, ${date(r.now)}, ${date(r.expiresAt)})
+          ON CONFLICT (scope, key) DO UPDATE SET
+            request_hash = EXCLUDED.request_hash, state = 'in_progress', response_status = NULL,
+            response_body = NULL, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at,
+            expires_at = EXCLUDED.expires_at
+          WHERE idempotency_keys.expires_at < EXCLUDED.created_at
+             OR (idempotency_keys.state = 'in_progress' AND idempotency_keys.locked_until < EXCLUDED.created_at)
+          RETURNING key`
+        if (taken.length === 1) return { _tag: "Acquired" } as const
+        const existing = yield* sql<IdempotencyRow>`
+          SELECT * FROM idempotency_keys WHERE scope = ${r.scope} AND key = ${r.key}`
+        // Released between our insert and this read: try again.
+        if (existing.length === 0) return yield* acquire(r)
+        return { _tag: "Existing", record: toIdempotency(existing[0]!) } as const
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+    return IdempotencyStore.of({
+      acquire,
+      complete: (scope, key, status, body) =>
+        sql`UPDATE idempotency_keys SET state = 'completed', response_status = ${status}, response_body = ${body}
+            WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+      release: (scope, key) =>
+        sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      purgeExpired: (now) =>
+        sql<{ readonly key: string }>`DELETE FROM idempotency_keys WHERE expires_at < ${date(now)} RETURNING key`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        )
+    })
+  })
+)
+
+interface JobRow {
+  readonly id: string
+  readonly kind: string
+  readonly payload: unknown
+  readonly runAt: Date
+  readonly attempts: number
+  readonly status: "pending" | "done" | "dead"
+  readonly lockedUntil: Date | null
+  readonly lastError: string | null
+  readonly dedupeKey: string | null
+  readonly createdAt: Date
+}
+const toJob = (r: JobRow): Job => ({
+  ...r,
+  runAt: utc(r.runAt),
+  lockedUntil: utcOrNull(r.lockedUntil),
+  createdAt: utc(r.createdAt)
+})
+
+export const SqlJobStore = Layer.effect(
+  JobStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return JobStore.of({
+      enqueue: (job) =>
+        sql<{ readonly id: string }>`
+          INSERT INTO jobs ${
+          sql.insert({
+            ...job,
+            payload: JSON.stringify(job.payload),
+            runAt: date(job.runAt),
+            lockedUntil: dateOrNull(job.lockedUntil),
+            createdAt: date(job.createdAt)
+          })
+        }
+          ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      find: (id) => sql<JobRow>`SELECT * FROM jobs WHERE id = ${id}`.pipe(Effect.map((r) => first(r, toJob)), Effect.orDie),
+      claim: ({ kinds, leaseMs, limit, now }) =>
+        kinds.length === 0 ? Effect.succeed([]) : sql<JobRow>`
+          UPDATE jobs SET attempts = attempts + 1, locked_until = ${date(DateTime.add(now, { milliseconds: leaseMs }))}
+          WHERE id IN (
+            SELECT id FROM jobs
+            WHERE status = 'pending' AND ${sql.in("kind", kinds)} AND run_at <= ${date(now)}
+              AND (locked_until IS NULL OR locked_until < ${date(now)})
+            ORDER BY run_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )
+          RETURNING *`.pipe(
+          Effect.map((rows) =>
+            rows.map(toJob).sort((a, b) => DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id))
+          ),
+          Effect.orDie
+        ),
+      complete: (id) => sql`UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      retry: (id, runAt, error) =>
+        sql`UPDATE jobs SET run_at = ${date(runAt)}, locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      kill: (id, error) =>
+        sql`UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    })
+  })
+)

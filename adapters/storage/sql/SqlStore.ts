@@ -1,0 +1,79 @@
+/**
+ * The SQL store: every storage port on a `SqlClient`, after the migrations ran. Pick the client
+ * with `SqlStore.postgres(url)` (a PostgreSQL server) or `SqlStore.pglite(dataDir)` (embedded
+ * PGlite served in-process through pglite-socket), or provide your own `PgClient`.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted, String } from "effect"
+import { SqlClient } from "effect/sql"
+import { MigrationsLayer } from "./Migrations.ts"
+import {
+  SqlCredentialStore,
+  SqlIdempotencyStore,
+  SqlJobStore,
+  SqlSettingsStore,
+  SqlTenancyStore,
+  SqlTransactions
+} from "./SqlRepos.ts"
+
+const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel } as const
+
+/** Every storage port, on the `SqlClient` in context, migrated first. */
+export const layerFromClient = Layer.mergeAll(
+  SqlTransactions,
+  SqlTenancyStore,
+  SqlCredentialStore,
+  SqlSettingsStore,
+  SqlIdempotencyStore,
+  SqlJobStore
+).pipe(Layer.provideMerge(MigrationsLayer))
+
+/**
+ * A PostgreSQL server. With `schema`, every connection works in that schema (created if absent),
+ * which lets test suites share one database without seeing each other.
+ */
+export const postgresClient = (url: string, options: { readonly schema?: string; readonly maxConnections?: number } = {}) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    if (options.schema === undefined) return
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${options.schema.replaceAll("\"", "")}"`)
+  })).pipe(
+    Layer.provideMerge(PgClient.layer({
+      url: Redacted.make(url),
+      maxConnections: options.maxConnections ?? 10,
+      ...(options.schema === undefined ? {} : { startupParameters: { search_path: options.schema } }),
+      ...names
+    }))
+  )
+
+/**
+ * Embedded PGlite (in memory when `dataDir` is undefined), served on a loopback port by
+ * pglite-socket so the same `PgClient`, SQL and migrations run against it. PGlite is a single
+ * connection database: the client holds one connection, so transactions run one at a time.
+ */
+export const pgliteClient = (dataDir: string | undefined) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const db = yield* Effect.acquireRelease(
+      Effect.promise(() => PGlite.create(dataDir === undefined ? {} : { dataDir })),
+      (db) => Effect.promise(() => db.close())
+    )
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(async () => {
+        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
+        await server.start()
+        return server
+      }),
+      (server) => Effect.promise(() => server.stop())
+    )
+    const port = Number(server.getServerConn().split(":").pop())
+    return PgClient.layerFrom(PgClient.makeClient({ host: "127.0.0.1", port, username: "postgres", database: "postgres", ...names }))
+  }))
+
+export const SqlStore = {
+  layerFromClient,
+  postgres: (url: string, options?: { readonly schema?: string; readonly maxConnections?: number }) =>
+    layerFromClient.pipe(Layer.provideMerge(postgresClient(url, options))),
+  pglite: (dataDir: string | undefined) => layerFromClient.pipe(Layer.provideMerge(pgliteClient(dataDir)))
+}

@@ -1,0 +1,76 @@
+/**
+ * Money in major units on `BigDecimal`, rounded per the currency's ISO 4217 exponent.
+ *
+ * No JavaScript float arithmetic touches an amount: JSON numbers are read through their
+ * shortest decimal text (`50.1` -> "50.1") and written back the same way.
+ */
+import { BigDecimal, Option, Schema, SchemaTransformation } from "effect"
+
+/** ISO 4217 minor-unit exponents of the currencies the engine may meet. */
+export const currencyExponents: Readonly<Record<string, number>> = {
+  USD: 2, EUR: 2, GBP: 2, CAD: 2, CHF: 2, AUD: 2, JPY: 0, CNY: 2,
+  BRL: 2, MXN: 2, COP: 2, PEN: 2, CLP: 0, ARS: 2, UYU: 2, PYG: 0, BOB: 2,
+  CRC: 2, GTQ: 2, HNL: 2, NIO: 2, PAB: 2, DOP: 2, VES: 2, CLF: 4,
+  KRW: 0, INR: 2, ZAR: 2, NGN: 2, KES: 2, TRY: 2, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3
+}
+
+export type Currency = string
+
+/** A currency code the engine knows the exponent of. */
+export const Currency = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => s in currencyExponents, {
+    expected: "an ISO 4217 currency code the service supports, such as USD, BRL or MXN"
+  }))
+)
+
+/** Uppercases a currency code and answers it when the engine knows it. */
+export const normalizeCurrency = (input: string): Option.Option<Currency> => {
+  const code = input.trim().toUpperCase()
+  return code in currencyExponents ? Option.some(code) : Option.none()
+}
+
+/** The number of minor-unit digits of `currency` (2 when unknown, the common case). */
+export const exponent = (currency: Currency): number => currencyExponents[currency] ?? 2
+
+/**
+ * Rounds to the currency's exponent, half to even (banker's rounding), so that the rounding of
+ * many amounts carries no bias in either direction.
+ */
+export const round = (amount: BigDecimal.BigDecimal, currency: Currency): BigDecimal.BigDecimal =>
+  BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: "half-even" }))
+
+/** Rounds to an explicit scale, half to even (FX rates keep more digits than money). */
+export const roundTo = (amount: BigDecimal.BigDecimal, scale: number): BigDecimal.BigDecimal =>
+  BigDecimal.normalize(BigDecimal.round(amount, { scale, mode: "half-even" }))
+
+/** True when `amount` has no more fractional digits than the currency allows. */
+export const fitsExponent = (amount: BigDecimal.BigDecimal, currency: Currency): boolean =>
+  BigDecimal.normalize(amount).scale <= exponent(currency)
+
+export const zero: BigDecimal.BigDecimal = BigDecimal.fromBigInt(0n)
+
+/** Parses decimal text; throws only on text that is not a decimal, which is a programming error. */
+export const decimal = (text: string): BigDecimal.BigDecimal => BigDecimal.fromStringUnsafe(text)
+
+/** The plain decimal text of an amount ("50", "12.5"), as stored in SQL `numeric`. */
+export const toText = (amount: BigDecimal.BigDecimal): string => BigDecimal.format(BigDecimal.normalize(amount))
+
+/**
+ * The JSON number of an amount. An amount rounded to a currency exponent has at most a few
+ * fractional digits, so its shortest decimal text is exactly the number JSON carries.
+ */
+export const toJsonNumber = (amount: BigDecimal.BigDecimal): number => Number(toText(amount))
+
+/**
+ * A JSON number in major units, decoded to `BigDecimal` through its decimal text.
+ * Rejects NaN and infinities; sign and scale rules belong to the endpoint that reads it.
+ */
+export const Amount = Schema.Finite.pipe(
+  Schema.decodeTo(
+    Schema.BigDecimal,
+    SchemaTransformation.transform({
+      decode: (n: number) => BigDecimal.normalize(BigDecimal.fromNumberUnsafe(n)),
+      encode: toJsonNumber
+    })
+  )
+)

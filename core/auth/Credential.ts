@@ -1,0 +1,39 @@
+import type { DateTime } from "effect"
+import type { Environment } from "../Environment.ts"
+
+/**
+ * An API key pair of one environment, bound to one shop or (shopId null) to every shop of the
+ * merchant. The secret half is stored as its SHA-256 only. `version` is the credential version
+ * of spec 5.6: rotation revokes the pair and issues a new one at version + 1, and every token
+ * carries the version it was minted from.
+ */
+export interface Credential {
+  readonly id: string
+  readonly merchantId: string
+  readonly shopId: string | null
+  readonly environment: Environment
+  readonly publishableKey: string
+  readonly secretHash: string
+  /** Last four characters of the secret key, to show it masked. */
+  readonly secretLast4: string
+  readonly version: number
+  readonly revokedAt: DateTime.Utc | null
+  readonly createdAt: DateTime.Utc
+}
+
+/**
+ * A refresh token, stored as its SHA-256. Tokens of one login form a family; redeeming a token
+ * marks it used and issues the next member, and redeeming a used one revokes the family
+ * (the theft signal of refresh-token rotation).
+ */
+export interface RefreshToken {
+  readonly id: string
+  readonly tokenHash: string
+  readonly familyId: string
+  readonly credentialId: string
+  readonly credentialVersion: number
+  readonly expiresAt: DateTime.Utc
+  readonly usedAt: DateTime.Utc | null
+  readonly revokedAt: DateTime.Utc | null
+  readonly createdAt: DateTime.Utc
+}

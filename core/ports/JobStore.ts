@@ -1,0 +1,41 @@
+import { Context, type DateTime, type Effect, type Option } from "effect"
+
+/**
+ * A unit of background work (expiry, reconcile, settlement, delivery...) stored in the database
+ * and claimed with a lease, so any number of host replicas can share the queue: a claimed job is
+ * invisible to others until its lease lapses, and a worker that dies loses nothing.
+ */
+export interface Job {
+  readonly id: string
+  readonly kind: string
+  readonly payload: unknown
+  readonly runAt: DateTime.Utc
+  readonly attempts: number
+  readonly status: "pending" | "done" | "dead"
+  readonly lockedUntil: DateTime.Utc | null
+  readonly lastError: string | null
+  /** At most one job per dedupe key, ever (e.g. `expire:TXN-...`). */
+  readonly dedupeKey: string | null
+  readonly createdAt: DateTime.Utc
+}
+
+export class JobStore extends Context.Service<JobStore, {
+  /** Adds a job; false when a job with the same dedupe key exists. */
+  readonly enqueue: (job: Job) => Effect.Effect<boolean>
+  readonly find: (id: string) => Effect.Effect<Option.Option<Job>>
+  /**
+   * Leases up to `limit` due jobs of the given kinds (oldest `runAt` first) until `now + leaseMs`,
+   * counting an attempt on each. Two concurrent claims never return the same job.
+   */
+  readonly claim: (options: {
+    readonly kinds: ReadonlyArray<string>
+    readonly now: DateTime.Utc
+    readonly leaseMs: number
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<Job>>
+  readonly complete: (id: string) => Effect.Effect<void>
+  /** Puts a job back to run at `runAt`, recording the error. */
+  readonly retry: (id: string, runAt: DateTime.Utc, error: string) => Effect.Effect<void>
+  /** Gives up on a job (dead letter), recording the error. */
+  readonly kill: (id: string, error: string) => Effect.Effect<void>
+}>()("core/ports/JobStore") {}

@@ -1,0 +1,9 @@
+import { Context, type Effect } from "effect"
+
+/**
+ * Runs an effect as one database transaction: every store call inside commits together or not
+ * at all. Nested calls join the outer transaction. Money moves only inside one of these.
+ */
+export class Transactions extends Context.Service<Transactions, {
+  readonly run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>()("core/ports/Transactions") {}
