@@ -20,6 +20,7 @@ export const IdPrefixes = {
   shop: "shop_",
   credential: "key_",
   refreshFamily: "rtf_",
+  refreshToken: "rtk_",
   job: "job_",
   journal: "jnl_",
   withdrawal: "wdr_"

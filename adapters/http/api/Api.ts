@@ -1,0 +1,26 @@
+/**
+ * The public contract: every endpoint with its request and response schemas. The same
+ * definition serves the routes, generates `openapi.json`, and can derive a typed client.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AdminApi } from "./AdminApi.ts"
+import { AuthApi } from "./AuthApi.ts"
+import { ErrorResponses } from "./Errors.ts"
+import { IdentityApi, PingApi } from "./IdentityApi.ts"
+
+export const apiVersion = "2026-11-01"
+
+export class PublicApi extends HttpApi.make("public")
+  .add(AuthApi, PingApi, IdentityApi)
+  .prefix("/api/v1")
+{}
+
+export class Api extends HttpApi.make("payment-orchestration")
+  .addHttpApi(PublicApi)
+  .add(AdminApi)
+  .middleware(ErrorResponses)
+  // Report every problem of a request at once, not only the first.
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotate(OpenApi.Title, "Payment Orchestration API")
+  .annotate(OpenApi.Version, apiVersion)
+{}

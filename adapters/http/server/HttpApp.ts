@@ -1,0 +1,22 @@
+/**
+ * The HTTP application as a router layer: the API routes with their middlewares, `openapi.json`,
+ * the reference page, and the request lifecycle. Serve it with `HttpRouter.serve` on a Node
+ * server, or mount it in another server with `HttpRouter.toWebHandler`.
+ */
+import { Layer } from "effect"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { ErrorResponsesLive } from "./ErrorResponses.ts"
+import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
+import { RequestLifecycle } from "./RequestLifecycle.ts"
+import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
+
+export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
+  Layer.provide([AuthHandlers, PingHandlers, IdentityHandlers, AdminHandlers]),
+  Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
+)
+
+export const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
+
+/** Needs the core services (Auth, Merchants) and `HttpConfig`. */
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoute, RequestLifecycle)

@@ -1,0 +1,37 @@
+/** The reference host's configuration, read from the environment. */
+import { Config, Effect, Option, Redacted } from "effect"
+
+export interface HostConfig {
+  readonly port: number
+  readonly host: string
+  /** PostgreSQL server; none means embedded PGlite in `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly dataDir: string
+  readonly publicUrl: string
+  readonly checkoutUrl: string
+  readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** JWT signing secret; none means one generated once and kept in the store. */
+  readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "")
+
+export const HostConfig = Effect.gen(function*() {
+  const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
+  const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
+  const publicUrl = trimSlash(
+    Option.getOrElse(yield* Config.option(Config.String("BASE_URL")), () => `http://localhost:${port}`)
+  ).replace(/\/api\/v1$/, "")
+  const checkoutUrl = trimSlash(Option.getOrElse(yield* Config.option(Config.String("CHECKOUT_URL")), () => publicUrl))
+  const nonEmpty = (o: Option.Option<Redacted.Redacted<string>>) => Option.filter(o, (r) => Redacted.value(r).trim() !== "")
+  return {
+    port,
+    host,
+    databaseUrl: nonEmpty(yield* Config.option(Config.Redacted("DATABASE_URL"))),
+    dataDir: yield* Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
+    publicUrl,
+    checkoutUrl,
+    adminToken: nonEmpty(yield* Config.option(Config.Redacted("ADMIN_TOKEN"))),
+    jwtSecret: nonEmpty(yield* Config.option(Config.Redacted("JWT_SECRET")))
+  } satisfies HostConfig
+})

@@ -1,0 +1,77 @@
+/**
+ * The reference host as layers: store, engine, token signer, HTTP application and the Node
+ * server. `main.ts` launches it; tests start it on port 0 against any store.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { HttpRouter } from "effect/http"
+import { createServer } from "node:http"
+import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
+import { HttpApp } from "../adapters/http/server/HttpApp.ts"
+import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
+import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
+import { Engine, Foundation } from "../core/Engine.ts"
+import { Ids } from "../core/Ids.ts"
+import { SettingsStore } from "../core/ports/SettingsStore.ts"
+import { TenancyStore } from "../core/ports/TenancyStore.ts"
+import { Merchants } from "../core/tenancy/Merchants.ts"
+import type { HostConfig } from "./Config.ts"
+
+/** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
+export const storeLayer = (config: HostConfig) =>
+  Option.match(config.databaseUrl, {
+    onNone: () => SqlStore.pglite(config.dataDir),
+    onSome: (url) => SqlStore.postgres(Redacted.value(url))
+  })
+
+/** The JWT key: `JWT_SECRET`, or one generated on first start and shared through the store. */
+const tokenSignerLayer = (jwtSecret: Option.Option<Redacted.Redacted<string>>) =>
+  Layer.unwrap(Effect.gen(function*() {
+    if (Option.isSome(jwtSecret)) return JoseTokenSigner.layer(jwtSecret.value)
+    const ids = yield* Ids
+    const settings = yield* SettingsStore
+    const stored = yield* settings.putIfAbsent("jwt_secret", yield* ids.secret("", 48))
+    return JoseTokenSigner.layer(Redacted.make(stored))
+  }))
+
+/** On the first start of an empty store with no admin API, a demo merchant to call the API with. */
+const demoMerchant = (config: HostConfig) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    if (Option.isSome(config.adminToken)) return
+    const tenancy = yield* TenancyStore
+    if ((yield* tenancy.countMerchants) > 0) return
+    const merchants = yield* Merchants
+    const { keys, merchant } = yield* merchants.create({ name: "Demo Merchant", email: "demo@example.com" })
+    yield* Console.log([
+      "",
+      `Created demo merchant ${merchant.id}. Its sandbox keys (shown once, stored hashed):`,
+      `  publishable key: ${keys.sandbox.publishableKey}`,
+      `  secret key:      ${keys.sandbox.secretKey}`,
+      `Try: curl -H "Authorization: Bearer ${keys.sandbox.secretKey}" ${config.publicUrl}/api/v1/me`,
+      ""
+    ].join("\n"))
+  }))
+
+/** Everything but the listening server, on the given store (default: the configured one). */
+export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
+  const engine = Engine.services.pipe(
+    Layer.provideMerge(tokenSignerLayer(config.jwtSecret)),
+    Layer.provideMerge(Foundation)
+  )
+  const httpConfig = Layer.succeed(HttpConfig, HttpConfig.of({
+    publicUrl: config.publicUrl,
+    baseUrl: `${config.publicUrl}/api/v1`,
+    checkoutUrl: config.checkoutUrl,
+    adminToken: config.adminToken
+  }))
+  return Layer.mergeAll(HttpApp, demoMerchant(config)).pipe(
+    Layer.provideMerge(Layer.mergeAll(engine, httpConfig)),
+    Layer.provideMerge(store)
+  )
+}
+
+/** The host listening on `config.host:config.port`. */
+export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>) =>
+  HttpRouter.serve(appLayer(config, store), { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  )

@@ -1,0 +1,7 @@
+/** `npm start`: the reference host. Stops gracefully on SIGTERM or SIGINT. */
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HostConfig } from "./Config.ts"
+import { hostLayer } from "./Host.ts"
+
+Effect.flatMap(HostConfig, (config) => Layer.launch(hostLayer(config))).pipe(NodeRuntime.runMain)

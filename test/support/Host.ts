@@ -1,0 +1,80 @@
+/**
+ * Starts the reference host on a loopback port against a chosen store, and calls it over real
+ * HTTP as a merchant would.
+ */
+import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import type { HostConfig } from "../../host/Config.ts"
+import { hostLayer } from "../../host/Host.ts"
+import type { StoreLayer } from "./Stores.ts"
+
+export const adminToken = "test-admin-token"
+
+export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: Option.none(),
+  dataDir: "",
+  publicUrl: "http://api.test.local",
+  checkoutUrl: "http://pay.test.local",
+  adminToken: Option.some(Redacted.make(adminToken)),
+  jwtSecret: Option.some(Redacted.make("test-jwt-secret-of-at-least-32-bytes!")),
+  ...overrides
+})
+
+export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
+  hostLayer(testConfig(overrides), store)
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: any
+}
+
+/** The base URL of the host under test. */
+export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  const address = server.address
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
+  return `http://127.0.0.1:${address.port}`
+})
+
+export const call = (
+  method: string,
+  path: string,
+  options: { readonly bearer?: string; readonly body?: unknown; readonly rawBody?: string; readonly headers?: Record<string, string> } = {}
+) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.promise(async (): Promise<Reply> => {
+      const headers: Record<string, string> = { ...options.headers }
+      if (options.bearer !== undefined) headers["authorization"] = `Bearer ${options.bearer}`
+      const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+      if (body !== undefined) headers["content-type"] ??= "application/json"
+      const response = await fetch(base + path, { method, headers, ...(body === undefined ? {} : { body }) })
+      const text = await response.text()
+      let parsed: unknown = text
+      try {
+        parsed = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, headers: response.headers, body: parsed }
+    }))
+
+/** Creates a merchant through the admin API and answers what the admin API returned. */
+export const createMerchant = (body: Record<string, unknown> = {}) =>
+  Effect.map(
+    call("POST", "/admin/v1/merchants", {
+      bearer: adminToken,
+      body: { name: "Acme Pagos", email: "ops@acme.test", ...body }
+    }),
+    (reply) => {
+      if (reply.status !== 201) throw new Error(`createMerchant: ${reply.status} ${JSON.stringify(reply.body)}`)
+      return reply.body as {
+        merchant: { id: string; name: string }
+        shops: Array<{ id: string; name: string }>
+        keys: Record<"sandbox" | "production", { publishableKey: string; secretKey: string }>
+      }
+    }
+  )
+
+export { Layer }
