@@ -5,6 +5,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { AuthApi } from "./AuthApi.ts"
+import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
 
@@ -23,4 +24,5 @@ export class Api extends HttpApi.make("payment-orchestration")
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotate(OpenApi.Title, "Payment Orchestration API")
   .annotate(OpenApi.Version, apiVersion)
+  .annotate(OpenApi.Description, apiDescription)
 {}

@@ -4,8 +4,10 @@
  * server, or mount it in another server with `HttpRouter.toWebHandler`.
  */
 import { Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
@@ -16,7 +18,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )
 
-export const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
+export const DocsRoutes = Layer.mergeAll(
+  HttpApiScalar.layer(Api, { path: "/docs" }),
+  HttpRouter.add("GET", "/docs/errors", HttpServerResponse.html(errorsPage))
+)
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoute, RequestLifecycle)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, RequestLifecycle)

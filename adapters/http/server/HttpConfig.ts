@@ -12,4 +12,4 @@ export class HttpConfig extends Context.Service<HttpConfig, {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
 }>()("adapters/http/HttpConfig") {}
 
-export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs#${code}`
+export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs/errors#${code}`

@@ -1,0 +1,57 @@
+/** The prose of the OpenAPI document: conventions every endpoint shares, and the error codes. */
+import { ErrorCatalog, errorCodes } from "../../../core/ApiError.ts"
+
+const errorTable = [
+  "| HTTP | code | type | when |",
+  "|---|---|---|---|",
+  ...errorCodes.map((code) => {
+    const e = ErrorCatalog[code]
+    return `| ${e.status} | \`${code}\` | ${e.type} | ${e.description} |`
+  })
+].join("\n")
+
+export const apiDescription = `
+Merchants accept Latin-American local payment methods, settle in USD, refund, hold balances, send
+payouts, give end users fixed deposit accounts and receive signed webhooks.
+
+## Conventions
+
+- Bodies are JSON (UTF-8), fields camelCase, timestamps ISO 8601.
+- Money is in major units of its currency (\`50.00\` is fifty), never cents, and is exact: amounts
+  are decimals rounded to the currency's ISO 4217 exponent (CLP 0, USD 2), half to even.
+- Two environments, sandbox (\`pk_test_\`/\`sk_test_\` keys) and production (\`pk_live_\`/\`sk_live_\`).
+  A credential only ever sees its own environment's data; an id of another shop or environment
+  answers exactly like an unknown id (404).
+- Authentication: exchange a key pair at \`POST /auth/token\` and send
+  \`Authorization: Bearer <accessToken>\`. A raw secret key is also accepted as the bearer (legacy).
+  Publishable keys serve hosted checkout and the endpoints marked *any key* only.
+- Every response carries \`X-Request-Id\`; an error body carries the same \`requestId\`.
+
+## Errors
+
+Every error answers \`{ "error": { code, type, message, requestId, docs_url, details } }\`.
+A request that does not match its schema answers \`400 invalid_request\` with
+\`details.issues[]\` (\`{ path, message }\`, every problem at once) and \`details.missingFields\`
+(the required top-level fields that were absent). Unknown routes answer \`404 not_found\`.
+
+${errorTable}
+`.trim()
+
+/** A small HTML page listing the error codes, with one anchor per code (the `docs_url`). */
+export const errorsPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Error codes</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
+tr:target{background:#fff6d6}code{font-size:.95em}</style></head>
+<body><h1>Error codes</h1>
+<p>Every error answers <code>{ "error": { code, type, message, requestId, docs_url, details } }</code>. See also the <a href="/docs">API reference</a>.</p>
+<table><thead><tr><th>HTTP</th><th>code</th><th>type</th><th>when</th></tr></thead><tbody>
+${
+  errorCodes.map((code) => {
+    const e = ErrorCatalog[code]
+    const when = e.description.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/`([^`]+)`/g, "<code>$1</code>")
+    return `<tr id="${code}"><td>${e.status}</td><td><code>${code}</code></td><td>${e.type}</td><td>${when}</td></tr>`
+  }).join("\n")
+}
+</tbody></table></body></html>`

@@ -1,0 +1,152 @@
+/**
+ * What every response shares (request id, error envelope, 404s, malformed input), the admin API,
+ * /ping and /me field by field, and the OpenAPI document checked by an independent validator.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+
+describe("platform", () => {
+  layer(testHost(MemoryStore.layer))((it) => {
+    it.effect("every response carries X-Request-Id; an error body carries the same requestId", () =>
+      Effect.gen(function*() {
+        const ok = yield* call("GET", "/openapi.json")
+        assert.match(ok.headers.get("x-request-id") ?? "", /^req_[0-9a-z]{26}$/)
+        const error = yield* call("GET", "/api/v1/me")
+        assert.strictEqual(error.body.error.requestId, error.headers.get("x-request-id"))
+        assert.deepStrictEqual(Object.keys(error.body.error).sort(), ["code", "details", "docs_url", "message", "requestId", "type"])
+        assert.strictEqual(error.body.error.type, "authentication_error")
+        assert.strictEqual(error.body.error.docs_url, "http://api.test.local/docs/errors#missing_authorization")
+        const other = yield* call("GET", "/api/v1/me")
+        assert.notStrictEqual(other.body.error.requestId, error.body.error.requestId)
+      }))
+
+    it.effect("unknown routes and methods answer 404 in the envelope", () =>
+      Effect.gen(function*() {
+        for (const [method, path] of [["GET", "/api/v1/nope"], ["DELETE", "/api/v1/me"], ["GET", "/"]] as const) {
+          const reply = yield* call(method, path)
+          assert.strictEqual(reply.status, 404)
+          assert.strictEqual(reply.body.error.code, "not_found")
+          assert.strictEqual(reply.body.error.requestId, reply.headers.get("x-request-id"))
+        }
+      }))
+
+    it.effect("malformed JSON and schema violations answer 400 invalid_request with every issue", () =>
+      Effect.gen(function*() {
+        const malformed = yield* call("POST", "/api/v1/auth/token", { rawBody: "{\"apiKey\": " })
+        assert.strictEqual(malformed.status, 400)
+        assert.strictEqual(malformed.body.error.code, "invalid_request")
+
+        const empty = yield* call("POST", "/api/v1/auth/token", { body: {} })
+        assert.strictEqual(empty.status, 400)
+        assert.sameMembers(empty.body.error.details.missingFields, ["apiKey", "secretKey"])
+        assert.strictEqual(empty.body.error.details.issues.length, 2)
+
+        const wrongType = yield* call("POST", "/api/v1/auth/token", { body: { apiKey: 5 } })
+        assert.deepStrictEqual(wrongType.body.error.details.missingFields, ["secretKey"])
+        assert.deepInclude(wrongType.body.error.details.issues, { path: "apiKey", message: "Expected string" })
+      }))
+
+    it.effect("GET /ping and GET /me answer exactly the fields of spec 2.2 and 2.3", () =>
+      Effect.gen(function*() {
+        const { keys, merchant } = yield* createMerchant({ industry: "travel", tier: "premium" })
+        const ping = yield* call("GET", "/api/v1/ping", { bearer: keys.sandbox.secretKey })
+        assert.deepStrictEqual(Object.keys(ping.body).sort(), ["apiVersion", "environment", "keyId", "keyKind", "merchant", "ok", "timestamp"])
+        assert.strictEqual(ping.body.ok, true)
+        assert.strictEqual(ping.body.apiVersion, "2026-11-01")
+        assert.deepStrictEqual(ping.body.merchant, merchant)
+        assert.isFalse(Number.isNaN(Date.parse(ping.body.timestamp)))
+
+        const me = yield* call("GET", "/api/v1/me", { bearer: keys.production.secretKey })
+        assert.deepStrictEqual(me.body, {
+          id: merchant.id,
+          name: "Acme Pagos",
+          email: "ops@acme.test",
+          industry: "travel",
+          tier: "premium",
+          trustScore: 500,
+          environment: "production",
+          capabilities: { checkout: false, directCharge: false, refunds: false, webhooks: false, crypto: [], methods: [] }
+        })
+      }))
+
+    it.effect("admin: one shop gets shop-bound keys, several shops merchant-wide keys", () =>
+      Effect.gen(function*() {
+        const single = yield* createMerchant()
+        assert.strictEqual(single.shops.length, 1)
+        assert.strictEqual(single.shops[0]!.name, "Acme Pagos")
+        assert.match(single.keys.sandbox.publishableKey, /^pk_test_[0-9A-Za-z]{30,}$/)
+        assert.match(single.keys.sandbox.secretKey, /^sk_test_[0-9A-Za-z]{40,}$/)
+        assert.match(single.keys.production.publishableKey, /^pk_live_/)
+        assert.match(single.keys.production.secretKey, /^sk_live_/)
+
+        const multi = yield* createMerchant({ shops: [{ name: "MX" }, { name: "BR" }] })
+        assert.deepStrictEqual(multi.shops.map((s) => s.name), ["MX", "BR"])
+        // Merchant-wide keys cover every shop: rotating one shop's keys revokes them.
+        const rotated = yield* call("POST", `/admin/v1/shops/${multi.shops[1]!.id}/rotate-keys`, { bearer: adminToken })
+        assert.strictEqual(rotated.body.revoked, 2)
+        assert.strictEqual(rotated.body.keys.sandbox.scope, "merchant")
+        assert.strictEqual(rotated.body.keys.sandbox.shopId, null)
+
+        const issued = yield* call("POST", `/admin/v1/shops/${single.shops[0]!.id}/keys`, {
+          bearer: adminToken,
+          body: { environment: "production" }
+        })
+        assert.strictEqual(issued.status, 201)
+        assert.strictEqual(issued.body.scope, "shop")
+        assert.strictEqual(issued.body.shopId, single.shops[0]!.id)
+        assert.strictEqual(issued.body.environment, "production")
+        const me = yield* call("GET", "/api/v1/me", { bearer: issued.body.secretKey })
+        assert.strictEqual(me.body.id, single.merchant.id)
+        // The earlier pair still works: issuing does not revoke.
+        assert.strictEqual((yield* call("GET", "/api/v1/me", { bearer: single.keys.production.secretKey })).status, 200)
+      }))
+
+    it.effect("admin: bad token 401, unknown shop 404, invalid body 400 with details", () =>
+      Effect.gen(function*() {
+        const badToken = yield* call("POST", "/admin/v1/merchants", { bearer: "wrong", body: { name: "x", email: "x@y.z" } })
+        assert.strictEqual(badToken.status, 401)
+        const noShop = yield* call("POST", "/admin/v1/shops/shop_nope/rotate-keys", { bearer: adminToken })
+        assert.strictEqual(noShop.status, 404)
+        assert.strictEqual(noShop.body.error.code, "not_found")
+        const invalid = yield* call("POST", "/admin/v1/merchants", { bearer: adminToken, body: { email: "not-an-email", tier: "gold" } })
+        assert.strictEqual(invalid.status, 400)
+        assert.deepStrictEqual(invalid.body.error.details.missingFields, ["name"])
+        assert.sameMembers(invalid.body.error.details.issues.map((i: { path: string }) => i.path), ["name", "email", "tier"])
+        const badEnv = yield* call("POST", `/admin/v1/shops/shop_x/keys`, { bearer: adminToken, body: { environment: "staging" } })
+        assert.strictEqual(badEnv.status, 400)
+      }))
+
+    it.effect("openapi.json is a valid OpenAPI document with the error envelope, and the docs resolve", () =>
+      Effect.gen(function*() {
+        const spec = (yield* call("GET", "/openapi.json")).body
+        const result = yield* Effect.promise(() => new Validator().validate(spec))
+        assert.isTrue(result.valid, JSON.stringify(result.errors))
+        assert.property(spec.paths, "/api/v1/auth/token")
+        assert.property(spec.paths, "/admin/v1/merchants")
+        assert.property(spec.components.schemas, "Error")
+        assert.include(spec.info.description, "cascade_exhausted")
+        const base = yield* baseUrl
+        for (const path of ["/docs", "/docs/errors"]) {
+          const page = yield* Effect.promise(() => fetch(base + path))
+          assert.strictEqual(page.status, 200)
+          assert.include(page.headers.get("content-type") ?? "", "text/html")
+        }
+        const errors = yield* Effect.promise(() => fetch(base + "/docs/errors").then((r) => r.text()))
+        assert.include(errors, "id=\"balance_insufficient\"")
+      }))
+  })
+})
+
+describe("admin API without ADMIN_TOKEN", () => {
+  layer(testHost(MemoryStore.layer, { adminToken: Option.none() }))((it) => {
+    it.effect("is off and says so with 404", () =>
+      Effect.gen(function*() {
+        const reply = yield* call("POST", "/admin/v1/merchants", { bearer: "anything", body: { name: "x", email: "x@y.z" } })
+        assert.strictEqual(reply.status, 404)
+        assert.include(reply.body.error.message, "ADMIN_TOKEN")
+      }))
+  })
+})
