@@ -1,5 +1,5 @@
 /** The reference host's configuration, read from the environment. */
-import { Config, Effect, Option, Redacted } from "effect"
+import { Config, Effect, LogLevel, Option, Redacted } from "effect"
 
 export interface HostConfig {
   readonly port: number
@@ -12,6 +12,8 @@ export interface HostConfig {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   /** JWT signing secret; none means one generated once and kept in the store. */
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
+  /** Minimum log level (`LOG_LEVEL`, default Info; one line per request is logged at Info). */
+  readonly logLevel: LogLevel.LogLevel
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -32,6 +34,7 @@ export const HostConfig = Effect.gen(function*() {
     publicUrl,
     checkoutUrl,
     adminToken: nonEmpty(yield* Config.option(Config.Redacted("ADMIN_TOKEN"))),
-    jwtSecret: nonEmpty(yield* Config.option(Config.Redacted("JWT_SECRET")))
+    jwtSecret: nonEmpty(yield* Config.option(Config.Redacted("JWT_SECRET"))),
+    logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info"))
   } satisfies HostConfig
 })

@@ -3,7 +3,7 @@
  * server. `main.ts` launches it; tests start it on port 0 against any store.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
@@ -73,5 +73,6 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
 /** The host listening on `config.host:config.port`. */
 export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>) =>
   HttpRouter.serve(appLayer(config, store), { disableLogger: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
   )

@@ -19,6 +19,7 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig => (
   checkoutUrl: "http://pay.test.local",
   adminToken: Option.some(Redacted.make(adminToken)),
   jwtSecret: Option.some(Redacted.make("test-jwt-secret-of-at-least-32-bytes!")),
+  logLevel: "Warn",
   ...overrides
 })
 

@@ -1,0 +1,51 @@
+/**
+ * Embedding the engine in your own server: one runtime holds the engine on the store of your
+ * choice (here the in-memory one); your code calls its services directly, and the HTTP API is a
+ * Fetch handler (`Request` -> `Response`) on the same runtime that you mount wherever you route.
+ * Run: `npx tsx examples/embed-engine/main.ts`.
+ */
+import { Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
+import { HttpApp } from "../../adapters/http/server/HttpApp.ts"
+import { HttpConfig } from "../../adapters/http/server/HttpConfig.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { Engine } from "../../core/Engine.ts"
+import { Merchants } from "../../core/tenancy/Merchants.ts"
+
+export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readonly publicUrl: string }) => {
+  const engine = Engine.layer.pipe(
+    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make(options.jwtSecret))),
+    Layer.provideMerge(MemoryStore.layer)
+  )
+  const runtime = ManagedRuntime.make(engine)
+  const config = Layer.succeed(HttpConfig, HttpConfig.of({
+    publicUrl: options.publicUrl,
+    baseUrl: `${options.publicUrl}/api/v1`,
+    checkoutUrl: options.publicUrl,
+    adminToken: Option.none()
+  }))
+  // Sharing the runtime's memo map makes the handler use the very same engine and store.
+  const web = HttpRouter.toWebHandler(
+    HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, config, HttpServer.layerServices))),
+    { memoMap: runtime.memoMap, disableLogger: true }
+  )
+  return {
+    handler: web.handler,
+    onboard: (name: string, email: string) => runtime.runPromise(Merchants.use((m) => m.create({ name, email }))),
+    dispose: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const engine = makeEmbeddedEngine({ jwtSecret: "change-me-to-32-random-bytes-please", publicUrl: "http://localhost" })
+  const { keys } = await engine.onboard("Acme", "ops@acme.example")
+  const me = await engine.handler(new Request("http://localhost/api/v1/me", {
+    headers: { authorization: `Bearer ${keys.sandbox.secretKey}` }
+  }))
+  console.log(me.status, await me.json())
+  await engine.dispose()
+}
