@@ -7,6 +7,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { MemoryStore } from "../adapters/storage/memory/MemoryRepos.ts"
 import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
+import { loopbackConfig } from "../host/Config.ts"
 import { hostLayer } from "../host/Host.ts"
 
 const requests = Number(process.env["BENCH_REQUESTS"] ?? 2000)
@@ -69,17 +70,7 @@ const bench = (name: string, store: Layer.Layer<any, any, never>) =>
       await measure("POST /api/v1/auth/token", pair)
     })
   }).pipe(
-    Effect.provide(hostLayer({
-      port: 0,
-      host: "127.0.0.1",
-      databaseUrl: Option.none(),
-      dataDir: "",
-      publicUrl: "http://localhost",
-      checkoutUrl: "http://localhost",
-      adminToken: Option.some(Redacted.make(adminToken)),
-      jwtSecret: Option.some(Redacted.make("bench-jwt-secret-bench-jwt-secret")),
-      logLevel: "Warn"
-    }, store)),
+    Effect.provide(hostLayer(loopbackConfig({ adminToken: Option.some(Redacted.make(adminToken)) }), store)),
     Effect.scoped
   )
 

@@ -38,3 +38,17 @@ export const HostConfig = Effect.gen(function*() {
     logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info"))
   } satisfies HostConfig
 })
+
+/** A config for a host on a loopback port with fixed secrets, as tests and the bench start it. */
+export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: Option.none(),
+  dataDir: "",
+  publicUrl: "http://localhost",
+  checkoutUrl: "http://localhost",
+  adminToken: Option.none(),
+  jwtSecret: Option.some(Redacted.make("loopback-jwt-secret-of-at-least-32-bytes")),
+  logLevel: "Warn",
+  ...overrides
+})

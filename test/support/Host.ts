@@ -4,24 +4,19 @@
  */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
-import type { HostConfig } from "../../host/Config.ts"
+import { type HostConfig, loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
 import type { StoreLayer } from "./Stores.ts"
 
 export const adminToken = "test-admin-token"
 
-export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({
-  port: 0,
-  host: "127.0.0.1",
-  databaseUrl: Option.none(),
-  dataDir: "",
-  publicUrl: "http://api.test.local",
-  checkoutUrl: "http://pay.test.local",
-  adminToken: Option.some(Redacted.make(adminToken)),
-  jwtSecret: Option.some(Redacted.make("test-jwt-secret-of-at-least-32-bytes!")),
-  logLevel: "Warn",
-  ...overrides
-})
+export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
+  loopbackConfig({
+    publicUrl: "http://api.test.local",
+    checkoutUrl: "http://pay.test.local",
+    adminToken: Option.some(Redacted.make(adminToken)),
+    ...overrides
+  })
 
 export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
   hostLayer(testConfig(overrides), store)
