@@ -1,0 +1,109 @@
+/**
+ * The contract of an upstream payment provider plugin. A provider team implements it in one
+ * folder under `providers/`, registers it with `ProviderRegistry`, and runs the conformance kit
+ * (`providers/kit`) against it. A provider imports only this port, the catalog types and `effect`.
+ */
+import { type BigDecimal, type Effect, Schema } from "effect"
+import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import type { Environment } from "../Environment.ts"
+
+/** The deterministic outcomes the sandbox header `Sandbox-Simulate` asks for. */
+export const SandboxSimulate = Schema.Literals(["paid", "failed", "expired", "chargeback", "slow_payment"])
+export type SandboxSimulate = typeof SandboxSimulate.Type
+
+export interface ChargeRequest {
+  /** The engine's transaction id (`TXN-...`): the provider's merchant reference. */
+  readonly transactionId: string
+  /** Stays the same across retries of this charge on this provider: `<transactionId>:<providerId>`. */
+  readonly idempotencyKey: string
+  readonly environment: Environment
+  readonly method: PaymentMethodDef
+  /** What the buyer pays, in the rail's local currency, rounded to its exponent. */
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  /** ISO-2 country of the rail. */
+  readonly country: string
+  readonly customer: {
+    readonly name?: string | undefined
+    readonly email?: string | undefined
+    /** Forwarded to the provider, never persisted by the engine. */
+    readonly documentId?: string | undefined
+    readonly phone?: string | undefined
+    readonly ip?: string | undefined
+  }
+  readonly expiresAt: Date
+  /** Where the provider must send signed status callbacks for this charge. */
+  readonly callbackUrl: string
+  /** Sandbox only: the outcome the merchant asked to simulate. */
+  readonly simulate?: SandboxSimulate | undefined
+}
+
+/** Status of a charge as the provider reports it. Anything unknown maps to `pending`. */
+export type ChargeStatus = "pending" | "completed" | "failed" | "expired"
+
+export interface ChargeAccepted {
+  readonly providerRef: string
+  readonly status: ChargeStatus
+  /** Where the buyer completes the payment (provider's hosted form, voucher page, QR page). */
+  readonly paymentFormUrl: string
+  /** Method-specific data for the buyer (QR code text, voucher barcode, bank reference...). */
+  readonly paymentData: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A failed provider call. `retryable` tells the routing cascade whether the next provider may
+ * be tried (timeouts, 5xx, unavailable) or whether the charge itself was refused (declined,
+ * invalid buyer data), which another provider would refuse too.
+ */
+export class ProviderError extends Schema.TaggedError<ProviderError>()("ProviderError", {
+  providerId: Schema.String,
+  retryable: Schema.Boolean,
+  reason: Schema.String,
+  message: Schema.String
+}) {}
+
+/** A status update the provider pushed (signed callback) or answered (status poll). */
+export interface ChargeUpdate {
+  readonly providerRef: string
+  /** The engine's transaction id, when the provider echoes it. */
+  readonly transactionId?: string | undefined
+  readonly status: ChargeStatus | "chargeback" | "refunded"
+  /** Provider's own words, for the record (failure reason...). */
+  readonly detail?: string | undefined
+}
+
+/** A callback that is unsigned, badly signed, stale or unreadable: answered 401, changes nothing. */
+export class CallbackRejected extends Schema.TaggedError<CallbackRejected>()("CallbackRejected", {
+  reason: Schema.String
+}) {}
+
+export interface RefundRequest {
+  readonly transactionId: string
+  readonly providerRef: string
+  readonly refundId: string
+  readonly idempotencyKey: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+}
+
+export interface PaymentProvider {
+  /** Stable id, used in routing configuration and in the callback URL. */
+  readonly id: string
+  readonly displayName: string
+  /** Environments this provider may be configured in. */
+  readonly environments: ReadonlyArray<Environment>
+  /** Whether this provider can charge that exact rail. */
+  readonly supports: (method: PaymentMethodDef) => boolean
+  readonly charge: (request: ChargeRequest) => Effect.Effect<ChargeAccepted, ProviderError>
+  /** The current status of a charge, for the reconcile poll when a callback was lost. */
+  readonly status: (providerRef: string, transactionId: string) => Effect.Effect<ChargeUpdate, ProviderError>
+  /**
+   * Verifies (HMAC-SHA256, constant time) and parses a callback. The raw body is the exact bytes
+   * received; headers are lowercase.
+   */
+  readonly verifyCallback: (
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: string
+  ) => Effect.Effect<ReadonlyArray<ChargeUpdate>, CallbackRejected>
+  readonly refund: (request: RefundRequest) => Effect.Effect<{ readonly providerRef: string }, ProviderError>
+}
