@@ -1,5 +1,22 @@
 import { defineConfig } from "vitest/config"
 
+// Vitest 5's reporter calls Map.groupBy, which Node 20 lacks (Node 21+ has it).
+if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
+  Object.defineProperty(Map, "groupBy", {
+    value: <K, V>(items: Iterable<V>, key: (item: V, index: number) => K) => {
+      const groups = new Map<K, Array<V>>()
+      let index = 0
+      for (const item of items) {
+        const k = key(item, index++)
+        const group = groups.get(k)
+        if (group === undefined) groups.set(k, [item])
+        else group.push(item)
+      }
+      return groups
+    }
+  })
+}
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],

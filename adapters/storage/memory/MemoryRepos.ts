@@ -11,6 +11,7 @@ import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
 
 const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
   for (const row of rows.values()) if (predicate(row)) return Option.some(row)
@@ -229,6 +230,7 @@ export const MemoryStore = {
     MemoryCredentialStore,
     MemorySettingsStore,
     MemoryIdempotencyStore,
-    MemoryJobStore
+    MemoryJobStore,
+    MemoryPayinRepos
   ).pipe(Layer.provide(MemoryDb.layer))
 }

@@ -85,6 +85,78 @@ export const migrations = {
       created_at timestamptz NOT NULL
     )`,
     `CREATE INDEX jobs_due ON jobs (run_at) WHERE status = 'pending'`
+  ),
+  "0002_payins": statements(
+    `CREATE TABLE fx_rates (
+      currency text PRIMARY KEY,
+      per_usd numeric NOT NULL CHECK (per_usd > 0),
+      enabled boolean NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`,
+    `CREATE TABLE journal_entries (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      kind text NOT NULL,
+      reference text NOT NULL,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX journal_entries_by_shop ON journal_entries (environment, shop_id, created_at DESC, id DESC)`,
+    `CREATE TABLE postings (
+      entry_id text NOT NULL REFERENCES journal_entries (id),
+      seq integer NOT NULL,
+      book text NOT NULL,
+      currency text NOT NULL,
+      amount numeric NOT NULL,
+      PRIMARY KEY (entry_id, seq)
+    )`,
+    // The cached balance of each account, updated in the transaction of each entry. The check
+    // constraint is the guard: a guarded book can never hold a negative balance.
+    `CREATE TABLE account_balances (
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      book text NOT NULL,
+      currency text NOT NULL,
+      guarded boolean NOT NULL,
+      balance numeric NOT NULL,
+      PRIMARY KEY (environment, shop_id, book, currency),
+      CONSTRAINT guarded_balance_not_negative CHECK (NOT guarded OR balance >= 0)
+    )`,
+    `CREATE TABLE payments (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      status text NOT NULL,
+      payment_method_id text NOT NULL,
+      method text NOT NULL,
+      country text NOT NULL,
+      merchant_order_id text,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX payments_by_shop ON payments (environment, shop_id, created_at DESC, id DESC)`,
+    `CREATE INDEX payments_by_order ON payments (environment, shop_id, merchant_order_id) WHERE merchant_order_id IS NOT NULL`,
+    `CREATE INDEX payments_pending ON payments (created_at) WHERE status = 'pending'`,
+    `CREATE TABLE outbox (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      type text NOT NULL,
+      data jsonb NOT NULL,
+      related_tx_id text,
+      created_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX outbox_by_shop ON outbox (environment, shop_id, created_at)`,
+    `CREATE TABLE provider_routes (
+      environment text NOT NULL,
+      shop_id text NOT NULL REFERENCES shops (id),
+      provider_id text NOT NULL,
+      priority integer NOT NULL,
+      method_ids jsonb,
+      enabled boolean NOT NULL,
+      PRIMARY KEY (environment, shop_id, provider_id)
+    )`
   )
 }
 

@@ -9,6 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, String } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
+import { SqlPayinRepos } from "./SqlPayinRepos.ts"
 import {
   SqlCredentialStore,
   SqlIdempotencyStore,
@@ -27,7 +28,8 @@ export const layerFromClient = Layer.mergeAll(
   SqlCredentialStore,
   SqlSettingsStore,
   SqlIdempotencyStore,
-  SqlJobStore
+  SqlJobStore,
+  SqlPayinRepos
 ).pipe(Layer.provideMerge(MigrationsLayer))
 
 /**

@@ -1,0 +1,176 @@
+/** Memory implementations of the pay-in ports: FX rates, ledger, payments, outbox, routes. */
+import { BigDecimal, DateTime, Effect, Layer, Option } from "effect"
+import type { Environment } from "../../../core/Environment.ts"
+import { type AccountBalance, type Book, isGuarded, type JournalEntry } from "../../../core/ledger/Journal.ts"
+import { type FxRate, FxRateStore } from "../../../core/ports/FxRateStore.ts"
+import { GuardViolation, LedgerStore } from "../../../core/ports/LedgerStore.ts"
+import { type OutboxEvent, OutboxStore } from "../../../core/ports/OutboxStore.ts"
+import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
+import { type ProviderRoute, ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
+import type { Payment } from "../../../core/payments/Payment.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+
+const zero = BigDecimal.fromBigInt(0n)
+const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
+  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
+
+export const MemoryFxRateStore = Layer.effect(
+  FxRateStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const rates = db.table<FxRate>("fx_rates")
+    return FxRateStore.of({
+      get: (currency) => db.run(Effect.sync(() => Option.fromNullishOr(rates.get(currency)))),
+      list: db.run(Effect.sync(() => [...rates.values()].sort((a, b) => a.currency.localeCompare(b.currency)))),
+      put: (rate) => db.run(Effect.sync(() => void rates.set(rate.currency, rate))),
+      seed: (seed) =>
+        db.run(Effect.sync(() => {
+          for (const rate of seed) if (!rates.has(rate.currency)) rates.set(rate.currency, rate)
+        }))
+    })
+  })
+)
+
+const accountKey = (environment: Environment, shopId: string, book: Book, currency: string) =>
+  `${environment}|${shopId}|${book}|${currency}`
+
+export const MemoryLedgerStore = Layer.effect(
+  LedgerStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const entries = db.table<JournalEntry>("journal_entries")
+    const balances = db.table<AccountBalance & { readonly environment: Environment; readonly shopId: string }>("account_balances")
+    const sums = (environment: Environment, shopId: string, source: ReadonlyArray<JournalEntry>) => {
+      const out = new Map<string, AccountBalance>()
+      for (const e of source) {
+        if (e.environment !== environment || e.shopId !== shopId) continue
+        for (const p of e.postings) {
+          const key = `${p.book}|${p.currency}`
+          const prev = out.get(key)?.balance ?? zero
+          out.set(key, { book: p.book, currency: p.currency, balance: BigDecimal.sum(prev, p.amount) })
+        }
+      }
+      return [...out.values()]
+    }
+    return LedgerStore.of({
+      append: (entry) =>
+        db.run(Effect.suspend(() => {
+          const next = new Map<string, AccountBalance & { readonly environment: Environment; readonly shopId: string }>()
+          for (const p of entry.postings) {
+            const key = accountKey(entry.environment, entry.shopId, p.book, p.currency)
+            const current = next.get(key) ?? balances.get(key) ??
+              { environment: entry.environment, shopId: entry.shopId, book: p.book, currency: p.currency, balance: zero }
+            const balance = BigDecimal.sum(current.balance, p.amount)
+            if (isGuarded(p.book) && BigDecimal.isNegative(balance)) {
+              return Effect.fail(new GuardViolation({ book: p.book, currency: p.currency, available: BigDecimal.format(current.balance) }))
+            }
+            next.set(key, { ...current, balance })
+          }
+          for (const [key, value] of next) balances.set(key, value)
+          entries.set(entry.id, entry)
+          return Effect.void
+        })),
+      balances: (environment, shopId) =>
+        db.run(Effect.sync(() =>
+          [...balances.values()]
+            .filter((b) => b.environment === environment && b.shopId === shopId)
+            .map(({ balance, book, currency }) => ({ book, currency, balance }))
+        )),
+      balance: (environment, shopId, book, currency) =>
+        db.run(Effect.sync(() => balances.get(accountKey(environment, shopId, book, currency))?.balance ?? zero)),
+      entries: (environment, shopId, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const all = [...entries.values()].filter((e) => e.environment === environment && e.shopId === shopId).sort(newestFirst)
+          return { entries: all.slice(offset, offset + limit), total: all.length }
+        })),
+      postingSums: (environment, shopId) => db.run(Effect.sync(() => sums(environment, shopId, [...entries.values()])))
+    })
+  })
+)
+
+export const MemoryPaymentStore = Layer.effect(
+  PaymentStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const payments = db.table<Payment>("payments")
+    return PaymentStore.of({
+      insert: (p) =>
+        db.run(Effect.suspend(() =>
+          payments.has(p.id) ? Effect.die(new Error(`duplicate payment ${p.id}`)) : Effect.sync(() => void payments.set(p.id, p))
+        )),
+      find: (environment, shopId, id) =>
+        db.run(Effect.sync(() =>
+          Option.filter(Option.fromNullishOr(payments.get(id)), (p) => p.environment === environment && p.shopId === shopId)
+        )),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(payments.get(id)))),
+      update: (p) =>
+        db.run(Effect.sync(() => {
+          const current = payments.get(p.id)
+          if (current === undefined || current.version !== p.version - 1) return false
+          payments.set(p.id, p)
+          return true
+        })),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = [...payments.values()].filter((p) =>
+            p.environment === environment && p.shopId === shopId &&
+            (filter.status === undefined || p.status === filter.status) &&
+            (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
+            (filter.country === undefined || p.country === filter.country) &&
+            (filter.merchantOrderId === undefined || p.merchantOrderId === filter.merchantOrderId) &&
+            (filter.method === undefined || p.method === filter.method)
+          ).sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        })),
+      pendingCreatedBefore: (createdBefore, limit) =>
+        db.run(Effect.sync(() =>
+          [...payments.values()]
+            .filter((p) => p.status === "pending" && DateTime.isLessThan(p.createdAt, createdBefore))
+            .sort((a, b) => -newestFirst(a, b))
+            .slice(0, limit)
+        ))
+    })
+  })
+)
+
+export const MemoryOutboxStore = Layer.effect(
+  OutboxStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const events = db.table<OutboxEvent>("outbox")
+    return OutboxStore.of({
+      append: (event) => db.run(Effect.sync(() => void events.set(event.id, event))),
+      list: (environment, shopId) =>
+        db.run(Effect.sync(() =>
+          [...events.values()].filter((e) => e.environment === environment && e.shopId === shopId).sort((a, b) => -newestFirst(a, b))
+        ))
+    })
+  })
+)
+
+export const MemoryProviderRouteStore = Layer.effect(
+  ProviderRouteStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const routes = db.table<ProviderRoute>("provider_routes")
+    const key = (environment: Environment, shopId: string, providerId: string) => `${environment}|${shopId}|${providerId}`
+    return ProviderRouteStore.of({
+      list: (environment, shopId) =>
+        db.run(Effect.sync(() =>
+          [...routes.values()]
+            .filter((r) => r.environment === environment && r.shopId === shopId)
+            .sort((a, b) => a.priority - b.priority || a.providerId.localeCompare(b.providerId))
+        )),
+      put: (route) => db.run(Effect.sync(() => void routes.set(key(route.environment, route.shopId, route.providerId), route))),
+      remove: (environment, shopId, providerId) => db.run(Effect.sync(() => routes.delete(key(environment, shopId, providerId))))
+    })
+  })
+)
+
+export const MemoryPayinRepos = Layer.mergeAll(
+  MemoryFxRateStore,
+  MemoryLedgerStore,
+  MemoryPaymentStore,
+  MemoryOutboxStore,
+  MemoryProviderRouteStore
+)

@@ -1,0 +1,288 @@
+/** SQL implementations of the pay-in ports: FX rates, ledger, payments, outbox, routes. */
+import { Array as Arr, BigDecimal, DateTime, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { Environment } from "../../../core/Environment.ts"
+import { type AccountBalance, type Book, isGuarded } from "../../../core/ledger/Journal.ts"
+import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
+import { GuardViolation, LedgerStore } from "../../../core/ports/LedgerStore.ts"
+import { OutboxStore } from "../../../core/ports/OutboxStore.ts"
+import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
+import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
+import { PaymentJson } from "../../../core/payments/Payment.ts"
+import * as Money from "../../../core/Money.ts"
+
+const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
+const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
+const zero = BigDecimal.fromBigInt(0n)
+
+const encodePayment = Schema.encodeSync(PaymentJson)
+const decodePayment = Schema.decodeUnknownSync(PaymentJson)
+
+export const SqlFxRateStore = Layer.effect(
+  FxRateStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    interface Row {
+      readonly currency: string
+      readonly perUsd: string
+      readonly enabled: boolean
+      readonly updatedAt: Date
+    }
+    const toRate = (r: Row) => ({ currency: r.currency, perUsd: Money.decimal(r.perUsd), enabled: r.enabled, updatedAt: utc(r.updatedAt) })
+    const upsert = (r: { currency: string; perUsd: BigDecimal.BigDecimal; enabled: boolean; updatedAt: DateTime.Utc }, replace: boolean) =>
+      sql`INSERT INTO fx_rates (currency, per_usd, enabled, updated_at)
+          VALUES (${r.currency}, ${Money.toText(r.perUsd)}, ${r.enabled}, ${date(r.updatedAt)})
+          ON CONFLICT (currency) DO ${
+        replace ? sql`UPDATE SET per_usd = EXCLUDED.per_usd, enabled = EXCLUDED.enabled, updated_at = EXCLUDED.updated_at` : sql`NOTHING`
+      }`
+    return FxRateStore.of({
+      get: (currency) =>
+        sql<Row>`SELECT * FROM fx_rates WHERE currency = ${currency}`.pipe(
+          Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toRate(rows[0]!))),
+          Effect.orDie
+        ),
+      list: sql<Row>`SELECT * FROM fx_rates ORDER BY currency`.pipe(Effect.map((rows) => rows.map(toRate)), Effect.orDie),
+      put: (rate) => upsert(rate, true).pipe(Effect.asVoid, Effect.orDie),
+      seed: (rates) => Effect.forEach(rates, (r) => upsert(r, false), { discard: true }).pipe(Effect.orDie)
+    })
+  })
+)
+
+/** PostgreSQL's check_violation (23514): here, only the guard of `account_balances` can raise it. */
+const isCheckViolation = (e: SqlError.SqlError) => (e.reason as { cause?: { code?: string } }).cause?.code === "23514"
+
+export const SqlLedgerStore = Layer.effect(
+  LedgerStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    interface BalanceRow {
+      readonly book: Book
+      readonly currency: string
+      readonly balance: string
+    }
+    interface EntryRow {
+      readonly id: string
+      readonly environment: Environment
+      readonly shopId: string
+      readonly kind: string
+      readonly reference: string
+      readonly createdAt: Date
+      readonly postings: ReadonlyArray<{ book: Book; currency: string; amount: string | number }>
+    }
+    const toBalance = (r: BalanceRow): AccountBalance => ({ book: r.book, currency: r.currency, balance: Money.decimal(r.balance) })
+    return LedgerStore.of({
+      append: (entry) =>
+        Effect.gen(function*() {
+          yield* sql`INSERT INTO journal_entries ${
+            sql.insert({
+              id: entry.id,
+              environment: entry.environment,
+              shopId: entry.shopId,
+              kind: entry.kind,
+              reference: entry.reference,
+              createdAt: date(entry.createdAt)
+            })
+          }`
+          const postings: ReadonlyArray<Record<string, unknown>> = entry.postings.map((p, seq) => ({
+            entryId: entry.id,
+            seq,
+            book: p.book,
+            currency: p.currency,
+            amount: Money.toText(p.amount)
+          }))
+          if (Arr.isReadonlyArrayNonEmpty(postings)) yield* sql`INSERT INTO postings ${sql.insert(postings)}`
+          for (const p of entry.postings) {
+            const before = yield* sql<{ readonly balance: string }>`
+              SELECT balance FROM account_balances
+              WHERE environment = ${entry.environment} AND shop_id = ${entry.shopId} AND book = ${p.book} AND currency = ${p.currency}`
+            // Update first: the check constraint sees the new balance. Only an account seen for the
+            // first time is inserted (concurrent first inserts meet in ON CONFLICT).
+            const apply = Effect.gen(function*() {
+              const rows = yield* sql`
+                UPDATE account_balances SET balance = balance + ${Money.toText(p.amount)}
+                WHERE environment = ${entry.environment} AND shop_id = ${entry.shopId} AND book = ${p.book} AND currency = ${p.currency}
+                RETURNING book`
+              if (rows.length === 0) {
+                yield* sql`
+                  INSERT INTO account_balances (environment, shop_id, book, currency, guarded, balance)
+                  VALUES (${entry.environment}, ${entry.shopId}, ${p.book}, ${p.currency}, ${isGuarded(p.book)}, ${Money.toText(p.amount)})
+                  ON CONFLICT (environment, shop_id, book, currency) DO UPDATE SET balance = account_balances.balance + EXCLUDED.balance`
+              }
+            })
+            const updated = yield* apply.pipe(Effect.as(true), Effect.catchIf(isCheckViolation, () => Effect.succeed(false)))
+            if (!updated) {
+              return yield* new GuardViolation({ book: p.book, currency: p.currency, available: before[0]?.balance ?? "0" })
+            }
+          }
+        }).pipe(
+          // Its own (nested) transaction: a refused entry rolls back to the savepoint, whole.
+          sql.withTransaction,
+          Effect.catchTag("SqlError", Effect.die)
+        ),
+      balances: (environment, shopId) =>
+        sql<BalanceRow>`SELECT book, currency, balance FROM account_balances WHERE environment = ${environment} AND shop_id = ${shopId}`.pipe(
+          Effect.map((rows) => rows.map(toBalance)),
+          Effect.orDie
+        ),
+      balance: (environment, shopId, book, currency) =>
+        sql<BalanceRow>`SELECT book, currency, balance FROM account_balances
+          WHERE environment = ${environment} AND shop_id = ${shopId} AND book = ${book} AND currency = ${currency}`.pipe(
+          Effect.map((rows) => rows.length === 0 ? zero : Money.decimal(rows[0]!.balance)),
+          Effect.orDie
+        ),
+      entries: (environment, shopId, { limit, offset }) =>
+        Effect.gen(function*() {
+          const rows = yield* sql<EntryRow>`
+            SELECT e.*, (SELECT json_agg(json_build_object('book', p.book, 'currency', p.currency, 'amount', p.amount::text) ORDER BY p.seq)
+                         FROM postings p WHERE p.entry_id = e.id) AS postings
+            FROM journal_entries e WHERE e.environment = ${environment} AND e.shop_id = ${shopId}
+            ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`
+          const total = yield* sql<{ readonly n: number }>`
+            SELECT count(*)::int AS n FROM journal_entries WHERE environment = ${environment} AND shop_id = ${shopId}`
+          return {
+            total: total[0]?.n ?? 0,
+            entries: rows.map((r) => ({
+              id: r.id,
+              environment: r.environment,
+              shopId: r.shopId,
+              kind: r.kind,
+              reference: r.reference,
+              createdAt: utc(r.createdAt),
+              postings: r.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.decimal(String(p.amount)) }))
+            }))
+          }
+        }).pipe(Effect.orDie),
+      postingSums: (environment, shopId) =>
+        sql<BalanceRow>`
+          SELECT p.book, p.currency, sum(p.amount)::text AS balance
+          FROM postings p JOIN journal_entries e ON e.id = p.entry_id
+          WHERE e.environment = ${environment} AND e.shop_id = ${shopId}
+          GROUP BY p.book, p.currency`.pipe(Effect.map((rows) => rows.map(toBalance)), Effect.orDie)
+    })
+  })
+)
+
+export const SqlPaymentStore = Layer.effect(
+  PaymentStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rowsToPayments = (rows: ReadonlyArray<{ readonly data: unknown }>) => rows.map((r) => decodePayment(r.data))
+    return PaymentStore.of({
+      insert: (p) =>
+        sql`INSERT INTO payments ${
+          sql.insert({
+            id: p.id,
+            environment: p.environment,
+            shopId: p.shopId,
+            status: p.status,
+            paymentMethodId: p.paymentMethodId,
+            method: p.method,
+            country: p.country,
+            merchantOrderId: p.merchantOrderId,
+            version: p.version,
+            createdAt: date(p.createdAt),
+            data: JSON.stringify(encodePayment(p))
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (environment, shopId, id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM payments WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
+          .pipe(Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])), Effect.orDie),
+      findById: (id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM payments WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])),
+          Effect.orDie
+        ),
+      update: (p) =>
+        sql<{ readonly id: string }>`
+          UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayment(p))}
+          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        Effect.gen(function*() {
+          const where = sql.and([
+            sql`environment = ${environment}`,
+            sql`shop_id = ${shopId}`,
+            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+            ...(filter.paymentMethodId === undefined ? [] : [sql`payment_method_id = ${filter.paymentMethodId}`]),
+            ...(filter.country === undefined ? [] : [sql`country = ${filter.country}`]),
+            ...(filter.merchantOrderId === undefined ? [] : [sql`merchant_order_id = ${filter.merchantOrderId}`]),
+            ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`])
+          ])
+          const rows = yield* sql<{ readonly data: unknown }>`
+            SELECT data FROM payments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+          const total = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payments WHERE ${where}`
+          return { rows: rowsToPayments(rows), total: total[0]?.n ?? 0 }
+        }).pipe(Effect.orDie),
+      pendingCreatedBefore: (createdBefore, limit) =>
+        sql<{ readonly data: unknown }>`
+          SELECT data FROM payments WHERE status = 'pending' AND created_at < ${date(createdBefore)}
+          ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.map(rowsToPayments), Effect.orDie)
+    })
+  })
+)
+
+export const SqlOutboxStore = Layer.effect(
+  OutboxStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    interface Row {
+      readonly id: string
+      readonly environment: Environment
+      readonly shopId: string
+      readonly type: string
+      readonly data: Record<string, unknown>
+      readonly relatedTxId: string | null
+      readonly createdAt: Date
+    }
+    return OutboxStore.of({
+      append: (e) =>
+        sql`INSERT INTO outbox ${
+          sql.insert({
+            id: e.id,
+            environment: e.environment,
+            shopId: e.shopId,
+            type: e.type,
+            data: JSON.stringify(e.data),
+            relatedTxId: e.relatedTxId,
+            createdAt: date(e.createdAt)
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      list: (environment, shopId) =>
+        sql<Row>`SELECT * FROM outbox WHERE environment = ${environment} AND shop_id = ${shopId} ORDER BY created_at, id`.pipe(
+          Effect.map((rows) => rows.map((r) => ({ ...r, createdAt: utc(r.createdAt) }))),
+          Effect.orDie
+        )
+    })
+  })
+)
+
+export const SqlProviderRouteStore = Layer.effect(
+  ProviderRouteStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    interface Row {
+      readonly environment: Environment
+      readonly shopId: string
+      readonly providerId: string
+      readonly priority: number
+      readonly methodIds: ReadonlyArray<string> | null
+      readonly enabled: boolean
+    }
+    return ProviderRouteStore.of({
+      list: (environment, shopId) =>
+        sql<Row>`SELECT * FROM provider_routes WHERE environment = ${environment} AND shop_id = ${shopId}
+                 ORDER BY priority, provider_id`.pipe(Effect.orDie),
+      put: (r) =>
+        sql`INSERT INTO provider_routes (environment, shop_id, provider_id, priority, method_ids, enabled)
+            VALUES (${r.environment}, ${r.shopId}, ${r.providerId}, ${r.priority},
+                    ${r.methodIds === null ? null : JSON.stringify(r.methodIds)}, ${r.enabled})
+            ON CONFLICT (environment, shop_id, provider_id) DO UPDATE SET
+              priority = EXCLUDED.priority, method_ids = EXCLUDED.method_ids, enabled = EXCLUDED.enabled`.pipe(Effect.asVoid, Effect.orDie),
+      remove: (environment, shopId, providerId) =>
+        sql<{ readonly providerId: string }>`
+          DELETE FROM provider_routes WHERE environment = ${environment} AND shop_id = ${shopId} AND provider_id = ${providerId}
+          RETURNING provider_id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+    })
+  })
+)
+
+export const SqlPayinRepos = Layer.mergeAll(SqlFxRateStore, SqlLedgerStore, SqlPaymentStore, SqlOutboxStore, SqlProviderRouteStore)

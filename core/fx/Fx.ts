@@ -1,0 +1,89 @@
+/**
+ * Currency conversion. Mid rates come from the rate store; the engine's rate is the mid rate with
+ * the configured markup on the engine's side: a presentment amount becomes fewer USD
+ * (`amount / perUsd * (1 - markup)`), and USD become more local currency for the buyer
+ * (`usd * perUsd * (1 + markup)`). Results are rounded to the target currency's exponent; the
+ * rates used are returned so that the record that used them can store them.
+ */
+import { BigDecimal, Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import { type ApiError, apiError } from "../ApiError.ts"
+import { EngineConfig } from "../EngineConfig.ts"
+import * as Money from "../Money.ts"
+import { FxRateStore } from "../ports/FxRateStore.ts"
+import { defaultRatesPerUsd } from "./defaultRates.ts"
+
+export interface Conversion {
+  readonly from: string
+  readonly to: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly converted: BigDecimal.BigDecimal
+  /** Mid rate, units of the non-USD currency per 1 USD. */
+  readonly midPerUsd: BigDecimal.BigDecimal
+  /** Effective rate applied: `converted / amount`, 8 decimals, markup inside. */
+  readonly rate: BigDecimal.BigDecimal
+  readonly markupPct: BigDecimal.BigDecimal
+}
+
+const one = BigDecimal.fromBigInt(1n)
+const hundred = BigDecimal.fromBigInt(100n)
+const rateScale = 8
+
+export class Fx extends Context.Service<Fx, {
+  /** `amount` of `currency` in USD, for the merchant's headline (markup on the engine's side). */
+  readonly toUsd: (amount: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  /** `usd` in `currency`, what the buyer pays (markup on the engine's side). */
+  readonly fromUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  /** The mid rate of a currency (units per USD), failing with `fx_unavailable`. */
+  readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiError>
+}>()("core/fx/Fx") {
+  static readonly layer = Layer.effect(
+    Fx,
+    Effect.gen(function*() {
+      const store = yield* FxRateStore
+      const config = yield* EngineConfig
+      const markup = BigDecimal.divideUnsafe(config.fxMarkupPct, hundred)
+      const now = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+      yield* store.seed(Object.entries(defaultRatesPerUsd).map(([currency, perUsd]) => ({
+        currency,
+        perUsd: Money.decimal(perUsd),
+        enabled: true,
+        updatedAt: now
+      })))
+
+      const midPerUsd = (currency: string) =>
+        currency === "USD" ? Effect.succeed(one) : store.get(currency).pipe(
+          Effect.flatMap((rate) =>
+            Option.isSome(rate) && rate.value.enabled && BigDecimal.isPositive(rate.value.perUsd)
+              ? Effect.succeed(rate.value.perUsd)
+              : Effect.fail(apiError("fx_unavailable", `No FX rate is available for ${currency}`, { currency }))
+          )
+        )
+
+      const conversion = (from: string, to: string, amount: BigDecimal.BigDecimal, converted: BigDecimal.BigDecimal, mid: BigDecimal.BigDecimal): Conversion => ({
+        from,
+        to,
+        amount,
+        converted,
+        midPerUsd: mid,
+        rate: BigDecimal.isZero(amount) ? mid : Money.roundTo(BigDecimal.divideUnsafe(converted, amount), rateScale),
+        markupPct: config.fxMarkupPct
+      })
+
+      const toUsd = Effect.fn("Fx.toUsd")(function*(amount: BigDecimal.BigDecimal, currency: string) {
+        if (currency === "USD") return conversion("USD", "USD", amount, Money.round(amount, "USD"), one)
+        const mid = yield* midPerUsd(currency)
+        const usd = BigDecimal.multiply(BigDecimal.divideUnsafe(amount, mid), BigDecimal.subtract(one, markup))
+        return conversion(currency, "USD", amount, Money.round(usd, "USD"), mid)
+      })
+
+      const fromUsd = Effect.fn("Fx.fromUsd")(function*(usd: BigDecimal.BigDecimal, currency: string) {
+        if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
+        const mid = yield* midPerUsd(currency)
+        const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.sum(one, markup))
+        return conversion("USD", currency, usd, Money.round(local, currency), mid)
+      })
+
+      return Fx.of({ toUsd, fromUsd, midPerUsd })
+    })
+  )
+}

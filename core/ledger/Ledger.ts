@@ -1,0 +1,37 @@
+import { BigDecimal, Context, Effect, Layer } from "effect"
+import { type GuardViolation, LedgerStore } from "../ports/LedgerStore.ts"
+import type { JournalEntry } from "./Journal.ts"
+
+/** Sums the postings per currency; an entry balances when every sum is zero. */
+export const imbalance = (entry: Pick<JournalEntry, "postings">): ReadonlyArray<readonly [string, BigDecimal.BigDecimal]> => {
+  const sums = new Map<string, BigDecimal.BigDecimal>()
+  for (const p of entry.postings) sums.set(p.currency, BigDecimal.sum(sums.get(p.currency) ?? BigDecimal.fromBigInt(0n), p.amount))
+  return [...sums].filter(([, sum]) => !BigDecimal.isZero(sum))
+}
+
+export class Ledger extends Context.Service<Ledger, {
+  /**
+   * Posts a balanced entry (an unbalanced one is a bug: it dies). Zero postings are dropped.
+   * Fails with `GuardViolation` when a guarded book would go negative; nothing is written then.
+   */
+  readonly post: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
+}>()("core/ledger/Ledger") {
+  static readonly layer = Layer.effect(
+    Ledger,
+    Effect.gen(function*() {
+      const store = yield* LedgerStore
+      const post = Effect.fn("Ledger.post")(function*(entry: JournalEntry) {
+        const unbalanced = imbalance(entry)
+        if (unbalanced.length > 0) {
+          return yield* Effect.die(new Error(`unbalanced journal entry ${entry.kind} ${entry.reference}: ${
+            unbalanced.map(([c, s]) => `${c} ${BigDecimal.format(s)}`).join(", ")
+          }`))
+        }
+        const postings = entry.postings.filter((p) => !BigDecimal.isZero(p.amount))
+        if (postings.length === 0) return
+        yield* store.append({ ...entry, postings })
+      })
+      return Ledger.of({ post })
+    })
+  )
+}

@@ -1,0 +1,107 @@
+/**
+ * The payment (transaction) record, as the engine keeps it. The schema is the source of truth:
+ * the type comes from it, and `Schema.toCodecJson(Payment)` is how a store serialises it
+ * (decimals as strings, instants as ISO 8601).
+ */
+import { Schema } from "effect"
+import { Channel } from "../catalog/Channel.ts"
+import { Environment } from "../Environment.ts"
+import { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import { PaymentStatus } from "./PaymentState.ts"
+
+const Decimal = Schema.BigDecimal
+const Instant = Schema.DateTimeUtc
+
+export const Fees = Schema.Struct({
+  platform: Decimal,
+  /** The flat part of `platform`, reported apart in the balance's fee summary. */
+  platformFlat: Decimal,
+  provider: Decimal,
+  network: Decimal,
+  total: Decimal
+})
+export type Fees = typeof Fees.Type
+
+export const Settlement = Schema.Struct({
+  type: Schema.Literal("delayed"),
+  /** `T+n` in days. */
+  delay: Schema.String,
+  delayDays: Schema.Int,
+  /** Rolling reserve held from this payment, USD. */
+  reserve: Decimal,
+  status: Schema.Literals(["pending", "settled", "none"]),
+  settledAt: Schema.NullOr(Instant)
+})
+export type Settlement = typeof Settlement.Type
+
+/** One try of the routing cascade on one provider. */
+export const Attempt = Schema.Struct({
+  provider: Schema.String,
+  outcome: Schema.Literals(["accepted", "failed", "declined"]),
+  latencyMs: Schema.Number,
+  reason: Schema.NullOr(Schema.String),
+  at: Instant
+})
+export type Attempt = typeof Attempt.Type
+
+const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
+
+/** The FX this payment used, kept with it. */
+export const PaymentFx = Schema.Struct({
+  /** Presentment currency -> USD, when the merchant sent another currency. */
+  presentment: Schema.NullOr(Rate),
+  /** USD -> the rail's local currency. */
+  local: Rate,
+  markupPct: Decimal
+})
+export type PaymentFx = typeof PaymentFx.Type
+
+export const Payment = Schema.Struct({
+  id: Schema.String,
+  environment: Environment,
+  merchantId: Schema.String,
+  shopId: Schema.String,
+  status: PaymentStatus,
+  /** USD headline. */
+  amount: Decimal,
+  inputCurrency: Schema.NullOr(Schema.String),
+  inputAmount: Schema.NullOr(Decimal),
+  amountLocal: Decimal,
+  currencyLocal: Schema.String,
+  paymentMethodId: Schema.String,
+  method: Schema.String,
+  methodName: Schema.String,
+  channel: Channel,
+  /** ISO-3. */
+  country: Schema.String,
+  provider: Schema.String,
+  providerRef: Schema.String,
+  paymentFormUrl: Schema.String,
+  paymentData: Schema.Record(Schema.String, Schema.Unknown),
+  fees: Fees,
+  settlement: Settlement,
+  fx: PaymentFx,
+  attempts: Schema.Array(Attempt),
+  merchantOrderId: Schema.NullOr(Schema.String),
+  tag1: Schema.NullOr(Schema.String),
+  tag2: Schema.NullOr(Schema.String),
+  tag3: Schema.NullOr(Schema.String),
+  userName: Schema.NullOr(Schema.String),
+  userEmail: Schema.NullOr(Schema.String),
+  userPhone: Schema.NullOr(Schema.String),
+  userIp: Schema.NullOr(Schema.String),
+  hostedCheckout: Schema.Boolean,
+  returnUrl: Schema.NullOr(Schema.String),
+  /** Sandbox only: what the merchant asked to simulate. */
+  simulate: Schema.NullOr(SandboxSimulate),
+  failureReason: Schema.NullOr(Schema.String),
+  expiresAt: Instant,
+  createdAt: Instant,
+  updatedAt: Instant,
+  completedAt: Schema.NullOr(Instant),
+  /** Optimistic concurrency: an update names the version it read. */
+  version: Schema.Int
+})
+export type Payment = typeof Payment.Type
+
+export const PaymentJson = Schema.toCodecJson(Payment)

@@ -1,0 +1,29 @@
+import { type BigDecimal, Context, type Effect, Schema } from "effect"
+import type { Environment } from "../Environment.ts"
+import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
+
+/** A posting would take a guarded book below zero: the whole entry was refused. */
+export class GuardViolation extends Schema.TaggedError<GuardViolation>()("GuardViolation", {
+  book: Schema.String,
+  currency: Schema.String,
+  /** The balance before the entry, decimal text. */
+  available: Schema.String
+}) {}
+
+export class LedgerStore extends Context.Service<LedgerStore, {
+  /**
+   * Appends a balanced entry and applies it to the cached balances in one step, refusing it whole
+   * when a guarded book would go negative. Run it inside the transaction of the state change.
+   */
+  readonly append: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
+  readonly balances: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
+  readonly balance: (environment: Environment, shopId: string, book: Book, currency: string) => Effect.Effect<BigDecimal.BigDecimal>
+  /** Newest first. */
+  readonly entries: (
+    environment: Environment,
+    shopId: string,
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly entries: ReadonlyArray<JournalEntry>; readonly total: number }>
+  /** Balances recomputed from the postings alone (for invariant checks). */
+  readonly postingSums: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
+}>()("core/ports/LedgerStore") {}

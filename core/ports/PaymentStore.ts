@@ -1,0 +1,35 @@
+import { Context, type DateTime, type Effect, type Option } from "effect"
+import type { Environment } from "../Environment.ts"
+import type { Payment } from "../payments/Payment.ts"
+import type { PaymentStatus } from "../payments/PaymentState.ts"
+
+export interface PaymentFilter {
+  readonly status?: PaymentStatus | undefined
+  readonly paymentMethodId?: string | undefined
+  /** ISO-3. */
+  readonly country?: string | undefined
+  readonly merchantOrderId?: string | undefined
+  readonly method?: string | undefined
+}
+
+export class PaymentStore extends Context.Service<PaymentStore, {
+  readonly insert: (payment: Payment) => Effect.Effect<void>
+  /** A payment of that environment and shop; none for an id of another one. */
+  readonly find: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Payment>>
+  /** By id alone, for callbacks and jobs that carry only the id. */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Payment>>
+  /**
+   * Writes `payment` if the stored version is `payment.version - 1` (optimistic check); false
+   * when another writer got there first.
+   */
+  readonly update: (payment: Payment) => Effect.Effect<boolean>
+  /** Newest first, with the total of the filtered set. */
+  readonly list: (
+    environment: Environment,
+    shopId: string,
+    filter: PaymentFilter,
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payment>; readonly total: number }>
+  /** Pending payments created before `createdBefore`, oldest first (the reconcile poll's work). */
+  readonly pendingCreatedBefore: (createdBefore: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<Payment>>
+}>()("core/ports/PaymentStore") {}

@@ -1,0 +1,184 @@
+/**
+ * The storage contract of the pay-in ports (ledger, payments, FX rates, outbox, routes), on every
+ * store adapter, with real concurrency where the engine relies on it.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { BigDecimal, DateTime, Effect, Option } from "effect"
+import type { JournalEntry } from "../../../core/ledger/Journal.ts"
+import * as Money from "../../../core/Money.ts"
+import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
+import { LedgerStore } from "../../../core/ports/LedgerStore.ts"
+import { OutboxStore } from "../../../core/ports/OutboxStore.ts"
+import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
+import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import { Transactions } from "../../../core/ports/Transactions.ts"
+import type { Payment } from "../../../core/payments/Payment.ts"
+import { storeTargets } from "../../support/Stores.ts"
+
+const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
+const at = (seconds: number) => DateTime.add(t0, { seconds })
+const d = Money.decimal
+let seq = 0
+const uid = (prefix: string) => `${prefix}${++seq}_${Math.random().toString(36).slice(2, 8)}`
+
+const entry = (shopId: string, postings: JournalEntry["postings"], kind = "test"): JournalEntry => ({
+  id: uid("jnl_"), environment: "sandbox", shopId, kind, reference: uid("ref_"), createdAt: at(seq), postings
+})
+
+const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => ({
+  id: uid("TXN-"), environment: "sandbox", merchantId: "mer_1", shopId, status: "pending",
+  amount: d("100"), inputCurrency: null, inputAmount: null, amountLocal: d("550.80"), currencyLocal: "BRL",
+  paymentMethodId: "1001", method: "pix", methodName: "PIX", channel: "ONLINE", country: "BRA",
+  provider: "sandbox", providerRef: "sbx_1", paymentFormUrl: "https://pay.example/1", paymentData: { method: "pix", qr: "000201" },
+  fees: { platform: d("3.20"), platformFlat: d("0.30"), provider: d("1"), network: d("0"), total: d("4.20") },
+  settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null },
+  fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
+  attempts: [{ provider: "sandbox", outcome: "accepted", latencyMs: 3, reason: null, at: t0 }],
+  merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: "Ana Souza", userEmail: "ana@x.test", userPhone: null, userIp: "10.0.0.1",
+  hostedCheckout: false, returnUrl: null, simulate: null, failureReason: null,
+  expiresAt: at(1800), createdAt: at(seq), updatedAt: at(seq), completedAt: null, version: 1,
+  ...overrides
+})
+
+const shop = Effect.gen(function*() {
+  const tenancy = yield* TenancyStore
+  const merchantId = uid("mer_")
+  const shopId = uid("shop_")
+  yield* tenancy.insertMerchant({ id: merchantId, name: "M", email: "m@x.test", industry: "x", tier: "starter", trustScore: 500, createdAt: t0 })
+  yield* tenancy.insertShop({ id: shopId, merchantId, name: "S", createdAt: t0 })
+  return shopId
+})
+
+for (const target of storeTargets("payin")) {
+  describe(`pay-in store contract on ${target.name}`, () => {
+    layer(target.layer(), { timeout: 60_000 })((it) => {
+      it.effect("the ledger applies balanced entries and refuses one that overdraws a guarded book, whole", () =>
+        Effect.gen(function*() {
+          const ledger = yield* LedgerStore
+          const shopId = yield* shop
+          yield* ledger.append(entry(shopId, [
+            { book: "provider_clearing", currency: "USD", amount: d("-100") },
+            { book: "payin_available", currency: "USD", amount: d("95.5") },
+            { book: "fees_platform", currency: "USD", amount: d("4.5") }
+          ]))
+          const refused = yield* Effect.flip(ledger.append(entry(shopId, [
+            { book: "payin_available", currency: "USD", amount: d("-95.51") },
+            { book: "external", currency: "USD", amount: d("95.51") }
+          ])))
+          assert.strictEqual(refused._tag, "GuardViolation")
+          assert.strictEqual(refused.book, "payin_available")
+          assert.strictEqual(refused.available, "95.5")
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payin_available", "USD")), "95.5")
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "external", "USD")), "0")
+          const { entries, total } = yield* ledger.entries("sandbox", shopId, { limit: 10, offset: 0 })
+          assert.strictEqual(total, 1)
+          assert.strictEqual(entries[0]!.postings.length, 3)
+          const sums = yield* ledger.postingSums("sandbox", shopId)
+          const cached = yield* ledger.balances("sandbox", shopId)
+          for (const s of sums) {
+            const c = cached.find((b) => b.book === s.book && b.currency === s.currency)
+            assert.isTrue(c !== undefined && BigDecimal.equals(c.balance, s.balance), `${s.book} ${s.currency}`)
+          }
+        }))
+
+      it.effect("20 concurrent debits of 10 against a balance of 55 succeed exactly 5 times", () =>
+        Effect.gen(function*() {
+          const ledger = yield* LedgerStore
+          const tx = yield* Transactions
+          const shopId = yield* shop
+          yield* ledger.append(entry(shopId, [
+            { book: "sandbox_funding", currency: "MXN", amount: d("-55") },
+            { book: "payout_available", currency: "MXN", amount: d("55") }
+          ]))
+          const results = yield* Effect.all(
+            Array.from({ length: 20 }, () =>
+              Effect.result(tx.run(ledger.append(entry(shopId, [
+                { book: "payout_available", currency: "MXN", amount: d("-10") },
+                { book: "payouts_in_flight", currency: "MXN", amount: d("10") }
+              ]))))),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(results.filter((r) => r._tag === "Success").length, 5)
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payout_available", "MXN")), "5")
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payouts_in_flight", "MXN")), "50")
+        }))
+
+      it.effect("payments: scoped lookup, optimistic update, filters, paging and the reconcile query", () =>
+        Effect.gen(function*() {
+          const store = yield* PaymentStore
+          const shopId = yield* shop
+          const other = yield* shop
+          const a = payment(shopId, { merchantOrderId: "order-1", createdAt: at(1) })
+          const b = payment(shopId, { status: "completed", country: "MEX", paymentMethodId: "1050", method: "spei", createdAt: at(2) })
+          const c = payment(other, { createdAt: at(3) })
+          for (const p of [a, b, c]) yield* store.insert(p)
+
+          const found = Option.getOrThrow(yield* store.find("sandbox", shopId, a.id))
+          assert.isTrue(BigDecimal.equals(found.amountLocal, d("550.8")))
+          assert.deepStrictEqual(found.paymentData, { method: "pix", qr: "000201" })
+          assert.isTrue(Option.isNone(yield* store.find("sandbox", other, a.id)))
+          assert.isTrue(Option.isNone(yield* store.find("production", shopId, a.id)))
+          assert.isTrue(Option.isSome(yield* store.findById(c.id)))
+
+          assert.isTrue(yield* store.update({ ...found, status: "completed", version: 2 }))
+          assert.isFalse(yield* store.update({ ...found, status: "failed", version: 2 }))
+          assert.strictEqual(Option.getOrThrow(yield* store.findById(a.id)).status, "completed")
+
+          const all = yield* store.list("sandbox", shopId, {}, { limit: 10, offset: 0 })
+          assert.strictEqual(all.total, 2)
+          assert.deepStrictEqual(all.rows.map((p) => p.id), [b.id, a.id])
+          const page = yield* store.list("sandbox", shopId, {}, { limit: 1, offset: 1 })
+          assert.deepStrictEqual(page.rows.map((p) => p.id), [a.id])
+          assert.strictEqual(page.total, 2)
+          for (const [filter, expected] of [
+            [{ country: "MEX" }, [b.id]],
+            [{ merchantOrderId: "order-1" }, [a.id]],
+            [{ paymentMethodId: "1050" }, [b.id]],
+            [{ method: "pix" }, [a.id]],
+            [{ status: "pending" as const }, []]
+          ] as const) {
+            assert.deepStrictEqual((yield* store.list("sandbox", shopId, filter, { limit: 10, offset: 0 })).rows.map((p) => p.id), [...expected])
+          }
+          const due = yield* store.pendingCreatedBefore(at(10_000), 100)
+          assert.include(due.map((p) => p.id), c.id)
+          assert.notInclude(due.map((p) => p.id), a.id)
+        }))
+
+      it.effect("FX rates: seeding keeps what exists, put replaces", () =>
+        Effect.gen(function*() {
+          const fx = yield* FxRateStore
+          const cur = `T${(seq++ % 26 + 10).toString(36).toUpperCase()}X`
+          yield* fx.seed([{ currency: cur, perUsd: d("5.4"), enabled: true, updatedAt: t0 }])
+          yield* fx.seed([{ currency: cur, perUsd: d("9"), enabled: true, updatedAt: t0 }])
+          assert.strictEqual(Money.toText(Option.getOrThrow(yield* fx.get(cur)).perUsd), "5.4")
+          yield* fx.put({ currency: cur, perUsd: d("5.55"), enabled: false, updatedAt: at(1) })
+          const rate = Option.getOrThrow(yield* fx.get(cur))
+          assert.strictEqual(Money.toText(rate.perUsd), "5.55")
+          assert.isFalse(rate.enabled)
+          assert.include((yield* fx.list).map((r) => r.currency), cur)
+        }))
+
+      it.effect("outbox and provider routes", () =>
+        Effect.gen(function*() {
+          const outbox = yield* OutboxStore
+          const routes = yield* ProviderRouteStore
+          const shopId = yield* shop
+          yield* outbox.append({ id: uid("evt_"), environment: "sandbox", shopId, type: "payment.completed", data: { id: "TXN-1", amount: 10 }, relatedTxId: "TXN-1", createdAt: at(1) })
+          const events = yield* outbox.list("sandbox", shopId)
+          assert.strictEqual(events.length, 1)
+          assert.deepStrictEqual(events[0]!.data, { id: "TXN-1", amount: 10 })
+          assert.deepStrictEqual(yield* outbox.list("production", shopId), [])
+
+          yield* routes.put({ environment: "sandbox", shopId, providerId: "b", priority: 20, methodIds: null, enabled: true })
+          yield* routes.put({ environment: "sandbox", shopId, providerId: "a", priority: 10, methodIds: ["1001"], enabled: true })
+          yield* routes.put({ environment: "sandbox", shopId, providerId: "b", priority: 5, methodIds: null, enabled: false })
+          const list = yield* routes.list("sandbox", shopId)
+          assert.deepStrictEqual(list.map((r) => [r.providerId, r.priority, r.enabled]), [["b", 5, false], ["a", 10, true]])
+          assert.deepStrictEqual(list[1]!.methodIds, ["1001"])
+          assert.isTrue(yield* routes.remove("sandbox", shopId, "a"))
+          assert.isFalse(yield* routes.remove("sandbox", shopId, "a"))
+        }))
+    })
+  })
+}
