@@ -1,21 +1,39 @@
 /**
- * The engine's core services in one layer, for embedders and for the reference host. It needs
- * the storage ports (memory or SQL adapter) and a `TokenSigner`; ids and hashing are inside.
+ * The engine's core services as one layer, for embedders and for the reference host. It needs
+ * the storage ports (memory or SQL adapter), a `TokenSigner` and the `EngineConfig`; ids,
+ * hashing and HMAC are in `Foundation`. Provider plugins register into the `ProviderRegistry`
+ * this layer exposes.
  */
 import { Layer } from "effect"
-import { Digest } from "effect/crypto"
+import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
+import { Balances } from "./balances/Balances.ts"
+import { Catalog } from "./catalog/Catalog.ts"
+import { Fx } from "./fx/Fx.ts"
+import { Idempotency } from "./idempotency/Idempotency.ts"
 import { Ids } from "./Ids.ts"
+import { Jobs } from "./jobs/Jobs.ts"
+import { Ledger } from "./ledger/Ledger.ts"
+import { Payments } from "./payments/Payments.ts"
+import { Routing } from "./payments/Routing.ts"
+import { ProviderRegistry } from "./providers/ProviderRegistry.ts"
 import { Merchants } from "./tenancy/Merchants.ts"
+import { Scopes } from "./tenancy/Scopes.ts"
 
-/** The core services, needing ids, hashing, the storage ports and a token signer. */
-export const services = Layer.mergeAll(Auth.layer, Merchants.layer)
+/** The core services, needing ids, hashing, the storage ports, a token signer and the config. */
+export const services = Layer.mergeAll(Auth.layer, Merchants.layer, Scopes.layer, Payments.layer, Balances.layer, Idempotency.layer).pipe(
+  Layer.provideMerge(Catalog.layer),
+  Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer)),
+  Layer.provideMerge(ProviderRegistry.layer)
+)
 
-/** Production ids (ULIDs) and WebCrypto hashing. */
-export const Foundation = Layer.mergeAll(Ids.layer, Digest.layerWebCrypto)
+const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
 
-/** Deterministic ids (`TXN-000001`, ...) and WebCrypto hashing, for tests. */
-export const FoundationTest = Layer.mergeAll(Ids.layerTest, Digest.layerWebCrypto)
+/** Production ids (ULIDs) and WebCrypto hashing, HMAC and randomness. */
+export const Foundation = Layer.mergeAll(Ids.layer, crypto)
+
+/** Deterministic ids (`TXN-000001`, ...), for tests. */
+export const FoundationTest = Layer.mergeAll(Ids.layerTest, crypto)
 
 export const Engine = {
   services,

@@ -1,0 +1,91 @@
+/**
+ * The pay-in balance of a shop (spec 2.8), read from the ledger: every figure is a sum of
+ * postings, so it reconciles with the journal entries listed as `movements`.
+ */
+import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
+import * as Money from "../Money.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
+import { tierPricing, withdrawalFeeUsd } from "../payments/Pricing.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+
+const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
+
+/** The balance view of a shop from its account balances and latest journal entries. */
+export const summarize = (scope: Scope, balances: ReadonlyArray<AccountBalance>, entries: ReadonlyArray<JournalEntry>) => {
+    const usd = (book: Book) =>
+      balances.find((b) => b.book === book && b.currency === "USD")?.balance ?? Money.zero
+    const n = (d: BigDecimal.BigDecimal) => Money.toJsonNumber(Money.round(d, "USD"))
+    const available = usd("payin_available")
+    const pending = usd("payin_pending")
+    const frozen = usd("payin_frozen")
+    const reserve = usd("payin_reserve")
+    const platformFees = usd("fees_platform")
+    const flatFees = usd("fees_flat")
+    const chargebackFees = usd("fees_chargeback")
+    const providerFees = usd("fees_provider")
+    const local = balances.filter((b) => b.currency !== "USD" && merchantPayinBooks.includes(b.book))
+    const currencies = [...new Set(local.map((b) => b.currency))].sort()
+    const pricing = tierPricing[scope.merchant.tier]
+    return {
+      merchantId: scope.merchant.id,
+      shopId: scope.shop.id,
+      currency: "USD" as const,
+      balance: { available: n(available), pending: n(pending), frozen: n(frozen), reserve: n(reserve) },
+      ledgerWarnings: [] as Array<string>,
+      tier: scope.merchant.tier,
+      trustScore: scope.merchant.trustScore,
+      rollingReservePct: Number(pricing.reservePercent),
+      withdrawalFeeUsd: Number(withdrawalFeeUsd[scope.merchant.tier]),
+      feeSummary: {
+        grossVolume: n(BigDecimal.negate(usd("provider_clearing"))),
+        platformFees: n(platformFees),
+        flatFees: n(flatFees),
+        providerFees: n(providerFees),
+        chargebackFees: n(chargebackFees),
+        totalFees: n(BigDecimal.sumAll([platformFees, flatFees, providerFees, chargebackFees])),
+        netBalance: n(BigDecimal.sumAll([available, pending, frozen, reserve]))
+      },
+      movements: entries.map((e) => {
+        const mine = e.postings.filter((p) => p.currency === "USD" && merchantPayinBooks.includes(p.book))
+        return {
+          id: e.id,
+          type: e.kind,
+          reference: e.reference,
+          currency: "USD",
+          amount: n(BigDecimal.sumAll(mine.map((p) => p.amount))),
+          books: Object.fromEntries(mine.map((p) => [p.book, n(p.amount)])),
+          createdAt: DateTime.formatIso(e.createdAt)
+        }
+      }),
+      reserveSchedule: [] as Array<unknown>,
+      balances: currencies.map((currency) => {
+        const of = (book: Book) => balances.find((b) => b.book === book && b.currency === currency)?.balance ?? Money.zero
+        return {
+          currency,
+          available: Money.toJsonNumber(of("payin_available")),
+          pending: Money.toJsonNumber(of("payin_pending")),
+          reserved: Money.toJsonNumber(BigDecimal.sum(of("payin_reserve"), of("payin_frozen")))
+        }
+      })
+    }
+}
+
+export type BalanceSummary = ReturnType<typeof summarize>
+
+export class Balances extends Context.Service<Balances, {
+  readonly summary: (scope: Scope, movementsLimit?: number) => Effect.Effect<BalanceSummary>
+}>()("core/balances/Balances") {
+  static readonly layer = Layer.effect(
+    Balances,
+    Effect.gen(function*() {
+      const ledger = yield* LedgerStore
+      const summary = Effect.fn("Balances.summary")(function*(scope: Scope, movementsLimit = 50) {
+        const balances = yield* ledger.balances(scope.environment, scope.shop.id)
+        const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
+        return summarize(scope, balances, entries)
+      })
+      return Balances.of({ summary })
+    })
+  )
+}

@@ -1,0 +1,104 @@
+/**
+ * Background work on the job store: enqueue from any transaction, and a worker that claims due
+ * jobs with a lease and runs the handler registered for each kind. Any number of workers (host
+ * replicas) can share one store: a claimed job is invisible to the others until its lease lapses,
+ * so a worker that dies mid-job loses nothing. Handlers must be idempotent (at-least-once).
+ *
+ * Failures retry with exponential backoff (30 s, 1 min, 2 min, ... up to 1 hour) and give up
+ * after `maxAttempts`, leaving the job `dead` with its last error.
+ */
+import { Cause, Clock, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
+import { Ids } from "../Ids.ts"
+import { JobStore } from "../ports/JobStore.ts"
+
+export type JobHandler = (payload: unknown) => Effect.Effect<void, unknown>
+
+export interface EnqueueOptions {
+  /** When to run; default now. */
+  readonly runAt?: DateTime.Utc | undefined
+  /** At most one job per key, ever. */
+  readonly dedupeKey?: string | undefined
+}
+
+export const maxAttempts = 10
+export const leaseMs = 60_000
+
+const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000)
+
+export class Jobs extends Context.Service<Jobs, {
+  readonly enqueue: (kind: string, payload: unknown, options?: EnqueueOptions) => Effect.Effect<boolean>
+  /** Registers the handler of a kind (at layer construction). */
+  readonly handle: (kind: string, handler: JobHandler) => Effect.Effect<void>
+  /** Claims and runs one batch of due jobs; answers how many ran. */
+  readonly runDue: Effect.Effect<number>
+  /** Tasks to run on every worker tick before claiming (e.g. enqueue the periodic reconcile). */
+  readonly onTick: (task: Effect.Effect<void>) => Effect.Effect<void>
+}>()("core/jobs/Jobs") {
+  static readonly layer = Layer.effect(
+    Jobs,
+    Effect.gen(function*() {
+      const store = yield* JobStore
+      const ids = yield* Ids
+      const handlers = new Map<string, JobHandler>()
+      const tickTasks: Array<Effect.Effect<void>> = []
+      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
+
+      const enqueue = Effect.fn("Jobs.enqueue")(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
+        const createdAt = yield* now
+        return yield* store.enqueue({
+          id: yield* ids.next("job"),
+          kind,
+          payload,
+          runAt: options?.runAt ?? createdAt,
+          attempts: 0,
+          status: "pending",
+          lockedUntil: null,
+          lastError: null,
+          dedupeKey: options?.dedupeKey ?? null,
+          createdAt
+        })
+      })
+
+      const runDue = Effect.gen(function*() {
+        for (const task of tickTasks) yield* task
+        const at = yield* now
+        const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: at, leaseMs, limit: 20 })
+        yield* Effect.forEach(claimed, (job) => {
+          const handler = handlers.get(job.kind)!
+          return handler(job.payload).pipe(
+            Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
+            Effect.matchEffect({
+              onSuccess: () => store.complete(job.id),
+              onFailure: (error) =>
+                Effect.gen(function*() {
+                  yield* Effect.logWarning(`job ${job.kind} ${job.id} failed (attempt ${job.attempts})`, error)
+                  if (job.attempts >= maxAttempts) return yield* store.kill(job.id, error)
+                  const retryAt = DateTime.add(yield* now, { milliseconds: backoffMs(job.attempts) })
+                  yield* store.retry(job.id, retryAt, error)
+                })
+            })
+          )
+        }, { concurrency: 4, discard: true })
+        return claimed.length
+      }).pipe(Effect.withSpan("Jobs.runDue"))
+
+      return Jobs.of({
+        enqueue,
+        handle: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler)),
+        runDue,
+        onTick: (task) => Effect.sync(() => void tickTasks.push(task))
+      })
+    })
+  )
+
+  /** A scoped worker loop: runs due jobs every `every` until the scope closes. */
+  static readonly worker = (every: Duration.Input) =>
+    Layer.effectDiscard(Effect.gen(function*() {
+      const jobs = yield* Jobs
+      yield* jobs.runDue.pipe(
+        Effect.catchCause((cause) => Effect.logError("job worker tick failed", cause)),
+        Effect.repeat(Schedule.spaced(Duration.fromInputUnsafe(every))),
+        Effect.forkScoped
+      )
+    }))
+}

@@ -1,0 +1,48 @@
+/**
+ * Which shop a request acts on. A shop-bound credential acts on its shop; a merchant-wide one on
+ * the shop named by `shopId`, or the merchant's first shop. Naming a merchant or shop the
+ * credential does not cover answers like an unknown id.
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import { type ApiError, notFound } from "../ApiError.ts"
+import type { Principal } from "../auth/Principal.ts"
+import type { Environment } from "../Environment.ts"
+import { TenancyStore } from "../ports/TenancyStore.ts"
+import type { Merchant, Shop } from "./Merchant.ts"
+
+export interface Scope {
+  readonly environment: Environment
+  readonly merchant: Merchant
+  readonly shop: Shop
+}
+
+export class Scopes extends Context.Service<Scopes, {
+  readonly resolve: (
+    principal: Principal,
+    named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
+  ) => Effect.Effect<Scope, ApiError>
+}>()("core/tenancy/Scopes") {
+  static readonly layer = Layer.effect(
+    Scopes,
+    Effect.gen(function*() {
+      const tenancy = yield* TenancyStore
+      const resolve = Effect.fn("Scopes.resolve")(function*(
+        principal: Principal,
+        named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
+      ) {
+        if (named?.merchantId !== undefined && named.merchantId !== principal.merchant.id) {
+          return yield* notFound("merchant", named.merchantId)
+        }
+        const bound = principal.credential.shopId
+        const wanted = named?.shopId ?? bound
+        if (bound !== null && wanted !== bound) return yield* notFound("shop", wanted!)
+        const shop = wanted === null
+          ? Option.fromNullishOr((yield* tenancy.listShops(principal.merchant.id))[0])
+          : Option.filter(yield* tenancy.findShop(wanted), (s) => s.merchantId === principal.merchant.id)
+        if (Option.isNone(shop)) return yield* notFound("shop", wanted ?? "(default)")
+        return { environment: principal.environment, merchant: principal.merchant, shop: shop.value }
+      })
+      return Scopes.of({ resolve })
+    })
+  )
+}

@@ -1,0 +1,113 @@
+/**
+ * The sandbox provider: serves every rail in sandbox, moves no money, and is deterministic. Its
+ * charge reference carries what the merchant asked `Sandbox-Simulate` for and when, so its answers
+ * to the reconcile poll need no state:
+ *
+ * | Sandbox-Simulate | at creation | then                                                          |
+ * |------------------|-------------|---------------------------------------------------------------|
+ * | (none)           | pending     | stays pending until paid on the sandbox form or expired        |
+ * | paid             | pending     | completed at once (as by a callback): payment.completed + .captured |
+ * | failed           | pending     | failed at once: payment.failed                                 |
+ * | expired          | pending     | expiresAt = creation time; the expiry job expires it: payment.failed |
+ * | chargeback       | pending     | completed at once, like `paid` (opening the dispute needs claims) |
+ * | slow_payment     | pending     | no callback (lost); the provider reports it paid 2 minutes after creation, so the 5-minute reconcile poll completes it |
+ *
+ * The engine applies the immediate outcomes through a job; the provider answers `status` from the
+ * reference alone. Callbacks to this provider are signed like any other (HMAC-SHA256 with the
+ * sandbox callback secret).
+ */
+import { Clock, Effect, Redacted, Schema } from "effect"
+import type { Mac } from "effect/crypto"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import {
+  CallbackRejected,
+  type ChargeRequest,
+  type ChargeStatus,
+  type ChargeUpdate,
+  type PaymentProvider,
+  SandboxSimulate
+} from "../../core/ports/PaymentProvider.ts"
+import { ProviderRegistry } from "../../core/providers/ProviderRegistry.ts"
+import { verifySignature } from "../../core/Signatures.ts"
+
+export const sandboxProviderId = "sandbox"
+
+/** After this long a `slow_payment` charge reports paid (its callback is never sent). */
+export const slowPaymentAfterMs = 2 * 60_000
+
+const scenarios = ["none", ...SandboxSimulate.literals] as const
+
+/** `sbx.<scenario>.<created ms>.<transaction id>` */
+export const providerRefOf = (scenario: string, createdMs: number, transactionId: string) =>
+  `sbx.${scenario}.${createdMs}.${transactionId}`
+
+const parseRef = (ref: string) => {
+  const [prefix, scenario, created, ...rest] = ref.split(".")
+  if (prefix !== "sbx" || scenario === undefined || !(scenarios as ReadonlyArray<string>).includes(scenario)) return undefined
+  return { scenario, createdMs: Number(created), transactionId: rest.join(".") }
+}
+
+const paymentData = (method: PaymentMethodDef, request: ChargeRequest): Record<string, unknown> => {
+  const reference = request.transactionId.replace(/[^0-9A-Za-z]/g, "").slice(-12).toUpperCase()
+  switch (method.method) {
+    case "pix":
+      return { qrCode: `00020126580014br.gov.bcb.pix0136sandbox-${reference}5204000053039865802BR6304SBOX`, reference }
+    case "spei":
+      return { clabe: "646180157000000004", reference, bank: null }
+    case "boleto":
+      return { barcode: `23793.38128 60000.${reference.slice(0, 6)} 00000.000000 1 0000000000`, reference }
+    default:
+      return { reference }
+  }
+}
+
+const CallbackBody = Schema.Struct({
+  reference: Schema.String,
+  transactionId: Schema.String,
+  status: Schema.Literals(["completed", "failed"])
+})
+
+export const make = (options: { readonly formBaseUrl: string; readonly callbackSecret: Redacted.Redacted<string> }) =>
+  Effect.map(Effect.context<Mac.Mac>(), (context): PaymentProvider => ({
+    id: sandboxProviderId,
+    displayName: "Sandbox",
+    environments: ["sandbox"],
+    supports: () => true,
+    charge: (request) =>
+      Effect.map(Clock.currentTimeMillis, (ms) => ({
+        providerRef: providerRefOf(request.simulate ?? "none", ms, request.transactionId),
+        status: "pending" as const,
+        paymentFormUrl: `${options.formBaseUrl}/sandbox/pay/${encodeURIComponent(request.transactionId)}`,
+        paymentData: paymentData(request.method, request)
+      })),
+    status: (providerRef, transactionId) =>
+      Effect.map(Clock.currentTimeMillis, (ms): ChargeUpdate => {
+        const ref = parseRef(providerRef)
+        const status: ChargeStatus = ref === undefined
+          ? "pending"
+          : ref.scenario === "paid" || ref.scenario === "chargeback"
+          ? "completed"
+          : ref.scenario === "failed"
+          ? "failed"
+          : ref.scenario === "slow_payment" && ms - ref.createdMs >= slowPaymentAfterMs
+          ? "completed"
+          : "pending"
+        return { providerRef, transactionId, status }
+      }),
+    verifyCallback: (headers, rawBody) =>
+      Effect.gen(function*() {
+        const verdict = yield* verifySignature(rawBody, headers["x-sandbox-signature"], [Redacted.value(options.callbackSecret)])
+        if (verdict !== "valid") return yield* new CallbackRejected({ reason: `signature ${verdict}` })
+        const body = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(CallbackBody))(rawBody).pipe(
+          Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
+        )
+        return [{ providerRef: body.reference, transactionId: body.transactionId, status: body.status }]
+      }).pipe(Effect.provide(context)),
+    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}` })
+  }))
+
+/** Registers the sandbox provider; it needs `Mac` to verify callbacks. */
+export const layer = (options: { readonly formBaseUrl: string; readonly callbackSecret: Redacted.Redacted<string> }) =>
+  ProviderRegistry.register(make(options))
+
+export const SandboxProvider = { make, layer, id: sandboxProviderId }
