@@ -1,5 +1,6 @@
 /** The reference host's configuration, read from the environment. */
-import { Config, Effect, LogLevel, Option, Redacted } from "effect"
+import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import * as Money from "../core/Money.ts"
 
 export interface HostConfig {
   readonly port: number
@@ -14,6 +15,12 @@ export interface HostConfig {
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
   /** Minimum log level (`LOG_LEVEL`, default Info; one line per request is logged at Info). */
   readonly logLevel: LogLevel.LogLevel
+  /** FX markup in percent (`FX_MARKUP_PCT`, default 2). */
+  readonly fxMarkupPct: BigDecimal.BigDecimal
+  /** How often the job worker looks for due work (`WORKER_INTERVAL_MS`, default 1000). */
+  readonly workerInterval: Duration.Duration
+  /** Secret of the sandbox provider's signed callbacks (`SANDBOX_CALLBACK_SECRET`). */
+  readonly sandboxCallbackSecret: Redacted.Redacted<string>
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -35,7 +42,10 @@ export const HostConfig = Effect.gen(function*() {
     checkoutUrl,
     adminToken: nonEmpty(yield* Config.option(Config.Redacted("ADMIN_TOKEN"))),
     jwtSecret: nonEmpty(yield* Config.option(Config.Redacted("JWT_SECRET"))),
-    logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info"))
+    logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
+    fxMarkupPct: Money.decimal(yield* Config.String("FX_MARKUP_PCT").pipe(Config.withDefault("2"))),
+    workerInterval: Duration.millis(yield* Config.Int("WORKER_INTERVAL_MS").pipe(Config.withDefault(1000))),
+    sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("sandbox-callback-secret")))
   } satisfies HostConfig
 })
 
@@ -50,5 +60,8 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   adminToken: Option.none(),
   jwtSecret: Option.some(Redacted.make("loopback-jwt-secret-of-at-least-32-bytes")),
   logLevel: "Warn",
+  fxMarkupPct: Money.decimal("2"),
+  workerInterval: Duration.millis(100),
+  sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
   ...overrides
 })

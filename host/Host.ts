@@ -10,7 +10,10 @@ import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
 import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
+import { EngineConfig } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
+import { Jobs } from "../core/jobs/Jobs.ts"
+import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
 import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
@@ -58,14 +61,18 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
     Layer.provideMerge(tokenSignerLayer(config.jwtSecret)),
     Layer.provideMerge(Foundation)
   )
-  const httpConfig = Layer.succeed(HttpConfig, HttpConfig.of({
-    publicUrl: config.publicUrl,
-    baseUrl: `${config.publicUrl}/api/v1`,
-    checkoutUrl: config.checkoutUrl,
-    adminToken: config.adminToken
-  }))
-  return Layer.mergeAll(HttpApp, demoMerchant(config)).pipe(
-    Layer.provideMerge(Layer.mergeAll(engine, httpConfig)),
+  const settings = Layer.mergeAll(
+    Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: config.adminToken })),
+    Layer.succeed(EngineConfig, EngineConfig.of({
+      publicUrl: config.publicUrl,
+      checkoutUrl: config.checkoutUrl,
+      fxMarkupPct: config.fxMarkupPct
+    }))
+  )
+  const providers = SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret })
+  return Layer.mergeAll(HttpApp, demoMerchant(config), providers, Jobs.worker(config.workerInterval)).pipe(
+    Layer.provideMerge(engine),
+    Layer.provideMerge(settings),
     Layer.provideMerge(store)
   )
 }

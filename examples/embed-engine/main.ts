@@ -11,20 +11,22 @@ import { HttpApp } from "../../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../../adapters/http/server/HttpConfig.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { Engine } from "../../core/Engine.ts"
+import { EngineConfig } from "../../core/EngineConfig.ts"
+import * as Money from "../../core/Money.ts"
 import { Merchants } from "../../core/tenancy/Merchants.ts"
 
 export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readonly publicUrl: string }) => {
   const engine = Engine.layer.pipe(
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make(options.jwtSecret))),
+    Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
+      publicUrl: options.publicUrl,
+      checkoutUrl: options.publicUrl,
+      fxMarkupPct: Money.decimal("2")
+    }))),
     Layer.provideMerge(MemoryStore.layer)
   )
   const runtime = ManagedRuntime.make(engine)
-  const config = Layer.succeed(HttpConfig, HttpConfig.of({
-    publicUrl: options.publicUrl,
-    baseUrl: `${options.publicUrl}/api/v1`,
-    checkoutUrl: options.publicUrl,
-    adminToken: Option.none()
-  }))
+  const config = Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: Option.none() }))
   // Sharing the runtime's memo map makes the handler use the very same engine and store.
   const web = HttpRouter.toWebHandler(
     HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, config, HttpServer.layerServices))),

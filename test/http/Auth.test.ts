@@ -9,7 +9,7 @@ import { storeTargets } from "../support/Stores.ts"
 
 for (const target of storeTargets("auth")) {
   describe(`auth on ${target.name}`, () => {
-    layer(testHost(target.layer()), { timeout: 60_000 })((it) => {
+    layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
       it.effect("a key pair becomes a token pair that works on business endpoints", () =>
         Effect.gen(function*() {
           const { keys, merchant } = yield* createMerchant()

@@ -9,7 +9,7 @@ import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
 
 describe("platform", () => {
-  layer(testHost(MemoryStore.layer))((it) => {
+  layer(testHost(MemoryStore.layer), { excludeTestServices: true })((it) => {
     it.effect("every response carries X-Request-Id; an error body carries the same requestId", () =>
       Effect.gen(function*() {
         const ok = yield* call("GET", "/openapi.json")
@@ -141,7 +141,7 @@ describe("platform", () => {
 })
 
 describe("admin API without ADMIN_TOKEN", () => {
-  layer(testHost(MemoryStore.layer, { adminToken: Option.none() }))((it) => {
+  layer(testHost(MemoryStore.layer, { adminToken: Option.none() }), { excludeTestServices: true })((it) => {
     it.effect("is off and says so with 404", () =>
       Effect.gen(function*() {
         const reply = yield* call("POST", "/admin/v1/merchants", { bearer: "anything", body: { name: "x", email: "x@y.z" } })

@@ -16,6 +16,22 @@ export const IssuedKeyPair = Schema.Struct({
   secretKey: Schema.String.annotate({ description: "Shown once; stored only as a hash" })
 }).annotate({ identifier: "IssuedKeyPair" })
 
+export const FxRateView = Schema.Struct({
+  currency: Schema.String,
+  perUsd: Schema.Number,
+  enabled: Schema.Boolean,
+  updatedAt: Schema.String
+}).annotate({ identifier: "FxRate" })
+
+export const RouteView = Schema.Struct({
+  environment: Environment,
+  shopId: Schema.String,
+  providerId: Schema.String,
+  priority: Schema.Int,
+  methodIds: Schema.NullOr(Schema.Array(Schema.String)),
+  enabled: Schema.Boolean
+}).annotate({ identifier: "ProviderRoute" })
+
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createMerchant", "/merchants", {
@@ -48,6 +64,42 @@ export class AdminApi extends HttpApiGroup.make("admin")
         keys: Schema.Struct({ sandbox: IssuedKeyPair, production: IssuedKeyPair })
       })
     }).annotate(OpenApi.Description, "Revokes every key pair covering the shop, with every access and refresh token minted from them, and issues new pairs at the next credential version.")
+  )
+  .add(
+    HttpApiEndpoint.get("listFxRates", "/fx-rates", {
+      success: Schema.Struct({ markupPct: Schema.Number, rates: Schema.Array(FxRateView) })
+    }),
+    HttpApiEndpoint.put("putFxRate", "/fx-rates/:currency", {
+      params: { currency: Schema.String },
+      payload: Schema.Struct({
+        perUsd: Schema.Number.check(Schema.isGreaterThan(0)).annotate({ description: "Units of the currency per 1 USD (mid rate)" }),
+        enabled: Schema.optional(Schema.Boolean)
+      }),
+      success: FxRateView
+    }).annotate(OpenApi.Description, "Sets a mid rate. `enabled: false` withdraws it: conversions answer 422 fx_unavailable."),
+    HttpApiEndpoint.get("listProviders", "/providers", {
+      success: Schema.Struct({ providers: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String, environments: Schema.Array(Environment) })) })
+    }).annotate(OpenApi.Description, "The provider plugins registered in this host."),
+    HttpApiEndpoint.get("listRoutes", "/shops/:shopId/routes", {
+      params: { shopId: Schema.String },
+      query: { environment: Environment },
+      success: Schema.Struct({ routes: Schema.Array(RouteView) })
+    }),
+    HttpApiEndpoint.put("putRoute", "/shops/:shopId/routes/:providerId", {
+      params: { shopId: Schema.String, providerId: Schema.String },
+      payload: Schema.Struct({
+        environment: Environment,
+        priority: Schema.Int.annotate({ description: "Lower is tried first" }),
+        methodIds: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotate({ description: "Null or absent: every method the provider supports" }),
+        enabled: Schema.optional(Schema.Boolean)
+      }),
+      success: RouteView
+    }).annotate(OpenApi.Description, "Routes the shop's payments to a provider in an environment; the cascade tries routes by ascending priority. In sandbox the sandbox provider serves every rail after the configured routes."),
+    HttpApiEndpoint.delete("deleteRoute", "/shops/:shopId/routes/:providerId", {
+      params: { shopId: Schema.String, providerId: Schema.String },
+      query: { environment: Environment },
+      success: Schema.Struct({ deleted: Schema.Boolean })
+    })
   )
   .middleware(AdminToken)
   .prefix("/admin/v1")

@@ -8,11 +8,12 @@ import { AuthApi } from "./AuthApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
+import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
 
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi)
   .prefix("/api/v1")
 {}
 

@@ -41,10 +41,58 @@ export class PingApi extends HttpApiGroup.make("ping")
   .annotate(OpenApi.Title, "Health")
 {}
 
+const Usd = Schema.Number.annotate({ description: "USD, major units" })
+
+export const BalanceView = Schema.Struct({
+  merchantId: Schema.String,
+  shopId: Schema.String,
+  currency: Schema.Literal("USD"),
+  balance: Schema.Struct({
+    available: Usd,
+    pending: Usd.annotate({ description: "Captured, waiting for its settlement delay" }),
+    frozen: Usd.annotate({ description: "Held against open claims" }),
+    reserve: Usd.annotate({ description: "Rolling reserve" })
+  }),
+  ledgerWarnings: Schema.Array(Schema.String),
+  tier: Tier,
+  trustScore: Schema.Int,
+  rollingReservePct: Schema.Number,
+  withdrawalFeeUsd: Schema.Number,
+  feeSummary: Schema.Struct({
+    grossVolume: Usd,
+    platformFees: Usd,
+    flatFees: Usd,
+    providerFees: Usd,
+    chargebackFees: Usd,
+    totalFees: Usd,
+    netBalance: Usd
+  }),
+  movements: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    type: Schema.String,
+    reference: Schema.String,
+    currency: Schema.String,
+    amount: Usd.annotate({ description: "Net change of the merchant's pay-in books" }),
+    books: Schema.Record(Schema.String, Schema.Number),
+    createdAt: IsoDateTime
+  })).annotate({ description: "Journal entries of the shop, newest first" }),
+  reserveSchedule: Schema.Array(Schema.Unknown),
+  balances: Schema.Array(Schema.Struct({
+    currency: Schema.String,
+    available: Schema.Number,
+    pending: Schema.Number,
+    reserved: Schema.Number
+  })).annotate({ description: "Per local currency, for shops holding local-currency balances" })
+}).annotate({ identifier: "Balance" })
+
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("me", "/me", { success: MerchantIdentity })
-      .annotate(OpenApi.Description, "The calling merchant (secret key).")
+      .annotate(OpenApi.Description, "The calling merchant (secret key)."),
+    HttpApiEndpoint.get("balance", "/me/balance", {
+      query: { shopId: Schema.optional(Schema.String) },
+      success: BalanceView
+    }).annotate(OpenApi.Description, "The shop's pay-in balance, from the double-entry ledger.")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Identity")

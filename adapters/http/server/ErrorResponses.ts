@@ -8,8 +8,8 @@ import { SchemaIssue } from "effect"
 import { HttpApiError } from "effect/http-api"
 import { ApiError, invalidRequest, type Issue } from "../../../core/ApiError.ts"
 import { ErrorResponses } from "../api/Errors.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
-import { HttpConfig } from "./HttpConfig.ts"
 import { RequestId } from "./RequestLifecycle.ts"
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -32,7 +32,7 @@ export const fromSchemaError = (error: HttpApiError.HttpApiSchemaError): ApiErro
 export const ErrorResponsesLive = Layer.effect(
   ErrorResponses,
   Effect.gen(function*() {
-    const config = yield* HttpConfig
+    const config = yield* EngineConfig
     return ErrorResponses.of((httpEffect) =>
       Effect.catch(httpEffect, (error) =>
         Effect.gen(function*() {

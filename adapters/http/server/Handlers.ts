@@ -1,5 +1,13 @@
 /** The endpoint handlers: thin translations between the API schemas and the core services. */
-import { Clock, DateTime, Effect } from "effect"
+import { Clock, DateTime, Effect, Option, Schema } from "effect"
+import { invalidRequest, notFound } from "../../../core/ApiError.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
+import * as Money from "../../../core/Money.ts"
+import { type FxRate, FxRateStore } from "../../../core/ports/FxRateStore.ts"
+import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import { ProviderRegistry } from "../../../core/providers/ProviderRegistry.ts"
+import { BalanceHandler } from "./PayinHandlers.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -31,7 +39,8 @@ export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
     })))
 
 export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers) =>
-  handlers.handle("me", () =>
+  Effect.map(BalanceHandler, (balance) =>
+  handlers.handle("balance", balance).handle("me", () =>
     Effect.map(CurrentPrincipal, ({ environment, merchant }) => ({
       id: merchant.id,
       name: merchant.name,
@@ -43,7 +52,14 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
       // Pay-ins, checkout, refunds and webhooks are not served by this build yet; each flag turns
       // on with its feature, and `methods` lists the catalog slugs the shop can charge.
       capabilities: { checkout: false, directCharge: false, refunds: false, webhooks: false, crypto: [], methods: [] }
-    }))))
+    })))))
+
+const rateView = (rate: FxRate) => ({
+  currency: rate.currency,
+  perUsd: Money.toJsonNumber(rate.perUsd),
+  enabled: rate.enabled,
+  updatedAt: DateTime.formatIso(rate.updatedAt)
+})
 
 const issued = (pair: KeyPair) => ({
   keyId: pair.credentialId,
@@ -58,6 +74,13 @@ const issued = (pair: KeyPair) => ({
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const merchants = yield* Merchants
+    const fxRates = yield* FxRateStore
+    const routes = yield* ProviderRouteStore
+    const registry = yield* ProviderRegistry
+    const tenancy = yield* TenancyStore
+    const config = yield* EngineConfig
+    const shopExists = (shopId: string) =>
+      Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
     return handlers
       .handle("createMerchant", ({ payload }) =>
         Effect.map(merchants.create(payload), ({ keys, merchant, shops }) => ({
@@ -76,4 +99,54 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           revoked,
           keys: { sandbox: issued(keys.sandbox), production: issued(keys.production) }
         })))
+      .handle("listFxRates", () =>
+        Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
+      .handle("putFxRate", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const currency = Money.normalizeCurrency(params.currency)
+          if (Option.isNone(currency) || currency.value === "USD") {
+            return yield* invalidRequest(`Unknown currency '${params.currency}'`, [{ path: "currency", message: "Expected an ISO 4217 code other than USD" }])
+          }
+          const rate = {
+            currency: currency.value,
+            perUsd: Schema.decodeSync(Money.Amount)(payload.perUsd),
+            enabled: payload.enabled ?? true,
+            updatedAt: DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+          }
+          yield* fxRates.put(rate)
+          return rateView(rate)
+        }))
+      .handle("listProviders", () =>
+        Effect.map(registry.all, (providers) => ({
+          providers: providers.map((p) => ({ id: p.id, name: p.displayName, environments: p.environments }))
+        })))
+      .handle("listRoutes", ({ params, query }) =>
+        Effect.gen(function*() {
+          yield* shopExists(params.shopId)
+          return { routes: yield* routes.list(query.environment, params.shopId) }
+        }))
+      .handle("putRoute", ({ params, payload }) =>
+        Effect.gen(function*() {
+          yield* shopExists(params.shopId)
+          const provider = yield* registry.get(params.providerId)
+          if (Option.isNone(provider)) return yield* notFound("provider", params.providerId)
+          if (!provider.value.environments.includes(payload.environment)) {
+            return yield* invalidRequest(`Provider ${params.providerId} does not serve ${payload.environment}`, [{
+              path: "environment",
+              message: `Expected one of ${provider.value.environments.join(", ")}`
+            }])
+          }
+          const route = {
+            environment: payload.environment,
+            shopId: params.shopId,
+            providerId: params.providerId,
+            priority: payload.priority,
+            methodIds: payload.methodIds ?? null,
+            enabled: payload.enabled ?? true
+          }
+          yield* routes.put(route)
+          return route
+        }))
+      .handle("deleteRoute", ({ params, query }) =>
+        Effect.map(routes.remove(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
   }))

@@ -10,11 +10,13 @@ import { Api } from "../api/Api.ts"
 import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
+import { IconRoutes } from "./Icons.ts"
+import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, PingHandlers, IdentityHandlers, AdminHandlers]),
+  Layer.provide([AuthHandlers, PingHandlers, IdentityHandlers, AdminHandlers, PaymentHandlers, CatalogHandlers, CallbackHandlers]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )
 
@@ -24,4 +26,4 @@ export const DocsRoutes = Layer.mergeAll(
 )
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, RequestLifecycle)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, RequestLifecycle)

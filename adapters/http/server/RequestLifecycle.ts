@@ -7,8 +7,8 @@ import { Cause, Clock, Context, Effect, Layer, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { apiError, type ApiError } from "../../../core/ApiError.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
-import { HttpConfig } from "./HttpConfig.ts"
 
 export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
 
@@ -30,7 +30,7 @@ const toApiError = (cause: Cause.Cause<unknown>): ApiError => {
 
 export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; handles: unknown }>()(
   Effect.gen(function*() {
-    const config = yield* HttpConfig
+    const config = yield* EngineConfig
     const random = yield* SecureRandom.SecureRandom
     // Every failure is answered here; the type says "unhandled" only because the router's
     // middleware type asks a global middleware to pass on what it does not handle.

@@ -1,0 +1,238 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Channel } from "../../../core/catalog/Channel.ts"
+import { Amount } from "../../../core/Money.ts"
+import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
+import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
+import { Email, Environment, IsoDateTime, Text } from "./Fields.ts"
+import { AnyKey, SecretKey } from "./Security.ts"
+
+const Money = Schema.Number.annotate({ description: "Major units" })
+
+export const Fees = Schema.Struct({ platform: Money, provider: Money, network: Money, total: Money }).annotate({
+  identifier: "Fees",
+  description: "USD"
+})
+export const SettlementView = Schema.Struct({
+  type: Schema.String,
+  delay: Schema.String,
+  reserve: Money,
+  status: Schema.String
+}).annotate({ identifier: "Settlement" })
+
+const Tags = {
+  tag1: Schema.NullOr(Schema.String),
+  tag2: Schema.NullOr(Schema.String),
+  tag3: Schema.NullOr(Schema.String)
+}
+
+export const CreatePaymentBody = Schema.Struct({
+  amount: Amount.annotate({ description: "> 0, in `currency`; the USD headline may not exceed 100000" }),
+  currency: Schema.optional(Text(3).annotate({ description: "ISO 4217, default USD" })),
+  paymentMethodId: Schema.optional(Text(20).annotate({ description: "From GET /payment-methods" })),
+  paymentMethod: Schema.optional(Text(40).annotate({ description: "Legacy slug, used only without paymentMethodId" })),
+  country: Schema.optional(Text(3).annotate({ description: "ISO-2 or ISO-3; inferred from the method when omitted" })),
+  userName: Schema.optional(Text(120)),
+  userEmail: Schema.optional(Email),
+  documentId: Schema.optional(Text(40).annotate({ description: "Forwarded to the provider, never stored" })),
+  userPhone: Schema.optional(Text(40)),
+  userIp: Schema.optional(Text(45)),
+  merchantOrderId: Schema.optional(Text(120)),
+  tag1: Schema.optional(Text(200)),
+  tag2: Schema.optional(Text(200)),
+  tag3: Schema.optional(Text(200)),
+  hostedCheckout: Schema.optional(Schema.Boolean),
+  returnUrl: Schema.optional(Text(2000)),
+  merchantId: Schema.optional(Text(64)),
+  shopId: Schema.optional(Text(64))
+}).annotate({ identifier: "CreatePayment" })
+
+const PaymentData = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Method-specific; contains `method`" })
+
+export const CreatedPayment = Schema.Struct({
+  transactionId: Schema.String,
+  status: PaymentStatus,
+  amount: Money,
+  currency: Schema.Literal("USD"),
+  inputCurrency: Schema.optional(Schema.String),
+  inputAmount: Schema.optional(Money),
+  amountLocal: Money,
+  currencyLocal: Schema.String,
+  paymentMethodId: Schema.String,
+  paymentMethod: Schema.String,
+  paymentMethodName: Schema.String,
+  logoUrl: Schema.String,
+  iconUrl: Schema.String,
+  fees: Fees,
+  settlement: SettlementView,
+  paymentFormUrl: Schema.optional(Schema.String),
+  checkoutUrl: Schema.optional(Schema.String),
+  paymentData: PaymentData,
+  merchantOrderId: Schema.NullOr(Schema.String),
+  ...Tags,
+  expiresAt: IsoDateTime
+}).annotate({ identifier: "CreatedPayment" })
+
+const PaymentRecordFields = {
+  id: Schema.String,
+  status: PaymentStatus,
+  amount: Money,
+  currency: Schema.Literal("USD"),
+  inputCurrency: Schema.optional(Schema.String),
+  inputAmount: Schema.optional(Money),
+  amountLocal: Money,
+  currencyLocal: Schema.String,
+  paymentMethodId: Schema.String,
+  paymentMethod: Schema.String,
+  paymentMethodName: Schema.String,
+  country: Schema.String.annotate({ description: "ISO-3" }),
+  fees: Fees,
+  settlement: SettlementView,
+  timestamps: Schema.Struct({
+    created: IsoDateTime,
+    updated: IsoDateTime,
+    completed: Schema.NullOr(IsoDateTime),
+    expires: IsoDateTime
+  }),
+  merchantOrderId: Schema.NullOr(Schema.String),
+  ...Tags,
+  failureReason: Schema.NullOr(Schema.String)
+}
+
+export const PaymentRecord = Schema.Struct(PaymentRecordFields).annotate({ identifier: "Payment" })
+
+export const PaymentDetail = Schema.Struct({
+  ...PaymentRecordFields,
+  routing: Schema.Struct({
+    provider: Schema.String,
+    attempts: Schema.Array(Schema.Struct({
+      provider: Schema.String,
+      outcome: Schema.String,
+      latencyMs: Schema.Number,
+      reason: Schema.NullOr(Schema.String),
+      at: IsoDateTime
+    }))
+  }).annotate({ description: "How the cascade routed the payment: every provider tried, in order" })
+}).annotate({ identifier: "PaymentDetail" })
+
+export const Pagination = Schema.Struct({
+  total: Schema.Int,
+  limit: Schema.Int,
+  offset: Schema.Int,
+  pages: Schema.Int
+}).annotate({ identifier: "Pagination" })
+
+/** `limit`/`offset` as query text; out-of-range values are clamped by the handler. */
+const PageQuery = {
+  limit: Schema.optional(Schema.FiniteFromString),
+  offset: Schema.optional(Schema.FiniteFromString)
+}
+
+export const PaymentListQuery = {
+  ...PageQuery,
+  status: Schema.optional(PaymentStatus),
+  paymentMethodId: Schema.optional(Schema.String),
+  country: Schema.optional(Schema.String),
+  merchantOrderId: Schema.optional(Schema.String),
+  method: Schema.optional(Schema.String)
+}
+
+export const IdempotencyHeaders = {
+  "idempotency-key": Schema.optional(Text(255))
+}
+
+const createDescription =
+  "Creates a payment and routes it through the provider cascade. With `Idempotency-Key`, a retry replays the first result. " +
+  "Sandbox: the `Sandbox-Simulate` header (paid, failed, expired, chargeback, slow_payment) drives the outcome, see the sandbox section."
+
+const paymentEndpoints = (prefix: "payments" | "transactions") => {
+  const base = `/${prefix}` as const
+  const legacy = prefix === "transactions"
+  return [
+    HttpApiEndpoint.post(legacy ? "createTransaction" : "create", base, {
+      headers: { ...IdempotencyHeaders, "sandbox-simulate": Schema.optional(SandboxSimulate) },
+      payload: CreatePaymentBody,
+      success: CreatedPayment.pipe(HttpApiSchema.status(201))
+    }).annotate(OpenApi.Description, legacy ? "Legacy alias of POST /payments." : createDescription),
+    HttpApiEndpoint.get(legacy ? "listTransactions" : "list", base, {
+      query: PaymentListQuery,
+      success: Schema.Struct({ data: Schema.Array(PaymentRecord), pagination: Pagination })
+    }).annotate(OpenApi.Description, legacy ? "Legacy alias of GET /payments." : "Newest first. `limit` 1 to 100 (default 50) and `offset` (default 0) are clamped silently."),
+    HttpApiEndpoint.get(legacy ? "getTransaction" : "get", `${base}/:id`, {
+      params: { id: Schema.String },
+      success: PaymentDetail
+    }).annotate(OpenApi.Description, legacy ? "Legacy alias of GET /payments/{id}." : "One payment; an id of another shop or environment answers 404 like an unknown id.")
+  ] as const
+}
+
+export class PaymentsApi extends HttpApiGroup.make("payments")
+  .add(...paymentEndpoints("payments"), ...paymentEndpoints("transactions"))
+  .middleware(SecretKey)
+  .annotate(OpenApi.Title, "Payments")
+{}
+
+export const CatalogEntryView = Schema.Struct({
+  paymentMethodId: Schema.String,
+  method: Schema.String,
+  methodLabel: Schema.String,
+  name: Schema.String,
+  country: Schema.String,
+  countryIso3: Schema.String,
+  channel: Channel,
+  imageUrl: Schema.String,
+  iconUrl: Schema.String,
+  logoUrl: Schema.String,
+  currencies: Schema.Array(Schema.String),
+  currencyLimits: Schema.Array(Schema.Struct({ currency: Schema.String, min: Money, max: Money })),
+  minTxUsd: Schema.NullOr(Money),
+  maxTxUsd: Schema.NullOr(Money),
+  fee: Schema.Struct({ percent: Schema.Number, flat: Money, currency: Schema.String }),
+  enabled: Schema.Boolean,
+  online: Schema.Boolean,
+  routable: Schema.Boolean,
+  unroutableReason: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "PaymentMethod" })
+
+export class CatalogApi extends HttpApiGroup.make("catalog")
+  .add(
+    HttpApiEndpoint.get("paymentMethods", "/payment-methods", {
+      query: {
+        country: Schema.optional(Schema.String),
+        channel: Schema.optional(Channel),
+        method: Schema.optional(Schema.String)
+      },
+      success: Schema.Struct({
+        shop: Schema.Struct({ id: Schema.String, name: Schema.String }),
+        environment: Environment,
+        filters: Schema.Struct({
+          country: Schema.NullOr(Schema.String),
+          channel: Schema.NullOr(Channel),
+          method: Schema.NullOr(Schema.String)
+        }),
+        count: Schema.Int,
+        totalAvailable: Schema.Int,
+        routableCount: Schema.Int,
+        methods: Schema.Array(CatalogEntryView)
+      })
+    }).annotate(
+      OpenApi.Description,
+      "The shop's payment methods (any key; not paginated). `routable` is true only when a provider is configured for that exact rail; only routable ids are chargeable."
+    )
+  )
+  .middleware(AnyKey)
+  .annotate(OpenApi.Title, "Payment methods")
+{}
+
+export class CallbacksApi extends HttpApiGroup.make("callbacks")
+  .add(
+    HttpApiEndpoint.post("providerCallback", "/providers/:providerId/callbacks", {
+      params: { providerId: Schema.String },
+      success: Schema.Struct({ received: Schema.Boolean, applied: Schema.Int })
+    }).annotate(
+      OpenApi.Description,
+      "Inbound status callbacks of upstream providers, HMAC-SHA256 signed per provider. Unsigned or badly signed callbacks get 401 and change nothing."
+    )
+  )
+  .annotate(OpenApi.Title, "Provider callbacks")
+{}
+

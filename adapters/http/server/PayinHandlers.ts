@@ -1,0 +1,173 @@
+/** Handlers of the pay-in endpoints: payments (and their legacy aliases), catalog, callbacks, balance. */
+import { Effect, Option, Schema } from "effect"
+import type { Digest } from "effect/crypto"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { invalidRequest } from "../../../core/ApiError.ts"
+import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import { Balances } from "../../../core/balances/Balances.ts"
+import { Catalog } from "../../../core/catalog/Catalog.ts"
+import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
+import * as Country from "../../../core/Country.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
+import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
+import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
+import { Payments } from "../../../core/payments/Payments.ts"
+import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
+import { createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Api } from "../api/Api.ts"
+import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
+import { fingerprint } from "./Fingerprint.ts"
+import { clampPage, pagination } from "./Paging.ts"
+
+const encodeCreateBody = Schema.encodeSync(CreatePaymentBody)
+
+/** The address the request came from, for `userIp` when the merchant sent none. */
+const remoteAddress = Effect.map(HttpServerRequest.HttpServerRequest, (request) => Option.getOrUndefined(request.remoteAddress))
+
+export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) =>
+  Effect.gen(function*() {
+    const payments = yield* Payments
+    const scopes = yield* Scopes
+    const idempotency = yield* Idempotency
+    const config = yield* EngineConfig
+    const digest = yield* Effect.context<Digest.Digest>()
+
+    const create = Effect.fnUntraced(function*(
+      payload: typeof CreatePaymentBody.Type,
+      headers: { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
+    ) {
+      const principal = yield* CurrentPrincipal
+      const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
+      const simulate = headers["sandbox-simulate"]
+      const userIp = payload.userIp ?? (yield* remoteAddress)
+      const execute = Effect.map(payments.create(scope, { ...payload, userIp, simulate }), (payment) => createView(payment, config))
+      const key = headers["idempotency-key"]
+      if (key === undefined) return yield* execute
+      return yield* idempotency.run(
+        {
+          scope: `${scope.environment}:${scope.merchant.id}`,
+          key,
+          fingerprint: yield* fingerprint("POST /payments", { body: encodeCreateBody(payload), simulate: simulate ?? null }).pipe(
+            Effect.provide(digest)
+          )
+        },
+        CreatedPayment,
+        execute
+      )
+    })
+
+    const list = Effect.fnUntraced(function*(query: {
+      readonly limit?: number | undefined
+      readonly offset?: number | undefined
+      readonly status?: PaymentStatus | undefined
+      readonly paymentMethodId?: string | undefined
+      readonly country?: string | undefined
+      readonly merchantOrderId?: string | undefined
+      readonly method?: string | undefined
+    }) {
+      const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+      const country = query.country === undefined ? undefined : Country.toIso3(query.country)
+      if (country !== undefined && Option.isNone(country)) {
+        return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
+      }
+      const page = clampPage(query)
+      const { rows, total } = yield* payments.list(scope, {
+        status: query.status,
+        paymentMethodId: query.paymentMethodId,
+        country: country === undefined ? undefined : country.value,
+        merchantOrderId: query.merchantOrderId,
+        method: query.method
+      }, page)
+      return { data: rows.map(readView), pagination: pagination(total, page) }
+    })
+
+    const get = Effect.fnUntraced(function*(id: string) {
+      const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+      return detailView(yield* payments.get(scope, id))
+    })
+
+    return handlers.handleAll({
+      create: ({ headers, payload }) => create(payload, headers),
+      createTransaction: ({ headers, payload }) => create(payload, headers),
+      list: ({ query }) => list(query),
+      listTransactions: ({ query }) => list(query),
+      get: ({ params }) => get(params.id),
+      getTransaction: ({ params }) => get(params.id)
+    })
+  }))
+
+export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
+  Effect.gen(function*() {
+    const catalog = yield* Catalog
+    const scopes = yield* Scopes
+    const config = yield* EngineConfig
+    return handlers.handle("paymentMethods", ({ query }) =>
+      Effect.gen(function*() {
+        const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+        const country = query.country === undefined ? undefined : Country.toIso2(query.country)
+        if (country !== undefined && Option.isNone(country)) {
+          return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
+        }
+        const iso2 = country === undefined ? undefined : country.value
+        const { entries, totalAvailable } = yield* catalog.listing(scope.environment, scope.shop.id, {
+          country: iso2,
+          channel: query.channel,
+          method: query.method
+        })
+        return {
+          shop: { id: scope.shop.id, name: scope.shop.name },
+          environment: scope.environment,
+          filters: { country: iso2 ?? null, channel: query.channel ?? null, method: query.method ?? null },
+          count: entries.length,
+          totalAvailable,
+          routableCount: entries.filter((e) => e.routable).length,
+          methods: entries.map(({ method: m, routable, unroutableReason }) => ({
+            paymentMethodId: m.id,
+            method: m.method,
+            methodLabel: m.methodLabel,
+            name: m.name,
+            country: m.country,
+            countryIso3: Option.getOrThrow(Country.toIso3(m.country)),
+            channel: m.channel,
+            imageUrl: iconPath(m.id),
+            iconUrl: iconUrl(config.publicUrl, m.id),
+            logoUrl: iconUrl(config.publicUrl, m.id),
+            currencies: m.currencies,
+            currencyLimits: m.currencyLimits.map((l) => ({ currency: l.currency, min: Number(l.min), max: Number(l.max) })),
+            minTxUsd: m.minTxUsd === null ? null : Number(m.minTxUsd),
+            maxTxUsd: m.maxTxUsd === null ? null : Number(m.maxTxUsd),
+            fee: { percent: Number(m.fee.percent), flat: Number(m.fee.flat), currency: m.fee.currency },
+            enabled: m.enabled,
+            online: m.online,
+            routable,
+            unroutableReason
+          }))
+        }
+      }))
+  }))
+
+export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers) =>
+  Effect.gen(function*() {
+    const payments = yield* Payments
+    return handlers.handleRaw("providerCallback", ({ params, request }) =>
+      Effect.gen(function*() {
+        const rawBody = yield* request.text.pipe(
+          Effect.mapError(() => invalidRequest("The callback body could not be read", []))
+        )
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
+        const applied = yield* payments.handleCallback(params.providerId, headers, rawBody)
+        return { received: true, applied }
+      }))
+  }))
+
+export const BalanceHandler = Effect.gen(function*() {
+  const balances = yield* Balances
+  const scopes = yield* Scopes
+  return ({ query }: { readonly query: { readonly shopId?: string | undefined } }) =>
+    Effect.gen(function*() {
+      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
+      return yield* balances.summary(scope)
+    })
+})

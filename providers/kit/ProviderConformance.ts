@@ -1,0 +1,314 @@
+/**
+ * The provider conformance kit: one suite every `PaymentProvider` plugin runs against its own
+ * upstream (a local simulator or the provider's sandbox), in the manner of ActiveMerchant's
+ * remote tests. A provider team implements a {@link ConformanceHarness} and calls
+ *
+ * ```ts
+ * providerConformance("acme", makeAcmeHarness) // registers the @effect/vitest tests
+ * ```
+ *
+ * `makeHarness` is built afresh for every test, in that test's `Scope` (start a simulator there,
+ * or just build the object when the sandbox is remote); its services must already be provided.
+ * Tests run live (real clock, real sockets), each with its own transaction ids.
+ *
+ * What conforming means:
+ * - a charge is accepted as `pending` or `completed`, with a provider reference and an
+ *   `http(s)` payment form URL;
+ * - the same idempotency key twice is one upstream charge (and one refund);
+ * - a decline is a `ProviderError` with `retryable: false`; an unavailable upstream, and refused
+ *   credentials, are `retryable: true` (`retryable` asks "may the next provider try this
+ *   charge?": a decline would be declined there too; an outage or this provider's bad key says
+ *   nothing about the charge);
+ * - the status poll reflects a completion and a failure made upstream;
+ * - a correctly signed callback is accepted and mapped; an unsigned, badly signed (other secret,
+ *   garbage header), tampered, stale (either direction) or unreadable one is `CallbackRejected`,
+ *   never a defect;
+ * - an upstream status the plugin does not know maps to `pending`;
+ * - a full refund and partial refunds of a completed charge succeed.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { BigDecimal, Clock, Effect, Exit, Option, type Scope } from "effect"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import * as Money from "../../core/Money.ts"
+import {
+  CallbackRejected,
+  type ChargeRequest,
+  type PaymentProvider,
+  ProviderError
+} from "../../core/ports/PaymentProvider.ts"
+
+/** A charge the kit made, as the harness needs it to build a callback about it. */
+export interface ChargeRef {
+  readonly providerRef: string
+  readonly transactionId: string
+}
+
+/** What the kit needs to drive a provider and its upstream. */
+export interface ConformanceHarness {
+  /** The plugin under test, configured against the upstream. */
+  readonly provider: PaymentProvider
+  /** The same plugin and upstream, with credentials the upstream refuses. */
+  readonly providerWithInvalidCredentials: PaymentProvider
+  /** A rail the provider supports (`provider.supports(method)` must hold). */
+  readonly method: PaymentMethodDef
+  /**
+   * A charge request the upstream accepts, for a fresh transaction id (see
+   * {@link defaultChargeRequest}); a sandbox with magic amounts or documents puts them here.
+   */
+  readonly chargeRequest: (transactionId: string) => ChargeRequest
+  /** Pays the charge upstream (simulator call, sandbox "pay" button, ...). */
+  readonly completeUpstream: (providerRef: string) => Effect.Effect<void>
+  /** Fails the charge upstream. */
+  readonly failUpstream: (providerRef: string, reason: string) => Effect.Effect<void>
+  /** Arranges for the upstream to decline this charge; may rewrite it (magic amount, test card). */
+  readonly arrangeDecline: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
+  /** Arranges for the upstream to be unavailable (5xx, unreachable) for this charge. */
+  readonly arrangeUnavailable: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
+  /** How many charges the upstream holds for this transaction id. */
+  readonly upstreamCharges: (transactionId: string) => Effect.Effect<number>
+  /** The raw body of a callback in the upstream's wire format; `unknown` = a status the plugin has never seen. */
+  readonly callbackBody: (charge: ChargeRef, status: "completed" | "failed" | "unknown") => string
+  /**
+   * The (lowercase) headers that sign `rawBody` as the upstream does: at the current time unless
+   * `timestampSeconds` is given, with another secret when `wrongSecret` is true.
+   */
+  readonly signCallback: (
+    rawBody: string,
+    options?: { readonly timestampSeconds?: number; readonly wrongSecret?: boolean }
+  ) => Effect.Effect<Readonly<Record<string, string>>>
+}
+
+/** A plain charge request on `method` in its first currency at its minimum amount (at least 10). */
+export const defaultChargeRequest = (
+  provider: Pick<PaymentProvider, "id">,
+  method: PaymentMethodDef,
+  transactionId: string
+): ChargeRequest => {
+  const currency = method.currencies[0] ?? "USD"
+  const min = method.currencyLimits.find((limit) => limit.currency === currency)?.min ?? "10"
+  const amount = BigDecimal.max(Money.decimal(min), Money.decimal("10"))
+  return {
+    transactionId,
+    idempotencyKey: `${transactionId}:${provider.id}`,
+    environment: "sandbox",
+    method,
+    amount: Money.round(amount, currency),
+    currency,
+    country: method.country,
+    customer: { name: "Ana Souza", email: "ana@example.com", documentId: "52998224725", phone: "+5511987654321", ip: "203.0.113.7" },
+    expiresAt: new Date(Date.now() + method.expiresInMinutes * 60_000),
+    callbackUrl: `https://engine.example/providers/${encodeURIComponent(provider.id)}/callbacks`
+  }
+}
+
+let counter = 0
+const freshTransactionId = Effect.map(
+  Clock.currentTimeMillis,
+  (ms) => `TXN-CONF-${ms.toString(36).toUpperCase()}-${(++counter).toString(36).toUpperCase()}`
+)
+
+/** The typed error of a failed call; undefined when it succeeded or died. */
+const errorOf = (exit: Exit.Exit<unknown, unknown>): unknown => Option.getOrUndefined(Exit.findErrorOption(exit))
+
+const expectProviderError = (exit: Exit.Exit<unknown, unknown>, providerId: string): ProviderError => {
+  assert.isTrue(Exit.isFailure(exit), "expected the call to fail")
+  const error = errorOf(exit)
+  assert.instanceOf(error, ProviderError, "expected a ProviderError (not a defect)")
+  const providerError = error as ProviderError
+  assert.strictEqual(providerError.providerId, providerId)
+  return providerError
+}
+
+const expectRejected = (exit: Exit.Exit<unknown, unknown>) => {
+  assert.isTrue(Exit.isFailure(exit), "expected the callback to be rejected")
+  assert.instanceOf(errorOf(exit), CallbackRejected, "expected CallbackRejected (not a defect)")
+}
+
+export const providerConformance = <E>(
+  name: string,
+  makeHarness: Effect.Effect<ConformanceHarness, E, Scope.Scope>
+) =>
+  describe(`${name}: provider conformance`, () => {
+    const test = (title: string, body: (h: ConformanceHarness) => Effect.Effect<void, unknown, Scope.Scope>) =>
+      it.live(title, () => Effect.flatMap(makeHarness, body))
+
+    /** A fresh charge accepted upstream. */
+    const charged = (h: ConformanceHarness) =>
+      Effect.gen(function*() {
+        const request = h.chargeRequest(yield* freshTransactionId)
+        const accepted = yield* h.provider.charge(request)
+        return { request, accepted, ref: { providerRef: accepted.providerRef, transactionId: request.transactionId } }
+      })
+
+    /** A fresh charge, completed upstream. */
+    const completed = (h: ConformanceHarness) =>
+      Effect.gen(function*() {
+        const charge = yield* charged(h)
+        yield* h.completeUpstream(charge.accepted.providerRef)
+        return charge
+      })
+
+    test("supports its own test rail", (h) =>
+      Effect.sync(() => assert.isTrue(h.provider.supports(h.method))))
+
+    test("charge: accepted as pending or completed, with a reference and a payment form URL", (h) =>
+      Effect.gen(function*() {
+        const { accepted, request } = yield* charged(h)
+        assert.include(["pending", "completed"], accepted.status)
+        assert.isAbove(accepted.providerRef.length, 0)
+        assert.match(accepted.paymentFormUrl, /^https?:\/\/\S+$/)
+        assert.isObject(accepted.paymentData)
+        assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 1)
+      }))
+
+    test("charge: the same idempotency key twice is one upstream charge", (h) =>
+      Effect.gen(function*() {
+        const { accepted, request } = yield* charged(h)
+        const again = yield* h.provider.charge(request)
+        assert.strictEqual(again.providerRef, accepted.providerRef)
+        assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 1)
+      }))
+
+    test("charge: a decline is a ProviderError that is not retryable", (h) =>
+      Effect.gen(function*() {
+        const request = yield* h.arrangeDecline(h.chargeRequest(yield* freshTransactionId))
+        const error = expectProviderError(yield* Effect.exit(h.provider.charge(request)), h.provider.id)
+        assert.isFalse(error.retryable)
+        assert.isAbove(error.reason.length, 0)
+      }))
+
+    test("charge: an unavailable upstream is a retryable ProviderError", (h) =>
+      Effect.gen(function*() {
+        const request = yield* h.arrangeUnavailable(h.chargeRequest(yield* freshTransactionId))
+        const error = expectProviderError(yield* Effect.exit(h.provider.charge(request)), h.provider.id)
+        assert.isTrue(error.retryable)
+      }))
+
+    test("charge: refused credentials are a retryable ProviderError (the next provider may serve it)", (h) =>
+      Effect.gen(function*() {
+        const request = h.chargeRequest(yield* freshTransactionId)
+        const provider = h.providerWithInvalidCredentials
+        const error = expectProviderError(yield* Effect.exit(provider.charge(request)), provider.id)
+        assert.isTrue(error.retryable)
+        assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 0)
+      }))
+
+    test("status: the poll reflects a completion made upstream", (h) =>
+      Effect.gen(function*() {
+        const { accepted, ref } = yield* charged(h)
+        const before = yield* h.provider.status(ref.providerRef, ref.transactionId)
+        assert.strictEqual(before.status, accepted.status)
+        yield* h.completeUpstream(ref.providerRef)
+        const after = yield* h.provider.status(ref.providerRef, ref.transactionId)
+        assert.strictEqual(after.status, "completed")
+        assert.strictEqual(after.providerRef, ref.providerRef)
+      }))
+
+    test("status: the poll reflects a failure made upstream", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        yield* h.failUpstream(ref.providerRef, "buyer abandoned")
+        const after = yield* h.provider.status(ref.providerRef, ref.transactionId)
+        assert.strictEqual(after.status, "failed")
+      }))
+
+    test("callback: a correctly signed callback is accepted and mapped", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const body = h.callbackBody(ref, "completed")
+        const updates = yield* h.provider.verifyCallback(yield* h.signCallback(body), body)
+        assert.deepStrictEqual(
+          updates.map((u) => [u.providerRef, u.transactionId, u.status]),
+          [[ref.providerRef, ref.transactionId, "completed"]]
+        )
+        const failedBody = h.callbackBody(ref, "failed")
+        const failed = yield* h.provider.verifyCallback(yield* h.signCallback(failedBody), failedBody)
+        assert.deepStrictEqual(failed.map((u) => u.status), ["failed"])
+      }))
+
+    test("callback: an unknown upstream status maps to pending", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const body = h.callbackBody(ref, "unknown")
+        const updates = yield* h.provider.verifyCallback(yield* h.signCallback(body), body)
+        assert.deepStrictEqual(updates.map((u) => u.status), ["pending"])
+      }))
+
+    test("callback: unsigned and garbage-signed callbacks are rejected", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const body = h.callbackBody(ref, "completed")
+        const signed = yield* h.signCallback(body)
+        expectRejected(yield* Effect.exit(h.provider.verifyCallback({}, body)))
+        for (const value of ["", "garbage", "t=,v1=", "v1=00", "t=abc,v1=zz", `t=1,v1=${"0".repeat(64)}`]) {
+          const headers = Object.fromEntries(Object.keys(signed).map((k) => [k, value]))
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(headers, body)))
+        }
+      }))
+
+    test("callback: signed with another secret is rejected", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const body = h.callbackBody(ref, "completed")
+        expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { wrongSecret: true }), body)))
+      }))
+
+    test("callback: a tampered body is rejected", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const headers = yield* h.signCallback(h.callbackBody(ref, "failed"))
+        expectRejected(yield* Effect.exit(h.provider.verifyCallback(headers, h.callbackBody(ref, "completed"))))
+      }))
+
+    test("callback: a stale or future timestamp (over 300 s) is rejected", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* charged(h)
+        const body = h.callbackBody(ref, "completed")
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        for (const timestampSeconds of [now - 301, now + 301, now - 86_400]) {
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds }), body)))
+        }
+        // Within the tolerance it is fine.
+        yield* h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds: now - 120 }), body)
+      }))
+
+    test("callback: a correctly signed but unreadable body is rejected, not a defect", (h) =>
+      Effect.gen(function*() {
+        for (const body of ["", "not json", "{}", "[1,2]", "{\"id\":1}", "null"]) {
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body), body)))
+        }
+      }))
+
+    test("refund: a full refund of a completed charge succeeds", (h) =>
+      Effect.gen(function*() {
+        const { request, ref } = yield* completed(h)
+        const refund = yield* h.provider.refund({
+          transactionId: request.transactionId,
+          providerRef: ref.providerRef,
+          refundId: `${request.transactionId}-R1`,
+          idempotencyKey: `${request.transactionId}-R1:${h.provider.id}`,
+          amount: request.amount,
+          currency: request.currency
+        })
+        assert.isAbove(refund.providerRef.length, 0)
+      }))
+
+    test("refund: partial refunds succeed, and a retried one is the same refund", (h) =>
+      Effect.gen(function*() {
+        const { request, ref } = yield* completed(h)
+        const part = Money.round(BigDecimal.divideUnsafe(request.amount, Money.decimal("4")), request.currency)
+        const refundOf = (n: number) => ({
+          transactionId: request.transactionId,
+          providerRef: ref.providerRef,
+          refundId: `${request.transactionId}-R${n}`,
+          idempotencyKey: `${request.transactionId}-R${n}:${h.provider.id}`,
+          amount: part,
+          currency: request.currency
+        })
+        const first = yield* h.provider.refund(refundOf(1))
+        const retried = yield* h.provider.refund(refundOf(1))
+        const second = yield* h.provider.refund(refundOf(2))
+        assert.strictEqual(retried.providerRef, first.providerRef)
+        assert.notStrictEqual(second.providerRef, first.providerRef)
+      }))
+  })

@@ -1,0 +1,333 @@
+/**
+ * A tiny upstream payment API speaking the wire format of `Wire.ts`, on `node:http` at
+ * `127.0.0.1:<free port>`: the thing the reference provider and the conformance kit are tested
+ * against over real sockets. A test tool, never imported by the plugin.
+ *
+ * - `POST /v1/charges` -> `201` a pending charge (`simulate: "paid" | "failed"` settles it at once
+ *   and sends its callback). The same `Idempotency-Key` with the same body answers the same
+ *   charge again; with another body `409 idempotency_conflict`. A malformed body is
+ *   `422 invalid_request`, the document {@link invalidDocument} `422 invalid_document`.
+ * - `GET /v1/charges/{id}` -> `200 { id, reference, status, reason? }`, or `404`.
+ * - `POST /v1/refunds` -> `201 { id, status }`; more than what is left to refund, or a charge that
+ *   is not paid, is `422`. A full refund makes the charge `refunded`. Idempotent like charges.
+ * - Without `Authorization: Bearer <apiKey>`: `401 unauthorized`.
+ * - Modes ({@link Mode}): `ok`; `unavailable` = `503` on every API call; `slow` = the work is
+ *   done (a charge IS created) but the answer comes after `slowMs`, past the client's timeout, the
+ *   way a real lost answer looks; `decline` = `402 card_declined` on charge creation.
+ * - `complete(id)` / `fail(id, reason)` / `setStatus(id, status)` move a charge and POST a signed
+ *   callback `{ id, reference, status, reason? }` to its `callback_url` (or the callback target),
+ *   with `x-upstream-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">` computed with
+ *   `node:crypto`, independently of the plugin's verifier. `dropCallbacks(true)` loses them
+ *   instead: only the status poll tells the truth then. Every callback attempt is recorded.
+ *
+ * Amounts are decimal text, compared and summed as `BigDecimal`.
+ */
+import { createHmac } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
+import * as Wire from "./Wire.ts"
+
+export type Mode = "ok" | "unavailable" | "slow" | "decline"
+
+/** The buyer document the simulator refuses as invalid (`422 invalid_document`). */
+export const invalidDocument = "00000000000"
+
+export interface SimulatedCharge {
+  readonly id: string
+  readonly reference: string
+  readonly amount: string
+  readonly currency: string
+  readonly body: Wire.ChargeBody
+  readonly idempotencyKey: string
+  readonly callbackUrl: string
+  status: string
+  reason: string | undefined
+  /** Sum of the refunds, decimal text. */
+  refunded: string
+  readonly refunds: Array<{ readonly id: string; readonly amount: string; readonly reference: string }>
+}
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly idempotencyKey: string | undefined
+  readonly authorized: boolean
+  /** What was answered (`0` while a slow answer is still on its way). */
+  status: number
+}
+
+export interface SentCallback {
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** `dropped` when callbacks are being lost; else the receiver's HTTP status, or `unreachable`. */
+  readonly outcome: "dropped" | "unreachable" | number
+}
+
+export interface UpstreamSimulator {
+  /** `http://127.0.0.1:<port>`: the plugin's `baseUrl`. */
+  readonly baseUrl: string
+  /** Live state, by charge id. */
+  readonly charges: ReadonlyMap<string, SimulatedCharge>
+  /** Every request received, in order. */
+  readonly requests: ReadonlyArray<RecordedRequest>
+  readonly callbacksSent: ReadonlyArray<SentCallback>
+  readonly setMode: (mode: Mode) => Effect.Effect<void>
+  /** Marks the charge `succeeded` and sends its callback. */
+  readonly complete: (chargeId: string) => Effect.Effect<void>
+  /** Marks the charge `failed` with `reason` and sends its callback. */
+  readonly fail: (chargeId: string, reason: string) => Effect.Effect<void>
+  /** Sets any upstream status, known to the plugin or not, and sends its callback. */
+  readonly setStatus: (chargeId: string, status: string, reason?: string) => Effect.Effect<void>
+  /** Sends every callback there instead of to the charge's `callback_url` (`undefined` to undo). */
+  readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
+  /** While true, callbacks are lost (recorded as `dropped`, never sent). */
+  readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  /** The `x-upstream-signature` value for `rawBody`, at the Effect clock time unless given. */
+  readonly sign: (rawBody: string, timestampSeconds?: number) => Effect.Effect<string>
+}
+
+export interface StartOptions {
+  readonly apiKey: string
+  readonly callbackSecret: string
+  /** How late `slow` answers are. Default 1 500 ms. */
+  readonly slowMs?: number | undefined
+}
+
+/** `t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with `node:crypto`. */
+export const signatureOf = (secret: string, rawBody: string, timestampSeconds: number): string =>
+  `t=${timestampSeconds},v1=${createHmac("sha256", secret).update(`${timestampSeconds}.${rawBody}`).digest("hex")}`
+
+const decodeCharge = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.ChargeBody))
+const decodeRefund = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.RefundBody))
+
+const positiveDecimal = (text: string) =>
+  Option.filter(BigDecimal.fromString(text), (d) => BigDecimal.isPositive(d))
+
+const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
+
+interface Answer {
+  readonly status: number
+  readonly body: unknown
+}
+
+const error = (status: number, code: string, message: string): Answer => ({ status, body: { error: code, message } })
+
+const maxBodyBytes = 1 << 20
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > maxBodyBytes) req.destroy(new Error("body too large"))
+      else chunks.push(chunk)
+    })
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    req.on("error", reject)
+  })
+
+export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const slowMs = options.slowMs ?? 1_500
+    const charges = new Map<string, SimulatedCharge>()
+    const requests: Array<RecordedRequest> = []
+    const callbacksSent: Array<SentCallback> = []
+    /** `<path> <Idempotency-Key>` -> the request body and the answer it got. */
+    const idempotent = new Map<string, { readonly body: string; readonly answer: Answer }>()
+    const timers = new Set<NodeJS.Timeout>()
+    let mode: Mode = "ok"
+    let callbackTarget: string | undefined
+    let dropping = false
+    let sequence = 0
+    let baseUrl = ""
+
+    const nextId = (prefix: string) => `${prefix}_${String(++sequence).padStart(6, "0")}`
+
+    const view = (charge: SimulatedCharge) => ({
+      id: charge.id,
+      reference: charge.reference,
+      status: charge.status,
+      ...(charge.reason === undefined ? {} : { reason: charge.reason })
+    })
+
+    const sendCallback = async (charge: SimulatedCharge, timestampSeconds: number): Promise<void> => {
+      const body = JSON.stringify(view(charge))
+      const url = callbackTarget ?? charge.callbackUrl
+      const headers = {
+        "content-type": "application/json",
+        [Wire.signatureHeader]: signatureOf(options.callbackSecret, body, timestampSeconds)
+      }
+      if (dropping) return void callbacksSent.push({ url, headers, body, outcome: "dropped" })
+      const outcome = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(2_000) }).then(
+        async (response) => {
+          await response.arrayBuffer().catch(() => undefined)
+          return response.status
+        },
+        () => "unreachable" as const
+      )
+      callbacksSent.push({ url, headers, body, outcome })
+    }
+
+    const createCharge = (raw: string, key: string): Answer => {
+      const parsed = decodeCharge(raw)
+      if (Option.isNone(parsed) || Option.isNone(positiveDecimal(parsed.value.amount))) {
+        return error(422, "invalid_request", "the charge body does not match the API")
+      }
+      const body = parsed.value
+      if (body.customer.document === invalidDocument) return error(422, "invalid_document", "the buyer document is invalid")
+      if (mode === "decline") return error(402, "card_declined", "the issuer declined the payment")
+      const charge: SimulatedCharge = {
+        id: nextId("ch"),
+        reference: body.reference,
+        amount: body.amount,
+        currency: body.currency,
+        body,
+        idempotencyKey: key,
+        callbackUrl: body.callback_url,
+        status: body.simulate === "paid" ? "succeeded" : body.simulate === "failed" ? "failed" : "pending",
+        reason: body.simulate === "failed" ? "simulated failure" : undefined,
+        refunded: "0",
+        refunds: []
+      }
+      charges.set(charge.id, charge)
+      if (charge.status !== "pending") {
+        // After the answer has left, as a real upstream would.
+        const timer = setTimeout(() => {
+          timers.delete(timer)
+          void sendCallback(charge, Math.floor(Date.now() / 1000))
+        }, 10)
+        timers.add(timer)
+      }
+      return {
+        status: 201,
+        body: {
+          id: charge.id,
+          status: charge.status,
+          form_url: `${baseUrl}/pay/${charge.id}`,
+          payment_data: { method: body.method, reference: charge.id }
+        }
+      }
+    }
+
+    const createRefund = (raw: string): Answer => {
+      const parsed = decodeRefund(raw)
+      const amount = Option.flatMap(parsed, (body) => positiveDecimal(body.amount))
+      if (Option.isNone(parsed) || Option.isNone(amount)) return error(422, "invalid_request", "the refund body does not match the API")
+      const body = parsed.value
+      const charge = charges.get(body.charge_id)
+      if (charge === undefined) return error(404, "charge_not_found", "no such charge")
+      if (charge.status !== "succeeded") return error(422, "charge_not_refundable", `the charge is ${charge.status}`)
+      if (body.currency !== charge.currency) return error(422, "currency_mismatch", "the refund currency is not the charge's")
+      const refunded = BigDecimal.sum(BigDecimal.fromStringUnsafe(charge.refunded), amount.value)
+      const total = BigDecimal.fromStringUnsafe(charge.amount)
+      if (BigDecimal.isGreaterThan(refunded, total)) return error(422, "amount_exceeds_charge", "more than what is left to refund")
+      const refund = { id: nextId("re"), amount: body.amount, reference: body.reference }
+      charge.refunds.push(refund)
+      charge.refunded = BigDecimal.format(BigDecimal.normalize(refunded))
+      if (BigDecimal.equals(refunded, total)) charge.status = "refunded"
+      return { status: 201, body: { id: refund.id, status: "succeeded" } }
+    }
+
+    /** Replays the answer of an earlier request with the same key, or runs `create` once. */
+    const once = (path: string, key: string | undefined, raw: string, create: (key: string) => Answer): Answer => {
+      if (key === undefined || key === "") return error(400, "idempotency_key_required", "send an Idempotency-Key")
+      const seen = idempotent.get(`${path} ${key}`)
+      if (seen !== undefined) {
+        return seen.body === raw ? seen.answer : error(409, "idempotency_conflict", "this key was used with another body")
+      }
+      const answer = create(key)
+      // Refusals are not remembered, so a retry after a fix (or an outage) can succeed.
+      if (answer.status < 400) idempotent.set(`${path} ${key}`, { body: raw, answer })
+      return answer
+    }
+
+    const route = (req: IncomingMessage, raw: string, key: string | undefined): Answer => {
+      const path = (req.url ?? "/").split("?")[0]!
+      if (mode === "unavailable") return error(503, "unavailable", "the upstream is down for maintenance")
+      if (req.method === "POST" && path === "/v1/charges") return once(path, key, raw, (k) => createCharge(raw, k))
+      if (req.method === "POST" && path === "/v1/refunds") return once(path, key, raw, () => createRefund(raw))
+      const match = /^\/v1\/charges\/([^/]+)$/.exec(path)
+      if (req.method === "GET" && match !== null) {
+        const charge = charges.get(decodeURIComponent(match[1]!))
+        return charge === undefined ? error(404, "charge_not_found", "no such charge") : { status: 200, body: view(charge) }
+      }
+      return error(404, "not_found", "no such route")
+    }
+
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
+      const raw = await readBody(req)
+      const header = req.headers["idempotency-key"]
+      const key = Array.isArray(header) ? header[0] : header
+      const authorized = req.headers.authorization === `Bearer ${options.apiKey}`
+      const record: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", idempotencyKey: key, authorized, status: 0 }
+      requests.push(record)
+      const answer = authorized ? route(req, raw, key) : error(401, "unauthorized", "invalid API key")
+      const respond = () => {
+        record.status = answer.status
+        res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
+      }
+      if (mode !== "slow" || !authorized) return respond()
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        respond()
+      }, slowMs)
+      timers.add(timer)
+    }
+
+    const server = yield* Effect.acquireRelease(
+      Effect.callback<ReturnType<typeof createServer>>((resume) => {
+        const server = createServer((req, res) => {
+          handle(req, res).catch(() => {
+            if (!res.headersSent) res.writeHead(500).end()
+          })
+        })
+        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+      }),
+      (server) =>
+        Effect.callback<void>((resume) => {
+          for (const timer of timers) clearTimeout(timer)
+          timers.clear()
+          server.close(() => resume(Effect.void))
+          server.closeAllConnections()
+        })
+    )
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+    const chargeOf = (id: string) =>
+      Effect.suspend(() => {
+        const charge = charges.get(id)
+        return charge === undefined ? Effect.die(new Error(`simulator: no charge '${id}'`)) : Effect.succeed(charge)
+      })
+
+    const setStatus = (chargeId: string, status: string, reason?: string) =>
+      Effect.gen(function*() {
+        const charge = yield* chargeOf(chargeId)
+        charge.status = status
+        charge.reason = reason
+        const t = yield* nowSeconds
+        yield* Effect.promise(() => sendCallback(charge, t))
+      })
+
+    return {
+      baseUrl,
+      charges,
+      requests,
+      callbacksSent,
+      setMode: (next) => Effect.sync(() => void (mode = next)),
+      complete: (chargeId) => setStatus(chargeId, "succeeded"),
+      fail: (chargeId, reason) => setStatus(chargeId, "failed", reason),
+      setStatus,
+      setCallbackTarget: (url) => Effect.sync(() => void (callbackTarget = url)),
+      dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      sign: (rawBody, timestampSeconds) =>
+        Effect.map(
+          timestampSeconds === undefined ? nowSeconds : Effect.succeed(timestampSeconds),
+          (t) => signatureOf(options.callbackSecret, rawBody, t)
+        )
+    } satisfies UpstreamSimulator
+  })
+
+export const UpstreamSimulator = { start, signatureOf, invalidDocument }

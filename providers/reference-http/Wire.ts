@@ -1,0 +1,122 @@
+/**
+ * The wire format of the reference upstream payment API, as Schemas, and its status mapping.
+ *
+ * | call     | request                                                   | answer                                    |
+ * |----------|-----------------------------------------------------------|-------------------------------------------|
+ * | charge   | `POST /v1/charges` {@link ChargeBody}                     | `201` {@link ChargeCreated}               |
+ * | status   | `GET /v1/charges/{id}`                                    | `200` {@link ChargeState}                 |
+ * | refund   | `POST /v1/refunds` {@link RefundBody}                     | `201` {@link RefundCreated}               |
+ * | callback | upstream `POST`s {@link CallbackEvent} or an array of them | signed `x-upstream-signature`            |
+ * | errors   | any call                                                  | `4xx/5xx` {@link UpstreamFailure} (maybe) |
+ *
+ * Every call carries `Authorization: Bearer <apiKey>`; the POSTs carry `Idempotency-Key`.
+ * Amounts travel as decimal text in major units ("150.5"), never as JSON numbers.
+ *
+ * Upstream statuses are read as plain strings, so a status this plugin has never seen still
+ * decodes, and maps to `pending`: only an explicit success or failure moves a payment.
+ */
+import { Schema } from "effect"
+import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
+
+/** An absolute `http:` or `https:` URL (the buyer is sent there; anything else is refused). */
+const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
+
+const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
+
+export const ChargeBody = Schema.Struct({
+  reference: Schema.String,
+  amount: Schema.String,
+  currency: Schema.String,
+  country: Schema.String,
+  method: Schema.String,
+  method_id: Schema.String,
+  customer: Schema.Struct({
+    name: Schema.optionalKey(Schema.String),
+    email: Schema.optionalKey(Schema.String),
+    document: Schema.optionalKey(Schema.String),
+    phone: Schema.optionalKey(Schema.String),
+    ip: Schema.optionalKey(Schema.String)
+  }),
+  expires_at: Schema.String,
+  callback_url: Schema.String,
+  simulate: Schema.optionalKey(Schema.String)
+})
+export type ChargeBody = typeof ChargeBody.Type
+
+export const ChargeCreated = Schema.Struct({
+  id: Schema.NonEmptyString,
+  status: Text,
+  form_url: HttpUrl,
+  payment_data: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+})
+
+export const ChargeState = Schema.Struct({
+  id: Schema.NonEmptyString,
+  reference: Schema.optionalKey(Schema.String),
+  status: Text,
+  reason: Schema.optionalKey(Text)
+})
+
+export const RefundBody = Schema.Struct({
+  charge_id: Schema.String,
+  amount: Schema.String,
+  currency: Schema.String,
+  reference: Schema.String
+})
+export type RefundBody = typeof RefundBody.Type
+
+export const RefundCreated = Schema.Struct({
+  id: Schema.NonEmptyString,
+  status: Schema.optionalKey(Text)
+})
+
+/** The error body of a non-2xx answer; upstreams do not always send one. */
+export const UpstreamFailure = Schema.Struct({
+  error: Schema.optionalKey(Text),
+  message: Schema.optionalKey(Text)
+})
+
+export const CallbackEvent = Schema.Struct({
+  id: Schema.NonEmptyString,
+  reference: Schema.String,
+  status: Text,
+  reason: Schema.optionalKey(Text)
+})
+export type CallbackEvent = typeof CallbackEvent.Type
+
+/** A callback carries one event or a batch of at most 100. */
+export const CallbackPayload = Schema.Union([
+  CallbackEvent,
+  Schema.Array(CallbackEvent).pipe(Schema.check(Schema.isMaxLength(100)))
+])
+
+/** The header that carries `t=<unix seconds>,v1=<hex hmac-sha256 of "<t>.<raw body>">`. */
+export const signatureHeader = "x-upstream-signature"
+
+/** Upstream status -> engine status. Anything not listed is `pending`, never a success. */
+const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+  pending: "pending",
+  requires_action: "pending",
+  succeeded: "completed",
+  paid: "completed",
+  failed: "failed",
+  declined: "failed",
+  canceled: "failed",
+  expired: "expired",
+  chargeback: "chargeback",
+  disputed: "chargeback",
+  refunded: "refunded"
+}
+
+/** The status of a callback or status poll. */
+export const toUpdateStatus = (upstream: string): ChargeUpdate["status"] =>
+  Object.hasOwn(updateStatuses, upstream) ? updateStatuses[upstream]! : "pending"
+
+/**
+ * The status of a charge just created. A new charge cannot be disputed or refunded; if the
+ * upstream says so anyway, the charge is `pending` and the status poll will tell the truth.
+ */
+export const toChargeStatus = (upstream: string): ChargeStatus => {
+  const status = toUpdateStatus(upstream)
+  return status === "chargeback" || status === "refunded" ? "pending" : status
+}

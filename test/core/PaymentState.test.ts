@@ -1,0 +1,50 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Result } from "effect"
+import { isFinal, type PaymentEvent, paymentEvents, PaymentStatus, transition } from "../../core/payments/PaymentState.ts"
+
+const statuses = PaymentStatus.literals
+
+const allowed: Record<string, PaymentStatus | undefined> = {
+  "pending/confirmed": "completed",
+  "pending/failed": "failed",
+  "pending/expired": "expired",
+  "completed/refunded_in_full": "refunded",
+  "completed/chargeback_opened": "chargeback"
+}
+
+const reachedBy: Record<PaymentEvent, PaymentStatus> = {
+  confirmed: "completed",
+  failed: "failed",
+  expired: "expired",
+  refunded_in_full: "refunded",
+  chargeback_opened: "chargeback"
+}
+
+describe("payment state machine", () => {
+  for (const from of statuses) {
+    for (const event of paymentEvents) {
+      const key = `${from}/${event}`
+      it(`${from} + ${event}`, () => {
+        const result = transition(from, event)
+        if (allowed[key] !== undefined) {
+          assert.isTrue(Result.isSuccess(result))
+          if (Result.isSuccess(result)) assert.deepInclude(result.success, { _tag: "Moved", from, to: allowed[key] })
+        } else if (reachedBy[event] === from) {
+          // A repeat of the event that led here is idempotent.
+          assert.isTrue(Result.isSuccess(result) && result.success._tag === "Unchanged")
+        } else {
+          assert.isTrue(Result.isFailure(result))
+          if (Result.isFailure(result)) {
+            assert.strictEqual(result.failure._tag, "InvalidTransition")
+            assert.strictEqual(result.failure.from, from)
+            assert.strictEqual(result.failure.event, event)
+          }
+        }
+      })
+    }
+  }
+
+  it("only pending and completed have moves left", () => {
+    assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["pending", "completed"])
+  })
+})

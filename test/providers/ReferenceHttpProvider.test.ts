@@ -1,0 +1,368 @@
+/**
+ * The reference HTTP provider against its upstream simulator over real loopback sockets: the
+ * shared conformance kit, then what is specific to this plugin (idempotency across a timed-out
+ * retry, lost callbacks, the callback the simulator really sends, error mapping, the Effect clock
+ * in signature checks, and secrets that never leak).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Layer, Logger, Option, Redacted, References, type Scope } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
+import { FetchHttpClient, HttpClient, HttpClientResponse } from "effect/http"
+import { TestClock } from "effect/testing"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { inspect } from "node:util"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import * as Money from "../../core/Money.ts"
+import type { ChargeUpdate, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { type ConformanceHarness, defaultChargeRequest, providerConformance } from "../../providers/kit/ProviderConformance.ts"
+import { type Options, ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
+import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
+import * as Wire from "../../providers/reference-http/Wire.ts"
+
+const apiKey = "sk_upstream_test_Q7f2kL9xVb31"
+const callbackSecret = "whsec_upstream_test_Zr4mN8pT0c"
+
+const pix: PaymentMethodDef = {
+  id: "1001",
+  method: "pix",
+  methodLabel: "PIX",
+  name: "PIX",
+  country: "BR",
+  channel: "ONLINE",
+  currencies: ["BRL"],
+  currencyLimits: [{ currency: "BRL", min: "5", max: "50000" }],
+  minTxUsd: null,
+  maxTxUsd: null,
+  fee: { percent: "1.5", flat: "0.10", currency: "USD" },
+  requires: ["userName", "documentId"],
+  expiresInMinutes: 30,
+  settlementDays: 1,
+  sandboxOnly: false,
+  enabled: true,
+  online: true
+}
+
+/** Log lines of the leak test. */
+const lines: Array<string> = []
+
+const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+
+const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options => ({
+  id: "reference",
+  displayName: "Reference upstream",
+  baseUrl,
+  apiKey: Redacted.make(apiKey),
+  callbackSecret: Redacted.make(callbackSecret),
+  environments: ["sandbox", "production"],
+  supports: (method) => method.method === "pix" && method.country === "BR",
+  timeoutMs: 2_000,
+  ...overrides
+})
+
+/**
+ * The engine's callback endpoint in miniature: verifies what it receives with the provider and
+ * answers 204 or 401, keeping the updates it accepted.
+ */
+const callbackReceiver = (provider: PaymentProvider) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly url: string; readonly updates: Array<ChargeUpdate>; readonly close: () => void }>((resume) => {
+      const updates: Array<ChargeUpdate> = []
+      const server = createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const headers = Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
+          )
+          void Effect.runPromiseExit(provider.verifyCallback(headers, Buffer.concat(chunks).toString("utf8"))).then((exit) => {
+            if (Exit.isSuccess(exit)) updates.push(...exit.value)
+            res.writeHead(Exit.isSuccess(exit) ? 204 : 401).end()
+          })
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
+          updates,
+          close: () => {
+            server.close()
+            server.closeAllConnections()
+          }
+        })))
+    }),
+    (receiver) => Effect.sync(receiver.close)
+  )
+
+/** A simulator, the provider on it, and a callback receiver the simulator posts to. */
+const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
+  Effect.gen(function*() {
+    const sim = yield* UpstreamSimulator.start({ apiKey, callbackSecret, slowMs })
+    const options = optionsFor(sim.baseUrl, overrides)
+    const provider = yield* ReferenceHttpProvider.make(options)
+    const receiver = yield* callbackReceiver(provider)
+    yield* sim.setCallbackTarget(receiver.url)
+    return { sim, options, provider, receiver }
+  }).pipe(Effect.provide(Live))
+
+const upstreamStatus = { completed: "succeeded", failed: "declined", unknown: "under_review_v2" } as const
+
+const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
+  const { options, provider, sim } = yield* setup()
+  const providerWithInvalidCredentials = yield* ReferenceHttpProvider.make({ ...options, apiKey: Redacted.make("sk_wrong") })
+  return {
+    provider,
+    providerWithInvalidCredentials,
+    method: pix,
+    chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
+    completeUpstream: sim.complete,
+    failUpstream: sim.fail,
+    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+    upstreamCharges: (transactionId) =>
+      Effect.sync(() => [...sim.charges.values()].filter((c) => c.reference === transactionId).length),
+    callbackBody: (charge, status) =>
+      JSON.stringify({ id: charge.providerRef, reference: charge.transactionId, status: upstreamStatus[status] }),
+    signCallback: (rawBody, signing) =>
+      Effect.map(
+        signing?.wrongSecret === true
+          ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
+          : sim.sign(rawBody, signing?.timestampSeconds),
+        (signature) => ({ [Wire.signatureHeader]: signature })
+      )
+  } satisfies ConformanceHarness
+}).pipe(Effect.provide(Live))
+
+providerConformance("reference-http", harness)
+
+const chargeOn = (provider: PaymentProvider, transactionId: string) =>
+  provider.charge(defaultChargeRequest(provider, pix, transactionId))
+
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+
+describe("ReferenceHttpProvider", () => {
+  it.live("a timed-out charge is retryable; its retry carries the same Idempotency-Key and is one charge", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
+      const request = defaultChargeRequest(provider, pix, "TXN-RETRY-1")
+      yield* sim.setMode("slow")
+      const timedOut = errorOf(yield* Effect.exit(provider.charge(request)))
+      assert.strictEqual(timedOut?.reason, "timeout")
+      assert.isTrue(timedOut?.retryable)
+
+      yield* sim.setMode("ok")
+      const accepted = yield* provider.charge(request)
+      const posts = sim.requests.filter((r) => r.method === "POST" && r.path === "/v1/charges")
+      assert.deepStrictEqual(posts.map((r) => r.idempotencyKey), [request.idempotencyKey, request.idempotencyKey])
+      const charges = [...sim.charges.values()].filter((c) => c.reference === "TXN-RETRY-1")
+      assert.deepStrictEqual(charges.map((c) => c.id), [accepted.providerRef])
+      assert.strictEqual(charges[0]?.idempotencyKey, "TXN-RETRY-1:reference")
+    }))
+
+  it.live("sends the wire body: decimal text amount, buyer data, callback URL, bearer key", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const request = { ...defaultChargeRequest(provider, pix, "TXN-WIRE-1"), simulate: "paid" as const }
+      const accepted = yield* provider.charge(request)
+      const charge = sim.charges.get(accepted.providerRef)!
+      assert.deepStrictEqual(charge.body, {
+        reference: "TXN-WIRE-1",
+        amount: "10",
+        currency: "BRL",
+        country: "BR",
+        method: "pix",
+        method_id: "1001",
+        customer: { name: "Ana Souza", email: "ana@example.com", document: "52998224725", phone: "+5511987654321", ip: "203.0.113.7" },
+        expires_at: request.expiresAt.toISOString(),
+        callback_url: request.callbackUrl,
+        simulate: "paid"
+      })
+      assert.isTrue(sim.requests.every((r) => r.authorized))
+    }))
+
+  it.live("a callback the simulator really sends is verified (node:crypto signer, effect/crypto verifier)", () =>
+    Effect.gen(function*() {
+      const { provider, receiver, sim } = yield* setup()
+      const accepted = yield* chargeOn(provider, "TXN-CB-1")
+      yield* sim.complete(accepted.providerRef)
+      assert.deepStrictEqual(sim.callbacksSent.map((c) => c.outcome), [204])
+      assert.deepStrictEqual(receiver.updates, [
+        { providerRef: accepted.providerRef, transactionId: "TXN-CB-1", status: "completed", detail: undefined }
+      ])
+    }))
+
+  it.live("a lost callback: nothing arrives, and the status poll still tells the truth", () =>
+    Effect.gen(function*() {
+      const { provider, receiver, sim } = yield* setup()
+      const accepted = yield* chargeOn(provider, "TXN-LOST-1")
+      yield* sim.dropCallbacks(true)
+      yield* sim.complete(accepted.providerRef)
+      assert.deepStrictEqual(sim.callbacksSent.map((c) => c.outcome), ["dropped"])
+      assert.strictEqual(receiver.updates.length, 0)
+      const polled = yield* provider.status(accepted.providerRef, "TXN-LOST-1")
+      assert.strictEqual(polled.status, "completed")
+    }))
+
+  it.live("the status poll maps upstream statuses, unknown ones to pending", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const { providerRef } = yield* chargeOn(provider, "TXN-POLL-1")
+      yield* sim.dropCallbacks(true)
+      const polled = (status: string) =>
+        Effect.flatMap(sim.setStatus(providerRef, status, "why"), () => provider.status(providerRef, "TXN-POLL-1"))
+      assert.strictEqual((yield* polled("under_review_v2")).status, "pending")
+      assert.strictEqual((yield* polled("disputed")).status, "chargeback")
+      assert.strictEqual((yield* polled("expired")).status, "expired")
+      const failed = yield* polled("canceled")
+      assert.deepStrictEqual([failed.status, failed.detail], ["failed", "why"])
+    }))
+
+  it.live("a batch callback yields one update per event", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const body = JSON.stringify([
+        { id: "ch_1", reference: "TXN-A", status: "paid" },
+        { id: "ch_2", reference: "TXN-B", status: "chargeback", reason: "fraud" }
+      ])
+      const updates = yield* provider.verifyCallback({ [Wire.signatureHeader]: yield* sim.sign(body) }, body)
+      assert.deepStrictEqual(updates.map((u) => [u.providerRef, u.transactionId, u.status, u.detail]), [
+        ["ch_1", "TXN-A", "completed", undefined],
+        ["ch_2", "TXN-B", "chargeback", "fraud"]
+      ])
+    }))
+
+  it.live("error mapping: invalid document, refused key, unknown charge, refund beyond the charge", () =>
+    Effect.gen(function*() {
+      const { options, provider, sim } = yield* setup()
+      const invalid = defaultChargeRequest(provider, pix, "TXN-DOC-1")
+      const document = errorOf(yield* Effect.exit(provider.charge({
+        ...invalid,
+        customer: { ...invalid.customer, documentId: UpstreamSimulator.invalidDocument }
+      })))
+      assert.deepStrictEqual([document?.reason, document?.retryable], ["invalid_document", false])
+
+      const wrongKey = yield* ReferenceHttpProvider.make({ ...options, apiKey: Redacted.make("sk_nope") }).pipe(Effect.provide(Live))
+      const refused = errorOf(yield* Effect.exit(chargeOn(wrongKey, "TXN-KEY-1")))
+      assert.deepStrictEqual([refused?.reason, refused?.retryable], ["invalid_credentials", true])
+
+      const unknown = errorOf(yield* Effect.exit(provider.status("ch_nope", "TXN-NOPE")))
+      assert.deepStrictEqual([unknown?.reason, unknown?.retryable], ["charge_not_found", false])
+
+      const accepted = yield* chargeOn(provider, "TXN-REF-1")
+      yield* sim.complete(accepted.providerRef)
+      const tooMuch = errorOf(yield* Effect.exit(provider.refund({
+        transactionId: "TXN-REF-1",
+        providerRef: accepted.providerRef,
+        refundId: "RFD-1",
+        idempotencyKey: "RFD-1:reference",
+        amount: Money.decimal("10.01"),
+        currency: "BRL"
+      })))
+      assert.deepStrictEqual([tooMuch?.reason, tooMuch?.retryable], ["amount_exceeds_charge", false])
+    }))
+
+  it.live("error mapping: unreachable upstream, malformed answer and 429 are retryable", () =>
+    Effect.gen(function*() {
+      const closed = yield* Effect.scoped(Effect.map(UpstreamSimulator.start({ apiKey, callbackSecret }), (s) => s.baseUrl))
+      const unreachable = yield* ReferenceHttpProvider.make(optionsFor(closed)).pipe(Effect.provide(Live))
+      const network = errorOf(yield* Effect.exit(chargeOn(unreachable, "TXN-NET-1")))
+      assert.deepStrictEqual([network?.reason, network?.retryable], ["network_error", true])
+
+      for (const [status, body, reason] of [
+        [201, "{\"id\":\"ch_1\",\"status\":\"pending\",\"form_url\":\"javascript:alert(1)\"}", "malformed_response"],
+        [201, "<html>ok</html>", "malformed_response"],
+        [302, "", "malformed_response"],
+        [429, "{\"error\":\"slow_down\"}", "rate_limited"],
+        [502, "bad gateway", "upstream_unavailable"]
+      ] as const) {
+        const provider = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(
+          Effect.provide(Layer.merge(cannedHttp(status, body), Crypto))
+        )
+        const error = errorOf(yield* Effect.exit(chargeOn(provider, "TXN-CANNED-1")))
+        assert.deepStrictEqual([error?.reason, error?.retryable], [reason, true], `${status} ${body}`)
+      }
+    }))
+
+  it.effect("the callback timestamp is checked against the Effect clock", () =>
+    Effect.gen(function*() {
+      const provider = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(Effect.provide(Live))
+      const body = JSON.stringify({ id: "ch_1", reference: "TXN-1", status: "paid" })
+      const headers = { [Wire.signatureHeader]: UpstreamSimulator.signatureOf(callbackSecret, body, 1_000) }
+      yield* TestClock.setTime(1_000_000)
+      assert.strictEqual((yield* provider.verifyCallback(headers, body))[0]?.status, "completed")
+      yield* TestClock.adjust("300 seconds")
+      assert.strictEqual((yield* provider.verifyCallback(headers, body)).length, 1)
+      yield* TestClock.adjust("1 second")
+      const stale = errorOf(yield* Effect.exit(provider.verifyCallback(headers, body)))
+      assert.strictEqual(stale?._tag, "CallbackRejected")
+    }))
+
+  it.live("secrets never appear in errors, thrown messages, log lines or the provider itself", () =>
+    Effect.gen(function*() {
+      const texts: Array<string> = []
+      const record = (exit: Exit.Exit<unknown, unknown>) =>
+        Effect.gen(function*() {
+          assert.isTrue(Exit.isFailure(exit))
+          if (Exit.isFailure(exit)) {
+            const error = Cause.squash(exit.cause)
+            texts.push(Cause.pretty(exit.cause), String(error), inspect(error, { depth: 10 }), JSON.stringify(error))
+          }
+          yield* Effect.logError("call failed", exit)
+        })
+
+      const { options, provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
+      texts.push(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
+      for (const mode of ["slow", "unavailable", "decline"] as const) {
+        yield* sim.setMode(mode)
+        yield* record(yield* Effect.exit(chargeOn(provider, `TXN-LEAK-${mode}`)))
+      }
+      yield* sim.setMode("ok")
+      yield* record(yield* Effect.exit(provider.status("ch_missing", "TXN-LEAK")))
+      const body = JSON.stringify({ id: "ch_1", reference: "TXN-1", status: "paid" })
+      yield* record(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: `t=1,v1=${callbackSecret}` }, body)))
+      yield* record(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: yield* sim.sign(callbackSecret) }, callbackSecret)))
+
+      // An upstream that echoes the request, Authorization header included, into its error.
+      const echo = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(
+        Effect.provide(Layer.merge(echoingHttp, Crypto))
+      )
+      yield* record(yield* Effect.exit(chargeOn(echo, "TXN-LEAK-ECHO")))
+
+      // What a caller that runs the effect as a promise sees thrown.
+      const thrown = yield* Effect.promise(() =>
+        Effect.runPromise(chargeOn(echo, "TXN-LEAK-THROWN")).then(() => "resolved", (e: Error) => `${e.message}\n${e.stack}`)
+      )
+      texts.push(thrown)
+      assert.include(thrown, "[redacted]")
+
+      const all = [...texts, ...lines].join("\n")
+      assert.isAbove(lines.length, 0)
+      assert.notInclude(all, apiKey)
+      assert.notInclude(all, callbackSecret)
+    }).pipe(
+      Effect.provide(Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])),
+      Effect.provideService(References.MinimumLogLevel, "All")
+    ))
+})
+
+/** An HttpClient that answers every request with `status` and `body`. */
+const cannedHttp = (status: number, body: string) =>
+  Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((request) => Effect.succeed(HttpClientResponse.fromWeb(request, new Response(body || null, { status }))))
+  )
+
+/** An HttpClient whose upstream answers 400 with the request's Authorization header in its error. */
+const echoingHttp = Layer.succeed(
+  HttpClient.HttpClient,
+  HttpClient.make((request) =>
+    Effect.succeed(HttpClientResponse.fromWeb(
+      request,
+      new Response(
+        JSON.stringify({ error: `bad_header ${request.headers["authorization"]}`, message: `rejected ${request.headers["authorization"]}` }),
+        { status: 400 }
+      )
+    ))
+  )
+)

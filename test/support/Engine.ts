@@ -1,0 +1,35 @@
+/**
+ * The engine as an embedder runs it, on the memory store, with deterministic ids and the sandbox
+ * provider registered: for library-level tests driven by `TestClock`.
+ */
+import { Effect, Layer, Option, Redacted } from "effect"
+import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { Engine } from "../../core/Engine.ts"
+import { EngineConfig } from "../../core/EngineConfig.ts"
+import * as Money from "../../core/Money.ts"
+import { TenancyStore } from "../../core/ports/TenancyStore.ts"
+import { Merchants, type NewMerchant } from "../../core/tenancy/Merchants.ts"
+import type { Scope } from "../../core/tenancy/Scopes.ts"
+import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
+
+export const testEngineConfig = EngineConfig.of({
+  publicUrl: "http://api.test.local",
+  checkoutUrl: "http://pay.test.local",
+  fxMarkupPct: Money.decimal("2")
+})
+
+export const EngineTest = SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
+  Layer.provideMerge(Engine.layerTest),
+  Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
+  Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
+  Layer.provideMerge(MemoryStore.layer)
+)
+
+/** A new merchant with one shop, and the scope a sandbox (or production) request acts in. */
+export const newScope = (environment: "sandbox" | "production" = "sandbox", input: Partial<NewMerchant> = {}) =>
+  Effect.gen(function*() {
+    const { merchant, shops } = yield* (yield* Merchants).create({ name: "Acme", email: "ops@acme.test", ...input })
+    const shop = Option.getOrThrow(yield* (yield* TenancyStore).findShop(shops[0]!.id))
+    return { environment, merchant, shop } satisfies Scope
+  })
