@@ -1,5 +1,6 @@
 /** The reference host's configuration, read from the environment. */
-import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
+import { Environment } from "../core/Environment.ts"
 import * as Money from "../core/Money.ts"
 
 export interface HostConfig {
@@ -21,7 +22,19 @@ export interface HostConfig {
   readonly workerInterval: Duration.Duration
   /** Secret of the sandbox provider's signed callbacks (`SANDBOX_CALLBACK_SECRET`). */
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
+  /** Upstreams spoken to by the reference HTTP provider plugin (`REFERENCE_PROVIDERS`, JSON). */
+  readonly referenceProviders: ReadonlyArray<ReferenceProviderConfig>
 }
+
+export const ReferenceProviderConfig = Schema.Struct({
+  id: Schema.String,
+  baseUrl: Schema.String,
+  apiKey: Schema.Redacted(Schema.String),
+  callbackSecret: Schema.Redacted(Schema.String),
+  environments: Schema.Array(Environment),
+  timeoutMs: Schema.optional(Schema.Int)
+})
+export type ReferenceProviderConfig = typeof ReferenceProviderConfig.Type
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
@@ -45,7 +58,10 @@ export const HostConfig = Effect.gen(function*() {
     logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
     fxMarkupPct: Money.decimal(yield* Config.String("FX_MARKUP_PCT").pipe(Config.withDefault("2"))),
     workerInterval: Duration.millis(yield* Config.Int("WORKER_INTERVAL_MS").pipe(Config.withDefault(1000))),
-    sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("sandbox-callback-secret")))
+    sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("sandbox-callback-secret"))),
+    referenceProviders: yield* Config.schema(Schema.fromJsonString(Schema.Array(ReferenceProviderConfig)), "REFERENCE_PROVIDERS").pipe(
+      Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
+    )
   } satisfies HostConfig
 })
 
@@ -63,5 +79,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   fxMarkupPct: Money.decimal("2"),
   workerInterval: Duration.millis(100),
   sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
+  referenceProviders: [],
   ...overrides
 })

@@ -4,7 +4,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
-import { HttpRouter } from "effect/http"
+import { FetchHttpClient, HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
@@ -13,6 +13,7 @@ import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
+import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
 import { SettingsStore } from "../core/ports/SettingsStore.ts"
@@ -69,7 +70,10 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
       fxMarkupPct: config.fxMarkupPct
     }))
   )
-  const providers = SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret })
+  const providers = Layer.mergeAll(
+    SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
+    ...config.referenceProviders.map((p) => ReferenceHttpProvider.layer(p))
+  ).pipe(Layer.provide(FetchHttpClient.layer))
   return Layer.mergeAll(HttpApp, demoMerchant(config), providers, Jobs.worker(config.workerInterval)).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),

@@ -110,8 +110,11 @@ export class Payments extends Context.Service<Payments, {
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
   ) => Effect.Effect<number, ApiError>
-  /** One pass of the reconcile poll: asks providers about pending payments; answers how many moved. */
-  readonly reconcile: Effect.Effect<number>
+  /**
+   * One pass of the reconcile poll: asks providers about pending payments created more than
+   * `olderThan` ago (default 2 minutes); answers how many moved.
+   */
+  readonly reconcile: (olderThan?: Duration.Duration) => Effect.Effect<number>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,
@@ -489,8 +492,8 @@ export class Payments extends Context.Service<Payments, {
         return applied
       })
 
-      const reconcile = Effect.gen(function*() {
-        const cutoff = DateTime.subtract(yield* now, { milliseconds: Duration.toMillis(reconcileAfter) })
+      const reconcile = (olderThan: Duration.Duration = reconcileAfter) => Effect.gen(function*() {
+        const cutoff = DateTime.subtract(yield* now, { milliseconds: Duration.toMillis(olderThan) })
         const pending = yield* store.pendingCreatedBefore(cutoff, 200)
         let moved = 0
         for (const p of pending) {
@@ -560,7 +563,7 @@ export class Payments extends Context.Service<Payments, {
             }).pipe(Effect.orDie)
           }))))
 
-      yield* jobs.handle(JobKinds.reconcile, () => Effect.asVoid(reconcile))
+      yield* jobs.handle(JobKinds.reconcile, () => Effect.asVoid(reconcile()))
       // Every worker tick proposes the poll of the current 5-minute slot; the dedupe key makes it
       // run once per slot whatever the number of replicas.
       yield* jobs.onTick(Effect.gen(function*() {

@@ -95,6 +95,9 @@ export class AdminApi extends HttpApiGroup.make("admin")
       }),
       success: RouteView
     }).annotate(OpenApi.Description, "Routes the shop's payments to a provider in an environment; the cascade tries routes by ascending priority. In sandbox the sandbox provider serves every rail after the configured routes."),
+    HttpApiEndpoint.post("reconcileNow", "/jobs/reconcile", {
+      success: Schema.Struct({ moved: Schema.Int })
+    }).annotate(OpenApi.Description, "Runs the reconcile poll now over every pending payment (it also runs by itself every 5 minutes)."),
     HttpApiEndpoint.delete("deleteRoute", "/shops/:shopId/routes/:providerId", {
       params: { shopId: Schema.String, providerId: Schema.String },
       query: { environment: Environment },

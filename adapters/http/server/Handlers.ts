@@ -1,5 +1,6 @@
 /** The endpoint handlers: thin translations between the API schemas and the core services. */
-import { Clock, DateTime, Effect, Option, Schema } from "effect"
+import { Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
+import { Payments } from "../../../core/payments/Payments.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import * as Money from "../../../core/Money.ts"
@@ -74,6 +75,7 @@ const issued = (pair: KeyPair) => ({
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const merchants = yield* Merchants
+    const payments = yield* Payments
     const fxRates = yield* FxRateStore
     const routes = yield* ProviderRouteStore
     const registry = yield* ProviderRegistry
@@ -147,6 +149,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           yield* routes.put(route)
           return route
         }))
+      .handle("reconcileNow", () => Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved })))
       .handle("deleteRoute", ({ params, query }) =>
         Effect.map(routes.remove(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
   }))

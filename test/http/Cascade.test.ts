@@ -1,0 +1,162 @@
+/**
+ * The routing cascade and the payment life cycle over real sockets, with the reference HTTP
+ * provider talking to two upstream simulators: fail-over, signed callbacks, a lost callback
+ * recovered by the reconcile poll, forged callbacks, and an exhausted cascade.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
+import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+
+class Upstreams extends Context.Service<Upstreams, { readonly a: UpstreamSimulator; readonly b: UpstreamSimulator }>()("test/Upstreams") {}
+
+const credentials = { apiKey: "upstream-api-key", callbackSecret: "upstream-callback-secret" }
+
+const HostWithUpstreams = Layer.unwrap(Effect.gen(function*() {
+  const a = yield* UpstreamSimulator.start(credentials)
+  const b = yield* UpstreamSimulator.start(credentials)
+  const provider = (id: string, sim: UpstreamSimulator) => ({
+    id,
+    baseUrl: sim.baseUrl,
+    apiKey: Redacted.make(credentials.apiKey),
+    callbackSecret: Redacted.make(credentials.callbackSecret),
+    environments: ["sandbox", "production"] as const,
+    timeoutMs: 2000
+  })
+  return Layer.merge(
+    testHost(MemoryStore.layer, { referenceProviders: [provider("ref-a", a), provider("ref-b", b)] }),
+    Layer.succeed(Upstreams, { a, b })
+  )
+}))
+
+const route = (shopId: string, providerId: string, priority: number, enabled = true) =>
+  call("PUT", `/admin/v1/shops/${shopId}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+
+const setup = Effect.gen(function*() {
+  const { a, b } = yield* Upstreams
+  yield* a.setMode("ok")
+  yield* b.setMode("ok")
+  yield* b.dropCallbacks(false)
+  const merchant = yield* createMerchant()
+  const shopId = merchant.shops[0]!.id
+  assert.strictEqual((yield* route(shopId, "ref-a", 1)).status, 200)
+  assert.strictEqual((yield* route(shopId, "ref-b", 2)).status, 200)
+  // An explicit, disabled route takes the sandbox provider out of this shop's cascade.
+  assert.strictEqual((yield* route(shopId, "sandbox", 3, false)).status, 200)
+  const base = yield* baseUrl
+  yield* b.setCallbackTarget(`${base}/api/v1/providers/ref-b/callbacks`)
+  return { sk: merchant.keys.sandbox.secretKey, a, b }
+})
+
+const pay = (sk: string) =>
+  call("POST", "/api/v1/payments", {
+    bearer: sk,
+    body: { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+  })
+
+const chargeOf = (sim: UpstreamSimulator, transactionId: string) => [...sim.charges.values()].find((c) => c.reference === transactionId)!
+
+const statusOf = (sk: string, id: string) => Effect.map(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body)
+
+const eventually = <A, R>(check: Effect.Effect<A, never, R>, until: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const value = yield* check
+      if (until(value)) return value
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    }
+    return yield* check
+  })
+
+describe("routing cascade over HTTP", () => {
+  layer(HostWithUpstreams, { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("fails over from an unavailable upstream to a working one and records every attempt", () =>
+      Effect.gen(function*() {
+        const { a, b, sk } = yield* setup
+        yield* a.setMode("unavailable")
+        const created = yield* pay(sk)
+        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+        const detail = yield* statusOf(sk, created.body.transactionId)
+        assert.strictEqual(detail.routing.provider, "ref-b")
+        assert.deepStrictEqual(detail.routing.attempts.map((x: { provider: string; outcome: string }) => [x.provider, x.outcome]), [
+          ["ref-a", "failed"],
+          ["ref-b", "accepted"]
+        ])
+        assert.isNumber(detail.routing.attempts[0].latencyMs)
+        assert.strictEqual(chargeOf(b, created.body.transactionId).reference, created.body.transactionId)
+        assert.strictEqual(created.body.paymentFormUrl.startsWith(b.baseUrl), true)
+
+        // The upstream confirms with a signed callback over HTTP.
+        yield* b.complete(chargeOf(b, created.body.transactionId).id)
+        const done = yield* eventually(statusOf(sk, created.body.transactionId), (p) => p.status !== "pending")
+        assert.strictEqual(done.status, "completed")
+        assert.strictEqual(b.callbacksSent.at(-1)?.outcome, 200)
+      }))
+
+    it.effect("a lost callback is recovered by the reconcile poll", () =>
+      Effect.gen(function*() {
+        const { a, b, sk } = yield* setup
+        yield* a.setMode("unavailable")
+        const created = yield* pay(sk)
+        yield* b.dropCallbacks(true)
+        yield* b.complete(chargeOf(b, created.body.transactionId).id)
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
+        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "pending")
+        assert.strictEqual(b.callbacksSent.at(-1)?.outcome, "dropped")
+        const poll = yield* call("POST", "/admin/v1/jobs/reconcile", { bearer: adminToken })
+        assert.isAtLeast(poll.body.moved, 1)
+        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "completed")
+      }))
+
+    it.effect("a forged callback gets 401 and changes nothing; a failure callback fails the payment", () =>
+      Effect.gen(function*() {
+        const { a, b, sk } = yield* setup
+        yield* a.setMode("unavailable")
+        const created = yield* pay(sk)
+        const charge = chargeOf(b, created.body.transactionId)
+        const body = JSON.stringify({ id: charge.id, reference: created.body.transactionId, status: "succeeded" })
+        const forged = yield* call("POST", "/api/v1/providers/ref-b/callbacks", {
+          rawBody: body,
+          headers: { "x-upstream-signature": UpstreamSimulator.signatureOf("not-the-secret", body, Math.floor(Date.now() / 1000)) }
+        })
+        assert.strictEqual(forged.status, 401)
+        const unsigned = yield* call("POST", "/api/v1/providers/ref-b/callbacks", { rawBody: body })
+        assert.strictEqual(unsigned.status, 401)
+        // Signed by the other provider's upstream for this provider's charge: not ref-a's to say.
+        const misdirected = yield* call("POST", "/api/v1/providers/ref-a/callbacks", {
+          rawBody: body,
+          headers: { "x-upstream-signature": UpstreamSimulator.signatureOf(credentials.callbackSecret, body, Math.floor(Date.now() / 1000)) }
+        })
+        assert.strictEqual(misdirected.status, 200)
+        assert.strictEqual(misdirected.body.applied, 0)
+        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "pending")
+
+        yield* b.fail(charge.id, "insufficient_funds")
+        const failed = yield* eventually(statusOf(sk, created.body.transactionId), (p) => p.status !== "pending")
+        assert.strictEqual(failed.status, "failed")
+        assert.strictEqual(failed.failureReason, "insufficient_funds")
+      }))
+
+    it.effect("when every upstream fails: 422 cascade_exhausted with the attempts; a decline stops the cascade", () =>
+      Effect.gen(function*() {
+        const { a, b, sk } = yield* setup
+        yield* a.setMode("unavailable")
+        yield* b.setMode("unavailable")
+        const exhausted = yield* pay(sk)
+        assert.strictEqual(exhausted.status, 422)
+        assert.strictEqual(exhausted.body.error.code, "cascade_exhausted")
+        assert.strictEqual(exhausted.body.error.details.reason, "all_providers_failed")
+        assert.strictEqual(exhausted.body.error.details.paymentMethodEnabledForShop, true)
+        assert.deepStrictEqual(exhausted.body.error.details.attempts.map((x: { provider: string }) => x.provider), ["ref-a", "ref-b"])
+        assert.strictEqual((yield* call("GET", "/api/v1/payments", { bearer: sk })).body.pagination.total, 0)
+
+        yield* a.setMode("decline")
+        yield* b.setMode("ok")
+        const declined = yield* pay(sk)
+        assert.strictEqual(declined.status, 422)
+        assert.strictEqual(declined.body.error.details.reason, "provider_declined")
+        assert.deepStrictEqual(declined.body.error.details.attempts.map((x: { provider: string }) => x.provider), ["ref-a"])
+      }))
+  })
+})
