@@ -60,6 +60,8 @@ describe("platform", () => {
         assert.isFalse(Number.isNaN(Date.parse(ping.body.timestamp)))
 
         const me = yield* call("GET", "/api/v1/me", { bearer: keys.production.secretKey })
+        const sandboxMe = yield* call("GET", "/api/v1/me", { bearer: keys.sandbox.secretKey })
+        assert.includeMembers(sandboxMe.body.capabilities.methods, ["pix", "spei", "oxxo", "pse", "card"])
         assert.deepStrictEqual(me.body, {
           id: merchant.id,
           name: "Acme Pagos",
@@ -68,7 +70,8 @@ describe("platform", () => {
           tier: "premium",
           trustScore: 500,
           environment: "production",
-          capabilities: { checkout: false, directCharge: false, refunds: false, webhooks: false, crypto: [], methods: [] }
+          // Production: no provider is configured for this shop yet, so there is nothing to charge.
+          capabilities: { checkout: false, directCharge: true, refunds: false, webhooks: false, crypto: [], methods: [] }
         })
       }))
 

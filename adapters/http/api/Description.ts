@@ -27,6 +27,46 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   Publishable keys serve hosted checkout and the endpoints marked *any key* only.
 - Every response carries \`X-Request-Id\`; an error body carries the same \`requestId\`.
 
+## Pay-ins
+
+- \`POST /payments\` converts a presentment \`currency\` to the USD headline at the mid rate minus
+  the FX markup (\`amount / perUsd * (1 - markup)\`), then the headline to the rail's local
+  currency at the mid rate plus the markup (\`usd * perUsd * (1 + markup)\`); each rounded to
+  its currency, half to even. The rates used are stored with the payment.
+- Fees are USD on the headline: the tier's platform fee (starter 2.9 % + 0.30, standard
+  2.5 % + 0.25, premium 1.9 % + 0.20) plus the rail's provider fee (\`fee\` in the catalog); the
+  tier's rolling reserve (10 %, 5 %, 0 %) is held back. Net = amount - fees.total - reserve lands in
+  \`pending\` at completion and moves to \`available\` after the rail's settlement delay (T+n days).
+- Routing: the shop's configured providers for the rail, by ascending priority; the next one is
+  tried after a retryable failure (timeout, 5xx, unavailable), not after a decline.
+  \`cascade_exhausted\` says why in \`details.reason\`: \`unknown_payment_method\`,
+  \`no_provider_for_method_region\` (with \`paymentMethodEnabledForShop: false\`),
+  \`all_providers_failed\` or \`provider_declined\` (with \`details.attempts\`).
+- Life cycle: \`pending\` -> \`completed\` (signed provider callback, or the reconcile poll every 5
+  minutes when the callback was lost) | \`failed\` | \`expired\` (at \`expiresAt\`, after asking
+  the provider once more). Events: \`payment.completed\` (plus \`payment.captured\` in sandbox),
+  \`payment.failed\` (also for expiry: its \`data.status\` says \`expired\`).
+- \`Idempotency-Key\` on \`POST /payments\`: a retry with the same key and body replays the first
+  response (also while the first is still running: it waits); the same key with another body is
+  \`409 idempotency_key_reused\`; errors are not stored. Keys are kept 24 hours per merchant and environment.
+
+## Sandbox
+
+Every rail of the catalog is served in sandbox by the sandbox provider (after any provider the
+shop has configured), plus the test methods \`sbx_pix\`, \`sbx_spei\`, \`sbx_card\`, \`sbx_pse\`,
+\`sbx_cash\`. The header \`Sandbox-Simulate\` on \`POST /payments\` drives the outcome:
+
+| value | response | then |
+|---|---|---|
+| (none) | pending | stays pending until paid or expired |
+| \`paid\` | pending | completed within a second (\`payment.completed\`, \`payment.captured\`) |
+| \`failed\` | pending | failed within a second (\`payment.failed\`) |
+| \`expired\` | pending, \`expiresAt\` = now | expired within a second (\`payment.failed\`, status expired) |
+| \`chargeback\` | pending | completed within a second, like \`paid\` (opening the dispute comes with claims) |
+| \`slow_payment\` | pending | its callback is lost; the next reconcile poll (at most 5 minutes) completes it |
+
+Any other value is \`400 invalid_request\`. The header is ignored in production.
+
 ## Errors
 
 Every error answers \`{ "error": { code, type, message, requestId, docs_url, details } }\`.

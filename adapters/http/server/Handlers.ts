@@ -1,6 +1,8 @@
 /** The endpoint handlers: thin translations between the API schemas and the core services. */
 import { Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
+import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import * as Money from "../../../core/Money.ts"
@@ -40,20 +42,37 @@ export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
     })))
 
 export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers) =>
-  Effect.map(BalanceHandler, (balance) =>
-  handlers.handle("balance", balance).handle("me", () =>
-    Effect.map(CurrentPrincipal, ({ environment, merchant }) => ({
-      id: merchant.id,
-      name: merchant.name,
-      email: merchant.email,
-      industry: merchant.industry,
-      tier: merchant.tier,
-      trustScore: merchant.trustScore,
-      environment,
-      // Pay-ins, checkout, refunds and webhooks are not served by this build yet; each flag turns
-      // on with its feature, and `methods` lists the catalog slugs the shop can charge.
-      capabilities: { checkout: false, directCharge: false, refunds: false, webhooks: false, crypto: [], methods: [] }
-    })))))
+  Effect.gen(function*() {
+    const balance = yield* BalanceHandler
+    const catalog = yield* Catalog
+    const scopes = yield* Scopes
+    return handlers.handle("balance", balance).handle("me", () =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const { environment, merchant } = principal
+        const scope = yield* scopes.resolve(principal)
+        const { entries } = yield* catalog.listing(environment, scope.shop.id, {})
+        return {
+          id: merchant.id,
+          name: merchant.name,
+          email: merchant.email,
+          industry: merchant.industry,
+          tier: merchant.tier,
+          trustScore: merchant.trustScore,
+          environment,
+          // Each flag turns on with its feature in this build; `methods` lists the method slugs
+          // the shop can charge now (routable rails of its default shop).
+          capabilities: {
+            checkout: false,
+            directCharge: true,
+            refunds: false,
+            webhooks: false,
+            crypto: [],
+            methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()
+          }
+        }
+      }))
+  }))
 
 const rateView = (rate: FxRate) => ({
   currency: rate.currency,
