@@ -3,7 +3,7 @@
  * detection, and resolving any bearer value (access token, raw secret key, publishable key)
  * to the calling `Principal`.
  */
-import { Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest } from "effect/crypto"
 import { type ApiError, apiError } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
@@ -53,7 +53,6 @@ export class Auth extends Context.Service<Auth, {
       const tx = yield* Transactions
       const digest = yield* Effect.context<Digest.Digest>()
       const hash = (secret: string) => hashSecret(secret).pipe(Effect.provide(digest))
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
 
       const merchantOf = (credential: Credential) =>
         tenancy.findMerchant(credential.merchantId).pipe(
@@ -66,7 +65,7 @@ export class Auth extends Context.Service<Auth, {
 
       const issuePair = Effect.fnUntraced(function*(credential: Credential, familyId: string) {
         const merchant = yield* merchantOf(credential)
-        const createdAt = yield* now
+        const createdAt = yield* DateTime.now
         const accessToken = yield* signer.sign({
           credentialId: credential.id,
           credentialVersion: credential.version,
@@ -116,7 +115,7 @@ export class Auth extends Context.Service<Auth, {
         const found = yield* credentials.findRefreshToken(yield* hash(refreshToken))
         if (Option.isNone(found)) return yield* authFailed("The refresh token is not valid")
         const token = found.value
-        const at = yield* now
+        const at = yield* DateTime.now
         if (token.revokedAt !== null) return yield* authFailed("The refresh token was revoked")
         if (token.usedAt !== null) {
           yield* credentials.revokeRefreshFamily(token.familyId, at)

@@ -5,7 +5,7 @@
  * (`usd * perUsd * (1 + markup)`). Results are rounded to the target currency's exponent; the
  * rates used are returned so that the record that used them can store them.
  */
-import { BigDecimal, Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError } from "../ApiError.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import * as Money from "../Money.ts"
@@ -42,7 +42,7 @@ export class Fx extends Context.Service<Fx, {
       const store = yield* FxRateStore
       const config = yield* EngineConfig
       const markup = BigDecimal.divideUnsafe(config.fxMarkupPct, hundred)
-      const now = DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+      const now = yield* DateTime.now
       yield* store.seed(Object.entries(defaultRatesPerUsd).map(([currency, perUsd]) => ({
         currency,
         perUsd: Money.decimal(perUsd),

@@ -5,7 +5,7 @@
  * refused (409 idempotency_key_reused). Errors are never stored: after an error the key is
  * free and a retry executes again. Results are kept 24 hours.
  */
-import { Clock, Context, DateTime, Duration, Effect, Layer, Schema } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Schema } from "effect"
 import { type ApiError, apiError } from "../ApiError.ts"
 import { IdempotencyStore } from "../ports/IdempotencyStore.ts"
 
@@ -37,14 +37,13 @@ export class Idempotency extends Context.Service<Idempotency, {
     Idempotency,
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
 
       const run = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, execute: Effect.Effect<A, ApiError>) =>
         Effect.gen(function*() {
           const json = Schema.toCodecJson(codec)
-          const deadline = DateTime.add(yield* now, { milliseconds: Duration.toMillis(waitForExecution) })
+          const deadline = DateTime.add(yield* DateTime.now, { milliseconds: Duration.toMillis(waitForExecution) })
           while (true) {
-            const at = yield* now
+            const at = yield* DateTime.now
             const claim = yield* store.acquire({
               scope: request.scope,
               key: request.key,

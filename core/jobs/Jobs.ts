@@ -7,7 +7,7 @@
  * Failures retry with exponential backoff (30 s, 1 min, 2 min, ... up to 1 hour) and give up
  * after `maxAttempts`, leaving the job `dead` with its last error.
  */
-import { Cause, Clock, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
+import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
 import { Ids } from "../Ids.ts"
 import { JobStore } from "../ports/JobStore.ts"
 
@@ -41,10 +41,9 @@ export class Jobs extends Context.Service<Jobs, {
       const ids = yield* Ids
       const handlers = new Map<string, JobHandler>()
       const tickTasks: Array<Effect.Effect<void>> = []
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
 
       const enqueue = Effect.fn("Jobs.enqueue")(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
-        const createdAt = yield* now
+        const createdAt = yield* DateTime.now
         return yield* store.enqueue({
           id: yield* ids.next("job"),
           kind,
@@ -61,7 +60,7 @@ export class Jobs extends Context.Service<Jobs, {
 
       const runDue = Effect.gen(function*() {
         for (const task of tickTasks) yield* task
-        const at = yield* now
+        const at = yield* DateTime.now
         const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: at, leaseMs, limit: 20 })
         yield* Effect.forEach(claimed, (job) => {
           const handler = handlers.get(job.kind)!
@@ -73,7 +72,7 @@ export class Jobs extends Context.Service<Jobs, {
                 Effect.gen(function*() {
                   yield* Effect.logWarning(`job ${job.kind} ${job.id} failed (attempt ${job.attempts})`, error)
                   if (job.attempts >= maxAttempts) return yield* store.kill(job.id, error)
-                  const retryAt = DateTime.add(yield* now, { milliseconds: backoffMs(job.attempts) })
+                  const retryAt = DateTime.add(yield* DateTime.now, { milliseconds: backoffMs(job.attempts) })
                   yield* store.retry(job.id, retryAt, error)
                 })
             })

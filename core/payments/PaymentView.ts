@@ -32,8 +32,8 @@ const presentment = (p: Payment) =>
 export const checkoutUrlOf = (checkoutUrl: string, p: Payment) =>
   `${checkoutUrl}/c/${encodeURIComponent(p.id)}${p.returnUrl === null ? "" : `?returnUrl=${encodeURIComponent(p.returnUrl)}`}`
 
-export const createView = (p: Payment, urls: { readonly publicUrl: string; readonly checkoutUrl: string }) => ({
-  transactionId: p.id,
+/** What the create response and the read record both show. */
+const money = (p: Payment) => ({
   status: p.status,
   amount: n(p.amount),
   currency: "USD" as const,
@@ -42,7 +42,12 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   currencyLocal: p.currencyLocal,
   paymentMethodId: p.paymentMethodId,
   paymentMethod: p.method,
-  paymentMethodName: p.methodName,
+  paymentMethodName: p.methodName
+})
+
+export const createView = (p: Payment, urls: { readonly publicUrl: string; readonly checkoutUrl: string }) => ({
+  transactionId: p.id,
+  ...money(p),
   logoUrl: iconUrl(urls.publicUrl, p.paymentMethodId),
   iconUrl: iconUrl(urls.publicUrl, p.paymentMethodId),
   fees: fees(p),
@@ -56,15 +61,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
 
 export const readView = (p: Payment) => ({
   id: p.id,
-  status: p.status,
-  amount: n(p.amount),
-  currency: "USD" as const,
-  ...presentment(p),
-  amountLocal: n(p.amountLocal),
-  currencyLocal: p.currencyLocal,
-  paymentMethodId: p.paymentMethodId,
-  paymentMethod: p.method,
-  paymentMethodName: p.methodName,
+  ...money(p),
   country: p.country,
   fees: fees(p),
   settlement: settlement(p),
@@ -78,7 +75,6 @@ export const readView = (p: Payment) => ({
   ...tags(p),
   failureReason: p.failureReason
 })
-
 /** The single read adds how the payment was routed, so an operator can see the cascade. */
 export const detailView = (p: Payment) => ({
   ...readView(p),

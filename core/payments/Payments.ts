@@ -130,7 +130,6 @@ export class Payments extends Context.Service<Payments, {
       const outbox = yield* OutboxStore
       const tx = yield* Transactions
       const config = yield* EngineConfig
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
 
       const emit = (p: Payment, type: string, extra: Record<string, unknown> = {}) =>
         Effect.gen(function*() {
@@ -141,7 +140,7 @@ export class Payments extends Context.Service<Payments, {
             type,
             data: { ...readView(p), ...extra },
             relatedTxId: p.id,
-            createdAt: yield* now
+            createdAt: yield* DateTime.now
           })
         })
 
@@ -223,7 +222,7 @@ export class Payments extends Context.Service<Payments, {
             Effect.result
           )
           const latencyMs = (yield* Clock.currentTimeMillis) - started
-          const at = yield* now
+          const at = yield* DateTime.now
           if (Result.isSuccess(result)) {
             attempts.push({ provider: provider.id, outcome: "accepted", latencyMs, reason: null, at })
             return { provider, accepted: result.success, attempts }
@@ -298,7 +297,7 @@ export class Payments extends Context.Service<Payments, {
         }
 
         const id = yield* ids.next("transaction")
-        const createdAt = yield* now
+        const createdAt = yield* DateTime.now
         const simulate = scope.environment === "sandbox" ? input.simulate : undefined
         const expiresAt = simulate === "expired" ? createdAt : DateTime.add(createdAt, { minutes: method.expiresInMinutes })
         const routed = yield* cascade(providers, (provider) =>
@@ -429,7 +428,7 @@ export class Payments extends Context.Service<Payments, {
             return Option.some(p)
           }
           if (step.success._tag === "Unchanged") return Option.some(p)
-          const at = yield* now
+          const at = yield* DateTime.now
           const base: Payment = { ...p, status: step.success.to, updatedAt: at, version: p.version + 1 }
           switch (event) {
             case "confirmed": {
@@ -493,7 +492,7 @@ export class Payments extends Context.Service<Payments, {
       })
 
       const reconcile = (olderThan: Duration.Duration = reconcileAfter) => Effect.gen(function*() {
-        const cutoff = DateTime.subtract(yield* now, { milliseconds: Duration.toMillis(olderThan) })
+        const cutoff = DateTime.subtract(yield* DateTime.now, { milliseconds: Duration.toMillis(olderThan) })
         const pending = yield* store.pendingCreatedBefore(cutoff, 200)
         let moved = 0
         for (const p of pending) {
@@ -546,7 +545,7 @@ export class Payments extends Context.Service<Payments, {
             const found = yield* store.findById(paymentId)
             if (Option.isNone(found) || found.value.settlement.status !== "pending" || found.value.completedAt === null) return
             const p = found.value
-            const at = yield* now
+            const at = yield* DateTime.now
             const net = Pricing.net(p.amount, p.fees, p.settlement)
             yield* save({ ...p, settlement: { ...p.settlement, status: "settled", settledAt: at }, updatedAt: at, version: p.version + 1 })
             yield* ledger.post({

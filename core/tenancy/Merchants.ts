@@ -2,7 +2,7 @@
  * Merchant onboarding and API keys: create a merchant with its shops and key pairs, issue another
  * pair, rotate a shop's keys. Secrets are returned once, here, and stored only as hashes.
  */
-import { Clock, Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest } from "effect/crypto"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { Credential } from "../auth/Credential.ts"
@@ -63,7 +63,6 @@ export class Merchants extends Context.Service<Merchants, {
       const tx = yield* Transactions
       const digest = yield* Effect.context<Digest.Digest>()
 
-      const now = Effect.map(Clock.currentTimeMillis, (ms) => DateTime.makeUnsafe(ms))
 
       const mint = Effect.fnUntraced(function*(
         merchantId: string,
@@ -84,7 +83,7 @@ export class Merchants extends Context.Service<Merchants, {
           secretLast4: secretKey.slice(-4),
           version,
           revokedAt: null,
-          createdAt: yield* now
+          createdAt: yield* DateTime.now
         }
         yield* credentials.insert(credential)
         return {
@@ -108,7 +107,7 @@ export class Merchants extends Context.Service<Merchants, {
 
       const create = Effect.fn("Merchants.create")(function*(input: NewMerchant) {
         return yield* tx.run(Effect.gen(function*() {
-          const createdAt = yield* now
+          const createdAt = yield* DateTime.now
           const merchant: Merchant = {
             id: yield* ids.next("merchant"),
             name: input.name,
@@ -145,7 +144,7 @@ export class Merchants extends Context.Service<Merchants, {
         return yield* tx.run(Effect.gen(function*() {
           const shop = yield* findShop(shopId)
           const active = yield* credentials.listActiveForShop(shop.merchantId, shop.id)
-          const revoked = yield* credentials.revoke(active.map((c) => c.id), yield* now)
+          const revoked = yield* credentials.revoke(active.map((c) => c.id), yield* DateTime.now)
           const next = (environment: Environment) => {
             const previous = active.filter((c) => c.environment === environment)
             const version = previous.reduce((max, c) => Math.max(max, c.version), 0) + 1

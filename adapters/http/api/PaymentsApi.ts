@@ -49,18 +49,23 @@ export const CreatePaymentBody = Schema.Struct({
 
 const PaymentData = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Method-specific; contains `method`" })
 
-export const CreatedPayment = Schema.Struct({
-  transactionId: Schema.String,
+/** Shown by both the create response and the read record. */
+const PaymentMoneyFields = {
   status: PaymentStatus,
-  amount: Money,
+  amount: Money.annotate({ description: "USD headline" }),
   currency: Schema.Literal("USD"),
-  inputCurrency: Schema.optional(Schema.String),
+  inputCurrency: Schema.optional(Schema.String).annotate({ description: "Only when a presentment currency was sent" }),
   inputAmount: Schema.optional(Money),
-  amountLocal: Money,
+  amountLocal: Money.annotate({ description: "What the buyer pays, in the rail's currency" }),
   currencyLocal: Schema.String,
   paymentMethodId: Schema.String,
-  paymentMethod: Schema.String,
-  paymentMethodName: Schema.String,
+  paymentMethod: Schema.String.annotate({ description: "Method slug" }),
+  paymentMethodName: Schema.String
+}
+
+export const CreatedPayment = Schema.Struct({
+  transactionId: Schema.String,
+  ...PaymentMoneyFields,
   logoUrl: Schema.String,
   iconUrl: Schema.String,
   fees: Fees,
@@ -75,16 +80,7 @@ export const CreatedPayment = Schema.Struct({
 
 const PaymentRecordFields = {
   id: Schema.String,
-  status: PaymentStatus,
-  amount: Money,
-  currency: Schema.Literal("USD"),
-  inputCurrency: Schema.optional(Schema.String),
-  inputAmount: Schema.optional(Money),
-  amountLocal: Money,
-  currencyLocal: Schema.String,
-  paymentMethodId: Schema.String,
-  paymentMethod: Schema.String,
-  paymentMethodName: Schema.String,
+  ...PaymentMoneyFields,
   country: Schema.String.annotate({ description: "ISO-3" }),
   fees: Fees,
   settlement: SettlementView,

@@ -132,7 +132,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             currency: currency.value,
             perUsd: Schema.decodeSync(Money.Amount)(payload.perUsd),
             enabled: payload.enabled ?? true,
-            updatedAt: DateTime.makeUnsafe(yield* Clock.currentTimeMillis)
+            updatedAt: yield* DateTime.now
           }
           yield* fxRates.put(rate)
           return rateView(rate)
