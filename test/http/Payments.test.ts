@@ -4,10 +4,12 @@
  * forged callbacks, and the balance after a batch of payments.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Effect } from "effect"
+import { BigDecimal, Effect, Option, Schema } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { findMethod } from "../../core/catalog/methods.ts"
 import * as Money from "../../core/Money.ts"
+import { PaymentStore } from "../../core/ports/PaymentStore.ts"
+import { PaymentJson } from "../../core/payments/Payment.ts"
 import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
@@ -134,6 +136,11 @@ describe("pay-ins", () => {
         assert.notInclude(JSON.stringify(read.body), "52998224725")
         const alias = yield* call("GET", `/api/v1/transactions/${p.transactionId}`, { bearer: sk })
         assert.deepStrictEqual(alias.body, read.body)
+
+        // Stored: the caller's address as userIp (none was sent), and never the document.
+        const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(p.transactionId))
+        assert.match(stored.userIp ?? "", /127\.0\.0\.1/)
+        assert.notInclude(JSON.stringify(Schema.encodeSync(PaymentJson)(stored)), "52998224725")
       }))
 
     it.effect("a presentment currency: inputCurrency/inputAmount and the USD headline at the rate minus markup", () =>
@@ -260,35 +267,6 @@ describe("pay-ins", () => {
         assert.strictEqual(wrongShop.status, 404)
       }))
 
-    it.effect("50 concurrent requests with one Idempotency-Key create one payment and all answer it", () =>
-      Effect.gen(function*() {
-        const { sk } = yield* sandboxMerchant
-        const body = { amount: 33.33, paymentMethodId: "sbx_pix", merchantOrderId: "idem-1" }
-        const replies = yield* Effect.all(
-          Array.from({ length: 50 }, () => call("POST", "/api/v1/payments", { bearer: sk, body, headers: { "idempotency-key": "key-1" } })),
-          { concurrency: "unbounded" }
-        )
-        assert.isTrue(replies.every((r) => r.status === 201), JSON.stringify(replies.map((r) => r.status)))
-        assert.strictEqual(new Set(replies.map((r) => r.body.transactionId)).size, 1)
-        assert.isTrue(replies.every((r) => JSON.stringify(r.body) === JSON.stringify(replies[0]!.body)))
-        const list = yield* call("GET", "/api/v1/payments?merchantOrderId=idem-1", { bearer: sk })
-        assert.strictEqual(list.body.pagination.total, 1)
-
-        const reused = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
-          body: { ...body, amount: 34 },
-          headers: { "idempotency-key": "key-1" }
-        })
-        assert.strictEqual(reused.status, 409)
-        assert.strictEqual(reused.body.error.code, "idempotency_key_reused")
-
-        // Errors are not stored: after a failed attempt the same key executes again.
-        const failed = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "9999" }, headers: { "idempotency-key": "key-2" } })
-        assert.strictEqual(failed.status, 422)
-        const retried = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "sbx_pix" }, headers: { "idempotency-key": "key-2" } })
-        assert.strictEqual(retried.status, 201)
-      }))
-
     it.effect("list filters, paging with silent clamping", () =>
       Effect.gen(function*() {
         const { sk } = yield* sandboxMerchant
@@ -312,6 +290,27 @@ describe("pay-ins", () => {
         assert.strictEqual((yield* call("GET", "/api/v1/payments?limit=ten", { bearer: sk })).status, 400)
       }))
 
+    it.effect("the sandbox payment form pays the charge through the provider's signed callback", () =>
+      Effect.gen(function*() {
+        const { sk } = yield* sandboxMerchant
+        const created = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 12, paymentMethodId: "sbx_cash" } })
+        const path = new URL(created.body.paymentFormUrl).pathname
+        const base = yield* baseUrl
+        const form = yield* Effect.promise(() => fetch(base + path).then(async (r) => ({ status: r.status, html: await r.text() })))
+        assert.strictEqual(form.status, 200)
+        assert.include(form.html, `${created.body.amountLocal} ${created.body.currencyLocal}`)
+        assert.include(form.html, "value=\"paid\"")
+        const paid = yield* Effect.promise(() =>
+          fetch(base + path, { method: "POST", body: new URLSearchParams({ action: "paid" }), redirect: "manual" })
+        )
+        assert.strictEqual(paid.status, 303)
+        assert.strictEqual((yield* call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer: sk })).body.status, "completed")
+        const after = yield* Effect.promise(() => fetch(base + path).then((r) => r.text()))
+        assert.notInclude(after, "value=\"paid\"")
+        const missing = yield* Effect.promise(() => fetch(`${base}/sandbox/pay/TXN-NOPE`))
+        assert.strictEqual(missing.status, 404)
+      }))
+
     it.effect("a forged or unsigned provider callback gets 401 and changes nothing", () =>
       Effect.gen(function*() {
         const { sk } = yield* sandboxMerchant
@@ -329,8 +328,37 @@ describe("pay-ins", () => {
 })
 
 for (const target of storeTargets("payins")) {
-  describe(`balance after a batch of payments on ${target.name}`, () => {
+  describe(`pay-ins on ${target.name}`, () => {
     layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
+      it.effect("50 concurrent requests with one Idempotency-Key create one payment and all answer it", () =>
+        Effect.gen(function*() {
+          const { sk } = yield* sandboxMerchant
+          const body = { amount: 33.33, paymentMethodId: "sbx_pix", merchantOrderId: "idem-1" }
+          const replies = yield* Effect.all(
+            Array.from({ length: 50 }, () => call("POST", "/api/v1/payments", { bearer: sk, body, headers: { "idempotency-key": "key-1" } })),
+            { concurrency: "unbounded" }
+          )
+          assert.isTrue(replies.every((r) => r.status === 201), JSON.stringify(replies.map((r) => r.status)))
+          assert.strictEqual(new Set(replies.map((r) => r.body.transactionId)).size, 1)
+          assert.isTrue(replies.every((r) => JSON.stringify(r.body) === JSON.stringify(replies[0]!.body)))
+          const list = yield* call("GET", "/api/v1/payments?merchantOrderId=idem-1", { bearer: sk })
+          assert.strictEqual(list.body.pagination.total, 1)
+
+          const reused = yield* call("POST", "/api/v1/payments", {
+            bearer: sk,
+            body: { ...body, amount: 34 },
+            headers: { "idempotency-key": "key-1" }
+          })
+          assert.strictEqual(reused.status, 409)
+          assert.strictEqual(reused.body.error.code, "idempotency_key_reused")
+
+          // Errors are not stored: after a failed attempt the same key executes again.
+          const failed = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "9999" }, headers: { "idempotency-key": "key-2" } })
+          assert.strictEqual(failed.status, 422)
+          const retried = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "sbx_pix" }, headers: { "idempotency-key": "key-2" } })
+          assert.strictEqual(retried.status, 201)
+        }))
+
       it.effect("equals, to the cent, the sum of the net amounts and reserves", () =>
         Effect.gen(function*() {
           const { sk } = yield* sandboxMerchant

@@ -11,6 +11,7 @@ import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
 import { IconRoutes } from "./Icons.ts"
+import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
@@ -26,4 +27,4 @@ export const DocsRoutes = Layer.mergeAll(
 )
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, RequestLifecycle)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, RequestLifecycle)

@@ -4,6 +4,8 @@ import { Context, type Option, type Redacted } from "effect"
 export class HttpConfig extends Context.Service<HttpConfig, {
   /** The operator token of the admin API; none turns the admin API off (404). */
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** The sandbox provider's callback secret: its payment form signs the callbacks it sends. */
+  readonly sandboxCallbackSecret: Redacted.Redacted<string>
 }>()("adapters/http/HttpConfig") {}
 
 export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs/errors#${code}`
