@@ -9,6 +9,7 @@ import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
 import { Catalog } from "./catalog/Catalog.ts"
+import { Checkout } from "./checkout/Checkout.ts"
 import { Fx } from "./fx/Fx.ts"
 import { Idempotency } from "./idempotency/Idempotency.ts"
 import { Ids } from "./Ids.ts"
@@ -21,7 +22,8 @@ import { Merchants } from "./tenancy/Merchants.ts"
 import { Scopes } from "./tenancy/Scopes.ts"
 
 /** The core services, needing ids, hashing, the storage ports, a token signer and the config. */
-export const services = Layer.mergeAll(Auth.layer, Merchants.layer, Scopes.layer, Payments.layer, Balances.layer, Idempotency.layer).pipe(
+export const services = Layer.mergeAll(Auth.layer, Merchants.layer, Scopes.layer, Checkout.layer, Balances.layer, Idempotency.layer).pipe(
+  Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer)),
   Layer.provideMerge(ProviderRegistry.layer)

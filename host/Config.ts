@@ -24,6 +24,8 @@ export interface HostConfig {
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
   /** Upstreams spoken to by the reference HTTP provider plugin (`REFERENCE_PROVIDERS`, JSON). */
   readonly referenceProviders: ReadonlyArray<ReferenceProviderConfig>
+  /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
+  readonly trustedProxies: number
 }
 
 export const ReferenceProviderConfig = Schema.Struct({
@@ -61,7 +63,8 @@ export const HostConfig = Effect.gen(function*() {
     sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("sandbox-callback-secret"))),
     referenceProviders: yield* Config.schema(Schema.fromJsonString(Schema.Array(ReferenceProviderConfig)), "REFERENCE_PROVIDERS").pipe(
       Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
-    )
+    ),
+    trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0))
   } satisfies HostConfig
 })
 
@@ -80,5 +83,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   workerInterval: Duration.millis(100),
   sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
   referenceProviders: [],
+  trustedProxies: 0,
   ...overrides
 })

@@ -63,7 +63,11 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
     Layer.provideMerge(Foundation)
   )
   const settings = Layer.mergeAll(
-    Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: config.adminToken, sandboxCallbackSecret: config.sandboxCallbackSecret })),
+    Layer.succeed(HttpConfig, HttpConfig.of({
+      adminToken: config.adminToken,
+      sandboxCallbackSecret: config.sandboxCallbackSecret,
+      trustedProxies: config.trustedProxies
+    })),
     Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: config.publicUrl,
       checkoutUrl: config.checkoutUrl,

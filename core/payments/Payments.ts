@@ -8,10 +8,11 @@
 import { BigDecimal, Clock, Context, DateTime, Duration, Effect, Layer, Option, Result, Schema } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
+import { missingFor } from "./BuyerData.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
-import { Fx } from "../fx/Fx.ts"
+import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
@@ -43,6 +44,8 @@ export const reconcileAfter = Duration.minutes(2)
 export const reconcileEvery = Duration.minutes(5)
 
 export interface CreatePayment {
+  /** The transaction id to use (hosted checkout reserves it before charging); new when absent. */
+  readonly id?: string | undefined
   readonly amount: BigDecimal.BigDecimal
   readonly currency?: string | undefined
   readonly paymentMethodId?: string | undefined
@@ -96,6 +99,11 @@ class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConf
 
 export class Payments extends Context.Service<Payments, {
   readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiError>
+  /** Validates an amount in a presentment currency (default USD) and converts it to the USD headline. */
+  readonly headline: (
+    amount: BigDecimal.BigDecimal,
+    currency: string | undefined
+  ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
   readonly list: (
     scope: Pick<Scope, "environment" | "shop">,
@@ -180,12 +188,6 @@ export class Payments extends Context.Service<Payments, {
 
       const checkLimits = (method: PaymentMethodDef, usd: BigDecimal.BigDecimal, local: BigDecimal.BigDecimal, localCurrency: string) =>
         Effect.gen(function*() {
-          if (BigDecimal.isGreaterThan(usd, maxPaymentUsd)) {
-            return yield* limitError(`The USD amount ${Money.toText(usd)} is above the limit of 100000 USD`, {
-              amountUsd: Money.toJsonNumber(usd),
-              maxUsd: 100000
-            })
-          }
           const limit = method.currencyLimits.find((l) => l.currency === localCurrency)
           if (limit !== undefined && !BigDecimal.between(local, { minimum: Money.decimal(limit.min), maximum: Money.decimal(limit.max) })) {
             return yield* limitError(
@@ -204,6 +206,31 @@ export class Payments extends Context.Service<Payments, {
             })
           }
         })
+
+      /** Validates an amount in a presentment currency and converts it to the USD headline. */
+      const headline = Effect.fnUntraced(function*(amount: BigDecimal.BigDecimal, currencyInput: string | undefined) {
+        const currency = currencyInput === undefined ? Option.some("USD") : Money.normalizeCurrency(currencyInput)
+        if (Option.isNone(currency)) {
+          return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
+        }
+        if (!BigDecimal.isPositive(amount)) {
+          return yield* invalidRequest("amount must be greater than 0", [{ path: "amount", message: "Expected a number greater than 0" }])
+        }
+        if (!Money.fitsExponent(amount, currency.value)) {
+          return yield* invalidRequest(`amount has more decimals than ${currency.value} allows`, [{
+            path: "amount",
+            message: `Expected at most ${Money.exponent(currency.value)} decimals`
+          }])
+        }
+        const conversion = yield* fx.toUsd(amount, currency.value)
+        if (BigDecimal.isGreaterThan(conversion.converted, maxPaymentUsd)) {
+          return yield* limitError(`The USD amount ${Money.toText(conversion.converted)} is above the limit of 100000 USD`, {
+            amountUsd: Money.toJsonNumber(conversion.converted),
+            maxUsd: 100000
+          })
+        }
+        return { currency: currency.value, conversion }
+      })
 
       /** Tries the providers in order; moves on after a retryable failure only. */
       const cascade = Effect.fnUntraced(function*(
@@ -252,20 +279,18 @@ export class Payments extends Context.Service<Payments, {
           return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
         }
         const countryIso3 = country === undefined ? undefined : country.value
-        const currency = input.currency === undefined ? Option.some("USD") : Money.normalizeCurrency(input.currency)
-        if (Option.isNone(currency)) {
-          return yield* invalidRequest(`Unknown currency '${input.currency}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
-        }
-        if (!BigDecimal.isPositive(input.amount)) {
-          return yield* invalidRequest("amount must be greater than 0", [{ path: "amount", message: "Expected a number greater than 0" }])
-        }
-        if (!Money.fitsExponent(input.amount, currency.value)) {
-          return yield* invalidRequest(`amount has more decimals than ${currency.value} allows`, [{
-            path: "amount",
-            message: `Expected at most ${Money.exponent(currency.value)} decimals`
-          }])
-        }
         const method = yield* resolveMethod(scope, input, countryIso3)
+        if (input.hostedCheckout === true) {
+          const missing = missingFor({
+            userName: input.userName ?? null,
+            email: input.userEmail ?? null,
+            documentId: input.documentId ?? null,
+            phone: input.userPhone ?? null
+          }, method)
+          if (missing.length > 0) {
+            return yield* apiError("missing_required_fields", `The hosted-checkout flow needs ${missing.join(", ")}`, { missingFields: missing })
+          }
+        }
         const methodCountry = Option.getOrThrow(Country.toIso3(method.country))
         if (countryIso3 !== undefined && countryIso3 !== methodCountry) {
           return yield* invalidRequest(`Payment method ${method.id} is in ${methodCountry}, not ${countryIso3}`, [{
@@ -274,7 +299,7 @@ export class Payments extends Context.Service<Payments, {
           }])
         }
 
-        const toUsd = yield* fx.toUsd(input.amount, currency.value)
+        const { conversion: toUsd, currency } = yield* headline(input.amount, input.currency)
         const usd = toUsd.converted
         const localCurrency = method.currencies[0]!
         const toLocal = yield* fx.fromUsd(usd, localCurrency)
@@ -296,7 +321,7 @@ export class Payments extends Context.Service<Payments, {
           })
         }
 
-        const id = yield* ids.next("transaction")
+        const id = input.id ?? (yield* ids.next("transaction"))
         const createdAt = yield* DateTime.now
         const simulate = scope.environment === "sandbox" ? input.simulate : undefined
         const expiresAt = simulate === "expired" ? createdAt : DateTime.add(createdAt, { minutes: method.expiresInMinutes })
@@ -322,8 +347,8 @@ export class Payments extends Context.Service<Payments, {
           shopId: scope.shop.id,
           status: "pending",
           amount: usd,
-          inputCurrency: currency.value === "USD" ? null : currency.value,
-          inputAmount: currency.value === "USD" ? null : input.amount,
+          inputCurrency: currency === "USD" ? null : currency,
+          inputAmount: currency === "USD" ? null : input.amount,
           amountLocal: toLocal.converted,
           currencyLocal: localCurrency,
           paymentMethodId: method.id,
@@ -338,7 +363,7 @@ export class Payments extends Context.Service<Payments, {
           fees,
           settlement,
           fx: {
-            presentment: currency.value === "USD" ? null : { currency: currency.value, midPerUsd: toUsd.midPerUsd, rate: toUsd.rate },
+            presentment: currency === "USD" ? null : { currency, midPerUsd: toUsd.midPerUsd, rate: toUsd.rate },
             local: { currency: localCurrency, midPerUsd: toLocal.midPerUsd, rate: toLocal.rate },
             markupPct: config.fxMarkupPct
           },
@@ -570,7 +595,7 @@ export class Payments extends Context.Service<Payments, {
         yield* jobs.enqueue(JobKinds.reconcile, {}, { dedupeKey: `${JobKinds.reconcile}:${slot}` })
       }))
 
-      return Payments.of({ create, get, list, applyUpdate, handleCallback, reconcile })
+      return Payments.of({ create, headline, get, list, applyUpdate, handleCallback, reconcile })
     })
   )
 }

@@ -26,7 +26,7 @@ export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readon
     Layer.provideMerge(MemoryStore.layer)
   )
   const runtime = ManagedRuntime.make(engine)
-  const config = Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sandbox-callback-secret") }))
+  const config = Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"), trustedProxies: 0 }))
   // Sharing the runtime's memo map makes the handler use the very same engine and store.
   const web = HttpRouter.toWebHandler(
     HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, config, HttpServer.layerServices))),

@@ -248,9 +248,18 @@ describe("pay-ins", () => {
         const noBucket = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethod: "pix" } })
         assert.strictEqual(noBucket.body.error.code, "cascade_exhausted")
 
+        const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        const incomplete = yield* call("POST", "/api/v1/payments", {
+          bearer: sk,
+          body: { amount: 10, paymentMethodId: "sbx_pix", hostedCheckout: true, userName: "Ana", merchantOrderId: "hosted-incomplete" }
+        })
+        assert.strictEqual(incomplete.status, 422)
+        assert.strictEqual(incomplete.body.error.code, "missing_required_fields")
+        assert.deepStrictEqual(incomplete.body.error.details.missingFields, ["userName", "email", "documentId"])
+        assert.strictEqual((yield* call("GET", "/api/v1/payments?merchantOrderId=hosted-incomplete", { bearer: sk })).body.pagination.total, 0)
         const hosted = yield* call("POST", "/api/v1/payments", {
           bearer: sk,
-          body: { amount: 10, paymentMethodId: "sbx_pix", hostedCheckout: true, returnUrl: "https://shop.example/done?x=1&y=2" }
+          body: { amount: 10, paymentMethodId: "sbx_pix", hostedCheckout: true, returnUrl: "https://shop.example/done?x=1&y=2", ...buyer }
         })
         assert.strictEqual(hosted.body.checkoutUrl, `http://pay.test.local/c/${hosted.body.transactionId}?returnUrl=${encodeURIComponent("https://shop.example/done?x=1&y=2")}`)
         assert.notProperty(hosted.body, "paymentFormUrl")

@@ -5,6 +5,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { AuthApi } from "./AuthApi.ts"
+import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
@@ -13,7 +14,7 @@ import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi)
   .prefix("/api/v1")
 {}
 

@@ -10,6 +10,8 @@ import { Api } from "../api/Api.ts"
 import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
+import { CheckoutHandlers, CheckoutPublicHandlers } from "./CheckoutHandlers.ts"
+import { CheckoutPages } from "./CheckoutPages.ts"
 import { IconRoutes } from "./Icons.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
@@ -17,7 +19,17 @@ import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([AuthHandlers, PingHandlers, IdentityHandlers, AdminHandlers, PaymentHandlers, CatalogHandlers, CallbackHandlers]),
+  Layer.provide([
+    AuthHandlers,
+    PingHandlers,
+    IdentityHandlers,
+    AdminHandlers,
+    PaymentHandlers,
+    CatalogHandlers,
+    CallbackHandlers,
+    CheckoutHandlers,
+    CheckoutPublicHandlers
+  ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )
 
@@ -27,4 +39,4 @@ export const DocsRoutes = Layer.mergeAll(
 )
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, RequestLifecycle)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, RequestLifecycle)

@@ -6,6 +6,8 @@ export class HttpConfig extends Context.Service<HttpConfig, {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   /** The sandbox provider's callback secret: its payment form signs the callbacks it sends. */
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
+  /** How many proxies in front of the host append to X-Forwarded-For (0: use the socket peer). */
+  readonly trustedProxies: number
 }>()("adapters/http/HttpConfig") {}
 
 export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs/errors#${code}`

@@ -8,6 +8,8 @@ import { type OutboxEvent, OutboxStore } from "../../../core/ports/OutboxStore.t
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { type ProviderRoute, ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
+import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
+import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const zero = BigDecimal.fromBigInt(0n)
@@ -167,10 +169,34 @@ export const MemoryProviderRouteStore = Layer.effect(
   })
 )
 
+
+export const MemoryCheckoutSessionStore = Layer.effect(
+  CheckoutSessionStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const sessions = db.table<CheckoutSession>("checkout_sessions")
+    return CheckoutSessionStore.of({
+      insert: (s) =>
+        db.run(Effect.suspend(() =>
+          sessions.has(s.token) ? Effect.die(new Error(`duplicate session token`)) : Effect.sync(() => void sessions.set(s.token, s))
+        )),
+      findByToken: (token) => db.run(Effect.sync(() => Option.fromNullishOr(sessions.get(token)))),
+      update: (s) =>
+        db.run(Effect.sync(() => {
+          const current = sessions.get(s.token)
+          if (current === undefined || current.version !== s.version - 1) return false
+          sessions.set(s.token, s)
+          return true
+        }))
+    })
+  })
+)
+
 export const MemoryPayinRepos = Layer.mergeAll(
   MemoryFxRateStore,
   MemoryLedgerStore,
   MemoryPaymentStore,
   MemoryOutboxStore,
-  MemoryProviderRouteStore
+  MemoryProviderRouteStore,
+  MemoryCheckoutSessionStore
 )

@@ -157,6 +157,18 @@ export const migrations = {
       enabled boolean NOT NULL,
       PRIMARY KEY (environment, shop_id, provider_id)
     )`
+  ),
+  "0003_checkout_sessions": statements(
+    `CREATE TABLE checkout_sessions (
+      token text PRIMARY KEY,
+      id text NOT NULL,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      version integer NOT NULL,
+      expires_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX checkout_sessions_by_id ON checkout_sessions (id)`
   )
 }
 

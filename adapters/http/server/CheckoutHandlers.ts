@@ -1,0 +1,108 @@
+/** Handlers of the hosted-checkout API: sessions (secret key) and the public token endpoints. */
+import { DateTime, Effect, Option, Schema } from "effect"
+import type { Digest } from "effect/crypto"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import { Checkout, type Created } from "../../../core/checkout/Checkout.ts"
+import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
+import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
+import { toJsonNumber } from "../../../core/Money.ts"
+import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
+import { checkoutUrlOf } from "../../../core/payments/PaymentView.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Api } from "../api/Api.ts"
+import { CreateSessionBody, SessionCreated } from "../api/CheckoutApi.ts"
+import { clientIp } from "./ClientIp.ts"
+import { fingerprint } from "./Fingerprint.ts"
+import { HttpConfig } from "./HttpConfig.ts"
+
+const encodeBody = Schema.encodeSync(CreateSessionBody)
+
+export const sessionPageUrl = (checkoutUrl: string, session: CheckoutSession) =>
+  `${checkoutUrl}/checkout/${encodeURIComponent(session.token)}`
+
+const createdView = (created: Created, checkoutUrl: string) => {
+  const { local, payment, session } = created
+  return {
+    sessionId: session.id,
+    token: session.token,
+    checkoutUrl: payment === null ? sessionPageUrl(checkoutUrl, session) : checkoutUrlOf(checkoutUrl, payment),
+    paymentMethodId: session.paymentMethodId,
+    status: session.status,
+    amount: toJsonNumber(created.amountUsd),
+    currency: "USD" as const,
+    ...(session.currency === "USD" ? {} : { inputCurrency: session.currency, inputAmount: toJsonNumber(session.amount) }),
+    country: session.country,
+    ...(local === null ? {} : { amountLocal: toJsonNumber(local.amount), currencyLocal: local.currency }),
+    ...(session.status === "awaiting_details" ? { missingFields: created.missingFields } : {}),
+    merchantOrderId: session.merchantOrderId,
+    expiresAt: DateTime.formatIso(session.expiresAt)
+  }
+}
+
+export const readSessionView = (s: CheckoutSession) => ({
+  sessionId: s.id,
+  token: s.token,
+  status: s.status,
+  amount: toJsonNumber(s.amount),
+  currency: s.currency,
+  country: s.country,
+  paymentMethodId: s.paymentMethodId,
+  customer: { firstName: s.customer.firstName, lastName: s.customer.lastName, email: s.customer.email, phone: s.customer.phone },
+  customerIp: s.customerIp,
+  returnUrl: s.returnUrl,
+  merchantOrderId: s.merchantOrderId,
+  expiresAt: DateTime.formatIso(s.expiresAt),
+  completedTxId: s.completedTxId
+})
+
+export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers) =>
+  Effect.gen(function*() {
+    const checkout = yield* Checkout
+    const scopes = yield* Scopes
+    const idempotency = yield* Idempotency
+    const config = yield* EngineConfig
+    const digest = yield* Effect.context<Digest.Digest>()
+    return handlers.handle("createSession", ({ headers, payload }) =>
+      Effect.gen(function*() {
+        const scope = yield* scopes.resolve(yield* CurrentPrincipal, { merchantId: payload.merchantId, shopId: payload.shopId })
+        const simulate: SandboxSimulate | undefined = headers["sandbox-simulate"]
+        const execute = Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
+        const key = headers["idempotency-key"]
+        if (key === undefined) return yield* execute
+        return yield* idempotency.run(
+          {
+            scope: `${scope.environment}:${scope.merchant.id}`,
+            key,
+            fingerprint: yield* fingerprint("POST /checkout/sessions", { body: encodeBody(payload), simulate: simulate ?? null }).pipe(
+              Effect.provide(digest)
+            )
+          },
+          SessionCreated,
+          execute
+        )
+      }))
+  }))
+
+export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic", (handlers) =>
+  Effect.gen(function*() {
+    const checkout = yield* Checkout
+    const config = yield* EngineConfig
+    const http = yield* HttpConfig
+    return handlers
+      .handle("getSession", ({ params }) => Effect.map(checkout.get(params.token), readSessionView))
+      .handle("select", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const payment = yield* checkout.select(params.token, payload, clientIp(request, http.trustedProxies))
+          const session = yield* checkout.get(params.token).pipe(Effect.option)
+          return {
+            sessionId: Option.match(session, { onNone: () => payment.id, onSome: (s) => s.id }),
+            transactionId: payment.id,
+            checkoutUrl: checkoutUrlOf(config.checkoutUrl, payment),
+            status: payment.status
+          }
+        }))
+  }))

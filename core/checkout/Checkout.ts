@@ -1,0 +1,368 @@
+/**
+ * Hosted checkout (spec 2.6, 3.2, 4.7). A session is created by the merchant's backend in one of
+ * two modes; the buyer finishes it on the hosted pages:
+ *
+ * - selector (no `paymentMethodId`): `awaiting_method`; the buyer picks a method on the page, which
+ *   calls `select`; the transaction is created then, and the session is completed (single use).
+ * - one-shot (`paymentMethodId`): with complete buyer data the transaction is created at once
+ *   (`pending`, the session id is the transaction id); otherwise `awaiting_details` and the page
+ *   collects what is missing, then `select` creates it.
+ *
+ * Buyer data for a transaction: full name (two words at least), email and document id, plus what
+ * the rail requires (a phone for wallets). Missing or malformed at `select`: 422
+ * `missing_required_fields` and nothing is created. Individual fields win over the `customer`
+ * block, which only fills what is missing; an invalid block value is never promoted.
+ */
+import { type BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
+import { type ApiError, apiError, invalidRequest, type Issue } from "../ApiError.ts"
+import { Catalog } from "../catalog/Catalog.ts"
+import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import * as Country from "../Country.ts"
+import { Fx } from "../fx/Fx.ts"
+import { Ids } from "../Ids.ts"
+import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
+import type { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import { Payments } from "../payments/Payments.ts"
+import type { Payment } from "../payments/Payment.ts"
+import { Routing } from "../payments/Routing.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+import { TenancyStore } from "../ports/TenancyStore.ts"
+import { emailPattern, missingFor, phonePattern } from "../payments/BuyerData.ts"
+import { type CheckoutSession, type Customer, transitionSession } from "./CheckoutSession.ts"
+
+export const sessionLifetimeHours = 24
+
+export interface CustomerInput {
+  readonly firstName?: string | undefined
+  readonly lastName?: string | undefined
+  readonly email?: string | undefined
+  readonly phone?: string | undefined
+  readonly documentId?: string | undefined
+}
+
+export interface CreateSession {
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency?: string | undefined
+  readonly country?: string | undefined
+  readonly paymentMethodId?: string | undefined
+  readonly customer?: CustomerInput | undefined
+  readonly userName?: string | undefined
+  readonly userEmail?: string | undefined
+  readonly userPhone?: string | undefined
+  readonly documentId?: string | undefined
+  readonly merchantOrderId?: string | undefined
+  readonly returnUrl?: string | undefined
+  readonly simulate?: SandboxSimulate | undefined
+}
+
+export interface SelectInput {
+  readonly paymentMethodId?: string | undefined
+  readonly customer?: {
+    readonly fullName?: string | undefined
+    readonly email?: string | undefined
+    readonly documentId?: string | undefined
+    readonly phone?: string | undefined
+  } | undefined
+}
+
+export interface Created {
+  readonly session: CheckoutSession
+  /** The transaction, when one-shot data was complete. */
+  readonly payment: Payment | null
+  readonly missingFields: ReadonlyArray<string>
+  /** One-shot: what the buyer will pay on the chosen rail. */
+  readonly local: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
+  readonly amountUsd: BigDecimal.BigDecimal
+}
+
+/** The `customer` block's checks (spec 8 limits); every problem at once. */
+export const checkCustomer = (input: CustomerInput | undefined): { readonly valid: Customer; readonly issues: ReadonlyArray<Issue> } => {
+  const issues: Array<Issue> = []
+  const field = (key: keyof CustomerInput, max: number, test?: (v: string) => boolean, expected?: string) => {
+    const raw = input?.[key]
+    if (raw === undefined) return null
+    const value = raw.trim()
+    if (value === "") issues.push({ path: `customer.${key}`, message: "Expected a non-empty string" })
+    else if (value.length > max) issues.push({ path: `customer.${key}`, message: `Expected at most ${max} characters` })
+    else if (test !== undefined && !test(value)) issues.push({ path: `customer.${key}`, message: expected ?? "Invalid value" })
+    else return value
+    return null
+  }
+  const valid: Customer = {
+    firstName: field("firstName", 60),
+    lastName: field("lastName", 60),
+    email: field("email", 254, (v) => emailPattern.test(v), "Expected a valid email address"),
+    phone: field("phone", 40, (v) => phonePattern.test(v), "Expected a phone number with its country code, e.g. +5511987654321"),
+    documentId: field("documentId", 40)
+  }
+  return { valid, issues }
+}
+
+const fullNameOf = (c: Customer) => [c.firstName, c.lastName].filter((x): x is string => x !== null).join(" ") || null
+
+const splitName = (fullName: string): Pick<Customer, "firstName" | "lastName"> => {
+  const parts = fullName.trim().split(/\s+/)
+  return { firstName: parts[0] ?? null, lastName: parts.length > 1 ? parts.slice(1).join(" ") : null }
+}
+
+export class Checkout extends Context.Service<Checkout, {
+  readonly create: (scope: Scope, input: CreateSession) => Effect.Effect<Created, ApiError>
+  /** A live session by token; expired or unknown: 404 `checkout_session_not_found`. */
+  readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiError>
+  /** The methods the session offers the buyer: routable rails of its shop, in its country. */
+  readonly methods: (session: CheckoutSession) => Effect.Effect<ReadonlyArray<PaymentMethodDef>>
+  /** Stores the buyer's address seen by the page (the merchant backend's is never used). */
+  readonly recordBuyerIp: (session: CheckoutSession, ip: string) => Effect.Effect<void>
+  readonly select: (token: string, input: SelectInput, buyerIp: string | undefined) => Effect.Effect<Payment, ApiError>
+}>()("core/checkout/Checkout") {
+  static readonly layer = Layer.effect(
+    Checkout,
+    Effect.gen(function*() {
+      const store = yield* CheckoutSessionStore
+      const payments = yield* Payments
+      const catalog = yield* Catalog
+      const routing = yield* Routing
+      const fx = yield* Fx
+      const ids = yield* Ids
+      const tenancy = yield* TenancyStore
+
+      const notFound = (token: string) =>
+        apiError("checkout_session_not_found", "This checkout session does not exist or has expired (sessions last 24 hours)", {
+          token
+        })
+
+      const alreadyCompleted = (session: CheckoutSession) =>
+        apiError("checkout_session_already_completed", "This checkout session already created its transaction", {
+          existingTxId: session.completedTxId
+        })
+
+      const routableMethod = Effect.fnUntraced(function*(scope: Pick<Scope, "environment"> & { readonly shopId: string }, id: string) {
+        const method = catalog.find(scope.environment, id)
+        if (method === undefined) return undefined
+        const providers = yield* routing.candidates(scope.environment, scope.shopId, method)
+        return providers.length > 0 ? method : undefined
+      })
+
+      const create = Effect.fn("Checkout.create")(function*(scope: Scope, input: CreateSession) {
+        const country = input.country === undefined ? undefined : Country.toIso3(input.country)
+        if (country !== undefined && Option.isNone(country)) {
+          return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
+        }
+        const { conversion } = yield* payments.headline(input.amount, input.currency)
+        const checked = checkCustomer(input.customer)
+        const oneShot = input.paymentMethodId !== undefined
+        if (!oneShot && checked.issues.length > 0) {
+          return yield* invalidRequest(
+            `Invalid customer: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+            checked.issues
+          )
+        }
+        const now = yield* DateTime.now
+        const base = {
+          token: yield* ids.secret("cst_", 24),
+          environment: scope.environment,
+          merchantId: scope.merchant.id,
+          shopId: scope.shop.id,
+          amount: input.amount,
+          currency: conversion.from,
+          country: country === undefined ? null : country.value,
+          customerIp: null,
+          returnUrl: input.returnUrl ?? null,
+          merchantOrderId: input.merchantOrderId ?? null,
+          simulate: scope.environment === "sandbox" ? input.simulate ?? null : null,
+          expiresAt: DateTime.add(now, { hours: sessionLifetimeHours }),
+          createdAt: now,
+          version: 1
+        } as const
+
+        if (!oneShot) {
+          const session: CheckoutSession = {
+            ...base,
+            id: yield* ids.next("checkoutSession"),
+            mode: "selector",
+            status: "awaiting_method",
+            paymentMethodId: null,
+            customer: checked.valid,
+            completedTxId: null
+          }
+          yield* store.insert(session)
+          return { session, payment: null, missingFields: [], local: null, amountUsd: conversion.converted }
+        }
+
+        // One-shot: individual fields win; the block only fills gaps with its valid values.
+        const method = catalog.find(scope.environment, input.paymentMethodId!)
+        const buyer = {
+          userName: input.userName ?? fullNameOf(checked.valid),
+          email: input.userEmail ?? checked.valid.email,
+          documentId: input.documentId ?? checked.valid.documentId,
+          phone: input.userPhone ?? checked.valid.phone
+        }
+        const missing = missingFor(buyer, method)
+        if (missing.length === 0) {
+          const payment = yield* payments.create(scope, {
+            amount: input.amount,
+            currency: input.currency,
+            paymentMethodId: input.paymentMethodId,
+            country: input.country,
+            userName: buyer.userName ?? undefined,
+            userEmail: buyer.email ?? undefined,
+            documentId: buyer.documentId ?? undefined,
+            userPhone: buyer.phone ?? undefined,
+            merchantOrderId: input.merchantOrderId,
+            hostedCheckout: true,
+            returnUrl: input.returnUrl,
+            simulate: input.simulate
+          })
+          const session: CheckoutSession = {
+            ...base,
+            id: payment.id,
+            mode: "one_shot",
+            status: "pending",
+            paymentMethodId: payment.paymentMethodId,
+            customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null },
+            completedTxId: payment.id
+          }
+          yield* store.insert(session)
+          return {
+            session,
+            payment,
+            missingFields: [],
+            local: { amount: payment.amountLocal, currency: payment.currencyLocal },
+            amountUsd: payment.amount
+          }
+        }
+        if (method === undefined || (yield* routableMethod({ environment: scope.environment, shopId: scope.shop.id }, method.id)) === undefined) {
+          return yield* apiError("cascade_exhausted", `Payment method '${input.paymentMethodId}' is not available to this shop`, {
+            reason: method === undefined ? "unknown_payment_method" : "no_provider_for_method_region",
+            paymentMethodEnabledForShop: false
+          })
+        }
+        const local = yield* fx.fromUsd(conversion.converted, method.currencies[0]!)
+        const session: CheckoutSession = {
+          ...base,
+          id: yield* ids.next("checkoutSession"),
+          mode: "one_shot",
+          status: "awaiting_details",
+          paymentMethodId: method.id,
+          customer: {
+            ...(buyer.userName === null ? { firstName: null, lastName: null } : splitName(buyer.userName)),
+            email: buyer.email,
+            phone: buyer.phone,
+            documentId: buyer.documentId
+          },
+          completedTxId: null
+        }
+        yield* store.insert(session)
+        return {
+          session,
+          payment: null,
+          missingFields: missing,
+          local: { amount: local.converted, currency: local.to },
+          amountUsd: conversion.converted
+        }
+      })
+
+      const get = Effect.fn("Checkout.get")(function*(token: string) {
+        const found = yield* store.findByToken(token)
+        if (Option.isNone(found) || DateTime.isGreaterThanOrEqualTo(yield* DateTime.now, found.value.expiresAt)) {
+          return yield* notFound(token)
+        }
+        return found.value
+      })
+
+      const methods = Effect.fn("Checkout.methods")(function*(session: CheckoutSession) {
+        const route = yield* routing.routerFor(session.environment, session.shopId)
+        const iso2 = session.country === null ? undefined : Option.getOrUndefined(Country.toIso2(session.country))
+        return catalog.methods(session.environment).filter((m) =>
+          (session.paymentMethodId === null || m.id === session.paymentMethodId) &&
+          (iso2 === undefined || m.country === iso2) &&
+          route(m).length > 0
+        )
+      })
+
+      const recordBuyerIp = (session: CheckoutSession, ip: string) =>
+        session.customerIp === ip || session.completedTxId !== null
+          ? Effect.void
+          : Effect.asVoid(store.update({ ...session, customerIp: ip, version: session.version + 1 }))
+
+      const select = Effect.fn("Checkout.select")(function*(token: string, input: SelectInput, buyerIp: string | undefined) {
+        const session = yield* get(token)
+        const event = session.status === "awaiting_details" ? "details_completed" : "method_selected"
+        const next = transitionSession(session.status, event)
+        if (next._tag === "Failure") return yield* alreadyCompleted(session)
+
+        const methodId = session.paymentMethodId ?? input.paymentMethodId
+        if (methodId === undefined) {
+          return yield* invalidRequest("paymentMethodId is required", [{ path: "paymentMethodId", message: "Missing key" }], ["paymentMethodId"])
+        }
+        if (session.paymentMethodId !== null && input.paymentMethodId !== undefined && input.paymentMethodId !== session.paymentMethodId) {
+          return yield* invalidRequest("This checkout is for another payment method", [{
+            path: "paymentMethodId",
+            message: `Expected ${session.paymentMethodId}`
+          }])
+        }
+        const offered = yield* methods(session)
+        const method = offered.find((m) => m.id === methodId)
+        if (method === undefined) {
+          return yield* invalidRequest(`Payment method '${methodId}' is not offered in this checkout`, [{
+            path: "paymentMethodId",
+            message: "Expected one of the methods listed for the session"
+          }])
+        }
+
+        const c = input.customer
+        const buyer = {
+          userName: c?.fullName?.trim() || fullNameOf(session.customer),
+          email: c?.email?.trim() || session.customer.email,
+          documentId: c?.documentId?.trim() || session.customer.documentId,
+          phone: c?.phone?.trim() || session.customer.phone
+        }
+        const missing = missingFor(buyer, method)
+        if (missing.length > 0) {
+          return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
+        }
+
+        // Claim the session for one transaction id: of racing selects, one wins the version check.
+        const transactionId = yield* ids.next("transaction")
+        const claimed: CheckoutSession = {
+          ...session,
+          status: next.success,
+          completedTxId: transactionId,
+          customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null },
+          version: session.version + 1
+        }
+        if (!(yield* store.update(claimed))) {
+          const current = yield* store.findByToken(token)
+          return yield* alreadyCompleted(Option.getOrElse(current, () => session))
+        }
+        const scope: Scope = {
+          environment: session.environment,
+          merchant: Option.getOrThrow(yield* tenancy.findMerchant(session.merchantId)),
+          shop: Option.getOrThrow(yield* tenancy.findShop(session.shopId))
+        }
+        return yield* payments.create(scope, {
+          id: transactionId,
+          amount: session.amount,
+          currency: session.currency,
+          paymentMethodId: method.id,
+          userName: buyer.userName!,
+          userEmail: buyer.email!,
+          documentId: buyer.documentId!,
+          userPhone: buyer.phone ?? undefined,
+          userIp: session.customerIp ?? buyerIp,
+          merchantOrderId: session.merchantOrderId ?? undefined,
+          hostedCheckout: true,
+          returnUrl: session.returnUrl ?? undefined,
+          simulate: session.simulate ?? undefined
+        }).pipe(
+          // The charge was not created: free the session again for another try.
+          Effect.tapError(() =>
+            store.update({ ...claimed, status: session.status, completedTxId: null, customer: session.customer, version: claimed.version + 1 })
+          )
+        )
+      })
+
+      return Checkout.of({ create, get, methods, recordBuyerIp, select })
+    })
+  )
+}
