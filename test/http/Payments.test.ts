@@ -307,7 +307,7 @@ describe("pay-ins", () => {
         const base = yield* baseUrl
         const form = yield* Effect.promise(() => fetch(base + path).then(async (r) => ({ status: r.status, html: await r.text() })))
         assert.strictEqual(form.status, 200)
-        assert.include(form.html, `${created.body.amountLocal} ${created.body.currencyLocal}`)
+        assert.include(form.html, `${created.body.amountLocal.toFixed(2)} ${created.body.currencyLocal}`)
         assert.include(form.html, "value=\"paid\"")
         const paid = yield* Effect.promise(() =>
           fetch(base + path, { method: "POST", body: new URLSearchParams({ action: "paid" }), redirect: "manual" })

@@ -3,6 +3,7 @@
  * HTTP as a merchant would.
  */
 import { Effect, Layer, Option, Redacted } from "effect"
+import { createServer } from "node:net"
 import { HttpServer } from "effect/http"
 import { type HostConfig, loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
@@ -20,6 +21,26 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
 
 export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
   hostLayer(testConfig(overrides), store)
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+/**
+ * A host whose public and checkout URLs are its real loopback address, for a browser that must
+ * follow the links the host writes (a free port is picked first).
+ */
+export const reachableHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
+  Layer.unwrap(Effect.map(Effect.promise(freePort), (port) => {
+    const url = `http://127.0.0.1:${port}`
+    return testHost(store, { port, publicUrl: url, checkoutUrl: url, ...overrides })
+  }))
 
 export interface Reply {
   readonly status: number

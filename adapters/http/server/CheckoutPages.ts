@@ -20,7 +20,6 @@ import { Checkout } from "../../../core/checkout/Checkout.ts"
 import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { Fx } from "../../../core/fx/Fx.ts"
-import * as Money from "../../../core/Money.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
@@ -29,7 +28,7 @@ import { SelectBody } from "../api/CheckoutApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, page } from "./Html.ts"
+import { escapeHtml, formatAmount, page } from "./Html.ts"
 import { RequestId } from "./RequestLifecycle.ts"
 
 const groups: ReadonlyArray<readonly [Channel, string]> = [
@@ -37,12 +36,6 @@ const groups: ReadonlyArray<readonly [Channel, string]> = [
   ["CASH", "Cash"],
   ["CREDIT_CARD", "Card"]
 ]
-
-const formatAmount = (amount: BigDecimal.BigDecimal, currency: string) => {
-  const digits = Money.exponent(currency)
-  const value = Number(Money.toText(amount)).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
-  return `${value} ${currency}`
-}
 
 const expiredPage = page(
   "Checkout link expired",
@@ -196,7 +189,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         const inGroup = methods.filter((m) => m.channel === channel)
         return inGroup.length === 0 ? "" : `
           <fieldset><legend>${escapeHtml(title)}</legend><ul class="methods">
-            ${inGroup.map((m) => methodOption(m, locals.get(m.id) ?? Option.none(), methods.length === 1)).join("")}
+            ${inGroup.map((m) => methodOption(m, single === undefined ? locals.get(m.id) ?? Option.none() : Option.none(), methods.length === 1)).join("")}
           </ul></fieldset>`
       })
       .join("")

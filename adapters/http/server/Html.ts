@@ -1,5 +1,7 @@
 /** Small helpers for the server-rendered pages (sandbox form, hosted checkout). */
+import type { BigDecimal } from "effect"
 import { HttpServerResponse } from "effect/http"
+import * as Money from "../../../core/Money.ts"
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
 
@@ -35,3 +37,10 @@ input[aria-invalid=true]{border-color:#dc2626}
 <body><main>${body}</main></body></html>`,
     { status: options.status ?? 200, contentType: "text/html; charset=utf-8" }
   )
+
+/** `1,234.50 BRL`: grouped, with exactly the currency's minor digits. */
+export const formatAmount = (amount: BigDecimal.BigDecimal, currency: string) => {
+  const digits = Money.exponent(currency)
+  const value = Number(Money.toText(amount)).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+  return `${value} ${currency}`
+}

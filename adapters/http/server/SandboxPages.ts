@@ -6,13 +6,12 @@
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Mac } from "effect/crypto"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { toText } from "../../../core/Money.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { signatureHeader } from "../../../core/Signatures.ts"
 import { sandboxProviderId } from "../../../providers/sandbox/SandboxProvider.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, page } from "./Html.ts"
+import { escapeHtml, formatAmount, page } from "./Html.ts"
 
 const Action = Schema.Struct({ action: Schema.Literals(["paid", "failed"]) })
 
@@ -41,7 +40,7 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
     return page(`Sandbox · ${p.methodName}`, `
       <p class="muted">Sandbox provider — no real money moves</p>
       <h1>${escapeHtml(p.methodName)}</h1>
-      <p class="amount" data-testid="amount">${escapeHtml(toText(p.amountLocal))} ${escapeHtml(p.currencyLocal)}</p>
+      <p class="amount" data-testid="amount">${escapeHtml(formatAmount(p.amountLocal, p.currencyLocal))}</p>
       <p>Payment <code>${escapeHtml(p.id)}</code> is <strong data-testid="status">${escapeHtml(p.status)}</strong>.</p>
       ${buttons}`)
   })
