@@ -50,6 +50,16 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   response (also while the first is still running: it waits); the same key with another body is
   \`409 idempotency_key_reused\`; errors are not stored. Keys are kept 24 hours per merchant and environment.
 
+## Hosted checkout
+
+Sessions (\`POST /checkout/sessions\`) hold the amount, the buyer data known so far and the
+merchant's order id; the buyer finishes on \`{checkout_url}/checkout/{token}\`. Buyer data a
+hosted transaction needs: a full name of two words at least, a valid email and a document id,
+plus a phone (with country code) on rails that require one; the same rule applies to
+\`POST /payments\` with \`hostedCheckout: true\` (422 \`missing_required_fields\` otherwise; that
+legacy call never answers \`awaiting_details\`, since its response is a payment). The buyer's
+IP is taken when the page is opened, from the trusted proxy hop, and forwarded as \`userIp\`.
+
 ## Sandbox
 
 Every rail of the catalog is served in sandbox by the sandbox provider (after any provider the

@@ -63,7 +63,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           // Each flag turns on with its feature in this build; `methods` lists the method slugs
           // the shop can charge now (routable rails of its default shop).
           capabilities: {
-            checkout: false,
+            checkout: true,
             directCharge: true,
             refunds: false,
             webhooks: false,
