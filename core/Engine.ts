@@ -20,10 +20,16 @@ import { Routing } from "./payments/Routing.ts"
 import { ProviderRegistry } from "./providers/ProviderRegistry.ts"
 import { Merchants } from "./tenancy/Merchants.ts"
 import { Scopes } from "./tenancy/Scopes.ts"
+import { Events } from "./webhooks/Events.ts"
+import { Webhooks } from "./webhooks/Webhooks.ts"
 
-/** The core services, needing ids, hashing, the storage ports, a token signer and the config. */
+/**
+ * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
+ * and the config.
+ */
 export const services = Layer.mergeAll(Auth.layer, Merchants.layer, Scopes.layer, Checkout.layer, Balances.layer, Idempotency.layer).pipe(
   Layer.provideMerge(Payments.layer),
+  Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer)),
   Layer.provideMerge(ProviderRegistry.layer)

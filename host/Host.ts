@@ -9,6 +9,7 @@ import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
+import { HttpWebhookSender } from "../adapters/webhooks/HttpWebhookSender.ts"
 import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
@@ -59,7 +60,7 @@ const demoMerchant = (config: HostConfig) =>
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
   const engine = Engine.services.pipe(
-    Layer.provideMerge(tokenSignerLayer(config.jwtSecret)),
+    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer)),
     Layer.provideMerge(Foundation)
   )
   const settings = Layer.mergeAll(

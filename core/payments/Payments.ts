@@ -18,7 +18,6 @@ import { Jobs } from "../jobs/Jobs.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
-import { OutboxStore } from "../ports/OutboxStore.ts"
 import {
   type ChargeAccepted,
   type ChargeUpdate,
@@ -28,6 +27,7 @@ import {
 } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
+import { Events } from "../webhooks/Events.ts"
 import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import type { Attempt, Payment } from "./Payment.ts"
@@ -135,21 +135,18 @@ export class Payments extends Context.Service<Payments, {
       const ids = yield* Ids
       const jobs = yield* Jobs
       const ledger = yield* Ledger
-      const outbox = yield* OutboxStore
+      const events = yield* Events
       const tx = yield* Transactions
       const config = yield* EngineConfig
 
-      const emit = (p: Payment, type: string, extra: Record<string, unknown> = {}) =>
-        Effect.gen(function*() {
-          yield* outbox.append({
-            id: yield* ids.next("event"),
-            environment: p.environment,
-            shopId: p.shopId,
-            type,
-            data: { ...readView(p), ...extra },
-            relatedTxId: p.id,
-            createdAt: yield* DateTime.now
-          })
+      const emit = (p: Payment, type: string) =>
+        events.emit({
+          environment: p.environment,
+          shopId: p.shopId,
+          type,
+          data: readView(p),
+          relatedTxId: p.id,
+          merchantOrderId: p.merchantOrderId
         })
 
       // ---- creation -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../../adapters/http/server/HttpConfig.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { HttpWebhookSender } from "../../adapters/webhooks/HttpWebhookSender.ts"
 import { Engine } from "../../core/Engine.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
@@ -18,6 +19,7 @@ import { Merchants } from "../../core/tenancy/Merchants.ts"
 export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readonly publicUrl: string }) => {
   const engine = Engine.layer.pipe(
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make(options.jwtSecret))),
+    Layer.provideMerge(HttpWebhookSender.layer),
     Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: options.publicUrl,
       checkoutUrl: options.publicUrl,

@@ -3,21 +3,11 @@
  * token lifetimes, and a refresh token redeemed by racing requests.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { Auth } from "../../core/auth/Auth.ts"
-import { Engine } from "../../core/Engine.ts"
-import { EngineConfig } from "../../core/EngineConfig.ts"
-import * as Money from "../../core/Money.ts"
 import { Merchants } from "../../core/tenancy/Merchants.ts"
-
-const EngineTest = Engine.layerTest.pipe(
-  Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
-  Layer.provideMerge(Layer.succeed(EngineConfig, { publicUrl: "http://localhost", checkoutUrl: "http://localhost", fxMarkupPct: Money.decimal("2") })),
-  Layer.provideMerge(MemoryStore.layer)
-)
+import { EngineTest } from "../support/Engine.ts"
 
 const login = Effect.gen(function*() {
   const { keys } = yield* (yield* Merchants).create({ name: "Acme", email: "a@acme.test" })

@@ -2,13 +2,14 @@
  * The engine as an embedder runs it, on the memory store, with deterministic ids and the sandbox
  * provider registered: for library-level tests driven by `TestClock`.
  */
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { Engine } from "../../core/Engine.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
+import { type SendResult, WebhookSender } from "../../core/ports/WebhookSender.ts"
 import { Merchants, type NewMerchant } from "../../core/tenancy/Merchants.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
 import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
@@ -19,9 +20,30 @@ export const testEngineConfig = EngineConfig.of({
   fxMarkupPct: Money.decimal("2")
 })
 
+/** A webhook sender that answers from a script and records what it was asked to send. */
+export class ScriptedSender extends Context.Service<ScriptedSender, {
+  readonly sent: Array<{ readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string }>
+  /** What the next sends answer, in order; then 200. A string is a network error. */
+  readonly script: Array<SendResult | string>
+}>()("test/ScriptedSender") {
+  static readonly layer = Layer.effectContext(Effect.sync(() => {
+    const recorder = ScriptedSender.of({ sent: [], script: [] })
+    const sender = WebhookSender.of({
+      send: (url, headers, body) =>
+        Effect.suspend(() => {
+          recorder.sent.push({ url, headers, body })
+          const next = recorder.script.shift() ?? { status: 200, retryAfterSeconds: null }
+          return typeof next === "string" ? Effect.fail(next) : Effect.succeed(next)
+        })
+    })
+    return Context.make(ScriptedSender, recorder).pipe(Context.add(WebhookSender, sender))
+  }))
+}
+
 export const EngineTest = SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
   Layer.provideMerge(Engine.layerTest),
   Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
+  Layer.provideMerge(ScriptedSender.layer),
   Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
   Layer.provideMerge(MemoryStore.layer)
 )

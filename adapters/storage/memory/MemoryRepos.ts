@@ -12,6 +12,7 @@ import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
+import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 
 const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
   for (const row of rows.values()) if (predicate(row)) return Option.some(row)
@@ -231,6 +232,7 @@ export const MemoryStore = {
     MemorySettingsStore,
     MemoryIdempotencyStore,
     MemoryJobStore,
-    MemoryPayinRepos
+    MemoryPayinRepos,
+    MemoryWebhookStore
   ).pipe(Layer.provide(MemoryDb.layer))
 }

@@ -169,6 +169,56 @@ export const migrations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX checkout_sessions_by_id ON checkout_sessions (id)`
+  ),
+  "0004_webhooks": statements(
+    `CREATE TABLE webhooks (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      url text NOT NULL,
+      managed boolean NOT NULL,
+      events jsonb NOT NULL,
+      active boolean NOT NULL,
+      description text,
+      secret text NOT NULL,
+      previous_secret text,
+      previous_secret_expires_at timestamptz,
+      disabled_reason text,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX webhooks_by_shop ON webhooks (environment, shop_id, created_at DESC)`,
+    `CREATE TABLE webhook_deliveries (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      webhook_id text NOT NULL,
+      event_id text NOT NULL,
+      event text NOT NULL,
+      body text NOT NULL,
+      related_tx_id text,
+      status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed', 'dead_letter')),
+      attempts integer NOT NULL,
+      last_status_code integer,
+      last_error text,
+      next_attempt_at timestamptz,
+      succeeded_at timestamptz,
+      locked_until timestamptz,
+      created_at timestamptz NOT NULL,
+      UNIQUE (webhook_id, event_id)
+    )`,
+    `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status IN ('pending', 'failed')`,
+    `CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, created_at DESC)`,
+    `CREATE TABLE webhook_inbox (
+      id text PRIMARY KEY,
+      webhook_id text NOT NULL,
+      delivery_id text,
+      event text,
+      body text NOT NULL,
+      signature_valid boolean NOT NULL,
+      received_at timestamptz NOT NULL
+    )`,
+    `CREATE INDEX webhook_inbox_by_webhook ON webhook_inbox (webhook_id, received_at DESC)`
   )
 }
 

@@ -10,6 +10,7 @@ import { Effect, Layer, Redacted, String } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
 import { SqlPayinRepos } from "./SqlPayinRepos.ts"
+import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import {
   SqlCredentialStore,
   SqlIdempotencyStore,
@@ -29,7 +30,8 @@ export const layerFromClient = Layer.mergeAll(
   SqlSettingsStore,
   SqlIdempotencyStore,
   SqlJobStore,
-  SqlPayinRepos
+  SqlPayinRepos,
+  SqlWebhookStore
 ).pipe(Layer.provideMerge(MigrationsLayer))
 
 /**

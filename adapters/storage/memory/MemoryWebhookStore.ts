@@ -1,0 +1,91 @@
+/** Memory implementation of the webhook port. */
+import { DateTime, Effect, Layer, Option } from "effect"
+import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
+import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+
+const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
+  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
+
+const page = <A>(rows: ReadonlyArray<A>, p: { readonly limit: number; readonly offset: number }) => ({
+  rows: rows.slice(p.offset, p.offset + p.limit),
+  total: rows.length
+})
+
+export const MemoryWebhookStore = Layer.effect(
+  WebhookStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const subscriptions = db.table<Subscription>("webhooks")
+    const deliveries = db.table<Delivery>("webhook_deliveries")
+    const inbox = db.table<InboxMessage>("webhook_inbox")
+    const scoped = (s: Subscription | undefined, environment: string, shopId: string) =>
+      Option.filter(Option.fromNullishOr(s), (x) => x.environment === environment && x.shopId === shopId)
+    return WebhookStore.of({
+      insertSubscription: (s) => db.run(Effect.sync(() => void subscriptions.set(s.id, s))),
+      updateSubscription: (s) => db.run(Effect.sync(() => void subscriptions.set(s.id, s))),
+      deleteSubscription: (environment, shopId, id) =>
+        db.run(Effect.sync(() => Option.isSome(scoped(subscriptions.get(id), environment, shopId)) && subscriptions.delete(id))),
+      findSubscription: (environment, shopId, id) => db.run(Effect.sync(() => scoped(subscriptions.get(id), environment, shopId))),
+      findSubscriptionById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(subscriptions.get(id)))),
+      listSubscriptions: (environment, shopId, p) =>
+        db.run(Effect.sync(() =>
+          page([...subscriptions.values()].filter((s) => s.environment === environment && s.shopId === shopId).sort(newestFirst), p)
+        )),
+      activeSubscriptions: (environment, shopId) =>
+        db.run(Effect.sync(() => [...subscriptions.values()].filter((s) => s.environment === environment && s.shopId === shopId && s.active))),
+      insertDeliveries: (ds) =>
+        db.run(Effect.sync(() => {
+          const seen = new Set([...deliveries.values()].map((d) => `${d.webhookId}|${d.eventId}`))
+          for (const d of ds) if (!seen.has(`${d.webhookId}|${d.eventId}`)) deliveries.set(d.id, d)
+        })),
+      findDelivery: (webhookId, id) =>
+        db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(deliveries.get(id)), (d) => d.webhookId === webhookId))),
+      listDeliveries: (webhookId, filter, p) =>
+        db.run(Effect.sync(() =>
+          page(
+            [...deliveries.values()]
+              .filter((d) => d.webhookId === webhookId && (filter.status === undefined || d.status === filter.status))
+              .sort(newestFirst),
+            p
+          )
+        )),
+      claimDeliveries: (now, leaseMs, limit) =>
+        db.run(Effect.sync(() => {
+          const due = [...deliveries.values()]
+            .filter((d) =>
+              (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
+              !DateTime.isGreaterThan(d.nextAttemptAt, now) && (d.lockedUntil === null || DateTime.isLessThan(d.lockedUntil, now))
+            )
+            .sort((a, b) => DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id))
+            .slice(0, limit)
+          const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
+          return due.map((d) => {
+            const claimed = { ...d, lockedUntil }
+            deliveries.set(d.id, claimed)
+            return claimed
+          })
+        })),
+      recordAttempt: (id, result) =>
+        db.run(Effect.sync(() => {
+          const d = deliveries.get(id)
+          if (d !== undefined) deliveries.set(id, { ...d, ...result, lockedUntil: null })
+        })),
+      requeue: (id, now) =>
+        db.run(Effect.sync(() => {
+          const d = deliveries.get(id)
+          if (d !== undefined) deliveries.set(id, { ...d, status: "pending", nextAttemptAt: now, lockedUntil: null })
+        })),
+      insertInboxMessage: (m) => db.run(Effect.sync(() => void inbox.set(m.id, m))),
+      listInbox: (webhookId, p) =>
+        db.run(Effect.sync(() =>
+          page(
+            [...inbox.values()]
+              .filter((m) => m.webhookId === webhookId)
+              .sort((a, b) => DateTime.toEpochMillis(b.receivedAt) - DateTime.toEpochMillis(a.receivedAt) || b.id.localeCompare(a.id)),
+            p
+          )
+        ))
+    })
+  })
+)

@@ -1,0 +1,154 @@
+/** SQL implementation of the webhook port; deliveries are claimed with FOR UPDATE SKIP LOCKED. */
+import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Environment } from "../../../core/Environment.ts"
+import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
+import type { Delivery, DeliveryStatus, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
+
+const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
+const utcOrNull = (d: Date | null): DateTime.Utc | null => d === null ? null : utc(d)
+const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
+const dateOrNull = (d: DateTime.Utc | null): Date | null => d === null ? null : date(d)
+
+interface SubscriptionRow extends Omit<Subscription, "previousSecretExpiresAt" | "createdAt" | "updatedAt"> {
+  readonly previousSecretExpiresAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+interface DeliveryRow extends Omit<Delivery, "nextAttemptAt" | "succeededAt" | "lockedUntil" | "createdAt"> {
+  readonly nextAttemptAt: Date | null
+  readonly succeededAt: Date | null
+  readonly lockedUntil: Date | null
+  readonly createdAt: Date
+}
+interface InboxRow extends Omit<InboxMessage, "receivedAt"> {
+  readonly receivedAt: Date
+}
+
+const toSubscription = (r: SubscriptionRow): Subscription => ({
+  ...r,
+  previousSecretExpiresAt: utcOrNull(r.previousSecretExpiresAt),
+  createdAt: utc(r.createdAt),
+  updatedAt: utc(r.updatedAt)
+})
+const subscriptionRow = (s: Subscription) => ({
+  ...s,
+  events: JSON.stringify(s.events),
+  previousSecretExpiresAt: dateOrNull(s.previousSecretExpiresAt),
+  createdAt: date(s.createdAt),
+  updatedAt: date(s.updatedAt)
+})
+const toDelivery = (r: DeliveryRow): Delivery => ({
+  ...r,
+  nextAttemptAt: utcOrNull(r.nextAttemptAt),
+  succeededAt: utcOrNull(r.succeededAt),
+  lockedUntil: utcOrNull(r.lockedUntil),
+  createdAt: utc(r.createdAt)
+})
+
+export const SqlWebhookStore = Layer.effect(
+  WebhookStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const count = (rows: ReadonlyArray<{ readonly n: number }>) => rows[0]?.n ?? 0
+    const findSubscription = (environment: Environment, shopId: string, id: string) =>
+      sql<SubscriptionRow>`SELECT * FROM webhooks WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`.pipe(
+        Effect.map((rows) => Option.map(Arr.head(rows), toSubscription)),
+        Effect.orDie
+      )
+    return WebhookStore.of({
+      insertSubscription: (s) => sql`INSERT INTO webhooks ${sql.insert(subscriptionRow(s))}`.pipe(Effect.asVoid, Effect.orDie),
+      updateSubscription: (s) =>
+        sql`UPDATE webhooks SET ${sql.update(subscriptionRow(s), ["id"])} WHERE id = ${s.id}`.pipe(Effect.asVoid, Effect.orDie),
+      deleteSubscription: (environment, shopId, id) =>
+        sql<{ readonly id: string }>`
+          DELETE FROM webhooks WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      findSubscription,
+      findSubscriptionById: (id) =>
+        sql<SubscriptionRow>`SELECT * FROM webhooks WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Arr.head(rows), toSubscription)),
+          Effect.orDie
+        ),
+      listSubscriptions: (environment, shopId, { limit, offset }) =>
+        Effect.all({
+          rows: sql<SubscriptionRow>`
+            SELECT * FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(Effect.map((rows) => rows.map(toSubscription))),
+          total: Effect.map(
+            sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId}`,
+            count
+          )
+        }).pipe(Effect.orDie),
+      activeSubscriptions: (environment, shopId) =>
+        sql<SubscriptionRow>`SELECT * FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId} AND active`.pipe(
+          Effect.map((rows) => rows.map(toSubscription)),
+          Effect.orDie
+        ),
+      insertDeliveries: (ds) => {
+        const rows: ReadonlyArray<Record<string, unknown>> = ds.map((d) => ({
+          ...d,
+          nextAttemptAt: dateOrNull(d.nextAttemptAt),
+          succeededAt: dateOrNull(d.succeededAt),
+          lockedUntil: dateOrNull(d.lockedUntil),
+          createdAt: date(d.createdAt)
+        }))
+        return Arr.isReadonlyArrayNonEmpty(rows)
+          ? sql`INSERT INTO webhook_deliveries ${sql.insert(rows)} ON CONFLICT (webhook_id, event_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
+          : Effect.void
+      },
+      findDelivery: (webhookId, id) =>
+        sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE id = ${id} AND webhook_id = ${webhookId}`.pipe(
+          Effect.map((rows) => Option.map(Arr.head(rows), toDelivery)),
+          Effect.orDie
+        ),
+      listDeliveries: (webhookId, filter, { limit, offset }) => {
+        const where = sql.and([
+          sql`webhook_id = ${webhookId}`,
+          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
+        ])
+        return Effect.all({
+          rows: sql<DeliveryRow>`SELECT * FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(
+            Effect.map((rows) => rows.map(toDelivery))
+          ),
+          total: Effect.map(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, count)
+        }).pipe(Effect.orDie)
+      },
+      claimDeliveries: (now, leaseMs, limit) =>
+        sql<DeliveryRow>`
+          UPDATE webhook_deliveries SET locked_until = ${date(DateTime.add(now, { milliseconds: leaseMs }))}
+          WHERE id IN (
+            SELECT id FROM webhook_deliveries
+            WHERE status IN ('pending', 'failed') AND next_attempt_at <= ${date(now)}
+              AND (locked_until IS NULL OR locked_until < ${date(now)})
+            ORDER BY next_attempt_at, id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )
+          RETURNING *`.pipe(Effect.map((rows) => rows.map(toDelivery)), Effect.orDie),
+      recordAttempt: (id, r) =>
+        sql`UPDATE webhook_deliveries SET
+              status = ${r.status as DeliveryStatus}, attempts = ${r.attempts}, last_status_code = ${r.lastStatusCode},
+              last_error = ${r.lastError}, next_attempt_at = ${dateOrNull(r.nextAttemptAt)},
+              succeeded_at = ${dateOrNull(r.succeededAt)}, locked_until = NULL
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      requeue: (id, now) =>
+        sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${date(now)}, locked_until = NULL WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      insertInboxMessage: (m) =>
+        sql`INSERT INTO webhook_inbox ${sql.insert({ ...m, receivedAt: date(m.receivedAt) })}`.pipe(Effect.asVoid, Effect.orDie),
+      listInbox: (webhookId, { limit, offset }) =>
+        Effect.all({
+          rows: sql<InboxRow>`SELECT * FROM webhook_inbox WHERE webhook_id = ${webhookId}
+                              ORDER BY received_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(
+            Effect.map((rows) => rows.map((r) => ({ ...r, receivedAt: utc(r.receivedAt) })))
+          ),
+          total: Effect.map(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_inbox WHERE webhook_id = ${webhookId}`, count)
+        }).pipe(Effect.orDie)
+    })
+  })
+)

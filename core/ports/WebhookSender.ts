@@ -1,0 +1,17 @@
+import { Context, type Effect } from "effect"
+
+export interface SendResult {
+  readonly status: number
+  /** `Retry-After` in seconds, when the endpoint sent one. */
+  readonly retryAfterSeconds: number | null
+}
+
+/** POSTs a signed webhook; fails with a message on a network error or a timeout. */
+export class WebhookSender extends Context.Service<WebhookSender, {
+  readonly send: (
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    timeoutMs: number
+  ) => Effect.Effect<SendResult, string>
+}>()("core/ports/WebhookSender") {}

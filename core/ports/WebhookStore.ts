@@ -1,0 +1,51 @@
+import { Context, type DateTime, type Effect, type Option } from "effect"
+import type { Environment } from "../Environment.ts"
+import type { Delivery, DeliveryStatus, InboxMessage, Subscription } from "../webhooks/Webhook.ts"
+
+export interface DeliveryResult {
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly lastStatusCode: number | null
+  readonly lastError: string | null
+  readonly nextAttemptAt: DateTime.Utc | null
+  readonly succeededAt: DateTime.Utc | null
+}
+
+export class WebhookStore extends Context.Service<WebhookStore, {
+  readonly insertSubscription: (subscription: Subscription) => Effect.Effect<void>
+  readonly updateSubscription: (subscription: Subscription) => Effect.Effect<void>
+  readonly deleteSubscription: (environment: Environment, shopId: string, id: string) => Effect.Effect<boolean>
+  readonly findSubscription: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Subscription>>
+  readonly findSubscriptionById: (id: string) => Effect.Effect<Option.Option<Subscription>>
+  /** Newest first. */
+  readonly listSubscriptions: (
+    environment: Environment,
+    shopId: string,
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Subscription>; readonly total: number }>
+  readonly activeSubscriptions: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+
+  readonly insertDeliveries: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<void>
+  readonly findDelivery: (webhookId: string, id: string) => Effect.Effect<Option.Option<Delivery>>
+  readonly listDeliveries: (
+    webhookId: string,
+    filter: { readonly status?: DeliveryStatus | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Delivery>; readonly total: number }>
+  /**
+   * Leases up to `limit` deliveries due at `now` (pending or failed, `nextAttemptAt <= now`, lease
+   * lapsed) until `now + leaseMs`. Concurrent claims never return the same delivery.
+   */
+  readonly claimDeliveries: (now: DateTime.Utc, leaseMs: number, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
+  /** Records an attempt's outcome and releases the lease. */
+  readonly recordAttempt: (id: string, result: DeliveryResult) => Effect.Effect<void>
+  /** Queues a delivery again now, whatever its status. */
+  readonly requeue: (id: string, now: DateTime.Utc) => Effect.Effect<void>
+
+  readonly insertInboxMessage: (message: InboxMessage) => Effect.Effect<void>
+  /** Newest first. */
+  readonly listInbox: (
+    webhookId: string,
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<InboxMessage>; readonly total: number }>
+}>()("core/ports/WebhookStore") {}

@@ -1,0 +1,88 @@
+/**
+ * Emitting an event: the envelope is built and serialised once, written to the outbox and fanned
+ * out as one delivery per active matching subscription, all inside the caller's transaction, so
+ * an event exists exactly when the change that caused it was committed.
+ *
+ * Envelope (every event): `{ id, type, created, environment, apiVersion, data, merchantOrderId? }`
+ * where `data` is the resource as the API returns it and `merchantOrderId` is set when the
+ * payment has one.
+ */
+import { Context, DateTime, Effect, Layer } from "effect"
+import type { Environment } from "../Environment.ts"
+import { Ids } from "../Ids.ts"
+import { OutboxStore } from "../ports/OutboxStore.ts"
+import { WebhookStore } from "../ports/WebhookStore.ts"
+import { type Delivery, subscribes } from "./Webhook.ts"
+
+export const eventApiVersion = "2026-11-01"
+
+export interface NewEvent {
+  readonly environment: Environment
+  readonly shopId: string
+  readonly type: string
+  readonly data: Readonly<Record<string, unknown>>
+  readonly relatedTxId: string | null
+  readonly merchantOrderId?: string | null | undefined
+}
+
+export class Events extends Context.Service<Events, {
+  /** Emits within the current transaction; answers the event id. */
+  readonly emit: (event: NewEvent) => Effect.Effect<string>
+}>()("core/webhooks/Events") {
+  static readonly layer = Layer.effect(
+    Events,
+    Effect.gen(function*() {
+      const ids = yield* Ids
+      const outbox = yield* OutboxStore
+      const webhooks = yield* WebhookStore
+      const emit = Effect.fn("Events.emit")(function*(event: NewEvent) {
+        const id = yield* ids.next("event")
+        const created = yield* DateTime.now
+        const envelope = {
+          id,
+          type: event.type,
+          created: DateTime.formatIso(created),
+          environment: event.environment,
+          apiVersion: eventApiVersion,
+          data: event.data,
+          ...(event.merchantOrderId === undefined || event.merchantOrderId === null ? {} : { merchantOrderId: event.merchantOrderId })
+        }
+        yield* outbox.append({
+          id,
+          environment: event.environment,
+          shopId: event.shopId,
+          type: event.type,
+          data: envelope,
+          relatedTxId: event.relatedTxId,
+          createdAt: created
+        })
+        const body = JSON.stringify(envelope)
+        const targets = (yield* webhooks.activeSubscriptions(event.environment, event.shopId)).filter((s) => subscribes(s, event.type))
+        const deliveries: Array<Delivery> = []
+        for (const subscription of targets) {
+          deliveries.push({
+            id: yield* ids.next("delivery"),
+            environment: event.environment,
+            shopId: event.shopId,
+            webhookId: subscription.id,
+            eventId: id,
+            event: event.type,
+            body,
+            relatedTxId: event.relatedTxId,
+            status: "pending",
+            attempts: 0,
+            lastStatusCode: null,
+            lastError: null,
+            nextAttemptAt: created,
+            succeededAt: null,
+            lockedUntil: null,
+            createdAt: created
+          })
+        }
+        yield* webhooks.insertDeliveries(deliveries)
+        return id
+      })
+      return Events.of({ emit })
+    })
+  )
+}

@@ -1,0 +1,78 @@
+/** Webhook subscriptions, deliveries and managed-inbox messages (spec 2.14, 2.15, 3.6, 6). */
+import type { DateTime } from "effect"
+import type { Environment } from "../Environment.ts"
+
+/** Every event the engine can emit (spec 6); `*` subscribes to all. */
+export const eventTypes = [
+  "payment.completed",
+  "payment.failed",
+  "payment.refunded",
+  "payment.captured",
+  "chargeback.created",
+  "claim.opened",
+  "claim.resolved",
+  "settlement.closed",
+  "settlement.pdf_ready",
+  "withdrawal.completed",
+  "withdrawal.failed",
+  "payout.completed",
+  "payout.failed"
+] as const
+export type EventType = typeof eventTypes[number]
+
+export interface Subscription {
+  readonly id: string
+  readonly environment: Environment
+  readonly shopId: string
+  readonly url: string
+  readonly managed: boolean
+  /** Event names, or `["*"]`. */
+  readonly events: ReadonlyArray<string>
+  readonly active: boolean
+  readonly description: string | null
+  /** `whsec_...`: signs `v1`. Kept to sign with; returned on creation and rotation only. */
+  readonly secret: string
+  /** The secret before the last rotation: also signs (`v0`) until `previousSecretExpiresAt`. */
+  readonly previousSecret: string | null
+  readonly previousSecretExpiresAt: DateTime.Utc | null
+  /** Why the engine turned the subscription off (the endpoint answered 410), if it did. */
+  readonly disabledReason: string | null
+  readonly createdAt: DateTime.Utc
+  readonly updatedAt: DateTime.Utc
+}
+
+export type DeliveryStatus = "pending" | "succeeded" | "failed" | "dead_letter"
+
+export interface Delivery {
+  readonly id: string
+  readonly environment: Environment
+  readonly shopId: string
+  readonly webhookId: string
+  readonly eventId: string
+  readonly event: string
+  /** The envelope, serialised once: these exact bytes are signed and sent on every attempt. */
+  readonly body: string
+  readonly relatedTxId: string | null
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly lastStatusCode: number | null
+  readonly lastError: string | null
+  readonly nextAttemptAt: DateTime.Utc | null
+  readonly succeededAt: DateTime.Utc | null
+  readonly lockedUntil: DateTime.Utc | null
+  readonly createdAt: DateTime.Utc
+}
+
+/** An event received by a managed inbox. */
+export interface InboxMessage {
+  readonly id: string
+  readonly webhookId: string
+  readonly deliveryId: string | null
+  readonly event: string | null
+  readonly body: string
+  readonly signatureValid: boolean
+  readonly receivedAt: DateTime.Utc
+}
+
+export const subscribes = (subscription: Pick<Subscription, "events">, event: string) =>
+  subscription.events.includes("*") || subscription.events.includes(event)

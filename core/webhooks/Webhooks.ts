@@ -1,0 +1,333 @@
+/**
+ * Webhook subscriptions and at-least-once delivery (spec 2.14, 2.15, 3.6, 4.11, 6).
+ *
+ * Delivery: the worker leases due deliveries (any number of replicas share them), signs the stored
+ * body with `X-Service-Signature: t=<unix>,v1=<hex>[,v0=<hex>]` (v0: the previous secret during
+ * the 24-hour rotation window) and POSTs it with a 15-second timeout. 2xx succeeds. 410 Gone turns
+ * the subscription off and dead-letters the delivery. Anything else, a timeout or a network error
+ * retries after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 24 h (each +-10 % jitter; `Retry-After`
+ * on 429/503 is honoured when longer); after the 9th attempt (about 2.75 days) the delivery is
+ * `dead_letter`. Replay queues any delivery again at once.
+ *
+ * Delivery statuses: `pending` (not tried yet, or queued by replay) -> `succeeded` | `failed`
+ * (last try failed, another is scheduled at `nextAttemptAt`) -> ... -> `dead_letter`.
+ *
+ * Managed subscriptions (no URL given) deliver to an inbox on the host's own domain; the engine
+ * hands those deliveries to the inbox in-process, where they are verified like any POST to it.
+ */
+import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
+import { Mac } from "effect/crypto"
+import { type ApiError, apiError, invalidRequest, type Issue, notFound } from "../ApiError.ts"
+import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
+import type { Environment } from "../Environment.ts"
+import { Ids } from "../Ids.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import { WebhookSender } from "../ports/WebhookSender.ts"
+import { type DeliveryResult, WebhookStore } from "../ports/WebhookStore.ts"
+import { signatureHeader, verifySignature } from "../Signatures.ts"
+import { type Delivery, type DeliveryStatus, eventTypes, type InboxMessage, type Subscription } from "./Webhook.ts"
+
+export const deliveryTimeoutMs = 15_000
+export const rotationGraceHours = 24
+export const retryDelays: ReadonlyArray<Duration.Duration> = [
+  Duration.minutes(1),
+  Duration.minutes(5),
+  Duration.minutes(30),
+  Duration.hours(2),
+  Duration.hours(5),
+  Duration.hours(10),
+  Duration.hours(24),
+  Duration.hours(24)
+]
+export const maxAttempts = retryDelays.length + 1
+const leaseMs = 60_000
+
+export interface SubscriptionInput {
+  readonly url?: string | undefined
+  readonly events?: ReadonlyArray<string> | undefined
+  readonly description?: string | null | undefined
+  readonly active?: boolean | undefined
+}
+
+type Scope = { readonly environment: Environment; readonly shopId: string }
+
+const validUrl = (url: string): Issue | undefined => {
+  if (url.length > 2000) return { path: "url", message: "Expected at most 2000 characters" }
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return { path: "url", message: "Expected an absolute http or https URL" }
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { path: "url", message: "Expected an http or https URL" }
+  if (parsed.username !== "" || parsed.password !== "") return { path: "url", message: "Credentials may not be part of the URL" }
+  return undefined
+}
+
+const validEvents = (events: ReadonlyArray<string>): ReadonlyArray<Issue> => {
+  if (events.length === 0) return [{ path: "events", message: "Expected at least one event name, or \"*\"" }]
+  return events.flatMap((e, i) =>
+    e === "*" || (eventTypes as ReadonlyArray<string>).includes(e)
+      ? []
+      : [{ path: `events.${i}`, message: `Unknown event '${e}'; expected one of ${eventTypes.join(", ")} or *` }]
+  )
+}
+
+export class Webhooks extends Context.Service<Webhooks, {
+  readonly create: (scope: Scope, input: SubscriptionInput) => Effect.Effect<Subscription, ApiError>
+  readonly get: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiError>
+  readonly list: (scope: Scope, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
+    readonly rows: ReadonlyArray<Subscription>
+    readonly total: number
+  }>
+  readonly update: (scope: Scope, id: string, input: SubscriptionInput) => Effect.Effect<Subscription, ApiError>
+  readonly remove: (scope: Scope, id: string) => Effect.Effect<void, ApiError>
+  readonly rotateSecret: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiError>
+  readonly deliveries: (
+    scope: Scope,
+    id: string,
+    filter: { readonly status?: DeliveryStatus | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Delivery>; readonly total: number }, ApiError>
+  readonly replay: (scope: Scope, id: string, deliveryId: string) => Effect.Effect<Delivery, ApiError>
+  readonly inbox: (scope: Scope, id: string, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
+    readonly rows: ReadonlyArray<InboxMessage>
+    readonly total: number
+  }, ApiError>
+  /** A POST to a managed inbox: verified against the subscription's secrets, stored when valid. */
+  readonly receive: (
+    webhookId: string,
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: string
+  ) => Effect.Effect<InboxMessage, ApiError>
+  /** One pass of the delivery worker; answers how many deliveries it attempted. */
+  readonly deliverDue: Effect.Effect<number>
+}>()("core/webhooks/Webhooks") {
+  static readonly layer = Layer.effect(
+    Webhooks,
+    Effect.gen(function*() {
+      const store = yield* WebhookStore
+      const sender = yield* WebhookSender
+      const ids = yield* Ids
+      const config = yield* EngineConfig
+      const jobs = yield* Jobs
+      const mac = yield* Mac.Mac
+      const withMac = Effect.provideService(Mac.Mac, mac)
+
+      const inboxUrl = (id: string) => `${baseUrlOf(config)}/webhooks/inbox/${id}`
+
+      const get = Effect.fn("Webhooks.get")(function*(scope: Scope, id: string) {
+        const found = yield* store.findSubscription(scope.environment, scope.shopId, id)
+        if (Option.isNone(found)) return yield* notFound("webhook", id)
+        return found.value
+      })
+
+      const check = (input: SubscriptionInput) => {
+        const issues = [
+          ...(input.url === undefined ? [] : [validUrl(input.url)].filter((i): i is Issue => i !== undefined)),
+          ...(input.events === undefined ? [] : validEvents(input.events))
+        ]
+        return issues.length === 0 ? Effect.void : Effect.fail(invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues))
+      }
+
+      const create = Effect.fn("Webhooks.create")(function*(scope: Scope, input: SubscriptionInput) {
+        if (input.events === undefined) {
+          return yield* invalidRequest("events is required", [{ path: "events", message: "Missing key" }], ["events"])
+        }
+        yield* check(input)
+        const id = yield* ids.next("webhook")
+        const now = yield* DateTime.now
+        const subscription: Subscription = {
+          id,
+          environment: scope.environment,
+          shopId: scope.shopId,
+          url: input.url ?? inboxUrl(id),
+          managed: input.url === undefined,
+          events: [...new Set(input.events)],
+          active: input.active ?? true,
+          description: input.description ?? null,
+          secret: yield* ids.secret("whsec_", 32),
+          previousSecret: null,
+          previousSecretExpiresAt: null,
+          disabledReason: null,
+          createdAt: now,
+          updatedAt: now
+        }
+        yield* store.insertSubscription(subscription)
+        return subscription
+      })
+
+      const update = Effect.fn("Webhooks.update")(function*(scope: Scope, id: string, input: SubscriptionInput) {
+        const current = yield* get(scope, id)
+        yield* check(input)
+        const next: Subscription = {
+          ...current,
+          ...(input.url === undefined ? {} : { url: input.url, managed: false }),
+          ...(input.events === undefined ? {} : { events: [...new Set(input.events)] }),
+          ...(input.description === undefined ? {} : { description: input.description }),
+          ...(input.active === undefined ? {} : { active: input.active, disabledReason: input.active ? null : current.disabledReason }),
+          updatedAt: yield* DateTime.now
+        }
+        yield* store.updateSubscription(next)
+        return next
+      })
+
+      const remove = Effect.fn("Webhooks.remove")(function*(scope: Scope, id: string) {
+        if (!(yield* store.deleteSubscription(scope.environment, scope.shopId, id))) return yield* notFound("webhook", id)
+      })
+
+      const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(scope: Scope, id: string) {
+        const current = yield* get(scope, id)
+        const now = yield* DateTime.now
+        const next: Subscription = {
+          ...current,
+          secret: yield* ids.secret("whsec_", 32),
+          previousSecret: current.secret,
+          previousSecretExpiresAt: DateTime.add(now, { hours: rotationGraceHours }),
+          updatedAt: now
+        }
+        yield* store.updateSubscription(next)
+        return next
+      })
+
+      const deliveries = Effect.fn("Webhooks.deliveries")(function*(
+        scope: Scope,
+        id: string,
+        filter: { readonly status?: DeliveryStatus | undefined },
+        page: { readonly limit: number; readonly offset: number }
+      ) {
+        yield* get(scope, id)
+        return yield* store.listDeliveries(id, filter, page)
+      })
+
+      const replay = Effect.fn("Webhooks.replay")(function*(scope: Scope, id: string, deliveryId: string) {
+        yield* get(scope, id)
+        const found = yield* store.findDelivery(id, deliveryId)
+        if (Option.isNone(found)) return yield* notFound("delivery", deliveryId)
+        const now = yield* DateTime.now
+        yield* store.requeue(deliveryId, now)
+        return { ...found.value, status: "pending" as const, nextAttemptAt: now, lockedUntil: null }
+      })
+
+      const inbox = Effect.fn("Webhooks.inbox")(function*(scope: Scope, id: string, page: { readonly limit: number; readonly offset: number }) {
+        const subscription = yield* get(scope, id)
+        if (!subscription.managed) {
+          return yield* invalidRequest("This webhook delivers to its own URL; only managed webhooks have an inbox", [{
+            path: "id",
+            message: "Expected a managed webhook"
+          }])
+        }
+        return yield* store.listInbox(id, page)
+      })
+
+      /** The secrets that sign now: the current one, and the previous one during the grace window. */
+      const signingSecrets = (s: Subscription, now: DateTime.Utc): readonly [string, ...Array<string>] =>
+        s.previousSecret !== null && s.previousSecretExpiresAt !== null && DateTime.isLessThan(now, s.previousSecretExpiresAt)
+          ? [s.secret, s.previousSecret]
+          : [s.secret]
+
+      const receive = Effect.fn("Webhooks.receive")(function*(
+        webhookId: string,
+        headers: Readonly<Record<string, string | undefined>>,
+        rawBody: string
+      ) {
+        const found = yield* store.findSubscriptionById(webhookId)
+        if (Option.isNone(found) || !found.value.managed) return yield* notFound("webhook inbox", webhookId)
+        const verdict = yield* verifySignature(rawBody, headers["x-service-signature"], signingSecrets(found.value, yield* DateTime.now))
+          .pipe(withMac)
+        if (verdict !== "valid") return yield* apiError("authentication_failed", `The delivery's signature is ${verdict}`)
+        const message: InboxMessage = {
+          id: yield* ids.next("event"),
+          webhookId,
+          deliveryId: headers["x-service-delivery"] ?? null,
+          event: headers["x-service-event"] ?? null,
+          body: rawBody,
+          signatureValid: true,
+          receivedAt: yield* DateTime.now
+        }
+        yield* store.insertInboxMessage(message)
+        return message
+      })
+
+      const attempt = Effect.fnUntraced(function*(delivery: Delivery) {
+        const subscription = yield* store.findSubscriptionById(delivery.webhookId)
+        const now = yield* DateTime.now
+        const attempts = delivery.attempts + 1
+        const finish = (result: Omit<DeliveryResult, "attempts">) => store.recordAttempt(delivery.id, { ...result, attempts })
+        if (Option.isNone(subscription) || !subscription.value.active) {
+          return yield* finish({
+            status: "dead_letter",
+            lastStatusCode: null,
+            lastError: Option.isNone(subscription) ? "the subscription was deleted" : "the subscription is inactive",
+            nextAttemptAt: null,
+            succeededAt: null
+          })
+        }
+        const s = subscription.value
+        const headers = {
+          "content-type": "application/json",
+          "user-agent": "payment-orchestration-webhooks/1",
+          "x-service-signature": yield* signatureHeader(delivery.body, signingSecrets(s, now)).pipe(withMac),
+          "x-service-event": delivery.event,
+          "x-service-delivery": delivery.id
+        }
+        const outcome = s.managed
+          ? yield* receive(s.id, headers, delivery.body).pipe(
+            Effect.as({ status: 200, retryAfterSeconds: null }),
+            Effect.catch((e) => Effect.succeed({ status: e.status, retryAfterSeconds: null }))
+          )
+          : yield* sender.send(s.url, headers, delivery.body, deliveryTimeoutMs).pipe(Effect.result)
+        const result = "_tag" in outcome
+          ? (outcome._tag === "Success" ? { status: outcome.success.status, retryAfterSeconds: outcome.success.retryAfterSeconds, error: null } : { status: null, retryAfterSeconds: null, error: outcome.failure })
+          : { status: outcome.status, retryAfterSeconds: outcome.retryAfterSeconds, error: null }
+        if (result.status !== null && result.status >= 200 && result.status < 300) {
+          return yield* finish({ status: "succeeded", lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
+        }
+        const lastError = result.error ?? `HTTP ${result.status}`
+        if (result.status === 410) {
+          yield* store.updateSubscription({ ...s, active: false, disabledReason: "the endpoint answered 410 Gone", updatedAt: now })
+          return yield* finish({ status: "dead_letter", lastStatusCode: 410, lastError, nextAttemptAt: null, succeededAt: null })
+        }
+        if (attempts >= maxAttempts) {
+          return yield* finish({ status: "dead_letter", lastStatusCode: result.status, lastError, nextAttemptAt: null, succeededAt: null })
+        }
+        const jitter = yield* Random.nextBetween(0.9, 1.1)
+        let delayMs = Math.round(Duration.toMillis(retryDelays[attempts - 1]!) * jitter)
+        if ((result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null) {
+          delayMs = Math.max(delayMs, result.retryAfterSeconds * 1000)
+        }
+        yield* finish({
+          status: "failed",
+          lastStatusCode: result.status,
+          lastError,
+          nextAttemptAt: DateTime.add(now, { milliseconds: delayMs }),
+          succeededAt: null
+        })
+      })
+
+      const deliverDue = Effect.gen(function*() {
+        const due = yield* store.claimDeliveries(yield* DateTime.now, leaseMs, 50)
+        yield* Effect.forEach(due, attempt, { concurrency: 8, discard: true })
+        return due.length
+      }).pipe(Effect.withSpan("Webhooks.deliverDue"))
+
+      // The job worker's tick delivers too: one loop, one lease discipline.
+      yield* jobs.onTick(Effect.asVoid(deliverDue))
+
+      return Webhooks.of({
+        create,
+        get,
+        list: (scope, page) => store.listSubscriptions(scope.environment, scope.shopId, page),
+        update,
+        remove,
+        rotateSecret,
+        deliveries,
+        replay,
+        inbox,
+        receive,
+        deliverDue
+      })
+    })
+  )
+}
+
