@@ -10,11 +10,12 @@ import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
 import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
+import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi)
   .prefix("/api/v1")
 {}
 

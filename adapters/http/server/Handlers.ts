@@ -66,7 +66,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
             checkout: true,
             directCharge: true,
             refunds: false,
-            webhooks: false,
+            webhooks: true,
             crypto: [],
             methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()
           }

@@ -16,6 +16,7 @@ import { IconRoutes } from "./Icons.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
+import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
 
 export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
@@ -28,7 +29,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CatalogHandlers,
     CallbackHandlers,
     CheckoutHandlers,
-    CheckoutPublicHandlers
+    CheckoutPublicHandlers,
+    WebhookHandlers,
+    WebhookInboxHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )

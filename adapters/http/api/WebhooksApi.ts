@@ -1,0 +1,120 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { IsoDateTime, Text } from "./Fields.ts"
+import { Pagination } from "./PaymentsApi.ts"
+import { SecretKey } from "./Security.ts"
+
+const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "dead_letter"])
+
+const SubscriptionFields = {
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(Schema.String),
+  active: Schema.Boolean,
+  description: Schema.NullOr(Schema.String),
+  managed: Schema.Boolean.annotate({ description: "True when the URL is the host's own inbox" }),
+  disabledReason: Schema.NullOr(Schema.String).annotate({ description: "Set when the engine turned it off (410 Gone)" }),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime
+}
+
+export const WebhookView = Schema.Struct(SubscriptionFields).annotate({ identifier: "Webhook" })
+
+export const WebhookWithSecret = Schema.Struct({
+  ...SubscriptionFields,
+  secret: Schema.String.annotate({ description: "`whsec_...`, returned here and on rotation only" }),
+  previousSecretExpiresAt: Schema.NullOr(IsoDateTime).annotate({ description: "Until then deliveries are also signed (v0) with the previous secret" })
+}).annotate({ identifier: "WebhookWithSecret" })
+
+export const DeliveryView = Schema.Struct({
+  id: Schema.String,
+  event: Schema.String,
+  status: DeliveryStatus,
+  attempts: Schema.Int,
+  lastStatusCode: Schema.NullOr(Schema.Int),
+  lastError: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(IsoDateTime),
+  succeededAt: Schema.NullOr(IsoDateTime),
+  createdAt: IsoDateTime,
+  relatedTxId: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "WebhookDelivery" })
+
+export const InboxMessageView = Schema.Struct({
+  id: Schema.String,
+  deliveryId: Schema.NullOr(Schema.String),
+  event: Schema.NullOr(Schema.String),
+  receivedAt: IsoDateTime,
+  signatureValid: Schema.Boolean,
+  payload: Schema.Unknown.annotate({ description: "The event envelope as delivered" })
+}).annotate({ identifier: "WebhookInboxMessage" })
+
+const Events = Schema.Array(Text(64)).annotate({ description: "Event names of spec section 6, or [\"*\"]" })
+const Page = { limit: Schema.optional(Schema.FiniteFromString), offset: Schema.optional(Schema.FiniteFromString) }
+const Id = { id: Schema.String }
+
+const envelopeDescription =
+  "Every delivery POSTs the event envelope `{ id, type, created, environment, apiVersion, data, merchantOrderId? }` (`data`: the resource as the API returns it; `merchantOrderId`: when the payment has one) " +
+  "with headers `X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">[,v0=...]`, `X-Service-Event`, `X-Service-Delivery`. " +
+  "The body is serialised once; the signed bytes are the sent bytes. A 2xx within 15 s succeeds; 410 turns the webhook off; anything else retries after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 24 h (+-10 % jitter, Retry-After honoured on 429/503), then the delivery is dead_letter."
+
+export class WebhooksApi extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.post("create", "/webhooks", {
+      payload: Schema.Struct({
+        url: Schema.optional(Text(2000)).annotate({ description: "http(s), no credentials; omitted: a managed inbox on the host's domain" }),
+        events: Events,
+        description: Schema.optional(Text(500))
+      }),
+      success: WebhookWithSecret.pipe(HttpApiSchema.status(201))
+    }).annotate(OpenApi.Description, `Registers a webhook. ${envelopeDescription}`),
+    HttpApiEndpoint.get("list", "/webhooks", {
+      query: Page,
+      success: Schema.Struct({ data: Schema.Array(WebhookView), pagination: Pagination })
+    }).annotate(OpenApi.Description, "Newest first; `limit` 1 to 100 (default 50), clamped. Secrets are never listed."),
+    HttpApiEndpoint.get("get", "/webhooks/:id", { params: Id, success: WebhookView }),
+    HttpApiEndpoint.patch("update", "/webhooks/:id", {
+      params: Id,
+      payload: Schema.Struct({
+        url: Schema.optional(Text(2000)),
+        events: Schema.optional(Events),
+        active: Schema.optional(Schema.Boolean),
+        description: Schema.optional(Schema.NullOr(Text(500)))
+      }),
+      success: WebhookView
+    }).annotate(OpenApi.Description, "Updates url, events, active or description; the secret stays."),
+    HttpApiEndpoint.delete("remove", "/webhooks/:id", {
+      params: Id,
+      success: Schema.Struct({ id: Schema.String, deleted: Schema.Boolean })
+    }).annotate(OpenApi.Description, "Removes the webhook; its pending deliveries are dropped (dead_letter)."),
+    HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate-secret", {
+      params: Id,
+      success: WebhookWithSecret
+    }).annotate(OpenApi.Description, "A new secret, returned once. For 24 hours deliveries carry both signatures: v1 with the new secret, v0 with the old."),
+    HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
+      params: Id,
+      query: { ...Page, status: Schema.optional(DeliveryStatus) },
+      success: Schema.Struct({ data: Schema.Array(DeliveryView), pagination: Pagination })
+    }),
+    HttpApiEndpoint.post("replay", "/webhooks/:id/deliveries/:deliveryId/replay", {
+      params: { id: Schema.String, deliveryId: Schema.String },
+      success: DeliveryView
+    }).annotate(OpenApi.Description, "Queues the delivery again at once, whatever its status."),
+    HttpApiEndpoint.get("inbox", "/webhooks/:id/inbox", {
+      params: Id,
+      query: Page,
+      success: Schema.Struct({ data: Schema.Array(InboxMessageView), pagination: Pagination })
+    }).annotate(OpenApi.Description, "Managed webhooks only: the events the host's inbox received and verified, newest first.")
+  )
+  .middleware(SecretKey)
+  .annotate(OpenApi.Title, "Webhooks")
+{}
+
+export class WebhookInboxApi extends HttpApiGroup.make("webhookInbox")
+  .add(
+    HttpApiEndpoint.post("receive", "/webhooks/inbox/:id", {
+      params: Id,
+      success: Schema.Struct({ received: Schema.Boolean, id: Schema.String })
+    }).annotate(OpenApi.Description, "The managed inbox: accepts deliveries signed with the webhook's secret (401 otherwise) and stores them.")
+  )
+  .annotate(OpenApi.Title, "Webhooks (managed inbox)")
+{}

@@ -1,0 +1,97 @@
+/** Handlers of the webhook endpoints and of the managed inbox. */
+import { DateTime, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { invalidRequest } from "../../../core/ApiError.ts"
+import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
+import { Webhooks } from "../../../core/webhooks/Webhooks.ts"
+import { Api } from "../api/Api.ts"
+import { clampPage, pagination } from "./Paging.ts"
+
+const iso = (t: DateTime.Utc | null) => t === null ? null : DateTime.formatIso(t)
+
+const view = (s: Subscription) => ({
+  id: s.id,
+  url: s.url,
+  events: s.events,
+  active: s.active,
+  description: s.description,
+  managed: s.managed,
+  disabledReason: s.disabledReason,
+  createdAt: DateTime.formatIso(s.createdAt),
+  updatedAt: DateTime.formatIso(s.updatedAt)
+})
+
+const withSecret = (s: Subscription) => ({ ...view(s), secret: s.secret, previousSecretExpiresAt: iso(s.previousSecretExpiresAt) })
+
+const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  lastStatusCode: d.lastStatusCode,
+  lastError: d.lastError,
+  nextAttemptAt: d.status === "succeeded" || d.status === "dead_letter" ? null : iso(d.nextAttemptAt),
+  succeededAt: iso(d.succeededAt),
+  createdAt: DateTime.formatIso(d.createdAt),
+  relatedTxId: d.relatedTxId
+})
+
+const inboxView = (m: InboxMessage) => {
+  let payload: unknown = m.body
+  try {
+    payload = JSON.parse(m.body)
+  } catch {
+    // kept as text
+  }
+  return { id: m.id, deliveryId: m.deliveryId, event: m.event, receivedAt: DateTime.formatIso(m.receivedAt), signatureValid: m.signatureValid, payload }
+}
+
+export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* Webhooks
+    const scopes = yield* Scopes
+    const scope = Effect.gen(function*() {
+      const { environment, shop } = yield* scopes.resolve(yield* CurrentPrincipal)
+      return { environment, shopId: shop.id }
+    })
+    return handlers.handleAll({
+      create: ({ payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.create(s, payload)), withSecret),
+      list: ({ query }) =>
+        Effect.gen(function*() {
+          const page = clampPage(query)
+          const { rows, total } = yield* webhooks.list(yield* scope, page)
+          return { data: rows.map(view), pagination: pagination(total, page) }
+        }),
+      get: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.get(s, params.id)), view),
+      update: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.update(s, params.id, payload)), view),
+      remove: ({ params }) => Effect.as(Effect.flatMap(scope, (s) => webhooks.remove(s, params.id)), { id: params.id, deleted: true }),
+      rotateSecret: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.rotateSecret(s, params.id)), withSecret),
+      deliveries: ({ params, query }) =>
+        Effect.gen(function*() {
+          const page = clampPage(query)
+          const { rows, total } = yield* webhooks.deliveries(yield* scope, params.id, { status: query.status }, page)
+          return { data: rows.map(deliveryView), pagination: pagination(total, page) }
+        }),
+      replay: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.replay(s, params.id, params.deliveryId)), deliveryView),
+      inbox: ({ params, query }) =>
+        Effect.gen(function*() {
+          const page = clampPage(query)
+          const { rows, total } = yield* webhooks.inbox(yield* scope, params.id, page)
+          return { data: rows.map(inboxView), pagination: pagination(total, page) }
+        })
+    })
+  }))
+
+export const WebhookInboxHandlers = HttpApiBuilder.group(Api, "webhookInbox", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* Webhooks
+    return handlers.handleRaw("receive", ({ params, request }) =>
+      Effect.gen(function*() {
+        const rawBody = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The body could not be read", [])))
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
+        const message = yield* webhooks.receive(params.id, headers, rawBody)
+        return { received: true, id: message.id }
+      }))
+  }))

@@ -1,0 +1,51 @@
+/**
+ * A webhook receiver a merchant copies: a plain Node HTTP server that reads the raw body, verifies
+ * `X-Service-Signature` with `verifyWebhook`, and answers 2xx only for a genuine event (anything
+ * else makes the engine retry). Run: `WEBHOOK_SECRET=whsec_... PORT=4000 npx tsx examples/webhook-receiver/main.ts`.
+ */
+import { createServer, type Server } from "node:http"
+import { verifyWebhook } from "../../core/webhooks/verifyWebhook.ts"
+
+export interface ReceivedEvent {
+  readonly id: string
+  readonly type: string
+  readonly deliveryId: string | undefined
+  readonly envelope: Record<string, unknown>
+}
+
+export const startReceiver = (options: {
+  readonly port: number
+  readonly secret: string
+  readonly onEvent: (event: ReceivedEvent) => void
+}): Promise<Server> =>
+  new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      const chunks: Array<Buffer> = []
+      req.on("data", (chunk: Buffer) => chunks.push(chunk))
+      req.on("end", async () => {
+        const rawBody = Buffer.concat(chunks).toString("utf8")
+        const { reason, valid } = await verifyWebhook(rawBody, req.headers["x-service-signature"], options.secret)
+        if (!valid) {
+          res.writeHead(400, { "content-type": "text/plain" }).end(`bad signature: ${reason}`)
+          return
+        }
+        const envelope = JSON.parse(rawBody) as Record<string, unknown>
+        options.onEvent({
+          id: String(envelope["id"]),
+          type: String(envelope["type"]),
+          deliveryId: req.headers["x-service-delivery"] as string | undefined,
+          envelope
+        })
+        res.writeHead(204).end()
+      })
+    })
+    server.listen(options.port, "127.0.0.1", () => resolve(server))
+  })
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const secret = process.env["WEBHOOK_SECRET"]
+  if (secret === undefined) throw new Error("set WEBHOOK_SECRET to the webhook's whsec_ secret")
+  const port = Number(process.env["PORT"] ?? 4000)
+  await startReceiver({ port, secret, onEvent: (e) => console.log(`${e.type} ${e.id}`, JSON.stringify(e.envelope["data"])) })
+  console.log(`listening on http://127.0.0.1:${port}`)
+}
