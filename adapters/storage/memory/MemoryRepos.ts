@@ -12,6 +12,7 @@ import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
+import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 
 const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
@@ -233,6 +234,7 @@ export const MemoryStore = {
     MemoryIdempotencyStore,
     MemoryJobStore,
     MemoryPayinRepos,
-    MemoryWebhookStore
+    MemoryWebhookStore,
+    MemoryDepositStore
   ).pipe(Layer.provide(MemoryDb.layer))
 }

@@ -219,6 +219,61 @@ export const migrations = {
       received_at timestamptz NOT NULL
     )`,
     `CREATE INDEX webhook_inbox_by_webhook ON webhook_inbox (webhook_id, received_at DESC)`
+  ),
+  "0005_deposit_accounts": statements(
+    `CREATE TABLE deposit_settings (
+      environment text NOT NULL,
+      shop_id text NOT NULL REFERENCES shops (id),
+      deposit_method_ids jsonb NOT NULL,
+      require_phone boolean NOT NULL,
+      PRIMARY KEY (environment, shop_id)
+    )`,
+    // One account per end user and shop, and every CLABE once: unique indexes decide races.
+    `CREATE TABLE deposit_accounts (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      merchant_id text NOT NULL,
+      shop_id text NOT NULL,
+      end_user_ref text NOT NULL,
+      deposit_method_id text NOT NULL,
+      clabe text NOT NULL UNIQUE,
+      bank text,
+      currency text NOT NULL,
+      country text NOT NULL,
+      method_name text NOT NULL,
+      name text NOT NULL,
+      email text NOT NULL,
+      phone text,
+      document_type text,
+      document_id text,
+      customer_country text,
+      metadata jsonb NOT NULL,
+      status text NOT NULL CHECK (status IN ('active', 'disabled')),
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      CONSTRAINT deposit_accounts_one_per_user UNIQUE (environment, shop_id, end_user_ref)
+    )`,
+    `CREATE INDEX deposit_accounts_by_shop ON deposit_accounts (environment, shop_id, created_at DESC, id DESC)`,
+    `CREATE TABLE deposits (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      account_id text NOT NULL REFERENCES deposit_accounts (id),
+      deposit_method_id text NOT NULL,
+      tracking_key text NOT NULL,
+      amount numeric NOT NULL,
+      currency text NOT NULL,
+      payer_name text NOT NULL,
+      payer_bank text,
+      payer_account text,
+      status text NOT NULL CHECK (status IN ('credited', 'rejected')),
+      rejection_reason text,
+      transaction_id text,
+      amount_usd numeric,
+      received_at timestamptz NOT NULL,
+      CONSTRAINT deposits_once_per_transfer UNIQUE (deposit_method_id, tracking_key)
+    )`,
+    `CREATE INDEX deposits_by_account ON deposits (account_id, received_at DESC)`
   )
 }
 

@@ -10,6 +10,7 @@ import { Effect, Layer, Redacted, String } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
 import { SqlPayinRepos } from "./SqlPayinRepos.ts"
+import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import {
   SqlCredentialStore,
@@ -20,7 +21,9 @@ import {
   SqlTransactions
 } from "./SqlRepos.ts"
 
-const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel } as const
+// Column names are camelCase in TypeScript and snake_case in SQL; JSON values (metadata, provider
+// payment data) are kept exactly as stored.
+const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel, transformJson: false } as const
 
 /** Every storage port, on the `SqlClient` in context, migrated first. */
 export const layerFromClient = Layer.mergeAll(
@@ -31,7 +34,8 @@ export const layerFromClient = Layer.mergeAll(
   SqlIdempotencyStore,
   SqlJobStore,
   SqlPayinRepos,
-  SqlWebhookStore
+  SqlWebhookStore,
+  SqlDepositStore
 ).pipe(Layer.provideMerge(MigrationsLayer))
 
 /**
