@@ -10,6 +10,7 @@ import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
+import { Deposits } from "./deposits/Deposits.ts"
 import { Fx } from "./fx/Fx.ts"
 import { Idempotency } from "./idempotency/Idempotency.ts"
 import { Ids } from "./Ids.ts"
@@ -27,7 +28,15 @@ import { Webhooks } from "./webhooks/Webhooks.ts"
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
  * and the config.
  */
-export const services = Layer.mergeAll(Auth.layer, Merchants.layer, Scopes.layer, Checkout.layer, Balances.layer, Idempotency.layer).pipe(
+export const services = Layer.mergeAll(
+  Auth.layer,
+  Merchants.layer,
+  Scopes.layer,
+  Checkout.layer,
+  Deposits.layer,
+  Balances.layer,
+  Idempotency.layer
+).pipe(
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),

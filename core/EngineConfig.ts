@@ -1,4 +1,4 @@
-import { type BigDecimal, Context } from "effect"
+import { type BigDecimal, Context, type Redacted } from "effect"
 
 /** Where the engine is reachable and the business settings it runs with. */
 export class EngineConfig extends Context.Service<EngineConfig, {
@@ -8,6 +8,8 @@ export class EngineConfig extends Context.Service<EngineConfig, {
   readonly checkoutUrl: string
   /** FX markup in percent (1.5 = 1.5 %), applied on every conversion the engine makes. */
   readonly fxMarkupPct: BigDecimal.BigDecimal
+  /** HMAC secret of the deposit network's signed transfer notifications. */
+  readonly depositCallbackSecret: Redacted.Redacted<string>
 }>()("core/EngineConfig") {}
 
 /** The spec's `{base_url}`. */

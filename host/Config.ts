@@ -26,6 +26,8 @@ export interface HostConfig {
   readonly referenceProviders: ReadonlyArray<ReferenceProviderConfig>
   /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
   readonly trustedProxies: number
+  /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
+  readonly depositCallbackSecret: Redacted.Redacted<string>
 }
 
 export const ReferenceProviderConfig = Schema.Struct({
@@ -64,7 +66,8 @@ export const HostConfig = Effect.gen(function*() {
     referenceProviders: yield* Config.schema(Schema.fromJsonString(Schema.Array(ReferenceProviderConfig)), "REFERENCE_PROVIDERS").pipe(
       Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
     ),
-    trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0))
+    trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
+    depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("deposit-callback-secret")))
   } satisfies HostConfig
 })
 
@@ -84,5 +87,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
   referenceProviders: [],
   trustedProxies: 0,
+  depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   ...overrides
 })

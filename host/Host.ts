@@ -72,7 +72,8 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
     Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: config.publicUrl,
       checkoutUrl: config.checkoutUrl,
-      fxMarkupPct: config.fxMarkupPct
+      fxMarkupPct: config.fxMarkupPct,
+      depositCallbackSecret: config.depositCallbackSecret
     }))
   )
   const providers = Layer.mergeAll(

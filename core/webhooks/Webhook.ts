@@ -16,7 +16,8 @@ export const eventTypes = [
   "withdrawal.completed",
   "withdrawal.failed",
   "payout.completed",
-  "payout.failed"
+  "payout.failed",
+  "deposit.credited"
 ] as const
 export type EventType = typeof eventTypes[number]
 

@@ -23,7 +23,8 @@ export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readon
     Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: options.publicUrl,
       checkoutUrl: options.publicUrl,
-      fxMarkupPct: Money.decimal("2")
+      fxMarkupPct: Money.decimal("2"),
+      depositCallbackSecret: Redacted.make("change-me")
     }))),
     Layer.provideMerge(MemoryStore.layer)
   )

@@ -17,7 +17,8 @@ import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
 export const testEngineConfig = EngineConfig.of({
   publicUrl: "http://api.test.local",
   checkoutUrl: "http://pay.test.local",
-  fxMarkupPct: Money.decimal("2")
+  fxMarkupPct: Money.decimal("2"),
+  depositCallbackSecret: Redacted.make("deposit-callback-secret")
 })
 
 /** A webhook sender that answers from a script and records what it was asked to send. */

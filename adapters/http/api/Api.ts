@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
+import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
@@ -15,13 +16,13 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi)
   .prefix("/api/v1")
 {}
 
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(AdminApi)
+  .add(AdminApi, DepositAdminApi)
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })

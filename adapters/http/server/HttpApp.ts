@@ -12,6 +12,7 @@ import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
 import { CheckoutHandlers, CheckoutPublicHandlers } from "./CheckoutHandlers.ts"
 import { CheckoutPages } from "./CheckoutPages.ts"
+import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./DepositHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
@@ -31,7 +32,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CheckoutHandlers,
     CheckoutPublicHandlers,
     WebhookHandlers,
-    WebhookInboxHandlers
+    WebhookInboxHandlers,
+    DepositHandlers,
+    DepositNotificationHandlers,
+    DepositAdminHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )
