@@ -1,13 +1,11 @@
 /** Handlers of the hosted-checkout API: sessions (secret key) and the public token endpoints. */
 import { DateTime, Effect, Option, Schema } from "effect"
-import type { Digest } from "effect/crypto"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Checkout, type Created } from "../../../core/checkout/Checkout.ts"
 import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
-import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
 import { toJsonNumber } from "../../../core/Money.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { checkoutUrlOf } from "../../../core/payments/PaymentView.ts"
@@ -15,7 +13,7 @@ import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreateSessionBody, SessionCreated } from "../api/CheckoutApi.ts"
 import { clientIp } from "./ClientIp.ts"
-import { fingerprint } from "./Fingerprint.ts"
+import { makeIdempotent } from "./Idempotent.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 
 const encodeBody = Schema.encodeSync(CreateSessionBody)
@@ -62,27 +60,20 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
   Effect.gen(function*() {
     const checkout = yield* Checkout
     const scopes = yield* Scopes
-    const idempotency = yield* Idempotency
+    const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
-    const digest = yield* Effect.context<Digest.Digest>()
     return handlers.handle("createSession", ({ headers, payload }) =>
       Effect.gen(function*() {
         const scope = yield* scopes.resolve(yield* CurrentPrincipal, { merchantId: payload.merchantId, shopId: payload.shopId })
         const simulate: SandboxSimulate | undefined = headers["sandbox-simulate"]
-        const execute = Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
-        const key = headers["idempotency-key"]
-        if (key === undefined) return yield* execute
-        return yield* idempotency.run(
-          {
-            scope: `${scope.environment}:${scope.merchant.id}`,
-            key,
-            fingerprint: yield* fingerprint("POST /checkout/sessions", { body: encodeBody(payload), simulate: simulate ?? null }).pipe(
-              Effect.provide(digest)
-            )
-          },
-          SessionCreated,
-          execute
-        )
+        return yield* idempotent({
+          operation: "POST /checkout/sessions",
+          scope,
+          key: headers["idempotency-key"],
+          request: { body: encodeBody(payload), simulate: simulate ?? null },
+          codec: SessionCreated,
+          execute: Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
+        })
       }))
   }))
 

@@ -1,6 +1,5 @@
 /** Handlers of the pay-in endpoints: payments (and their legacy aliases), catalog, callbacks, balance. */
 import { Effect, Option, Schema } from "effect"
-import type { Digest } from "effect/crypto"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { invalidRequest } from "../../../core/ApiError.ts"
@@ -10,7 +9,6 @@ import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
 import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
-import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
@@ -18,7 +16,7 @@ import { createView, detailView, readView } from "../../../core/payments/Payment
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
-import { fingerprint } from "./Fingerprint.ts"
+import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 const encodeCreateBody = Schema.encodeSync(CreatePaymentBody)
@@ -30,9 +28,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
   Effect.gen(function*() {
     const payments = yield* Payments
     const scopes = yield* Scopes
-    const idempotency = yield* Idempotency
+    const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
-    const digest = yield* Effect.context<Digest.Digest>()
 
     const create = Effect.fnUntraced(function*(
       payload: typeof CreatePaymentBody.Type,
@@ -42,20 +39,14 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
-      const execute = Effect.map(payments.create(scope, { ...payload, userIp, simulate }), (payment) => createView(payment, config))
-      const key = headers["idempotency-key"]
-      if (key === undefined) return yield* execute
-      return yield* idempotency.run(
-        {
-          scope: `${scope.environment}:${scope.merchant.id}`,
-          key,
-          fingerprint: yield* fingerprint("POST /payments", { body: encodeCreateBody(payload), simulate: simulate ?? null }).pipe(
-            Effect.provide(digest)
-          )
-        },
-        CreatedPayment,
-        execute
-      )
+      return yield* idempotent({
+        operation: "POST /payments",
+        scope,
+        key: headers["idempotency-key"],
+        request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
+        codec: CreatedPayment,
+        execute: Effect.map(payments.create(scope, { ...payload, userIp, simulate }), (payment) => createView(payment, config))
+      })
     })
 
     const list = Effect.fnUntraced(function*(query: {

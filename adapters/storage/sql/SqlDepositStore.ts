@@ -5,9 +5,8 @@ import type { DepositAccount, DepositRecord, DepositStats } from "../../../core/
 import type { Environment } from "../../../core/Environment.ts"
 import * as Money from "../../../core/Money.ts"
 import { DepositStore } from "../../../core/ports/DepositStore.ts"
+import { date, utc } from "./Rows.ts"
 
-const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
-const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
 
 interface AccountRow extends Omit<DepositAccount, "createdAt" | "updatedAt"> {
   readonly createdAt: Date

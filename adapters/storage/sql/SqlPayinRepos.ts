@@ -12,9 +12,8 @@ import { PaymentJson } from "../../../core/payments/Payment.ts"
 import { CheckoutSessionJson } from "../../../core/checkout/CheckoutSession.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import * as Money from "../../../core/Money.ts"
+import { date, utc } from "./Rows.ts"
 
-const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
-const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
 const zero = BigDecimal.fromBigInt(0n)
 
 const encodePayment = Schema.encodeSync(PaymentJson)

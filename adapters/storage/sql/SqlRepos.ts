@@ -14,11 +14,8 @@ import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Transactions } from "../../../core/ports/Transactions.ts"
 import type { Merchant, Shop, Tier } from "../../../core/tenancy/Merchant.ts"
+import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
 
-const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
-const utcOrNull = (d: Date | null): DateTime.Utc | null => d === null ? null : utc(d)
-const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
-const dateOrNull = (d: DateTime.Utc | null): Date | null => d === null ? null : date(d)
 
 const first = <A, B>(rows: ReadonlyArray<A>, f: (row: A) => B): Option.Option<B> =>
   rows.length === 0 ? Option.none() : Option.some(f(rows[0]!))

@@ -4,11 +4,8 @@ import { SqlClient } from "effect/sql"
 import type { Environment } from "../../../core/Environment.ts"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import type { Delivery, DeliveryStatus, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
+import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
 
-const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
-const utcOrNull = (d: Date | null): DateTime.Utc | null => d === null ? null : utc(d)
-const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
-const dateOrNull = (d: DateTime.Utc | null): Date | null => d === null ? null : date(d)
 
 interface SubscriptionRow extends Omit<Subscription, "previousSecretExpiresAt" | "createdAt" | "updatedAt"> {
   readonly previousSecretExpiresAt: Date | null

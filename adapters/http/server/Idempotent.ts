@@ -1,0 +1,41 @@
+/**
+ * Runs a POST once per `Idempotency-Key` (when the request sends one): the key is scoped to the
+ * environment and merchant, bound to a fingerprint of the operation and its request, and the
+ * response is stored with the endpoint's own success schema so a replay answers the same body.
+ */
+import { Effect, type Schema } from "effect"
+import type { Digest } from "effect/crypto"
+import type { ApiError } from "../../../core/ApiError.ts"
+import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
+import { hashSecret } from "../../../core/Secrets.ts"
+import type { Scope } from "../../../core/tenancy/Scopes.ts"
+
+const stable = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(stable)
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]))
+  }
+  return value
+}
+
+export const makeIdempotent = Effect.gen(function*() {
+  const idempotency = yield* Idempotency
+  const digest = yield* Effect.context<Digest.Digest>()
+  return <A, I>(options: {
+    readonly operation: string
+    readonly scope: Pick<Scope, "environment" | "merchant">
+    readonly key: string | undefined
+    /** What the key is bound to: the encoded body and any header that changes the outcome. */
+    readonly request: unknown
+    readonly codec: Schema.Codec<A, I>
+    readonly execute: Effect.Effect<A, ApiError>
+  }) =>
+    options.key === undefined ? options.execute : Effect.gen(function*() {
+      const fingerprint = yield* hashSecret(`${options.operation}\n${JSON.stringify(stable(options.request))}`).pipe(Effect.provide(digest))
+      return yield* idempotency.run(
+        { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
+        options.codec,
+        options.execute
+      )
+    })
+})

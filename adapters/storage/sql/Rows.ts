@@ -1,0 +1,7 @@
+/** Conversions between SQL column values and domain values, shared by the SQL repositories. */
+import { DateTime } from "effect"
+
+export const utc = (d: Date): DateTime.Utc => DateTime.makeUnsafe(d)
+export const utcOrNull = (d: Date | null): DateTime.Utc | null => d === null ? null : utc(d)
+export const date = (d: DateTime.Utc): Date => DateTime.toDateUtc(d)
+export const dateOrNull = (d: DateTime.Utc | null): Date | null => d === null ? null : date(d)
