@@ -82,6 +82,13 @@ export const ErrorCatalog = {
     "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`."
   ),
   fx_unavailable: entry(422, "api_error", "No FX rate is available for the currency pair."),
+  // Refunds
+  refund_not_allowed: entry(422, "invalid_request_error", "The payment cannot be refunded in its status (only completed payments can)."),
+  refund_amount_exceeds_remaining: entry(
+    422,
+    "invalid_request_error",
+    "The refund is above what remains refundable; `details.remaining` says how much is left, in the payment's local currency."
+  ),
   // Payouts and balances
   payout_dispatch_failed: entry(
     422,

@@ -10,6 +10,7 @@ import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
+import { Claims } from "./claims/Claims.ts"
 import { Deposits } from "./deposits/Deposits.ts"
 import { Fx } from "./fx/Fx.ts"
 import { Idempotency } from "./idempotency/Idempotency.ts"
@@ -34,6 +35,7 @@ export const services = Layer.mergeAll(
   Scopes.layer,
   Checkout.layer,
   Deposits.layer,
+  Claims.layer,
   Balances.layer,
   Idempotency.layer
 ).pipe(

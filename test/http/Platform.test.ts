@@ -71,7 +71,7 @@ describe("platform", () => {
           trustScore: 500,
           environment: "production",
           // Production: no provider is configured for this shop yet, so there is nothing to charge.
-          capabilities: { checkout: true, directCharge: true, refunds: false, webhooks: true, crypto: [], methods: [] }
+          capabilities: { checkout: true, directCharge: true, refunds: true, webhooks: true, crypto: [], methods: [] }
         })
       }))
 

@@ -65,7 +65,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           capabilities: {
             checkout: true,
             directCharge: true,
-            refunds: false,
+            refunds: true,
             webhooks: true,
             crypto: [],
             methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()

@@ -13,6 +13,7 @@ import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./H
 import { CheckoutHandlers, CheckoutPublicHandlers } from "./CheckoutHandlers.ts"
 import { CheckoutPages } from "./CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./DepositHandlers.ts"
+import { ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
@@ -35,7 +36,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookInboxHandlers,
     DepositHandlers,
     DepositNotificationHandlers,
-    DepositAdminHandlers
+    DepositAdminHandlers,
+    ClaimHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )

@@ -9,6 +9,8 @@ import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { type ProviderRoute, ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
+import type { Claim } from "../../../core/claims/Claim.ts"
+import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
@@ -192,11 +194,35 @@ export const MemoryCheckoutSessionStore = Layer.effect(
   })
 )
 
+export const MemoryClaimStore = Layer.effect(
+  ClaimStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const claims = db.table<Claim>("claims")
+    return ClaimStore.of({
+      insert: (c) => db.run(Effect.sync(() => void claims.set(c.id, c))),
+      find: (environment, shopId, id) =>
+        db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(claims.get(id)), (c) => c.environment === environment && c.shopId === shopId))),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(claims.get(id)))),
+      forPayment: (transactionId) =>
+        db.run(Effect.sync(() => [...claims.values()].filter((c) => c.transactionId === transactionId).sort((a, b) => -newestFirst(a, b)))),
+      update: (c) =>
+        db.run(Effect.sync(() => {
+          const current = claims.get(c.id)
+          if (current === undefined || current.version !== c.version - 1) return false
+          claims.set(c.id, c)
+          return true
+        }))
+    })
+  })
+)
+
 export const MemoryPayinRepos = Layer.mergeAll(
   MemoryFxRateStore,
   MemoryLedgerStore,
   MemoryPaymentStore,
   MemoryOutboxStore,
   MemoryProviderRouteStore,
-  MemoryCheckoutSessionStore
+  MemoryCheckoutSessionStore,
+  MemoryClaimStore
 )

@@ -274,6 +274,18 @@ export const migrations = {
       CONSTRAINT deposits_once_per_transfer UNIQUE (deposit_method_id, tracking_key)
     )`,
     `CREATE INDEX deposits_by_account ON deposits (account_id, received_at DESC)`
+  ),
+  "0006_claims": statements(
+    `CREATE TABLE claims (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      transaction_id text NOT NULL,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX claims_by_payment ON claims (transaction_id, created_at)`
   )
 }
 

@@ -10,6 +10,8 @@ import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import { PaymentJson } from "../../../core/payments/Payment.ts"
 import { CheckoutSessionJson } from "../../../core/checkout/CheckoutSession.ts"
+import { ClaimJson } from "../../../core/claims/Claim.ts"
+import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import * as Money from "../../../core/Money.ts"
 import { date, utc } from "./Rows.ts"
@@ -322,11 +324,51 @@ export const SqlCheckoutSessionStore = Layer.effect(
   })
 )
 
+const encodeClaim = Schema.encodeSync(ClaimJson)
+const decodeClaim = Schema.decodeUnknownSync(ClaimJson)
+
+export const SqlClaimStore = Layer.effect(
+  ClaimStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodeClaim(x.data))
+    return ClaimStore.of({
+      insert: (c) =>
+        sql`INSERT INTO claims ${
+          sql.insert({
+            id: c.id,
+            environment: c.environment,
+            shopId: c.shopId,
+            transactionId: c.transactionId,
+            version: c.version,
+            createdAt: date(c.createdAt),
+            data: JSON.stringify(encodeClaim(c))
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (environment, shopId, id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
+          .pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
+      findById: (id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE id = ${id}`.pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
+      forPayment: (transactionId) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE transaction_id = ${transactionId} ORDER BY created_at, id`.pipe(
+          Effect.map(rows),
+          Effect.orDie
+        ),
+      update: (c) =>
+        sql<{ readonly id: string }>`
+          UPDATE claims SET version = ${c.version}, data = ${JSON.stringify(encodeClaim(c))}
+          WHERE id = ${c.id} AND version = ${c.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie)
+    })
+  })
+)
+
 export const SqlPayinRepos = Layer.mergeAll(
   SqlFxRateStore,
   SqlLedgerStore,
   SqlPaymentStore,
   SqlOutboxStore,
   SqlProviderRouteStore,
-  SqlCheckoutSessionStore
+  SqlCheckoutSessionStore,
+  SqlClaimStore
 )

@@ -1,0 +1,43 @@
+/** Handlers of refunds and claims. */
+import { type BigDecimal, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import { Claims, claimView, refundView } from "../../../core/claims/Claims.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Api } from "../api/Api.ts"
+import { RefundView } from "../api/ClaimsApi.ts"
+import { makeIdempotent } from "./Idempotent.ts"
+import * as Money from "../../../core/Money.ts"
+
+export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
+  Effect.gen(function*() {
+    const claims = yield* Claims
+    const scopes = yield* Scopes
+    const idempotent = yield* makeIdempotent
+    const refund = (
+      id: string,
+      headers: { readonly "idempotency-key"?: string | undefined },
+      payload: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
+    ) =>
+      Effect.gen(function*() {
+        const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+        return yield* idempotent({
+          operation: `POST /payments/${id}/refund`,
+          scope,
+          key: headers["idempotency-key"],
+          request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
+          codec: RefundView,
+          execute: Effect.map(claims.refund(scope, id, payload), refundView)
+        })
+      })
+    return handlers.handleAll({
+      refund: ({ headers, params, payload }) => refund(params.id, headers, payload),
+      refundTransaction: ({ headers, params, payload }) => refund(params.id, headers, payload),
+      get: ({ params }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          return claimView(yield* claims.get(scope, params.id))
+        })
+    })
+  }))
+

@@ -1,0 +1,131 @@
+/**
+ * Refunds as claims through the API: full and partial refunds to the cent, the payment becoming
+ * refunded, every refund error, idempotent retries, and racing refunds that never exceed the
+ * payment (on every store).
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { BigDecimal, Effect } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import * as Money from "../../core/Money.ts"
+import { OutboxStore } from "../../core/ports/OutboxStore.ts"
+import { call, createMerchant, testHost } from "../support/Host.ts"
+import { storeTargets } from "../support/Stores.ts"
+
+const d = (n: number | string) => Money.decimal(String(n))
+
+const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const value = yield* probe
+      if (done(value)) return value
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    }
+    return yield* probe
+  })
+
+/** A merchant with `count` completed payments of `amount` USD on sbx_pix. */
+const paidMerchant = (count: number, amount = 100) =>
+  Effect.gen(function*() {
+    const m = yield* createMerchant()
+    const sk = m.keys.sandbox.secretKey
+    const ids: Array<string> = []
+    for (let i = 0; i < count; i++) {
+      const r = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount, paymentMethodId: "sbx_pix" } })
+      ids.push(r.body.transactionId)
+    }
+    for (const id of ids) yield* eventually(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body.status === "completed")
+    return { ...m, sk, ids }
+  })
+
+const claim = (sk: string, id: string) => call("GET", `/api/v1/claims/${id}`, { bearer: sk })
+
+describe("refunds", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("a full refund: pending, then succeeded; the payment is refunded and the balance gives back the headline", () =>
+      Effect.gen(function*() {
+        const { ids, shops, sk } = yield* paidMerchant(2)
+        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
+        const payment = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
+        const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "requested_by_customer" } })
+        assert.strictEqual(refund.status, 201)
+        assert.match(refund.body.refundId, /^CLM-/)
+        assert.deepInclude(refund.body, { transactionId: ids[0], amount: payment.amountLocal, amountUsd: 100, currency: "BRL", status: "pending", reason: "requested_by_customer" })
+
+        const resolved = yield* eventually(claim(sk, refund.body.refundId), (r) => r.body.status !== "open")
+        assert.deepInclude(resolved.body, { kind: "user_dispute", status: "approved", refundStatus: "succeeded", resolution: "refunded" })
+        assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
+        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
+        const total = (b: { available: number; pending: number; reserve: number; frozen: number }) =>
+          [b.available, b.pending, b.reserve, b.frozen].map(d).reduce(BigDecimal.sum)
+        assert.strictEqual(Money.toText(BigDecimal.subtract(total(before), total(after))), "100")
+        assert.strictEqual(after.frozen, 0)
+        const types = (yield* (yield* OutboxStore).list("sandbox", shops[0]!.id)).map((e) => e.type)
+        for (const t of ["claim.opened", "payment.refunded", "claim.resolved"]) assert.include(types, t)
+
+        const again = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: {} })
+        assert.strictEqual(again.status, 422)
+        assert.strictEqual(again.body.error.code, "refund_not_allowed")
+      }))
+
+    it.effect("partial refunds to the cent, the last one taking the exact remainder", () =>
+      Effect.gen(function*() {
+        const { ids, sk } = yield* paidMerchant(3)
+        const p = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
+        const first = yield* call("POST", `/api/v1/transactions/${ids[0]}/refund`, { bearer: sk, body: { amount: 100 } })
+        assert.strictEqual(first.body.amount, 100)
+        assert.strictEqual(first.body.amountUsd, Money.toJsonNumber(Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(d(100), d(100)), d(p.amountLocal)), "USD")))
+        const tooMuch = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: p.amountLocal } })
+        assert.strictEqual(tooMuch.status, 422)
+        assert.strictEqual(tooMuch.body.error.code, "refund_amount_exceeds_remaining")
+        assert.strictEqual(tooMuch.body.error.details.remaining, Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
+        const rest = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: {} })
+        assert.strictEqual(rest.body.amount, Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
+        assert.strictEqual(Money.toText(BigDecimal.sum(d(first.body.amountUsd), d(rest.body.amountUsd))), "100")
+        for (const r of [first, rest]) yield* eventually(claim(sk, r.body.refundId), (c) => c.body.status === "approved")
+        assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
+      }))
+
+    it.effect("refund errors: unknown or foreign payment, not completed, bad amount or reason; idempotent retries", () =>
+      Effect.gen(function*() {
+        const { ids, sk } = yield* paidMerchant(1)
+        const stranger = yield* createMerchant()
+        assert.strictEqual((yield* call("POST", "/api/v1/payments/TXN-NOPE/refund", { bearer: sk, body: {} })).status, 404)
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: stranger.keys.sandbox.secretKey, body: {} })).status, 404)
+        const pending = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "sbx_pix" } })
+        const notYet = yield* call("POST", `/api/v1/payments/${pending.body.transactionId}/refund`, { bearer: sk, body: {} })
+        assert.strictEqual(notYet.status, 422)
+        assert.strictEqual(notYet.body.error.code, "refund_not_allowed")
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 0 } })).status, 400)
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 1.234 } })).status, 400)
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "x".repeat(501) } })).status, 400)
+
+        const once = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 10 }, headers: { "idempotency-key": "r-1" } })
+        const twice = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 10 }, headers: { "idempotency-key": "r-1" } })
+        assert.strictEqual(twice.body.refundId, once.body.refundId)
+        assert.strictEqual((yield* claim(stranger.keys.sandbox.secretKey, once.body.refundId)).status, 404)
+      }))
+  })
+})
+
+for (const target of storeTargets("refunds")) {
+  describe(`racing refunds on ${target.name}`, () => {
+    layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
+      it.effect("20 refunds racing for one payment never exceed it", () =>
+        Effect.gen(function*() {
+          const { ids, sk } = yield* paidMerchant(3)
+          const p = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
+          const replies = yield* Effect.all(
+            Array.from({ length: 20 }, () => call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 50 } })),
+            { concurrency: "unbounded" }
+          )
+          const accepted = replies.filter((r) => r.status === 201)
+          const refused = replies.filter((r) => r.status === 422)
+          assert.strictEqual(accepted.length + refused.length, 20, JSON.stringify(replies.map((r) => r.status)))
+          const fits = Math.floor(p.amountLocal / 50)
+          assert.strictEqual(accepted.length, fits)
+          assert.isTrue(refused.every((r) => r.body.error.code === "refund_amount_exceeds_remaining"))
+          assert.isTrue(BigDecimal.isLessThanOrEqualTo(accepted.map((r) => d(r.body.amount)).reduce(BigDecimal.sum), d(p.amountLocal)))
+        }))
+    })
+  })
+}
