@@ -35,11 +35,11 @@ export const services = Layer.mergeAll(
   Scopes.layer,
   Checkout.layer,
   Deposits.layer,
-  Claims.layer,
   Balances.layer,
   Idempotency.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),
+  Layer.provideMerge(Claims.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer)),

@@ -32,7 +32,9 @@ export const summarize = (scope: Scope, balances: ReadonlyArray<AccountBalance>,
       shopId: scope.shop.id,
       currency: "USD" as const,
       balance: { available: n(available), pending: n(pending), frozen: n(frozen), reserve: n(reserve) },
-      ledgerWarnings: [] as Array<string>,
+      ledgerWarnings: BigDecimal.isNegative(usd("merchant_receivable"))
+      ? [`The shop owes ${Money.toText(BigDecimal.negate(usd("merchant_receivable")))} USD from chargebacks its balance could not cover`]
+      : [] as Array<string>,
       tier: scope.merchant.tier,
       trustScore: scope.merchant.trustScore,
       rollingReservePct: Number(pricing.reservePercent),

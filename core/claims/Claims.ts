@@ -24,8 +24,10 @@ import * as Money from "../Money.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
+import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Payment } from "../payments/Payment.ts"
+import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
@@ -73,6 +75,14 @@ export class Claims extends Context.Service<Claims, {
     input: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
   ) => Effect.Effect<Claim, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
+  /**
+   * Opens a chargeback on a completed payment (provider callback, or the sandbox `chargeback`
+   * simulation): the payment becomes `chargeback`, its USD headline is frozen and the tier's
+   * chargeback fee charged, from available, pending and reserve; what the balance cannot cover is
+   * recorded as owed by the merchant (`merchant_receivable`, reported in `ledgerWarnings`).
+   * `chargeback.created` and `claim.opened`. Idempotent: a second call changes nothing.
+   */
+  readonly openChargeback: (transactionId: string, reason: string) => Effect.Effect<Option.Option<Claim>>
 }>()("core/claims/Claims") {
   static readonly layer = Layer.effect(
     Claims,
@@ -86,6 +96,7 @@ export class Claims extends Context.Service<Claims, {
       const jobs = yield* Jobs
       const ids = yield* Ids
       const tx = yield* Transactions
+      const tenancy = yield* TenancyStore
 
       const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
         Effect.gen(function*() {
@@ -270,7 +281,64 @@ export class Claims extends Context.Service<Claims, {
         return found.value
       })
 
-      return Claims.of({ refund, get })
+      const openChargeback = (transactionId: string, reason: string) =>
+        tx.run(Effect.gen(function*() {
+          const found = yield* payments.findById(transactionId)
+          if (Option.isNone(found)) return Option.none<Claim>()
+          const p = found.value
+          const step = transition(p.status, "chargeback_opened")
+          if (Result.isFailure(step) || step.success._tag !== "Moved") return Option.none<Claim>()
+          const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
+          const fee = Money.decimal(chargebackFeeUsd[tier])
+          const due = BigDecimal.sum(p.amount, fee)
+          const sources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
+          const held = yield* Effect.forEach(sources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
+          let left = due
+          const taken: Array<Posting> = sources.map((book, i) => {
+            const part = BigDecimal.min(held[i]!, left)
+            left = BigDecimal.subtract(left, part)
+            return { book, currency: "USD", amount: BigDecimal.negate(part) }
+          })
+          const claim: Claim = {
+            id: yield* ids.next("claim"),
+            environment: p.environment,
+            merchantId: p.merchantId,
+            shopId: p.shopId,
+            transactionId: p.id,
+            kind: "chargeback",
+            status: "open",
+            amount: p.amountLocal,
+            currency: p.currencyLocal,
+            amountUsd: p.amount,
+            feeUsd: fee,
+            reason,
+            resolution: null,
+            providerRef: null,
+            createdAt: yield* DateTime.now,
+            resolvedAt: null,
+            version: 1
+          }
+          const next = yield* bump(p, { status: step.success.to })
+          yield* claims.insert(claim)
+          yield* entry(p, "chargeback.opened", claim.id, [
+            ...taken,
+            { book: "payin_frozen", currency: "USD", amount: p.amount },
+            { book: "fees_chargeback", currency: "USD", amount: fee },
+            { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(left) }
+          ])
+          yield* events.emit({
+            environment: p.environment,
+            shopId: p.shopId,
+            type: "chargeback.created",
+            data: { ...readView(next), claim: claimView(claim) },
+            relatedTxId: p.id,
+            merchantOrderId: p.merchantOrderId
+          })
+          yield* events.emit({ environment: p.environment, shopId: p.shopId, type: "claim.opened", data: claimView(claim), relatedTxId: p.id })
+          return Option.some(claim)
+        })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
+      return Claims.of({ refund, get, openChargeback })
     })
   )
 }

@@ -34,6 +34,8 @@ export const counterBooks = [
   "fx",
   "sandbox_funding",
   "payouts_in_flight",
+  /** What the merchant owes the platform when a chargeback exceeds its balance (negative). */
+  "merchant_receivable",
   "external"
 ] as const
 

@@ -28,6 +28,7 @@ import {
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { Events } from "../webhooks/Events.ts"
+import { Claims } from "../claims/Claims.ts"
 import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import type { Attempt, Payment } from "./Payment.ts"
@@ -153,6 +154,7 @@ export class Payments extends Context.Service<Payments, {
       const jobs = yield* Jobs
       const ledger = yield* Ledger
       const events = yield* Events
+      const claims = yield* Claims
       const tx = yield* Transactions
       const config = yield* EngineConfig
 
@@ -559,8 +561,12 @@ export class Payments extends Context.Service<Payments, {
               yield* emit(next, "payment.failed")
               return Option.some(next)
             }
+            case "chargeback_opened": {
+              yield* claims.openChargeback(p.id, update.detail ?? `chargeback reported by ${p.provider}`)
+              return yield* store.findById(p.id)
+            }
             default: {
-              // Chargebacks and refunds move money through claims; a provider cannot force them here.
+              // Refunds move money through the engine's own refund claims, not on a provider's word.
               yield* Effect.logWarning(`payment ${p.id}: ${event} from a provider is not applied`)
               return Option.some(p)
             }
@@ -637,11 +643,14 @@ export class Payments extends Context.Service<Payments, {
           Effect.gen(function*() {
             const found = yield* store.findById(paymentId)
             if (Option.isNone(found)) return
-            yield* applyUpdate(paymentId, {
+            const after = yield* applyUpdate(paymentId, {
               providerRef: found.value.providerRef,
               status,
               detail: status === "failed" ? "sandbox: simulated failure" : undefined
             })
+            if (found.value.simulate === "chargeback" && Option.isSome(after) && after.value.status === "completed") {
+              yield* claims.openChargeback(paymentId, "sandbox: simulated chargeback")
+            }
           })))
 
       yield* jobs.handle(JobKinds.settle, (payload) =>

@@ -29,6 +29,9 @@ export const tierPricing: Readonly<Record<Tier, TierPricing>> = {
   premium: { platformPercent: "1.9", platformFlatUsd: "0.20", reservePercent: "0" }
 }
 
+/** The fee charged for each chargeback, by tier (USD). */
+export const chargebackFeeUsd: Readonly<Record<Tier, string>> = { starter: "15", standard: "15", premium: "10" }
+
 /** The fee of one withdrawal of the USD pay-in balance, by tier (USD). */
 export const withdrawalFeeUsd: Readonly<Record<Tier, string>> = { starter: "5", standard: "3", premium: "0" }
 

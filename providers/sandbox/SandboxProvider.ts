@@ -9,7 +9,7 @@
  * | paid             | pending     | completed at once (as by a callback): payment.completed + .captured |
  * | failed           | pending     | failed at once: payment.failed                                 |
  * | expired          | pending     | expiresAt = creation time; the expiry job expires it: payment.failed |
- * | chargeback       | pending     | completed at once, like `paid` (opening the dispute needs claims) |
+ * | chargeback       | pending     | completed at once, then a chargeback is opened: status chargeback, chargeback.created + claim.opened, funds frozen, fee charged |
  * | slow_payment     | pending     | no callback (lost); the provider reports it paid 2 minutes after creation, so the 5-minute reconcile poll completes it |
  *
  * The engine applies the immediate outcomes through a job; the provider answers `status` from the

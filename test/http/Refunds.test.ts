@@ -107,6 +107,41 @@ describe("refunds", () => {
   })
 })
 
+describe("chargebacks", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("the sandbox chargeback opens a claim, freezes the amount and charges the fee; a shortfall is owed", () =>
+      Effect.gen(function*() {
+        const m = yield* createMerchant()
+        const sk = m.keys.sandbox.secretKey
+        const created = yield* call("POST", "/api/v1/payments", {
+          bearer: sk,
+          headers: { "sandbox-simulate": "chargeback" },
+          body: { amount: 100, paymentMethodId: "sbx_card", merchantOrderId: "cb-1" }
+        })
+        const final = yield* eventually(call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer: sk }), (r) => r.body.status === "chargeback")
+        assert.strictEqual(final.body.status, "chargeback")
+        const fees = d(created.body.fees.total)
+        const balance = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        assert.deepStrictEqual(balance.balance, { available: 0, pending: 0, frozen: 100, reserve: 0 })
+        assert.strictEqual(balance.feeSummary.chargebackFees, 15)
+        // The merchant got 100 - fees; the chargeback takes 100 + 15: the rest is owed.
+        const owed = Money.toText(BigDecimal.sum(fees, d(15)))
+        assert.deepStrictEqual(balance.ledgerWarnings, [`The shop owes ${owed} USD from chargebacks its balance could not cover`])
+
+        const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
+        const opened = events.find((e) => e.type === "chargeback.created")!
+        assert.strictEqual(opened.data["merchantOrderId"], "cb-1")
+        const claimId = ((opened.data["data"] as { claim: { id: string } }).claim).id
+        assert.include(events.map((e) => e.type), "claim.opened")
+        const claimRead = yield* claim(sk, claimId)
+        assert.deepInclude(claimRead.body, { kind: "chargeback", status: "open", amountUsd: 100, feeUsd: 15, transactionId: created.body.transactionId })
+        assert.notProperty(claimRead.body, "refundStatus")
+        const refund = yield* call("POST", `/api/v1/payments/${created.body.transactionId}/refund`, { bearer: sk, body: {} })
+        assert.strictEqual(refund.body.error.code, "refund_not_allowed")
+      }))
+  })
+})
+
 for (const target of storeTargets("refunds")) {
   describe(`racing refunds on ${target.name}`, () => {
     layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {

@@ -72,7 +72,7 @@ shop has configured), plus the test methods \`sbx_pix\`, \`sbx_spei\`, \`sbx_car
 | \`paid\` | pending | completed within a second (\`payment.completed\`, \`payment.captured\`) |
 | \`failed\` | pending | failed within a second (\`payment.failed\`) |
 | \`expired\` | pending, \`expiresAt\` = now | expired within a second (\`payment.failed\`, status expired) |
-| \`chargeback\` | pending | completed within a second, like \`paid\` (opening the dispute comes with claims) |
+| \`chargeback\` | pending | completed, then a chargeback opens within a second: status \`chargeback\`, \`chargeback.created\` and \`claim.opened\`, the USD amount frozen and the tier's chargeback fee charged (\`feeSummary.chargebackFees\`) |
 | \`slow_payment\` | pending | its callback is lost; the next reconcile poll (at most 5 minutes) completes it |
 
 Any other value is \`400 invalid_request\`. The header is ignored in production.
