@@ -8,6 +8,7 @@ import { Layer } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
+import { Swaps } from "./balances/Swaps.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
 import { Claims } from "./claims/Claims.ts"
@@ -36,6 +37,7 @@ export const services = Layer.mergeAll(
   Checkout.layer,
   Deposits.layer,
   Balances.layer,
+  Swaps.layer,
   Idempotency.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),

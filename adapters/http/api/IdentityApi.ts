@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
+import { Amount } from "../../../core/Money.ts"
 import { Environment, IsoDateTime, MerchantRef } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
@@ -85,6 +86,19 @@ export const BalanceView = Schema.Struct({
   })).annotate({ description: "Per local currency, for shops holding local-currency balances" })
 }).annotate({ identifier: "Balance" })
 
+export const SwapView = Schema.Struct({
+  id: Schema.String,
+  fromCurrency: Schema.String,
+  toCurrency: Schema.Literal("USD"),
+  amount: Schema.Number.annotate({ description: "In fromCurrency" }),
+  rate: Schema.Number.annotate({ description: "Effective USD per unit, FX margin inside" }),
+  amountUsd: Schema.Number.annotate({ description: "amount x rate, rounded to cents" }),
+  localAvailableAfter: Schema.Number,
+  usdAvailableAfter: Schema.Number
+}).annotate({ identifier: "BalanceSwap" })
+
+const CurrencyBalanceView = Schema.Struct({ currency: Schema.String, available: Schema.Number, pending: Schema.Number, reserved: Schema.Number })
+
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("me", "/me", { success: MerchantIdentity })
@@ -92,7 +106,30 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.get("balance", "/me/balance", {
       query: { shopId: Schema.optional(Schema.String) },
       success: BalanceView
-    }).annotate(OpenApi.Description, "The shop's pay-in balance, from the double-entry ledger.")
+    }).annotate(OpenApi.Description, "The shop's pay-in balance, from the double-entry ledger."),
+    HttpApiEndpoint.get("swapQuote", "/me/balance/swap", {
+      query: { from: Schema.String, amount: Schema.FiniteFromString },
+      success: Schema.Struct({
+        quote: Schema.Struct({
+          fromCurrency: Schema.String,
+          toCurrency: Schema.Literal("USD"),
+          amount: Schema.Number,
+          rate: Schema.Number,
+          amountUsd: Schema.Number,
+          available: Schema.Number.annotate({ description: "What the balance holds in fromCurrency now" }),
+          indicative: Schema.Literal(true)
+        })
+      })
+    }).annotate(OpenApi.Description, "Indicative: the rate is read again when the swap executes."),
+    HttpApiEndpoint.post("swap", "/me/balance/swap", {
+      headers: { "idempotency-key": Schema.optional(Schema.String) },
+      payload: Schema.Struct({ fromCurrency: Schema.String, amount: Amount }),
+      success: Schema.Struct({ swap: SwapView })
+    }).annotate(OpenApi.Description, "Swaps a local currency of the pay-in balance to USD, atomically, at the rate of the moment (FX margin inside). 422 balance_insufficient with requested, available and shortfall in the source currency."),
+    HttpApiEndpoint.post("fundSandbox", "/me/balance/fund-sandbox", {
+      payload: Schema.Struct({ currency: Schema.String, amount: Amount }),
+      success: Schema.Struct({ currency: Schema.String, amount: Schema.Number, balances: Schema.Array(CurrencyBalanceView) })
+    }).annotate(OpenApi.Description, "Sandbox only: credits test money to the pay-in `available` balance. Production: 400 fund_sandbox_only.")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Identity")

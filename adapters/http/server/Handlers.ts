@@ -1,6 +1,7 @@
 /** The endpoint handlers: thin translations between the API schemas and the core services. */
 import { Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
 import { Catalog } from "../../../core/catalog/Catalog.ts"
+import { type CurrencyBalance, Swaps } from "../../../core/balances/Swaps.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
@@ -10,6 +11,8 @@ import { type FxRate, FxRateStore } from "../../../core/ports/FxRateStore.ts"
 import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { ProviderRegistry } from "../../../core/providers/ProviderRegistry.ts"
+import { SwapView } from "../api/IdentityApi.ts"
+import { makeIdempotent } from "./Idempotent.ts"
 import { BalanceHandler } from "./PayinHandlers.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { Auth } from "../../../core/auth/Auth.ts"
@@ -46,7 +49,58 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const balance = yield* BalanceHandler
     const catalog = yield* Catalog
     const scopes = yield* Scopes
-    return handlers.handle("balance", balance).handle("me", () =>
+    const swaps = yield* Swaps
+    const idempotent = yield* makeIdempotent
+    const n = Money.toJsonNumber
+    const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
+    return handlers
+      .handle("swapQuote", ({ query }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          const amount = Schema.decodeSync(Money.Amount)(query.amount)
+          const { available, conversion } = yield* swaps.quote(scope, query.from, amount)
+          return {
+            quote: {
+              fromCurrency: conversion.from,
+              toCurrency: "USD" as const,
+              amount: n(amount),
+              rate: n(conversion.rate),
+              amountUsd: n(conversion.converted),
+              available: n(available),
+              indicative: true as const
+            }
+          }
+        }))
+      .handle("swap", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          return yield* idempotent({
+            operation: "POST /me/balance/swap",
+            scope,
+            key: headers["idempotency-key"],
+            request: { fromCurrency: payload.fromCurrency, amount: Money.toText(payload.amount) },
+            codec: Schema.Struct({ swap: SwapView }),
+            execute: Effect.map(swaps.swap(scope, payload.fromCurrency, payload.amount), (s) => ({
+              swap: {
+                id: s.id,
+                fromCurrency: s.fromCurrency,
+                toCurrency: s.toCurrency,
+                amount: n(s.amount),
+                rate: n(s.rate),
+                amountUsd: n(s.amountUsd),
+                localAvailableAfter: n(s.localAvailableAfter),
+                usdAvailableAfter: n(s.usdAvailableAfter)
+              }
+            }))
+          })
+        }))
+      .handle("fundSandbox", ({ payload }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          const balances = yield* swaps.fundSandbox(scope, payload.currency, payload.amount)
+          return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
+        }))
+      .handle("balance", balance).handle("me", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         const { environment, merchant } = principal

@@ -1,0 +1,165 @@
+/**
+ * Moving money between the currencies of a shop's pay-in balance (spec 2.9, 4.3): sandbox
+ * funding in any currency, and swapping a local currency to USD (withdrawals are USD only).
+ *
+ * A swap re-reads the rate at execution (the quote is indicative) and applies the FX markup inside
+ * the effective `rate`; `amountUsd = amount x rate`, rounded to cents. It is one journal entry:
+ * the local amount leaves `available` and the USD lands in `available` together, through the `fx`
+ * book (balanced per currency). Not enough available: 422 `balance_insufficient` with `requested`,
+ * `available` and `shortfall` in the source currency.
+ */
+import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { type Conversion, Fx } from "../fx/Fx.ts"
+import { Ids } from "../Ids.ts"
+import type { Book } from "../ledger/Journal.ts"
+import { Ledger } from "../ledger/Ledger.ts"
+import * as Money from "../Money.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
+import { Transactions } from "../ports/Transactions.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+
+type ShopRef = Pick<Scope, "environment" | "shop">
+
+export interface SwapRecord {
+  readonly id: string
+  readonly fromCurrency: string
+  readonly toCurrency: "USD"
+  readonly amount: BigDecimal.BigDecimal
+  readonly rate: BigDecimal.BigDecimal
+  readonly amountUsd: BigDecimal.BigDecimal
+  readonly localAvailableAfter: BigDecimal.BigDecimal
+  readonly usdAvailableAfter: BigDecimal.BigDecimal
+}
+
+export interface CurrencyBalance {
+  readonly currency: string
+  readonly available: BigDecimal.BigDecimal
+  readonly pending: BigDecimal.BigDecimal
+  readonly reserved: BigDecimal.BigDecimal
+}
+
+export const maxSandboxFunding = Money.decimal("1000000")
+
+export class Swaps extends Context.Service<Swaps, {
+  readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{
+    readonly conversion: Conversion
+    readonly available: BigDecimal.BigDecimal
+  }, ApiError>
+  readonly swap: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<SwapRecord, ApiError>
+  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<CurrencyBalance>, ApiError>
+  /** The pay-in balance per currency (USD first). */
+  readonly balances: (scope: ShopRef) => Effect.Effect<ReadonlyArray<CurrencyBalance>>
+}>()("core/balances/Swaps") {
+  static readonly layer = Layer.effect(
+    Swaps,
+    Effect.gen(function*() {
+      const fx = yield* Fx
+      const ledger = yield* Ledger
+      const store = yield* LedgerStore
+      const ids = yield* Ids
+      const tx = yield* Transactions
+
+      const source = (from: string, amount: BigDecimal.BigDecimal) => {
+        const currency = Money.normalizeCurrency(from)
+        if (currency._tag === "None" || currency.value === "USD") {
+          return Effect.fail(invalidRequest(`Cannot swap '${from}' to USD`, [{ path: "from", message: "Expected a held currency other than USD" }]))
+        }
+        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value)) {
+          return Effect.fail(invalidRequest(`amount must be a positive ${currency.value} amount`, [{
+            path: "amount",
+            message: `Expected a number greater than 0 with at most ${Money.exponent(currency.value)} decimals`
+          }]))
+        }
+        return Effect.succeed(currency.value)
+      }
+
+      const available = (scope: ShopRef, currency: string) => store.balance(scope.environment, scope.shop.id, "payin_available", currency)
+
+      const quote = Effect.fn("Swaps.quote")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
+        const currency = yield* source(from, amount)
+        return { conversion: yield* fx.toUsd(amount, currency), available: yield* available(scope, currency) }
+      })
+
+      const swap = Effect.fn("Swaps.swap")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
+        const currency = yield* source(from, amount)
+        return yield* tx.run(Effect.gen(function*() {
+          const conversion = yield* fx.toUsd(amount, currency)
+          const id = yield* ids.next("swap")
+          yield* ledger.post({
+            id: yield* ids.next("journal"),
+            environment: scope.environment,
+            shopId: scope.shop.id,
+            kind: "balance.swap",
+            reference: id,
+            createdAt: yield* DateTime.now,
+            postings: [
+              { book: "payin_available", currency, amount: BigDecimal.negate(amount) },
+              { book: "fx", currency, amount },
+              { book: "fx", currency: "USD", amount: BigDecimal.negate(conversion.converted) },
+              { book: "payin_available", currency: "USD", amount: conversion.converted }
+            ]
+          }).pipe(
+            Effect.catchTag("GuardViolation", (e) => {
+              const held = Money.decimal(e.available)
+              return Effect.fail(apiError("balance_insufficient", `Only ${e.available} ${currency} is available`, {
+                requested: Money.toJsonNumber(amount),
+                available: Money.toJsonNumber(held),
+                shortfall: Money.toJsonNumber(BigDecimal.subtract(amount, held)),
+                currency
+              }))
+            })
+          )
+          return {
+            id,
+            fromCurrency: currency,
+            toCurrency: "USD" as const,
+            amount,
+            rate: conversion.rate,
+            amountUsd: conversion.converted,
+            localAvailableAfter: yield* available(scope, currency),
+            usdAvailableAfter: yield* available(scope, "USD")
+          }
+        }))
+      })
+
+      const balances = Effect.fn("Swaps.balances")(function*(scope: ShopRef) {
+        const all = yield* store.balances(scope.environment, scope.shop.id)
+        const of = (book: Book, currency: string) => all.find((b) => b.book === book && b.currency === currency)?.balance ?? Money.zero
+        const currencies = [...new Set(["USD", ...all.filter((b) => b.book.startsWith("payin_")).map((b) => b.currency)])]
+        return currencies.sort((a, b) => a === "USD" ? -1 : b === "USD" ? 1 : a.localeCompare(b)).map((currency) => ({
+          currency,
+          available: of("payin_available", currency),
+          pending: of("payin_pending", currency),
+          reserved: BigDecimal.sum(of("payin_reserve", currency), of("payin_frozen", currency))
+        }))
+      })
+
+      const fundSandbox = Effect.fn("Swaps.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
+        if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
+        const currency = Money.normalizeCurrency(currencyInput)
+        if (currency._tag === "None") {
+          return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
+        }
+        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
+          return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
+        }
+        yield* ledger.post({
+          id: yield* ids.next("journal"),
+          environment: scope.environment,
+          shopId: scope.shop.id,
+          kind: "balance.fund_sandbox",
+          reference: yield* ids.next("journal"),
+          createdAt: yield* DateTime.now,
+          postings: [
+            { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
+            { book: "payin_available", currency: currency.value, amount }
+          ]
+        }).pipe(Effect.orDie)
+        return yield* balances(scope)
+      })
+
+      return Swaps.of({ quote, swap, fundSandbox, balances })
+    })
+  )
+}
