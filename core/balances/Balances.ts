@@ -6,13 +6,26 @@ import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
 import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
+import { PaymentStore } from "../ports/PaymentStore.ts"
 import { tierPricing, withdrawalFeeUsd } from "../payments/Pricing.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 
 const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
 
 /** The balance view of a shop from its account balances and latest journal entries. */
-export const summarize = (scope: Scope, balances: ReadonlyArray<AccountBalance>, entries: ReadonlyArray<JournalEntry>) => {
+/** A payment's rolling reserve still held, and when it goes to available. */
+export interface ReserveRelease {
+  readonly transactionId: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly releaseAt: DateTime.Utc
+}
+
+export const summarize = (
+  scope: Scope,
+  balances: ReadonlyArray<AccountBalance>,
+  entries: ReadonlyArray<JournalEntry>,
+  releases: ReadonlyArray<ReserveRelease>
+) => {
     const usd = (book: Book) =>
       balances.find((b) => b.book === book && b.currency === "USD")?.balance ?? Money.zero
     const n = (d: BigDecimal.BigDecimal) => Money.toJsonNumber(Money.round(d, "USD"))
@@ -60,7 +73,7 @@ export const summarize = (scope: Scope, balances: ReadonlyArray<AccountBalance>,
           createdAt: DateTime.formatIso(e.createdAt)
         }
       }),
-      reserveSchedule: [] as Array<unknown>,
+      reserveSchedule: releases.map((r) => ({ transactionId: r.transactionId, amount: n(r.amount), releaseAt: DateTime.formatIso(r.releaseAt) })),
       balances: currencies.map((currency) => {
         const of = (book: Book) => balances.find((b) => b.book === book && b.currency === currency)?.balance ?? Money.zero
         return {
@@ -82,10 +95,21 @@ export class Balances extends Context.Service<Balances, {
     Balances,
     Effect.gen(function*() {
       const ledger = yield* LedgerStore
+      const payments = yield* PaymentStore
       const summary = Effect.fn("Balances.summary")(function*(scope: Scope, movementsLimit = 50) {
         const balances = yield* ledger.balances(scope.environment, scope.shop.id)
         const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
-        return summarize(scope, balances, entries)
+        // The next releases: completed payments whose reserve is still held (newest 200 looked at).
+        const { rows } = yield* payments.list(scope.environment, scope.shop.id, { status: "completed" }, { limit: 200, offset: 0 })
+        const releases = rows
+          .filter((p) => p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(p.settlement.reserve))
+          .map((p) => ({
+            transactionId: p.id,
+            amount: p.settlement.reserve,
+            releaseAt: DateTime.add(p.completedAt!, { days: p.settlement.reserveReleaseDays })
+          }))
+          .sort((a, b) => DateTime.toEpochMillis(a.releaseAt) - DateTime.toEpochMillis(b.releaseAt))
+        return summarize(scope, balances, entries, releases)
       })
       return Balances.of({ summary })
     })

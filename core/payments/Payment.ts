@@ -30,7 +30,10 @@ export const Settlement = Schema.Struct({
   /** Rolling reserve held from this payment, USD. */
   reserve: Decimal,
   status: Schema.Literals(["pending", "settled", "none"]),
-  settledAt: Schema.NullOr(Instant)
+  settledAt: Schema.NullOr(Instant),
+  /** The rolling reserve is released to `available` this many days after completion. */
+  reserveReleaseDays: Schema.Int,
+  reserveReleasedAt: Schema.NullOr(Instant)
 })
 export type Settlement = typeof Settlement.Type
 

@@ -17,6 +17,7 @@ import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
 import * as Money from "../Money.ts"
 import {
   type ChargeAccepted,
@@ -81,6 +82,7 @@ export interface IncomingPayment {
 export const JobKinds = {
   expire: "payment.expire",
   settle: "payment.settle",
+  releaseReserve: "payment.release_reserve",
   reconcile: "payment.reconcile",
   sandboxOutcome: "payment.sandbox_outcome"
 } as const
@@ -153,6 +155,7 @@ export class Payments extends Context.Service<Payments, {
       const ids = yield* Ids
       const jobs = yield* Jobs
       const ledger = yield* Ledger
+      const ledgerStore = yield* LedgerStore
       const events = yield* Events
       const claims = yield* Claims
       const tx = yield* Transactions
@@ -548,6 +551,12 @@ export class Payments extends Context.Service<Payments, {
                 runAt: DateTime.add(at, { days: next.settlement.delayDays }),
                 dedupeKey: `${JobKinds.settle}:${next.id}`
               })
+              if (BigDecimal.isPositive(next.settlement.reserve)) {
+                yield* jobs.enqueue(JobKinds.releaseReserve, { paymentId: next.id }, {
+                  runAt: DateTime.add(at, { days: next.settlement.reserveReleaseDays }),
+                  dedupeKey: `${JobKinds.releaseReserve}:${next.id}`
+                })
+              }
               return Option.some(next)
             }
             case "failed":
@@ -672,6 +681,32 @@ export class Payments extends Context.Service<Payments, {
               postings: [
                 { book: "payin_pending", currency: "USD", amount: BigDecimal.negate(net) },
                 { book: "payin_available", currency: "USD", amount: net }
+              ]
+            }).pipe(Effect.orDie)
+          }))))
+
+      // The rolling reserve of a payment goes to available after the tier's holding period; what
+      // a refund or chargeback already took from the reserve is not released twice.
+      yield* jobs.handle(JobKinds.releaseReserve, (payload) =>
+        Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
+          tx.run(Effect.gen(function*() {
+            const found = yield* store.findById(paymentId)
+            if (Option.isNone(found) || found.value.settlement.reserveReleasedAt !== null) return
+            const p = found.value
+            const at = yield* DateTime.now
+            const held = yield* ledgerStore.balance(p.environment, p.shopId, "payin_reserve", "USD")
+            const amount = BigDecimal.min(held, p.settlement.reserve)
+            yield* save({ ...p, settlement: { ...p.settlement, reserveReleasedAt: at }, updatedAt: at, version: p.version + 1 })
+            yield* ledger.post({
+              id: yield* ids.next("journal"),
+              environment: p.environment,
+              shopId: p.shopId,
+              kind: "reserve.released",
+              reference: p.id,
+              createdAt: at,
+              postings: [
+                { book: "payin_reserve", currency: "USD", amount: BigDecimal.negate(amount) },
+                { book: "payin_available", currency: "USD", amount }
               ]
             }).pipe(Effect.orDie)
           }))))

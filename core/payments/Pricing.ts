@@ -1,11 +1,11 @@
 /**
  * What a payment costs the merchant and how it settles, by the merchant's tier and the rail.
  *
- * | tier     | platform fee     | rolling reserve |
- * |----------|------------------|-----------------|
- * | starter  | 2.9 % + 0.30 USD | 10 %            |
- * | standard | 2.5 % + 0.25 USD | 5 %             |
- * | premium  | 1.9 % + 0.20 USD | 0 %             |
+ * | tier     | platform fee     | rolling reserve, held for |
+ * |----------|------------------|---------------------------|
+ * | starter  | 2.9 % + 0.30 USD | 10 %, 90 days             |
+ * | standard | 2.5 % + 0.25 USD | 5 %, 60 days              |
+ * | premium  | 1.9 % + 0.20 USD | 0 %, 30 days              |
  *
  * The provider fee is the rail's own (`fee` in the catalog); the network fee is 0 on every rail
  * today. Every figure is USD, rounded to cents half to even, computed on the USD headline.
@@ -21,12 +21,14 @@ export interface TierPricing {
   readonly platformPercent: string
   readonly platformFlatUsd: string
   readonly reservePercent: string
+  /** Days the rolling reserve of a payment is held after its completion. */
+  readonly reserveDays: number
 }
 
 export const tierPricing: Readonly<Record<Tier, TierPricing>> = {
-  starter: { platformPercent: "2.9", platformFlatUsd: "0.30", reservePercent: "10" },
-  standard: { platformPercent: "2.5", platformFlatUsd: "0.25", reservePercent: "5" },
-  premium: { platformPercent: "1.9", platformFlatUsd: "0.20", reservePercent: "0" }
+  starter: { platformPercent: "2.9", platformFlatUsd: "0.30", reservePercent: "10", reserveDays: 90 },
+  standard: { platformPercent: "2.5", platformFlatUsd: "0.25", reservePercent: "5", reserveDays: 60 },
+  premium: { platformPercent: "1.9", platformFlatUsd: "0.20", reservePercent: "0", reserveDays: 30 }
 }
 
 /** The fee charged for each chargeback, by tier (USD). */
@@ -54,7 +56,9 @@ export const settlement = (amountUsd: BigDecimal.BigDecimal, method: PaymentMeth
   delayDays: method.settlementDays,
   reserve: percentOf(amountUsd, tierPricing[tier].reservePercent),
   status: "pending",
-  settledAt: null
+  settledAt: null,
+  reserveReleaseDays: tierPricing[tier].reserveDays,
+  reserveReleasedAt: null
 })
 
 export const net = (amountUsd: BigDecimal.BigDecimal, f: Fees, s: Settlement): BigDecimal.BigDecimal =>

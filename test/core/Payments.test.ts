@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect } from "effect"
 import { TestClock } from "effect/testing"
+import { Balances } from "../../core/balances/Balances.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
@@ -104,5 +105,29 @@ describe("payment life cycle", () => {
       assert.strictEqual(yield* status(payment.id, scope), "completed")
       const { total } = yield* (yield* LedgerStore).entries("sandbox", scope.shop.id, { limit: 10, offset: 0 })
       assert.strictEqual(total, 1)
+    }).pipe(Effect.provide(EngineTest)))
+})
+
+describe("rolling reserve", () => {
+  it.effect("is held for the tier's period, listed in reserveSchedule, then released to available once", () =>
+    Effect.gen(function*() {
+      const { payment, scope } = yield* pay("paid")
+      yield* runJobs
+      const balances = yield* Balances
+      const before = yield* balances.summary(scope)
+      assert.strictEqual(before.balance.reserve, 10)
+      assert.deepStrictEqual(before.reserveSchedule.map((r) => [r.transactionId, r.amount]), [[payment.id, 10]])
+      yield* TestClock.adjust("89 days")
+      yield* runJobs
+      assert.strictEqual((yield* balances.summary(scope)).balance.reserve, 10)
+      yield* TestClock.adjust("1 day")
+      yield* runJobs
+      yield* runJobs
+      const after = yield* balances.summary(scope)
+      assert.strictEqual(after.balance.reserve, 0)
+      assert.deepStrictEqual(after.reserveSchedule, [])
+      const net = Pricing.net(payment.amount, payment.fees, payment.settlement)
+      assert.strictEqual(after.balance.available, Money.toJsonNumber(BigDecimal.sum(net, Money.decimal("10"))))
+      assert.strictEqual(after.movements.filter((m) => m.type === "reserve.released").length, 1)
     }).pipe(Effect.provide(EngineTest)))
 })

@@ -35,7 +35,8 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   its currency, half to even. The rates used are stored with the payment.
 - Fees are USD on the headline: the tier's platform fee (starter 2.9 % + 0.30, standard
   2.5 % + 0.25, premium 1.9 % + 0.20) plus the rail's provider fee (\`fee\` in the catalog); the
-  tier's rolling reserve (10 %, 5 %, 0 %) is held back. Net = amount - fees.total - reserve lands in
+  tier's rolling reserve (10 %, 5 %, 0 %) is held back and released to \`available\` 90, 60 or 30
+  days after completion (\`reserveSchedule\` in \`GET /me/balance\`). Net = amount - fees.total - reserve lands in
   \`pending\` at completion and moves to \`available\` after the rail's settlement delay (T+n days).
 - Routing: the shop's configured providers for the rail, by ascending priority; the next one is
   tried after a retryable failure (timeout, 5xx, unavailable), not after a decline.

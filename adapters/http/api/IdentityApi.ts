@@ -77,7 +77,11 @@ export const BalanceView = Schema.Struct({
     books: Schema.Record(Schema.String, Schema.Number),
     createdAt: IsoDateTime
   })).annotate({ description: "Journal entries of the shop, newest first" }),
-  reserveSchedule: Schema.Array(Schema.Unknown),
+  reserveSchedule: Schema.Array(Schema.Struct({
+    transactionId: Schema.String,
+    amount: Usd,
+    releaseAt: IsoDateTime
+  })).annotate({ description: "Rolling reserve still held, by release date (starter 90, standard 60, premium 30 days after completion)" }),
   balances: Schema.Array(Schema.Struct({
     currency: Schema.String,
     available: Schema.Number,
