@@ -10,6 +10,8 @@ import { type ProviderRoute, ProviderRouteStore } from "../../../core/ports/Prov
 import type { Payment } from "../../../core/payments/Payment.ts"
 import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
 import type { Claim } from "../../../core/claims/Claim.ts"
+import type { Payout } from "../../../core/payouts/Payout.ts"
+import { PayoutStore } from "../../../core/ports/PayoutStore.ts"
 import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
@@ -217,6 +219,36 @@ export const MemoryClaimStore = Layer.effect(
   })
 )
 
+export const MemoryPayoutStore = Layer.effect(
+  PayoutStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const payouts = db.table<Payout>("payouts")
+    return PayoutStore.of({
+      insert: (p) => db.run(Effect.sync(() => void payouts.set(p.id, p))),
+      find: (environment, shopId, id) =>
+        db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(payouts.get(id)), (p) => p.environment === environment && p.shopId === shopId))),
+      update: (p) =>
+        db.run(Effect.sync(() => {
+          const current = payouts.get(p.id)
+          if (current === undefined || current.version !== p.version - 1) return false
+          payouts.set(p.id, p)
+          return true
+        })),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = [...payouts.values()]
+            .filter((p) =>
+              p.environment === environment && p.shopId === shopId && (filter.status === undefined || p.status === filter.status) &&
+              (filter.methodId === undefined || p.methodId === filter.methodId)
+            )
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        }))
+    })
+  })
+)
+
 export const MemoryPayinRepos = Layer.mergeAll(
   MemoryFxRateStore,
   MemoryLedgerStore,
@@ -224,5 +256,6 @@ export const MemoryPayinRepos = Layer.mergeAll(
   MemoryOutboxStore,
   MemoryProviderRouteStore,
   MemoryCheckoutSessionStore,
-  MemoryClaimStore
+  MemoryClaimStore,
+  MemoryPayoutStore
 )

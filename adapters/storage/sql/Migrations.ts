@@ -286,6 +286,19 @@ export const migrations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX claims_by_payment ON claims (transaction_id, created_at)`
+  ),
+  "0007_payouts": statements(
+    `CREATE TABLE payouts (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      status text NOT NULL,
+      method_id text NOT NULL,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX payouts_by_shop ON payouts (environment, shop_id, created_at DESC, id DESC)`
   )
 }
 

@@ -12,6 +12,8 @@ import { PaymentJson } from "../../../core/payments/Payment.ts"
 import { CheckoutSessionJson } from "../../../core/checkout/CheckoutSession.ts"
 import { ClaimJson } from "../../../core/claims/Claim.ts"
 import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
+import { PayoutJson } from "../../../core/payouts/Payout.ts"
+import { PayoutStore } from "../../../core/ports/PayoutStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import * as Money from "../../../core/Money.ts"
 import { date, utc } from "./Rows.ts"
@@ -363,6 +365,52 @@ export const SqlClaimStore = Layer.effect(
   })
 )
 
+const encodePayout = Schema.encodeSync(PayoutJson)
+const decodePayout = Schema.decodeUnknownSync(PayoutJson)
+
+export const SqlPayoutStore = Layer.effect(
+  PayoutStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodePayout(x.data))
+    return PayoutStore.of({
+      insert: (p) =>
+        sql`INSERT INTO payouts ${
+          sql.insert({
+            id: p.id,
+            environment: p.environment,
+            shopId: p.shopId,
+            status: p.status,
+            methodId: p.methodId,
+            version: p.version,
+            createdAt: date(p.createdAt),
+            data: JSON.stringify(encodePayout(p))
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (environment, shopId, id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM payouts WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
+          .pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
+      update: (p) =>
+        sql<{ readonly id: string }>`
+          UPDATE payouts SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayout(p))}
+          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie),
+      list: (environment, shopId, filter, { limit, offset }) => {
+        const where = sql.and([
+          sql`environment = ${environment}`,
+          sql`shop_id = ${shopId}`,
+          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+          ...(filter.methodId === undefined ? [] : [sql`method_id = ${filter.methodId}`])
+        ])
+        return Effect.all({
+          rows: sql<{ readonly data: unknown }>`SELECT data FROM payouts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+            .pipe(Effect.map(rows)),
+          total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payouts WHERE ${where}`.pipe(Effect.map((r) => r[0]?.n ?? 0))
+        }).pipe(Effect.orDie)
+      }
+    })
+  })
+)
+
 export const SqlPayinRepos = Layer.mergeAll(
   SqlFxRateStore,
   SqlLedgerStore,
@@ -370,5 +418,6 @@ export const SqlPayinRepos = Layer.mergeAll(
   SqlOutboxStore,
   SqlProviderRouteStore,
   SqlCheckoutSessionStore,
-  SqlClaimStore
+  SqlClaimStore,
+  SqlPayoutStore
 )

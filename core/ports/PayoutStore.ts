@@ -1,0 +1,17 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Environment } from "../Environment.ts"
+import type { Payout, PayoutStatus } from "../payouts/Payout.ts"
+
+export class PayoutStore extends Context.Service<PayoutStore, {
+  readonly insert: (payout: Payout) => Effect.Effect<void>
+  readonly find: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Payout>>
+  /** Writes `payout` if the stored version is `payout.version - 1`; false when another writer won. */
+  readonly update: (payout: Payout) => Effect.Effect<boolean>
+  /** Newest first. */
+  readonly list: (
+    environment: Environment,
+    shopId: string,
+    filter: { readonly status?: PayoutStatus | undefined; readonly methodId?: string | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
+}>()("core/ports/PayoutStore") {}
