@@ -19,6 +19,7 @@ import { Ids } from "./Ids.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { Ledger } from "./ledger/Ledger.ts"
 import { Payments } from "./payments/Payments.ts"
+import { Payouts } from "./payouts/Payouts.ts"
 import { Routing } from "./payments/Routing.ts"
 import { ProviderRegistry } from "./providers/ProviderRegistry.ts"
 import { Merchants } from "./tenancy/Merchants.ts"
@@ -38,6 +39,7 @@ export const services = Layer.mergeAll(
   Deposits.layer,
   Balances.layer,
   Swaps.layer,
+  Payouts.layer,
   Idempotency.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),
@@ -58,6 +60,7 @@ export const FoundationTest = Layer.mergeAll(Ids.layerTest, crypto)
 
 export const Engine = {
   services,
-  layer: services.pipe(Layer.provideMerge(Foundation)),
-  layerTest: services.pipe(Layer.provideMerge(FoundationTest))
+  /** With no payout provider plugins: real-rail payouts go through the simulated driver. */
+  layer: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(Foundation)),
+  layerTest: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(FoundationTest))
 }

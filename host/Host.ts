@@ -14,6 +14,7 @@ import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
+import { Payouts } from "../core/payouts/Payouts.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
@@ -60,7 +61,7 @@ const demoMerchant = (config: HostConfig) =>
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
   const engine = Engine.services.pipe(
-    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer)),
+    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer, Payouts.noProviders)),
     Layer.provideMerge(Foundation)
   )
   const settings = Layer.mergeAll(

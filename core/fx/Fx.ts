@@ -33,6 +33,8 @@ export class Fx extends Context.Service<Fx, {
   readonly toUsd: (amount: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
   /** `usd` in `currency`, what the buyer pays (markup on the engine's side). */
   readonly fromUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  /** `usd` sold for `currency` by the merchant (payout swaps): fewer local units, markup on the engine's side. */
+  readonly sellUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
   /** The mid rate of a currency (units per USD), failing with `fx_unavailable`. */
   readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiError>
 }>()("core/fx/Fx") {
@@ -83,7 +85,14 @@ export class Fx extends Context.Service<Fx, {
         return conversion("USD", currency, usd, Money.round(local, currency), mid)
       })
 
-      return Fx.of({ toUsd, fromUsd, midPerUsd })
+      const sellUsd = Effect.fn("Fx.sellUsd")(function*(usd: BigDecimal.BigDecimal, currency: string) {
+        if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
+        const mid = yield* midPerUsd(currency)
+        const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.subtract(one, markup))
+        return conversion("USD", currency, usd, Money.round(local, currency), mid)
+      })
+
+      return Fx.of({ toUsd, fromUsd, sellUsd, midPerUsd })
     })
   )
 }

@@ -7,6 +7,7 @@ import { AdminApi } from "./AdminApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { ClaimsApi } from "./ClaimsApi.ts"
+import { PayoutsApi } from "./PayoutsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
@@ -17,7 +18,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi, ClaimsApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi)
   .prefix("/api/v1")
 {}
 

@@ -15,6 +15,7 @@ import { CheckoutPages } from "./CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./DepositHandlers.ts"
 import { ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
+import { PayoutHandlers } from "./PayoutHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
@@ -37,7 +38,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,
-    ClaimHandlers
+    ClaimHandlers,
+    PayoutHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )

@@ -8,6 +8,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { apiError } from "../../../core/ApiError.ts"
 import { iconPath } from "../../../core/catalog/Icons.ts"
 import { findMethod } from "../../../core/catalog/methods.ts"
+import { findPayoutMethod } from "../../../core/payouts/payoutMethods.ts"
 import type { PaymentMethodDef } from "../../../core/catalog/PaymentMethod.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
@@ -60,7 +61,7 @@ export const tileColor = (method: Pick<PaymentMethodDef, "method" | "name">): st
   `hsl(${hash(`${method.method}:${method.name}`) % 360}, 55%, 36%)`
 
 /** A 64x40 rounded tile in the rail's color with its initials in white and a `<title>`. */
-export const iconSvg = (method: PaymentMethodDef): string => {
+export const iconSvg = (method: Pick<PaymentMethodDef, "name" | "methodLabel" | "country" | "method">): string => {
   const text = initials(method.name)
   const letters = escapeXml(text)
   const kind = method.methodLabel === method.name ? "" : ` · ${method.methodLabel}`
@@ -80,7 +81,7 @@ export const iconSvg = (method: PaymentMethodDef): string => {
 const cacheControl = "public, max-age=86400"
 
 /**
- * `GET /icons/payment-methods/:id.svg`: the icon of any catalog id (sandbox test ids too: the
+ * `GET /icons/payment-methods/:id.svg`: the icon of any catalog or payout method id (sandbox test ids too: the
  * icon is public and says nothing a listing does not), or 404 `not_found` in the error envelope.
  * Needs `EngineConfig`; takes the request id from the request lifecycle when it runs inside it.
  */
@@ -91,7 +92,9 @@ export const IconRoutes = Layer.unwrap(Effect.gen(function*() {
     "/icons/payment-methods/:id.svg",
     Effect.gen(function*() {
       const { id = "" } = yield* HttpRouter.params
-      const method = findMethod(id)
+      const payout = findPayoutMethod(id)
+      const method = findMethod(id) ??
+        (payout === undefined ? undefined : { name: payout.name, methodLabel: payout.name, country: payout.country, method: payout.rail })
       if (method === undefined) {
         const requestId = Option.getOrElse(yield* Effect.serviceOption(RequestId), () => "")
         return renderError(

@@ -1,0 +1,134 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Amount } from "../../../core/Money.ts"
+import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
+import { Environment, IsoDateTime, Text } from "./Fields.ts"
+import { IdempotencyHeaders, Pagination } from "./PaymentsApi.ts"
+import { SecretKey } from "./Security.ts"
+
+const Money = Schema.Number.annotate({ description: "Major units" })
+const Balance = Schema.Struct({ currency: Schema.String, available: Money, pending: Money, reserved: Money })
+
+export const PayoutView = Schema.Struct({
+  id: Schema.String.annotate({ description: "`po-...`" }),
+  methodId: Schema.String,
+  methodName: Schema.String,
+  method: Schema.String.annotate({ description: "The rail" }),
+  currency: Schema.String,
+  amount: Money.annotate({ description: "In the method's currency" }),
+  status: PayoutStatus,
+  provider: Schema.String,
+  providerRef: Schema.NullOr(Schema.String),
+  environment: Environment,
+  createdAt: IsoDateTime,
+  completedAt: Schema.NullOr(IsoDateTime),
+  failureReason: Schema.optional(Schema.NullOr(Schema.String))
+}).annotate({ identifier: "Payout" })
+
+export const PayoutMethodView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  currency: Schema.String,
+  country: Schema.String,
+  rail: Schema.String,
+  minUsd: Money,
+  maxUsd: Money,
+  logoUrl: Schema.String,
+  iconUrl: Schema.String,
+  funded: Schema.Boolean,
+  currencyAvailable: Money,
+  recipientFields: Schema.Array(Schema.Struct({
+    key: Schema.String,
+    label: Schema.String,
+    required: Schema.Boolean,
+    type: Schema.String,
+    options: Schema.optional(Schema.Array(Schema.Struct({ value: Schema.String, label: Schema.String }))),
+    description: Schema.optional(Schema.String)
+  }))
+}).annotate({ identifier: "PayoutMethod" })
+
+export const SendResult = Schema.Struct({ payout: PayoutView, methodName: Schema.String, logoUrl: Schema.String, iconUrl: Schema.String })
+export const TransferResult = Schema.Struct({
+  transfer: Schema.Struct({ id: Schema.String, amount: Money, currency: Schema.Literal("USD"), payinAvailableAfter: Money, payoutAvailableAfter: Money })
+})
+export const PayoutSwapResult = Schema.Struct({
+  swap: Schema.Struct({
+    id: Schema.String,
+    fromCurrency: Schema.Literal("USD"),
+    toCurrency: Schema.String,
+    amountUsd: Money,
+    rate: Schema.Number.annotate({ description: "Local units per USD, FX margin inside" }),
+    amount: Money.annotate({ description: "In toCurrency" }),
+    usdAvailableAfter: Money,
+    localAvailableAfter: Money
+  })
+})
+
+const payoutDescription =
+  "Real rails debit the payout balance in the method's currency; with no payout provider configured the simulated driver completes at once " +
+  "(it rejects a recipient name containing REJECT: 422 payout_dispatch_failed, debit reversed; a corrected retry with the same Idempotency-Key executes again). " +
+  "Sandbox rails (sbx_po_*) debit nothing and wait for simulate. Errors: payout_method_unavailable, amount_invalid, currency_not_funded, balance_insufficient (details.availableUsd, details.shortfallUsd), invalid_request (recipient, field by field)."
+
+export class PayoutsApi extends HttpApiGroup.make("payouts")
+  .add(
+    HttpApiEndpoint.get("balance", "/me/payout/balance", {
+      success: Schema.Struct({ balances: Schema.Array(Balance), transferableFromPayin: Schema.Struct({ currency: Schema.Literal("USD"), amount: Money }) })
+    }).annotate(OpenApi.Description, "The payout balance per currency (USD first), and the pay-in USD available to transfer."),
+    HttpApiEndpoint.get("methods", "/me/payout/methods", { success: Schema.Struct({ items: Schema.Array(PayoutMethodView) }) })
+      .annotate(OpenApi.Description, "Payout methods with their exact recipient fields; in sandbox the four sbx_po_* rails come first."),
+    HttpApiEndpoint.get("currencies", "/me/payout/currencies", {
+      success: Schema.Struct({
+        currencies: Schema.Array(Schema.Struct({
+          currency: Schema.String,
+          country: Schema.NullOr(Schema.String),
+          funded: Schema.Boolean,
+          available: Money,
+          rails: Schema.Array(Schema.Struct({ id: Schema.String, rail: Schema.String, country: Schema.String }))
+        }))
+      })
+    }).annotate(OpenApi.Description, "Sorted by currency, USD first."),
+    HttpApiEndpoint.post("transfer", "/me/payout/transfer", {
+      headers: IdempotencyHeaders,
+      payload: Schema.Struct({ amount: Amount.annotate({ description: "USD" }) }),
+      success: TransferResult
+    }).annotate(OpenApi.Description, "Moves USD from the pay-in available balance to the payout balance, atomically."),
+    HttpApiEndpoint.get("swapQuote", "/me/payout/swap", {
+      query: { to: Schema.String, amount: Schema.FiniteFromString.annotate({ description: "USD" }) },
+      success: Schema.Struct({ quote: Schema.Struct({ fromCurrency: Schema.Literal("USD"), toCurrency: Schema.String, amountUsd: Money, rate: Schema.Number, amount: Money, indicative: Schema.Literal(true) }) })
+    }),
+    HttpApiEndpoint.post("swap", "/me/payout/swap", {
+      headers: IdempotencyHeaders,
+      payload: Schema.Struct({ toCurrency: Schema.String, amountUsd: Amount }),
+      success: PayoutSwapResult
+    }).annotate(OpenApi.Description, "Swaps USD of the payout balance to a payout currency at the rate of the moment (markup inside)."),
+    HttpApiEndpoint.post("send", "/me/payout/send", {
+      headers: IdempotencyHeaders,
+      payload: Schema.Struct({ methodId: Text(64), amount: Amount, recipient: Schema.Unknown }),
+      success: SendResult.pipe(HttpApiSchema.status(201))
+    }).annotate(OpenApi.Description, payoutDescription),
+    HttpApiEndpoint.get("list", "/me/payout/send", {
+      query: {
+        limit: Schema.optional(Schema.FiniteFromString),
+        offset: Schema.optional(Schema.FiniteFromString),
+        status: Schema.optional(PayoutStatus),
+        methodId: Schema.optional(Schema.String)
+      },
+      success: Schema.Struct({ data: Schema.Array(PayoutView), pagination: Pagination })
+    }).annotate(OpenApi.Description, "Newest first; limit 1 to 100 (default 50), clamped."),
+    HttpApiEndpoint.get("get", "/me/payout/send/:id", { params: { id: Schema.String }, success: Schema.Struct({ payout: PayoutView }) }),
+    HttpApiEndpoint.post("fundSandbox", "/me/payout/fund-sandbox", {
+      payload: Schema.Struct({ currency: Schema.String, amount: Amount }),
+      success: Schema.Struct({ currency: Schema.String, amount: Money, balances: Schema.Array(Balance) })
+    }).annotate(OpenApi.Description, "Sandbox only: test money in the payout balance. Production: 400 fund_sandbox_only."),
+    HttpApiEndpoint.post("simulate", "/me/payout/send/:id/simulate", {
+      params: { id: Schema.String },
+      payload: Schema.Struct({ action: PayoutAction }),
+      success: Schema.Struct({ payout: PayoutView })
+    }).annotate(
+      OpenApi.Description,
+      "Sandbox only (production: 400 simulate_sandbox_only): completed/paid complete a processing payout; failed/rejected/refunded/returned fail it (a real debit returns to the balance; payout.failed with failureReason); processing changes nothing."
+    )
+  )
+  .middleware(SecretKey)
+  .annotate(OpenApi.Title, "Payouts")
+{}

@@ -1,0 +1,400 @@
+/**
+ * Payouts (spec 2.10-2.12, 3.4, 4.9): a separate balance that the merchant funds from the pay-in
+ * balance (USD transfer), optionally swaps to a local currency, and sends to beneficiaries.
+ *
+ * - Real rails debit `payout_available` in the method's currency into `payouts_in_flight` in the
+ *   same transaction as the payout row (the guard makes racing payouts unable to overdraw). With a
+ *   payout provider for the rail, the payout is `processing` until the provider (or the sandbox
+ *   simulate endpoint) says; with none, the simulated driver completes it at once. A refusal of
+ *   the beneficiary data reverses the debit and answers 422 `payout_dispatch_failed`; errors are
+ *   not stored by idempotency, so a corrected retry with the same key executes again. The
+ *   simulated driver refuses a recipient whose name contains `REJECT` (documented test value).
+ * - Sandbox synthetic rails (`sbx_po_*`) debit nothing and call no provider; they stay
+ *   `processing` until `simulate`.
+ * - A failed real payout returns its debit to `payout_available`. Events `payout.completed` and
+ *   `payout.failed` (with `failureReason`) carry id, status, amount, currency, method, timestamps.
+ */
+import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
+import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import type { Environment } from "../Environment.ts"
+import { type Conversion, Fx } from "../fx/Fx.ts"
+import { Ids } from "../Ids.ts"
+import type { Book, Posting } from "../ledger/Journal.ts"
+import { Ledger } from "../ledger/Ledger.ts"
+import * as Money from "../Money.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
+import { PayoutProviders } from "../ports/PayoutProvider.ts"
+import { PayoutStore } from "../ports/PayoutStore.ts"
+import { Transactions } from "../ports/Transactions.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+import { Events } from "../webhooks/Events.ts"
+import { type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
+import type { PayoutMethodDef } from "./PayoutMethod.ts"
+import { findPayoutMethod, payoutMethods } from "./payoutMethods.ts"
+import { validateRecipient } from "./Recipients.ts"
+
+type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
+
+class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
+
+export interface PayoutBalance {
+  readonly currency: string
+  readonly available: BigDecimal.BigDecimal
+  readonly pending: BigDecimal.BigDecimal
+  readonly reserved: BigDecimal.BigDecimal
+}
+
+export const payoutView = (p: Payout) => ({
+  id: p.id,
+  methodId: p.methodId,
+  methodName: p.methodName,
+  method: p.rail,
+  currency: p.currency,
+  amount: Money.toJsonNumber(p.amount),
+  status: p.status,
+  provider: p.provider,
+  providerRef: p.providerRef,
+  environment: p.environment,
+  createdAt: DateTime.formatIso(p.createdAt),
+  completedAt: p.completedAt === null ? null : DateTime.formatIso(p.completedAt),
+  ...(p.status === "failed" ? { failureReason: p.failureReason } : {})
+})
+
+export const simulatedDriver = "simulated"
+export const sandboxRailDriver = "sandbox"
+
+export class Payouts extends Context.Service<Payouts, {
+  readonly methods: (environment: Environment) => ReadonlyArray<PayoutMethodDef>
+  readonly balances: (scope: ShopRef) => Effect.Effect<{ readonly balances: ReadonlyArray<PayoutBalance>; readonly transferableUsd: BigDecimal.BigDecimal }>
+  readonly transfer: (scope: ShopRef, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
+    readonly id: string
+    readonly amount: BigDecimal.BigDecimal
+    readonly payinAvailableAfter: BigDecimal.BigDecimal
+    readonly payoutAvailableAfter: BigDecimal.BigDecimal
+  }, ApiError>
+  readonly quoteSwap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<Conversion, ApiError>
+  readonly swap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
+    readonly id: string
+    readonly conversion: Conversion
+    readonly usdAvailableAfter: BigDecimal.BigDecimal
+    readonly localAvailableAfter: BigDecimal.BigDecimal
+  }, ApiError>
+  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiError>
+  readonly send: (scope: ShopRef, input: { readonly methodId: string; readonly amount: BigDecimal.BigDecimal; readonly recipient: unknown }) => Effect.Effect<
+    { readonly payout: Payout; readonly method: PayoutMethodDef },
+    ApiError
+  >
+  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Payout, ApiError>
+  readonly list: (
+    scope: ShopRef,
+    filter: { readonly status?: PayoutStatus | undefined; readonly methodId?: string | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
+  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Payout, ApiError>
+}>()("core/payouts/Payouts") {
+  static readonly layer = Layer.effect(
+    Payouts,
+    Effect.gen(function*() {
+      const store = yield* PayoutStore
+      const ledgerStore = yield* LedgerStore
+      const ledger = yield* Ledger
+      const fx = yield* Fx
+      const ids = yield* Ids
+      const tx = yield* Transactions
+      const events = yield* Events
+      const providers = yield* PayoutProviders
+
+      const methods = (environment: Environment) => payoutMethods.filter((m) => environment === "sandbox" || !m.sandboxOnly)
+
+      const shopOf = (scope: ShopRef) => ({ environment: scope.environment, shopId: scope.shop.id })
+
+      const balance = (scope: ShopRef, book: Book, currency: string) => ledgerStore.balance(scope.environment, scope.shop.id, book, currency)
+
+      const post = (account: { readonly environment: Environment; readonly shopId: string }, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
+        Effect.gen(function*() {
+          yield* ledger.post({
+            id: yield* ids.next("journal"),
+            environment: account.environment,
+            shopId: account.shopId,
+            kind,
+            reference,
+            createdAt: yield* DateTime.now,
+            postings
+          })
+        })
+
+      const balances = Effect.fn("Payouts.balances")(function*(scope: ShopRef) {
+        const all = yield* ledgerStore.balances(scope.environment, scope.shop.id)
+        const of = (book: Book, currency: string) => all.find((b) => b.book === book && b.currency === currency)?.balance ?? Money.zero
+        const currencies = [...new Set(["USD", ...all.filter((b) => b.book.startsWith("payout_")).map((b) => b.currency)])]
+        return {
+          balances: currencies.sort((a, b) => a === "USD" ? -1 : b === "USD" ? 1 : a.localeCompare(b)).map((currency) => ({
+            currency,
+            available: of("payout_available", currency),
+            pending: of("payout_pending", currency),
+            reserved: of("payout_reserved", currency)
+          })),
+          transferableUsd: of("payin_available", "USD")
+        }
+      })
+
+      const positiveUsd = (amount: BigDecimal.BigDecimal) =>
+        BigDecimal.isPositive(amount) && Money.fitsExponent(amount, "USD")
+          ? Effect.void
+          : Effect.fail(apiError("amount_invalid", "amount must be a positive USD amount with at most 2 decimals", { amount: Money.toJsonNumber(amount) }))
+
+      const insufficient = (currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) =>
+        Effect.gen(function*() {
+          const shortfall = BigDecimal.subtract(requested, available)
+          const toUsd = (x: BigDecimal.BigDecimal) => Effect.map(fx.toUsd(x, currency), (c) => Money.toJsonNumber(c.converted)).pipe(Effect.orElseSucceed(() => null))
+          return yield* apiError("balance_insufficient", `Only ${Money.toText(available)} ${currency} is available`, {
+            currency,
+            requested: Money.toJsonNumber(requested),
+            available: Money.toJsonNumber(available),
+            shortfall: Money.toJsonNumber(shortfall),
+            availableUsd: currency === "USD" ? Money.toJsonNumber(available) : yield* toUsd(available),
+            shortfallUsd: currency === "USD" ? Money.toJsonNumber(shortfall) : yield* toUsd(shortfall)
+          })
+        })
+
+      const transfer = Effect.fn("Payouts.transfer")(function*(scope: ShopRef, amountUsd: BigDecimal.BigDecimal) {
+        yield* positiveUsd(amountUsd)
+        return yield* tx.run(Effect.gen(function*() {
+          const id = yield* ids.next("journal")
+          yield* post(shopOf(scope), "payout.transfer", id, [
+            { book: "payin_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },
+            { book: "payout_available", currency: "USD", amount: amountUsd }
+          ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient("USD", amountUsd, Money.decimal(e.available))))
+          return {
+            id,
+            amount: amountUsd,
+            payinAvailableAfter: yield* balance(scope, "payin_available", "USD"),
+            payoutAvailableAfter: yield* balance(scope, "payout_available", "USD")
+          }
+        }))
+      })
+
+      const target = (currency: string) => {
+        const code = Money.normalizeCurrency(currency)
+        return code._tag === "None" || code.value === "USD" || !payoutMethods.some((m) => m.currency === code.value)
+          ? Effect.fail(invalidRequest(`No payout rail pays out in '${currency}'`, [{ path: "currency", message: "Expected the currency of a payout method" }]))
+          : Effect.succeed(code.value)
+      }
+
+      const quoteSwap = Effect.fn("Payouts.quoteSwap")(function*(_scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
+        yield* positiveUsd(amountUsd)
+        return yield* fx.sellUsd(amountUsd, yield* target(currency))
+      })
+
+      const swap = Effect.fn("Payouts.swap")(function*(scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
+        yield* positiveUsd(amountUsd)
+        const to = yield* target(currency)
+        return yield* tx.run(Effect.gen(function*() {
+          const conversion = yield* fx.sellUsd(amountUsd, to)
+          const id = yield* ids.next("swap")
+          yield* post(shopOf(scope), "payout.swap", id, [
+            { book: "payout_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },
+            { book: "fx", currency: "USD", amount: amountUsd },
+            { book: "fx", currency: to, amount: BigDecimal.negate(conversion.converted) },
+            { book: "payout_available", currency: to, amount: conversion.converted }
+          ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient("USD", amountUsd, Money.decimal(e.available))))
+          return {
+            id,
+            conversion,
+            usdAvailableAfter: yield* balance(scope, "payout_available", "USD"),
+            localAvailableAfter: yield* balance(scope, "payout_available", to)
+          }
+        }))
+      })
+
+      const fundSandbox = Effect.fn("Payouts.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
+        if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
+        const currency = Money.normalizeCurrency(currencyInput)
+        if (currency._tag === "None") {
+          return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
+        }
+        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value)) {
+          return yield* apiError("amount_invalid", `amount must be a positive ${currency.value} amount`, { amount: Money.toJsonNumber(amount) })
+        }
+        yield* post(shopOf(scope), "payout.fund_sandbox", yield* ids.next("journal"), [
+          { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
+          { book: "payout_available", currency: currency.value, amount }
+        ]).pipe(Effect.orDie)
+        return (yield* balances(scope)).balances
+      })
+
+      const emit = (p: Payout) =>
+        p.status === "processing" ? Effect.void : Effect.asVoid(events.emit({
+          environment: p.environment,
+          shopId: p.shopId,
+          type: p.status === "completed" ? "payout.completed" : "payout.failed",
+          data: payoutView(p),
+          relatedTxId: null
+        }))
+
+      /** Moves a payout to its next status with the money that goes with it, in one transaction. */
+      const move = (payout: Payout, status: PayoutStatus, failureReason: string | null) =>
+        Effect.gen(function*() {
+          if (status === payout.status) return payout
+          const at = yield* DateTime.now
+          const next: Payout = {
+            ...payout,
+            status,
+            failureReason: status === "failed" ? failureReason : null,
+            completedAt: status === "completed" ? at : null,
+            updatedAt: at,
+            version: payout.version + 1
+          }
+          if (!(yield* store.update(next))) return yield* new Conflict()
+          if (payout.debited) {
+            const back: Book = status === "completed" ? "external" : "payout_available"
+            yield* post(payout, `payout.${status}`, payout.id, [
+              { book: "payouts_in_flight", currency: payout.currency, amount: BigDecimal.negate(payout.amount) },
+              { book: back, currency: payout.currency, amount: payout.amount }
+            ]).pipe(Effect.orDie)
+          }
+          yield* emit(next)
+          return next
+        })
+
+      const send = Effect.fn("Payouts.send")(function*(scope: ShopRef, input: {
+        readonly methodId: string
+        readonly amount: BigDecimal.BigDecimal
+        readonly recipient: unknown
+      }) {
+        const method = methods(scope.environment).find((m) => m.id === input.methodId) ?? undefined
+        if (method === undefined) {
+          return yield* apiError("payout_method_unavailable", `No payout method '${input.methodId}': take ids from GET /me/payout/methods`, {
+            methodId: input.methodId
+          })
+        }
+        if (!BigDecimal.isPositive(input.amount) || !Money.fitsExponent(input.amount, method.currency)) {
+          return yield* apiError("amount_invalid", `amount must be a positive ${method.currency} amount with at most ${Money.exponent(method.currency)} decimals`, {
+            amount: Money.toJsonNumber(input.amount),
+            currency: method.currency
+          })
+        }
+        const checked = validateRecipient(method, input.recipient)
+        if (checked.issues.length > 0) {
+          return yield* invalidRequest(`Invalid recipient: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, checked.issues)
+        }
+        const usd = (yield* fx.toUsd(input.amount, method.currency)).converted
+        if (BigDecimal.isLessThan(usd, Money.decimal(method.minUsd)) || BigDecimal.isGreaterThan(usd, Money.decimal(method.maxUsd))) {
+          return yield* apiError("amount_invalid", `${method.name} pays out ${method.minUsd} to ${method.maxUsd} USD; this is ${Money.toText(usd)} USD`, {
+            amountUsd: Money.toJsonNumber(usd),
+            minUsd: Number(method.minUsd),
+            maxUsd: Number(method.maxUsd)
+          })
+        }
+        const provider = method.sandboxOnly ? undefined : providers.forMethod(scope.environment, method)[0]
+        const at = yield* DateTime.now
+        const payout: Payout = {
+          id: yield* ids.next("payout"),
+          environment: scope.environment,
+          merchantId: scope.merchant.id,
+          shopId: scope.shop.id,
+          methodId: method.id,
+          methodName: method.name,
+          rail: method.rail,
+          country: method.country,
+          currency: method.currency,
+          amount: input.amount,
+          status: "processing",
+          provider: method.sandboxOnly ? sandboxRailDriver : provider?.id ?? simulatedDriver,
+          providerRef: null,
+          debited: !method.sandboxOnly,
+          recipient: checked.recipient,
+          failureReason: null,
+          createdAt: at,
+          updatedAt: at,
+          completedAt: null,
+          version: 1
+        }
+        yield* tx.run(Effect.gen(function*() {
+          if (payout.debited) {
+            const available = yield* ledgerStore.balances(scope.environment, scope.shop.id)
+            if (!available.some((b) => b.book === "payout_available" && b.currency === method.currency)) {
+              return yield* apiError("currency_not_funded", `The payout balance holds no ${method.currency}: transfer and swap, or fund it first`, {
+                currency: method.currency
+              })
+            }
+            yield* post(shopOf(scope), "payout.debit", payout.id, [
+              { book: "payout_available", currency: method.currency, amount: BigDecimal.negate(input.amount) },
+              { book: "payouts_in_flight", currency: method.currency, amount: input.amount }
+            ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient(method.currency, input.amount, Money.decimal(e.available))))
+          }
+          yield* store.insert(payout)
+        }))
+        if (!payout.debited) return { payout, method }
+
+        // Dispatch: a provider for the rail, or the simulated driver.
+        const dispatched = provider === undefined
+          ? (/reject/i.test(checked.recipient["name"] ?? "")
+            ? Result.fail({ failureReason: "simulated driver: the beneficiary was rejected" })
+            : Result.succeed({ providerRef: `sim_${payout.id}`, status: "completed" as const }))
+          : yield* provider.send({
+            payoutId: payout.id,
+            idempotencyKey: payout.id,
+            method,
+            amount: Money.toText(input.amount),
+            currency: method.currency,
+            recipient: checked.recipient
+          }).pipe(Effect.result)
+        if (Result.isFailure(dispatched)) {
+          yield* tx.run(move(payout, "failed", dispatched.failure.failureReason)).pipe(Effect.orDie)
+          return yield* apiError("payout_dispatch_failed", `The provider rejected the payout: ${dispatched.failure.failureReason}`, {
+            failureReason: dispatched.failure.failureReason,
+            payoutId: payout.id,
+            debitReversed: true
+          })
+        }
+        const withRef = { ...payout, providerRef: dispatched.success.providerRef }
+        const final = yield* tx.run(Effect.gen(function*() {
+          const stored: Payout = { ...withRef, version: payout.version + 1 }
+          if (!(yield* store.update(stored))) return yield* new Conflict()
+          return dispatched.success.status === "completed" ? yield* move(stored, "completed", null) : stored
+        })).pipe(Effect.orDie)
+        return { payout: final, method }
+      })
+
+      const get = Effect.fn("Payouts.get")(function*(scope: ShopRef, id: string) {
+        const found = yield* store.find(scope.environment, scope.shop.id, id)
+        if (Option.isNone(found)) return yield* notFound("payout", id)
+        return found.value
+      })
+
+      const simulate = Effect.fn("Payouts.simulate")(function*(scope: ShopRef, id: string, action: PayoutAction) {
+        if (scope.environment !== "sandbox") return yield* apiError("simulate_sandbox_only", "Payout simulation exists in sandbox only", {})
+        const payout = yield* get(scope, id)
+        const next = transitionPayout(payout.status, action)
+        if (Result.isFailure(next)) {
+          return yield* apiError("invalid_request", `A ${payout.status} payout cannot be moved by '${action}'`, {
+            issues: [{ path: "action", message: `The payout is already ${payout.status}` }],
+            missingFields: []
+          })
+        }
+        return yield* tx.run(move(payout, next.success, `simulated: ${action}`)).pipe(
+          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", {})))
+        )
+      })
+
+      return Payouts.of({
+        methods,
+        balances,
+        transfer,
+        quoteSwap,
+        swap,
+        fundSandbox,
+        send,
+        get,
+        list: (scope, filter, page) => store.list(scope.environment, scope.shop.id, filter, page),
+        simulate
+      })
+    })
+  )
+
+  /** No payout provider plugins: every real rail goes through the simulated driver. */
+  static readonly noProviders = Layer.succeed(PayoutProviders, PayoutProviders.of({ forMethod: () => [] }))
+}
+
+export { findPayoutMethod }
