@@ -61,6 +61,25 @@ plus a phone (with country code) on rails that require one; the same rule applie
 legacy call never answers \`awaiting_details\`, since its response is a payment). The buyer's
 IP is taken when the page is opened, from the trusted proxy hop, and forwarded as \`userIp\`.
 
+## Payouts
+
+The payout balance is separate from the pay-in balance. Fund it with \`POST /me/payout/transfer\`
+(USD from pay-in \`available\`, atomically), swap USD to a payout currency with
+\`POST /me/payout/swap\` (rate = mid x (1 - markup), rounded to the currency), then
+\`POST /me/payout/send\` in the method's currency with the \`recipient\` fields that
+\`GET /me/payout/methods\` lists for it (checked field by field: CLABE check digit, CPF/CNPJ, CBU,
+CCI, RUT, phone and email formats; \`400 invalid_request\` names every bad field). The amount leaves
+\`available\` in the same transaction as the payout is written, so racing payouts cannot overdraw
+(\`422 balance_insufficient\` with \`availableUsd\` and \`shortfallUsd\`). Life cycle:
+\`processing\` -> \`completed\` | \`failed\` (final; a failed payout returns its debit). Events
+\`payout.completed\`, \`payout.failed\` (with \`failureReason\`). Without a payout provider for the
+rail, the simulated driver completes at once and refuses a recipient name containing \`REJECT\`
+(\`422 payout_dispatch_failed\`, debit reversed). In sandbox the \`sbx_po_*\` rails debit nothing
+and wait for \`POST /me/payout/send/{id}/simulate\`.
+
+Withdrawals of the pay-in balance to the merchant's bank are not built yet: no endpoint exists, and
+the \`withdrawal.*\` event types, though accepted in subscriptions, are never sent.
+
 ## Sandbox
 
 Every rail of the catalog is served in sandbox by the sandbox provider (after any provider the
