@@ -10,6 +10,7 @@ export const IdPrefixes = {
   checkoutSession: "cs_",
   claim: "CLM-",
   swap: "bsw_",
+  transfer: "ptr_",
   payout: "po-",
   depositAccount: "eda_",
   deposit: "dep_",

@@ -8,7 +8,7 @@
  * book (balanced per currency). Not enough available: 422 `balance_insufficient` with `requested`,
  * `available` and `shortfall` in the source currency.
  */
-import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { BigDecimal, Context, Effect, Layer } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
@@ -86,20 +86,12 @@ export class Swaps extends Context.Service<Swaps, {
         return yield* tx.run(Effect.gen(function*() {
           const conversion = yield* fx.toUsd(amount, currency)
           const id = yield* ids.next("swap")
-          yield* ledger.post({
-            id: yield* ids.next("journal"),
-            environment: scope.environment,
-            shopId: scope.shop.id,
-            kind: "balance.swap",
-            reference: id,
-            createdAt: yield* DateTime.now,
-            postings: [
-              { book: "payin_available", currency, amount: BigDecimal.negate(amount) },
-              { book: "fx", currency, amount },
-              { book: "fx", currency: "USD", amount: BigDecimal.negate(conversion.converted) },
-              { book: "payin_available", currency: "USD", amount: conversion.converted }
-            ]
-          }).pipe(
+          yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.swap", id, [
+            { book: "payin_available", currency, amount: BigDecimal.negate(amount) },
+            { book: "fx", currency, amount },
+            { book: "fx", currency: "USD", amount: BigDecimal.negate(conversion.converted) },
+            { book: "payin_available", currency: "USD", amount: conversion.converted }
+          ]).pipe(
             Effect.catchTag("GuardViolation", (e) => {
               const held = Money.decimal(e.available)
               return Effect.fail(apiError("balance_insufficient", `Only ${e.available} ${currency} is available`, {
@@ -144,18 +136,10 @@ export class Swaps extends Context.Service<Swaps, {
         if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
           return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
         }
-        yield* ledger.post({
-          id: yield* ids.next("journal"),
-          environment: scope.environment,
-          shopId: scope.shop.id,
-          kind: "balance.fund_sandbox",
-          reference: yield* ids.next("journal"),
-          createdAt: yield* DateTime.now,
-          postings: [
-            { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
-            { book: "payin_available", currency: currency.value, amount }
-          ]
-        }).pipe(Effect.orDie)
+        yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.fund_sandbox", "sandbox", [
+          { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
+          { book: "payin_available", currency: currency.value, amount }
+        ]).pipe(Effect.orDie)
         return yield* balances(scope)
       })
 

@@ -99,17 +99,7 @@ export class Claims extends Context.Service<Claims, {
       const tenancy = yield* TenancyStore
 
       const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
-        Effect.gen(function*() {
-          yield* ledger.post({
-            id: yield* ids.next("journal"),
-            environment: p.environment,
-            shopId: p.shopId,
-            kind,
-            reference,
-            createdAt: yield* DateTime.now,
-            postings
-          }).pipe(Effect.orDie)
-        })
+        Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.orDie))
 
       const bump = (p: Payment, changes: Partial<Payment> = {}) =>
         Effect.gen(function*() {

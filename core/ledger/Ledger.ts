@@ -1,6 +1,8 @@
-import { BigDecimal, Context, Effect, Layer } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import type { Environment } from "../Environment.ts"
+import { Ids } from "../Ids.ts"
 import { type GuardViolation, LedgerStore } from "../ports/LedgerStore.ts"
-import type { JournalEntry } from "./Journal.ts"
+import type { JournalEntry, Posting } from "./Journal.ts"
 
 /** Sums the postings per currency; an entry balances when every sum is zero. */
 export const imbalance = (entry: Pick<JournalEntry, "postings">): ReadonlyArray<readonly [string, BigDecimal.BigDecimal]> => {
@@ -15,11 +17,19 @@ export class Ledger extends Context.Service<Ledger, {
    * Fails with `GuardViolation` when a guarded book would go negative; nothing is written then.
    */
   readonly post: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
+  /** `post` with a fresh journal id and the current time; answers the journal id. */
+  readonly record: (
+    account: { readonly environment: Environment; readonly shopId: string },
+    kind: string,
+    reference: string,
+    postings: ReadonlyArray<Posting>
+  ) => Effect.Effect<string, GuardViolation>
 }>()("core/ledger/Ledger") {
   static readonly layer = Layer.effect(
     Ledger,
     Effect.gen(function*() {
       const store = yield* LedgerStore
+      const ids = yield* Ids
       const post = Effect.fn("Ledger.post")(function*(entry: JournalEntry) {
         const unbalanced = imbalance(entry)
         if (unbalanced.length > 0) {
@@ -31,7 +41,18 @@ export class Ledger extends Context.Service<Ledger, {
         if (postings.length === 0) return
         yield* store.append({ ...entry, postings })
       })
-      return Ledger.of({ post })
+      const record = (
+        account: { readonly environment: Environment; readonly shopId: string },
+        kind: string,
+        reference: string,
+        postings: ReadonlyArray<Posting>
+      ) =>
+        Effect.gen(function*() {
+          const id = yield* ids.next("journal")
+          yield* post({ id, environment: account.environment, shopId: account.shopId, kind, reference, createdAt: yield* DateTime.now, postings })
+          return id
+        })
+      return Ledger.of({ post, record })
     })
   )
 }

@@ -19,7 +19,7 @@ import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.t
 import type { Environment } from "../Environment.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
-import type { Book, Posting } from "../ledger/Journal.ts"
+import type { Book } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
@@ -110,18 +110,7 @@ export class Payouts extends Context.Service<Payouts, {
 
       const balance = (scope: ShopRef, book: Book, currency: string) => ledgerStore.balance(scope.environment, scope.shop.id, book, currency)
 
-      const post = (account: { readonly environment: Environment; readonly shopId: string }, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
-        Effect.gen(function*() {
-          yield* ledger.post({
-            id: yield* ids.next("journal"),
-            environment: account.environment,
-            shopId: account.shopId,
-            kind,
-            reference,
-            createdAt: yield* DateTime.now,
-            postings
-          })
-        })
+      const post = ledger.record
 
       const balances = Effect.fn("Payouts.balances")(function*(scope: ShopRef) {
         const all = yield* ledgerStore.balances(scope.environment, scope.shop.id)
@@ -160,7 +149,7 @@ export class Payouts extends Context.Service<Payouts, {
       const transfer = Effect.fn("Payouts.transfer")(function*(scope: ShopRef, amountUsd: BigDecimal.BigDecimal) {
         yield* positiveUsd(amountUsd)
         return yield* tx.run(Effect.gen(function*() {
-          const id = yield* ids.next("journal")
+          const id = yield* ids.next("transfer")
           yield* post(shopOf(scope), "payout.transfer", id, [
             { book: "payin_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },
             { book: "payout_available", currency: "USD", amount: amountUsd }
@@ -216,7 +205,7 @@ export class Payouts extends Context.Service<Payouts, {
         if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value)) {
           return yield* apiError("amount_invalid", `amount must be a positive ${currency.value} amount`, { amount: Money.toJsonNumber(amount) })
         }
-        yield* post(shopOf(scope), "payout.fund_sandbox", yield* ids.next("journal"), [
+        yield* post(shopOf(scope), "payout.fund_sandbox", "sandbox", [
           { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
           { book: "payout_available", currency: currency.value, amount }
         ]).pipe(Effect.orDie)
