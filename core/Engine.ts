@@ -9,6 +9,7 @@ import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
 import { Swaps } from "./balances/Swaps.ts"
+import { Withdrawals } from "./balances/Withdrawals.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
 import { Claims } from "./claims/Claims.ts"
@@ -39,6 +40,7 @@ export const services = Layer.mergeAll(
   Deposits.layer,
   Balances.layer,
   Swaps.layer,
+  Withdrawals.layer,
   Payouts.layer,
   Idempotency.layer
 ).pipe(

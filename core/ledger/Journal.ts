@@ -34,6 +34,9 @@ export const counterBooks = [
   "fx",
   "sandbox_funding",
   "payouts_in_flight",
+  /** Withdrawals of the pay-in balance on their way to the merchant's bank. */
+  "withdrawals_in_flight",
+  "fees_withdrawal",
   /** What the merchant owes the platform when a chargeback exceeds its balance (negative). */
   "merchant_receivable",
   "external"

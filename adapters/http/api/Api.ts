@@ -8,6 +8,7 @@ import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { ClaimsApi } from "./ClaimsApi.ts"
 import { PayoutsApi } from "./PayoutsApi.ts"
+import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
@@ -18,13 +19,13 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi)
   .prefix("/api/v1")
 {}
 
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(AdminApi, DepositAdminApi)
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi)
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })

@@ -77,8 +77,17 @@ rail, the simulated driver completes at once and refuses a recipient name contai
 (\`422 payout_dispatch_failed\`, debit reversed). In sandbox the \`sbx_po_*\` rails debit nothing
 and wait for \`POST /me/payout/send/{id}/simulate\`.
 
-Withdrawals of the pay-in balance to the merchant's bank are not built yet: no endpoint exists, and
-the \`withdrawal.*\` event types, though accepted in subscriptions, are never sent.
+## Withdrawals
+
+\`POST /me/withdrawals\` sends USD of the pay-in available balance to the merchant's bank
+(\`destination\`: account holder, bank name, account number or IBAN, optional BIC). The tier's
+\`withdrawalFeeUsd\` is charged on top: \`amount + fee\` leaves \`available\` in the transaction
+that writes the withdrawal, so racing withdrawals cannot overdraw. A local-currency balance is
+swapped to USD first. Life cycle as payouts: \`processing\` -> \`completed\`
+(\`withdrawal.completed\`) | \`failed\` (amount and fee back to \`available\`;
+\`withdrawal.failed\` with \`failureReason\`). In sandbox \`POST /me/withdrawals/{id}/simulate\`
+decides; in either environment the operator records the bank's answer with
+\`POST /admin/v1/withdrawals/{id}/resolve\`.
 
 ## Sandbox
 

@@ -16,6 +16,7 @@ import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } fr
 import { ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { PayoutHandlers } from "./PayoutHandlers.ts"
+import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
@@ -39,7 +40,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     DepositNotificationHandlers,
     DepositAdminHandlers,
     ClaimHandlers,
-    PayoutHandlers
+    PayoutHandlers,
+    WithdrawalHandlers,
+    WithdrawalAdminHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive])
 )

@@ -14,6 +14,8 @@ import type { Payout } from "../../../core/payouts/Payout.ts"
 import { PayoutStore } from "../../../core/ports/PayoutStore.ts"
 import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
+import type { Withdrawal } from "../../../core/balances/Withdrawal.ts"
+import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const zero = BigDecimal.fromBigInt(0n)
@@ -249,6 +251,34 @@ export const MemoryPayoutStore = Layer.effect(
   })
 )
 
+export const MemoryWithdrawalStore = Layer.effect(
+  WithdrawalStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const withdrawals = db.table<Withdrawal>("withdrawals")
+    return WithdrawalStore.of({
+      insert: (w) => db.run(Effect.sync(() => void withdrawals.set(w.id, w))),
+      find: (environment, shopId, id) =>
+        db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(withdrawals.get(id)), (w) => w.environment === environment && w.shopId === shopId))),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(withdrawals.get(id)))),
+      update: (w) =>
+        db.run(Effect.sync(() => {
+          const current = withdrawals.get(w.id)
+          if (current === undefined || current.version !== w.version - 1) return false
+          withdrawals.set(w.id, w)
+          return true
+        })),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = [...withdrawals.values()]
+            .filter((w) => w.environment === environment && w.shopId === shopId && (filter.status === undefined || w.status === filter.status))
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        }))
+    })
+  })
+)
+
 export const MemoryPayinRepos = Layer.mergeAll(
   MemoryFxRateStore,
   MemoryLedgerStore,
@@ -257,5 +287,6 @@ export const MemoryPayinRepos = Layer.mergeAll(
   MemoryProviderRouteStore,
   MemoryCheckoutSessionStore,
   MemoryClaimStore,
-  MemoryPayoutStore
+  MemoryPayoutStore,
+  MemoryWithdrawalStore
 )

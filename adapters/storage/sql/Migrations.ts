@@ -299,6 +299,18 @@ export const migrations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX payouts_by_shop ON payouts (environment, shop_id, created_at DESC, id DESC)`
+  ),
+  "0008_withdrawals": statements(
+    `CREATE TABLE withdrawals (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      status text NOT NULL,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX withdrawals_by_shop ON withdrawals (environment, shop_id, created_at DESC, id DESC)`
   )
 }
 

@@ -14,6 +14,8 @@ import { ClaimJson } from "../../../core/claims/Claim.ts"
 import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
 import { PayoutJson } from "../../../core/payouts/Payout.ts"
 import { PayoutStore } from "../../../core/ports/PayoutStore.ts"
+import { WithdrawalJson } from "../../../core/balances/Withdrawal.ts"
+import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import * as Money from "../../../core/Money.ts"
 import { date, utc } from "./Rows.ts"
@@ -411,6 +413,52 @@ export const SqlPayoutStore = Layer.effect(
   })
 )
 
+const encodeWithdrawal = Schema.encodeSync(WithdrawalJson)
+const decodeWithdrawal = Schema.decodeUnknownSync(WithdrawalJson)
+
+export const SqlWithdrawalStore = Layer.effect(
+  WithdrawalStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodeWithdrawal(x.data))
+    const one = (r: ReadonlyArray<{ readonly data: unknown }>) => Option.fromNullishOr(rows(r)[0])
+    return WithdrawalStore.of({
+      insert: (w) =>
+        sql`INSERT INTO withdrawals ${
+          sql.insert({
+            id: w.id,
+            environment: w.environment,
+            shopId: w.shopId,
+            status: w.status,
+            version: w.version,
+            createdAt: date(w.createdAt),
+            data: JSON.stringify(encodeWithdrawal(w))
+          })
+        }`.pipe(Effect.asVoid, Effect.orDie),
+      find: (environment, shopId, id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
+          .pipe(Effect.map(one), Effect.orDie),
+      findById: (id) => sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      update: (w) =>
+        sql<{ readonly id: string }>`
+          UPDATE withdrawals SET status = ${w.status}, version = ${w.version}, data = ${JSON.stringify(encodeWithdrawal(w))}
+          WHERE id = ${w.id} AND version = ${w.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie),
+      list: (environment, shopId, filter, { limit, offset }) => {
+        const where = sql.and([
+          sql`environment = ${environment}`,
+          sql`shop_id = ${shopId}`,
+          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
+        ])
+        return Effect.all({
+          rows: sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+            .pipe(Effect.map(rows)),
+          total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM withdrawals WHERE ${where}`.pipe(Effect.map((r) => r[0]?.n ?? 0))
+        }).pipe(Effect.orDie)
+      }
+    })
+  })
+)
+
 export const SqlPayinRepos = Layer.mergeAll(
   SqlFxRateStore,
   SqlLedgerStore,
@@ -419,5 +467,6 @@ export const SqlPayinRepos = Layer.mergeAll(
   SqlProviderRouteStore,
   SqlCheckoutSessionStore,
   SqlClaimStore,
-  SqlPayoutStore
+  SqlPayoutStore,
+  SqlWithdrawalStore
 )

@@ -1,0 +1,214 @@
+/**
+ * Withdrawals of the USD pay-in balance to the merchant's bank (issue 6; the spec shows no shape).
+ *
+ * - `request` holds `amount + fee` (the tier's `withdrawalFeeUsd`) out of `payin_available` in the
+ *   transaction that writes the withdrawal: `amount` to `withdrawals_in_flight`, the fee to
+ *   `fees_withdrawal`. Racing requests cannot overdraw (the ledger guard); a local-currency
+ *   balance is swapped to USD first (`POST /me/balance/swap`).
+ * - It stays `processing` until the bank transfer is confirmed: in sandbox by `simulate`, in any
+ *   environment by the operator (`resolve`, admin API). `completed` sends the amount out;
+ *   `failed` returns amount and fee to `payin_available`. Events `withdrawal.completed`,
+ *   `withdrawal.failed` (with `failureReason`).
+ */
+import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
+import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { Ids } from "../Ids.ts"
+import { Ledger } from "../ledger/Ledger.ts"
+import * as Money from "../Money.ts"
+import { withdrawalFeeUsd } from "../payments/Pricing.ts"
+import { type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
+import { Transactions } from "../ports/Transactions.ts"
+import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+import { Events } from "../webhooks/Events.ts"
+import type { Withdrawal, WithdrawalDestination } from "./Withdrawal.ts"
+
+type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
+
+class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
+
+/** The smallest withdrawal, USD. */
+export const minimumWithdrawalUsd = "10"
+
+export const withdrawalView = (w: Withdrawal) => ({
+  id: w.id,
+  currency: "USD" as const,
+  amount: Money.toJsonNumber(w.amount),
+  fee: Money.toJsonNumber(w.fee),
+  totalDebited: Money.toJsonNumber(BigDecimal.sum(w.amount, w.fee)),
+  status: w.status,
+  destination: { ...w.destination, accountNumber: `****${w.destination.accountNumber.slice(-4)}` },
+  environment: w.environment,
+  createdAt: DateTime.formatIso(w.createdAt),
+  completedAt: w.completedAt === null ? null : DateTime.formatIso(w.completedAt),
+  failureReason: w.failureReason
+})
+
+const issuesOf = (d: { readonly accountHolder: string; readonly bankName: string; readonly accountNumber: string; readonly swiftCode?: string | null | undefined }) => {
+  const issues: Array<{ readonly path: string; readonly message: string }> = []
+  const text = (path: string, value: string) => {
+    if (value.trim().length < 2 || value.trim().length > 140) issues.push({ path: `destination.${path}`, message: "Expected 2 to 140 characters" })
+  }
+  text("accountHolder", d.accountHolder)
+  text("bankName", d.bankName)
+  if (!/^[A-Z0-9]{4,34}$/.test(d.accountNumber.replace(/[\s-]/g, "").toUpperCase())) {
+    issues.push({ path: "destination.accountNumber", message: "Expected 4 to 34 letters or digits (an IBAN or a local account number)" })
+  }
+  if (d.swiftCode != null && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(d.swiftCode.toUpperCase())) {
+    issues.push({ path: "destination.swiftCode", message: "Expected a BIC of 8 or 11 characters" })
+  }
+  return issues
+}
+
+export class Withdrawals extends Context.Service<Withdrawals, {
+  readonly request: (scope: ShopRef, input: {
+    readonly amount: BigDecimal.BigDecimal
+    readonly destination: { readonly accountHolder: string; readonly bankName: string; readonly accountNumber: string; readonly swiftCode?: string | null | undefined }
+  }) => Effect.Effect<Withdrawal, ApiError>
+  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Withdrawal, ApiError>
+  readonly list: (
+    scope: ShopRef,
+    filter: { readonly status?: PayoutStatus | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Withdrawal>; readonly total: number }>
+  /** Sandbox: what the bank would say. */
+  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Withdrawal, ApiError>
+  /** The operator confirms the bank transfer went out, or that it failed (any environment). */
+  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Withdrawal, ApiError>
+}>()("core/balances/Withdrawals") {
+  static readonly layer = Layer.effect(
+    Withdrawals,
+    Effect.gen(function*() {
+      const store = yield* WithdrawalStore
+      const ledger = yield* Ledger
+      const ids = yield* Ids
+      const tx = yield* Transactions
+      const events = yield* Events
+
+      const request = Effect.fn("Withdrawals.request")(function*(scope: ShopRef, input: {
+        readonly amount: BigDecimal.BigDecimal
+        readonly destination: { readonly accountHolder: string; readonly bankName: string; readonly accountNumber: string; readonly swiftCode?: string | null | undefined }
+      }) {
+        const { amount } = input
+        if (!Money.fitsExponent(amount, "USD") || BigDecimal.isLessThan(amount, Money.decimal(minimumWithdrawalUsd))) {
+          return yield* apiError("amount_invalid", `A withdrawal is at least ${minimumWithdrawalUsd} USD, with at most 2 decimals`, {
+            amount: Money.toJsonNumber(amount),
+            minimumUsd: Number(minimumWithdrawalUsd)
+          })
+        }
+        const issues = issuesOf(input.destination)
+        if (issues.length > 0) return yield* invalidRequest(`Invalid destination: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues)
+        const destination: WithdrawalDestination = {
+          accountHolder: input.destination.accountHolder.trim(),
+          bankName: input.destination.bankName.trim(),
+          accountNumber: input.destination.accountNumber.replace(/[\s-]/g, "").toUpperCase(),
+          swiftCode: input.destination.swiftCode?.toUpperCase() ?? null
+        }
+        const fee = Money.decimal(withdrawalFeeUsd[scope.merchant.tier])
+        const total = BigDecimal.sum(amount, fee)
+        const at = yield* DateTime.now
+        const withdrawal: Withdrawal = {
+          id: yield* ids.next("withdrawal"),
+          environment: scope.environment,
+          merchantId: scope.merchant.id,
+          shopId: scope.shop.id,
+          amount,
+          fee,
+          status: "processing",
+          destination,
+          failureReason: null,
+          createdAt: at,
+          updatedAt: at,
+          completedAt: null,
+          version: 1
+        }
+        yield* tx.run(Effect.gen(function*() {
+          yield* ledger.record(withdrawal, "withdrawal.requested", withdrawal.id, [
+            { book: "payin_available", currency: "USD", amount: BigDecimal.negate(total) },
+            { book: "withdrawals_in_flight", currency: "USD", amount },
+            { book: "fees_withdrawal", currency: "USD", amount: fee }
+          ]).pipe(Effect.catchTag("GuardViolation", (e) => {
+            const available = Money.decimal(e.available)
+            return Effect.fail(apiError("balance_insufficient", `Only ${e.available} USD is available; the withdrawal needs ${Money.toText(total)} with its fee`, {
+              currency: "USD",
+              requested: Money.toJsonNumber(total),
+              available: Money.toJsonNumber(available),
+              shortfall: Money.toJsonNumber(BigDecimal.subtract(total, available)),
+              fee: Money.toJsonNumber(fee)
+            }))
+          }))
+          yield* store.insert(withdrawal)
+        }))
+        return withdrawal
+      })
+
+      const move = (w: Withdrawal, status: PayoutStatus, failureReason: string | null) =>
+        Effect.gen(function*() {
+          if (status === w.status) return w
+          const at = yield* DateTime.now
+          const next: Withdrawal = {
+            ...w,
+            status,
+            failureReason: status === "failed" ? failureReason : null,
+            completedAt: status === "completed" ? at : null,
+            updatedAt: at,
+            version: w.version + 1
+          }
+          if (!(yield* store.update(next))) return yield* new Conflict()
+          yield* ledger.record(w, `withdrawal.${status}`, w.id, status === "completed"
+            ? [
+              { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
+              { book: "external", currency: "USD", amount: w.amount }
+            ]
+            : [
+              { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
+              { book: "fees_withdrawal", currency: "USD", amount: BigDecimal.negate(w.fee) },
+              { book: "payin_available", currency: "USD", amount: BigDecimal.sum(w.amount, w.fee) }
+            ]).pipe(Effect.orDie)
+          yield* events.emit({
+            environment: next.environment,
+            shopId: next.shopId,
+            type: status === "completed" ? "withdrawal.completed" : "withdrawal.failed",
+            data: withdrawalView(next),
+            relatedTxId: null
+          })
+          return next
+        })
+
+      const transition = (w: Withdrawal, action: PayoutAction, failureReason: string) =>
+        Effect.gen(function*() {
+          const next = transitionPayout(w.status, action)
+          if (Result.isFailure(next)) {
+            return yield* apiError("invalid_request", `A ${w.status} withdrawal cannot be moved by '${action}'`, {
+              issues: [{ path: "action", message: `The withdrawal is already ${w.status}` }],
+              missingFields: []
+            })
+          }
+          return yield* tx.run(move(w, next.success, failureReason)).pipe(
+            Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The withdrawal changed meanwhile; read it again", {})))
+          )
+        })
+
+      const get = Effect.fn("Withdrawals.get")(function*(scope: ShopRef, id: string) {
+        const found = yield* store.find(scope.environment, scope.shop.id, id)
+        if (Option.isNone(found)) return yield* notFound("withdrawal", id)
+        return found.value
+      })
+
+      return Withdrawals.of({
+        request,
+        get,
+        list: (scope, filter, page) => store.list(scope.environment, scope.shop.id, filter, page),
+        simulate: Effect.fn("Withdrawals.simulate")(function*(scope: ShopRef, id: string, action: PayoutAction) {
+          if (scope.environment !== "sandbox") return yield* apiError("simulate_sandbox_only", "Withdrawal simulation exists in sandbox only", {})
+          return yield* transition(yield* get(scope, id), action, `simulated: ${action}`)
+        }),
+        resolve: Effect.fn("Withdrawals.resolve")(function*(id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) {
+          const found = yield* store.findById(id)
+          if (Option.isNone(found)) return yield* notFound("withdrawal", id)
+          return yield* transition(found.value, outcome.status, outcome.failureReason ?? "failed at the bank")
+        })
+      })
+    })
+  )
+}
