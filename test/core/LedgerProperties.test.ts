@@ -1,13 +1,16 @@
 /**
  * Property: whatever random sequence of money operations runs (payments with every outcome,
- * refunds full and partial, chargebacks, sandbox funding, swaps, settlements), every journal entry
- * balances per currency, no guarded book is ever negative, and the cached balances equal the sums
- * of the postings.
+ * refunds full and partial, chargebacks, sandbox funding, swaps, settlements, transfers to the
+ * payout balance, payout swaps and funding, payouts accepted and rejected, withdrawals completed and failed),
+ * every journal entry balances per currency, no guarded book is ever negative, the cached balances
+ * equal the sums of the postings, and the balance endpoints report those sums.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { TestClock } from "effect/testing"
+import { Balances } from "../../core/balances/Balances.ts"
 import { Swaps } from "../../core/balances/Swaps.ts"
+import { Withdrawals } from "../../core/balances/Withdrawals.ts"
 import { Claims } from "../../core/claims/Claims.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import { isGuarded } from "../../core/ledger/Journal.ts"
@@ -16,6 +19,7 @@ import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
+import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
@@ -29,6 +33,11 @@ const prng = (seed: number) => () => {
 
 const outcomes: ReadonlyArray<SandboxSimulate | undefined> = ["paid", "paid", "paid", "failed", "expired", "chargeback", undefined]
 const methods = ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash"]
+const recipient = (name: string) => ({ name, documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" })
+const destination = { accountHolder: "Acme SA", bankName: "BBVA", accountNumber: "032180000118359719" }
+
+/** Every kind of journal entry the seeds produced, so the last test can check the mix was rich. */
+const seen = new Set<string>()
 
 const run = (seed: number) =>
   Effect.gen(function*() {
@@ -40,8 +49,12 @@ const run = (seed: number) =>
     const swaps = yield* Swaps
     const jobs = yield* Jobs
     const ledger = yield* LedgerStore
+    const payouts = yield* Payouts
+    const withdrawals = yield* Withdrawals
     const ids: Array<string> = []
-    for (let step = 0; step < 30; step++) {
+    const pendingWithdrawals: Array<string> = []
+    const usd = (max: number) => Money.decimal((1 + random() * max).toFixed(2))
+    for (let step = 0; step < 50; step++) {
       const op = random()
       if (op < 0.4) {
         const amount = Money.decimal((1 + random() * 500).toFixed(2))
@@ -55,9 +68,22 @@ const run = (seed: number) =>
         yield* Effect.result(claims.refund(scope, id, { amount }))
       } else if (op < 0.7) {
         yield* Effect.result(swaps.fundSandbox(scope, pick(["BRL", "MXN", "CLP"]), Money.decimal(String(Math.floor(random() * 5000) + 1))))
-      } else if (op < 0.8) {
+      } else if (op < 0.75) {
         yield* Effect.result(swaps.swap(scope, pick(["BRL", "MXN", "CLP"]), Money.decimal(String(Math.floor(random() * 3000) + 1))))
+      } else if (op < 0.8) {
+        yield* Effect.result(payouts.transfer(scope, usd(300)))
       } else if (op < 0.9) {
+        const funding = random()
+        if (funding < 0.4) yield* Effect.result(payouts.swap(scope, "MXN", usd(200)))
+        else if (funding < 0.6) yield* Effect.result(payouts.fundSandbox(scope, "MXN", usd(2000)))
+        const name = random() < 0.3 ? "REJECT Ana Lopez" : "Ana Lopez"
+        yield* Effect.result(payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal((20 + random() * 800).toFixed(2)), recipient: recipient(name) }))
+      } else if (op < 0.94) {
+        const w = yield* Effect.result(withdrawals.request(scope, { amount: Money.decimal((10 + random() * 200).toFixed(2)), destination }))
+        if (w._tag === "Success") pendingWithdrawals.push(w.success.id)
+        const id = pendingWithdrawals.shift()
+        if (id !== undefined) yield* Effect.result(withdrawals.simulate(scope, id, pick(["completed", "failed"] as const)))
+      } else if (op < 0.97) {
         yield* TestClock.adjust(`${Math.floor(random() * 72)} hours`)
       }
       yield* jobs.runDue
@@ -68,7 +94,10 @@ const run = (seed: number) =>
 
     const { entries, total } = yield* ledger.entries("sandbox", scope.shop.id, { limit: 10_000, offset: 0 })
     assert.strictEqual(entries.length, total)
-    for (const entry of entries) assert.deepStrictEqual(imbalance(entry), [], `seed ${seed}: ${entry.kind} ${entry.reference}`)
+    for (const entry of entries) {
+      seen.add(entry.kind)
+      assert.deepStrictEqual(imbalance(entry), [], `seed ${seed}: ${entry.kind} ${entry.reference}`)
+    }
     const cached = yield* ledger.balances("sandbox", scope.shop.id)
     const sums = yield* ledger.postingSums("sandbox", scope.shop.id)
     assert.strictEqual(cached.length, sums.length, `seed ${seed}`)
@@ -77,6 +106,12 @@ const run = (seed: number) =>
       assert.isTrue(c !== undefined && BigDecimal.equals(c.balance, s.balance), `seed ${seed}: ${s.book} ${s.currency}`)
       if (isGuarded(s.book)) assert.isFalse(BigDecimal.isNegative(s.balance), `seed ${seed}: ${s.book} ${s.currency} negative`)
     }
+    const sum = (book: string, currency: string) => sums.find((s) => s.book === book && s.currency === currency)?.balance ?? Money.zero
+    const summary = yield* (yield* Balances).summary(scope)
+    assert.strictEqual(summary.balance.available, Money.toJsonNumber(Money.round(sum("payin_available", "USD"), "USD")), `seed ${seed}`)
+    for (const b of (yield* payouts.balances(scope)).balances) {
+      assert.isTrue(BigDecimal.equals(b.available, sum("payout_available", b.currency)), `seed ${seed}: payout ${b.currency}`)
+    }
     return entries.length
   }).pipe(Effect.provide(EngineTest))
 
@@ -84,4 +119,9 @@ describe("ledger invariants over random operation sequences", () => {
   for (let seed = 1; seed <= 25; seed++) {
     it.effect(`seed ${seed}`, () => Effect.map(run(seed), (n) => assert.isAbove(n, 0)))
   }
+  it("the seeds together exercised every kind of money movement", () => {
+    for (const kind of ["payout.transfer", "payout.swap", "payout.debit", "payout.completed", "payout.failed", "withdrawal.requested", "withdrawal.completed", "withdrawal.failed", "balance.swap"]) {
+      assert.isTrue(seen.has(kind), `no ${kind} in any seed: ${[...seen].sort().join(", ")}`)
+    }
+  })
 })

@@ -106,6 +106,10 @@ for (const target of storeTargets("payouts")) {
           assert.deepStrictEqual(got.body.payout, sent.body.payout)
           const events = (yield* (yield* OutboxStore).list("sandbox", shopId)).filter((e) => e.type.startsWith("payout."))
           assert.deepStrictEqual(events.map((e) => e.type), ["payout.completed"])
+          // The completed payout left the platform: nothing stays in flight.
+          const ledger = yield* LedgerStore
+          assert.strictEqual(BigDecimal.format(yield* ledger.balance("sandbox", shopId, "external", "MXN")), "1000.5")
+          assert.isTrue(BigDecimal.isZero(yield* ledger.balance("sandbox", shopId, "payouts_in_flight", "MXN")))
           yield* ledgerBalances("sandbox", shopId)
         }))
 
