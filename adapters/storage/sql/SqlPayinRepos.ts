@@ -1,6 +1,7 @@
 /** SQL implementations of the pay-in ports: FX rates, ledger, payments, outbox, routes. */
 import { Array as Arr, BigDecimal, DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { jsonDocuments } from "./JsonDocuments.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { type AccountBalance, type Book, isGuarded } from "../../../core/ledger/Journal.ts"
 import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
@@ -328,133 +329,74 @@ export const SqlCheckoutSessionStore = Layer.effect(
   })
 )
 
-const encodeClaim = Schema.encodeSync(ClaimJson)
-const decodeClaim = Schema.decodeUnknownSync(ClaimJson)
-
 export const SqlClaimStore = Layer.effect(
   ClaimStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodeClaim(x.data))
+    const claims = jsonDocuments(sql, "claims", ClaimJson)
     return ClaimStore.of({
       insert: (c) =>
-        sql`INSERT INTO claims ${
-          sql.insert({
-            id: c.id,
-            environment: c.environment,
-            shopId: c.shopId,
-            transactionId: c.transactionId,
-            version: c.version,
-            createdAt: date(c.createdAt),
-            data: JSON.stringify(encodeClaim(c))
-          })
-        }`.pipe(Effect.asVoid, Effect.orDie),
-      find: (environment, shopId, id) =>
-        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
-          .pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
-      findById: (id) =>
-        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE id = ${id}`.pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
-      forPayment: (transactionId) =>
-        sql<{ readonly data: unknown }>`SELECT data FROM claims WHERE transaction_id = ${transactionId} ORDER BY created_at, id`.pipe(
-          Effect.map(rows),
-          Effect.orDie
-        ),
-      update: (c) =>
-        sql<{ readonly id: string }>`
-          UPDATE claims SET version = ${c.version}, data = ${JSON.stringify(encodeClaim(c))}
-          WHERE id = ${c.id} AND version = ${c.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie)
+        claims.insert(c, { id: c.id, environment: c.environment, shopId: c.shopId, transactionId: c.transactionId, version: c.version, createdAt: date(c.createdAt) }),
+      find: (environment, shopId, id) => claims.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
+      findById: (id) => claims.first(sql`id = ${id}`),
+      forPayment: (transactionId) => claims.select(sql`transaction_id = ${transactionId}`, sql`ORDER BY created_at, id`),
+      update: (c) => claims.update(c, c.id, c.version)
     })
   })
 )
-
-const encodePayout = Schema.encodeSync(PayoutJson)
-const decodePayout = Schema.decodeUnknownSync(PayoutJson)
 
 export const SqlPayoutStore = Layer.effect(
   PayoutStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodePayout(x.data))
+    const payouts = jsonDocuments(sql, "payouts", PayoutJson)
     return PayoutStore.of({
       insert: (p) =>
-        sql`INSERT INTO payouts ${
-          sql.insert({
-            id: p.id,
-            environment: p.environment,
-            shopId: p.shopId,
-            status: p.status,
-            methodId: p.methodId,
-            version: p.version,
-            createdAt: date(p.createdAt),
-            data: JSON.stringify(encodePayout(p))
-          })
-        }`.pipe(Effect.asVoid, Effect.orDie),
-      find: (environment, shopId, id) =>
-        sql<{ readonly data: unknown }>`SELECT data FROM payouts WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
-          .pipe(Effect.map((r) => Option.fromNullishOr(rows(r)[0])), Effect.orDie),
-      update: (p) =>
-        sql<{ readonly id: string }>`
-          UPDATE payouts SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayout(p))}
-          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie),
-      list: (environment, shopId, filter, { limit, offset }) => {
-        const where = sql.and([
-          sql`environment = ${environment}`,
-          sql`shop_id = ${shopId}`,
-          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-          ...(filter.methodId === undefined ? [] : [sql`method_id = ${filter.methodId}`])
-        ])
-        return Effect.all({
-          rows: sql<{ readonly data: unknown }>`SELECT data FROM payouts WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-            .pipe(Effect.map(rows)),
-          total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payouts WHERE ${where}`.pipe(Effect.map((r) => r[0]?.n ?? 0))
-        }).pipe(Effect.orDie)
-      }
+        payouts.insert(p, {
+          id: p.id,
+          environment: p.environment,
+          shopId: p.shopId,
+          status: p.status,
+          methodId: p.methodId,
+          version: p.version,
+          createdAt: date(p.createdAt)
+        }),
+      find: (environment, shopId, id) => payouts.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
+      update: (p) => payouts.update(p, p.id, p.version, sql`, status = ${p.status}`),
+      list: (environment, shopId, filter, page) =>
+        payouts.page(
+          sql.and([
+            sql`environment = ${environment}`,
+            sql`shop_id = ${shopId}`,
+            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+            ...(filter.methodId === undefined ? [] : [sql`method_id = ${filter.methodId}`])
+          ]),
+          page
+        )
     })
   })
 )
-
-const encodeWithdrawal = Schema.encodeSync(WithdrawalJson)
-const decodeWithdrawal = Schema.decodeUnknownSync(WithdrawalJson)
 
 export const SqlWithdrawalStore = Layer.effect(
   WithdrawalStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = (r: ReadonlyArray<{ readonly data: unknown }>) => r.map((x) => decodeWithdrawal(x.data))
-    const one = (r: ReadonlyArray<{ readonly data: unknown }>) => Option.fromNullishOr(rows(r)[0])
+    const withdrawals = jsonDocuments(sql, "withdrawals", WithdrawalJson)
     return WithdrawalStore.of({
       insert: (w) =>
-        sql`INSERT INTO withdrawals ${
-          sql.insert({
-            id: w.id,
-            environment: w.environment,
-            shopId: w.shopId,
-            status: w.status,
-            version: w.version,
-            createdAt: date(w.createdAt),
-            data: JSON.stringify(encodeWithdrawal(w))
-          })
-        }`.pipe(Effect.asVoid, Effect.orDie),
-      find: (environment, shopId, id) =>
-        sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
-          .pipe(Effect.map(one), Effect.orDie),
-      findById: (id) => sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
-      update: (w) =>
-        sql<{ readonly id: string }>`
-          UPDATE withdrawals SET status = ${w.status}, version = ${w.version}, data = ${JSON.stringify(encodeWithdrawal(w))}
-          WHERE id = ${w.id} AND version = ${w.version - 1} RETURNING id`.pipe(Effect.map((r) => r.length === 1), Effect.orDie),
-      list: (environment, shopId, filter, { limit, offset }) => {
-        const where = sql.and([
-          sql`environment = ${environment}`,
-          sql`shop_id = ${shopId}`,
-          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
-        ])
-        return Effect.all({
-          rows: sql<{ readonly data: unknown }>`SELECT data FROM withdrawals WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
-            .pipe(Effect.map(rows)),
-          total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM withdrawals WHERE ${where}`.pipe(Effect.map((r) => r[0]?.n ?? 0))
-        }).pipe(Effect.orDie)
-      }
+        withdrawals.insert(w, { id: w.id, environment: w.environment, shopId: w.shopId, status: w.status, version: w.version, createdAt: date(w.createdAt) }),
+      find: (environment, shopId, id) => withdrawals.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
+      findById: (id) => withdrawals.first(sql`id = ${id}`),
+      update: (w) => withdrawals.update(w, w.id, w.version, sql`, status = ${w.status}`),
+      list: (environment, shopId, filter, page) =>
+        withdrawals.page(
+          sql.and([
+            sql`environment = ${environment}`,
+            sql`shop_id = ${shopId}`,
+            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
+          ]),
+          page
+        )
     })
   })
 )
