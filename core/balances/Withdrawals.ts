@@ -16,7 +16,7 @@ import { Ids } from "../Ids.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { withdrawalFeeUsd } from "../payments/Pricing.ts"
-import { type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
+import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -145,15 +145,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
       const move = (w: Withdrawal, status: PayoutStatus, failureReason: string | null) =>
         Effect.gen(function*() {
           if (status === w.status) return w
-          const at = yield* DateTime.now
-          const next: Withdrawal = {
-            ...w,
-            status,
-            failureReason: status === "failed" ? failureReason : null,
-            completedAt: status === "completed" ? at : null,
-            updatedAt: at,
-            version: w.version + 1
-          }
+          const next = moved(w, status, failureReason, yield* DateTime.now)
           if (!(yield* store.update(next))) return yield* new Conflict()
           yield* ledger.record(w, `withdrawal.${status}`, w.id, status === "completed"
             ? [

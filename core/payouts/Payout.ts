@@ -1,5 +1,5 @@
 /** A payout and its pure state machine (spec 2.12, 3.4). */
-import { Result, Schema } from "effect"
+import { type DateTime, Result, Schema } from "effect"
 import { Environment } from "../Environment.ts"
 
 /**
@@ -34,6 +34,22 @@ export const transitionPayout = (from: PayoutStatus, action: PayoutAction): Resu
       return Result.succeed("failed")
   }
 }
+
+/** The next version of a payout-like record (payout, withdrawal) moved to `status` at `at`. */
+export const moved = <A extends {
+  readonly status: PayoutStatus
+  readonly failureReason: string | null
+  readonly completedAt: DateTime.Utc | null
+  readonly updatedAt: DateTime.Utc
+  readonly version: number
+}>(record: A, status: PayoutStatus, failureReason: string | null, at: DateTime.Utc): A => ({
+  ...record,
+  status,
+  failureReason: status === "failed" ? failureReason : null,
+  completedAt: status === "completed" ? at : null,
+  updatedAt: at,
+  version: record.version + 1
+})
 
 export const Payout = Schema.Struct({
   id: Schema.String,

@@ -28,7 +28,7 @@ import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
-import { type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
+import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
 import { findPayoutMethod, payoutMethods } from "./payoutMethods.ts"
 import { validateRecipient } from "./Recipients.ts"
@@ -225,15 +225,7 @@ export class Payouts extends Context.Service<Payouts, {
       const move = (payout: Payout, status: PayoutStatus, failureReason: string | null) =>
         Effect.gen(function*() {
           if (status === payout.status) return payout
-          const at = yield* DateTime.now
-          const next: Payout = {
-            ...payout,
-            status,
-            failureReason: status === "failed" ? failureReason : null,
-            completedAt: status === "completed" ? at : null,
-            updatedAt: at,
-            version: payout.version + 1
-          }
+          const next = moved(payout, status, failureReason, yield* DateTime.now)
           if (!(yield* store.update(next))) return yield* new Conflict()
           if (payout.debited) {
             const back: Book = status === "completed" ? "external" : "payout_available"
