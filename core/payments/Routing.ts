@@ -10,7 +10,7 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
-import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
+import { ProviderRegistry } from "./ProviderRegistry.ts"
 
 export const sandboxProviderId = "sandbox"
 

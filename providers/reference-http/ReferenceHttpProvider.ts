@@ -51,7 +51,7 @@ import {
   ProviderError,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRegistry } from "../../core/providers/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 import * as Wire from "./Wire.ts"
 

@@ -9,7 +9,7 @@ export class ProviderRegistry extends Context.Service<ProviderRegistry, {
   readonly register: (provider: PaymentProvider) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<PaymentProvider>>
   readonly all: Effect.Effect<ReadonlyArray<PaymentProvider>>
-}>()("core/providers/ProviderRegistry") {
+}>()("core/payments/ProviderRegistry") {
   static readonly layer = Layer.sync(ProviderRegistry, () => {
     const providers = new Map<string, PaymentProvider>()
     return ProviderRegistry.of({
