@@ -30,7 +30,7 @@ import type { Payment } from "../payments/Payment.ts"
 import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
-import { ProviderRegistry } from "../providers/ProviderRegistry.ts"
+import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { type Claim, refundStatusOf, transitionClaim } from "./Claim.ts"
@@ -101,6 +101,24 @@ export class Claims extends Context.Service<Claims, {
       const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
         Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.orDie))
 
+      /** The shop's USD that a claim may take, in the order it is taken. */
+      const claimSources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
+      const heldFunds = (p: Payment) => Effect.forEach(claimSources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
+
+      /**
+       * Takes `amount` from available first, then pending, then the rolling reserve, as far as they
+       * hold; `shortfall` is what they could not cover.
+       */
+      const drawDown = (held: ReadonlyArray<BigDecimal.BigDecimal>, amount: BigDecimal.BigDecimal) => {
+        let left = amount
+        const postings: Array<Posting> = claimSources.map((book, i) => {
+          const part = BigDecimal.min(held[i]!, left)
+          left = BigDecimal.subtract(left, part)
+          return { book, currency: "USD", amount: BigDecimal.negate(part) }
+        })
+        return { postings, shortfall: left }
+      }
+
       const bump = (p: Payment, changes: Partial<Payment> = {}) =>
         Effect.gen(function*() {
           const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
@@ -141,8 +159,7 @@ export class Claims extends Context.Service<Claims, {
           // Racing refunds of one payment serialise here: the loser retries and sees this one.
           yield* bump(p)
 
-          const sources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
-          const held = yield* Effect.forEach(sources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
+          const held = yield* heldFunds(p)
           const total = sum(held)
           if (BigDecimal.isLessThan(total, amountUsd)) {
             return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
@@ -152,13 +169,7 @@ export class Claims extends Context.Service<Claims, {
               currency: "USD"
             })
           }
-          // Take from available first, then pending, then the rolling reserve.
-          let left = amountUsd
-          const taken: Array<Posting> = sources.map((book, i) => {
-            const part = BigDecimal.min(held[i]!, left)
-            left = BigDecimal.subtract(left, part)
-            return { book, currency: "USD", amount: BigDecimal.negate(part) }
-          })
+          const taken = drawDown(held, amountUsd).postings
           const claim: Claim = {
             id: yield* ids.next("claim"),
             environment: p.environment,
@@ -281,14 +292,7 @@ export class Claims extends Context.Service<Claims, {
           const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
           const fee = Money.decimal(chargebackFeeUsd[tier])
           const due = BigDecimal.sum(p.amount, fee)
-          const sources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
-          const held = yield* Effect.forEach(sources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
-          let left = due
-          const taken: Array<Posting> = sources.map((book, i) => {
-            const part = BigDecimal.min(held[i]!, left)
-            left = BigDecimal.subtract(left, part)
-            return { book, currency: "USD", amount: BigDecimal.negate(part) }
-          })
+          const { postings: taken, shortfall } = drawDown(yield* heldFunds(p), due)
           const claim: Claim = {
             id: yield* ids.next("claim"),
             environment: p.environment,
@@ -314,7 +318,7 @@ export class Claims extends Context.Service<Claims, {
             ...taken,
             { book: "payin_frozen", currency: "USD", amount: p.amount },
             { book: "fees_chargeback", currency: "USD", amount: fee },
-            { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(left) }
+            { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(shortfall) }
           ])
           yield* events.emit({
             environment: p.environment,
