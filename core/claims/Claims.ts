@@ -32,7 +32,7 @@ import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { Events } from "../webhooks/Events.ts"
+import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, refundStatusOf, transitionClaim } from "./Claim.ts"
 
 export const JobKinds = { resolveRefund: "claim.resolve_refund" } as const
@@ -191,7 +191,7 @@ export class Claims extends Context.Service<Claims, {
           }
           yield* claims.insert(claim)
           yield* entry(p, "claim.opened", claim.id, [...taken, { book: "payin_frozen", currency: "USD", amount: amountUsd }])
-          yield* events.emit({ environment: p.environment, shopId: p.shopId, type: "claim.opened", data: claimView(claim), relatedTxId: p.id })
+          yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
           yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
           return claim
         })).pipe(
@@ -236,16 +236,9 @@ export class Claims extends Context.Service<Claims, {
               const step = transition(p.status, "refunded_in_full")
               if (Result.isSuccess(step) && step.success._tag === "Moved") payment = yield* bump(p, { status: step.success.to })
             }
-            yield* events.emit({
-              environment: p.environment,
-              shopId: p.shopId,
-              type: "payment.refunded",
-              data: { ...readView(payment), refund: refundView(resolved) },
-              relatedTxId: p.id,
-              merchantOrderId: p.merchantOrderId
-            })
+            yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
           }
-          yield* events.emit({ environment: p.environment, shopId: p.shopId, type: "claim.resolved", data: claimView(resolved), relatedTxId: p.id })
+          yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
         })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
 
       yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
@@ -320,15 +313,8 @@ export class Claims extends Context.Service<Claims, {
             { book: "fees_chargeback", currency: "USD", amount: fee },
             { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(shortfall) }
           ])
-          yield* events.emit({
-            environment: p.environment,
-            shopId: p.shopId,
-            type: "chargeback.created",
-            data: { ...readView(next), claim: claimView(claim) },
-            relatedTxId: p.id,
-            merchantOrderId: p.merchantOrderId
-          })
-          yield* events.emit({ environment: p.environment, shopId: p.shopId, type: "claim.opened", data: claimView(claim), relatedTxId: p.id })
+          yield* events.emit(paymentEvent(p, "chargeback.created", { ...readView(next), claim: claimView(claim) }))
+          yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
           return Option.some(claim)
         })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
 

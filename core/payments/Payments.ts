@@ -28,7 +28,7 @@ import {
 } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
-import { Events } from "../webhooks/Events.ts"
+import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { Claims } from "../claims/Claims.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -161,15 +161,7 @@ export class Payments extends Context.Service<Payments, {
       const tx = yield* Transactions
       const config = yield* EngineConfig
 
-      const emit = (p: Payment, type: string) =>
-        events.emit({
-          environment: p.environment,
-          shopId: p.shopId,
-          type,
-          data: readView(p),
-          relatedTxId: p.id,
-          merchantOrderId: p.merchantOrderId
-        })
+      const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
 
       // ---- creation -------------------------------------------------------------------------
 

@@ -25,6 +25,20 @@ export interface NewEvent {
   readonly merchantOrderId?: string | null | undefined
 }
 
+/** An event about a payment (or a claim on it): related to the payment, with its merchant order id. */
+export const paymentEvent = (
+  payment: { readonly id: string; readonly environment: Environment; readonly shopId: string; readonly merchantOrderId: string | null },
+  type: string,
+  data: Readonly<Record<string, unknown>>
+): NewEvent => ({
+  environment: payment.environment,
+  shopId: payment.shopId,
+  type,
+  data,
+  relatedTxId: payment.id,
+  merchantOrderId: payment.merchantOrderId
+})
+
 export class Events extends Context.Service<Events, {
   /** Emits within the current transaction; answers the event id. */
   readonly emit: (event: NewEvent) => Effect.Effect<string>
