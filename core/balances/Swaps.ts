@@ -41,6 +41,24 @@ export interface CurrencyBalance {
 
 export const maxSandboxFunding = Money.decimal("1000000")
 
+/**
+ * The rules of test money, for the pay-in and the payout balance alike: sandbox only (400
+ * `fund_sandbox_only`), a known currency, 0 < amount <= 1000000 in the currency's exponent.
+ * Answers the normalized currency code.
+ */
+export const checkSandboxFunding = (scope: { readonly environment: string }, currencyInput: string, amount: BigDecimal.BigDecimal) =>
+  Effect.gen(function*() {
+    if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
+    const currency = Money.normalizeCurrency(currencyInput)
+    if (currency._tag === "None") {
+      return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
+    }
+    if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
+      return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
+    }
+    return currency.value
+  })
+
 export class Swaps extends Context.Service<Swaps, {
   readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly conversion: Conversion
@@ -128,17 +146,10 @@ export class Swaps extends Context.Service<Swaps, {
       })
 
       const fundSandbox = Effect.fn("Swaps.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
-        if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
-        const currency = Money.normalizeCurrency(currencyInput)
-        if (currency._tag === "None") {
-          return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
-        }
-        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
-          return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
-        }
+        const currency = yield* checkSandboxFunding(scope, currencyInput, amount)
         yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.fund_sandbox", "sandbox", [
-          { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
-          { book: "payin_available", currency: currency.value, amount }
+          { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
+          { book: "payin_available", currency, amount }
         ]).pipe(Effect.orDie)
         return yield* balances(scope)
       })

@@ -17,6 +17,7 @@
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
+import { checkSandboxFunding } from "../balances/Swaps.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import type { Book } from "../ledger/Journal.ts"
@@ -197,17 +198,10 @@ export class Payouts extends Context.Service<Payouts, {
       })
 
       const fundSandbox = Effect.fn("Payouts.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
-        if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
-        const currency = Money.normalizeCurrency(currencyInput)
-        if (currency._tag === "None") {
-          return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
-        }
-        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value)) {
-          return yield* apiError("amount_invalid", `amount must be a positive ${currency.value} amount`, { amount: Money.toJsonNumber(amount) })
-        }
+        const currency = yield* checkSandboxFunding(scope, currencyInput, amount)
         yield* post(shopOf(scope), "payout.fund_sandbox", "sandbox", [
-          { book: "sandbox_funding", currency: currency.value, amount: BigDecimal.negate(amount) },
-          { book: "payout_available", currency: currency.value, amount }
+          { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
+          { book: "payout_available", currency, amount }
         ]).pipe(Effect.orDie)
         return (yield* balances(scope)).balances
       })

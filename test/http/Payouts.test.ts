@@ -137,6 +137,10 @@ for (const target of storeTargets("payouts")) {
           // USD equivalents at the rate of the moment, FX margin inside: 150 / 18.50 × 0.98 = 7.945… → 7.95; 35 → 1.854… → 1.85.
           assert.deepStrictEqual(short.body.error.details, { currency: "MXN", requested: 185, available: 150, shortfall: 35, availableUsd: 7.95, shortfallUsd: 1.85 })
 
+          // Test money follows the pay-in balance's rules: known currency, 0 < amount <= 1000000.
+          for (const body of [{ currency: "XYZ", amount: 1 }, { currency: "MXN", amount: 0 }, { currency: "MXN", amount: 1000000.01 }]) {
+            expect(yield* call("POST", "/api/v1/me/payout/fund-sandbox", { bearer: sk, body }), 400, "invalid_request")
+          }
           const live = m.keys.production.secretKey
           expect(yield* call("POST", "/api/v1/me/payout/fund-sandbox", { bearer: live, body: { currency: "MXN", amount: 1 } }), 400, "fund_sandbox_only")
           expect(yield* call("POST", "/api/v1/me/payout/send", { bearer: live, body: { methodId: "sbx_po_mx_spei", amount: 100, recipient: spei } }), 422, "payout_method_unavailable")

@@ -119,7 +119,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     HttpApiEndpoint.post("fundSandbox", "/me/payout/fund-sandbox", {
       payload: Schema.Struct({ currency: Schema.String, amount: Amount }),
       success: Schema.Struct({ currency: Schema.String, amount: Money, balances: Schema.Array(Balance) })
-    }).annotate(OpenApi.Description, "Sandbox only: test money in the payout balance. Production: 400 fund_sandbox_only."),
+    }).annotate(OpenApi.Description, "Sandbox only: test money in the payout balance, 0 < amount <= 1000000 in the currency (else 400 invalid_request). Production: 400 fund_sandbox_only."),
     HttpApiEndpoint.post("simulate", "/me/payout/send/:id/simulate", {
       params: { id: Schema.String },
       payload: Schema.Struct({ action: PayoutAction }),
