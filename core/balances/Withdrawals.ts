@@ -10,22 +10,20 @@
  *   `failed` returns amount and fee to `payin_available`. Events `withdrawal.completed`,
  *   `withdrawal.failed` (with `failureReason`).
  */
-import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { Ids } from "../Ids.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { withdrawalFeeUsd } from "../payments/Pricing.ts"
 import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import type { Withdrawal, WithdrawalDestination } from "./Withdrawal.ts"
 
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
-
-class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
 
 /** The smallest withdrawal, USD. */
 export const minimumWithdrawalUsd = "10"

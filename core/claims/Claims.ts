@@ -25,7 +25,7 @@ import { ClaimStore } from "../ports/ClaimStore.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import { transition } from "../payments/PaymentState.ts"
@@ -36,8 +36,6 @@ import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, refundStatusOf, transitionClaim } from "./Claim.ts"
 
 export const JobKinds = { resolveRefund: "claim.resolve_refund" } as const
-
-class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
 
 const sum = (xs: ReadonlyArray<BigDecimal.BigDecimal>) => xs.reduce(BigDecimal.sum, Money.zero)
 

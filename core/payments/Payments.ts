@@ -27,7 +27,7 @@ import {
   type SandboxSimulate
 } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { Claims } from "../claims/Claims.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
@@ -108,9 +108,6 @@ const toEvent = (status: ChargeUpdate["status"]): PaymentEvent | undefined => {
       return undefined
   }
 }
-
-/** A concurrent writer moved the payment first: the transaction is rolled back and redone. */
-class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {}) {}
 
 export class Payments extends Context.Service<Payments, {
   readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiError>
@@ -475,7 +472,7 @@ export class Payments extends Context.Service<Payments, {
           yield* store.insert(payment)
           const completed = yield* moveOnce(id, { providerRef: input.reference, status: "completed" })
           return Option.getOrElse(completed, () => payment)
-        })).pipe(Effect.catchTag("VersionConflict", () => Effect.die(new Error(`payment ${id}: concurrent update while recording`))))
+        })).pipe(Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${id}: concurrent update while recording`))))
       })
 
       // ---- reads ----------------------------------------------------------------------------
@@ -513,9 +510,9 @@ export class Payments extends Context.Service<Payments, {
           }
         })
 
-      /** Writes the next version of a payment, or fails with `VersionConflict`. */
+      /** Writes the next version of a payment, or fails with `Conflict`. */
       const save = (next: Payment) =>
-        Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new VersionConflict()))
+        Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
 
       const moveOnce = (paymentId: string, update: ChargeUpdate) =>
         tx.run(Effect.gen(function*() {
@@ -576,8 +573,8 @@ export class Payments extends Context.Service<Payments, {
 
       const applyUpdate = (paymentId: string, update: ChargeUpdate) =>
         moveOnce(paymentId, update).pipe(
-          Effect.retry({ while: (e) => e._tag === "VersionConflict", times: 5 }),
-          Effect.catchTag("VersionConflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`))),
+          Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
+          Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`))),
           Effect.withSpan("Payments.applyUpdate")
         )
 

@@ -14,7 +14,7 @@
  * - A failed real payout returns its debit to `payout_available`. Events `payout.completed` and
  *   `payout.failed` (with `failureReason`) carry id, status, amount, currency, method, timestamps.
  */
-import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { checkSandboxFunding } from "../balances/Swaps.ts"
@@ -26,17 +26,15 @@ import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
-import { findPayoutMethod, payoutMethods } from "./payoutMethods.ts"
+import { payoutMethods } from "./payoutMethods.ts"
 import { validateRecipient } from "./Recipients.ts"
 
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
-
-class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
 
 export interface PayoutBalance {
   readonly currency: string
@@ -372,4 +370,3 @@ export class Payouts extends Context.Service<Payouts, {
   static readonly noProviders = Layer.succeed(PayoutProviders, PayoutProviders.of({ forMethod: () => [] }))
 }
 
-export { findPayoutMethod }

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, Schema } from "effect"
 
 /**
  * Runs an effect as one database transaction: every store call inside commits together or not
@@ -7,3 +7,9 @@ import { Context, type Effect } from "effect"
 export class Transactions extends Context.Service<Transactions, {
   readonly run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("core/ports/Transactions") {}
+
+/**
+ * A versioned write lost to another writer (the store's `update` answered false): the caller
+ * rolls back and reads again.
+ */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
