@@ -1,0 +1,175 @@
+/**
+ * A payment's life after creation: a provider's word (signed callback, the reconcile poll, the
+ * sandbox) moves it through the pure state machine, and the next version is written with an
+ * optimistic check in one transaction together with its ledger entry, its events and its
+ * follow-up jobs.
+ */
+import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
+import { apiError, notFound } from "../ApiError.ts"
+import { Claims } from "../claims/Claims.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import { Ledger } from "../ledger/Ledger.ts"
+import * as Money from "../Money.ts"
+import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
+import { PaymentStore } from "../ports/PaymentStore.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Events, paymentEvent } from "../webhooks/Events.ts"
+import type { Payment } from "./Payment.ts"
+import { type PaymentEvent, transition } from "./PaymentState.ts"
+import { readView } from "./PaymentView.ts"
+import * as Postings from "./Postings.ts"
+import { ProviderRegistry } from "./ProviderRegistry.ts"
+
+/** Pending payments older than this are asked about by the reconcile poll. */
+export const reconcileAfter = Duration.minutes(2)
+export const reconcileEvery = Duration.minutes(5)
+
+export const JobKinds = {
+  expire: "payment.expire",
+  settle: "payment.settle",
+  releaseReserve: "payment.release_reserve",
+  reconcile: "payment.reconcile",
+  sandboxOutcome: "payment.sandbox_outcome"
+} as const
+
+const toEvent = (status: ChargeUpdate["status"]): PaymentEvent | undefined => {
+  switch (status) {
+    case "completed":
+      return "confirmed"
+    case "failed":
+      return "failed"
+    case "expired":
+      return "expired"
+    case "chargeback":
+      return "chargeback_opened"
+    default:
+      // `pending` changes nothing; refunds are driven by the engine's own refund flow.
+      return undefined
+  }
+}
+
+export const makeLifecycle = Effect.gen(function*() {
+  const store = yield* PaymentStore
+  const registry = yield* ProviderRegistry
+  const jobs = yield* Jobs
+  const ledger = yield* Ledger
+  const events = yield* Events
+  const claims = yield* Claims
+  const tx = yield* Transactions
+
+  const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
+
+  /** Writes the next version of a payment, or fails with `Conflict`. */
+  const save = (next: Payment) => Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
+
+  const moveOnce = (paymentId: string, update: ChargeUpdate) =>
+    tx.run(Effect.gen(function*() {
+      const found = yield* store.findById(paymentId)
+      if (Option.isNone(found)) return Option.none<Payment>()
+      const p = found.value
+      const event = toEvent(update.status)
+      if (event === undefined) return Option.some(p)
+      const step = transition(p.status, event)
+      if (Result.isFailure(step)) {
+        yield* Effect.logWarning(`payment ${p.id}: ${update.status} refused in status ${p.status}`)
+        return Option.some(p)
+      }
+      if (step.success._tag === "Unchanged") return Option.some(p)
+      const at = yield* DateTime.now
+      const base: Payment = { ...p, status: step.success.to, updatedAt: at, version: p.version + 1 }
+      switch (event) {
+        case "confirmed": {
+          const next: Payment = { ...base, completedAt: at }
+          yield* save(next)
+          yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
+          yield* emit(next, "payment.completed")
+          if (next.environment === "sandbox") yield* emit(next, "payment.captured")
+          yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
+            runAt: DateTime.add(at, { days: next.settlement.delayDays }),
+            dedupeKey: `${JobKinds.settle}:${next.id}`
+          })
+          if (BigDecimal.isPositive(next.settlement.reserve)) {
+            yield* jobs.enqueue(JobKinds.releaseReserve, { paymentId: next.id }, {
+              runAt: DateTime.add(at, { days: next.settlement.reserveReleaseDays }),
+              dedupeKey: `${JobKinds.releaseReserve}:${next.id}`
+            })
+          }
+          return Option.some(next)
+        }
+        case "failed":
+        case "expired": {
+          const next: Payment = {
+            ...base,
+            settlement: { ...base.settlement, status: "none", reserve: Money.zero },
+            failureReason: update.detail ?? (event === "expired" ? "expired" : "failed")
+          }
+          yield* save(next)
+          yield* emit(next, "payment.failed")
+          return Option.some(next)
+        }
+        case "chargeback_opened": {
+          yield* claims.openChargeback(p.id, update.detail ?? `chargeback reported by ${p.provider}`)
+          return yield* store.findById(p.id)
+        }
+        default: {
+          // Refunds move money through the engine's own refund claims, not on a provider's word.
+          yield* Effect.logWarning(`payment ${p.id}: ${event} from a provider is not applied`)
+          return Option.some(p)
+        }
+      }
+    }))
+
+  /** Applies a provider's word about a charge (callback, poll or sandbox); idempotent. */
+  const applyUpdate = (paymentId: string, update: ChargeUpdate) =>
+    moveOnce(paymentId, update).pipe(
+      Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
+      Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`))),
+      Effect.withSpan("Payments.applyUpdate")
+    )
+
+  const handleCallback = Effect.fn("Payments.handleCallback")(function*(
+    providerId: string,
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: string
+  ) {
+    const provider = yield* registry.get(providerId)
+    if (Option.isNone(provider)) return yield* notFound("provider", providerId)
+    const updates = yield* provider.value.verifyCallback(headers, rawBody).pipe(
+      Effect.mapError((e) => apiError("authentication_failed", `Callback rejected: ${e.reason}`))
+    )
+    let applied = 0
+    for (const update of updates) {
+      if (update.transactionId === undefined) continue
+      const found = yield* store.findById(update.transactionId)
+      // Only the provider that holds the charge may speak about it.
+      if (Option.isNone(found) || found.value.provider !== providerId || found.value.providerRef !== update.providerRef) continue
+      yield* applyUpdate(update.transactionId, update)
+      applied++
+    }
+    return applied
+  })
+
+  /** One pass of the reconcile poll: asks providers about pending payments older than `olderThan`. */
+  const reconcile = (olderThan: Duration.Duration = reconcileAfter) =>
+    Effect.gen(function*() {
+      const cutoff = DateTime.subtract(yield* DateTime.now, { milliseconds: Duration.toMillis(olderThan) })
+      const pending = yield* store.pendingCreatedBefore(cutoff, 200)
+      let moved = 0
+      for (const p of pending) {
+        const provider = yield* registry.get(p.provider)
+        if (Option.isNone(provider)) continue
+        const status = yield* provider.value.status(p.providerRef, p.id).pipe(
+          Effect.tapError((e) => Effect.logWarning(`reconcile ${p.id}: ${e.message}`)),
+          Effect.option
+        )
+        if (Option.isNone(status) || status.value.status === "pending") continue
+        const after = yield* applyUpdate(p.id, status.value)
+        if (Option.isSome(after) && after.value.status !== p.status) moved++
+      }
+      return moved
+    }).pipe(Effect.withSpan("Payments.reconcile"))
+
+  return { emit, save, moveOnce, applyUpdate, handleCallback, reconcile }
+})
+
+export type Lifecycle = Effect.Success<typeof makeLifecycle>
