@@ -30,11 +30,12 @@ export interface HostConfig {
   readonly depositCallbackSecret: Redacted.Redacted<string>
 }
 
+/** One entry of `REFERENCE_PROVIDERS`: secrets arrive as JSON strings and are kept `Redacted`. */
 export const ReferenceProviderConfig = Schema.Struct({
   id: Schema.String,
   baseUrl: Schema.String,
-  apiKey: Schema.Redacted(Schema.String),
-  callbackSecret: Schema.Redacted(Schema.String),
+  apiKey: Schema.RedactedFromValue(Schema.String),
+  callbackSecret: Schema.RedactedFromValue(Schema.String),
   environments: Schema.Array(Environment),
   timeoutMs: Schema.optional(Schema.Int)
 })
