@@ -13,7 +13,8 @@
  * - Without `Authorization: Bearer <apiKey>`: `401 unauthorized`.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `503` on every API call; `slow` = the work is
  *   done (a charge IS created) but the answer comes after `slowMs`, past the client's timeout, the
- *   way a real lost answer looks; `decline` = `402 card_declined` on charge creation.
+ *   way a real lost answer looks; `decline` = `402 card_declined` on charge creation. With
+ *   `latencyMs`, every answer leaves that long after the work was done.
  * - `complete(id)` / `fail(id, reason)` / `setStatus(id, status)` move a charge and POST a signed
  *   callback `{ id, reference, status, reason? }` to its `callback_url` (or the callback target),
  *   with `x-upstream-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">` computed with
@@ -93,6 +94,11 @@ export interface StartOptions {
   readonly callbackSecret: string
   /** How late `slow` answers are. Default 1 500 ms. */
   readonly slowMs?: number | undefined
+  /**
+   * How long every answer takes in the other modes (the work is done at once, the answer
+   * leaves later), so that a load test finds charges whose answer is still on its way. Default 0.
+   */
+  readonly latencyMs?: number | undefined
 }
 
 /** `t=<t>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with `node:crypto`. */
@@ -269,11 +275,12 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
         record.status = answer.status
         res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
       }
-      if (mode !== "slow" || !authorized) return respond()
+      const delayMs = !authorized ? 0 : mode === "slow" ? slowMs : options.latencyMs ?? 0
+      if (delayMs === 0) return respond()
       const timer = setTimeout(() => {
         timers.delete(timer)
         respond()
-      }, slowMs)
+      }, delayMs)
       timers.add(timer)
     }
 

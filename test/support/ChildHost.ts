@@ -1,0 +1,60 @@
+/**
+ * The reference host as a child process (`host/main.ts` through tsx), for tests that must kill
+ * it for real (`kill -9`) and start it again on the same database.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import { Effect } from "effect"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+export interface ChildHost {
+  readonly url: string
+  readonly process: ChildProcess
+  /** Output so far (for failure messages). */
+  readonly output: () => string
+}
+
+/** Starts the host with `env` on `port` and waits until it answers. */
+export const startChildHost = (port: number, env: Record<string, string>) =>
+  Effect.promise(async (): Promise<ChildHost> => {
+    const child = spawn(process.execPath, ["--import", "tsx", "host/main.ts"], {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout!.on("data", (chunk) => void (output += chunk))
+    child.stderr!.on("data", (chunk) => void (output += chunk))
+    const url = `http://127.0.0.1:${port}`
+    const deadline = Date.now() + 60_000
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`host exited with ${child.exitCode}:\n${output}`)
+      const up = await fetch(`${url}/openapi.json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)
+      if (up) return { url, process: child, output: () => output }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    child.kill("SIGKILL")
+    throw new Error(`host did not answer within 60 s:\n${output}`)
+  })
+
+/** `kill -9`: no shutdown, no cleanup, exactly like a crash. */
+export const killHard = (host: ChildHost) =>
+  Effect.promise(() =>
+    new Promise<void>((resolve) => {
+      if (host.process.exitCode !== null || host.process.signalCode !== null) return resolve()
+      host.process.once("exit", () => resolve())
+      host.process.kill("SIGKILL")
+    })
+  )
