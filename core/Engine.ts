@@ -41,14 +41,13 @@ export const services = Layer.mergeAll(
   Balances.layer,
   Swaps.layer,
   Withdrawals.layer,
-  Payouts.layer,
-  Idempotency.layer
+  Payouts.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Claims.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
-  Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer)),
+  Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer, Idempotency.layer)),
   Layer.provideMerge(ProviderRegistry.layer)
 )
 

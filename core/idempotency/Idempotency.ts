@@ -1,17 +1,34 @@
 /**
- * `Idempotency-Key` (spec 1.9): the first request with a key executes; a retry with the same key
- * and the same request replays the stored result without executing again, even when many
- * arrive at once (they wait for the first to finish); the same key with another request is
- * refused (409 idempotency_key_reused). Errors are never stored: after an error the key is
- * free and a retry executes again. Results are kept 24 hours.
+ * `Idempotency-Key` (spec 1.9), exactly once even across crashes:
+ *
+ * - The first request with a key executes; concurrent retries wait for it (then replay) or, after
+ *   `waitForExecution`, get 409 `idempotency_key_in_progress`. The same key with another request
+ *   is refused (409 `idempotency_key_reused`).
+ * - An execution that calls an upstream writes its record ahead (a payment, a refund, a payout)
+ *   and binds the key to it with `bind`, in the transaction that inserts the record. From then
+ *   on the key belongs to that record: a retry after a crash, a timeout or a lapsed lease runs the
+ *   execution again with that record's id (`resume`), and the execution continues the record
+ *   instead of starting a second one.
+ * - The executor holds the key with a lease that a heartbeat keeps extending while it runs, so a
+ *   slow execution is never taken over; only a dead executor's lease lapses.
+ * - An operation that calls no upstream and writes in one transaction (a transfer, a swap, a
+ *   refund request) runs `atomic`: its result is stored in its own transaction, so a crash
+ *   leaves either nothing (a retry executes) or the stored result (a retry replays).
+ * - The outcome is stored and replayed (with `onReplay`, the HTTP layer's `Idempotent-Replayed:
+ *   true`): a success always, an error once the key is bound (the record exists; a declined
+ *   payment replays its decline). An error before anything was bound (validation) frees the key,
+ *   so a corrected retry executes. Results are kept 24 hours.
  */
-import { Context, DateTime, Duration, Effect, Layer, Schema } from "effect"
-import { type ApiError, apiError } from "../ApiError.ts"
+import { Cause, Context, DateTime, Duration, Effect, type Exit, Layer, Schema } from "effect"
+import { ApiError, apiError, ErrorCodeSchema } from "../ApiError.ts"
 import { IdempotencyStore } from "../ports/IdempotencyStore.ts"
+import { Transactions } from "../ports/Transactions.ts"
 
 export const retentionHours = 24
-/** How long an executor holds a key before another request may take over (crash recovery). */
-export const executionLease = Duration.seconds(60)
+/** How long an executor holds a key without a heartbeat before a retry may take over (crash recovery). */
+export const executionLease = Duration.seconds(15)
+/** How often a running execution extends its lease. */
+export const heartbeatEvery = Duration.seconds(5)
 /** How long a concurrent retry waits for the first execution before answering 409. */
 export const waitForExecution = Duration.seconds(20)
 
@@ -23,24 +40,92 @@ export interface IdempotentRequest {
   readonly fingerprint: string
 }
 
+/** The key of the request being executed, for `bind`; none outside an idempotent execution. */
+export const CurrentIdempotencyKey = Context.Reference<{ readonly scope: string; readonly key: string } | undefined>(
+  "core/idempotency/CurrentIdempotencyKey",
+  { defaultValue: () => undefined }
+)
+
+const StoredError = Schema.Struct({ code: ErrorCodeSchema, message: Schema.String, details: Schema.Record(Schema.String, Schema.Unknown) })
+const decodeStoredError = Schema.decodeUnknownSync(Schema.fromJsonString(StoredError))
+
+export interface IdempotencyOptions {
+  /** Runs when a stored outcome is answered again. */
+  readonly onReplay?: Effect.Effect<void> | undefined
+  /** The execution and the stored result commit in one transaction (operations without an upstream). */
+  readonly atomic?: boolean | undefined
+}
+
 export class Idempotency extends Context.Service<Idempotency, {
   /**
-   * Runs `execute` once per key; `codec` stores and restores its result as JSON.
+   * Runs `execute` once per key; `codec` stores and restores its result as JSON. `execute`
+   * receives the id of the record an earlier execution of the same key bound (to continue it),
+   * or undefined.
    */
   readonly run: <A, I>(
     request: IdempotentRequest,
     codec: Schema.Codec<A, I>,
-    execute: Effect.Effect<A, ApiError>
+    execute: (resume: string | undefined) => Effect.Effect<A, ApiError>,
+    options?: IdempotencyOptions
   ) => Effect.Effect<A, ApiError>
+  /**
+   * Binds the current request's key (if any) to the record written ahead; run it inside the
+   * transaction that inserts the record.
+   */
+  readonly bind: (resourceId: string) => Effect.Effect<void>
 }>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
+      const tx = yield* Transactions
 
-      const run = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, execute: Effect.Effect<A, ApiError>) =>
+      const bind = (resourceId: string) =>
+        Effect.gen(function*() {
+          const current = yield* CurrentIdempotencyKey
+          if (current !== undefined) yield* store.bind(current.scope, current.key, resourceId)
+        })
+
+      const leaseFrom = (at: DateTime.Utc) => DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) })
+
+      /** Extends the lease for as long as the execution runs. */
+      const heartbeat = (request: IdempotentRequest) =>
+        Effect.gen(function*() {
+          while (true) {
+            yield* Effect.sleep(heartbeatEvery)
+            yield* store.extend(request.scope, request.key, leaseFrom(yield* DateTime.now))
+          }
+        })
+
+      /** Stores what the execution ended with, or frees the key when there is nothing to keep. */
+      const complete = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, value: A) =>
+        Effect.flatMap(
+          Schema.encodeEffect(json)(value).pipe(Effect.orDie),
+          (body) => store.complete(request.scope, request.key, 200, JSON.stringify(body))
+        )
+
+      const finish = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, atomic: boolean) => (exit: Exit.Exit<A, ApiError>) =>
+        Effect.gen(function*() {
+          if (exit._tag === "Success") return atomic ? undefined : yield* complete(request, json, exit.value)
+          const released = yield* store.release(request.scope, request.key, yield* DateTime.now)
+          const failure = exit.cause.reasons.find(Cause.isFailReason)?.error
+          // A bound key keeps the error its record ended with; a defect or an interruption leaves
+          // the record to be continued by a retry (its lock already ended).
+          if (!released && failure !== undefined) {
+            const stored = { code: failure.code, message: failure.message, details: failure.details }
+            yield* store.complete(request.scope, request.key, failure.status, JSON.stringify(stored))
+          }
+        })
+
+      const run = <A, I>(
+        request: IdempotentRequest,
+        codec: Schema.Codec<A, I>,
+        execute: (resume: string | undefined) => Effect.Effect<A, ApiError>,
+        options?: IdempotencyOptions
+      ) =>
         Effect.gen(function*() {
           const json = Schema.toCodecJson(codec)
+          const atomic = options?.atomic === true
           const deadline = DateTime.add(yield* DateTime.now, { milliseconds: Duration.toMillis(waitForExecution) })
           while (true) {
             const at = yield* DateTime.now
@@ -49,19 +134,17 @@ export class Idempotency extends Context.Service<Idempotency, {
               key: request.key,
               requestHash: request.fingerprint,
               now: at,
-              lockedUntil: DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) }),
+              lockedUntil: leaseFrom(at),
               expiresAt: DateTime.add(at, { hours: retentionHours })
             })
             if (claim._tag === "Acquired") {
-              return yield* execute.pipe(
-                Effect.onExit((exit) =>
-                  exit._tag === "Success"
-                    ? Effect.flatMap(
-                      Schema.encodeEffect(json)(exit.value).pipe(Effect.orDie),
-                      (body) => store.complete(request.scope, request.key, 200, JSON.stringify(body))
-                    )
-                    : store.release(request.scope, request.key)
-                )
+              return yield* Effect.scoped(Effect.gen(function*() {
+                yield* Effect.forkScoped(heartbeat(request))
+                const execution = execute(claim.resourceId ?? undefined)
+                return yield* atomic ? tx.run(Effect.tap(execution, (value) => complete(request, json, value))) : execution
+              })).pipe(
+                Effect.provideService(CurrentIdempotencyKey, { scope: request.scope, key: request.key }),
+                Effect.onExit(finish(request, json, atomic))
               )
             }
             const record = claim.record
@@ -73,7 +156,12 @@ export class Idempotency extends Context.Service<Idempotency, {
               )
             }
             if (record.state === "completed" && record.responseBody !== null) {
-              return yield* Schema.decodeUnknownEffect(json)(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+              if (options?.onReplay !== undefined) yield* options.onReplay
+              if (record.responseStatus === 200) {
+                return yield* Schema.decodeUnknownEffect(json)(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+              }
+              const stored = decodeStoredError(record.responseBody)
+              return yield* new ApiError({ code: stored.code, message: stored.message, details: stored.details })
             }
             if (DateTime.isGreaterThan(at, deadline)) {
               return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {
@@ -84,7 +172,7 @@ export class Idempotency extends Context.Service<Idempotency, {
           }
         })
 
-      return Idempotency.of({ run })
+      return Idempotency.of({ run, bind })
     })
   )
 }

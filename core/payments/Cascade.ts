@@ -1,55 +1,70 @@
 /**
- * The routing cascade: tries the providers in order and moves on after a retryable failure only
- * (timeouts, outages); a decline stops it, since another provider would refuse the same charge.
- * Every try is recorded as an attempt with its outcome and latency.
+ * One try of the routing cascade on one provider, timed and recorded as an attempt; and the
+ * `cascade_exhausted` error a cascade ends with when no provider accepted. The cascade moves on
+ * after a retryable failure only (timeouts, outages); a decline stops it, since another provider
+ * would refuse the same charge. The loop itself, with its write-ahead of every attempt, is in
+ * `Create.ts`.
  */
 import { Clock, DateTime, Duration, Effect, Result } from "effect"
-import { apiError } from "../ApiError.ts"
+import { type ApiError, apiError } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
 
 /** How long one provider may take to answer a charge before the cascade moves on. */
 export const chargeTimeout = Duration.seconds(30)
 
-const attemptDetails = (attempts: ReadonlyArray<Attempt>) =>
-  attempts.map((a) => ({ provider: a.provider, outcome: a.outcome, latencyMs: a.latencyMs, reason: a.reason }))
-
-export const cascade = Effect.fnUntraced(function*(
-  providers: ReadonlyArray<PaymentProvider>,
-  charge: (provider: PaymentProvider) => Effect.Effect<ChargeAccepted, ProviderError>
-) {
-  const attempts: Array<Attempt> = []
-  for (const provider of providers) {
-    const started = yield* Clock.currentTimeMillis
-    const result = yield* charge(provider).pipe(
-      Effect.timeoutOrElse({
-        duration: chargeTimeout,
-        orElse: () =>
-          Effect.fail(new ProviderError({ providerId: provider.id, retryable: true, reason: "timeout", message: "no answer in 30 s" }))
-      }),
-      Effect.result
-    )
-    const latencyMs = (yield* Clock.currentTimeMillis) - started
-    const at = yield* DateTime.now
-    if (Result.isSuccess(result)) {
-      attempts.push({ provider: provider.id, outcome: "accepted", latencyMs, reason: null, at })
-      return { provider, accepted: result.success, attempts }
-    }
-    const error = result.failure
-    attempts.push({ provider: provider.id, outcome: error.retryable ? "failed" : "declined", latencyMs, reason: error.reason, at })
-    yield* Effect.logWarning(`provider ${provider.id} ${error.retryable ? "failed" : "declined"}: ${error.reason}`)
-    if (!error.retryable) {
-      return yield* apiError("cascade_exhausted", `The provider declined the payment: ${error.message}`, {
-        reason: "provider_declined",
-        providerReason: error.reason,
-        paymentMethodEnabledForShop: true,
-        attempts: attemptDetails(attempts)
-      })
-    }
-  }
-  return yield* apiError("cascade_exhausted", "Every provider for this method failed; retry later", {
-    reason: "all_providers_failed",
-    paymentMethodEnabledForShop: true,
-    attempts: attemptDetails(attempts)
-  })
+/** The attempt written ahead, before the provider is called. */
+export const inFlight = (provider: string, at: DateTime.Utc): Attempt => ({
+  provider,
+  outcome: "in_flight",
+  latencyMs: 0,
+  reason: null,
+  at
 })
+
+/** Calls the provider (bounded by `chargeTimeout`) and records how it went. */
+export const tryProvider = Effect.fnUntraced(function*(
+  provider: PaymentProvider,
+  charge: Effect.Effect<ChargeAccepted, ProviderError>
+) {
+  const started = yield* Clock.currentTimeMillis
+  const result = yield* charge.pipe(
+    Effect.timeoutOrElse({
+      duration: chargeTimeout,
+      orElse: () => Effect.fail(new ProviderError({ providerId: provider.id, retryable: true, reason: "timeout", message: "no answer in 30 s" }))
+    }),
+    Effect.result
+  )
+  const latencyMs = (yield* Clock.currentTimeMillis) - started
+  const at = yield* DateTime.now
+  if (Result.isSuccess(result)) {
+    return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
+  }
+  const error = result.failure
+  yield* Effect.logWarning(`provider ${provider.id} ${error.retryable ? "failed" : "declined"}: ${error.reason}`)
+  const outcome = error.retryable ? "failed" as const : "declined" as const
+  return { attempt: { provider: provider.id, outcome, latencyMs, reason: error.reason, at } satisfies Attempt, result }
+})
+
+/**
+ * Why no provider took the payment, from its attempts: the last one declined, or every one
+ * failed. `transactionId` names the failed payment record, which keeps the attempts.
+ */
+export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Attempt>): ApiError => {
+  const last = attempts.at(-1)
+  const details = attempts.map((a) => ({ provider: a.provider, outcome: a.outcome, latencyMs: a.latencyMs, reason: a.reason }))
+  return last?.outcome === "declined"
+    ? apiError("cascade_exhausted", `The provider declined the payment (${last.reason ?? "no reason given"})`, {
+      reason: "provider_declined",
+      providerReason: last.reason,
+      paymentMethodEnabledForShop: true,
+      transactionId,
+      attempts: details
+    })
+    : apiError("cascade_exhausted", "Every provider for this method failed; retry later with a new Idempotency-Key", {
+      reason: "all_providers_failed",
+      paymentMethodEnabledForShop: true,
+      transactionId,
+      attempts: details
+    })
+}

@@ -1,27 +1,41 @@
 /**
- * Creating a payment: checks, pricing, the routing cascade and the record; and recording money
- * that already arrived (a transfer to a deposit account) as a completed pay-in.
+ * Creating a payment, exactly once (DESIGN.md "Exactly-once with upstreams"): checks and pricing,
+ * then (1) one transaction writes the record `initiated` with its first attempt in flight and
+ * binds the client's `Idempotency-Key` to it; (2) the routing cascade calls each provider with
+ * the key `<transactionId>:<providerId>`, writing each attempt ahead; (3) one transaction applies
+ * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
+ * continues an interrupted record with the same keys (`resume`). Also: recording money that
+ * already arrived (a transfer to a deposit account) as a completed pay-in.
  */
-import { BigDecimal, DateTime, Effect, Option } from "effect"
-import { apiError, invalidRequest } from "../ApiError.ts"
+import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
+import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
+import { Idempotency } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
-import type { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { missingFor } from "./BuyerData.ts"
-import { cascade } from "./Cascade.ts"
+import { cascadeError, inFlight, tryProvider } from "./Cascade.ts"
 import { limitError, makeChecks } from "./Checks.ts"
 import { JobKinds, type Lifecycle } from "./Lifecycle.ts"
-import type { Payment } from "./Payment.ts"
+import type { Attempt, Payment } from "./Payment.ts"
 import * as Pricing from "./Pricing.ts"
+import { ProviderRegistry } from "./ProviderRegistry.ts"
 import { noProviderReason, Routing } from "./Routing.ts"
+
+/**
+ * A record still `initiated` this long after its creation has no execution left (a cascade is
+ * bounded by 30 s per provider): the recovery job continues it.
+ */
+export const recoverAfter = Duration.minutes(5)
 
 export interface CreatePayment {
   /** The transaction id to use (hosted checkout reserves it before charging); new when absent. */
@@ -68,8 +82,145 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const config = yield* EngineConfig
     const { headline, checkLimits, resolveMethod } = yield* makeChecks
     const { applyUpdate, moveOnce } = lifecycle
+    const catalog = yield* Catalog
+    const registry = yield* ProviderRegistry
+    const idempotency = yield* Idempotency
+
+    /** The charge a provider is asked for; its idempotency key is the same on every retry. */
+    const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, documentId: string | undefined): ChargeRequest => ({
+      transactionId: p.id,
+      idempotencyKey: `${p.id}:${provider.id}`,
+      environment: p.environment,
+      method,
+      amount: p.amountLocal,
+      currency: p.currencyLocal,
+      country: method.country,
+      customer: {
+        name: p.userName ?? undefined,
+        email: p.userEmail ?? undefined,
+        documentId,
+        phone: p.userPhone ?? undefined,
+        ip: p.userIp ?? undefined
+      },
+      expiresAt: DateTime.toDateUtc(p.expiresAt),
+      callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.id)}/callbacks`,
+      simulate: p.simulate ?? undefined
+    })
+
+    /** Writes the next version of a record still being routed. */
+    const advance = (p: Payment, changes: Partial<Payment>) =>
+      Effect.gen(function*() {
+        const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
+        yield* lifecycle.save(next)
+        return next
+      })
+
+    const withLast = (attempts: ReadonlyArray<Attempt>, last: Attempt) => [...attempts.slice(0, -1), last]
+
+    /**
+     * The cascade, from the attempt in flight on: each provider is written ahead as the attempt
+     * in flight before it is called, and its answer is written before the next one is tried.
+     */
+    const route = (
+      start: Payment,
+      method: PaymentMethodDef,
+      providers: ReadonlyArray<PaymentProvider>,
+      documentId: string | undefined
+    ) =>
+      Effect.gen(function*() {
+        let p = start
+        for (const provider of providers) {
+          const last = p.attempts.at(-1)
+          if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
+            p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now)] })
+          }
+          const { attempt, result } = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
+          if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success)
+          const attempts = withLast(p.attempts, attempt)
+          if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)
+          p = { ...p, attempts }
+        }
+        return yield* giveUp(p, p.attempts, "every provider failed")
+      })
+
+    /** A provider took the charge: the payment is pending with it, and its timers start. */
+    const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted) =>
+      Effect.gen(function*() {
+        const routed = yield* tx.run(Effect.gen(function*() {
+          const next = yield* advance(p, {
+            status: "pending",
+            provider: attempt.provider,
+            providerRef: accepted.providerRef,
+            paymentFormUrl: accepted.paymentFormUrl,
+            paymentData: accepted.paymentData,
+            attempts: withLast(p.attempts, attempt)
+          })
+          yield* jobs.enqueue(JobKinds.expire, { paymentId: p.id }, { runAt: p.expiresAt, dedupeKey: `${JobKinds.expire}:${p.id}` })
+          const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
+          if (simulated !== undefined) {
+            yield* jobs.enqueue(JobKinds.sandboxOutcome, { paymentId: p.id, status: simulated }, { dedupeKey: `${JobKinds.sandboxOutcome}:${p.id}` })
+          }
+          return next
+        }))
+        if (accepted.status === "pending") return routed
+        return Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed)
+      })
+
+    /** No provider took the charge: the record ends `failed` with every attempt. */
+    const giveUp = (p: Payment, attempts: ReadonlyArray<Attempt>, reason: string) =>
+      tx.run(Effect.gen(function*() {
+        const next = yield* advance(p, {
+          status: "failed",
+          attempts,
+          failureReason: `cascade_exhausted: ${reason}`,
+          settlement: { ...p.settlement, status: "none", reserve: Money.zero }
+        })
+        yield* lifecycle.emit(next, "payment.failed")
+        return next
+      }))
+
+    /** What the request answers for a routed record: the payment, or the cascade's error. */
+    const outcome = (p: Payment) =>
+      p.status === "failed" && !p.attempts.some((a) => a.outcome === "accepted")
+        ? Effect.fail(cascadeError(p.id, p.attempts))
+        : Effect.succeed(p)
+
+    /**
+     * Continues a record an interrupted execution wrote ahead (a retry with its key, or the
+     * recovery job): the provider in flight is asked again with the same idempotency key, then
+     * the providers not tried yet. A record already routed answers as it stands.
+     */
+    const resume = (p: Payment, documentId?: string | undefined): Effect.Effect<Payment, ApiError> =>
+      Effect.gen(function*() {
+        if (p.status !== "initiated") return yield* outcome(p)
+        const method = catalog.find(p.environment, p.paymentMethodId)
+        const candidates = method === undefined ? [] : yield* routing.candidates(p.environment, p.shopId, method)
+        const inFlightProvider = Option.getOrUndefined(yield* registry.get(p.provider))
+        const tried = new Set(p.attempts.map((a) => a.provider))
+        const providers = [
+          ...(inFlightProvider === undefined ? [] : [inFlightProvider]),
+          ...candidates.filter((c) => !tried.has(c.id))
+        ]
+        if (method === undefined || providers.length === 0) {
+          const attempts = p.attempts.map((a) => a.outcome === "in_flight" ? { ...a, outcome: "failed" as const, reason: "interrupted" } : a)
+          return yield* outcome(yield* giveUp(p, attempts, "interrupted and no provider is left to ask"))
+        }
+        return yield* drive(p, method, providers, documentId)
+      }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+
+    /** Routes a record and answers for it. */
+    const drive = (p: Payment, method: PaymentMethodDef, providers: ReadonlyArray<PaymentProvider>, documentId: string | undefined) =>
+      Effect.flatMap(route(p, method, providers, documentId), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+
+    /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
+    const reread = (id: string) =>
+      Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? Effect.die(new Error(`payment ${id} vanished`)) : outcome(found.value))
 
     const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment) {
+      if (input.id !== undefined) {
+        const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
+        if (Option.isSome(existing)) return yield* resume(existing.value, input.documentId)
+      }
       const country = input.country === undefined ? undefined : Country.toIso3(input.country)
       if (country !== undefined && Option.isNone(country)) {
         return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -120,28 +271,12 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       const id = input.id ?? (yield* ids.next("transaction"))
       const createdAt = yield* DateTime.now
       const simulate = scope.environment === "sandbox" ? input.simulate : undefined
-      const expiresAt = simulate === "expired" ? createdAt : DateTime.add(createdAt, { minutes: method.expiresInMinutes })
-      const routed = yield* cascade(providers, (provider) =>
-        provider.charge({
-          transactionId: id,
-          idempotencyKey: `${id}:${provider.id}`,
-          environment: scope.environment,
-          method,
-          amount: toLocal.converted,
-          currency: localCurrency,
-          country: method.country,
-          customer: { name: input.userName, email: input.userEmail, documentId: input.documentId, phone: input.userPhone, ip: input.userIp },
-          expiresAt: DateTime.toDateUtc(expiresAt),
-          callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.id)}/callbacks`,
-          simulate
-        }))
-
       const payment: Payment = {
         id,
         environment: scope.environment,
         merchantId: scope.merchant.id,
         shopId: scope.shop.id,
-        status: "pending",
+        status: "initiated",
         amount: usd,
         inputCurrency: currency === "USD" ? null : currency,
         inputAmount: currency === "USD" ? null : input.amount,
@@ -152,10 +287,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         methodName: method.name,
         channel: method.channel,
         country: methodCountry,
-        provider: routed.provider.id,
-        providerRef: routed.accepted.providerRef,
-        paymentFormUrl: routed.accepted.paymentFormUrl,
-        paymentData: routed.accepted.paymentData,
+        provider: providers[0]!.id,
+        providerRef: "",
+        paymentFormUrl: "",
+        paymentData: {},
         fees,
         settlement,
         fx: {
@@ -163,7 +298,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           local: { currency: localCurrency, midPerUsd: toLocal.midPerUsd, rate: toLocal.rate },
           markupPct: config.fxMarkupPct
         },
-        attempts: routed.attempts,
+        attempts: [inFlight(providers[0]!.id, createdAt)],
         merchantOrderId: input.merchantOrderId ?? null,
         tag1: input.tag1 ?? null,
         tag2: input.tag2 ?? null,
@@ -176,25 +311,23 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         returnUrl: input.returnUrl ?? null,
         simulate: simulate ?? null,
         failureReason: null,
-        expiresAt,
+        expiresAt: simulate === "expired" ? createdAt : DateTime.add(createdAt, { minutes: method.expiresInMinutes }),
         createdAt,
         updatedAt: createdAt,
         completedAt: null,
         version: 1
       }
-
+      // Write ahead: the record, its first attempt and the client's key commit before any
+      // provider is called; a crash from here on is continued, never started again.
       yield* tx.run(Effect.gen(function*() {
         yield* store.insert(payment)
-        yield* jobs.enqueue(JobKinds.expire, { paymentId: id }, { runAt: expiresAt, dedupeKey: `${JobKinds.expire}:${id}` })
-        const outcome = simulate === "paid" || simulate === "chargeback" ? "completed" : simulate === "failed" ? "failed" : undefined
-        if (outcome !== undefined) {
-          yield* jobs.enqueue(JobKinds.sandboxOutcome, { paymentId: id, status: outcome }, { dedupeKey: `${JobKinds.sandboxOutcome}:${id}` })
-        }
+        yield* idempotency.bind(id)
+        yield* jobs.enqueue(JobKinds.recover, { paymentId: id }, {
+          runAt: DateTime.add(createdAt, { milliseconds: Duration.toMillis(recoverAfter) }),
+          dedupeKey: `${JobKinds.recover}:${id}`
+        })
       }))
-      if (routed.accepted.status !== "pending") {
-        return Option.getOrElse(yield* applyUpdate(id, { providerRef: routed.accepted.providerRef, status: routed.accepted.status }), () => payment)
-      }
-      return payment
+      return yield* drive(payment, method, providers, input.documentId)
     })
 
     const recordIncoming = Effect.fn("Payments.recordIncoming")(function*(scope: Scope, input: IncomingPayment) {
@@ -263,5 +396,5 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       })).pipe(Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${id}: concurrent update while recording`))))
     })
 
-    return { create, recordIncoming, headline }
+    return { create, recordIncoming, headline, resume }
   })

@@ -29,6 +29,7 @@ export const JobKinds = {
   settle: "payment.settle",
   releaseReserve: "payment.release_reserve",
   reconcile: "payment.reconcile",
+  recover: "payment.recover",
   sandboxOutcome: "payment.sandbox_outcome"
 } as const
 

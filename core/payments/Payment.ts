@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
-import { PaymentStatus } from "./PaymentState.ts"
+import { PaymentRecordStatus } from "./PaymentState.ts"
 
 const Decimal = Schema.BigDecimal
 const Instant = Schema.DateTimeUtc
@@ -37,10 +37,14 @@ export const Settlement = Schema.Struct({
 })
 export type Settlement = typeof Settlement.Type
 
-/** One try of the routing cascade on one provider. */
+/**
+ * One try of the routing cascade on one provider, with the idempotency key the provider sees.
+ * `in_flight` is written ahead, before the call: after a crash the same provider is asked again
+ * with the same key.
+ */
 export const Attempt = Schema.Struct({
   provider: Schema.String,
-  outcome: Schema.Literals(["accepted", "failed", "declined"]),
+  outcome: Schema.Literals(["in_flight", "accepted", "failed", "declined"]),
   latencyMs: Schema.Number,
   reason: Schema.NullOr(Schema.String),
   at: Instant
@@ -64,7 +68,7 @@ export const Payment = Schema.Struct({
   environment: Environment,
   merchantId: Schema.String,
   shopId: Schema.String,
-  status: PaymentStatus,
+  status: PaymentRecordStatus,
   /** USD headline. */
   amount: Decimal,
   inputCurrency: Schema.NullOr(Schema.String),

@@ -4,6 +4,7 @@
  * (proposed on every worker tick, run once per slot whatever the number of replicas).
  */
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
+import type { ApiError } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -11,6 +12,7 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
+import type { Payment } from "./Payment.ts"
 import * as Postings from "./Postings.ts"
 import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
@@ -21,7 +23,10 @@ const SandboxOutcomePayload = Schema.Struct({
   status: Schema.Literals(["completed", "failed"])
 })
 
-export const registerPaymentJobs = (lifecycle: Lifecycle) =>
+export const registerPaymentJobs = (
+  lifecycle: Lifecycle,
+  resume: (payment: Payment) => Effect.Effect<unknown, ApiError>
+) =>
   Effect.gen(function*() {
     const store = yield* PaymentStore
     const registry = yield* ProviderRegistry
@@ -33,6 +38,16 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
     const { applyUpdate, save } = lifecycle
 
     const decodeJob = Schema.decodeUnknownEffect(PaymentJobPayload)
+
+    // A record still being routed long after its creation was interrupted (a crash): continue it
+    // with the same provider keys. A refusal is an answer too (the record ends failed).
+    yield* jobs.handle(JobKinds.recover, (payload) =>
+      Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
+        Effect.gen(function*() {
+          const found = yield* store.findById(paymentId)
+          if (Option.isNone(found) || found.value.status !== "initiated") return
+          yield* resume(found.value).pipe(Effect.catchTag("ApiError", () => Effect.void))
+        })))
     yield* jobs.handle(JobKinds.expire, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
         Effect.gen(function*() {

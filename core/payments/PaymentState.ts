@@ -3,25 +3,40 @@
  *
  * | from      | event               | to         |
  * |-----------|---------------------|------------|
+ * | initiated | routed              | pending    |
+ * | initiated | failed              | failed     |
  * | pending   | confirmed           | completed  |
  * | pending   | failed              | failed     |
  * | pending   | expired             | expired    |
  * | completed | refunded_in_full    | refunded   |
  * | completed | chargeback_opened   | chargeback |
  *
+ * `initiated` is the write-ahead state: the record is committed before the first provider is
+ * called, and leaves it when a provider accepted (or the cascade gave up). The API shows it as
+ * `pending` (`publicStatus`).
+ *
  * Every other pair is refused. A repeated event that names the state already reached
  * (a callback and the reconcile poll both confirming) is `Unchanged`, so handlers are idempotent.
  */
 import { Data, Result, Schema } from "effect"
 
+/** The statuses the API shows. */
 export const PaymentStatus = Schema.Literals(["pending", "completed", "failed", "refunded", "expired", "chargeback"])
 export type PaymentStatus = typeof PaymentStatus.Type
 
-export type PaymentEvent = "confirmed" | "failed" | "expired" | "refunded_in_full" | "chargeback_opened"
+/** The statuses a payment record can have: the API's and the write-ahead `initiated`. */
+export const PaymentRecordStatus = Schema.Literals(["initiated", ...PaymentStatus.literals])
+export type PaymentRecordStatus = typeof PaymentRecordStatus.Type
 
-export const paymentEvents: ReadonlyArray<PaymentEvent> = ["confirmed", "failed", "expired", "refunded_in_full", "chargeback_opened"]
+/** A record still being routed is, to the merchant, a payment not yet final. */
+export const publicStatus = (status: PaymentRecordStatus): PaymentStatus => status === "initiated" ? "pending" : status
 
-const table: Readonly<Record<PaymentStatus, Partial<Record<PaymentEvent, PaymentStatus>>>> = {
+export type PaymentEvent = "routed" | "confirmed" | "failed" | "expired" | "refunded_in_full" | "chargeback_opened"
+
+export const paymentEvents: ReadonlyArray<PaymentEvent> = ["routed", "confirmed", "failed", "expired", "refunded_in_full", "chargeback_opened"]
+
+const table: Readonly<Record<PaymentRecordStatus, Partial<Record<PaymentEvent, PaymentRecordStatus>>>> = {
+  initiated: { routed: "pending", failed: "failed" },
   pending: { confirmed: "completed", failed: "failed", expired: "expired" },
   completed: { refunded_in_full: "refunded", chargeback_opened: "chargeback" },
   failed: {},
@@ -31,7 +46,8 @@ const table: Readonly<Record<PaymentStatus, Partial<Record<PaymentEvent, Payment
 }
 
 /** The status an event leads to from anywhere (used to recognise repeats). */
-const targetOf: Readonly<Record<PaymentEvent, PaymentStatus>> = {
+const targetOf: Readonly<Record<PaymentEvent, PaymentRecordStatus>> = {
+  routed: "pending",
   confirmed: "completed",
   failed: "failed",
   expired: "expired",
@@ -40,21 +56,21 @@ const targetOf: Readonly<Record<PaymentEvent, PaymentStatus>> = {
 }
 
 export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
-  from: PaymentStatus,
+  from: PaymentRecordStatus,
   event: Schema.String
 }) {}
 
 export type Transition = Data.TaggedEnum<{
-  Moved: { readonly from: PaymentStatus; readonly to: PaymentStatus }
-  Unchanged: { readonly status: PaymentStatus }
+  Moved: { readonly from: PaymentRecordStatus; readonly to: PaymentRecordStatus }
+  Unchanged: { readonly status: PaymentRecordStatus }
 }>
 export const Transition = Data.taggedEnum<Transition>()
 
-export const transition = (from: PaymentStatus, event: PaymentEvent): Result.Result<Transition, InvalidTransition> => {
+export const transition = (from: PaymentRecordStatus, event: PaymentEvent): Result.Result<Transition, InvalidTransition> => {
   const to = table[from][event]
   if (to !== undefined) return Result.succeed(Transition.Moved({ from, to }))
   if (targetOf[event] === from) return Result.succeed(Transition.Unchanged({ status: from }))
   return Result.fail(new InvalidTransition({ from, event }))
 }
 
-export const isFinal = (status: PaymentStatus): boolean => Object.keys(table[status]).length === 0
+export const isFinal = (status: PaymentRecordStatus): boolean => Object.keys(table[status]).length === 0

@@ -6,6 +6,7 @@ import { DateTime } from "effect"
 import { iconUrl } from "../catalog/Icons.ts"
 import { toJsonNumber as n } from "../Money.ts"
 import type { Payment } from "./Payment.ts"
+import { publicStatus } from "./PaymentState.ts"
 
 const iso = (t: DateTime.Utc) => DateTime.formatIso(t)
 
@@ -34,7 +35,7 @@ export const checkoutUrlOf = (checkoutUrl: string, p: Payment) =>
 
 /** What the create response and the read record both show. */
 const money = (p: Payment) => ({
-  status: p.status,
+  status: publicStatus(p.status),
   amount: n(p.amount),
   currency: "USD" as const,
   ...presentment(p),

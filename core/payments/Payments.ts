@@ -61,8 +61,8 @@ export class Payments extends Context.Service<Payments, {
     Effect.gen(function*() {
       const store = yield* PaymentStore
       const lifecycle = yield* makeLifecycle
-      const { create, recordIncoming, headline } = yield* makeCreate(lifecycle)
-      yield* registerPaymentJobs(lifecycle)
+      const { create, recordIncoming, headline, resume } = yield* makeCreate(lifecycle)
+      yield* registerPaymentJobs(lifecycle, resume)
 
       const get = Effect.fn("Payments.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)

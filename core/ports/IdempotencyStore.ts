@@ -10,6 +10,12 @@ export interface IdempotencyRecord {
   /** Hash of method, path and body: a reuse with another request is refused. */
   readonly requestHash: string
   readonly state: "in_progress" | "completed"
+  /**
+   * The record the execution wrote ahead (a payment, a refund, a payout), bound in the
+   * transaction that created it: from then on the key belongs to that record, and a retry
+   * continues it instead of starting another.
+   */
+  readonly resourceId: string | null
   readonly responseStatus: number | null
   readonly responseBody: string | null
   /** While in progress, the executor holds the key until then; past it a retry may take over. */
@@ -19,13 +25,15 @@ export interface IdempotencyRecord {
 }
 
 export type Acquire =
-  | { readonly _tag: "Acquired" }
+  /** The caller executes; `resourceId` is the record a crashed execution already wrote ahead. */
+  | { readonly _tag: "Acquired"; readonly resourceId: string | null }
   | { readonly _tag: "Existing"; readonly record: IdempotencyRecord }
 
 export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   /**
    * Claims the key for execution. Answers `Acquired` when the key was free, expired, or held
-   * by an executor whose lock lapsed (it crashed); otherwise the record that holds it.
+   * for the same request by an executor whose lock lapsed (it crashed: the record it bound, if
+   * any, comes back to be continued); otherwise the record that holds it.
    */
   readonly acquire: (record: {
     readonly scope: string
@@ -35,10 +43,18 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
     readonly lockedUntil: DateTime.Utc
     readonly expiresAt: DateTime.Utc
   }) => Effect.Effect<Acquire>
-  /** Stores the response of a successful execution, to be replayed. */
+  /** Binds the key to the record its execution wrote ahead; run it in that record's transaction. */
+  readonly bind: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
+  /** Extends the executor's lock (a heartbeat while the execution runs). */
+  readonly extend: (scope: string, key: string, lockedUntil: DateTime.Utc) => Effect.Effect<void>
+  /** Stores the response of a finished execution, to be replayed. */
   readonly complete: (scope: string, key: string, responseStatus: number, responseBody: string) => Effect.Effect<void>
-  /** Frees an in-progress key after an error: errors are never stored, so a retry re-executes. */
-  readonly release: (scope: string, key: string) => Effect.Effect<void>
+  /**
+   * Gives up an in-progress key: deleted when no record was bound to it (nothing happened, a
+   * retry executes afresh); otherwise its lock ends at `now` so that a retry continues the bound
+   * record at once. Answers whether the key was deleted.
+   */
+  readonly release: (scope: string, key: string, now: DateTime.Utc) => Effect.Effect<boolean>
   /** Deletes records past their expiry; answers how many. */
   readonly purgeExpired: (now: DateTime.Utc) => Effect.Effect<number>
 }>()("core/ports/IdempotencyStore") {}

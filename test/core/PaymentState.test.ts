@@ -1,10 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
-import { isFinal, type PaymentEvent, paymentEvents, PaymentStatus, transition } from "../../core/payments/PaymentState.ts"
+import { isFinal, type PaymentEvent, paymentEvents, PaymentRecordStatus, transition } from "../../core/payments/PaymentState.ts"
 
-const statuses = PaymentStatus.literals
+const statuses = PaymentRecordStatus.literals
 
-const allowed: Record<string, PaymentStatus | undefined> = {
+const allowed: Record<string, PaymentRecordStatus | undefined> = {
+  "initiated/routed": "pending",
+  "initiated/failed": "failed",
   "pending/confirmed": "completed",
   "pending/failed": "failed",
   "pending/expired": "expired",
@@ -12,7 +14,8 @@ const allowed: Record<string, PaymentStatus | undefined> = {
   "completed/chargeback_opened": "chargeback"
 }
 
-const reachedBy: Record<PaymentEvent, PaymentStatus> = {
+const reachedBy: Record<PaymentEvent, PaymentRecordStatus> = {
+  routed: "pending",
   confirmed: "completed",
   failed: "failed",
   expired: "expired",
@@ -44,7 +47,7 @@ describe("payment state machine", () => {
     }
   }
 
-  it("only pending and completed have moves left", () => {
-    assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["pending", "completed"])
+  it("only initiated, pending and completed have moves left", () => {
+    assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["initiated", "pending", "completed"])
   })
 })

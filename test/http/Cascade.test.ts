@@ -149,7 +149,11 @@ describe("routing cascade over HTTP", () => {
         assert.strictEqual(exhausted.body.error.details.reason, "all_providers_failed")
         assert.strictEqual(exhausted.body.error.details.paymentMethodEnabledForShop, true)
         assert.deepStrictEqual(exhausted.body.error.details.attempts.map((x: { provider: string }) => x.provider), ["ref-a", "ref-b"])
-        assert.strictEqual((yield* call("GET", "/api/v1/payments", { bearer: sk })).body.pagination.total, 0)
+        // The write-ahead record stays, failed, with every attempt: the error names it.
+        const failed = yield* call("GET", `/api/v1/payments/${exhausted.body.error.details.transactionId}`, { bearer: sk })
+        assert.strictEqual(failed.body.status, "failed")
+        assert.match(failed.body.failureReason, /^cascade_exhausted/)
+        assert.deepStrictEqual(failed.body.routing.attempts.map((x: { outcome: string }) => x.outcome), ["failed", "failed"])
 
         yield* a.setMode("decline")
         yield* b.setMode("ok")

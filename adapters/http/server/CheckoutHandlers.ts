@@ -9,6 +9,7 @@ import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { toJsonNumber } from "../../../core/Money.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { checkoutUrlOf } from "../../../core/payments/PaymentView.ts"
+import { publicStatus } from "../../../core/payments/PaymentState.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreateSessionBody, SessionCreated } from "../api/CheckoutApi.ts"
@@ -72,7 +73,7 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
           key: headers["idempotency-key"],
           request: { body: encodeBody(payload), simulate: simulate ?? null },
           codec: SessionCreated,
-          execute: Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
+          execute: () => Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
         })
       }))
   }))
@@ -93,7 +94,7 @@ export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic"
             sessionId: Option.match(session, { onNone: () => payment.id, onSome: (s) => s.id }),
             transactionId: payment.id,
             checkoutUrl: checkoutUrlOf(config.checkoutUrl, payment),
-            status: payment.status
+            status: publicStatus(payment.status)
           }
         }))
   }))

@@ -23,11 +23,12 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
         const scope = yield* scopes.resolve(yield* CurrentPrincipal)
         return yield* idempotent({
           operation: `POST /payments/${id}/refund`,
+          atomic: true,
           scope,
           key: headers["idempotency-key"],
           request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
           codec: RefundView,
-          execute: Effect.map(claims.refund(scope, id, payload), refundView)
+          execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
         })
       })
     return handlers.handleAll({

@@ -76,11 +76,12 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return yield* idempotent({
             operation: "POST /me/balance/swap",
+            atomic: true,
             scope,
             key: headers["idempotency-key"],
             request: { fromCurrency: payload.fromCurrency, amount: Money.toText(payload.amount) },
             codec: Schema.Struct({ swap: SwapView }),
-            execute: Effect.map(swaps.swap(scope, payload.fromCurrency, payload.amount), (s) => ({
+            execute: () => Effect.map(swaps.swap(scope, payload.fromCurrency, payload.amount), (s) => ({
               swap: {
                 id: s.id,
                 fromCurrency: s.fromCurrency,

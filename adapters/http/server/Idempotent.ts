@@ -1,9 +1,11 @@
 /**
  * Runs a POST once per `Idempotency-Key` (when the request sends one): the key is scoped to the
  * environment and merchant, bound to a fingerprint of the operation and its request, and the
- * response is stored with the endpoint's own success schema so a replay answers the same body.
+ * response is stored with the endpoint's own success schema so a replay answers the same body,
+ * with the header `Idempotent-Replayed: true`.
  */
 import { Effect, type Schema } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Digest } from "effect/crypto"
 import type { ApiError } from "../../../core/ApiError.ts"
 import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
@@ -18,6 +20,10 @@ const stable = (value: unknown): unknown => {
   return value
 }
 
+const markReplayed = HttpEffect.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "idempotent-replayed", "true"))
+)
+
 export const makeIdempotent = Effect.gen(function*() {
   const idempotency = yield* Idempotency
   const digest = yield* Effect.context<Digest.Digest>()
@@ -28,14 +34,19 @@ export const makeIdempotent = Effect.gen(function*() {
     /** What the key is bound to: the encoded body and any header that changes the outcome. */
     readonly request: unknown
     readonly codec: Schema.Codec<A, I>
-    readonly execute: Effect.Effect<A, ApiError>
+    /** Receives the id of the record an interrupted execution of the same key wrote ahead. */
+    readonly execute: (resume: string | undefined) => Effect.Effect<A, ApiError>
+    /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
+    readonly atomic?: boolean
   }) =>
-    options.key === undefined ? options.execute : Effect.gen(function*() {
+    options.key === undefined ? options.execute(undefined) : Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
       const fingerprint = yield* hashSecret(`${options.operation}\n${JSON.stringify(stable(options.request))}`).pipe(Effect.provide(digest))
       return yield* idempotency.run(
         { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
         options.codec,
-        options.execute
+        options.execute,
+        { onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request), atomic: options.atomic }
       )
     })
 })

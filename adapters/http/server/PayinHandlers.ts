@@ -45,7 +45,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         key: headers["idempotency-key"],
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
         codec: CreatedPayment,
-        execute: Effect.map(payments.create(scope, { ...payload, userIp, simulate }), (payment) => createView(payment, config))
+        // A retry of an interrupted execution continues the payment it wrote ahead.
+        execute: (resume) => Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }), (payment) => createView(payment, config))
       })
     })
 

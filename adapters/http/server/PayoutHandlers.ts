@@ -86,11 +86,12 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/payout/transfer",
+            atomic: true,
             scope: s,
             key: headers["idempotency-key"],
             request: { amount: Money.toText(payload.amount) },
             codec: TransferResult,
-            execute: Effect.map(payouts.transfer(s, payload.amount), (t) => ({
+            execute: () => Effect.map(payouts.transfer(s, payload.amount), (t) => ({
               transfer: { id: t.id, amount: n(t.amount), currency: "USD" as const, payinAvailableAfter: n(t.payinAvailableAfter), payoutAvailableAfter: n(t.payoutAvailableAfter) }
             }))
           })
@@ -106,11 +107,12 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/payout/swap",
+            atomic: true,
             scope: s,
             key: headers["idempotency-key"],
             request: { toCurrency: payload.toCurrency, amountUsd: Money.toText(payload.amountUsd) },
             codec: PayoutSwapResult,
-            execute: Effect.map(payouts.swap(s, payload.toCurrency, payload.amountUsd), (r) => ({
+            execute: () => Effect.map(payouts.swap(s, payload.toCurrency, payload.amountUsd), (r) => ({
               swap: {
                 id: r.id,
                 fromCurrency: "USD" as const,
@@ -133,7 +135,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
             key: headers["idempotency-key"],
             request: { methodId: payload.methodId, amount: Money.toText(payload.amount), recipient: payload.recipient },
             codec: SendResult,
-            execute: Effect.map(payouts.send(s, payload), ({ method, payout }) => ({
+            execute: () => Effect.map(payouts.send(s, payload), ({ method, payout }) => ({
               payout: payoutView(payout),
               methodName: method.name,
               logoUrl: icon(method.id),

@@ -25,11 +25,12 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/withdrawals",
+            atomic: true,
             scope: s,
             key: headers["idempotency-key"],
             request: { amount: Money.toText(payload.amount), destination: payload.destination },
             codec: WithdrawalResult,
-            execute: Effect.map(withdrawals.request(s, payload), result)
+            execute: () => Effect.map(withdrawals.request(s, payload), result)
           })
         }),
       list: ({ query }) =>

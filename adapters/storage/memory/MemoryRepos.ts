@@ -134,38 +134,55 @@ export const MemoryIdempotencyStore = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const records = db.table<IdempotencyRecord>("idempotency_keys")
+    const update = (scope: string, key: string, change: (r: IdempotencyRecord) => IdempotencyRecord | undefined) => {
+      const id = idemKey(scope, key)
+      const r = records.get(id)
+      if (r === undefined) return
+      const next = change(r)
+      if (next === undefined) records.delete(id)
+      else records.set(id, next)
+    }
     return IdempotencyStore.of({
       acquire: (r) =>
         db.run(Effect.sync(() => {
           const id = idemKey(r.scope, r.key)
           const existing = records.get(id)
-          const free = existing === undefined ||
-            DateTime.isLessThan(existing.expiresAt, r.now) ||
-            (existing.state === "in_progress" && DateTime.isLessThan(existing.lockedUntil, r.now))
-          if (!free) return { _tag: "Existing", record: existing } as const
+          const expired = existing !== undefined && DateTime.isLessThan(existing.expiresAt, r.now)
+          // A lapsed lock is taken over only by the same request: it continues the bound record.
+          const lapsed = existing !== undefined && existing.state === "in_progress" &&
+            DateTime.isLessThan(existing.lockedUntil, r.now) && existing.requestHash === r.requestHash
+          if (existing !== undefined && !expired && !lapsed) return { _tag: "Existing", record: existing } as const
+          const resourceId = lapsed && !expired ? existing.resourceId : null
           records.set(id, {
             scope: r.scope,
             key: r.key,
             requestHash: r.requestHash,
             state: "in_progress",
+            resourceId,
             responseStatus: null,
             responseBody: null,
             lockedUntil: r.lockedUntil,
-            createdAt: r.now,
-            expiresAt: r.expiresAt
+            createdAt: lapsed && !expired ? existing.createdAt : r.now,
+            expiresAt: lapsed && !expired ? existing.expiresAt : r.expiresAt
           })
-          return { _tag: "Acquired" } as const
+          return { _tag: "Acquired", resourceId } as const
         })),
+      bind: (scope, key, resourceId) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, resourceId })))),
+      extend: (scope, key, lockedUntil) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? { ...r, lockedUntil } : r))),
       complete: (scope, key, responseStatus, responseBody) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, state: "completed", responseStatus, responseBody })))),
+      release: (scope, key, now) =>
         db.run(Effect.sync(() => {
-          const id = idemKey(scope, key)
-          const r = records.get(id)
-          if (r !== undefined) records.set(id, { ...r, state: "completed", responseStatus, responseBody })
-        })),
-      release: (scope, key) =>
-        db.run(Effect.sync(() => {
-          const id = idemKey(scope, key)
-          if (records.get(id)?.state === "in_progress") records.delete(id)
+          const r = records.get(idemKey(scope, key))
+          if (r === undefined || r.state !== "in_progress") return false
+          if (r.resourceId === null) {
+            records.delete(idemKey(scope, key))
+            return true
+          }
+          records.set(idemKey(scope, key), { ...r, lockedUntil: now })
+          return false
         })),
       purgeExpired: (now) =>
         db.run(Effect.sync(() => {

@@ -311,6 +311,10 @@ export const migrations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX withdrawals_by_shop ON withdrawals (environment, shop_id, created_at DESC, id DESC)`
+  ),
+  // An Idempotency-Key is bound to the record its execution wrote ahead (write-ahead, issue 10).
+  "0009_idempotency_resources": statements(
+    `ALTER TABLE idempotency_keys ADD COLUMN resource_id text`
   )
 }
 

@@ -160,7 +160,7 @@ for (const target of storeTargets("contract")) {
           }
 
           assert.strictEqual((yield* acquire("k2", t0))._tag, "Acquired")
-          yield* store.release(scope, "k2")
+          assert.isTrue(yield* store.release(scope, "k2", at(0)))
           assert.strictEqual((yield* acquire("k2", at(1)))._tag, "Acquired")
           // k2's executor holds the lock until t0+31s; past it, a retry takes over.
           assert.strictEqual((yield* acquire("k2", at(20)))._tag, "Existing")
@@ -168,6 +168,31 @@ for (const target of storeTargets("contract")) {
           // A completed record is replayed for 24 hours, then the key is free again.
           assert.strictEqual((yield* acquire("k1", DateTime.add(t0, { hours: 25 })))._tag, "Acquired")
           assert.isTrue((yield* store.purgeExpired(DateTime.add(t0, { days: 3 }))) >= 2)
+        }))
+
+      it.effect("idempotency: a bound key is continued, never freed; heartbeats hold it; a lapsed lock goes to the same request only", () =>
+        Effect.gen(function*() {
+          const store = yield* IdempotencyStore
+          const scope = uid("scope_")
+          const acquire = (key: string, now: DateTime.Utc, hash = "h1") =>
+            store.acquire({ scope, key, requestHash: hash, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
+          assert.deepStrictEqual(yield* acquire("k", t0), { _tag: "Acquired", resourceId: null })
+          yield* store.bind(scope, "k", "TXN-1")
+          // A heartbeat keeps the executor's lock past its first lease.
+          yield* store.extend(scope, "k", at(60))
+          assert.strictEqual((yield* acquire("k", at(45)))._tag, "Existing")
+          // Another request never takes over a lapsed lock; the same request does, with the bound record.
+          assert.strictEqual((yield* acquire("k", at(61), "h2"))._tag, "Existing")
+          assert.deepStrictEqual(yield* acquire("k", at(61)), { _tag: "Acquired", resourceId: "TXN-1" })
+          // Releasing a bound key keeps it (and its record), handing it over at once.
+          assert.isFalse(yield* store.release(scope, "k", at(62)))
+          const held = yield* acquire("k", at(63))
+          assert.deepStrictEqual(held, { _tag: "Acquired", resourceId: "TXN-1" })
+          yield* store.complete(scope, "k", 422, "{\"code\":\"cascade_exhausted\"}")
+          const replay = yield* acquire("k", at(64))
+          assert.isTrue(replay._tag === "Existing" && replay.record.state === "completed" && replay.record.resourceId === "TXN-1")
+          // Past retention the key starts afresh, unbound.
+          assert.deepStrictEqual(yield* acquire("k", DateTime.add(t0, { hours: 25 })), { _tag: "Acquired", resourceId: null })
         }))
 
       it.effect("jobs: dedupe, disjoint concurrent claims, lease expiry, retry and dead letter", () =>
