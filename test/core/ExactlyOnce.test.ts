@@ -1,0 +1,127 @@
+/**
+ * Exactly-once creation as an embedder composes it (`Idempotency.run` around `Payments.create`,
+ * like the HTTP handler), with time on TestClock: a cascade slower than the key's lease is never
+ * executed twice, and a record whose execution died is continued by the recovery job with the
+ * same upstream key.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Fiber, Option } from "effect"
+import { TestClock } from "effect/testing"
+import { Idempotency } from "../../core/idempotency/Idempotency.ts"
+import { Jobs } from "../../core/jobs/Jobs.ts"
+import * as Money from "../../core/Money.ts"
+import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { PaymentStore } from "../../core/ports/PaymentStore.ts"
+import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
+import { Payment } from "../../core/payments/Payment.ts"
+import { Payments } from "../../core/payments/Payments.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { EngineTest, newScope } from "../support/Engine.ts"
+
+/** A provider whose charges answer after `delay` (or never, while `answering` is false). */
+const scriptedProvider = (id: string, behaviour: { delay: string; answering: boolean }) => {
+  const calls: Array<ChargeRequest> = []
+  const provider: PaymentProvider = {
+    id,
+    displayName: id,
+    environments: ["sandbox"],
+    supports: () => true,
+    charge: (request) =>
+      Effect.suspend(() => {
+        calls.push(request)
+        const answer = Effect.succeed({ providerRef: `${id}_${request.idempotencyKey}`, status: "pending" as const, paymentFormUrl: "", paymentData: {} })
+        return behaviour.answering ? Effect.delay(answer, behaviour.delay) : Effect.never
+      }),
+    status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
+    verifyCallback: () => Effect.succeed([]),
+    refund: () => Effect.succeed({ providerRef: "r" })
+  }
+  return { provider, calls }
+}
+
+const setup = (behaviour: { delay: string; answering: boolean }) =>
+  Effect.gen(function*() {
+    const scope = yield* newScope()
+    const upstream = scriptedProvider(`slow_${scope.shop.id}`, behaviour)
+    yield* (yield* ProviderRegistry).register(upstream.provider)
+    yield* (yield* ProviderRouteStore).put({
+      environment: "sandbox",
+      shopId: scope.shop.id,
+      providerId: upstream.provider.id,
+      priority: 1,
+      methodIds: null,
+      enabled: true
+    })
+    const payments = yield* Payments
+    const idempotency = yield* Idempotency
+    const create = idempotency.run({ scope: `sandbox:${scope.merchant.id}`, key: "order-1", fingerprint: "f1" }, Payment, (resume) =>
+      payments.create(scope, { id: resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }))
+    return { scope, upstream, create }
+  })
+
+describe("exactly-once payment creation", () => {
+  it.effect("a cascade slower than the key's lease is never executed twice", () =>
+    Effect.gen(function*() {
+      // The provider answers after 29 s (within the cascade's 30 s), twice the key's 15 s lease.
+      const { scope, upstream, create } = yield* setup({ delay: "29 seconds", answering: true })
+      const first = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("20 seconds")
+      // The retry finds the key still held (the heartbeat renewed the lease), waits, and replays.
+      const retry = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("15 seconds")
+      const created = yield* Fiber.join(first)
+      const retried = yield* Fiber.join(retry)
+      assert.strictEqual(upstream.calls.length, 1, "one upstream charge for one key")
+      assert.strictEqual(retried.id, created.id)
+      // A retry while the first still runs past the wait answers 409, never a second execution.
+      const slow = yield* setup({ delay: "29 seconds", answering: true })
+      const running = yield* Effect.forkChild(slow.create)
+      yield* TestClock.adjust("1 second")
+      const waiting = yield* Effect.forkChild(Effect.exit(slow.create))
+      yield* TestClock.adjust("22 seconds")
+      const refused = yield* Fiber.join(waiting)
+      const refusal = Exit.isFailure(refused) ? refused.cause.reasons.find(Cause.isFailReason)?.error : undefined
+      assert.strictEqual(refusal?.code, "idempotency_key_in_progress")
+      yield* TestClock.adjust("10 seconds")
+      yield* Fiber.join(running)
+      assert.strictEqual(slow.upstream.calls.length, 1)
+      // Afterwards the key replays the same payment.
+      const replayed = yield* create
+      assert.strictEqual(replayed.id, created.id)
+      assert.strictEqual(upstream.calls.length, 1)
+      const { total } = yield* (yield* Payments).list(scope, {}, { limit: 10, offset: 0 })
+      assert.strictEqual(total, 1)
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("an execution that died after calling the provider is continued by the recovery job with the same key", () =>
+    Effect.gen(function*() {
+      const behaviour = { delay: "1 second", answering: false }
+      const { scope, upstream, create } = yield* setup(behaviour)
+      const first = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("1 second")
+      assert.strictEqual(upstream.calls.length, 1)
+      yield* Fiber.interrupt(first) // the process died while the provider had the charge
+      const { rows } = yield* (yield* Payments).list(scope, {}, { limit: 10, offset: 0 })
+      assert.strictEqual(rows.length, 1)
+      const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(rows[0]!.id))
+      assert.strictEqual(stored.status, "initiated")
+      assert.deepStrictEqual(stored.attempts.map((a) => a.outcome), ["in_flight"])
+
+      behaviour.answering = true
+      yield* TestClock.adjust("5 minutes")
+      const jobs = yield* Jobs
+      const recovering = yield* Effect.forkChild(jobs.runDue)
+      yield* TestClock.adjust("2 seconds")
+      yield* Fiber.join(recovering)
+      assert.strictEqual(upstream.calls.length, 2)
+      assert.strictEqual(upstream.calls[1]!.idempotencyKey, upstream.calls[0]!.idempotencyKey, "asked again with the same key")
+      const recovered = Option.getOrThrow(yield* (yield* PaymentStore).findById(stored.id))
+      assert.strictEqual(recovered.status, "pending")
+      assert.deepStrictEqual(recovered.attempts.map((a) => a.outcome), ["accepted"])
+
+      // The client's retry gets that same payment; nothing is charged again.
+      const retried = yield* create
+      assert.strictEqual(retried.id, stored.id)
+      assert.strictEqual(upstream.calls.length, 2)
+    }).pipe(Effect.provide(EngineTest)))
+})
