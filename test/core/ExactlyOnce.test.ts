@@ -5,7 +5,7 @@
  * same upstream key.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option } from "effect"
+import { Cause, type Duration, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
@@ -19,7 +19,7 @@ import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
 /** A provider whose charges answer after `delay` (or never, while `answering` is false). */
-const scriptedProvider = (id: string, behaviour: { delay: string; answering: boolean }) => {
+const scriptedProvider = (id: string, behaviour: { delay: Duration.Input; answering: boolean }) => {
   const calls: Array<ChargeRequest> = []
   const provider: PaymentProvider = {
     id,
@@ -39,7 +39,7 @@ const scriptedProvider = (id: string, behaviour: { delay: string; answering: boo
   return { provider, calls }
 }
 
-const setup = (behaviour: { delay: string; answering: boolean }) =>
+const setup = (behaviour: { delay: Duration.Input; answering: boolean }) =>
   Effect.gen(function*() {
     const scope = yield* newScope()
     const upstream = scriptedProvider(`slow_${scope.shop.id}`, behaviour)
@@ -95,7 +95,7 @@ describe("exactly-once payment creation", () => {
 
   it.effect("an execution that died after calling the provider is continued by the recovery job with the same key", () =>
     Effect.gen(function*() {
-      const behaviour = { delay: "1 second", answering: false }
+      const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }
       const { scope, upstream, create } = yield* setup(behaviour)
       const first = yield* Effect.forkChild(create)
       yield* TestClock.adjust("1 second")

@@ -355,6 +355,8 @@ for (const target of storeTargets("payins")) {
           assert.isTrue(replies.every((r) => r.status === 201), JSON.stringify(replies.map((r) => r.status)))
           assert.strictEqual(new Set(replies.map((r) => r.body.transactionId)).size, 1)
           assert.isTrue(replies.every((r) => JSON.stringify(r.body) === JSON.stringify(replies[0]!.body)))
+          // Every answer but the execution's own is a replay, and says so.
+          assert.strictEqual(replies.filter((r) => r.headers.get("idempotent-replayed") === "true").length, 49)
           const list = yield* call("GET", "/api/v1/payments?merchantOrderId=idem-1", { bearer: sk })
           assert.strictEqual(list.body.pagination.total, 1)
 
@@ -371,6 +373,15 @@ for (const target of storeTargets("payins")) {
           assert.strictEqual(failed.status, 422)
           const retried = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "sbx_pix" }, headers: { "idempotency-key": "key-2" } })
           assert.strictEqual(retried.status, 201)
+          assert.strictEqual(retried.headers.get("idempotent-replayed"), null)
+
+          // A key is 1 to 255 characters.
+          for (const key of ["", "k".repeat(256)]) {
+            const refused = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers: { "idempotency-key": key } })
+            assert.strictEqual(refused.status, 400, key)
+            assert.strictEqual(refused.body.error.code, "invalid_request")
+          }
+          assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: sk, body: { ...body, merchantOrderId: "idem-255" }, headers: { "idempotency-key": "k".repeat(255) } })).status, 201)
         }))
 
       it.effect("equals, to the cent, the sum of the net amounts and reserves", () =>

@@ -4,8 +4,7 @@ import { SessionStatus } from "../../../core/checkout/CheckoutSession.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { Email, IsoDateTime, Text } from "./Fields.ts"
-import { IdempotencyHeaders } from "./PaymentsApi.ts"
+import { Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 const Money = Schema.Number.annotate({ description: "Major units" })

@@ -1,8 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Amount } from "../../../core/Money.ts"
-import { IsoDateTime, Text } from "./Fields.ts"
-import { IdempotencyHeaders } from "./PaymentsApi.ts"
+import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 export const RefundView = Schema.Struct({

@@ -22,3 +22,15 @@ export const IsoDateTime = Schema.String.annotate({ format: "date-time", descrip
 export { Environment }
 
 export const MerchantRef = Schema.Struct({ id: Schema.String, name: Schema.String })
+
+/**
+ * `Idempotency-Key` (spec 1.9): 1 to 255 characters. A retry with the same key and request
+ * continues or replays the first execution (the replay carries `Idempotent-Replayed: true`).
+ */
+export const IdempotencyKey = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
+  description: "1 to 255 characters, unique per operation you mean to perform once (an order id, a UUID)"
+})
+
+export const IdempotencyHeaders = {
+  "idempotency-key": Schema.optional(IdempotencyKey)
+}

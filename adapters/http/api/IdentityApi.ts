@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
 import { Amount } from "../../../core/Money.ts"
-import { Environment, IsoDateTime, MerchantRef } from "./Fields.ts"
+import { Environment, IdempotencyHeaders, IsoDateTime, MerchantRef } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 export const PingResult = Schema.Struct({
@@ -126,7 +126,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       })
     }).annotate(OpenApi.Description, "Indicative: the rate is read again when the swap executes."),
     HttpApiEndpoint.post("swap", "/me/balance/swap", {
-      headers: { "idempotency-key": Schema.optional(Schema.String) },
+      headers: IdempotencyHeaders,
       payload: Schema.Struct({ fromCurrency: Schema.String, amount: Amount }),
       success: Schema.Struct({ swap: SwapView })
     }).annotate(OpenApi.Description, "Swaps a local currency of the pay-in balance to USD, atomically, at the rate of the moment (FX margin inside). 422 balance_insufficient with requested, available and shortfall in the source currency."),

@@ -4,7 +4,7 @@ import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { Email, Environment, IsoDateTime, Text } from "./Fields.ts"
+import { Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 const Money = Schema.Number.annotate({ description: "Major units" })
@@ -133,9 +133,6 @@ export const PaymentListQuery = {
   method: Schema.optional(Schema.String)
 }
 
-export const IdempotencyHeaders = {
-  "idempotency-key": Schema.optional(Text(255))
-}
 
 const createDescription =
   "Creates a payment and routes it through the provider cascade. With `Idempotency-Key`, a retry replays the first result. " +

@@ -2,8 +2,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Amount } from "../../../core/Money.ts"
 import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
-import { Environment, IsoDateTime, Text } from "./Fields.ts"
-import { IdempotencyHeaders, Pagination } from "./PaymentsApi.ts"
+import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
 
 const Usd = Schema.Number.annotate({ description: "USD, major units" })
