@@ -47,9 +47,17 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   minutes when the callback was lost) | \`failed\` | \`expired\` (at \`expiresAt\`, after asking
   the provider once more). Events: \`payment.completed\` (plus \`payment.captured\` in sandbox),
   \`payment.failed\` (also for expiry: its \`data.status\` says \`expired\`).
-- \`Idempotency-Key\` on \`POST /payments\`: a retry with the same key and body replays the first
-  response (also while the first is still running: it waits); the same key with another body is
-  \`409 idempotency_key_reused\`; errors are not stored. Keys are kept 24 hours per merchant and environment.
+- \`Idempotency-Key\` (1 to 255 characters) on every POST that moves money: a retry with the same
+  key and body replays the first response with the header \`Idempotent-Replayed: true\` (also
+  while the first is still running: it waits up to 20 s, then \`409 idempotency_key_in_progress\`);
+  the same key with another body is \`409 idempotency_key_reused\`. Exactly once, also across
+  crashes: the payment is written (status \`pending\`) before any provider is called and the key is
+  bound to it in the same transaction, so a retry after a timeout or an outage continues that
+  payment (same \`transactionId\`, same upstream idempotency key) and never starts a second one.
+  An error raised before anything was written (validation) is not stored, so a corrected retry
+  with the same key executes; once the payment exists its outcome is the key's answer for good (a
+  \`cascade_exhausted\` names the failed payment in \`details.transactionId\` and is replayed: use
+  a new key to try again). Keys are kept 24 hours per merchant and environment.
 
 ## Hosted checkout
 
