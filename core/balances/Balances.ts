@@ -100,7 +100,7 @@ export class Balances extends Context.Service<Balances, {
         const balances = yield* ledger.balances(scope.environment, scope.shop.id)
         const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
         // The next releases: completed payments whose reserve is still held (newest 200 looked at).
-        const { rows } = yield* payments.list(scope.environment, scope.shop.id, { status: "completed" }, { limit: 200, offset: 0 })
+        const { rows } = yield* payments.list(scope.environment, scope.shop.id, { statuses: ["completed"] }, { limit: 200, offset: 0 })
         const releases = rows
           .filter((p) => p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(p.settlement.reserve))
           .map((p) => ({

@@ -18,6 +18,7 @@ import type { Scope } from "../tenancy/Scopes.ts"
 import { type CreatePayment, type IncomingPayment, makeCreate } from "./Create.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
+import type { PaymentStatus } from "./PaymentState.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
@@ -37,9 +38,10 @@ export class Payments extends Context.Service<Payments, {
     currency: string | undefined
   ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
+  /** `status` is the API's: `pending` also finds payments still being routed (`initiated`). */
   readonly list: (
     scope: Pick<Scope, "environment" | "shop">,
-    filter: PaymentFilter,
+    filter: Omit<PaymentFilter, "statuses"> & { readonly status?: PaymentStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payment>; readonly total: number }>
   /** Applies a provider's word about a charge (callback, poll or sandbox); idempotent. */
@@ -70,8 +72,15 @@ export class Payments extends Context.Service<Payments, {
         return found.value
       })
 
-      const list = (scope: Pick<Scope, "environment" | "shop">, filter: PaymentFilter, page: { readonly limit: number; readonly offset: number }) =>
-        store.list(scope.environment, scope.shop.id, filter, page)
+      const list = (
+        scope: Pick<Scope, "environment" | "shop">,
+        { status, ...filter }: Omit<PaymentFilter, "statuses"> & { readonly status?: PaymentStatus | undefined },
+        page: { readonly limit: number; readonly offset: number }
+      ) =>
+        store.list(scope.environment, scope.shop.id, {
+          ...filter,
+          statuses: status === undefined ? undefined : status === "pending" ? ["pending", "initiated"] : [status]
+        }, page)
 
       return Payments.of({
         create,

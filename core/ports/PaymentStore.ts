@@ -1,10 +1,11 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
 import type { Payment } from "../payments/Payment.ts"
-import type { PaymentStatus } from "../payments/PaymentState.ts"
+import type { PaymentRecordStatus } from "../payments/PaymentState.ts"
 
 export interface PaymentFilter {
-  readonly status?: PaymentStatus | undefined
+  /** Any of these statuses. */
+  readonly statuses?: ReadonlyArray<PaymentRecordStatus> | undefined
   readonly paymentMethodId?: string | undefined
   /** ISO-3. */
   readonly country?: string | undefined

@@ -15,6 +15,7 @@ import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
 import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
+import { readView } from "../../core/payments/PaymentView.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
@@ -106,6 +107,10 @@ describe("exactly-once payment creation", () => {
       const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(rows[0]!.id))
       assert.strictEqual(stored.status, "initiated")
       assert.deepStrictEqual(stored.attempts.map((a) => a.outcome), ["in_flight"])
+      // To the merchant it is a pending payment: listed under `pending`, shown as `pending`.
+      const pending = yield* (yield* Payments).list(scope, { status: "pending" }, { limit: 10, offset: 0 })
+      assert.deepStrictEqual(pending.rows.map((p) => p.id), [stored.id])
+      assert.strictEqual(readView(stored).status, "pending")
 
       behaviour.answering = true
       yield* TestClock.adjust("5 minutes")

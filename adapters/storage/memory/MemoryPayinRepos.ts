@@ -122,7 +122,7 @@ export const MemoryPaymentStore = Layer.effect(
         db.run(Effect.sync(() => {
           const rows = [...payments.values()].filter((p) =>
             p.environment === environment && p.shopId === shopId &&
-            (filter.status === undefined || p.status === filter.status) &&
+            (filter.statuses === undefined || filter.statuses.includes(p.status)) &&
             (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
             (filter.country === undefined || p.country === filter.country) &&
             (filter.merchantOrderId === undefined || p.merchantOrderId === filter.merchantOrderId) &&

@@ -209,7 +209,7 @@ export const SqlPaymentStore = Layer.effect(
           const where = sql.and([
             sql`environment = ${environment}`,
             sql`shop_id = ${shopId}`,
-            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+            ...(filter.statuses === undefined ? [] : [sql.in("status", filter.statuses)]),
             ...(filter.paymentMethodId === undefined ? [] : [sql`payment_method_id = ${filter.paymentMethodId}`]),
             ...(filter.country === undefined ? [] : [sql`country = ${filter.country}`]),
             ...(filter.merchantOrderId === undefined ? [] : [sql`merchant_order_id = ${filter.merchantOrderId}`]),

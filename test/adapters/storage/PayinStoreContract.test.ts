@@ -136,7 +136,8 @@ for (const target of storeTargets("payin")) {
             [{ merchantOrderId: "order-1" }, [a.id]],
             [{ paymentMethodId: "1050" }, [b.id]],
             [{ method: "pix" }, [a.id]],
-            [{ status: "pending" as const }, []]
+            [{ statuses: ["pending"] as const }, []],
+            [{ statuses: ["completed", "initiated"] as const }, [b.id, a.id]]
           ] as const) {
             assert.deepStrictEqual((yield* store.list("sandbox", shopId, filter, { limit: 10, offset: 0 })).rows.map((p) => p.id), [...expected])
           }
