@@ -19,7 +19,7 @@ export const layer = (secret: Redacted.Redacted<string>) =>
         Effect.flatMap(Clock.currentTimeMillis, (ms) => {
           const iat = Math.floor(ms / 1000)
           return Effect.promise(() =>
-            new SignJWT({ ver: claims.credentialVersion, mid: claims.merchantId, env: claims.environment, typ: "access" })
+            new SignJWT({ ver: claims.credentialVersion, fam: claims.familyId, mid: claims.merchantId, env: claims.environment, typ: "access" })
               .setProtectedHeader({ alg: algorithm, typ: "JWT" })
               .setSubject(claims.credentialId)
               .setIssuer(issuer)
@@ -38,9 +38,15 @@ export const layer = (secret: Redacted.Redacted<string>) =>
           }).pipe(
             Effect.flatMap(({ payload }) => {
               const env = environments.find((e) => e === payload["env"])
-              return typeof payload.sub === "string" && typeof payload["ver"] === "number" &&
+              return typeof payload.sub === "string" && typeof payload["ver"] === "number" && typeof payload["fam"] === "string" &&
                   typeof payload["mid"] === "string" && env !== undefined && payload["typ"] === "access"
-                ? Effect.succeed({ credentialId: payload.sub, credentialVersion: payload["ver"], merchantId: payload["mid"], environment: env })
+                ? Effect.succeed({
+                  credentialId: payload.sub,
+                  credentialVersion: payload["ver"],
+                  familyId: payload["fam"],
+                  merchantId: payload["mid"],
+                  environment: env
+                })
                 : Effect.fail(new TokenInvalid({ message: "unexpected claims" }))
             })
           ))

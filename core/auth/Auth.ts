@@ -1,6 +1,7 @@
 /**
  * Authentication (spec section 5): key pair -> token pair, refresh with rotation and reuse
- * detection, and resolving any bearer value (access token, raw secret key, publishable key)
+ * detection (a reused refresh token revokes its whole login: every refresh and access token of
+ * its family), and resolving any bearer value (access token, raw secret key, publishable key)
  * to the calling `Principal`.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
@@ -69,6 +70,7 @@ export class Auth extends Context.Service<Auth, {
         const accessToken = yield* signer.sign({
           credentialId: credential.id,
           credentialVersion: credential.version,
+          familyId,
           merchantId: credential.merchantId,
           environment: credential.environment
         }, accessTokenTtlSeconds)
@@ -178,6 +180,9 @@ export class Auth extends Context.Service<Auth, {
           credential.value.version !== claims.credentialVersion
         ) {
           return yield* apiError("token_revoked", "The key pair behind this token was rotated; get a new token")
+        }
+        if (yield* credentials.isFamilyRevoked(claims.familyId)) {
+          return yield* apiError("token_revoked", "This login was revoked (a used refresh token was presented again); get a new token")
         }
         return yield* principal(credential.value, "secret", maskedSecret(credential.value))
       })

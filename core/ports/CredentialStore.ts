@@ -21,4 +21,6 @@ export class CredentialStore extends Context.Service<CredentialStore, {
   readonly markRefreshTokenUsed: (id: string, at: DateTime.Utc) => Effect.Effect<boolean>
   /** Revokes every token of the family; answers how many it revoked. */
   readonly revokeRefreshFamily: (familyId: string, at: DateTime.Utc) => Effect.Effect<number>
+  /** Whether the family (one login) was revoked: its access tokens stop working too. */
+  readonly isFamilyRevoked: (familyId: string) => Effect.Effect<boolean>
 }>()("core/ports/CredentialStore") {}

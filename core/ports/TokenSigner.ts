@@ -6,6 +6,8 @@ export interface AccessClaims {
   /** The credential the token was minted from. */
   readonly credentialId: string
   readonly credentialVersion: number
+  /** The login (refresh token family) it belongs to: reusing a refresh token revokes it. */
+  readonly familyId: string
   readonly merchantId: string
   readonly environment: Environment
 }

@@ -73,6 +73,17 @@ for (const target of storeTargets("auth")) {
           // The theft signal revoked the family, so the legitimate newer token is dead too.
           const after = yield* call("POST", "/api/v1/auth/refresh", { body: { refreshToken: second.body.refreshToken } })
           assert.strictEqual(after.status, 401)
+          // And so are the family's access tokens, at once (not after their hour).
+          for (const token of [first.body.accessToken, second.body.accessToken]) {
+            const me = yield* call("GET", "/api/v1/me", { bearer: token })
+            assert.strictEqual(me.status, 401)
+            assert.strictEqual(me.body.error.code, "token_revoked")
+          }
+          // Another login of the same key pair is not affected.
+          const other = yield* call("POST", "/api/v1/auth/token", {
+            body: { apiKey: keys.sandbox.publishableKey, secretKey: keys.sandbox.secretKey }
+          })
+          assert.strictEqual((yield* call("GET", "/api/v1/me", { bearer: other.body.accessToken })).status, 200)
           const unknown = yield* call("POST", "/api/v1/auth/refresh", { body: { refreshToken: "rt_test_nope" } })
           assert.strictEqual(unknown.status, 401)
         }))

@@ -52,6 +52,8 @@ export const MemoryCredentialStore = Layer.effect(
     const db = yield* MemoryDb
     const credentials = db.table<Credential>("credentials")
     const tokens = db.table<RefreshToken>("refresh_tokens")
+    /** Families revoked by a reused refresh token, by id (an index, so an access token costs one lookup). */
+    const revokedFamilies = db.table<DateTime.Utc>("revoked_refresh_families")
     return CredentialStore.of({
       insert: (c) =>
         db.run(Effect.suspend(() =>
@@ -103,8 +105,10 @@ export const MemoryCredentialStore = Layer.effect(
               n++
             }
           }
+          revokedFamilies.set(familyId, at)
           return n
-        }))
+        })),
+      isFamilyRevoked: (familyId) => db.run(Effect.sync(() => revokedFamilies.has(familyId)))
     })
   })
 )

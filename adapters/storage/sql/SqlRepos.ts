@@ -152,6 +152,12 @@ export const SqlCredentialStore = Layer.effect(
           WHERE family_id = ${familyId} AND revoked_at IS NULL RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
+        ),
+      isFamilyRevoked: (familyId) =>
+        sql<{ readonly revoked: boolean }>`
+          SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ${familyId} AND revoked_at IS NOT NULL) AS revoked`.pipe(
+          Effect.map((rows) => rows[0]?.revoked === true),
+          Effect.orDie
         )
     })
   })

@@ -121,7 +121,10 @@ for (const target of storeTargets("contract")) {
             concurrency: "unbounded"
           })
           assert.strictEqual(wins.filter(Boolean).length, 1)
+          assert.isFalse(yield* store.isFamilyRevoked(familyId))
           assert.strictEqual(yield* store.revokeRefreshFamily(familyId, at(2)), 2)
+          assert.isTrue(yield* store.isFamilyRevoked(familyId))
+          assert.isFalse(yield* store.isFamilyRevoked(`${familyId}_other`))
           assert.isFalse(yield* store.markRefreshTokenUsed(b.id, at(3)))
           const found = Option.getOrThrow(yield* store.findRefreshToken(a.tokenHash))
           assert.isTrue(found.usedAt !== null && found.revokedAt !== null)
