@@ -8,7 +8,11 @@
  *   payment version, so racing refunds serialise and never exceed the payment.
  * - The USD frozen is the payment's USD headline pro rata; the refund that takes the remainder to
  *   zero gets the exact USD remainder, so a full refund returns the headline to the cent.
- * - Funds come from `available`, then `pending`, then the rolling reserve; not enough: 422
+ * - Funds come from the payment's own share of `pending` (its net, until it settles), then its
+ *   own share of the rolling reserve, then the shop's `available`, never from another payment's
+ *   share (`Shares.ts`). What they cannot cover (at least the payment's fees, for a full refund
+ *   before settlement) is owed by the shop (`merchant_receivable`), allowed only while the shop's
+ *   whole balance less what it already owes covers the refund; otherwise 422
  *   `balance_insufficient`. Fees are not returned: a full refund costs the merchant its fees too.
  * - Events: `claim.opened` at creation; `payment.refunded` (in full or in part) and
  *   `claim.resolved` at approval; `claim.resolved` at rejection. The payment becomes `refunded`
@@ -31,6 +35,7 @@ import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
+import * as Shares from "../payments/Shares.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, refundStatusOf, transitionClaim } from "./Claim.ts"
@@ -99,23 +104,23 @@ export class Claims extends Context.Service<Claims, {
       const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
         Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.orDie))
 
-      /** The shop's USD that a claim may take, in the order it is taken. */
-      const claimSources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
-      const heldFunds = (p: Payment) => Effect.forEach(claimSources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
+      /** The shop's USD available balance now (a claim takes from it after the payment's own shares). */
+      const availableUsd = (p: Payment) => balances.balance(p.environment, p.shopId, "payin_available", "USD")
+
+      /** All the shop's USD a refund may count on: available, pending and reserve, less what it owes already. */
+      const coverUsd = (p: Payment) =>
+        Effect.map(
+          Effect.forEach(["payin_available", "payin_pending", "payin_reserve", "merchant_receivable"] as const, (book) =>
+            balances.balance(p.environment, p.shopId, book, "USD")),
+          BigDecimal.sumAll
+        )
 
       /**
-       * Takes `amount` from available first, then pending, then the rolling reserve, as far as they
-       * hold; `shortfall` is what they could not cover.
+       * A claim's entry. `available` was read before, so a concurrent withdrawal may have taken it:
+       * the guard refuses the entry and the claim is tried again (`Conflict`).
        */
-      const drawDown = (held: ReadonlyArray<BigDecimal.BigDecimal>, amount: BigDecimal.BigDecimal) => {
-        let left = amount
-        const postings: Array<Posting> = claimSources.map((book, i) => {
-          const part = BigDecimal.min(held[i]!, left)
-          left = BigDecimal.subtract(left, part)
-          return { book, currency: "USD", amount: BigDecimal.negate(part) }
-        })
-        return { postings, shortfall: left }
-      }
+      const claimEntry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
+        Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict()))))
 
       const bump = (p: Payment, changes: Partial<Payment> = {}) =>
         Effect.gen(function*() {
@@ -154,20 +159,22 @@ export class Claims extends Context.Service<Claims, {
           const amountUsd = BigDecimal.equals(amount, remaining)
             ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
             : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
-          // Racing refunds of one payment serialise here: the loser retries and sees this one.
-          yield* bump(p)
-
-          const held = yield* heldFunds(p)
-          const total = sum(held)
-          if (BigDecimal.isLessThan(total, amountUsd)) {
-            return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
-              requested: Money.toJsonNumber(amountUsd),
-              available: Money.toJsonNumber(total),
-              shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, total)),
-              currency: "USD"
-            })
+          const taken = Shares.drawDown(p, yield* availableUsd(p), amountUsd)
+          if (BigDecimal.isPositive(taken.shortfall)) {
+            // Beyond its own shares and available, the refund is owed by the shop, and allowed only
+            // while the shop's other pending and reserved money (its future income) covers it.
+            const cover = yield* coverUsd(p)
+            if (BigDecimal.isGreaterThan(amountUsd, cover)) {
+              return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
+                requested: Money.toJsonNumber(amountUsd),
+                available: Money.toJsonNumber(cover),
+                shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, cover)),
+                currency: "USD"
+              })
+            }
           }
-          const taken = drawDown(held, amountUsd).postings
+          // Racing refunds of one payment serialise here: the loser retries and sees this one.
+          yield* bump(p, { settlement: taken.settlement })
           const claim: Claim = {
             id: yield* ids.next("claim"),
             environment: p.environment,
@@ -188,7 +195,11 @@ export class Claims extends Context.Service<Claims, {
             version: 1
           }
           yield* claims.insert(claim)
-          yield* entry(p, "claim.opened", claim.id, [...taken, { book: "payin_frozen", currency: "USD", amount: amountUsd }])
+          yield* claimEntry(p, "claim.opened", claim.id, [
+            ...taken.postings,
+            { book: "payin_frozen", currency: "USD", amount: amountUsd },
+            { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
+          ])
           yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
           yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
           return claim
@@ -283,7 +294,7 @@ export class Claims extends Context.Service<Claims, {
           const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
           const fee = Money.decimal(chargebackFeeUsd[tier])
           const due = BigDecimal.sum(p.amount, fee)
-          const { postings: taken, shortfall } = drawDown(yield* heldFunds(p), due)
+          const { postings: taken, settlement, shortfall } = Shares.drawDown(p, yield* availableUsd(p), due)
           const claim: Claim = {
             id: yield* ids.next("claim"),
             environment: p.environment,
@@ -303,9 +314,9 @@ export class Claims extends Context.Service<Claims, {
             resolvedAt: null,
             version: 1
           }
-          const next = yield* bump(p, { status: step.success.to })
+          const next = yield* bump(p, { status: step.success.to, settlement })
           yield* claims.insert(claim)
-          yield* entry(p, "chargeback.opened", claim.id, [
+          yield* claimEntry(p, "chargeback.opened", claim.id, [
             ...taken,
             { book: "payin_frozen", currency: "USD", amount: p.amount },
             { book: "fees_chargeback", currency: "USD", amount: fee },

@@ -7,6 +7,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import * as Money from "../../core/Money.ts"
+import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
@@ -57,7 +58,10 @@ describe("refunds", () => {
         const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
         const total = (b: { available: number; pending: number; reserve: number; frozen: number }) =>
           [b.available, b.pending, b.reserve, b.frozen].map(d).reduce(BigDecimal.sum)
-        assert.strictEqual(Money.toText(BigDecimal.subtract(total(before), total(after))), "100")
+        // The payment's own shares gave 100 less its fees; the fees are owed by the shop.
+        const owed = BigDecimal.negate(yield* (yield* LedgerStore).balance("sandbox", shops[0]!.id, "merchant_receivable", "USD"))
+        assert.strictEqual(Money.toText(owed), Money.toText(d(payment.fees.total)))
+        assert.strictEqual(Money.toText(BigDecimal.sum(BigDecimal.subtract(total(before), total(after)), owed)), "100")
         assert.strictEqual(after.frozen, 0)
         const types = (yield* (yield* OutboxStore).list("sandbox", shops[0]!.id)).map((e) => e.type)
         for (const t of ["claim.opened", "payment.refunded", "claim.resolved"]) assert.include(types, t)

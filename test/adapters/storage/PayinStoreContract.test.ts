@@ -32,7 +32,7 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
   paymentMethodId: "1001", method: "pix", methodName: "PIX", channel: "ONLINE", country: "BRA",
   provider: "sandbox", providerRef: "sbx_1", paymentFormUrl: "https://pay.example/1", paymentData: { method: "pix", qr: "000201" },
   fees: { platform: d("3.20"), platformFlat: d("0.30"), provider: d("1"), network: d("0"), total: d("4.20") },
-  settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null },
+  settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null, pendingTaken: d("0"), reserveTaken: d("0") },
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
   attempts: [{ provider: "sandbox", outcome: "accepted", latencyMs: 3, reason: null, at: t0 }],
   merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: "Ana Souza", userEmail: "ana@x.test", userPhone: null, userIp: "10.0.0.1",
