@@ -20,6 +20,7 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import * as Owed from "../balances/Owed.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { Book, Posting } from "../ledger/Journal.ts"
@@ -120,7 +121,11 @@ export class Claims extends Context.Service<Claims, {
        * the guard refuses the entry and the claim is tried again (`Conflict`).
        */
       const claimEntry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
-        Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict()))))
+        Effect.gen(function*() {
+          // What the shop owes is locked first whenever it changes (one lock order, `Owed.ts`).
+          if (postings.some((x) => x.book === "merchant_receivable" && !BigDecimal.isZero(x.amount))) yield* Owed.lockOwed(balances, p)
+          yield* ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict())))
+        })
 
       const bump = (p: Payment, changes: Partial<Payment> = {}) =>
         Effect.gen(function*() {

@@ -5,6 +5,7 @@
  * (proposed on every worker tick, run once per slot whatever the number of replicas).
  */
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
+import * as Owed from "../balances/Owed.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { Posting } from "../ledger/Journal.ts"
@@ -71,7 +72,8 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
 
     /**
      * Moves exactly what is left of one payment's share of a pooled book (`payin_pending` at
-     * settlement, `payin_reserve` at release) to available. The shares are kept so that the book
+     * settlement, `payin_reserve` at release) to the shop: what it owes is repaid first
+     * (`Owed.ts`), the rest goes to available, in one entry. The shares are kept so that the book
      * always holds them; only a payment written before they were tracked could find less, and
      * then it moves what is there rather than fail forever.
      */
@@ -81,12 +83,13 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
       readonly book: "payin_pending" | "payin_reserve"
       readonly kind: string
       readonly close: (p: Payment, at: DateTime.Utc) => Payment["settlement"]
-      readonly postings: (amount: BigDecimal.BigDecimal) => ReadonlyArray<Posting>
+      readonly postings: (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal) => ReadonlyArray<Posting>
     }) =>
       tx.run(Effect.gen(function*() {
         const found = yield* store.findById(paymentId)
         if (Option.isNone(found) || !step.due(found.value)) return
         const p = found.value
+        const owed = yield* Owed.lockOwed(ledgerStore, p)
         const at = yield* DateTime.now
         const share = step.share(p)
         const pooled = yield* ledgerStore.balance(p.environment, p.shopId, step.book, "USD")
@@ -94,7 +97,7 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
           yield* Effect.logWarning(`payment ${p.id}: ${step.book} holds ${Money.toText(pooled)}, less than its share ${Money.toText(share)}`)
         }
         yield* save({ ...p, settlement: step.close(p, at), updatedAt: at, version: p.version + 1 })
-        yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled))).pipe(Effect.orDie)
+        yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }))
 
     yield* jobs.handle(JobKinds.settle, (payload) =>

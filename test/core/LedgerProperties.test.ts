@@ -185,6 +185,10 @@ const run = (seed: number) =>
     const sum = (book: string, currency: string) => sums.find((s) => s.book === book && s.currency === currency)?.balance ?? Money.zero
     const summary = yield* (yield* Balances).summary(scope)
     assert.strictEqual(summary.balance.available, Money.toJsonNumber(Money.round(sum("payin_available", "USD"), "USD")), `seed ${seed}`)
+    // What the shop owes is never over-repaid, and netBalance subtracts it.
+    assert.isFalse(BigDecimal.isPositive(sum("merchant_receivable", "USD")), `seed ${seed}: merchant_receivable positive`)
+    const books = BigDecimal.sumAll(["payin_available", "payin_pending", "payin_frozen", "payin_reserve"].map((b) => sum(b, "USD")))
+    assert.strictEqual(summary.feeSummary.netBalance, Money.toJsonNumber(Money.round(BigDecimal.sum(books, sum("merchant_receivable", "USD")), "USD")), `seed ${seed}`)
     for (const b of (yield* payouts.balances(scope)).balances) {
       assert.isTrue(BigDecimal.equals(b.available, sum("payout_available", b.currency)), `seed ${seed}: payout ${b.currency}`)
     }

@@ -6,16 +6,19 @@
  * runner.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, Effect } from "effect"
+import { BigDecimal, Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
+import { Balances } from "../../core/balances/Balances.ts"
 import { Claims } from "../../core/claims/Claims.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
+import { PaymentJson } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import * as Pricing from "../../core/payments/Pricing.ts"
+import * as Shares from "../../core/payments/Shares.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
@@ -110,5 +113,55 @@ describe("settlement with claims before it", () => {
       yield* days(90)
       for (const p of [healthy, disputed]) assert.isNotNull((yield* status(scope, p.id)).reserveReleasedAt, p.id)
       assert.strictEqual(text(yield* book(scope, "payin_reserve")), "0")
+    }).pipe(Effect.provide(EngineTest)))
+})
+
+describe("what the shop owes", () => {
+  it.effect("is repaid first from the next settlement and reserve release, and netBalance subtracts it", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const balances = yield* Balances
+      const disputed = yield* pay(scope, "chargeback")
+      // The chargeback took the payment's shares (100 - fees) and owes the rest: its fees + 15.
+      const owed = BigDecimal.sum(disputed.fees.total, d("15"))
+      assert.strictEqual(text(BigDecimal.negate(yield* book(scope, "merchant_receivable"))), text(owed))
+      const before = yield* balances.summary(scope)
+      assert.deepStrictEqual(before.ledgerWarnings, [`The shop owes ${text(owed)} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`])
+      assert.strictEqual(before.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(d("100"), owed)))
+
+      const healthy = yield* pay(scope, "paid", "10")
+      const net = Pricing.net(healthy.amount, healthy.fees, healthy.settlement)
+      yield* days(healthy.settlement.delayDays)
+      // Its net (8.x) repays part of the debt; nothing reaches available yet.
+      assert.strictEqual(text(yield* book(scope, "payin_available")), "0")
+      const left = BigDecimal.subtract(owed, net)
+      assert.strictEqual(text(BigDecimal.negate(yield* book(scope, "merchant_receivable"))), text(left))
+      assert.deepStrictEqual((yield* balances.summary(scope)).ledgerWarnings, [`The shop owes ${text(left)} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`])
+
+      const big = yield* pay(scope, "paid", "50")
+      yield* days(big.settlement.delayDays)
+      const bigNet = Pricing.net(big.amount, big.fees, big.settlement)
+      assert.strictEqual(text(yield* book(scope, "merchant_receivable")), "0")
+      assert.strictEqual(text(yield* book(scope, "payin_available")), text(BigDecimal.subtract(bigNet, left)))
+      const after = yield* balances.summary(scope)
+      assert.deepStrictEqual(after.ledgerWarnings, [])
+      const movements = after.movements.filter((m) => m.type === "payment.settled")
+      assert.strictEqual(movements.length, 2)
+    }).pipe(Effect.provide(EngineTest)))
+})
+
+describe("payment documents written before the shares were tracked", () => {
+  it.effect("decode with nothing taken, so they settle their full net as before", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const p = yield* pay(scope)
+      const encoded = Schema.encodeSync(PaymentJson)(p) as { settlement: Record<string, unknown> }
+      delete encoded.settlement["pendingTaken"]
+      delete encoded.settlement["reserveTaken"]
+      const old = Schema.decodeUnknownSync(PaymentJson)(encoded)
+      assert.strictEqual(text(old.settlement.pendingTaken), "0")
+      assert.strictEqual(text(old.settlement.reserveTaken), "0")
+      assert.strictEqual(text(Shares.pendingShare(old)), text(Pricing.net(p.amount, p.fees, p.settlement)))
+      assert.strictEqual(text(Shares.reserveShare(old)), text(p.settlement.reserve))
     }).pipe(Effect.provide(EngineTest)))
 })

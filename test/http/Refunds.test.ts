@@ -7,7 +7,6 @@ import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import * as Money from "../../core/Money.ts"
-import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
@@ -45,7 +44,7 @@ describe("refunds", () => {
     it.effect("a full refund: pending, then succeeded; the payment is refunded and the balance gives back the headline", () =>
       Effect.gen(function*() {
         const { ids, shops, sk } = yield* paidMerchant(2)
-        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
+        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
         const payment = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
         const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "requested_by_customer" } })
         assert.strictEqual(refund.status, 201)
@@ -55,14 +54,14 @@ describe("refunds", () => {
         const resolved = yield* eventually(claim(sk, refund.body.refundId), (r) => r.body.status !== "open")
         assert.deepInclude(resolved.body, { kind: "user_dispute", status: "approved", refundStatus: "succeeded", resolution: "refunded" })
         assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
-        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
-        const total = (b: { available: number; pending: number; reserve: number; frozen: number }) =>
-          [b.available, b.pending, b.reserve, b.frozen].map(d).reduce(BigDecimal.sum)
-        // The payment's own shares gave 100 less its fees; the fees are owed by the shop.
-        const owed = BigDecimal.negate(yield* (yield* LedgerStore).balance("sandbox", shops[0]!.id, "merchant_receivable", "USD"))
-        assert.strictEqual(Money.toText(owed), Money.toText(d(payment.fees.total)))
-        assert.strictEqual(Money.toText(BigDecimal.sum(BigDecimal.subtract(total(before), total(after)), owed)), "100")
-        assert.strictEqual(after.frozen, 0)
+        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        assert.strictEqual(after.balance.frozen, 0)
+        // netBalance (the books less what the shop owes) gave back the headline: the payment's own
+        // shares gave 100 less its fees, and the fees are owed (repaid by the next settlement).
+        assert.strictEqual(Money.toText(BigDecimal.subtract(d(before.feeSummary.netBalance), d(after.feeSummary.netBalance))), "100")
+        assert.deepStrictEqual(after.ledgerWarnings, [
+          `The shop owes ${Money.toText(d(payment.fees.total))} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
+        ])
         const types = (yield* (yield* OutboxStore).list("sandbox", shops[0]!.id)).map((e) => e.type)
         for (const t of ["claim.opened", "payment.refunded", "claim.resolved"]) assert.include(types, t)
 
@@ -130,7 +129,10 @@ describe("chargebacks", () => {
         assert.strictEqual(balance.feeSummary.chargebackFees, 15)
         // The merchant got 100 - fees; the chargeback takes 100 + 15: the rest is owed.
         const owed = Money.toText(BigDecimal.sum(fees, d(15)))
-        assert.deepStrictEqual(balance.ledgerWarnings, [`The shop owes ${owed} USD from chargebacks its balance could not cover`])
+        assert.deepStrictEqual(balance.ledgerWarnings, [
+          `The shop owes ${owed} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
+        ])
+        assert.strictEqual(balance.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(d(100), d(owed))))
 
         const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
         const opened = events.find((e) => e.type === "chargeback.created")!

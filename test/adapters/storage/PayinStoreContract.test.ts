@@ -104,6 +104,33 @@ for (const target of storeTargets("payin")) {
           assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payouts_in_flight", "MXN")), "50")
         }))
 
+      it.effect("lockBalance: 10 concurrent repayments of what a shop owes repay it once, never more", () =>
+        Effect.gen(function*() {
+          const ledger = yield* LedgerStore
+          const tx = yield* Transactions
+          const shopId = yield* shop
+          yield* ledger.append(entry(shopId, [
+            { book: "merchant_receivable", currency: "USD", amount: d("-30") },
+            { book: "fees_chargeback", currency: "USD", amount: d("30") }
+          ]))
+          // Each repays what it read as owed, out of 20 of income: read-then-write, made safe by the lock.
+          yield* Effect.all(
+            Array.from({ length: 10 }, () =>
+              tx.run(Effect.gen(function*() {
+                const owed = BigDecimal.negate(yield* ledger.lockBalance("sandbox", shopId, "merchant_receivable", "USD"))
+                const repaid = BigDecimal.min(owed, d("20"))
+                yield* ledger.append(entry(shopId, [
+                  { book: "provider_clearing", currency: "USD", amount: d("-20") },
+                  { book: "merchant_receivable", currency: "USD", amount: repaid },
+                  { book: "payin_available", currency: "USD", amount: BigDecimal.subtract(d("20"), repaid) }
+                ]))
+              }))),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "merchant_receivable", "USD")), "0")
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payin_available", "USD")), "170")
+        }))
+
       it.effect("payments: scoped lookup, optimistic update, filters, paging and the reconcile query", () =>
         Effect.gen(function*() {
           const store = yield* PaymentStore
