@@ -81,9 +81,10 @@ export class Claims extends Context.Service<Claims, {
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
   /**
    * Opens a chargeback on a completed payment (provider callback, or the sandbox `chargeback`
-   * simulation): the payment becomes `chargeback`, its USD headline is frozen and the tier's
-   * chargeback fee charged, from available, pending and reserve; what the balance cannot cover is
-   * recorded as owed by the merchant (`merchant_receivable`, reported in `ledgerWarnings`).
+   * simulation): the payment becomes `chargeback`, what remains of it is frozen (its USD headline
+   * less its refunds approved or open) and the tier's chargeback fee charged, from the payment's
+   * own pending and reserve shares, then available; what they cannot cover is recorded as owed by
+   * the merchant (`merchant_receivable`, reported in `ledgerWarnings`, repaid from later income).
    * `chargeback.created` and `claim.opened`. Idempotent: a second call changes nothing.
    */
   readonly openChargeback: (transactionId: string, reason: string) => Effect.Effect<Option.Option<Claim>>
@@ -298,7 +299,11 @@ export class Claims extends Context.Service<Claims, {
           if (Result.isFailure(step) || step.success._tag !== "Moved") return Option.none<Claim>()
           const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
           const fee = Money.decimal(chargebackFeeUsd[tier])
-          const due = BigDecimal.sum(p.amount, fee)
+          // What refunds already gave back (or hold frozen to give back) is not disputed again.
+          const refunds = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
+          const disputedUsd = BigDecimal.subtract(p.amount, sum(refunds.map((c) => c.amountUsd)))
+          const disputedLocal = BigDecimal.subtract(p.amountLocal, sum(refunds.map((c) => c.amount)))
+          const due = BigDecimal.sum(disputedUsd, fee)
           const { postings: taken, settlement, shortfall } = Shares.drawDown(p, yield* availableUsd(p), due)
           const claim: Claim = {
             id: yield* ids.next("claim"),
@@ -308,9 +313,9 @@ export class Claims extends Context.Service<Claims, {
             transactionId: p.id,
             kind: "chargeback",
             status: "open",
-            amount: p.amountLocal,
+            amount: disputedLocal,
             currency: p.currencyLocal,
-            amountUsd: p.amount,
+            amountUsd: disputedUsd,
             feeUsd: fee,
             reason,
             resolution: null,
@@ -323,7 +328,7 @@ export class Claims extends Context.Service<Claims, {
           yield* claims.insert(claim)
           yield* claimEntry(p, "chargeback.opened", claim.id, [
             ...taken,
-            { book: "payin_frozen", currency: "USD", amount: p.amount },
+            { book: "payin_frozen", currency: "USD", amount: disputedUsd },
             { book: "fees_chargeback", currency: "USD", amount: fee },
             { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(shortfall) }
           ])
