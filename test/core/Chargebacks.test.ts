@@ -5,13 +5,16 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { Claims } from "../../core/claims/Claims.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
 import { ClaimStore } from "../../core/ports/ClaimStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
+import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { Payments } from "../../core/payments/Payments.ts"
+import * as Pricing from "../../core/payments/Pricing.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
@@ -62,5 +65,101 @@ describe("a chargeback after partial refunds", () => {
       assert.strictEqual(text(chargeback.amountUsd), text(remainingUsd))
       assert.strictEqual(Money.toText(chargeback.amount), Money.toText(BigDecimal.subtract(p.amountLocal, sum([approved.amount, open.amount]))))
       assert.strictEqual(text(yield* book(scope, "payin_frozen")), text(BigDecimal.sum(frozenBefore, remainingUsd)))
+    }).pipe(Effect.provide(EngineTest)))
+})
+
+/** A shop with one healthy payment and one charged back by its provider; the chargeback claim. */
+const disputed = Effect.gen(function*() {
+  const scope = yield* newScope()
+  const healthy = yield* paid(scope)
+  const p = yield* paid(scope)
+  yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback" })
+  return { scope, healthy, p, claim: yield* chargebackOf(p.id) }
+})
+
+const eventTypes = (scope: Scope) =>
+  Effect.gen(function*() {
+    return (yield* (yield* OutboxStore).list("sandbox", scope.shop.id)).map((e) => e.type)
+  })
+
+describe("chargeback resolution", () => {
+  it.effect("won by the provider's word: the frozen amount returns, repaying what is owed first; the fee is kept; once", () =>
+    Effect.gen(function*() {
+      const { claim, p, scope } = yield* disputed
+      // 100 + 15 due, 96 from the payment's own shares: 19 owed.
+      const owed = BigDecimal.negate(yield* book(scope, "merchant_receivable"))
+      assert.strictEqual(text(owed), text(BigDecimal.sum(p.fees.total, d("15"))))
+      const fees = yield* book(scope, "fees_chargeback")
+
+      yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback_won", detail: "evidence accepted" })
+      const won = yield* chargebackOf(p.id)
+      assert.deepInclude(won, { status: "won", resolution: "won", resolvedBy: "provider" })
+      assert.strictEqual(text(yield* book(scope, "payin_frozen")), "0")
+      assert.strictEqual(text(yield* book(scope, "merchant_receivable")), "0")
+      assert.strictEqual(text(yield* book(scope, "payin_available")), text(BigDecimal.subtract(claim.amountUsd, owed)))
+      assert.strictEqual(text(yield* book(scope, "fees_chargeback")), text(fees))
+      assert.include(yield* eventTypes(scope), "claim.resolved")
+      assert.strictEqual((yield* (yield* Payments).get(scope, p.id)).status, "chargeback")
+
+      // The same word again, or the opposite one, changes nothing.
+      const entries = (yield* (yield* LedgerStore).entries("sandbox", scope.shop.id, { limit: 1, offset: 0 })).total
+      yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback_won" })
+      yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback_lost" })
+      assert.strictEqual((yield* chargebackOf(p.id)).status, "won")
+      assert.strictEqual((yield* (yield* LedgerStore).entries("sandbox", scope.shop.id, { limit: 1, offset: 0 })).total, entries)
+      assert.strictEqual((yield* eventTypes(scope)).filter((t) => t === "claim.resolved").length, 1)
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("lost: the frozen amount leaves to the provider; what is owed stays owed until later income repays it", () =>
+    Effect.gen(function*() {
+      const { claim, healthy, p, scope } = yield* disputed
+      const owed = BigDecimal.negate(yield* book(scope, "merchant_receivable"))
+      const clearing = yield* book(scope, "provider_clearing")
+      yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback_lost" })
+      assert.deepInclude(yield* chargebackOf(p.id), { status: "lost", resolution: "lost", resolvedBy: "provider" })
+      assert.strictEqual(text(yield* book(scope, "payin_frozen")), "0")
+      assert.strictEqual(text(yield* book(scope, "provider_clearing")), text(BigDecimal.sum(clearing, claim.amountUsd)))
+      assert.strictEqual(text(BigDecimal.negate(yield* book(scope, "merchant_receivable"))), text(owed))
+
+      // Both payments still settle on their schedule; the healthy one's net repays the debt first.
+      yield* TestClock.adjust(`${healthy.settlement.delayDays} days`)
+      yield* drain
+      for (const id of [healthy.id, p.id]) assert.strictEqual((yield* (yield* Payments).get(scope, id)).settlement.status, "settled")
+      const net = Pricing.net(healthy.amount, healthy.fees, healthy.settlement)
+      assert.strictEqual(text(yield* book(scope, "merchant_receivable")), "0")
+      assert.strictEqual(text(yield* book(scope, "payin_available")), text(BigDecimal.subtract(net, owed)))
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("a provider reporting the outcome of a chargeback it never reported opening opens it first", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const p = yield* paid(scope)
+      yield* (yield* Payments).applyUpdate(p.id, { providerRef: p.providerRef, status: "chargeback_lost" })
+      assert.strictEqual((yield* (yield* Payments).get(scope, p.id)).status, "chargeback")
+      assert.deepInclude(yield* chargebackOf(p.id), { status: "lost", resolvedBy: "provider" })
+      const types = yield* eventTypes(scope)
+      for (const t of ["chargeback.created", "claim.opened", "claim.resolved"]) assert.include(types, t)
+      assert.strictEqual(text(yield* book(scope, "payin_frozen")), "0")
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("the operator and the sandbox resolve only chargebacks, once; production refuses the simulation", () =>
+    Effect.gen(function*() {
+      const { p, scope } = yield* disputed
+      const claims = yield* Claims
+      const live = yield* Effect.flip(claims.simulateChargeback({ ...scope, environment: "production" }, (yield* chargebackOf(p.id)).id, "won"))
+      assert.strictEqual(live.code, "simulate_sandbox_only")
+      const claim = yield* chargebackOf(p.id)
+      const won = yield* claims.simulateChargeback(scope, claim.id, "won")
+      assert.deepInclude(won, { status: "won", resolvedBy: "sandbox" })
+      assert.strictEqual((yield* claims.resolveChargeback(claim.id, "won")).version, won.version)
+      const other = yield* Effect.flip(claims.resolveChargeback(claim.id, "lost"))
+      assert.strictEqual(other.code, "claim_already_resolved")
+      assert.deepStrictEqual(other.details, { status: "won" })
+
+      const refund = yield* claims.refund(scope, (yield* paid(scope)).id, { amount: d("1") })
+      assert.strictEqual((yield* Effect.flip(claims.resolveChargeback(refund.id, "won"))).code, "claim_not_chargeback")
+      assert.strictEqual((yield* Effect.flip(claims.resolveChargeback("CLM-NOPE", "won"))).code, "not_found")
+      const stranger = yield* newScope()
+      assert.strictEqual((yield* Effect.flip(claims.simulateChargeback(stranger, claim.id, "lost"))).code, "not_found")
     }).pipe(Effect.provide(EngineTest)))
 })

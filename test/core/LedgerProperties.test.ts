@@ -9,7 +9,7 @@
  * `pending` and `reserve` is never negative (nothing else's money is spent on it); and once time
  * has run far enough, every completed payment is settled, its reserve released, and what it put
  * in `pending` and `reserve` equals what settled + what was released + what its claims took, to
- * the cent.
+ * the cent. Open chargebacks are decided at random (won or lost, by the sandbox or the provider).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
@@ -135,6 +135,15 @@ const run = (seed: number) =>
         if (id !== undefined) yield* Effect.result(withdrawals.simulate(scope, id, pick(["completed", "failed"] as const)))
       } else if (op < 0.97) {
         yield* TestClock.adjust(`${Math.floor(random() * 72)} hours`)
+      } else {
+        // The card network decides an open chargeback (sandbox), or the provider reports it.
+        const open = (yield* Effect.forEach(ids, (id) => claimStore.forPayment(id))).flat().filter((c) => c.kind === "chargeback" && c.status === "open")
+        if (open.length > 0) {
+          const claim = pick(open)
+          const outcome = pick(["won", "lost"] as const)
+          if (random() < 0.5) yield* claims.simulateChargeback(scope, claim.id, outcome)
+          else yield* payments.applyUpdate(claim.transactionId, { providerRef: "", status: outcome === "won" ? "chargeback_won" : "chargeback_lost" })
+        }
       }
       yield* jobs.runDue
       yield* checkShares(step)
@@ -202,7 +211,7 @@ describe("ledger invariants over random operation sequences", () => {
   it("the seeds together exercised every kind of money movement", () => {
     assert.isAbove(claimsBeforeSettlement.user_dispute, 10, "refunds before settlement")
     assert.isAbove(claimsBeforeSettlement.chargeback, 5, "chargebacks before settlement")
-    for (const kind of ["payout.transfer", "payout.swap", "payout.debit", "payout.completed", "payout.failed", "withdrawal.requested", "withdrawal.completed", "withdrawal.failed", "balance.swap"]) {
+    for (const kind of ["chargeback.opened", "chargeback.won", "chargeback.lost", "refund.completed", "payment.settled", "reserve.released", "payout.transfer", "payout.swap", "payout.debit", "payout.completed", "payout.failed", "withdrawal.requested", "withdrawal.completed", "withdrawal.failed", "balance.swap"]) {
       assert.isTrue(seen.has(kind), `no ${kind} in any seed: ${[...seen].sort().join(", ")}`)
     }
   })
