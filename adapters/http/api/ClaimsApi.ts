@@ -60,9 +60,12 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
     refundEndpoint("refund", "/payments/:id/refund").annotate(
       OpenApi.Description,
       "Opens a refund (claim of kind user_dispute, status pending) that freezes its USD amount, then resolves it with the provider: " +
-        "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns). " +
+        "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns, repaying what the shop owes first). " +
+        "The USD is taken from this payment's own pending net (before it settles), then its own rolling reserve, then available; never from another payment's share, " +
+        "so every payment still settles and releases its reserve on schedule. What those cannot cover (a full refund before settlement: the fees) is owed by the shop " +
+        "(see ledgerWarnings), repaid from its next income. " +
         "Errors: 404 not_found (unknown payment or another shop's), 422 refund_not_allowed (not completed), 422 refund_amount_exceeds_remaining (`details.remaining`), " +
-        "422 balance_insufficient (the balance cannot cover it). Racing refunds never exceed the payment."
+        "422 balance_insufficient (the whole balance less what the shop already owes cannot cover it). Racing refunds never exceed the payment."
     ),
     refundEndpoint("refundTransaction", "/transactions/:id/refund").annotate(OpenApi.Description, "Legacy alias of POST /payments/{id}/refund."),
     HttpApiEndpoint.get("get", "/claims/:id", { params: { id: Schema.String }, success: ClaimView })
