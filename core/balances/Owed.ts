@@ -8,6 +8,10 @@
  * journal entry, and only the rest reaches `payin_available`. The owed balance is read with a
  * lock (`LedgerStore.lockBalance`) in that transaction, so two repayments never both repay the
  * same debt.
+ *
+ * Lock order, so that transactions wait for each other instead of deadlocking: the payment's row
+ * (its versioned write) first, then what is owed, then the claim's row and the other accounts
+ * (the journal entry).
  */
 import { BigDecimal, Effect } from "effect"
 import type { Environment } from "../Environment.ts"
@@ -19,8 +23,8 @@ import type { LedgerStore } from "../ports/LedgerStore.ts"
 export const owedOf = (receivable: BigDecimal.BigDecimal): BigDecimal.BigDecimal => BigDecimal.max(BigDecimal.negate(receivable), Money.zero)
 
 /**
- * Reads what the shop owes and locks it until the transaction ends. Call it first in a
- * transaction that repays or adds to it, before other accounts are touched.
+ * Reads what the shop owes and locks it until the transaction ends. Call it in a transaction
+ * that repays or adds to it after writing the payment and before the claim and the journal entry.
  */
 export const lockOwed = (store: LedgerStore["Service"], account: { readonly environment: Environment; readonly shopId: string }) =>
   Effect.map(store.lockBalance(account.environment, account.shopId, "merchant_receivable", "USD"), owedOf)

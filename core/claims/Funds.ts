@@ -6,7 +6,7 @@
  * - Giving back (a rejected refund, a won chargeback): the money becomes the shop's again, so it
  *   first repays what the shop owes (`Owed.toAvailable`), the rest goes to `available`.
  *
- * Every change to what is owed locks it first in its transaction (`Owed.lockOwed`).
+ * Every change to what is owed locks it in its transaction (`Owed.lockOwed`; the lock order is there).
  */
 import { BigDecimal, DateTime, Effect } from "effect"
 import * as Owed from "../balances/Owed.ts"

@@ -89,7 +89,6 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
         const found = yield* store.findById(paymentId)
         if (Option.isNone(found) || !step.due(found.value)) return
         const p = found.value
-        const owed = yield* Owed.lockOwed(ledgerStore, p)
         const at = yield* DateTime.now
         const share = step.share(p)
         const pooled = yield* ledgerStore.balance(p.environment, p.shopId, step.book, "USD")
@@ -97,6 +96,7 @@ export const registerPaymentJobs = (lifecycle: Lifecycle) =>
           yield* Effect.logWarning(`payment ${p.id}: ${step.book} holds ${Money.toText(pooled)}, less than its share ${Money.toText(share)}`)
         }
         yield* save({ ...p, settlement: step.close(p, at), updatedAt: at, version: p.version + 1 })
+        const owed = yield* Owed.lockOwed(ledgerStore, p)
         yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }))
 
