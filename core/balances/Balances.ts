@@ -11,6 +11,7 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { owedOf } from "./Owed.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { tierPricing, withdrawalFeeUsd } from "../payments/Pricing.ts"
+import { reserveShare } from "../payments/Shares.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 
 const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
@@ -106,11 +107,12 @@ export class Balances extends Context.Service<Balances, {
         const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
         // The next releases: completed payments whose reserve is still held (newest 200 looked at).
         const { rows } = yield* payments.list(scope.environment, scope.shop.id, { status: "completed" }, { limit: 200, offset: 0 })
+        // What each release will move: what is left of the payment's reserve after its refunds.
         const releases = rows
-          .filter((p) => p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(p.settlement.reserve))
+          .filter((p) => p.completedAt !== null && BigDecimal.isPositive(reserveShare(p)))
           .map((p) => ({
             transactionId: p.id,
-            amount: p.settlement.reserve,
+            amount: reserveShare(p),
             releaseAt: DateTime.add(p.completedAt!, { days: p.settlement.reserveReleaseDays })
           }))
           .sort((a, b) => DateTime.toEpochMillis(a.releaseAt) - DateTime.toEpochMillis(b.releaseAt))

@@ -86,6 +86,9 @@ describe("settlement with claims before it", () => {
       assert.isTrue(BigDecimal.isPositive(fromReserve))
       assert.strictEqual(text(yield* book(scope, "payin_pending")), "0")
       assert.strictEqual(text(yield* book(scope, "payin_reserve")), text(BigDecimal.subtract(p.settlement.reserve, fromReserve)))
+      // The reserve schedule lists what the release will move, not the reserve first held.
+      const schedule = (yield* (yield* Balances).summary(scope)).reserveSchedule
+      assert.deepStrictEqual(schedule.map((r) => [r.transactionId, r.amount]), [[p.id, Money.toJsonNumber(BigDecimal.subtract(p.settlement.reserve, fromReserve))]])
 
       yield* days(p.settlement.delayDays)
       assert.strictEqual((yield* status(scope, p.id)).status, "settled")
