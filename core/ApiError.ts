@@ -61,7 +61,7 @@ export const ErrorCatalog = {
   ),
   // Sandbox-only operations
   fund_sandbox_only: entry(400, "invalid_request_error", "Sandbox funding is not available in production."),
-  simulate_sandbox_only: entry(400, "invalid_request_error", "Sandbox simulation (payouts, withdrawals, deposits) is not available in production."),
+  simulate_sandbox_only: entry(400, "invalid_request_error", "Sandbox simulation (payouts, withdrawals, deposits, chargebacks) is not available in production."),
   // Checkout
   checkout_session_not_found: entry(404, "invalid_request_error", "The checkout session token is unknown or expired (24 hours)."),
   checkout_session_already_completed: entry(
@@ -88,6 +88,13 @@ export const ErrorCatalog = {
     422,
     "invalid_request_error",
     "The refund is above what remains refundable; `details.remaining` says how much is left, in the payment's local currency."
+  ),
+  // Chargebacks
+  claim_not_chargeback: entry(422, "invalid_request_error", "Only a chargeback is resolved with an outcome; a refund is resolved by its provider (`details.kind`)."),
+  claim_already_resolved: entry(
+    409,
+    "invalid_request_error",
+    "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged."
   ),
   // Payouts and balances
   payout_dispatch_failed: entry(

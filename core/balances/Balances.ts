@@ -1,13 +1,17 @@
 /**
  * The pay-in balance of a shop (spec 2.8), read from the ledger: every figure is a sum of
- * postings, so it reconciles with the journal entries listed as `movements`.
+ * postings, so it reconciles with the journal entries listed as `movements`. `netBalance` is
+ * available + pending + frozen + reserve less what the shop owes (`Owed.ts`), and
+ * `ledgerWarnings` says how much is still owed.
  */
 import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
 import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
+import { owedOf } from "./Owed.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { tierPricing, withdrawalFeeUsd } from "../payments/Pricing.ts"
+import { reserveShare } from "../payments/Shares.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 
 const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
@@ -33,6 +37,8 @@ export const summarize = (
     const pending = usd("payin_pending")
     const frozen = usd("payin_frozen")
     const reserve = usd("payin_reserve")
+    /** Refunds and chargebacks the balance could not cover (`Owed.ts`), repaid from later income. */
+    const owed = owedOf(usd("merchant_receivable"))
     const platformFees = usd("fees_platform")
     const flatFees = usd("fees_flat")
     const chargebackFees = usd("fees_chargeback")
@@ -45,9 +51,9 @@ export const summarize = (
       shopId: scope.shop.id,
       currency: "USD" as const,
       balance: { available: n(available), pending: n(pending), frozen: n(frozen), reserve: n(reserve) },
-      ledgerWarnings: BigDecimal.isNegative(usd("merchant_receivable"))
-      ? [`The shop owes ${Money.toText(BigDecimal.negate(usd("merchant_receivable")))} USD from chargebacks its balance could not cover`]
-      : [] as Array<string>,
+      ledgerWarnings: BigDecimal.isPositive(owed)
+        ? [`The shop owes ${Money.toText(owed)} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`]
+        : [] as Array<string>,
       tier: scope.merchant.tier,
       trustScore: scope.merchant.trustScore,
       rollingReservePct: Number(pricing.reservePercent),
@@ -59,7 +65,7 @@ export const summarize = (
         providerFees: n(providerFees),
         chargebackFees: n(chargebackFees),
         totalFees: n(BigDecimal.sumAll([platformFees, flatFees, providerFees, chargebackFees])),
-        netBalance: n(BigDecimal.sumAll([available, pending, frozen, reserve]))
+        netBalance: n(BigDecimal.subtract(BigDecimal.sumAll([available, pending, frozen, reserve]), owed))
       },
       movements: entries.map((e) => {
         const mine = e.postings.filter((p) => p.currency === "USD" && merchantPayinBooks.includes(p.book))
@@ -101,11 +107,12 @@ export class Balances extends Context.Service<Balances, {
         const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
         // The next releases: completed payments whose reserve is still held (newest 200 looked at).
         const { rows } = yield* payments.list(scope.environment, scope.shop.id, { statuses: ["completed"] }, { limit: 200, offset: 0 })
+        // What each release will move: what is left of the payment's reserve after its refunds.
         const releases = rows
-          .filter((p) => p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(p.settlement.reserve))
+          .filter((p) => p.completedAt !== null && BigDecimal.isPositive(reserveShare(p)))
           .map((p) => ({
             transactionId: p.id,
-            amount: p.settlement.reserve,
+            amount: reserveShare(p),
             releaseAt: DateTime.add(p.completedAt!, { days: p.settlement.reserveReleaseDays })
           }))
           .sort((a, b) => DateTime.toEpochMillis(a.releaseAt) - DateTime.toEpochMillis(b.releaseAt))

@@ -1,271 +1,55 @@
 /**
- * Refunds as claims (spec 2.7, 3.3, 4.8): a refund opens a `user_dispute` claim that freezes its
- * USD amount, asks the payment's provider to refund, and resolves: approved, the frozen money
- * leaves the balance (the refund's ledger movement); rejected, it returns to `available`.
+ * Claims: refunds and chargebacks. The operations live beside this file, one concern each:
  *
- * - The amount is in the payment's local currency; default: all that remains. Refunds that are
- *   open or approved count against what remains; each creation re-reads them after writing a new
- *   payment version, so racing refunds serialise and never exceed the payment.
- * - The USD frozen is the payment's USD headline pro rata; the refund that takes the remainder to
- *   zero gets the exact USD remainder, so a full refund returns the headline to the cent.
- * - Funds come from `available`, then `pending`, then the rolling reserve; not enough: 422
- *   `balance_insufficient`. Fees are not returned: a full refund costs the merchant its fees too.
- * - Events: `claim.opened` at creation; `payment.refunded` (in full or in part) and
- *   `claim.resolved` at approval; `claim.resolved` at rejection. The payment becomes `refunded`
- *   when its refunds cover it in full.
+ * - `Claim.ts`: the record and its pure state machine;
+ * - `Refunds.ts`: opening a refund and resolving it with the provider;
+ * - `Chargebacks.ts`: opening a chargeback and resolving it (provider, sandbox, operator);
+ * - `Funds.ts`: how a claim takes the shop's money and gives it back;
+ * - `ClaimView.ts`: how a claim reads in the API and in events.
  */
-import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result, Schema } from "effect"
-import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
-import { Ids } from "../Ids.ts"
-import { Jobs } from "../jobs/Jobs.ts"
-import type { Book, Posting } from "../ledger/Journal.ts"
-import { Ledger } from "../ledger/Ledger.ts"
-import * as Money from "../Money.ts"
+import { Context, Effect, Layer, Option } from "effect"
+import { type ApiError, notFound } from "../ApiError.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
-import { LedgerStore } from "../ports/LedgerStore.ts"
-import { PaymentStore } from "../ports/PaymentStore.ts"
-import { TenancyStore } from "../ports/TenancyStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
-import type { Payment } from "../payments/Payment.ts"
-import { chargebackFeeUsd } from "../payments/Pricing.ts"
-import { transition } from "../payments/PaymentState.ts"
-import { readView } from "../payments/PaymentView.ts"
-import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { Events, paymentEvent } from "../webhooks/Events.ts"
-import { type Claim, refundStatusOf, transitionClaim } from "./Claim.ts"
+import { type ChargebackOutcome, makeChargebacks } from "./Chargebacks.ts"
+import type { Claim } from "./Claim.ts"
+import { makeFunds } from "./Funds.ts"
+import { makeRefunds, type RefundInput } from "./Refunds.ts"
 
-export const JobKinds = { resolveRefund: "claim.resolve_refund" } as const
-
-const sum = (xs: ReadonlyArray<BigDecimal.BigDecimal>) => xs.reduce(BigDecimal.sum, Money.zero)
-
-export const refundView = (c: Claim) => ({
-  refundId: c.id,
-  transactionId: c.transactionId,
-  amount: Money.toJsonNumber(c.amount),
-  amountUsd: Money.toJsonNumber(c.amountUsd),
-  currency: c.currency,
-  status: refundStatusOf(c.status),
-  reason: c.reason,
-  createdAt: DateTime.formatIso(c.createdAt)
-})
-
-export const claimView = (c: Claim) => ({
-  id: c.id,
-  kind: c.kind,
-  status: c.status,
-  transactionId: c.transactionId,
-  amount: Money.toJsonNumber(c.amount),
-  currency: c.currency,
-  amountUsd: Money.toJsonNumber(c.amountUsd),
-  feeUsd: Money.toJsonNumber(c.feeUsd),
-  reason: c.reason,
-  resolution: c.resolution,
-  createdAt: DateTime.formatIso(c.createdAt),
-  resolvedAt: c.resolvedAt === null ? null : DateTime.formatIso(c.resolvedAt),
-  ...(c.kind === "user_dispute" ? { refundStatus: refundStatusOf(c.status) } : {})
-})
+export { claimView, refundView } from "./ClaimView.ts"
+export { JobKinds } from "./Refunds.ts"
+export type { ChargebackOutcome } from "./Chargebacks.ts"
 
 export class Claims extends Context.Service<Claims, {
-  readonly refund: (
-    scope: Pick<Scope, "environment" | "shop">,
-    transactionId: string,
-    input: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
-  ) => Effect.Effect<Claim, ApiError>
+  /** Opens a refund (see `Refunds.ts`). */
+  readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
   /**
    * Opens a chargeback on a completed payment (provider callback, or the sandbox `chargeback`
-   * simulation): the payment becomes `chargeback`, its USD headline is frozen and the tier's
-   * chargeback fee charged, from available, pending and reserve; what the balance cannot cover is
-   * recorded as owed by the merchant (`merchant_receivable`, reported in `ledgerWarnings`).
+   * simulation): the payment becomes `chargeback`, what remains of it is frozen (its USD headline
+   * less its refunds approved or open) and the tier's chargeback fee charged, from the payment's
+   * own pending and reserve shares, then available; what they cannot cover is recorded as owed by
+   * the merchant (`merchant_receivable`, reported in `ledgerWarnings`, repaid from later income).
    * `chargeback.created` and `claim.opened`. Idempotent: a second call changes nothing.
    */
   readonly openChargeback: (transactionId: string, reason: string) => Effect.Effect<Option.Option<Claim>>
+  /**
+   * The provider's word on the outcome of a payment's chargeback (opening it first if it was
+   * never reported); idempotent, a refused outcome changes nothing.
+   */
+  readonly chargebackOutcome: (transactionId: string, outcome: ChargebackOutcome, detail: string) => Effect.Effect<Option.Option<Claim>>
+  /** Sandbox only: decides a chargeback of the shop as the card network would. */
+  readonly simulateChargeback: (scope: Pick<Scope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
+  /** The operator records a chargeback's outcome, in either environment. */
+  readonly resolveChargeback: (claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
 }>()("core/claims/Claims") {
   static readonly layer = Layer.effect(
     Claims,
     Effect.gen(function*() {
       const claims = yield* ClaimStore
-      const payments = yield* PaymentStore
-      const ledger = yield* Ledger
-      const balances = yield* LedgerStore
-      const registry = yield* ProviderRegistry
-      const events = yield* Events
-      const jobs = yield* Jobs
-      const ids = yield* Ids
-      const tx = yield* Transactions
-      const tenancy = yield* TenancyStore
-
-      const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
-        Effect.asVoid(ledger.record(p, kind, reference, postings).pipe(Effect.orDie))
-
-      /** The shop's USD that a claim may take, in the order it is taken. */
-      const claimSources: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve"]
-      const heldFunds = (p: Payment) => Effect.forEach(claimSources, (book) => balances.balance(p.environment, p.shopId, book, "USD"))
-
-      /**
-       * Takes `amount` from available first, then pending, then the rolling reserve, as far as they
-       * hold; `shortfall` is what they could not cover.
-       */
-      const drawDown = (held: ReadonlyArray<BigDecimal.BigDecimal>, amount: BigDecimal.BigDecimal) => {
-        let left = amount
-        const postings: Array<Posting> = claimSources.map((book, i) => {
-          const part = BigDecimal.min(held[i]!, left)
-          left = BigDecimal.subtract(left, part)
-          return { book, currency: "USD", amount: BigDecimal.negate(part) }
-        })
-        return { postings, shortfall: left }
-      }
-
-      const bump = (p: Payment, changes: Partial<Payment> = {}) =>
-        Effect.gen(function*() {
-          const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
-          if (!(yield* payments.update(next))) return yield* new Conflict()
-          return next
-        })
-
-      const openRefund = (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: {
-        readonly amount?: BigDecimal.BigDecimal | undefined
-        readonly reason?: string | undefined
-      }) =>
-        tx.run(Effect.gen(function*() {
-          const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
-          if (Option.isNone(found)) return yield* notFound("payment", transactionId)
-          const p = found.value
-          if (p.status !== "completed") {
-            return yield* apiError("refund_not_allowed", `A ${p.status} payment cannot be refunded`, { status: p.status })
-          }
-          const counted = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
-          const remaining = BigDecimal.subtract(p.amountLocal, sum(counted.map((c) => c.amount)))
-          const amount = input.amount ?? remaining
-          if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, p.currencyLocal)) {
-            return yield* invalidRequest(`amount must be a positive ${p.currencyLocal} amount`, [{
-              path: "amount",
-              message: `Expected a number greater than 0 with at most ${Money.exponent(p.currencyLocal)} decimals`
-            }])
-          }
-          if (BigDecimal.isGreaterThan(amount, remaining)) {
-            return yield* apiError("refund_amount_exceeds_remaining", `Only ${Money.toText(remaining)} ${p.currencyLocal} remain refundable`, {
-              requested: Money.toJsonNumber(amount),
-              remaining: Money.toJsonNumber(remaining),
-              currency: p.currencyLocal
-            })
-          }
-          const amountUsd = BigDecimal.equals(amount, remaining)
-            ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
-            : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
-          // Racing refunds of one payment serialise here: the loser retries and sees this one.
-          yield* bump(p)
-
-          const held = yield* heldFunds(p)
-          const total = sum(held)
-          if (BigDecimal.isLessThan(total, amountUsd)) {
-            return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
-              requested: Money.toJsonNumber(amountUsd),
-              available: Money.toJsonNumber(total),
-              shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, total)),
-              currency: "USD"
-            })
-          }
-          const taken = drawDown(held, amountUsd).postings
-          const claim: Claim = {
-            id: yield* ids.next("claim"),
-            environment: p.environment,
-            merchantId: p.merchantId,
-            shopId: p.shopId,
-            transactionId: p.id,
-            kind: "user_dispute",
-            status: "open",
-            amount,
-            currency: p.currencyLocal,
-            amountUsd,
-            feeUsd: Money.zero,
-            reason: input.reason ?? null,
-            resolution: null,
-            providerRef: null,
-            createdAt: yield* DateTime.now,
-            resolvedAt: null,
-            version: 1
-          }
-          yield* claims.insert(claim)
-          yield* entry(p, "claim.opened", claim.id, [...taken, { book: "payin_frozen", currency: "USD", amount: amountUsd }])
-          yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
-          yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
-          return claim
-        })).pipe(
-          Effect.retry({ while: (e) => e._tag === "Conflict", times: 50 }),
-          Effect.catchTag("Conflict", () => Effect.die(new Error("refund: too many concurrent refunds")))
-        )
-
-      const refund = Effect.fn("Claims.refund")(function*(
-        scope: Pick<Scope, "environment" | "shop">,
-        transactionId: string,
-        input: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
-      ) {
-        return yield* openRefund(scope, transactionId, input)
-      })
-
-      const resolve = (claimId: string, outcome: { readonly approved: boolean; readonly resolution: string; readonly providerRef: string | null }) =>
-        tx.run(Effect.gen(function*() {
-          const found = yield* claims.findById(claimId)
-          if (Option.isNone(found)) return
-          const claim = found.value
-          const next = transitionClaim(claim.status, outcome.approved ? "approve" : "reject")
-          if (Result.isFailure(next)) return
-          const resolved: Claim = {
-            ...claim,
-            status: next.success,
-            resolution: outcome.resolution,
-            providerRef: outcome.providerRef,
-            resolvedAt: yield* DateTime.now,
-            version: claim.version + 1
-          }
-          if (!(yield* claims.update(resolved))) return yield* new Conflict()
-          const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
-          const release: Book = outcome.approved ? "provider_clearing" : "payin_available"
-          yield* entry(p, outcome.approved ? "refund.completed" : "claim.rejected", claim.id, [
-            { book: "payin_frozen", currency: "USD", amount: BigDecimal.negate(claim.amountUsd) },
-            { book: release, currency: "USD", amount: claim.amountUsd }
-          ])
-          let payment = p
-          if (outcome.approved) {
-            const approved = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status === "approved")
-            if (BigDecimal.equals(sum(approved.map((c) => c.amount)), p.amountLocal)) {
-              const step = transition(p.status, "refunded_in_full")
-              if (Result.isSuccess(step) && step.success._tag === "Moved") payment = yield* bump(p, { status: step.success.to })
-            }
-            yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
-          }
-          yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
-        })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
-
-      yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
-        Effect.gen(function*() {
-          const { claimId } = yield* Schema.decodeUnknownEffect(Schema.Struct({ claimId: Schema.String }))(payload)
-          const claim = Option.getOrThrow(yield* claims.findById(claimId))
-          if (claim.status !== "open") return
-          const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
-          const provider = yield* registry.get(p.provider)
-          if (Option.isNone(provider)) {
-            return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
-          }
-          const result = yield* provider.value.refund({
-            transactionId: p.id,
-            providerRef: p.providerRef,
-            refundId: claim.id,
-            idempotencyKey: claim.id,
-            amount: claim.amount,
-            currency: claim.currency
-          }).pipe(Effect.result)
-          if (Result.isSuccess(result)) {
-            return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef: result.success.providerRef })
-          }
-          // A refusal resolves the claim; an outage makes the job retry with backoff.
-          if (!result.failure.retryable) {
-            return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${result.failure.reason}`, providerRef: null })
-          }
-          return yield* Effect.fail(result.failure.message)
-        }))
+      const funds = yield* makeFunds
+      const { refund } = yield* makeRefunds(funds)
+      const chargebacks = yield* makeChargebacks(funds)
 
       const get = Effect.fn("Claims.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
         const found = yield* claims.find(scope.environment, scope.shop.id, id)
@@ -273,51 +57,14 @@ export class Claims extends Context.Service<Claims, {
         return found.value
       })
 
-      const openChargeback = (transactionId: string, reason: string) =>
-        tx.run(Effect.gen(function*() {
-          const found = yield* payments.findById(transactionId)
-          if (Option.isNone(found)) return Option.none<Claim>()
-          const p = found.value
-          const step = transition(p.status, "chargeback_opened")
-          if (Result.isFailure(step) || step.success._tag !== "Moved") return Option.none<Claim>()
-          const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
-          const fee = Money.decimal(chargebackFeeUsd[tier])
-          const due = BigDecimal.sum(p.amount, fee)
-          const { postings: taken, shortfall } = drawDown(yield* heldFunds(p), due)
-          const claim: Claim = {
-            id: yield* ids.next("claim"),
-            environment: p.environment,
-            merchantId: p.merchantId,
-            shopId: p.shopId,
-            transactionId: p.id,
-            kind: "chargeback",
-            status: "open",
-            amount: p.amountLocal,
-            currency: p.currencyLocal,
-            amountUsd: p.amount,
-            feeUsd: fee,
-            reason,
-            resolution: null,
-            providerRef: null,
-            createdAt: yield* DateTime.now,
-            resolvedAt: null,
-            version: 1
-          }
-          const next = yield* bump(p, { status: step.success.to })
-          yield* claims.insert(claim)
-          yield* entry(p, "chargeback.opened", claim.id, [
-            ...taken,
-            { book: "payin_frozen", currency: "USD", amount: p.amount },
-            { book: "fees_chargeback", currency: "USD", amount: fee },
-            { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(shortfall) }
-          ])
-          yield* events.emit(paymentEvent(p, "chargeback.created", { ...readView(next), claim: claimView(claim) }))
-          yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
-          return Option.some(claim)
-        })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
-
-      return Claims.of({ refund, get, openChargeback })
+      return Claims.of({
+        refund,
+        get,
+        openChargeback: chargebacks.open,
+        chargebackOutcome: chargebacks.fromProvider,
+        simulateChargeback: chargebacks.simulate,
+        resolveChargeback: chargebacks.resolveByOperator
+      })
     })
   )
 }
-

@@ -68,6 +68,11 @@ export const makeLifecycle = Effect.gen(function*() {
       const found = yield* store.findById(paymentId)
       if (Option.isNone(found)) return Option.none<Payment>()
       const p = found.value
+      if (update.status === "chargeback_won" || update.status === "chargeback_lost") {
+        const outcome = update.status === "chargeback_won" ? "won" : "lost"
+        yield* claims.chargebackOutcome(p.id, outcome, update.detail ?? `chargeback ${outcome}, reported by ${p.provider}`)
+        return yield* store.findById(p.id)
+      }
       const event = toEvent(update.status)
       if (event === undefined) return Option.some(p)
       const step = transition(p.status, event)

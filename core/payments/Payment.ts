@@ -3,7 +3,7 @@
  * the type comes from it, and `Schema.toCodecJson(Payment)` is how a store serialises it
  * (decimals as strings, instants as ISO 8601).
  */
-import { Schema } from "effect"
+import { BigDecimal, Effect, Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
@@ -11,6 +11,8 @@ import { PaymentRecordStatus } from "./PaymentState.ts"
 
 const Decimal = Schema.BigDecimal
 const Instant = Schema.DateTimeUtc
+/** A decimal that documents written before the field existed decode as 0. */
+const DecimalOrZero = Decimal.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(BigDecimal.fromBigInt(0n))))
 
 export const Fees = Schema.Struct({
   platform: Decimal,
@@ -33,7 +35,14 @@ export const Settlement = Schema.Struct({
   settledAt: Schema.NullOr(Instant),
   /** The rolling reserve is released to `available` this many days after completion. */
   reserveReleaseDays: Schema.Int,
-  reserveReleasedAt: Schema.NullOr(Instant)
+  reserveReleasedAt: Schema.NullOr(Instant),
+  /**
+   * USD of this payment's net that its claims (refunds, chargebacks) took from `pending` before
+   * it settled; the settlement moves the rest (`Shares.pendingShare`).
+   */
+  pendingTaken: DecimalOrZero,
+  /** USD of this payment's rolling reserve that its claims took before its release. */
+  reserveTaken: DecimalOrZero
 })
 export type Settlement = typeof Settlement.Type
 

@@ -1,21 +1,25 @@
 /**
  * The background work of payments, as job handlers: expiry (asking the provider once more),
- * sandbox outcomes, settlement T+n, the rolling reserve release, and the 5-minute reconcile poll
+ * sandbox outcomes, settlement T+n and the rolling reserve release (each moving exactly what is
+ * left of the payment's own share, see `Shares.ts`), and the 5-minute reconcile poll
  * (proposed on every worker tick, run once per slot whatever the number of replicas).
  */
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
 import type { ApiError } from "../ApiError.ts"
+import * as Owed from "../balances/Owed.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import type { Posting } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
+import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import * as Postings from "./Postings.ts"
-import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
+import * as Shares from "./Shares.ts"
 
 const PaymentJobPayload = Schema.Struct({ paymentId: Schema.String })
 const SandboxOutcomePayload = Schema.Struct({
@@ -80,32 +84,59 @@ export const registerPaymentJobs = (
           }
         })))
 
+    /**
+     * Moves exactly what is left of one payment's share of a pooled book (`payin_pending` at
+     * settlement, `payin_reserve` at release) to the shop: what it owes is repaid first
+     * (`Owed.ts`), the rest goes to available, in one entry. The shares are kept so that the book
+     * always holds them; only a payment written before they were tracked could find less, and
+     * then it moves what is there rather than fail forever.
+     */
+    const closeShare = (paymentId: string, step: {
+      readonly due: (p: Payment) => boolean
+      readonly share: (p: Payment) => BigDecimal.BigDecimal
+      readonly book: "payin_pending" | "payin_reserve"
+      readonly kind: string
+      readonly close: (p: Payment, at: DateTime.Utc) => Payment["settlement"]
+      readonly postings: (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal) => ReadonlyArray<Posting>
+    }) =>
+      tx.run(Effect.gen(function*() {
+        const found = yield* store.findById(paymentId)
+        if (Option.isNone(found) || !step.due(found.value)) return
+        const p = found.value
+        const at = yield* DateTime.now
+        const share = step.share(p)
+        const pooled = yield* ledgerStore.balance(p.environment, p.shopId, step.book, "USD")
+        if (BigDecimal.isLessThan(pooled, share)) {
+          yield* Effect.logWarning(`payment ${p.id}: ${step.book} holds ${Money.toText(pooled)}, less than its share ${Money.toText(share)}`)
+        }
+        yield* save({ ...p, settlement: step.close(p, at), updatedAt: at, version: p.version + 1 })
+        const owed = yield* Owed.lockOwed(ledgerStore, p)
+        yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
+      })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }))
+
     yield* jobs.handle(JobKinds.settle, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
-        tx.run(Effect.gen(function*() {
-          const found = yield* store.findById(paymentId)
-          if (Option.isNone(found) || found.value.settlement.status !== "pending" || found.value.completedAt === null) return
-          const p = found.value
-          const at = yield* DateTime.now
-          const net = Pricing.net(p.amount, p.fees, p.settlement)
-          yield* save({ ...p, settlement: { ...p.settlement, status: "settled", settledAt: at }, updatedAt: at, version: p.version + 1 })
-          yield* ledger.record(p, "payment.settled", p.id, Postings.settlement(net)).pipe(Effect.orDie)
-        }))))
+        closeShare(paymentId, {
+          due: (p) => p.settlement.status === "pending" && p.completedAt !== null,
+          share: Shares.pendingShare,
+          book: "payin_pending",
+          kind: "payment.settled",
+          close: (p, at) => ({ ...p.settlement, status: "settled", settledAt: at }),
+          postings: Postings.settlement
+        })))
 
     // The rolling reserve of a payment goes to available after the tier's holding period; what
-    // a refund or chargeback already took from the reserve is not released twice.
+    // its refunds or chargeback took from it is not released.
     yield* jobs.handle(JobKinds.releaseReserve, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
-        tx.run(Effect.gen(function*() {
-          const found = yield* store.findById(paymentId)
-          if (Option.isNone(found) || found.value.settlement.reserveReleasedAt !== null) return
-          const p = found.value
-          const at = yield* DateTime.now
-          const held = yield* ledgerStore.balance(p.environment, p.shopId, "payin_reserve", "USD")
-          const amount = BigDecimal.min(held, p.settlement.reserve)
-          yield* save({ ...p, settlement: { ...p.settlement, reserveReleasedAt: at }, updatedAt: at, version: p.version + 1 })
-          yield* ledger.record(p, "reserve.released", p.id, Postings.reserveRelease(amount)).pipe(Effect.orDie)
-        }))))
+        closeShare(paymentId, {
+          due: (p) => p.settlement.reserveReleasedAt === null && p.completedAt !== null,
+          share: Shares.reserveShare,
+          book: "payin_reserve",
+          kind: "reserve.released",
+          close: (p, at) => ({ ...p.settlement, reserveReleasedAt: at }),
+          postings: Postings.reserveRelease
+        })))
 
     yield* jobs.handle(JobKinds.reconcile, () => Effect.asVoid(lifecycle.reconcile()))
     // Every worker tick proposes the poll of the current 5-minute slot; the dedupe key makes it

@@ -3,6 +3,7 @@
  * per currency (the ledger refuses one that does not).
  */
 import { BigDecimal } from "effect"
+import * as Owed from "../balances/Owed.ts"
 import type { Posting } from "../ledger/Journal.ts"
 import type { Payment } from "./Payment.ts"
 import * as Pricing from "./Pricing.ts"
@@ -24,14 +25,17 @@ export const completion = (p: Payment): ReadonlyArray<Posting> => {
   ]
 }
 
-/** Settlement: `amount` of the payment's net moves from pending to available. */
-export const settlement = (amount: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
+/**
+ * Settlement: `amount` (what is left of the payment's net) leaves pending; it first repays what
+ * the shop owes (`owed`), the rest reaches available.
+ */
+export const settlement = (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
   { book: "payin_pending", currency: "USD", amount: BigDecimal.negate(amount) },
-  { book: "payin_available", currency: "USD", amount }
+  ...Owed.toAvailable(amount, owed)
 ]
 
-/** Reserve release: `amount` of the payment's rolling reserve moves to available. */
-export const reserveRelease = (amount: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
+/** Reserve release: `amount` (what is left of the payment's reserve) leaves the reserve, repaying `owed` first. */
+export const reserveRelease = (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
   { book: "payin_reserve", currency: "USD", amount: BigDecimal.negate(amount) },
-  { book: "payin_available", currency: "USD", amount }
+  ...Owed.toAvailable(amount, owed)
 ]

@@ -58,7 +58,9 @@ export const settlement = (amountUsd: BigDecimal.BigDecimal, method: PaymentMeth
   status: "pending",
   settledAt: null,
   reserveReleaseDays: tierPricing[tier].reserveDays,
-  reserveReleasedAt: null
+  reserveReleasedAt: null,
+  pendingTaken: Money.zero,
+  reserveTaken: Money.zero
 })
 
 export const net = (amountUsd: BigDecimal.BigDecimal, f: Fees, s: Settlement): BigDecimal.BigDecimal =>

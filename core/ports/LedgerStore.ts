@@ -18,6 +18,12 @@ export class LedgerStore extends Context.Service<LedgerStore, {
   readonly append: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
   readonly balances: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
   readonly balance: (environment: Environment, shopId: string, book: Book, currency: string) => Effect.Effect<BigDecimal.BigDecimal>
+  /**
+   * `balance`, and the account stays locked until the surrounding transaction ends, so a write
+   * decided from the balance (repaying what a shop owes) cannot race another one. Call it before
+   * the transaction touches other accounts (one lock order: this account first).
+   */
+  readonly lockBalance: (environment: Environment, shopId: string, book: Book, currency: string) => Effect.Effect<BigDecimal.BigDecimal>
   /** Newest first. */
   readonly entries: (
     environment: Environment,

@@ -67,7 +67,11 @@ export interface ChargeUpdate {
   readonly providerRef: string
   /** The engine's transaction id, when the provider echoes it. */
   readonly transactionId?: string | undefined
-  readonly status: ChargeStatus | "chargeback" | "refunded"
+  /**
+   * `chargeback`: the buyer's bank disputes the charge; `chargeback_won` / `chargeback_lost`: the
+   * dispute was decided for the merchant / for the buyer.
+   */
+  readonly status: ChargeStatus | "chargeback" | "chargeback_won" | "chargeback_lost" | "refunded"
   /** Provider's own words, for the record (failure reason...). */
   readonly detail?: string | undefined
 }

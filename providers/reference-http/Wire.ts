@@ -105,6 +105,10 @@ const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
   expired: "expired",
   chargeback: "chargeback",
   disputed: "chargeback",
+  dispute_won: "chargeback_won",
+  chargeback_won: "chargeback_won",
+  dispute_lost: "chargeback_lost",
+  chargeback_lost: "chargeback_lost",
   refunded: "refunded"
 }
 
@@ -118,5 +122,5 @@ export const toUpdateStatus = (upstream: string): ChargeUpdate["status"] =>
  */
 export const toChargeStatus = (upstream: string): ChargeStatus => {
   const status = toUpdateStatus(upstream)
-  return status === "chargeback" || status === "refunded" ? "pending" : status
+  return status === "chargeback" || status === "chargeback_won" || status === "chargeback_lost" || status === "refunded" ? "pending" : status
 }

@@ -1,10 +1,24 @@
-/** Sandbox funding and local-currency to USD swaps of the pay-in balance, to the cent. */
+/**
+ * Sandbox funding and local-currency to USD swaps of the pay-in balance, to the cent; what the
+ * shop owes in netBalance and ledgerWarnings, repaid first when a chargeback is won.
+ */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
+import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
+
+const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const value = yield* probe
+      if (done(value)) return value
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    }
+    return yield* probe
+  })
 
 for (const target of storeTargets("balance")) {
   describe(`pay-in balance on ${target.name}`, () => {
@@ -57,6 +71,38 @@ for (const target of storeTargets("balance")) {
             const total = sums.filter((s) => s.currency === currency).map((s) => s.balance).reduce(BigDecimal.sum)
             assert.isTrue(BigDecimal.isZero(total), currency)
           }
+        }))
+
+      it.effect("what the shop owes: netBalance subtracts it, ledgerWarnings states it, a won chargeback repays it first", () =>
+        Effect.gen(function*() {
+          const m = yield* createMerchant()
+          const sk = m.keys.sandbox.secretKey
+          const created = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "chargeback" }, body: { amount: 100, paymentMethodId: "sbx_card" } })
+          const id = created.body.transactionId
+          const opened = yield* eventually(
+            Effect.gen(function*() {
+              return yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
+            }),
+            (events) => events.some((e) => e.type === "chargeback.created")
+          )
+          const claimId = ((opened.find((e) => e.type === "chargeback.created")!.data["data"] as { claim: { id: string } }).claim).id
+          // The payment's own shares (100 - fees) cover part of 100 + 15: fees + 15 are owed.
+          const owed = BigDecimal.sum(Money.decimal(String(created.body.fees.total)), Money.decimal("15"))
+          const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+          assert.deepStrictEqual(before.balance, { available: 0, pending: 0, frozen: 100, reserve: 0 })
+          assert.strictEqual(before.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(Money.decimal("100"), owed)))
+          assert.deepStrictEqual(before.ledgerWarnings, [
+            `The shop owes ${Money.toText(owed)} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
+          ])
+
+          const won = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "won" } })
+          assert.strictEqual(won.body.status, "won", JSON.stringify(won.body))
+          const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+          assert.deepStrictEqual(after.balance, { available: Money.toJsonNumber(BigDecimal.subtract(Money.decimal("100"), owed)), pending: 0, frozen: 0, reserve: 0 })
+          assert.strictEqual(after.feeSummary.netBalance, before.feeSummary.netBalance)
+          assert.deepStrictEqual(after.ledgerWarnings, [])
+          assert.strictEqual(Money.toText(yield* (yield* LedgerStore).balance("sandbox", m.shops[0]!.id, "merchant_receivable", "USD")), "0")
+          assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: sk })).body.status, "chargeback")
         }))
     })
   })

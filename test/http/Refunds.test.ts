@@ -8,7 +8,7 @@ import { BigDecimal, Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const d = (n: number | string) => Money.decimal(String(n))
@@ -39,12 +39,26 @@ const paidMerchant = (count: number, amount = 100) =>
 
 const claim = (sk: string, id: string) => call("GET", `/api/v1/claims/${id}`, { bearer: sk })
 
+/**
+ * A sandbox payment of 100 USD charged back at once; answers its chargeback claim id, read from
+ * the `chargeback.created` event as a webhook receiver would.
+ */
+const chargedBack = (m: { readonly keys: { readonly sandbox: { readonly secretKey: string } }; readonly shops: ReadonlyArray<{ readonly id: string }> }) =>
+  Effect.gen(function*() {
+    const sk = m.keys.sandbox.secretKey
+    const created = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "chargeback" }, body: { amount: 100, paymentMethodId: "sbx_card" } })
+    yield* eventually(call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer: sk }), (r) => r.body.status === "chargeback")
+    const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
+    const opened = events.find((e) => e.type === "chargeback.created" && e.relatedTxId === created.body.transactionId)!
+    return ((opened.data["data"] as { claim: { id: string } }).claim).id
+  })
+
 describe("refunds", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a full refund: pending, then succeeded; the payment is refunded and the balance gives back the headline", () =>
       Effect.gen(function*() {
         const { ids, shops, sk } = yield* paidMerchant(2)
-        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
+        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
         const payment = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
         const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "requested_by_customer" } })
         assert.strictEqual(refund.status, 201)
@@ -54,11 +68,14 @@ describe("refunds", () => {
         const resolved = yield* eventually(claim(sk, refund.body.refundId), (r) => r.body.status !== "open")
         assert.deepInclude(resolved.body, { kind: "user_dispute", status: "approved", refundStatus: "succeeded", resolution: "refunded" })
         assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
-        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance
-        const total = (b: { available: number; pending: number; reserve: number; frozen: number }) =>
-          [b.available, b.pending, b.reserve, b.frozen].map(d).reduce(BigDecimal.sum)
-        assert.strictEqual(Money.toText(BigDecimal.subtract(total(before), total(after))), "100")
-        assert.strictEqual(after.frozen, 0)
+        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        assert.strictEqual(after.balance.frozen, 0)
+        // netBalance (the books less what the shop owes) gave back the headline: the payment's own
+        // shares gave 100 less its fees, and the fees are owed (repaid by the next settlement).
+        assert.strictEqual(Money.toText(BigDecimal.subtract(d(before.feeSummary.netBalance), d(after.feeSummary.netBalance))), "100")
+        assert.deepStrictEqual(after.ledgerWarnings, [
+          `The shop owes ${Money.toText(d(payment.fees.total))} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
+        ])
         const types = (yield* (yield* OutboxStore).list("sandbox", shops[0]!.id)).map((e) => e.type)
         for (const t of ["claim.opened", "payment.refunded", "claim.resolved"]) assert.include(types, t)
 
@@ -126,7 +143,10 @@ describe("chargebacks", () => {
         assert.strictEqual(balance.feeSummary.chargebackFees, 15)
         // The merchant got 100 - fees; the chargeback takes 100 + 15: the rest is owed.
         const owed = Money.toText(BigDecimal.sum(fees, d(15)))
-        assert.deepStrictEqual(balance.ledgerWarnings, [`The shop owes ${owed} USD from chargebacks its balance could not cover`])
+        assert.deepStrictEqual(balance.ledgerWarnings, [
+          `The shop owes ${owed} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
+        ])
+        assert.strictEqual(balance.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(d(100), d(owed))))
 
         const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
         const opened = events.find((e) => e.type === "chargeback.created")!
@@ -138,6 +158,67 @@ describe("chargebacks", () => {
         assert.notProperty(claimRead.body, "refundStatus")
         const refund = yield* call("POST", `/api/v1/payments/${created.body.transactionId}/refund`, { bearer: sk, body: {} })
         assert.strictEqual(refund.body.error.code, "refund_not_allowed")
+      }))
+
+    it.effect("sandbox simulation decides a chargeback: won returns the frozen amount, repaying what is owed first", () =>
+      Effect.gen(function*() {
+        const m = yield* createMerchant()
+        const sk = m.keys.sandbox.secretKey
+        const claimId = yield* chargedBack(m)
+        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        const owed = BigDecimal.subtract(d(100), d(before.feeSummary.netBalance))
+
+        const live = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: m.keys.production.secretKey, body: { outcome: "won" } })
+        assert.strictEqual(live.status, 400)
+        assert.strictEqual(live.body.error.code, "simulate_sandbox_only")
+        const bad = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "maybe" } })
+        assert.strictEqual(bad.status, 400)
+        assert.strictEqual(bad.body.error.code, "invalid_request")
+
+        const won = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "won" } })
+        assert.strictEqual(won.status, 200)
+        assert.deepInclude(won.body, { id: claimId, kind: "chargeback", status: "won", resolution: "won", resolvedBy: "sandbox", feeUsd: 15 })
+        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        assert.deepStrictEqual(after.balance, { available: Money.toJsonNumber(BigDecimal.subtract(d(100), owed)), pending: 0, frozen: 0, reserve: 0 })
+        assert.deepStrictEqual(after.ledgerWarnings, [])
+        // The fee is kept: what the merchant has is the payment's net less the chargeback fee.
+        assert.strictEqual(after.feeSummary.netBalance, before.feeSummary.netBalance)
+        assert.strictEqual(after.feeSummary.chargebackFees, 15)
+        const resolvedEvents = (yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)).filter((e) => e.type === "claim.resolved")
+        assert.strictEqual(resolvedEvents.length, 1)
+
+        const again = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "won" } })
+        assert.deepStrictEqual(again.body, won.body)
+        const other = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "lost" } })
+        assert.strictEqual(other.status, 409)
+        assert.strictEqual(other.body.error.code, "claim_already_resolved")
+        assert.strictEqual(other.body.error.details.status, "won")
+      }))
+
+    it.effect("the operator resolves a chargeback lost; refunds and unknown claims are refused", () =>
+      Effect.gen(function*() {
+        const m = yield* createMerchant()
+        const sk = m.keys.sandbox.secretKey
+        const claimId = yield* chargedBack(m)
+        const unauthorised = yield* call("POST", `/admin/v1/claims/${claimId}/resolve`, { bearer: sk, body: { outcome: "lost" } })
+        assert.strictEqual(unauthorised.status, 401)
+        const lost = yield* call("POST", `/admin/v1/claims/${claimId}/resolve`, { bearer: adminToken, body: { outcome: "lost" } })
+        assert.strictEqual(lost.status, 200)
+        assert.deepInclude(lost.body, { status: "lost", resolution: "lost", resolvedBy: "operator" })
+        const balance = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        assert.strictEqual(balance.balance.frozen, 0)
+        assert.strictEqual(balance.ledgerWarnings.length, 1)
+        assert.strictEqual((yield* claim(sk, claimId)).body.status, "lost")
+
+        const { ids, sk: sk2 } = yield* paidMerchant(1)
+        const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk2, body: { amount: 10 } })
+        const notChargeback = yield* call("POST", `/admin/v1/claims/${refund.body.refundId}/resolve`, { bearer: adminToken, body: { outcome: "won" } })
+        assert.strictEqual(notChargeback.status, 422)
+        assert.strictEqual(notChargeback.body.error.code, "claim_not_chargeback")
+        assert.strictEqual((yield* call("POST", `/api/v1/claims/${refund.body.refundId}/simulate`, { bearer: sk2, body: { outcome: "won" } })).body.error.code, "claim_not_chargeback")
+        const unknown = yield* call("POST", "/admin/v1/claims/CLM-NOPE/resolve", { bearer: adminToken, body: { outcome: "won" } })
+        assert.strictEqual(unknown.status, 404)
+        assert.strictEqual((yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk2, body: { outcome: "won" } })).status, 404)
       }))
   })
 })

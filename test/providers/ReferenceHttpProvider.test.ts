@@ -213,6 +213,8 @@ describe("ReferenceHttpProvider", () => {
         Effect.flatMap(sim.setStatus(providerRef, status, "why"), () => provider.status(providerRef, "TXN-POLL-1"))
       assert.strictEqual((yield* polled("under_review_v2")).status, "pending")
       assert.strictEqual((yield* polled("disputed")).status, "chargeback")
+      assert.strictEqual((yield* polled("dispute_won")).status, "chargeback_won")
+      assert.strictEqual((yield* polled("dispute_lost")).status, "chargeback_lost")
       assert.strictEqual((yield* polled("expired")).status, "expired")
       const failed = yield* polled("canceled")
       assert.deepStrictEqual([failed.status, failed.detail], ["failed", "why"])

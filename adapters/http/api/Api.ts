@@ -6,7 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
-import { ClaimsApi } from "./ClaimsApi.ts"
+import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
 import { PayoutsApi } from "./PayoutsApi.ts"
 import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
@@ -25,7 +25,7 @@ export class PublicApi extends HttpApi.make("public")
 
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi)
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi)
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })

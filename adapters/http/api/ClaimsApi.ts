@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ClaimResolver, ClaimStatus } from "../../../core/claims/Claim.ts"
 import { Amount } from "../../../core/Money.ts"
 import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
-import { SecretKey } from "./Security.ts"
+import { AdminToken, SecretKey } from "./Security.ts"
 
 export const RefundView = Schema.Struct({
   refundId: Schema.String.annotate({ description: "`CLM-...`: the refund is a claim of kind user_dispute" }),
@@ -18,18 +19,29 @@ export const RefundView = Schema.Struct({
 export const ClaimView = Schema.Struct({
   id: Schema.String,
   kind: Schema.Literals(["user_dispute", "chargeback"]),
-  status: Schema.Literals(["open", "approved", "rejected"]),
+  status: ClaimStatus.annotate({
+    description: "open, then approved or rejected (refunds) or won or lost (chargebacks); final once resolved"
+  }),
   transactionId: Schema.String,
-  amount: Schema.Number,
+  amount: Schema.Number.annotate({ description: "Local currency of the transaction; a chargeback after partial refunds disputes only what remains" }),
   currency: Schema.String,
-  amountUsd: Schema.Number,
-  feeUsd: Schema.Number,
+  amountUsd: Schema.Number.annotate({ description: "The USD frozen while the claim is open" }),
+  feeUsd: Schema.Number.annotate({ description: "Chargebacks: the tier's chargeback fee, charged at opening and kept whatever the outcome" }),
   reason: Schema.NullOr(Schema.String),
-  resolution: Schema.NullOr(Schema.String),
+  resolution: Schema.NullOr(Schema.String).annotate({ description: "Refunds: refunded, or why it was refused; chargebacks: won or lost" }),
+  resolvedBy: Schema.NullOr(ClaimResolver).annotate({ description: "provider, sandbox (simulation) or operator" }),
   createdAt: IsoDateTime,
   resolvedAt: Schema.NullOr(IsoDateTime),
   refundStatus: Schema.optional(Schema.Literals(["pending", "succeeded", "failed"]))
 }).annotate({ identifier: "Claim" })
+
+const ChargebackOutcomeBody = Schema.Struct({
+  outcome: Schema.Literals(["won", "lost"]).annotate({ description: "won: decided for the merchant; lost: for the buyer" })
+})
+
+const chargebackOutcomes = "won: the frozen amount returns to the shop, first repaying what it owes (see ledgerWarnings), the rest to available; " +
+  "the chargeback fee is not returned (like Stripe's dispute fee). lost: the frozen amount leaves to the provider, which returns it to the buyer. " +
+  "Sends claim.resolved. The same outcome again answers the claim unchanged; the payment stays chargeback."
 
 const refundEndpoint = (name: "refund" | "refundTransaction", path: "/payments/:id/refund" | "/transactions/:id/refund") =>
   HttpApiEndpoint.post(name, path, {
@@ -47,14 +59,43 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
     refundEndpoint("refund", "/payments/:id/refund").annotate(
       OpenApi.Description,
       "Opens a refund (claim of kind user_dispute, status pending) that freezes its USD amount, then resolves it with the provider: " +
-        "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns). " +
+        "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns, repaying what the shop owes first). " +
+        "The USD is taken from this payment's own pending net (before it settles), then its own rolling reserve, then available; never from another payment's share, " +
+        "so every payment still settles and releases its reserve on schedule. What those cannot cover (a full refund before settlement: the fees) is owed by the shop " +
+        "(see ledgerWarnings), repaid from its next income. " +
         "Errors: 404 not_found (unknown payment or another shop's), 422 refund_not_allowed (not completed), 422 refund_amount_exceeds_remaining (`details.remaining`), " +
-        "422 balance_insufficient (the balance cannot cover it). Racing refunds never exceed the payment."
+        "422 balance_insufficient (the whole balance less what the shop already owes cannot cover it). Racing refunds never exceed the payment."
     ),
     refundEndpoint("refundTransaction", "/transactions/:id/refund").annotate(OpenApi.Description, "Legacy alias of POST /payments/{id}/refund."),
     HttpApiEndpoint.get("get", "/claims/:id", { params: { id: Schema.String }, success: ClaimView })
-      .annotate(OpenApi.Description, "A claim's resolution state: open, then approved or rejected.")
+      .annotate(OpenApi.Description, "A claim's resolution state: open, then approved or rejected (refunds), won or lost (chargebacks)."),
+    HttpApiEndpoint.post("simulate", "/claims/:id/simulate", {
+      params: { id: Schema.String },
+      payload: ChargebackOutcomeBody,
+      success: ClaimView
+    }).annotate(
+      OpenApi.Description,
+      "Sandbox only: decides an open chargeback as the card network would. " + chargebackOutcomes +
+        " Errors: 400 simulate_sandbox_only (production key), 404 not_found, 422 claim_not_chargeback (a refund), 409 claim_already_resolved (decided the other way)."
+    )
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Refunds and claims")
+{}
+
+export class ClaimAdminApi extends HttpApiGroup.make("claimAdmin")
+  .add(
+    HttpApiEndpoint.post("resolve", "/claims/:id/resolve", {
+      params: { id: Schema.String },
+      payload: ChargebackOutcomeBody,
+      success: ClaimView
+    }).annotate(
+      OpenApi.Description,
+      "The operator records the outcome of a chargeback, in either environment. " + chargebackOutcomes +
+        " Errors: 404 not_found, 422 claim_not_chargeback, 409 claim_already_resolved."
+    )
+  )
+  .middleware(AdminToken)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Title, "Admin: claims")
 {}

@@ -38,6 +38,10 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   tier's rolling reserve (10 %, 5 %, 0 %) is held back and released to \`available\` 90, 60 or 30
   days after completion (\`reserveSchedule\` in \`GET /me/balance\`). Net = amount - fees.total - reserve lands in
   \`pending\` at completion and moves to \`available\` after the rail's settlement delay (T+n days).
+- Settlement and reserve release are per payment: each moves what is left of that payment's own
+  net and reserve (less what its refunds or chargeback took), on its schedule, whatever claims it
+  had; a payment never settles with another payment's money. Before reaching \`available\`, the
+  money first repays what the shop owes (see Refunds and chargebacks).
 - Routing: the shop's configured providers for the rail, by ascending priority; the next one is
   tried after a retryable failure (timeout, 5xx, unavailable), not after a decline.
   \`cascade_exhausted\` says why in \`details.reason\`: \`unknown_payment_method\`,
@@ -58,6 +62,28 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   with the same key executes; once the payment exists its outcome is the key's answer for good (a
   \`cascade_exhausted\` names the failed payment in \`details.transactionId\` and is replayed: use
   a new key to try again). Keys are kept 24 hours per merchant and environment.
+
+## Refunds and chargebacks
+
+- A refund (\`POST /payments/{id}/refund\`) or a chargeback takes its USD from that payment's own
+  share first (its net while still \`pending\`, then its rolling reserve while still held), then
+  from \`available\`. What these cannot cover is **owed** by the shop: a refund may be owed only
+  while the whole balance less what is already owed covers it (else \`422 balance_insufficient\`);
+  a chargeback's shortfall is always owed.
+- What the shop owes is recovered from its later income: a settlement, a reserve release, a won
+  chargeback or a rejected refund first repays it, in the same balance movement, and only the rest
+  reaches \`available\`. \`GET /me/balance\` reports \`feeSummary.netBalance\` = available + pending +
+  frozen + reserve - owed, and \`ledgerWarnings\` states what is still owed.
+- A chargeback (provider callback, or \`Sandbox-Simulate: chargeback\`) moves the payment to
+  \`chargeback\` and freezes what remains of it: its USD headline less its refunds succeeded or
+  pending (a chargeback after a partial refund disputes only the rest), plus the tier's
+  chargeback fee (15/15/10 USD). Events \`chargeback.created\` and \`claim.opened\`.
+- It resolves once, \`won\` or \`lost\` (claim \`status\` and \`resolution\`, \`claim.resolved\`): by the
+  provider's callback, by \`POST /claims/{id}/simulate\` in sandbox, or by the operator
+  (\`POST /admin/v1/claims/{id}/resolve\`). Won: the frozen amount returns to the shop (owed
+  first, then \`available\`); the chargeback fee is not returned (as with Stripe's dispute fee).
+  Lost: the frozen amount leaves to the provider, which returns it to the buyer. The payment
+  stays \`chargeback\`.
 
 ## Hosted checkout
 
@@ -109,7 +135,7 @@ shop has configured), plus the test methods \`sbx_pix\`, \`sbx_spei\`, \`sbx_car
 | \`paid\` | pending | completed within a second (\`payment.completed\`, \`payment.captured\`) |
 | \`failed\` | pending | failed within a second (\`payment.failed\`) |
 | \`expired\` | pending, \`expiresAt\` = now | expired within a second (\`payment.failed\`, status expired) |
-| \`chargeback\` | pending | completed, then a chargeback opens within a second: status \`chargeback\`, \`chargeback.created\` and \`claim.opened\`, the USD amount frozen and the tier's chargeback fee charged (\`feeSummary.chargebackFees\`) |
+| \`chargeback\` | pending | completed, then a chargeback opens within a second: status \`chargeback\`, \`chargeback.created\` and \`claim.opened\`, the USD amount frozen and the tier's chargeback fee charged (\`feeSummary.chargebackFees\`); \`POST /claims/{id}/simulate\` with \`{ "outcome": "won" \\| "lost" }\` decides it |
 | \`slow_payment\` | pending | its callback is lost; the next reconcile poll (at most 5 minutes) completes it |
 
 Any other value is \`400 invalid_request\`. The header is ignored in production.

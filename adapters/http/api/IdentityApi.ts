@@ -54,7 +54,9 @@ export const BalanceView = Schema.Struct({
     frozen: Usd.annotate({ description: "Held against open claims" }),
     reserve: Usd.annotate({ description: "Rolling reserve" })
   }),
-  ledgerWarnings: Schema.Array(Schema.String),
+  ledgerWarnings: Schema.Array(Schema.String).annotate({
+    description: "What the shop still owes (refunds and chargebacks its balance could not cover), repaid from the next money that becomes available"
+  }),
   tier: Tier,
   trustScore: Schema.Int,
   rollingReservePct: Schema.Number,
@@ -66,7 +68,7 @@ export const BalanceView = Schema.Struct({
     providerFees: Usd,
     chargebackFees: Usd,
     totalFees: Usd,
-    netBalance: Usd
+    netBalance: Usd.annotate({ description: "available + pending + frozen + reserve, less what the shop owes" })
   }),
   movements: Schema.Array(Schema.Struct({
     id: Schema.String,
@@ -110,7 +112,12 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     HttpApiEndpoint.get("balance", "/me/balance", {
       query: { shopId: Schema.optional(Schema.String) },
       success: BalanceView
-    }).annotate(OpenApi.Description, "The shop's pay-in balance, from the double-entry ledger."),
+    }).annotate(
+      OpenApi.Description,
+      "The shop's pay-in balance, from the double-entry ledger. netBalance = available + pending + frozen + reserve - owed, where owed is what " +
+        "refunds and chargebacks took beyond the payment's own money and the available balance; ledgerWarnings states it while it is not repaid. " +
+        "Settlements, reserve releases, won chargebacks and rejected refunds repay it first, in the same movement, before anything reaches available."
+    ),
     HttpApiEndpoint.get("swapQuote", "/me/balance/swap", {
       query: { from: Schema.String, amount: Schema.FiniteFromString },
       success: Schema.Struct({

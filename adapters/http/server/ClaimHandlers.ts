@@ -1,4 +1,4 @@
-/** Handlers of refunds and claims. */
+/** Handlers of refunds and claims (merchant), and of chargeback resolution (operator). */
 import { type BigDecimal, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -38,7 +38,20 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
         Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return claimView(yield* claims.get(scope, params.id))
+        }),
+      simulate: ({ params, payload }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          return claimView(yield* claims.simulateChargeback(scope, params.id, payload.outcome))
         })
+    })
+  }))
+
+export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const claims = yield* Claims
+    return handlers.handleAll({
+      resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView)
     })
   }))
 

@@ -13,7 +13,7 @@ import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./H
 import { CheckoutHandlers, CheckoutPublicHandlers } from "./CheckoutHandlers.ts"
 import { CheckoutPages } from "./CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./DepositHandlers.ts"
-import { ClaimHandlers } from "./ClaimHandlers.ts"
+import { ClaimAdminHandlers, ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { PayoutHandlers } from "./PayoutHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
@@ -40,6 +40,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     DepositNotificationHandlers,
     DepositAdminHandlers,
     ClaimHandlers,
+    ClaimAdminHandlers,
     PayoutHandlers,
     WithdrawalHandlers,
     WithdrawalAdminHandlers

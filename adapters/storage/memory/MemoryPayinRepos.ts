@@ -86,6 +86,9 @@ export const MemoryLedgerStore = Layer.effect(
         )),
       balance: (environment, shopId, book, currency) =>
         db.run(Effect.sync(() => balances.get(accountKey(environment, shopId, book, currency))?.balance ?? zero)),
+      // Memory transactions are serializable: a read inside one is already exclusive.
+      lockBalance: (environment, shopId, book, currency) =>
+        db.run(Effect.sync(() => balances.get(accountKey(environment, shopId, book, currency))?.balance ?? zero)),
       entries: (environment, shopId, { limit, offset }) =>
         db.run(Effect.sync(() => {
           const all = [...entries.values()].filter((e) => e.environment === environment && e.shopId === shopId).sort(newestFirst)

@@ -138,6 +138,14 @@ export const SqlLedgerStore = Layer.effect(
           Effect.map((rows) => rows.length === 0 ? zero : Money.decimal(rows[0]!.balance)),
           Effect.orDie
         ),
+      // FOR UPDATE: a concurrent locker waits for this transaction, then reads the committed
+      // balance (READ COMMITTED re-reads the row). An account not created yet has nothing to lock.
+      lockBalance: (environment, shopId, book, currency) =>
+        sql<BalanceRow>`SELECT book, currency, balance FROM account_balances
+          WHERE environment = ${environment} AND shop_id = ${shopId} AND book = ${book} AND currency = ${currency} FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length === 0 ? zero : Money.decimal(rows[0]!.balance)),
+          Effect.orDie
+        ),
       entries: (environment, shopId, { limit, offset }) =>
         Effect.gen(function*() {
           const rows = yield* sql<EntryRow>`

@@ -32,7 +32,7 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
   paymentMethodId: "1001", method: "pix", methodName: "PIX", channel: "ONLINE", country: "BRA",
   provider: "sandbox", providerRef: "sbx_1", paymentFormUrl: "https://pay.example/1", paymentData: { method: "pix", qr: "000201" },
   fees: { platform: d("3.20"), platformFlat: d("0.30"), provider: d("1"), network: d("0"), total: d("4.20") },
-  settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null },
+  settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null, pendingTaken: d("0"), reserveTaken: d("0") },
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
   attempts: [{ provider: "sandbox", outcome: "accepted", latencyMs: 3, reason: null, at: t0 }],
   merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: "Ana Souza", userEmail: "ana@x.test", userPhone: null, userIp: "10.0.0.1",
@@ -102,6 +102,33 @@ for (const target of storeTargets("payin")) {
           assert.strictEqual(results.filter((r) => r._tag === "Success").length, 5)
           assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payout_available", "MXN")), "5")
           assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payouts_in_flight", "MXN")), "50")
+        }))
+
+      it.effect("lockBalance: 10 concurrent repayments of what a shop owes repay it once, never more", () =>
+        Effect.gen(function*() {
+          const ledger = yield* LedgerStore
+          const tx = yield* Transactions
+          const shopId = yield* shop
+          yield* ledger.append(entry(shopId, [
+            { book: "merchant_receivable", currency: "USD", amount: d("-30") },
+            { book: "fees_chargeback", currency: "USD", amount: d("30") }
+          ]))
+          // Each repays what it read as owed, out of 20 of income: read-then-write, made safe by the lock.
+          yield* Effect.all(
+            Array.from({ length: 10 }, () =>
+              tx.run(Effect.gen(function*() {
+                const owed = BigDecimal.negate(yield* ledger.lockBalance("sandbox", shopId, "merchant_receivable", "USD"))
+                const repaid = BigDecimal.min(owed, d("20"))
+                yield* ledger.append(entry(shopId, [
+                  { book: "provider_clearing", currency: "USD", amount: d("-20") },
+                  { book: "merchant_receivable", currency: "USD", amount: repaid },
+                  { book: "payin_available", currency: "USD", amount: BigDecimal.subtract(d("20"), repaid) }
+                ]))
+              }))),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "merchant_receivable", "USD")), "0")
+          assert.strictEqual(Money.toText(yield* ledger.balance("sandbox", shopId, "payin_available", "USD")), "170")
         }))
 
       it.effect("payments: scoped lookup, optimistic update, filters, paging and the reconcile query", () =>

@@ -1,0 +1,202 @@
+/**
+ * Refunds as claims (spec 2.7, 3.3, 4.8): a refund opens a `user_dispute` claim that freezes its
+ * USD amount, asks the payment's provider to refund, and resolves: approved, the frozen money
+ * leaves the balance (the refund's ledger movement); rejected, it returns to the shop.
+ *
+ * - The amount is in the payment's local currency; default: all that remains. Refunds that are
+ *   open or approved count against what remains; each creation re-reads them after writing a new
+ *   payment version, so racing refunds serialise and never exceed the payment.
+ * - The USD frozen is the payment's USD headline pro rata; the refund that takes the remainder to
+ *   zero gets the exact USD remainder, so a full refund returns the headline to the cent.
+ * - Funds come from the payment's own share of `pending` (its net, until it settles), then its
+ *   own share of the rolling reserve, then the shop's `available`, never from another payment's
+ *   share (`Shares.ts`). What they cannot cover (at least the payment's fees, for a full refund
+ *   before settlement) is owed by the shop (`merchant_receivable`), allowed only while the shop's
+ *   whole balance less what it already owes covers the refund; otherwise 422
+ *   `balance_insufficient`. Fees are not returned: a full refund costs the merchant its fees too.
+ * - A rejected refund gives the frozen money back: what the shop owes is repaid first.
+ * - Events: `claim.opened` at creation; `payment.refunded` (in full or in part) and
+ *   `claim.resolved` at approval; `claim.resolved` at rejection. The payment becomes `refunded`
+ *   when its refunds cover it in full.
+ */
+import { BigDecimal, DateTime, Effect, Option, Result, Schema } from "effect"
+import { apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { Ids } from "../Ids.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import * as Money from "../Money.ts"
+import { ClaimStore } from "../ports/ClaimStore.ts"
+import { PaymentStore } from "../ports/PaymentStore.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { transition } from "../payments/PaymentState.ts"
+import { readView } from "../payments/PaymentView.ts"
+import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
+import * as Shares from "../payments/Shares.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
+import { Events, paymentEvent } from "../webhooks/Events.ts"
+import { type Claim, transitionClaim } from "./Claim.ts"
+import { claimView, refundView } from "./ClaimView.ts"
+import { type Funds, sum } from "./Funds.ts"
+
+export const JobKinds = { resolveRefund: "claim.resolve_refund" } as const
+
+export interface RefundInput {
+  readonly amount?: BigDecimal.BigDecimal | undefined
+  readonly reason?: string | undefined
+}
+
+export const makeRefunds = (funds: Funds) =>
+  Effect.gen(function*() {
+    const claims = yield* ClaimStore
+    const payments = yield* PaymentStore
+    const registry = yield* ProviderRegistry
+    const events = yield* Events
+    const jobs = yield* Jobs
+    const ids = yield* Ids
+    const tx = yield* Transactions
+
+    const open = (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
+      tx.run(Effect.gen(function*() {
+        const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
+        if (Option.isNone(found)) return yield* notFound("payment", transactionId)
+        const p = found.value
+        if (p.status !== "completed") {
+          return yield* apiError("refund_not_allowed", `A ${p.status} payment cannot be refunded`, { status: p.status })
+        }
+        const counted = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
+        const remaining = BigDecimal.subtract(p.amountLocal, sum(counted.map((c) => c.amount)))
+        const amount = input.amount ?? remaining
+        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, p.currencyLocal)) {
+          return yield* invalidRequest(`amount must be a positive ${p.currencyLocal} amount`, [{
+            path: "amount",
+            message: `Expected a number greater than 0 with at most ${Money.exponent(p.currencyLocal)} decimals`
+          }])
+        }
+        if (BigDecimal.isGreaterThan(amount, remaining)) {
+          return yield* apiError("refund_amount_exceeds_remaining", `Only ${Money.toText(remaining)} ${p.currencyLocal} remain refundable`, {
+            requested: Money.toJsonNumber(amount),
+            remaining: Money.toJsonNumber(remaining),
+            currency: p.currencyLocal
+          })
+        }
+        const amountUsd = BigDecimal.equals(amount, remaining)
+          ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
+          : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
+        const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
+        if (BigDecimal.isPositive(taken.shortfall)) {
+          // Beyond its own shares and available, the refund is owed by the shop, and allowed only
+          // while the shop's other pending and reserved money (its future income) covers it.
+          const cover = yield* funds.coverUsd(p)
+          if (BigDecimal.isGreaterThan(amountUsd, cover)) {
+            return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
+              requested: Money.toJsonNumber(amountUsd),
+              available: Money.toJsonNumber(cover),
+              shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, cover)),
+              currency: "USD"
+            })
+          }
+        }
+        // Racing refunds of one payment serialise here: the loser retries and sees this one.
+        yield* funds.bump(p, { settlement: taken.settlement })
+        const claim: Claim = {
+          id: yield* ids.next("claim"),
+          environment: p.environment,
+          merchantId: p.merchantId,
+          shopId: p.shopId,
+          transactionId: p.id,
+          kind: "user_dispute",
+          status: "open",
+          amount,
+          currency: p.currencyLocal,
+          amountUsd,
+          feeUsd: Money.zero,
+          reason: input.reason ?? null,
+          resolution: null,
+          resolvedBy: null,
+          providerRef: null,
+          createdAt: yield* DateTime.now,
+          resolvedAt: null,
+          version: 1
+        }
+        yield* claims.insert(claim)
+        yield* funds.entry(p, "claim.opened", claim.id, [
+          ...taken.postings,
+          { book: "payin_frozen", currency: "USD", amount: amountUsd },
+          { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
+        ])
+        yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
+        yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
+        return claim
+      })).pipe(
+        Effect.retry({ while: (e) => e._tag === "Conflict", times: 50 }),
+        Effect.catchTag("Conflict", () => Effect.die(new Error("refund: too many concurrent refunds")))
+      )
+
+    const refund = Effect.fn("Claims.refund")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) {
+      return yield* open(scope, transactionId, input)
+    })
+
+    /** The provider's answer to a refund: approved (the money leaves) or rejected (it returns). */
+    const resolve = (claimId: string, outcome: { readonly approved: boolean; readonly resolution: string; readonly providerRef: string | null }) =>
+      tx.run(Effect.gen(function*() {
+        const found = yield* claims.findById(claimId)
+        if (Option.isNone(found)) return
+        const claim = found.value
+        const step = transitionClaim(claim.kind, claim.status, outcome.approved ? "approve" : "reject")
+        if (Result.isFailure(step) || step.success._tag !== "Moved") return
+        const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
+        const owed = outcome.approved ? Money.zero : yield* funds.lockOwed(p)
+        const resolved: Claim = {
+          ...claim,
+          status: step.success.to,
+          resolution: outcome.resolution,
+          resolvedBy: "provider",
+          providerRef: outcome.providerRef,
+          resolvedAt: yield* DateTime.now,
+          version: claim.version + 1
+        }
+        if (!(yield* claims.update(resolved))) return yield* new Conflict()
+        yield* funds.entry(p, outcome.approved ? "refund.completed" : "claim.rejected", claim.id, outcome.approved
+          ? funds.payOut(claim.amountUsd)
+          : funds.unfreeze(claim.amountUsd, owed))
+        let payment = p
+        if (outcome.approved) {
+          const approved = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status === "approved")
+          if (BigDecimal.equals(sum(approved.map((c) => c.amount)), p.amountLocal)) {
+            const moved = transition(p.status, "refunded_in_full")
+            if (Result.isSuccess(moved) && moved.success._tag === "Moved") payment = yield* funds.bump(p, { status: moved.success.to })
+          }
+          yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
+        }
+        yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
+      })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
+    yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
+      Effect.gen(function*() {
+        const { claimId } = yield* Schema.decodeUnknownEffect(Schema.Struct({ claimId: Schema.String }))(payload)
+        const claim = Option.getOrThrow(yield* claims.findById(claimId))
+        if (claim.status !== "open") return
+        const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
+        const provider = yield* registry.get(p.provider)
+        if (Option.isNone(provider)) {
+          return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
+        }
+        const result = yield* provider.value.refund({
+          transactionId: p.id,
+          providerRef: p.providerRef,
+          refundId: claim.id,
+          idempotencyKey: claim.id,
+          amount: claim.amount,
+          currency: claim.currency
+        }).pipe(Effect.result)
+        if (Result.isSuccess(result)) {
+          return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef: result.success.providerRef })
+        }
+        // A refusal resolves the claim; an outage makes the job retry with backoff.
+        if (!result.failure.retryable) {
+          return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${result.failure.reason}`, providerRef: null })
+        }
+        return yield* Effect.fail(result.failure.message)
+      }))
+
+    return { refund }
+  })
