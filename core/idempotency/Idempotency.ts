@@ -14,13 +14,14 @@
  * - An operation that calls no upstream and writes in one transaction (a transfer, a swap, a
  *   refund request) runs `atomic`: its result is stored in its own transaction, so a crash
  *   leaves either nothing (a retry executes) or the stored result (a retry replays).
- * - The outcome is stored and replayed (with `onReplay`, the HTTP layer's `Idempotent-Replayed:
- *   true`): a success always, an error once the key is bound (the record exists; a declined
- *   payment replays its decline). An error before anything was bound (validation) frees the key,
- *   so a corrected retry executes. Results are kept 24 hours.
+ * - A success is stored and replayed (with `onReplay`, the HTTP layer's `Idempotent-Replayed:
+ *   true`). Errors are never stored (spec 1.9): an error frees the key and a retry executes
+ *   again. An execution that wrote ahead ends its record in a final state before it answers an
+ *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
+ *   with nothing to continue. Results are kept 24 hours.
  */
 import { Cause, Context, DateTime, Duration, Effect, type Exit, Layer, Schema } from "effect"
-import { ApiError, apiError, ErrorCodeSchema } from "../ApiError.ts"
+import { type ApiError, apiError } from "../ApiError.ts"
 import { IdempotencyStore } from "../ports/IdempotencyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 
@@ -46,8 +47,6 @@ export const CurrentIdempotencyKey = Context.Reference<{ readonly scope: string;
   { defaultValue: () => undefined }
 )
 
-const StoredError = Schema.Struct({ code: ErrorCodeSchema, message: Schema.String, details: Schema.Record(Schema.String, Schema.Unknown) })
-const decodeStoredError = Schema.decodeUnknownSync(Schema.fromJsonString(StoredError))
 
 export interface IdempotencyOptions {
   /** Runs when a stored outcome is answered again. */
@@ -97,24 +96,21 @@ export class Idempotency extends Context.Service<Idempotency, {
           }
         })
 
-      /** Stores what the execution ended with, or frees the key when there is nothing to keep. */
       const complete = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, value: A) =>
         Effect.flatMap(
           Schema.encodeEffect(json)(value).pipe(Effect.orDie),
           (body) => store.complete(request.scope, request.key, 200, JSON.stringify(body))
         )
 
+      /**
+       * Stores a success; frees the key after an error; after a defect or an interruption ends
+       * the lock at once, so that a retry continues what the execution wrote ahead.
+       */
       const finish = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, atomic: boolean) => (exit: Exit.Exit<A, ApiError>) =>
         Effect.gen(function*() {
           if (exit._tag === "Success") return atomic ? undefined : yield* complete(request, json, exit.value)
-          const released = yield* store.release(request.scope, request.key, yield* DateTime.now)
-          const failure = exit.cause.reasons.find(Cause.isFailReason)?.error
-          // A bound key keeps the error its record ended with; a defect or an interruption leaves
-          // the record to be continued by a retry (its lock already ended).
-          if (!released && failure !== undefined) {
-            const stored = { code: failure.code, message: failure.message, details: failure.details }
-            yield* store.complete(request.scope, request.key, failure.status, JSON.stringify(stored))
-          }
+          if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key)
+          yield* store.extend(request.scope, request.key, yield* DateTime.now)
         })
 
       const run = <A, I>(
@@ -157,11 +153,7 @@ export class Idempotency extends Context.Service<Idempotency, {
             }
             if (record.state === "completed" && record.responseBody !== null) {
               if (options?.onReplay !== undefined) yield* options.onReplay
-              if (record.responseStatus === 200) {
-                return yield* Schema.decodeUnknownEffect(json)(JSON.parse(record.responseBody)).pipe(Effect.orDie)
-              }
-              const stored = decodeStoredError(record.responseBody)
-              return yield* new ApiError({ code: stored.code, message: stored.message, details: stored.details })
+              return yield* Schema.decodeUnknownEffect(json)(JSON.parse(record.responseBody)).pipe(Effect.orDie)
             }
             if (DateTime.isGreaterThan(at, deadline)) {
               return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {

@@ -61,7 +61,7 @@ export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Atte
       transactionId,
       attempts: details
     })
-    : apiError("cascade_exhausted", "Every provider for this method failed; retry later with a new Idempotency-Key", {
+    : apiError("cascade_exhausted", "Every provider for this method failed; retry later", {
       reason: "all_providers_failed",
       paymentMethodEnabledForShop: true,
       transactionId,

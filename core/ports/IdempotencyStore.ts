@@ -45,16 +45,15 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   }) => Effect.Effect<Acquire>
   /** Binds the key to the record its execution wrote ahead; run it in that record's transaction. */
   readonly bind: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
-  /** Extends the executor's lock (a heartbeat while the execution runs). */
+  /**
+   * Moves the executor's lock to `lockedUntil`: a heartbeat extends it while the execution runs;
+   * an execution that dies ends it at once, so a retry continues its bound record without waiting.
+   */
   readonly extend: (scope: string, key: string, lockedUntil: DateTime.Utc) => Effect.Effect<void>
   /** Stores the response of a finished execution, to be replayed. */
   readonly complete: (scope: string, key: string, responseStatus: number, responseBody: string) => Effect.Effect<void>
-  /**
-   * Gives up an in-progress key: deleted when no record was bound to it (nothing happened, a
-   * retry executes afresh); otherwise its lock ends at `now` so that a retry continues the bound
-   * record at once. Answers whether the key was deleted.
-   */
-  readonly release: (scope: string, key: string, now: DateTime.Utc) => Effect.Effect<boolean>
+  /** Frees an in-progress key after an error: errors are never stored, a retry executes afresh. */
+  readonly release: (scope: string, key: string) => Effect.Effect<void>
   /** Deletes records past their expiry; answers how many. */
   readonly purgeExpired: (now: DateTime.Utc) => Effect.Effect<number>
 }>()("core/ports/IdempotencyStore") {}

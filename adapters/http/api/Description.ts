@@ -58,10 +58,9 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   crashes: the payment is written (status \`pending\`) before any provider is called and the key is
   bound to it in the same transaction, so a retry after a timeout or an outage continues that
   payment (same \`transactionId\`, same upstream idempotency key) and never starts a second one.
-  An error raised before anything was written (validation) is not stored, so a corrected retry
-  with the same key executes; once the payment exists its outcome is the key's answer for good (a
-  \`cascade_exhausted\` names the failed payment in \`details.transactionId\` and is replayed: use
-  a new key to try again). Keys are kept 24 hours per merchant and environment.
+  Errors are never stored (spec 1.9): a retry with the same key after an error executes again (a
+  payment that ended \`failed\` stays as it is, named in \`details.transactionId\` of
+  \`cascade_exhausted\`, and the retry creates a new one). Keys are kept 24 hours per merchant and environment.
 
 ## Refunds and chargebacks
 

@@ -177,17 +177,8 @@ export const MemoryIdempotencyStore = Layer.effect(
         db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? { ...r, lockedUntil } : r))),
       complete: (scope, key, responseStatus, responseBody) =>
         db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, state: "completed", responseStatus, responseBody })))),
-      release: (scope, key, now) =>
-        db.run(Effect.sync(() => {
-          const r = records.get(idemKey(scope, key))
-          if (r === undefined || r.state !== "in_progress") return false
-          if (r.resourceId === null) {
-            records.delete(idemKey(scope, key))
-            return true
-          }
-          records.set(idemKey(scope, key), { ...r, lockedUntil: now })
-          return false
-        })),
+      release: (scope, key) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? undefined : r))),
       purgeExpired: (now) =>
         db.run(Effect.sync(() => {
           let n = 0

@@ -244,16 +244,11 @@ export const SqlIdempotencyStore = Layer.effect(
       complete: (scope, key, status, body) =>
         sql`UPDATE idempotency_keys SET state = 'completed', response_status = ${status}, response_body = ${body}
             WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
-      release: (scope, key, now) =>
-        Effect.gen(function*() {
-          const deleted = yield* sql`
-            DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND resource_id IS NULL
-            RETURNING key`
-          if (deleted.length > 0) return true
-          yield* sql`UPDATE idempotency_keys SET locked_until = ${date(now)}
-                     WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`
-          return false
-        }).pipe(Effect.orDie),
+      release: (scope, key) =>
+        sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       purgeExpired: (now) =>
         sql<{ readonly key: string }>`DELETE FROM idempotency_keys WHERE expires_at < ${date(now)} RETURNING key`.pipe(
           Effect.map((rows) => rows.length),

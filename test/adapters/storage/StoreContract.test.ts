@@ -163,7 +163,7 @@ for (const target of storeTargets("contract")) {
           }
 
           assert.strictEqual((yield* acquire("k2", t0))._tag, "Acquired")
-          assert.isTrue(yield* store.release(scope, "k2", at(0)))
+          yield* store.release(scope, "k2")
           assert.strictEqual((yield* acquire("k2", at(1)))._tag, "Acquired")
           // k2's executor holds the lock until t0+31s; past it, a retry takes over.
           assert.strictEqual((yield* acquire("k2", at(20)))._tag, "Existing")
@@ -173,7 +173,7 @@ for (const target of storeTargets("contract")) {
           assert.isTrue((yield* store.purgeExpired(DateTime.add(t0, { days: 3 }))) >= 2)
         }))
 
-      it.effect("idempotency: a bound key is continued, never freed; heartbeats hold it; a lapsed lock goes to the same request only", () =>
+      it.effect("idempotency: a bound key is continued after a crash; heartbeats hold it; a lapsed lock goes to the same request only", () =>
         Effect.gen(function*() {
           const store = yield* IdempotencyStore
           const scope = uid("scope_")
@@ -187,13 +187,18 @@ for (const target of storeTargets("contract")) {
           // Another request never takes over a lapsed lock; the same request does, with the bound record.
           assert.strictEqual((yield* acquire("k", at(61), "h2"))._tag, "Existing")
           assert.deepStrictEqual(yield* acquire("k", at(61)), { _tag: "Acquired", resourceId: "TXN-1" })
-          // Releasing a bound key keeps it (and its record), handing it over at once.
-          assert.isFalse(yield* store.release(scope, "k", at(62)))
+          // A dying execution ends its lock at once: the retry continues the bound record.
+          yield* store.extend(scope, "k", at(62))
           const held = yield* acquire("k", at(63))
           assert.deepStrictEqual(held, { _tag: "Acquired", resourceId: "TXN-1" })
-          yield* store.complete(scope, "k", 422, "{\"code\":\"cascade_exhausted\"}")
+          yield* store.complete(scope, "k", 201, "{\"id\":\"TXN-1\"}")
           const replay = yield* acquire("k", at(64))
           assert.isTrue(replay._tag === "Existing" && replay.record.state === "completed" && replay.record.resourceId === "TXN-1")
+          // An error frees even a bound key (errors are never stored): the retry starts afresh.
+          assert.deepStrictEqual(yield* acquire("k2b", at(70)), { _tag: "Acquired", resourceId: null })
+          yield* store.bind(scope, "k2b", "TXN-2")
+          yield* store.release(scope, "k2b")
+          assert.deepStrictEqual(yield* acquire("k2b", at(71)), { _tag: "Acquired", resourceId: null })
           // Past retention the key starts afresh, unbound.
           assert.deepStrictEqual(yield* acquire("k", DateTime.add(t0, { hours: 25 })), { _tag: "Acquired", resourceId: null })
         }))
