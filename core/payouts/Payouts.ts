@@ -3,12 +3,16 @@
  * balance (USD transfer), optionally swaps to a local currency, and sends to beneficiaries.
  *
  * - Real rails debit `payout_available` in the method's currency into `payouts_in_flight` in the
- *   same transaction as the payout row (the guard makes racing payouts unable to overdraw). With a
- *   payout provider for the rail, the payout is `processing` until the provider (or the sandbox
- *   simulate endpoint) says; with none, the simulated driver completes it at once. A refusal of
- *   the beneficiary data reverses the debit and answers 422 `payout_dispatch_failed`; errors are
- *   not stored by idempotency, so a corrected retry with the same key executes again. The
- *   simulated driver refuses a recipient whose name contains `REJECT` (documented test value).
+ *   same transaction as the payout row and the binding of the client's `Idempotency-Key` (write
+ *   ahead: the guard makes racing payouts unable to overdraw, and a retry after a crash continues
+ *   the same payout, dispatched with the same upstream key `payout.id`). Who pays out is in
+ *   `Drivers.ts`: a payout provider plugin (`processing` until it says), in sandbox the simulated
+ *   driver (completes at once), in production without a provider nobody: 422
+ *   `payout_method_unavailable`, nothing debited. A refusal of the beneficiary data reverses the
+ *   debit and answers 422 `payout_dispatch_failed`; errors are not stored by idempotency, so a
+ *   corrected retry with the same key executes again. The simulated driver refuses a recipient
+ *   whose name contains `REJECT` (documented test value). A recovery job (5 minutes on) finishes
+ *   a dispatch an interrupted execution left behind.
  * - Sandbox synthetic rails (`sbx_po_*`) debit nothing and call no provider; they stay
  *   `processing` until `simulate`.
  * - A failed real payout returns its debit to `payout_available`. Events `payout.completed` and
@@ -30,9 +34,10 @@ import { Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
+import { driverFor, driverName, noPayoutProviderReason } from "./Drivers.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
 import { payoutMethods } from "./payoutMethods.ts"
-import { validateRecipient } from "./Recipients.ts"
+import { makeSend } from "./Send.ts"
 
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
 
@@ -59,11 +64,16 @@ export const payoutView = (p: Payout) => ({
   ...(p.status === "failed" ? { failureReason: p.failureReason } : {})
 })
 
-export const simulatedDriver = "simulated"
-export const sandboxRailDriver = "sandbox"
 
 export class Payouts extends Context.Service<Payouts, {
   readonly methods: (environment: Environment) => ReadonlyArray<PayoutMethodDef>
+  /** Who pays out on each method here: `routable` false in production without a payout provider. */
+  readonly routing: (environment: Environment) => ReadonlyArray<{
+    readonly method: PayoutMethodDef
+    readonly driver: string | null
+    readonly routable: boolean
+    readonly unroutableReason: string | null
+  }>
   readonly balances: (scope: ShopRef) => Effect.Effect<{ readonly balances: ReadonlyArray<PayoutBalance>; readonly transferableUsd: BigDecimal.BigDecimal }>
   readonly transfer: (scope: ShopRef, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly id: string
@@ -79,7 +89,12 @@ export class Payouts extends Context.Service<Payouts, {
     readonly localAvailableAfter: BigDecimal.BigDecimal
   }, ApiError>
   readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiError>
-  readonly send: (scope: ShopRef, input: { readonly methodId: string; readonly amount: BigDecimal.BigDecimal; readonly recipient: unknown }) => Effect.Effect<
+  /** `resumeId`: the payout an interrupted execution of the same Idempotency-Key wrote ahead. */
+  readonly send: (
+    scope: ShopRef,
+    input: { readonly methodId: string; readonly amount: BigDecimal.BigDecimal; readonly recipient: unknown },
+    resumeId?: string | undefined
+  ) => Effect.Effect<
     { readonly payout: Payout; readonly method: PayoutMethodDef },
     ApiError
   >
@@ -230,105 +245,7 @@ export class Payouts extends Context.Service<Payouts, {
           return next
         })
 
-      const send = Effect.fn("Payouts.send")(function*(scope: ShopRef, input: {
-        readonly methodId: string
-        readonly amount: BigDecimal.BigDecimal
-        readonly recipient: unknown
-      }) {
-        const method = methods(scope.environment).find((m) => m.id === input.methodId) ?? undefined
-        if (method === undefined) {
-          return yield* apiError("payout_method_unavailable", `No payout method '${input.methodId}': take ids from GET /me/payout/methods`, {
-            methodId: input.methodId
-          })
-        }
-        if (!BigDecimal.isPositive(input.amount) || !Money.fitsExponent(input.amount, method.currency)) {
-          return yield* apiError("amount_invalid", `amount must be a positive ${method.currency} amount with at most ${Money.exponent(method.currency)} decimals`, {
-            amount: Money.toJsonNumber(input.amount),
-            currency: method.currency
-          })
-        }
-        const checked = validateRecipient(method, input.recipient)
-        if (checked.issues.length > 0) {
-          return yield* invalidRequest(`Invalid recipient: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, checked.issues)
-        }
-        const usd = (yield* fx.toUsd(input.amount, method.currency)).converted
-        if (BigDecimal.isLessThan(usd, Money.decimal(method.minUsd)) || BigDecimal.isGreaterThan(usd, Money.decimal(method.maxUsd))) {
-          return yield* apiError("amount_invalid", `${method.name} pays out ${method.minUsd} to ${method.maxUsd} USD; this is ${Money.toText(usd)} USD`, {
-            amountUsd: Money.toJsonNumber(usd),
-            minUsd: Number(method.minUsd),
-            maxUsd: Number(method.maxUsd)
-          })
-        }
-        const provider = method.sandboxOnly ? undefined : providers.forMethod(scope.environment, method)[0]
-        const at = yield* DateTime.now
-        const payout: Payout = {
-          id: yield* ids.next("payout"),
-          environment: scope.environment,
-          merchantId: scope.merchant.id,
-          shopId: scope.shop.id,
-          methodId: method.id,
-          methodName: method.name,
-          rail: method.rail,
-          country: method.country,
-          currency: method.currency,
-          amount: input.amount,
-          status: "processing",
-          provider: method.sandboxOnly ? sandboxRailDriver : provider?.id ?? simulatedDriver,
-          providerRef: null,
-          debited: !method.sandboxOnly,
-          recipient: checked.recipient,
-          failureReason: null,
-          createdAt: at,
-          updatedAt: at,
-          completedAt: null,
-          version: 1
-        }
-        yield* tx.run(Effect.gen(function*() {
-          if (payout.debited) {
-            const available = yield* ledgerStore.balances(scope.environment, scope.shop.id)
-            if (!available.some((b) => b.book === "payout_available" && b.currency === method.currency)) {
-              return yield* apiError("currency_not_funded", `The payout balance holds no ${method.currency}: transfer and swap, or fund it first`, {
-                currency: method.currency
-              })
-            }
-            yield* post(shopOf(scope), "payout.debit", payout.id, [
-              { book: "payout_available", currency: method.currency, amount: BigDecimal.negate(input.amount) },
-              { book: "payouts_in_flight", currency: method.currency, amount: input.amount }
-            ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient(method.currency, input.amount, Money.decimal(e.available))))
-          }
-          yield* store.insert(payout)
-        }))
-        if (!payout.debited) return { payout, method }
-
-        // Dispatch: a provider for the rail, or the simulated driver.
-        const dispatched = provider === undefined
-          ? (/reject/i.test(checked.recipient["name"] ?? "")
-            ? Result.fail({ failureReason: "simulated driver: the beneficiary was rejected" })
-            : Result.succeed({ providerRef: `sim_${payout.id}`, status: "completed" as const }))
-          : yield* provider.send({
-            payoutId: payout.id,
-            idempotencyKey: payout.id,
-            method,
-            amount: Money.toText(input.amount),
-            currency: method.currency,
-            recipient: checked.recipient
-          }).pipe(Effect.result)
-        if (Result.isFailure(dispatched)) {
-          yield* tx.run(move(payout, "failed", dispatched.failure.failureReason)).pipe(Effect.orDie)
-          return yield* apiError("payout_dispatch_failed", `The provider rejected the payout: ${dispatched.failure.failureReason}`, {
-            failureReason: dispatched.failure.failureReason,
-            payoutId: payout.id,
-            debitReversed: true
-          })
-        }
-        const withRef = { ...payout, providerRef: dispatched.success.providerRef }
-        const final = yield* tx.run(Effect.gen(function*() {
-          const stored: Payout = { ...withRef, version: payout.version + 1 }
-          if (!(yield* store.update(stored))) return yield* new Conflict()
-          return dispatched.success.status === "completed" ? yield* move(stored, "completed", null) : stored
-        })).pipe(Effect.orDie)
-        return { payout: final, method }
-      })
+      const { send } = yield* makeSend({ methods, move, insufficient })
 
       const get = Effect.fn("Payouts.get")(function*(scope: ShopRef, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
@@ -351,8 +268,17 @@ export class Payouts extends Context.Service<Payouts, {
         )
       })
 
+      const routing = (environment: Environment) =>
+        methods(environment).map((method) => {
+          const driver = driverFor(environment, method, providers.forMethod(environment, method))
+          return driver._tag === "None"
+            ? { method, driver: null, routable: false, unroutableReason: noPayoutProviderReason }
+            : { method, driver: driverName(driver), routable: true, unroutableReason: null }
+        })
+
       return Payouts.of({
         methods,
+        routing,
         balances,
         transfer,
         quoteSwap,

@@ -5,6 +5,8 @@ import type { Payout, PayoutStatus } from "../payouts/Payout.ts"
 export class PayoutStore extends Context.Service<PayoutStore, {
   readonly insert: (payout: Payout) => Effect.Effect<void>
   readonly find: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Payout>>
+  /** By id alone, for jobs that carry only the id. */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Payout>>
   /** Writes `payout` if the stored version is `payout.version - 1`; false when another writer won. */
   readonly update: (payout: Payout) => Effect.Effect<boolean>
   /** Newest first. */

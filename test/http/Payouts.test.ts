@@ -5,6 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
+import { Ledger } from "../../core/ledger/Ledger.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
@@ -144,6 +145,33 @@ for (const target of storeTargets("payouts")) {
           const live = m.keys.production.secretKey
           expect(yield* call("POST", "/api/v1/me/payout/fund-sandbox", { bearer: live, body: { currency: "MXN", amount: 1 } }), 400, "fund_sandbox_only")
           expect(yield* call("POST", "/api/v1/me/payout/send", { bearer: live, body: { methodId: "sbx_po_mx_spei", amount: 100, recipient: spei } }), 422, "payout_method_unavailable")
+        }))
+
+      it.effect("production never fakes a payout: without a payout provider the rail is not routable and sending debits nothing", () =>
+        Effect.gen(function*() {
+          const m = yield* createMerchant()
+          const live = m.keys.production.secretKey
+          const shopId = m.shops[0]!.id
+          // Real production money in the payout balance (as settled pay-ins transferred would be).
+          yield* (yield* Ledger).record({ environment: "production", shopId }, "test.funding", "funding", [
+            { book: "external", currency: "MXN", amount: Money.decimal("-1000") },
+            { book: "payout_available", currency: "MXN", amount: Money.decimal("1000") }
+          ])
+          const methods = (yield* call("GET", "/api/v1/me/payout/methods", { bearer: live })).body.items
+          const mx = methods.find((x: { id: string }) => x.id === "po_mx_spei")
+          assert.deepInclude(mx, { routable: false, unroutableReason: "no_payout_provider_configured", driver: null })
+          const sandboxMx = (yield* call("GET", "/api/v1/me/payout/methods", { bearer: m.keys.sandbox.secretKey })).body.items
+            .find((x: { id: string }) => x.id === "po_mx_spei")
+          assert.deepInclude(sandboxMx, { routable: true, unroutableReason: null, driver: "simulated" })
+
+          const refused = yield* call("POST", "/api/v1/me/payout/send", { bearer: live, body: { methodId: "po_mx_spei", amount: 200, recipient: spei } })
+          assert.strictEqual(refused.status, 422, JSON.stringify(refused.body))
+          assert.strictEqual(refused.body.error.code, "payout_method_unavailable")
+          const balance = (yield* call("GET", "/api/v1/me/payout/balance", { bearer: live })).body.balances
+          assert.strictEqual(balance.find((b: { currency: string }) => b.currency === "MXN").available, 1000)
+          assert.strictEqual((yield* call("GET", "/api/v1/me/payout/send", { bearer: live })).body.pagination.total, 0)
+          const events = (yield* (yield* OutboxStore).list("production", shopId)).filter((e) => e.type.startsWith("payout."))
+          assert.deepStrictEqual(events, [])
         }))
 
       it.effect("a rejected beneficiary reverses the debit (422); the corrected retry with the same key executes", () =>

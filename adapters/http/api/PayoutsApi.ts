@@ -37,6 +37,13 @@ export const PayoutMethodView = Schema.Struct({
   iconUrl: Schema.String,
   funded: Schema.Boolean,
   currencyAvailable: Money,
+  routable: Schema.Boolean.annotate({
+    description: "Whether a payout can be sent on this method here. In production a method needs a configured payout provider; without one it is listed with routable: false and sending answers 422 payout_method_unavailable (nothing is debited)."
+  }),
+  unroutableReason: Schema.NullOr(Schema.String).annotate({ description: "`no_payout_provider_configured` when not routable" }),
+  driver: Schema.NullOr(Schema.String).annotate({
+    description: "Who pays out: a payout provider's id; `simulated` in sandbox for real rails without a provider (completes at once, moves no money); `sandbox` for the sbx_po_* rails (wait for simulate)"
+  }),
   recipientFields: Schema.Array(Schema.Struct({
     key: Schema.String,
     label: Schema.String,

@@ -35,7 +35,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
           const s = yield* scope
           const { balances } = yield* payouts.balances(s)
           return {
-            items: payouts.methods(s.environment).map((m) => {
+            items: payouts.routing(s.environment).map(({ driver, method: m, routable, unroutableReason }) => {
               const held = balances.find((b) => b.currency === m.currency)
               return {
                 id: m.id,
@@ -49,6 +49,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
                 iconUrl: icon(m.id),
                 funded: held !== undefined && BigDecimal.isPositive(held.available),
                 currencyAvailable: held === undefined ? 0 : n(held.available),
+                routable,
+                unroutableReason,
+                driver,
                 recipientFields: m.recipientFields.map((f) => ({
                   key: f.key,
                   label: f.label,
@@ -135,7 +138,8 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
             key: headers["idempotency-key"],
             request: { methodId: payload.methodId, amount: Money.toText(payload.amount), recipient: payload.recipient },
             codec: SendResult,
-            execute: () => Effect.map(payouts.send(s, payload), ({ method, payout }) => ({
+            // A retry of an interrupted execution continues the payout it wrote ahead.
+            execute: (resume) => Effect.map(payouts.send(s, payload, resume), ({ method, payout }) => ({
               payout: payoutView(payout),
               methodName: method.name,
               logoUrl: icon(method.id),

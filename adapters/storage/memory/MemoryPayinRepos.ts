@@ -233,6 +233,7 @@ export const MemoryPayoutStore = Layer.effect(
       insert: (p) => db.run(Effect.sync(() => void payouts.set(p.id, p))),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(payouts.get(id)), (p) => p.environment === environment && p.shopId === shopId))),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(payouts.get(id)))),
       update: (p) =>
         db.run(Effect.sync(() => {
           const current = payouts.get(p.id)

@@ -370,6 +370,7 @@ export const SqlPayoutStore = Layer.effect(
           createdAt: date(p.createdAt)
         }),
       find: (environment, shopId, id) => payouts.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
+      findById: (id) => payouts.first(sql`id = ${id}`),
       update: (p) => payouts.update(p, p.id, p.version, sql`, status = ${p.status}`),
       list: (environment, shopId, filter, page) =>
         payouts.page(
