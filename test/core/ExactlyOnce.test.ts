@@ -5,19 +5,21 @@
  * same upstream key.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, type Duration, Effect, Exit, Fiber, Option } from "effect"
+import { Cause, type Duration, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { type PayoutProvider, PayoutProviders } from "../../core/ports/PayoutProvider.ts"
+import { Payouts } from "../../core/payouts/Payouts.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
 import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import { readView } from "../../core/payments/PaymentView.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
-import { EngineTest, newScope } from "../support/Engine.ts"
+import { EngineTest, EngineTestWith, newScope } from "../support/Engine.ts"
 
 /** A provider whose charges answer after `delay` (or never, while `answering` is false). */
 const scriptedProvider = (id: string, behaviour: { delay: Duration.Input; answering: boolean }) => {
@@ -129,4 +131,49 @@ describe("exactly-once payment creation", () => {
       assert.strictEqual(retried.id, stored.id)
       assert.strictEqual(upstream.calls.length, 2)
     }).pipe(Effect.provide(EngineTest)))
+})
+
+describe("exactly-once payout dispatch", () => {
+  it.effect("a payout whose dispatch died is finished by the recovery job with the same upstream key, debited once", () => {
+    const behaviour = { answering: false }
+    const calls: Array<string> = []
+    const provider: PayoutProvider = {
+      id: "payout-upstream",
+      environments: ["sandbox", "production"],
+      supports: () => true,
+      send: (request) =>
+        Effect.suspend(() => {
+          calls.push(request.idempotencyKey)
+          return behaviour.answering ? Effect.succeed({ providerRef: `po_${request.idempotencyKey}`, status: "completed" as const }) : Effect.never
+        })
+    }
+    const providers = Layer.succeed(PayoutProviders, PayoutProviders.of({ forMethod: () => [provider] }))
+    const engine = EngineTestWith(providers)
+    return Effect.gen(function*() {
+      const scope = yield* newScope()
+      const payouts = yield* Payouts
+      yield* payouts.fundSandbox(scope, "MXN", Money.decimal("1000"))
+      const recipient = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" }
+      const sending = yield* Effect.forkChild(payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal("200"), recipient }))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(sending) // died while the provider had the payout
+      const { rows } = yield* payouts.list(scope, {}, { limit: 10, offset: 0 })
+      assert.strictEqual(rows.length, 1)
+      assert.deepInclude(rows[0]!, { status: "processing", providerRef: null, provider: "payout-upstream" })
+      const mxn = () => Effect.map(payouts.balances(scope), (b) => Money.toText(b.balances.find((x) => x.currency === "MXN")!.available))
+      assert.strictEqual(yield* mxn(), "800")
+
+      behaviour.answering = true
+      yield* TestClock.adjust("5 minutes")
+      yield* (yield* Jobs).runDue
+      assert.deepStrictEqual(calls, [rows[0]!.id, rows[0]!.id], "asked again with the same key")
+      const done = yield* payouts.get(scope, rows[0]!.id)
+      assert.deepInclude(done, { status: "completed", providerRef: `po_${rows[0]!.id}` })
+      assert.strictEqual(yield* mxn(), "800")
+      // A retry of the client's key continues the same payout and sends nothing again.
+      const again = yield* payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal("200"), recipient }, rows[0]!.id)
+      assert.strictEqual(again.payout.id, rows[0]!.id)
+      assert.strictEqual(calls.length, 2)
+    }).pipe(Effect.provide(engine))
+  })
 })

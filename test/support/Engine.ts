@@ -5,9 +5,11 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
-import { Engine } from "../../core/Engine.ts"
+import { Engine, FoundationTest } from "../../core/Engine.ts"
+import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
+import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 import { type SendResult, WebhookSender } from "../../core/ports/WebhookSender.ts"
 import { Merchants, type NewMerchant } from "../../core/tenancy/Merchants.ts"
@@ -41,13 +43,17 @@ export class ScriptedSender extends Context.Service<ScriptedSender, {
   }))
 }
 
-export const EngineTest = SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
-  Layer.provideMerge(Engine.layerTest),
-  Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
-  Layer.provideMerge(ScriptedSender.layer),
-  Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
-  Layer.provideMerge(MemoryStore.layer)
-)
+/** The test engine with the given payout provider plugins (`EngineTest` has none). */
+export const EngineTestWith = (payoutProviders: Layer.Layer<PayoutProviders>) =>
+  SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
+    Layer.provideMerge(Engine.services.pipe(Layer.provideMerge(payoutProviders), Layer.provideMerge(FoundationTest))),
+    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
+    Layer.provideMerge(ScriptedSender.layer),
+    Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
+    Layer.provideMerge(MemoryStore.layer)
+  )
+
+export const EngineTest = EngineTestWith(Payouts.noProviders)
 
 /** A new merchant with one shop, and the scope a sandbox (or production) request acts in. */
 export const newScope = (environment: "sandbox" | "production" = "sandbox", input: Partial<NewMerchant> = {}) =>
