@@ -47,6 +47,8 @@ export const ErrorCatalog = {
     "invalid_request_error",
     "A field is missing or malformed; see `details.issues[]`, `details.missingFields` or `details.required`."
   ),
+  payload_too_large: entry(413, "invalid_request_error", "The request body is larger than 1 MB."),
+  unsupported_media_type: entry(415, "invalid_request_error", "The request body must be JSON: send `Content-Type: application/json`."),
   not_found: entry(404, "invalid_request_error", "No such resource for this credential (an id of another shop answers the same)."),
   // Idempotency
   idempotency_key_reused: entry(
@@ -102,7 +104,11 @@ export const ErrorCatalog = {
     "provider_error",
     "The provider rejected the beneficiary data; the debit was reversed; a corrected retry with the same Idempotency-Key re-executes."
   ),
-  payout_method_unavailable: entry(422, "invalid_request_error", "The payout method does not exist."),
+  payout_method_unavailable: entry(
+    422,
+    "invalid_request_error",
+    "The payout method does not exist here, or (production) no payout provider is configured for it: `details.reason`; nothing was debited."
+  ),
   currency_not_funded: entry(422, "invalid_request_error", "There is no balance in the method's currency."),
   balance_insufficient: entry(422, "invalid_request_error", "The amount is above the available balance."),
   amount_invalid: entry(422, "invalid_request_error", "The amount is not valid for this operation."),

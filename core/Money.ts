@@ -62,10 +62,21 @@ export const toText = (amount: BigDecimal.BigDecimal): string => BigDecimal.form
 export const toJsonNumber = (amount: BigDecimal.BigDecimal): number => Number(toText(amount))
 
 /**
- * A JSON number in major units, decoded to `BigDecimal` through its decimal text.
- * Rejects NaN and infinities; sign and scale rules belong to the endpoint that reads it.
+ * The largest magnitude any amount input may have, in major units: far above any real payment
+ * (100 000 USD is about 4e8 COP) and small enough that a JSON number still carries every cent
+ * exactly (1e12 x 100 < 2^53).
  */
-export const Amount = Schema.Finite.pipe(
+export const maxAmountInput = 1e12
+
+/**
+ * A JSON number in major units, decoded to `BigDecimal` through its decimal text.
+ * Rejects NaN, infinities and magnitudes above `maxAmountInput` (1e21, 1e308);
+ * sign and scale rules belong to the endpoint that reads it.
+ */
+export const Amount = Schema.Finite.check(
+  Schema.isLessThanOrEqualTo(maxAmountInput),
+  Schema.isGreaterThanOrEqualTo(-maxAmountInput)
+).pipe(
   Schema.decodeTo(
     Schema.BigDecimal,
     SchemaTransformation.transform({

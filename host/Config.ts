@@ -28,6 +28,10 @@ export interface HostConfig {
   readonly trustedProxies: number
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
   readonly depositCallbackSecret: Redacted.Redacted<string>
+  /** A client must finish sending its headers within this (`HEADERS_TIMEOUT_MS`, default 10 000). */
+  readonly headersTimeoutMs: number
+  /** A whole request must arrive within this (`REQUEST_TIMEOUT_MS`, default 30 000). */
+  readonly requestTimeoutMs: number
 }
 
 /** One entry of `REFERENCE_PROVIDERS`: secrets arrive as JSON strings and are kept `Redacted`. */
@@ -68,7 +72,9 @@ export const HostConfig = Effect.gen(function*() {
       Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
     ),
     trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
-    depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("deposit-callback-secret")))
+    depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("deposit-callback-secret"))),
+    headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+    requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000))
   } satisfies HostConfig
 })
 
@@ -89,5 +95,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   referenceProviders: [],
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   ...overrides
 })

@@ -88,9 +88,20 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
   )
 }
 
+/**
+ * Slow or idle clients are cut off: headers must arrive within `headersTimeoutMs`, the whole
+ * request within `requestTimeoutMs`; an idle keep-alive connection closes after 5 s.
+ */
+const serverOptions = (config: HostConfig) => ({
+  headersTimeout: config.headersTimeoutMs,
+  requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs),
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs)
+})
+
 /** The host listening on `config.host:config.port`. */
 export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>) =>
   HttpRouter.serve(appLayer(config, store), { disableLogger: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(NodeHttpServer.layer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
   )

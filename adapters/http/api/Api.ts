@@ -27,8 +27,11 @@ export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
   .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi)
   .middleware(ErrorResponses)
-  // Report every problem of a request at once, not only the first.
-  .annotate(HttpApi.ParseOptions, { errors: "all" })
+  // Report every problem of a request at once, not only the first; an unknown field is an error
+  // (a typo must never be ignored: `amout` would refund everything). Headers carry transport
+  // fields, so they keep the default for unknown keys.
+  .annotate(HttpApi.ParseOptions, { errors: "all", onExcessProperty: "error" })
+  .annotate(HttpApi.HeadersParseOptions, { errors: "all" })
   .annotate(OpenApi.Title, "Payment Orchestration API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Description, apiDescription)

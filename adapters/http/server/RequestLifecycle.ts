@@ -3,10 +3,10 @@
  * `X-Request-Id`), one log line, and the error envelope for whatever no endpoint answered
  * (unknown route, malformed body, a defect) so that no response is a bare 404 or 500.
  */
-import { Cause, Clock, Context, Effect, Layer, type Types } from "effect"
+import { ByteSize, Cause, Clock, Context, Effect, Layer, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { apiError, type ApiError } from "../../../core/ApiError.ts"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
 
@@ -14,18 +14,64 @@ export class RequestId extends Context.Service<RequestId, string>()("adapters/ht
 
 const requestIdHeader = "x-request-id"
 
+/** The largest request body read (`payload_too_large` past it). */
+export const maxBodyBytes = 1024 * 1024
+
 /** Translates what escaped the endpoints into an `ApiError`. */
 const toApiError = (cause: Cause.Cause<unknown>): ApiError => {
   const failure = cause.reasons.find(Cause.isFailReason)?.error
-  const reason = (failure as { reason?: { _tag?: string } } | undefined)?.reason
+  const reason = (failure as { reason?: { _tag?: string; reason?: string } } | undefined)?.reason
   switch (reason?._tag) {
     case "RouteNotFound":
       return apiError("not_found", "No such endpoint", {})
     case "RequestParseError":
-      return apiError("invalid_request", "The request body is not valid JSON", { issues: [], missingFields: [] })
+      return reason.reason === "BodyTooLarge"
+        ? tooLarge
+        : apiError("invalid_request", "The request body is not valid JSON", { issues: [], missingFields: [] })
     default:
       return apiError("internal_error", "Internal error", {})
   }
+}
+
+const tooLarge = apiError("payload_too_large", `The request body is larger than ${maxBodyBytes} bytes`, { maxBytes: maxBodyBytes })
+
+const isEnvelope = (response: HttpServerResponse.HttpServerResponse) =>
+  (response.headers["content-type"] ?? "").includes("application/json")
+
+/** A NUL character anywhere in a string of a JSON value. */
+const hasNul = (value: unknown): boolean =>
+  typeof value === "string"
+    ? value.includes("\u0000")
+    : Array.isArray(value)
+    ? value.some(hasNul)
+    : value !== null && typeof value === "object"
+    ? Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v))
+    : false
+
+const nulRefused = apiError("invalid_request", "NUL characters are not allowed in ids, query values or strings", {
+  issues: [{ path: "", message: "Contains a NUL (\\u0000) character" }],
+  missingFields: []
+})
+
+/**
+ * NUL bytes are refused before any endpoint sees them (PostgreSQL text cannot hold them, and no
+ * id or name needs one): in the path and query, and in any string of a JSON body.
+ */
+const refuseNul = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (/%00|\u0000/i.test(request.url)) return yield* Effect.fail(nulRefused)
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return
+    if (!(request.headers["content-type"] ?? "").includes("json")) return
+    const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
+    if (!text.includes("\\u0000") && !text.includes("\u0000")) return
+    const parsed = yield* Effect.try(() => JSON.parse(text) as unknown).pipe(Effect.orElseSucceed(() => undefined))
+    if (hasNul(parsed)) return yield* Effect.fail(nulRefused)
+  })
+
+/** A declared body over the limit is refused before a byte of it is read. */
+const declaredTooLarge = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = Number(request.headers["content-length"] ?? "0")
+  return Number.isFinite(length) && length > maxBodyBytes
 }
 
 export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; handles: unknown }>()(
@@ -39,11 +85,20 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = `req_${(yield* random.ulid).toLowerCase()}`
         const started = yield* Clock.currentTimeMillis
-        const response = yield* httpEffect.pipe(
+        const answer = declaredTooLarge(request) ? Effect.fail(tooLarge) : Effect.andThen(refuseNul(request), httpEffect)
+        const response = yield* answer.pipe(
+          // The endpoints' own answer to a body that is not JSON is a bare 415: give it the envelope.
+          Effect.flatMap((response) =>
+            response.status === 415 && !isEnvelope(response)
+              ? Effect.fail(apiError("unsupported_media_type", `Unsupported Content-Type '${request.headers["content-type"] ?? ""}': send application/json`, {}))
+              : Effect.succeed(response)
+          ),
           Effect.provideService(RequestId, requestId),
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
           Effect.catchCause((cause) =>
             Effect.gen(function*() {
-              const error = toApiError(cause)
+              const failure = cause.reasons.find(Cause.isFailReason)?.error
+              const error = failure instanceof ApiErrorClass ? failure : toApiError(cause)
               if (error.code === "internal_error") yield* Effect.logError("request failed", cause)
               return renderError(error, requestId, config.publicUrl)
             })
