@@ -68,6 +68,10 @@ export const toJsonNumber = (amount: BigDecimal.BigDecimal): number => Number(to
  */
 export const maxAmountInput = 1e12
 
+/** Whether an amount that arrived as text (a network notification) is within `maxAmountInput`. */
+export const withinInputBound = (amount: BigDecimal.BigDecimal): boolean =>
+  BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(amount), BigDecimal.fromNumberUnsafe(maxAmountInput))
+
 /**
  * A JSON number in major units, decoded to `BigDecimal` through its decimal text.
  * Rejects NaN, infinities and magnitudes above `maxAmountInput` (1e21, 1e308);

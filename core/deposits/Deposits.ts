@@ -217,7 +217,10 @@ export class Deposits extends Context.Service<Deposits, {
           return yield* notFound("deposit account with CLABE", transfer.clabe)
         }
         const account = found.value
-        if (transfer.currency !== account.currency || !BigDecimal.isPositive(transfer.amount) || !Money.fitsExponent(transfer.amount, account.currency)) {
+        if (
+          transfer.currency !== account.currency || !BigDecimal.isPositive(transfer.amount) ||
+          !Money.fitsExponent(transfer.amount, account.currency) || !Money.withinInputBound(transfer.amount)
+        ) {
           return yield* invalidRequest(`Expected a positive amount in ${account.currency}`, [{ path: "amount", message: `Expected a positive ${account.currency} amount` }])
         }
         return yield* tx.run(Effect.gen(function*() {

@@ -212,6 +212,20 @@ describe("deposit accounts", () => {
           headers: { "x-deposit-signature": stripe.webhooks.generateTestHeaderString({ payload: body.replace(account.clabe, "646180000000000000"), secret: "deposit-callback-secret" }) }
         })
         assert.strictEqual(unknownClabe.status, 404)
+
+        // Absurd amounts are refused, never recorded (the signature is valid).
+        for (const amount of ["1e21", "100000000000000", 1e21]) {
+          const huge = JSON.stringify({ clabe: account.clabe, amount, currency: "MXN", trackingKey: `HUGE${String(amount)}`, payerName: "X", payerBank: "Y" })
+          const refused = yield* call("POST", "/api/v1/deposits/notifications/mx_spei_stp", {
+            rawBody: huge,
+            headers: { "x-deposit-signature": stripe.webhooks.generateTestHeaderString({ payload: huge, secret: "deposit-callback-secret" }) }
+          })
+          assert.strictEqual(refused.status, 400, JSON.stringify(refused.body))
+          assert.strictEqual(refused.body.error.code, "invalid_request")
+        }
+        assert.strictEqual((yield* call("GET", `/api/v1/me/deposit-accounts/${account.id}/deposits`, { bearer: sk })).body.pagination.total, 1)
+        const rate = yield* call("PUT", "/admin/v1/fx-rates/MXN", { bearer: adminToken, body: { perUsd: 1e308 } })
+        assert.strictEqual(rate.status, 400)
       }))
   })
 })

@@ -72,7 +72,9 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.put("putFxRate", "/fx-rates/:currency", {
       params: { currency: Schema.String },
       payload: Schema.Struct({
-        perUsd: Schema.Number.check(Schema.isGreaterThan(0)).annotate({ description: "Units of the currency per 1 USD (mid rate)" }),
+        perUsd: Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(1e9)).annotate({
+          description: "Units of the currency per 1 USD (mid rate), above 0 and at most 1e9"
+        }),
         enabled: Schema.optional(Schema.Boolean)
       }),
       success: FxRateView
