@@ -1,4 +1,4 @@
-import { type BigDecimal, Context, type Redacted } from "effect"
+import { type BigDecimal, Context, Redacted } from "effect"
 
 /** Where the engine is reachable and the business settings it runs with. */
 export class EngineConfig extends Context.Service<EngineConfig, {
@@ -11,6 +11,19 @@ export class EngineConfig extends Context.Service<EngineConfig, {
   /** HMAC secret of the deposit network's signed transfer notifications. */
   readonly depositCallbackSecret: Redacted.Redacted<string>
 }>()("core/EngineConfig") {}
+
+/**
+ * The built-in development secrets: a host that does not set its own runs with these, which
+ * anyone can read here. Production traffic signed with them is refused.
+ */
+export const developmentSecrets = {
+  depositCallback: "deposit-callback-secret",
+  sandboxCallback: "sandbox-callback-secret"
+} as const
+
+/** Whether `secret` is the built-in development value of that secret. */
+export const isDevelopmentSecret = (name: keyof typeof developmentSecrets, secret: Redacted.Redacted<string>) =>
+  Redacted.value(secret) === developmentSecrets[name]
 
 /** The spec's `{base_url}`. */
 export const baseUrlOf = (config: EngineConfig["Service"]) => `${config.publicUrl}/api/v1`

@@ -1,5 +1,6 @@
 /** The reference host's configuration, read from the environment. */
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
+import { developmentSecrets } from "../core/EngineConfig.ts"
 import { Environment } from "../core/Environment.ts"
 import * as Money from "../core/Money.ts"
 
@@ -67,12 +68,16 @@ export const HostConfig = Effect.gen(function*() {
     logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
     fxMarkupPct: Money.decimal(yield* Config.String("FX_MARKUP_PCT").pipe(Config.withDefault("2"))),
     workerInterval: Duration.millis(yield* Config.Int("WORKER_INTERVAL_MS").pipe(Config.withDefault(1000))),
-    sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("sandbox-callback-secret"))),
+    sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(
+      Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
+    ),
     referenceProviders: yield* Config.schema(Schema.fromJsonString(Schema.Array(ReferenceProviderConfig)), "REFERENCE_PROVIDERS").pipe(
       Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
     ),
     trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
-    depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(Config.withDefault(Redacted.make("deposit-callback-secret"))),
+    depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
+      Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
+    ),
     headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
     requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000))
   } satisfies HostConfig

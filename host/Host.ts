@@ -11,7 +11,7 @@ import { HttpApp } from "../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
 import { HttpWebhookSender } from "../adapters/webhooks/HttpWebhookSender.ts"
 import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
-import { EngineConfig } from "../core/EngineConfig.ts"
+import { EngineConfig, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
@@ -58,6 +58,19 @@ const demoMerchant = (config: HostConfig) =>
     ].join("\n"))
   }))
 
+/** At start, one warning per built-in development secret still in use, and what it means. */
+const developmentSecretWarnings = (config: HostConfig) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    if (isDevelopmentSecret("depositCallback", config.depositCallbackSecret)) {
+      yield* Effect.logWarning(
+        "DEPOSIT_CALLBACK_SECRET is the built-in development value: production deposit notifications are refused until you set your own"
+      )
+    }
+    if (isDevelopmentSecret("sandboxCallback", config.sandboxCallbackSecret)) {
+      yield* Effect.logWarning("SANDBOX_CALLBACK_SECRET is the built-in development value (it signs sandbox callbacks only)")
+    }
+  }))
+
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
   const engine = Engine.services.pipe(
@@ -81,7 +94,7 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
     SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
     ...config.referenceProviders.map((p) => ReferenceHttpProvider.layer(p))
   ).pipe(Layer.provide(FetchHttpClient.layer))
-  return Layer.mergeAll(HttpApp, demoMerchant(config), providers, Jobs.worker(config.workerInterval)).pipe(
+  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, Jobs.worker(config.workerInterval)).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),
     Layer.provideMerge(store)

@@ -18,7 +18,7 @@ import { Mac } from "effect/crypto"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import * as Country from "../Country.ts"
-import { EngineConfig } from "../EngineConfig.ts"
+import { EngineConfig, isDevelopmentSecret } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import * as Money from "../Money.ts"
@@ -217,6 +217,12 @@ export class Deposits extends Context.Service<Deposits, {
           return yield* notFound("deposit account with CLABE", transfer.clabe)
         }
         const account = found.value
+        if (account.environment === "production" && isDevelopmentSecret("depositCallback", config.depositCallbackSecret)) {
+          return yield* apiError(
+            "authentication_failed",
+            "Production deposit notifications are refused while DEPOSIT_CALLBACK_SECRET is the built-in development value: set your own"
+          )
+        }
         if (
           transfer.currency !== account.currency || !BigDecimal.isPositive(transfer.amount) ||
           !Money.fitsExponent(transfer.amount, account.currency) || !Money.withinInputBound(transfer.amount)

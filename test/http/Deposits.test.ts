@@ -4,7 +4,7 @@
  * deposits credited as pay-ins once, disabled accounts, and another shop's id.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Effect, Option } from "effect"
+import { BigDecimal, Effect, Option, Redacted } from "effect"
 import Stripe from "stripe"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { isValidClabe } from "../../core/deposits/Clabe.ts"
@@ -246,3 +246,43 @@ for (const target of storeTargets("deposits")) {
     })
   })
 }
+
+/** A production notification for `clabe`, signed with `secret`. */
+const productionNotification = (clabe: string, secret: string, trackingKey: string) => {
+  const body = JSON.stringify({ clabe, amount: "100.00", currency: "MXN", trackingKey, payerName: "Empresa SA", payerBank: "BBVA" })
+  return call("POST", "/api/v1/deposits/notifications/mx_spei_stp", {
+    rawBody: body,
+    headers: { "x-deposit-signature": stripe.webhooks.generateTestHeaderString({ payload: body, secret }) }
+  })
+}
+
+const productionAccount = Effect.gen(function*() {
+  const m = yield* createMerchant()
+  yield* enable(m.shops[0]!.id, ["mx_spei_stp"], false, "production")
+  const created = yield* create(m.keys.production.secretKey, user("prod"))
+  assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+  return { clabe: created.body.account.clabe as string, id: created.body.account.id as string, sk: m.keys.production.secretKey }
+})
+
+describe("production deposit notifications and the development secret", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("are refused while DEPOSIT_CALLBACK_SECRET is the built-in development value, even when signed with it", () =>
+      Effect.gen(function*() {
+        const account = yield* productionAccount
+        const refused = yield* productionNotification(account.clabe, "deposit-callback-secret", "PROD0001")
+        assert.strictEqual(refused.status, 401, JSON.stringify(refused.body))
+        assert.strictEqual(refused.body.error.code, "authentication_failed")
+        assert.strictEqual((yield* call("GET", `/api/v1/me/deposit-accounts/${account.id}/deposits`, { bearer: account.sk })).body.pagination.total, 0)
+      }))
+  })
+  layer(testHost(MemoryStore.layer, { depositCallbackSecret: Redacted.make("a-real-network-secret") }), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("are credited once the host has its own secret", () =>
+      Effect.gen(function*() {
+        const account = yield* productionAccount
+        assert.strictEqual((yield* productionNotification(account.clabe, "deposit-callback-secret", "PROD0002")).status, 401)
+        const ok = yield* productionNotification(account.clabe, "a-real-network-secret", "PROD0003")
+        assert.strictEqual(ok.status, 200, JSON.stringify(ok.body))
+        assert.isTrue(ok.body.credited)
+      }))
+  })
+})
