@@ -26,6 +26,12 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   \`Authorization: Bearer <accessToken>\`. A raw secret key is also accepted as the bearer (legacy).
   Publishable keys serve hosted checkout and the endpoints marked *any key* only.
 - Every response carries \`X-Request-Id\`; an error body carries the same \`requestId\`.
+- Input is strict, like Stripe's: an unknown field in a body or query is \`400 invalid_request\`
+  naming it in \`details.issues[].path\` (a typo is never ignored); a body over 1 MB is
+  \`413 payload_too_large\`; a body that is not \`application/json\` is \`415
+  unsupported_media_type\`; a NUL character in a path, query or string is \`400\`; every amount
+  is a finite number of at most 1e12 in magnitude, with at most its currency's decimals. A client
+  that does not finish its headers within 10 s gets \`408\` and is disconnected.
 
 ## Pay-ins
 
