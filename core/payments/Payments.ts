@@ -38,6 +38,8 @@ export class Payments extends Context.Service<Payments, {
     currency: string | undefined
   ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
+  /** The shop a payment of that environment belongs to (to resolve a multi-shop credential's scope). */
+  readonly shopOf: (environment: Scope["environment"], id: string) => Effect.Effect<string | undefined>
   /** `status` is the API's: `pending` also finds payments still being routed (`initiated`). */
   readonly list: (
     scope: Pick<Scope, "environment" | "shop">,
@@ -82,7 +84,11 @@ export class Payments extends Context.Service<Payments, {
           statuses: status === undefined ? undefined : status === "pending" ? ["pending", "initiated"] : [status]
         }, page)
 
+      const shopOf = (environment: Scope["environment"], id: string) =>
+        Effect.map(store.findById(id), (found) => Option.isSome(found) && found.value.environment === environment ? found.value.shopId : undefined)
+
       return Payments.of({
+        shopOf,
         create,
         recordIncoming,
         headline,

@@ -21,6 +21,13 @@ export class Scopes extends Context.Service<Scopes, {
     principal: Principal,
     named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
   ) => Effect.Effect<Scope, ApiError>
+  /**
+   * The scope of a record found by id (a payment, a claim) whose shop is `ownerShopId`: that
+   * shop when the credential covers it (a merchant-wide credential covers every shop of its
+   * merchant), else the credential's default scope, where the id then answers 404 like an
+   * unknown one.
+   */
+  readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<Scope, ApiError>
 }>()("core/tenancy/Scopes") {
   static readonly layer = Layer.effect(
     Scopes,
@@ -42,7 +49,11 @@ export class Scopes extends Context.Service<Scopes, {
         if (Option.isNone(shop)) return yield* notFound("shop", wanted ?? "(default)")
         return { environment: principal.environment, merchant: principal.merchant, shop: shop.value }
       })
-      return Scopes.of({ resolve })
+      const resolveOwning = (principal: Principal, ownerShopId: string | undefined) =>
+        ownerShopId === undefined
+          ? resolve(principal)
+          : resolve(principal, { shopId: ownerShopId }).pipe(Effect.catchTag("ApiError", () => resolve(principal)))
+      return Scopes.of({ resolve, resolveOwning })
     })
   )
 }

@@ -130,7 +130,10 @@ export const PaymentListQuery = {
   paymentMethodId: Schema.optional(Schema.String),
   country: Schema.optional(Schema.String),
   merchantOrderId: Schema.optional(Schema.String),
-  method: Schema.optional(Schema.String)
+  method: Schema.optional(Schema.String),
+  shopId: Schema.optional(Text(64)).annotate({
+    description: "For a credential covering several shops: list this shop's payments (default: the credential's first shop); a shop it does not cover is 404"
+  })
 }
 
 

@@ -3,6 +3,7 @@ import { type BigDecimal, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Claims, claimView, refundView } from "../../../core/claims/Claims.ts"
+import { Payments } from "../../../core/payments/Payments.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { RefundView } from "../api/ClaimsApi.ts"
@@ -12,6 +13,7 @@ import * as Money from "../../../core/Money.ts"
 export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
   Effect.gen(function*() {
     const claims = yield* Claims
+    const payments = yield* Payments
     const scopes = yield* Scopes
     const idempotent = yield* makeIdempotent
     const refund = (
@@ -20,7 +22,8 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
       payload: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
     ) =>
       Effect.gen(function*() {
-        const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+        const principal = yield* CurrentPrincipal
+        const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
         return yield* idempotent({
           operation: `POST /payments/${id}/refund`,
           atomic: true,

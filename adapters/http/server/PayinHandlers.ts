@@ -58,8 +58,10 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       readonly country?: string | undefined
       readonly merchantOrderId?: string | undefined
       readonly method?: string | undefined
+      readonly shopId?: string | undefined
     }) {
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+      // A named shop the credential does not cover is a 404, never another shop's list.
+      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
       const country = query.country === undefined ? undefined : Country.toIso3(query.country)
       if (country !== undefined && Option.isNone(country)) {
         return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -76,7 +78,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     })
 
     const get = Effect.fnUntraced(function*(id: string) {
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+      const principal = yield* CurrentPrincipal
+      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
       return detailView(yield* payments.get(scope, id))
     })
 

@@ -1,0 +1,52 @@
+/**
+ * Credentials covering several shops (spec 1.8): a payment created for shop B with `shopId` is
+ * readable, refundable and listed under `shopId=B`; naming a shop the credential does not cover is
+ * a 404, never another shop's data.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { call, createMerchant, testHost } from "../support/Host.ts"
+
+const eventually = <A, R>(probe: Effect.Effect<A, never, R>, done: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const value = yield* probe
+      if (done(value)) return value
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    }
+    return yield* probe
+  })
+
+describe("credentials covering several shops", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("a payment of shop B is readable, refundable and listed under shopId=B", () =>
+      Effect.gen(function*() {
+        const m = yield* createMerchant({ shops: [{ name: "Shop A" }, { name: "Shop B" }] })
+        const sk = m.keys.sandbox.secretKey
+        const [a, b] = m.shops
+        const created = yield* call("POST", "/api/v1/payments", {
+          bearer: sk,
+          headers: { "sandbox-simulate": "paid" },
+          body: { amount: 50, paymentMethodId: "sbx_pix", shopId: b!.id }
+        })
+        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+        const id = created.body.transactionId
+        const read = yield* eventually(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body.status === "completed")
+        assert.strictEqual(read.status, 200, JSON.stringify(read.body))
+
+        const listB = yield* call("GET", `/api/v1/payments?shopId=${b!.id}`, { bearer: sk })
+        assert.deepStrictEqual(listB.body.data.map((p: { id: string }) => p.id), [id])
+        const listA = yield* call("GET", `/api/v1/payments?shopId=${a!.id}`, { bearer: sk })
+        assert.strictEqual(listA.body.pagination.total, 0)
+        const other = yield* createMerchant()
+        const foreign = yield* call("GET", `/api/v1/payments?shopId=${other.shops[0]!.id}`, { bearer: sk })
+        assert.strictEqual(foreign.status, 404)
+
+        const refund = yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 10 } })
+        assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
+        // Another merchant's credential still cannot see it.
+        assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: other.keys.sandbox.secretKey })).status, 404)
+      }))
+  })
+})
