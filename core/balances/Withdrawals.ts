@@ -157,6 +157,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
             ]).pipe(Effect.orDie)
           yield* events.emit({
             environment: next.environment,
+            merchantId: next.merchantId,
             shopId: next.shopId,
             type: status === "completed" ? "withdrawal.completed" : "withdrawal.failed",
             data: withdrawalView(next),

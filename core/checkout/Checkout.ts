@@ -234,7 +234,8 @@ export class Checkout extends Context.Service<Checkout, {
         if (method === undefined || (yield* routableMethod({ environment: scope.environment, shopId: scope.shop.id }, method.id)) === undefined) {
           return yield* apiError("cascade_exhausted", `Payment method '${input.paymentMethodId}' is not available to this shop`, {
             reason: method === undefined ? "unknown_payment_method" : "no_provider_for_method_region",
-            paymentMethodEnabledForShop: false
+            // A rail of the shop's listing is enabled for it even while no provider serves it.
+            paymentMethodEnabledForShop: method !== undefined
           })
         }
         const local = yield* fx.fromUsd(conversion.converted, method.currencies[0]!)

@@ -269,6 +269,7 @@ export class Deposits extends Context.Service<Deposits, {
           const credited: DepositRecord = { ...record, transactionId: payment.id, amountUsd: payment.amount }
           yield* events.emit({
             environment: account.environment,
+            merchantId: account.merchantId,
             shopId: account.shopId,
             type: "deposit.credited",
             data: { ...depositView(credited, account), accountId: account.id, endUserRef: account.endUserRef },

@@ -264,7 +264,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       if (providers.length === 0) {
         return yield* apiError("cascade_exhausted", `No provider is configured for ${method.name} (${method.id}) on this shop`, {
           reason: noProviderReason,
-          paymentMethodEnabledForShop: false
+          // The rail is in the shop's listing (not routable): enabled for it, with no provider.
+          paymentMethodEnabledForShop: true
         })
       }
 

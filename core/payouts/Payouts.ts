@@ -222,6 +222,7 @@ export class Payouts extends Context.Service<Payouts, {
       const emit = (p: Payout) =>
         p.status === "processing" ? Effect.void : Effect.asVoid(events.emit({
           environment: p.environment,
+          merchantId: p.merchantId,
           shopId: p.shopId,
           type: p.status === "completed" ? "payout.completed" : "payout.failed",
           data: payoutView(p),

@@ -3,7 +3,8 @@
  * out as one delivery per active matching subscription, all inside the caller's transaction, so
  * an event exists exactly when the change that caused it was committed.
  *
- * Envelope (every event): `{ id, type, created, environment, apiVersion, data, merchantOrderId? }`
+ * Envelope (every event): `{ id, type, created, environment, merchantId, shopId, apiVersion, data,
+ * merchantOrderId? }` (a credential covering several shops tells them apart by `shopId`)
  * where `data` is the resource as the API returns it and `merchantOrderId` is set when the
  * payment has one.
  */
@@ -18,6 +19,7 @@ export const eventApiVersion = "2026-11-01"
 
 export interface NewEvent {
   readonly environment: Environment
+  readonly merchantId: string
   readonly shopId: string
   readonly type: string
   readonly data: Readonly<Record<string, unknown>>
@@ -27,11 +29,18 @@ export interface NewEvent {
 
 /** An event about a payment (or a claim on it): related to the payment, with its merchant order id. */
 export const paymentEvent = (
-  payment: { readonly id: string; readonly environment: Environment; readonly shopId: string; readonly merchantOrderId: string | null },
+  payment: {
+    readonly id: string
+    readonly environment: Environment
+    readonly merchantId: string
+    readonly shopId: string
+    readonly merchantOrderId: string | null
+  },
   type: string,
   data: Readonly<Record<string, unknown>>
 ): NewEvent => ({
   environment: payment.environment,
+  merchantId: payment.merchantId,
   shopId: payment.shopId,
   type,
   data,
@@ -57,6 +66,8 @@ export class Events extends Context.Service<Events, {
           type: event.type,
           created: DateTime.formatIso(created),
           environment: event.environment,
+          merchantId: event.merchantId,
+          shopId: event.shopId,
           apiVersion: eventApiVersion,
           data: event.data,
           ...(event.merchantOrderId === undefined || event.merchantOrderId === null ? {} : { merchantOrderId: event.merchantOrderId })

@@ -43,7 +43,7 @@ describe.skipIf(url === undefined)("two replicas on one PostgreSQL", () => {
             const events = yield* Events
             const tx = yield* Transactions
             yield* Effect.forEach(Array.from({ length: 1000 }, (_, i) => i), (i) =>
-              tx.run(Effect.asVoid(events.emit({ ...scope, type: "payment.completed", data: { n: i }, relatedTxId: null }))), { concurrency: 8, discard: true })
+              tx.run(Effect.asVoid(events.emit({ ...scope, merchantId: "mer_replicas", type: "payment.completed", data: { n: i }, relatedTxId: null }))), { concurrency: 8, discard: true })
           }))
         )
         for (let i = 0; i < 400 && received.length < 1000; i++) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))

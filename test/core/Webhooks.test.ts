@@ -56,7 +56,7 @@ describe("webhook delivery", () => {
       assert.strictEqual(envelope.merchantOrderId, "o-9")
       assert.strictEqual(envelope.data.id, payment.id)
       assert.strictEqual(envelope.data.status, "completed")
-      assert.deepStrictEqual(Object.keys(envelope).sort(), ["apiVersion", "created", "data", "environment", "id", "merchantOrderId", "type"])
+      assert.deepStrictEqual(Object.keys(envelope).sort(), ["apiVersion", "created", "data", "environment", "id", "merchantId", "merchantOrderId", "shopId", "type"])
 
       const ours = yield* Effect.promise(() => verifyWebhook(body, headers["x-service-signature"], subscription.secret, 1e10))
       assert.isTrue(ours.valid)

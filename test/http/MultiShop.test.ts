@@ -6,6 +6,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 
 const eventually = <A, R>(probe: Effect.Effect<A, never, R>, done: (a: A) => boolean) =>
@@ -45,6 +46,10 @@ describe("credentials covering several shops", () => {
 
         const refund = yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 10 } })
         assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
+        // Its events say which merchant and shop they are about.
+        const events = yield* (yield* OutboxStore).list("sandbox", b!.id)
+        assert.isAbove(events.length, 0)
+        for (const e of events) assert.deepInclude(e.data as object, { merchantId: m.merchant.id, shopId: b!.id })
         // Another merchant's credential still cannot see it.
         assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: other.keys.sandbox.secretKey })).status, 404)
       }))

@@ -79,7 +79,8 @@ describe("pay-ins", () => {
         assert.strictEqual(refused.status, 422)
         assert.strictEqual(refused.body.error.code, "cascade_exhausted")
         assert.strictEqual(refused.body.error.details.reason, "no_provider_for_method_region")
-        assert.strictEqual(refused.body.error.details.paymentMethodEnabledForShop, false)
+        // The id is in the shop's own listing: enabled for it, only no provider serves it.
+        assert.strictEqual(refused.body.error.details.paymentMethodEnabledForShop, true)
       }))
 
     it.effect("a USD payment: converted amounts, fees and settlement to the cent", () =>

@@ -53,7 +53,7 @@ const Page = { limit: Schema.optional(Schema.FiniteFromString), offset: Schema.o
 const Id = { id: Schema.String }
 
 const envelopeDescription =
-  "Every delivery POSTs the event envelope `{ id, type, created, environment, apiVersion, data, merchantOrderId? }` (`data`: the resource as the API returns it; `merchantOrderId`: when the payment has one) " +
+  "Every delivery POSTs the event envelope `{ id, type, created, environment, merchantId, shopId, apiVersion, data, merchantOrderId? }` (`data`: the resource as the API returns it; `merchantOrderId`: when the payment has one) " +
   "with headers `X-Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">[,v0=...]`, `X-Service-Event`, `X-Service-Delivery`. " +
   "The body is serialised once; the signed bytes are the sent bytes. A 2xx within 15 s succeeds; 410 turns the webhook off; anything else retries after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 24 h (+-10 % jitter, Retry-After honoured on 429/503), then the delivery is dead_letter."
 
