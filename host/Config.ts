@@ -29,6 +29,11 @@ export interface HostConfig {
   readonly trustedProxies: number
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
   readonly depositCallbackSecret: Redacted.Redacted<string>
+  /**
+   * Deliver webhooks to loopback and private addresses too (`WEBHOOK_ALLOW_PRIVATE_TARGETS`,
+   * default false): for local development and tests only.
+   */
+  readonly webhookAllowPrivateTargets: boolean
   /** A client must finish sending its headers within this (`HEADERS_TIMEOUT_MS`, default 10 000). */
   readonly headersTimeoutMs: number
   /** A whole request must arrive within this (`REQUEST_TIMEOUT_MS`, default 30 000). */
@@ -78,6 +83,7 @@ export const HostConfig = Effect.gen(function*() {
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
     ),
+    webhookAllowPrivateTargets: yield* Config.Boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
     headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
     requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000))
   } satisfies HostConfig
@@ -100,6 +106,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   referenceProviders: [],
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
+  webhookAllowPrivateTargets: false,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   ...overrides

@@ -74,7 +74,7 @@ const developmentSecretWarnings = (config: HostConfig) =>
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
   const engine = Engine.services.pipe(
-    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer, Payouts.noProviders)),
+    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), Payouts.noProviders)),
     Layer.provideMerge(Foundation)
   )
   const settings = Layer.mergeAll(

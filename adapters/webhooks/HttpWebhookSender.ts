@@ -1,7 +1,17 @@
-/** Sends webhooks over HTTP with the `effect/http` client: the exact body bytes, one timeout. */
-import { Duration, Effect, Layer } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+/**
+ * Sends webhooks over HTTP(S) with `node:http`: the exact body bytes, one timeout, no redirects
+ * (a 3xx is an answer like any other non-2xx: a failed attempt), and, unless private targets are
+ * allowed, the address the connection uses is the one that was checked: the DNS answer is
+ * classified (`TargetAddress.ts`) inside the socket's own lookup, so a name that resolves to an
+ * internal address (DNS rebinding included) is never connected to.
+ */
+import { lookup as dnsLookup, type LookupAddress } from "node:dns"
+import { request as httpRequest } from "node:http"
+import { request as httpsRequest } from "node:https"
+import type { LookupFunction } from "node:net"
+import { Effect, Layer } from "effect"
 import { WebhookSender } from "../../core/ports/WebhookSender.ts"
+import { forbiddenAddress, forbiddenHost } from "./TargetAddress.ts"
 
 /** `Retry-After` as seconds (delta-seconds or an HTTP date). */
 export const retryAfterSeconds = (value: string | undefined, nowMs: number): number | null => {
@@ -11,33 +21,63 @@ export const retryAfterSeconds = (value: string | undefined, nowMs: number): num
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - nowMs) / 1000))
 }
 
-export const layer = Layer.effect(
-  WebhookSender,
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    return WebhookSender.of({
-      send: (url, headers, body, timeoutMs) =>
-        client.execute(
-          HttpClientRequest.post(url).pipe(
-            HttpClientRequest.setHeaders(headers),
-            HttpClientRequest.bodyText(body, "application/json")
-          )
-        ).pipe(
-          Effect.flatMap((response) =>
-            Effect.map(response.text.pipe(Effect.ignore), () => ({
-              status: response.status,
-              retryAfterSeconds: retryAfterSeconds(response.headers["retry-after"], Date.now())
-            }))
-          ),
-          Effect.scoped,
-          Effect.timeoutOrElse({
-            duration: Duration.millis(timeoutMs),
-            orElse: () => Effect.fail(`timeout after ${timeoutMs} ms`)
-          }),
-          Effect.mapError((e) => typeof e === "string" ? e : `network error: ${e.message}`)
-        )
-    })
+export interface Options {
+  /** Deliver to loopback and private addresses too (local development and tests only). */
+  readonly allowPrivateTargets: boolean
+}
+
+/** A DNS lookup that refuses every answer outside public unicast space. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
+    if (error !== null) return callback(error, "", 0)
+    const refused = addresses.map((a) => forbiddenAddress(a.address)).find((reason) => reason !== undefined)
+    const first = addresses[0]
+    if (refused !== undefined || first === undefined) {
+      return callback(Object.assign(new Error(`refused target: ${hostname} resolves to an internal address (${refused ?? "none"})`), { code: "EREFUSED" }), "", 0)
+    }
+    if (options.all === true) return (callback as unknown as (e: null, a: Array<LookupAddress>) => void)(null, addresses)
+    callback(null, first.address, first.family)
   })
-).pipe(Layer.provide(FetchHttpClient.layer))
+}
+
+const post = (url: URL, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number, lookup: LookupFunction | undefined) =>
+  Effect.callback<{ readonly status: number; readonly retryAfter: string | undefined }, string>((resume) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest
+    const req = send(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+      timeout: timeoutMs,
+      ...(lookup === undefined ? {} : { lookup })
+    }, (res) => {
+      res.resume()
+      res.on("end", () => {
+        const retryAfter = res.headers["retry-after"]
+        resume(Effect.succeed({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter }))
+      })
+      res.on("error", (e) => resume(Effect.fail(`network error: ${e.message}`)))
+    })
+    req.on("timeout", () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)))
+    req.on("error", (e) => resume(Effect.fail(e.message.startsWith("timeout") || e.message.startsWith("refused") ? e.message : `network error: ${e.message}`)))
+    req.end(body)
+    return Effect.sync(() => req.destroy())
+  })
+
+export const layer = (options: Options) =>
+  Layer.succeed(
+    WebhookSender,
+    WebhookSender.of({
+      checkTarget: (url) => Effect.sync(() => options.allowPrivateTargets ? undefined : forbiddenHost(url)),
+      send: (url, headers, body, timeoutMs) =>
+        Effect.gen(function*() {
+          const target = new URL(url)
+          if (!options.allowPrivateTargets) {
+            const refused = forbiddenHost(url)
+            if (refused !== undefined) return yield* Effect.fail(`refused target: ${refused}`)
+          }
+          const answer = yield* post(target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup)
+          return { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()) }
+        })
+    })
+  )
 
 export const HttpWebhookSender = { layer }

@@ -8,6 +8,11 @@ export interface SendResult {
 
 /** POSTs a signed webhook; fails with a message on a network error or a timeout. */
 export class WebhookSender extends Context.Service<WebhookSender, {
+  /**
+   * Why `url` may not be a webhook target (an internal address, a local name), judged at
+   * registration; undefined when it may. Delivery checks the resolved address again.
+   */
+  readonly checkTarget: (url: string) => Effect.Effect<string | undefined>
   readonly send: (
     url: string,
     headers: Readonly<Record<string, string>>,

@@ -122,19 +122,27 @@ export class Webhooks extends Context.Service<Webhooks, {
         return found.value
       })
 
-      const check = (input: SubscriptionInput) => {
-        const issues = [
-          ...(input.url === undefined ? [] : [validUrl(input.url)].filter((i): i is Issue => i !== undefined)),
-          ...(input.events === undefined ? [] : validEvents(input.events))
-        ]
-        return issues.length === 0 ? Effect.void : Effect.fail(invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues))
-      }
+      const check = (environment: Environment, input: SubscriptionInput) =>
+        Effect.gen(function*() {
+          const shape = input.url === undefined
+            ? undefined
+            : validUrl(input.url) ??
+              (environment === "production" && !input.url.startsWith("https:") ? { path: "url", message: "Expected an https URL in production" } : undefined)
+          // Webhooks may not reach internal networks (SSRF): the sender judges the host.
+          const refused = input.url === undefined || shape !== undefined ? undefined : yield* sender.checkTarget(input.url)
+          const issues = [
+            ...(shape === undefined ? [] : [shape]),
+            ...(refused === undefined ? [] : [{ path: "url", message: `Not a permitted webhook target: ${refused}` }]),
+            ...(input.events === undefined ? [] : validEvents(input.events))
+          ]
+          if (issues.length > 0) return yield* invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues)
+        })
 
       const create = Effect.fn("Webhooks.create")(function*(scope: Scope, input: SubscriptionInput) {
         if (input.events === undefined) {
           return yield* invalidRequest("events is required", [{ path: "events", message: "Missing key" }], ["events"])
         }
-        yield* check(input)
+        yield* check(scope.environment, input)
         const id = yield* ids.next("webhook")
         const now = yield* DateTime.now
         const subscription: Subscription = {
@@ -159,7 +167,7 @@ export class Webhooks extends Context.Service<Webhooks, {
 
       const update = Effect.fn("Webhooks.update")(function*(scope: Scope, id: string, input: SubscriptionInput) {
         const current = yield* get(scope, id)
-        yield* check(input)
+        yield* check(scope.environment, input)
         const next: Subscription = {
           ...current,
           ...(input.url === undefined ? {} : { url: input.url, managed: false }),

@@ -19,7 +19,8 @@ import { Merchants } from "../../core/tenancy/Merchants.ts"
 export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readonly publicUrl: string }) => {
   const engine = Engine.layer.pipe(
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make(options.jwtSecret))),
-    Layer.provideMerge(HttpWebhookSender.layer),
+    // Production embedders keep private targets refused; this example delivers to localhost.
+    Layer.provideMerge(HttpWebhookSender.layer({ allowPrivateTargets: true })),
     Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: options.publicUrl,
       checkoutUrl: options.publicUrl,

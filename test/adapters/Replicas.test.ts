@@ -31,7 +31,7 @@ describe.skipIf(url === undefined)("two replicas on one PostgreSQL", () => {
       const address = server.address()
       const subscriberUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/hooks`
 
-      const replica = () => ManagedRuntime.make(hostLayer(loopbackConfig(), SqlStore.postgres(url!, { schema, maxConnections: 5 })))
+      const replica = () => ManagedRuntime.make(hostLayer(loopbackConfig({ webhookAllowPrivateTargets: true }), SqlStore.postgres(url!, { schema, maxConnections: 5 })))
       const a = replica()
       const b = replica()
       try {

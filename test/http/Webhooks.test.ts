@@ -187,3 +187,82 @@ describe("webhooks API", () => {
       })))
   })
 })
+
+/** Internal targets in every spelling an attacker tries. */
+const internalTargets = [
+  "http://127.0.0.1/h", "http://localhost:8080/h", "http://api.localhost/h", "http://2130706433/h", "http://0x7f.1/h",
+  "http://0177.0.0.1/h", "http://127.1/h", "http://10.0.0.5/h", "http://172.16.3.4/h", "http://192.168.1.10/h",
+  "http://169.254.169.254/latest/meta-data", "http://0.0.0.0/h", "http://[::1]/h", "http://[::]/h", "http://[fc00::1]/h",
+  "http://[fe80::1]/h", "http://[::ffff:127.0.0.1]/h", "http://[::ffff:7f00:1]/h", "http://100.64.0.1/h"
+]
+
+describe("webhook targets cannot reach internal networks (no WEBHOOK_ALLOW_PRIVATE_TARGETS)", () => {
+  layer(testHost(MemoryStore.layer, { webhookAllowPrivateTargets: false }), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("registration and PATCH refuse every internal address spelling, in both environments; production needs https", () =>
+      Effect.gen(function*() {
+        const { keys } = yield* createMerchant()
+        for (const [environment, sk] of [["sandbox", keys.sandbox.secretKey], ["production", keys.production.secretKey]] as const) {
+          for (const url of internalTargets) {
+            const refused = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: environment === "production" ? url.replace("http:", "https:") : url, events: ["*"] } })
+            assert.strictEqual(refused.status, 400, `${environment} ${url}: ${JSON.stringify(refused.body)}`)
+            assert.strictEqual(refused.body.error.code, "invalid_request")
+            assert.deepStrictEqual(refused.body.error.details.issues.map((i: { path: string }) => i.path), ["url"])
+          }
+        }
+        const plain = yield* call("POST", "/api/v1/webhooks", { bearer: keys.production.secretKey, body: { url: "http://hooks.example.com/h", events: ["*"] } })
+        assert.strictEqual(plain.status, 400)
+        const ok = yield* call("POST", "/api/v1/webhooks", { bearer: keys.sandbox.secretKey, body: { url: "https://hooks.example.com/h", events: ["*"] } })
+        assert.strictEqual(ok.status, 201, JSON.stringify(ok.body))
+        const patched = yield* call("PATCH", `/api/v1/webhooks/${ok.body.id}`, { bearer: keys.sandbox.secretKey, body: { url: "http://169.254.169.254/" } })
+        assert.strictEqual(patched.status, 400)
+        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${ok.body.id}`, { bearer: keys.sandbox.secretKey })).body.url, "https://hooks.example.com/h")
+      }))
+
+    it.effect("a name that resolves to an internal address is registered but never delivered to (DNS rebinding)", () =>
+      Effect.scoped(Effect.gen(function*() {
+        // This machine's own name resolves to a loopback or private address.
+        const name = (yield* Effect.promise(() => import("node:os"))).hostname()
+        const { address } = yield* Effect.promise(() => import("node:dns").then((dns) => dns.promises.lookup(name)))
+        const internal = /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$)/.test(address)
+        if (!internal) return
+        const receiver = yield* subscriber({ status: 200 })
+        const port = new URL(receiver.url).port
+        const { keys } = yield* createMerchant()
+        const sk = keys.sandbox.secretKey
+        const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: `http://${name}:${port}/hooks`, events: ["payment.completed"] } })
+        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
+        const log = yield* until(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
+        assert.strictEqual(log.body.data[0].status, "failed", JSON.stringify(log.body.data[0]))
+        assert.include(log.body.data[0].lastError, "refused target")
+        assert.strictEqual(receiver.statuses.length, 0, "nothing reached the internal address")
+      })))
+  })
+})
+
+describe("webhook delivery does not follow redirects", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("a 302 is a failed attempt; its Location is never requested", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const target = yield* subscriber({ status: 200 })
+        const redirecting = yield* Effect.acquireRelease(
+          Effect.promise(async () => {
+            const { createServer } = await import("node:http")
+            const server = createServer((_, res) => res.writeHead(302, { location: target.url }).end())
+            await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+            const address = server.address()
+            return { server, url: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/hooks` }
+          }),
+          ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+        )
+        const { keys } = yield* createMerchant()
+        const sk = keys.sandbox.secretKey
+        const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: redirecting.url, events: ["payment.completed"] } })
+        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
+        const log = yield* until(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
+        assert.strictEqual(log.body.data[0].lastStatusCode, 302)
+        assert.strictEqual(log.body.data[0].status, "failed")
+        assert.strictEqual(target.statuses.length, 0, "the redirect was not followed")
+      })))
+  })
+})

@@ -32,6 +32,7 @@ export class ScriptedSender extends Context.Service<ScriptedSender, {
   static readonly layer = Layer.effectContext(Effect.sync(() => {
     const recorder = ScriptedSender.of({ sent: [], script: [] })
     const sender = WebhookSender.of({
+      checkTarget: () => Effect.succeed(undefined),
       send: (url, headers, body) =>
         Effect.suspend(() => {
           recorder.sent.push({ url, headers, body })

@@ -16,6 +16,8 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
     publicUrl: "http://api.test.local",
     checkoutUrl: "http://pay.test.local",
     adminToken: Option.some(Redacted.make(adminToken)),
+    // Test receivers listen on loopback (WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as documented).
+    webhookAllowPrivateTargets: true,
     ...overrides
   })
 

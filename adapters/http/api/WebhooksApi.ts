@@ -66,7 +66,13 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         description: Schema.optional(Text(500))
       }),
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201))
-    }).annotate(OpenApi.Description, `Registers a webhook. ${envelopeDescription}`),
+    }).annotate(
+      OpenApi.Description,
+      "Registers a webhook. `url` must be a public http(s) URL (https in production): loopback, private, link-local " +
+        "(cloud metadata), unspecified and CGNAT addresses in any spelling, and local names are refused with 400 " +
+        "invalid_request naming `url` (also on PATCH); at delivery the resolved address is checked again and redirects " +
+        `are not followed (a 3xx is a failed attempt). ${envelopeDescription}`
+    ),
     HttpApiEndpoint.get("list", "/webhooks", {
       query: Page,
       success: Schema.Struct({ data: Schema.Array(WebhookView), pagination: Pagination })
