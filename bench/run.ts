@@ -70,7 +70,11 @@ const bench = (name: string, store: Layer.Layer<any, any, never>) =>
       await measure("POST /api/v1/auth/token", pair)
     })
   }).pipe(
-    Effect.provide(hostLayer(loopbackConfig({ adminToken: Option.some(Redacted.make(adminToken)) }), store)),
+    Effect.provide(hostLayer(loopbackConfig({
+      adminToken: Option.some(Redacted.make(adminToken)),
+      // The bench measures throughput, not the limiter.
+      rateLimits: { productionPerSecond: 1_000_000, sandboxPerSecond: 1_000_000, authPerMinute: 1_000_000 }
+    }), store)),
     Effect.scoped
   )
 

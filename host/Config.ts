@@ -34,6 +34,8 @@ export interface HostConfig {
    * default false): for local development and tests only.
    */
   readonly webhookAllowPrivateTargets: boolean
+  /** Requests per second per credential, and per minute per client IP on the auth endpoints. */
+  readonly rateLimits: { readonly productionPerSecond: number; readonly sandboxPerSecond: number; readonly authPerMinute: number }
   /** A client must finish sending its headers within this (`HEADERS_TIMEOUT_MS`, default 10 000). */
   readonly headersTimeoutMs: number
   /** A whole request must arrive within this (`REQUEST_TIMEOUT_MS`, default 30 000). */
@@ -84,6 +86,11 @@ export const HostConfig = Effect.gen(function*() {
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
     ),
     webhookAllowPrivateTargets: yield* Config.Boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false)),
+    rateLimits: {
+      productionPerSecond: yield* Config.Int("RATE_LIMIT_PRODUCTION_PER_SECOND").pipe(Config.withDefault(100)),
+      sandboxPerSecond: yield* Config.Int("RATE_LIMIT_SANDBOX_PER_SECOND").pipe(Config.withDefault(25)),
+      authPerMinute: yield* Config.Int("RATE_LIMIT_AUTH_PER_MINUTE").pipe(Config.withDefault(30))
+    },
     headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
     requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000))
   } satisfies HostConfig
@@ -107,6 +114,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   webhookAllowPrivateTargets: false,
+  rateLimits: { productionPerSecond: 100, sandboxPerSecond: 25, authPerMinute: 30 },
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   ...overrides

@@ -81,7 +81,8 @@ export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never>
     Layer.succeed(HttpConfig, HttpConfig.of({
       adminToken: config.adminToken,
       sandboxCallbackSecret: config.sandboxCallbackSecret,
-      trustedProxies: config.trustedProxies
+      trustedProxies: config.trustedProxies,
+      rateLimits: config.rateLimits
     })),
     Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: config.publicUrl,

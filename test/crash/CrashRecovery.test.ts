@@ -79,6 +79,7 @@ describe.skipIf(databaseUrl === undefined)("crash recovery on PostgreSQL (kill -
         DATABASE_URL: url,
         ADMIN_TOKEN: adminToken,
         LOG_LEVEL: "Error",
+        RATE_LIMIT_SANDBOX_PER_SECOND: "1000000",
         BASE_URL: `http://127.0.0.1:${port}`,
         REFERENCE_PROVIDERS: JSON.stringify([{
           id: "ref-a",

@@ -18,6 +18,9 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
     adminToken: Option.some(Redacted.make(adminToken)),
     // Test receivers listen on loopback (WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as documented).
     webhookAllowPrivateTargets: true,
+    // Load and race tests send hundreds of requests a second on one credential; the limits have
+    // their own test (test/http/RateLimits.test.ts).
+    rateLimits: { productionPerSecond: 1_000_000, sandboxPerSecond: 1_000_000, authPerMinute: 1_000_000 },
     ...overrides
   })
 

@@ -26,6 +26,11 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   \`Authorization: Bearer <accessToken>\`. A raw secret key is also accepted as the bearer (legacy).
   Publishable keys serve hosted checkout and the endpoints marked *any key* only.
 - Every response carries \`X-Request-Id\`; an error body carries the same \`requestId\`.
+- Rate limits, like Stripe's: per credential 100 requests per second in production and 25 in
+  sandbox, and per client IP 30 per minute on \`POST /auth/token\` and \`/auth/refresh\` (the
+  operator may configure them). Every limited response carries \`RateLimit-Limit\`,
+  \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is
+  \`429 rate_limited\` with \`Retry-After\`. Limits hold across every replica of the host.
 - Input is strict, like Stripe's: an unknown field in a body or query is \`400 invalid_request\`
   naming it in \`details.issues[].path\` (a typo is never ignored); a body over 1 MB is
   \`413 payload_too_large\`; a body that is not \`application/json\` is \`415

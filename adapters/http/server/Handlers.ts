@@ -12,8 +12,12 @@ import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { ProviderRegistry } from "../../../core/payments/ProviderRegistry.ts"
 import { SwapView } from "../api/IdentityApi.ts"
+import { clientIp } from "./ClientIp.ts"
+import { HttpConfig } from "./HttpConfig.ts"
 import { makeIdempotent } from "./Idempotent.ts"
+import { RateLimits } from "./RateLimits.ts"
 import { BalanceHandler } from "./PayinHandlers.ts"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -23,9 +27,14 @@ import { Api, apiVersion } from "../api/Api.ts"
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
     const auth = yield* Auth
+    const limits = yield* RateLimits
+    const http = yield* HttpConfig
+    // Guessing keys or refresh tokens is throttled per client address (the trusted hop's).
+    const perAddress = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      limits.take("auth", clientIp(request, http.trustedProxies) ?? "unknown"))
     return handlers
-      .handle("token", ({ payload }) => auth.exchange(payload.apiKey, payload.secretKey))
-      .handle("refresh", ({ payload }) => auth.refresh(payload.refreshToken))
+      .handle("token", ({ payload }) => Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey)))
+      .handle("refresh", ({ payload }) => Effect.andThen(perAddress, auth.refresh(payload.refreshToken)))
   }))
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>

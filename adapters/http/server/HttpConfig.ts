@@ -8,6 +8,12 @@ export class HttpConfig extends Context.Service<HttpConfig, {
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
   /** How many proxies in front of the host append to X-Forwarded-For (0: use the socket peer). */
   readonly trustedProxies: number
+  /** Requests allowed per credential and per client IP on the auth endpoints; defaults when absent. */
+  readonly rateLimits?: {
+    readonly productionPerSecond: number
+    readonly sandboxPerSecond: number
+    readonly authPerMinute: number
+  } | undefined
 }>()("adapters/http/HttpConfig") {}
 
 export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs/errors#${code}`

@@ -6,6 +6,7 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
 import { HttpConfig } from "./HttpConfig.ts"
+import { RateLimits } from "./RateLimits.ts"
 
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
@@ -16,11 +17,14 @@ const authenticate = (auth: Auth["Service"], credential: Redacted.Redacted<strin
 
 export const SecretKeyLive = Layer.effect(
   SecretKey,
-  Effect.map(Auth, (auth) =>
-    SecretKey.of({
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const limits = yield* RateLimits
+    return SecretKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
           const principal = yield* authenticate(auth, credential)
+          yield* limits.take(principal.environment, principal.credential.id)
           if (principal.keyKind !== "secret") {
             return yield* apiError(
               "secret_key_required",
@@ -29,16 +33,24 @@ export const SecretKeyLive = Layer.effect(
           }
           return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
         })
-    }))
+    })
+  })
 )
 
 export const AnyKeyLive = Layer.effect(
   AnyKey,
-  Effect.map(Auth, (auth) =>
-    AnyKey.of({
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const limits = yield* RateLimits
+    return AnyKey.of({
       bearer: (httpEffect, { credential }) =>
-        Effect.flatMap(authenticate(auth, credential), (principal) => Effect.provideService(httpEffect, CurrentPrincipal, principal))
-    }))
+        Effect.gen(function*() {
+          const principal = yield* authenticate(auth, credential)
+          yield* limits.take(principal.environment, principal.credential.id)
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
+    })
+  })
 )
 
 export const AdminTokenLive = Layer.effect(

@@ -315,6 +315,15 @@ export const migrations = {
   // An Idempotency-Key is bound to the record its execution wrote ahead (write-ahead, issue 10).
   "0009_idempotency_resources": statements(
     `ALTER TABLE idempotency_keys ADD COLUMN resource_id text`
+  ),
+  // Rate-limit counters of rate-limiter-flexible's PostgreSQL store (its own upsert), shared by
+  // replicas. 0010 is reserved for the sandbox clocks.
+  "0011_rate_limits": statements(
+    `CREATE TABLE rate_limits (
+      key text PRIMARY KEY,
+      points integer NOT NULL DEFAULT 0,
+      expire double precision
+    )`
   )
 }
 

@@ -1,0 +1,98 @@
+/**
+ * Rate limits, with `rate-limiter-flexible` (a maintained limiter; its algorithm and its own SQL):
+ *
+ * - per credential on every authenticated API request: `RATE_LIMIT_PRODUCTION_PER_SECOND`
+ *   (default 100) and `RATE_LIMIT_SANDBOX_PER_SECOND` (default 25), like Stripe's;
+ * - per client IP on `POST /auth/token` and `POST /auth/refresh`: `RATE_LIMIT_AUTH_PER_MINUTE`
+ *   (default 30), so a burst of bad logins is throttled.
+ *
+ * On a SQL store the counters live in the `rate_limits` table (the library's `RateLimiterPostgres`
+ * speaking through the engine's own SQL client), so every replica on one PostgreSQL shares them;
+ * on the memory store they live in the process (`RateLimiterMemory`). A refused request is
+ * `429 rate_limited` with `Retry-After`; every limited response carries `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
+ */
+import { Context, Effect, Layer, Option } from "effect"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
+import { apiError, type ApiError } from "../../../core/ApiError.ts"
+import type { Environment } from "../../../core/Environment.ts"
+import { HttpConfig } from "./HttpConfig.ts"
+
+export interface RateLimitOptions {
+  readonly productionPerSecond: number
+  readonly sandboxPerSecond: number
+  readonly authPerMinute: number
+}
+
+export const defaultRateLimits: RateLimitOptions = { productionPerSecond: 100, sandboxPerSecond: 25, authPerMinute: 30 }
+
+type Bucket = Environment | "auth"
+
+export class RateLimits extends Context.Service<RateLimits, {
+  /**
+   * Takes one request from `key`'s allowance in `bucket`: sets the RateLimit-* headers on the
+   * response, and fails with `429 rate_limited` when the allowance is spent.
+   */
+  readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
+}>()("adapters/http/RateLimits") {
+  /** On the SQL store when the host has one (shared by replicas), else in memory. */
+  static readonly layer = (options: RateLimitOptions) =>
+    Layer.effect(RateLimits, Effect.gen(function*() {
+      const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+      const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
+        Option.isSome(sql)
+          ? new RateLimiterPostgres({
+            storeClient: pgShim(sql.value),
+            storeType: "client",
+            tableName: "rate_limits",
+            tableCreated: true,
+            clearExpiredByTimeout: false,
+            keyPrefix,
+            points,
+            duration
+          })
+          : new RateLimiterMemory({ keyPrefix, points, duration })
+      const limiters: Record<Bucket, { readonly limiter: RateLimiterAbstract; readonly points: number }> = {
+        production: { limiter: make("api_live", options.productionPerSecond, 1), points: options.productionPerSecond },
+        sandbox: { limiter: make("api_test", options.sandboxPerSecond, 1), points: options.sandboxPerSecond },
+        auth: { limiter: make("auth_ip", options.authPerMinute, 60), points: options.authPerMinute }
+      }
+      const take = (bucket: Bucket, key: string) =>
+        Effect.gen(function*() {
+          const { limiter, points } = limiters[bucket]
+          const outcome = yield* Effect.tryPromise({
+            try: () => limiter.consume(key, 1).then((res) => ({ allowed: true, res }), (e: unknown) => {
+              if (e instanceof RateLimiterRes) return { allowed: false, res: e }
+              throw e
+            }),
+            catch: (e) => e
+          }).pipe(Effect.orDie)
+          const resetSeconds = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000))
+          const headers: Record<string, string> = {
+            "ratelimit-limit": String(points),
+            "ratelimit-remaining": String(outcome.res.remainingPoints),
+            "ratelimit-reset": String(resetSeconds),
+            ...(outcome.allowed ? {} : { "retry-after": String(resetSeconds) })
+          }
+          yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+          if (!outcome.allowed) {
+            return yield* apiError("rate_limited", `Too many requests: at most ${points} per ${bucket === "auth" ? "minute from one address" : "second for one credential"}; retry after ${resetSeconds} s`, {
+              limit: points,
+              retryAfterSeconds: resetSeconds
+            })
+          }
+        })
+      return RateLimits.of({ take })
+    }))
+}
+
+/** `RateLimits.layer` with the limits of `HttpConfig` (the defaults when it names none). */
+export const RateLimitsFromConfig = Layer.unwrap(Effect.map(HttpConfig, (config) => RateLimits.layer(config.rateLimits ?? defaultRateLimits)))
+
+/** The slice of a `pg` client the library calls (`query({ text, values })`), over our SQL client. */
+const pgShim = (sql: SqlClient.SqlClient) => ({
+  query: (q: { readonly text: string; readonly values?: ReadonlyArray<unknown> }) =>
+    Effect.runPromise(sql.unsafe<Record<string, unknown>>(q.text, q.values ?? [])).then((rows) => ({ rows, rowCount: rows.length }))
+})

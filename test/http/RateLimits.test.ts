@@ -1,0 +1,90 @@
+/**
+ * Rate limits as a client meets them: 429 `rate_limited` in the envelope with `Retry-After` and
+ * the RateLimit-* headers, per credential for the API and per client address for the auth
+ * endpoints, shared by two replicas on one PostgreSQL.
+ */
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
+import { loopbackConfig } from "../../host/Config.ts"
+import { hostLayer } from "../../host/Host.ts"
+import { adminToken, baseUrl, call, createMerchant, type Reply, testHost } from "../support/Host.ts"
+
+const databaseUrl = process.env["DATABASE_URL"]
+
+const badLogin = (base: string, ip: string) =>
+  fetch(`${base}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    body: JSON.stringify({ apiKey: "pk_test_guess", secretKey: "sk_test_guess" })
+  }).then((r) => r.status)
+
+describe("rate limits", () => {
+  layer(testHost(MemoryStore.layer, { rateLimits: { productionPerSecond: 5, sandboxPerSecond: 5, authPerMinute: 10 }, trustedProxies: 1 }), {
+    timeout: 60_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect("a burst above a credential's allowance is 429 with Retry-After and RateLimit-* headers; another credential is not affected", () =>
+      Effect.gen(function*() {
+        const one = yield* createMerchant()
+        const other = yield* createMerchant()
+        const replies: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 20 }, () => call("GET", "/api/v1/ping", { bearer: one.keys.sandbox.secretKey })),
+          { concurrency: "unbounded" }
+        )
+        const limited = replies.filter((r) => r.status === 429)
+        const passed = replies.filter((r) => r.status === 200)
+        assert.isAbove(limited.length, 0)
+        assert.isAtMost(passed.length, 10)
+        for (const r of limited) {
+          assert.strictEqual(r.body.error.code, "rate_limited")
+          assert.strictEqual(r.body.error.type, "rate_limit_error")
+          assert.isAtLeast(Number(r.headers.get("retry-after")), 1)
+          assert.strictEqual(r.headers.get("ratelimit-limit"), "5")
+          assert.strictEqual(r.headers.get("ratelimit-remaining"), "0")
+        }
+        assert.strictEqual(passed[0]!.headers.get("ratelimit-limit"), "5")
+        assert.isNotNull(passed[0]!.headers.get("ratelimit-reset"))
+        assert.strictEqual((yield* call("GET", "/api/v1/ping", { bearer: other.keys.sandbox.secretKey })).status, 200)
+      }))
+
+    it.effect("a burst of bad logins from one address is throttled; another address is not", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const statuses = yield* Effect.promise(() => Promise.all(Array.from({ length: 200 }, () => badLogin(base, "203.0.113.7"))))
+        assert.strictEqual(statuses.filter((s) => s === 401).length, 10)
+        assert.strictEqual(statuses.filter((s) => s === 429).length, 190)
+        assert.strictEqual(yield* Effect.promise(() => badLogin(base, "198.51.100.9")), 401)
+      }))
+  })
+
+  it.live.skipIf(databaseUrl === undefined)("two replicas on one PostgreSQL share the allowance", () =>
+    Effect.gen(function*() {
+      const schema = `t_ratelimit_${process.pid}_${Date.now().toString(36)}`
+      const replica = () =>
+        ManagedRuntime.make(hostLayer(
+          loopbackConfig({ adminToken: Option.some(Redacted.make(adminToken)), trustedProxies: 1, rateLimits: { productionPerSecond: 100, sandboxPerSecond: 100, authPerMinute: 10 } }),
+          SqlStore.postgres(databaseUrl!, { schema, maxConnections: 3 })
+        ))
+      const a = replica()
+      const b = replica()
+      const baseOf = (runtime: typeof a) =>
+        runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as { port: number }).port}`))
+      try {
+        // One after the other: the first migrates the schema.
+        const baseA = yield* Effect.promise(() => baseOf(a))
+        const baseB = yield* Effect.promise(() => baseOf(b))
+        const statuses = yield* Effect.promise(() =>
+          Promise.all(Array.from({ length: 30 }, (_, i) => badLogin(i % 2 === 0 ? baseA : baseB, "203.0.113.50")))
+        )
+        assert.strictEqual(statuses.filter((s) => s === 401).length, 10, JSON.stringify(statuses))
+        assert.strictEqual(statuses.filter((s) => s === 429).length, 20)
+      } finally {
+        yield* Effect.promise(() => a.runPromise(SqlClient.SqlClient.use((sql) => sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`))).catch(() => undefined))
+        yield* Effect.promise(() => Promise.all([a.dispose(), b.dispose()]))
+      }
+    }), 60_000)
+})
