@@ -12,6 +12,7 @@ import { Swaps } from "./balances/Swaps.ts"
 import { Withdrawals } from "./balances/Withdrawals.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
+import { SandboxClocks } from "./clock/SandboxClocks.ts"
 import { ShopClocks } from "./clock/ShopClocks.ts"
 import { Claims } from "./claims/Claims.ts"
 import { Deposits } from "./deposits/Deposits.ts"
@@ -42,7 +43,8 @@ export const services = Layer.mergeAll(
   Balances.layer,
   Swaps.layer,
   Withdrawals.layer,
-  Payouts.layer
+  Payouts.layer,
+  SandboxClocks.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Claims.layer),

@@ -39,6 +39,8 @@ export class Jobs extends Context.Service<Jobs, {
   readonly runDue: Effect.Effect<number>
   /** Claims and runs one batch of the due jobs of one clock scope (a sandbox shop), no tick tasks. */
   readonly runDueOn: (clockScope: string) => Effect.Effect<number>
+  /** How many jobs of one clock scope are due, including those another worker is running. */
+  readonly countDueOn: (clockScope: string) => Effect.Effect<number>
   /** Tasks to run on every worker tick before claiming (e.g. enqueue the periodic reconcile). */
   readonly onTick: (task: Effect.Effect<void>) => Effect.Effect<void>
 }>()("core/jobs/Jobs") {
@@ -103,6 +105,7 @@ export class Jobs extends Context.Service<Jobs, {
         handle: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler)),
         runDue,
         runDueOn: (clockScope) => runBatch(clockScope).pipe(Effect.withSpan("Jobs.runDueOn")),
+        countDueOn: (clockScope) => Effect.flatMap(realNow, (now) => store.countDue({ kinds: [...handlers.keys()], now, clockScope })),
         onTick: (task) => Effect.sync(() => void tickTasks.push(task))
       })
     })

@@ -42,6 +42,15 @@ export class JobStore extends Context.Service<JobStore, {
     readonly limit: number
     readonly clockScope?: string | undefined
   }) => Effect.Effect<ReadonlyArray<Job>>
+  /**
+   * How many pending jobs of the given kinds in `clockScope` are due at `now` on its clock, leased
+   * or not (work a test clock's advance waits for).
+   */
+  readonly countDue: (options: {
+    readonly kinds: ReadonlyArray<string>
+    readonly now: DateTime.Utc
+    readonly clockScope: string
+  }) => Effect.Effect<number>
   readonly complete: (id: string) => Effect.Effect<void>
   /** Puts a job back to run at `runAt`, recording the error. */
   readonly retry: (id: string, runAt: DateTime.Utc, error: string) => Effect.Effect<void>

@@ -6,6 +6,7 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
 import { HttpConfig } from "./HttpConfig.ts"
+import { makeOnShopClock } from "./RequestClock.ts"
 
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
@@ -16,7 +17,7 @@ const authenticate = (auth: Auth["Service"], credential: Redacted.Redacted<strin
 
 export const SecretKeyLive = Layer.effect(
   SecretKey,
-  Effect.map(Auth, (auth) =>
+  Effect.all([Auth, makeOnShopClock]).pipe(Effect.map(([auth, onShopClock]) =>
     SecretKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
@@ -27,18 +28,19 @@ export const SecretKeyLive = Layer.effect(
               "This endpoint needs a secret key or an access token; publishable keys serve hosted checkout and `any key` endpoints only"
             )
           }
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
         })
-    }))
+    })))
 )
 
 export const AnyKeyLive = Layer.effect(
   AnyKey,
-  Effect.map(Auth, (auth) =>
+  Effect.all([Auth, makeOnShopClock]).pipe(Effect.map(([auth, onShopClock]) =>
     AnyKey.of({
       bearer: (httpEffect, { credential }) =>
-        Effect.flatMap(authenticate(auth, credential), (principal) => Effect.provideService(httpEffect, CurrentPrincipal, principal))
-    }))
+        Effect.flatMap(authenticate(auth, credential), (principal) =>
+          onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
+    })))
 )
 
 export const AdminTokenLive = Layer.effect(

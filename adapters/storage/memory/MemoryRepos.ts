@@ -245,6 +245,13 @@ export const MemoryJobStore = Layer.effect(
             return claimed
           })
         })),
+      countDue: ({ clockScope, kinds, now }) =>
+        db.run(Effect.sync(() =>
+          [...jobs.values()].filter((j) =>
+            j.status === "pending" && j.clockScope === clockScope && kinds.includes(j.kind) &&
+            DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now) <= clockOffset(db, clockScope)
+          ).length
+        )),
       complete: (id) => update(id, (j) => ({ ...j, status: "done", lockedUntil: null })),
       retry: (id, runAt, error) => update(id, (j) => ({ ...j, runAt, lockedUntil: null, lastError: error })),
       kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error }))

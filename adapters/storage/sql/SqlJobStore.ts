@@ -80,6 +80,14 @@ export const SqlJobStore = Layer.effect(
           Effect.orDie
         ),
       claim,
+      countDue: ({ clockScope, kinds, now }) =>
+        kinds.length === 0 ? Effect.succeed(0) : sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM jobs LEFT JOIN sandbox_clocks ON sandbox_clocks.shop_id = jobs.clock_scope
+          WHERE clock_scope = ${clockScope} AND status = 'pending' AND ${sql.in("kind", kinds)}
+            AND run_at <= CAST(${date(now)} AS timestamptz) + COALESCE(offset_ms, 0) * INTERVAL '1 millisecond'`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.orDie
+        ),
       complete: (id) => sql`UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       retry: (id, runAt, error) =>
         sql`UPDATE jobs SET run_at = ${date(runAt)}, locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(

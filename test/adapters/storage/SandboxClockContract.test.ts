@@ -78,9 +78,14 @@ for (const target of storeTargets("clock")) {
           const claim = (clockScope?: string) => jobs.claim({ kinds: [kind], now: t0, leaseMs: 1_000, limit: 10, clockScope })
 
           assert.deepStrictEqual(ids(yield* claim(a)), [])
+          assert.strictEqual(yield* jobs.countDue({ kinds: [kind], now: t0, clockScope: a }), 0)
           yield* clocks.advance(a, 2 * day * 1000, t0)
+          assert.strictEqual(yield* jobs.countDue({ kinds: [kind], now: t0, clockScope: a }), 1)
           assert.deepStrictEqual(ids(yield* claim(b)), [bDue.id])
           assert.deepStrictEqual(ids(yield* claim(a)), [aNow.id])
+          // Leased by a worker, it is still due work until done.
+          assert.strictEqual(yield* jobs.countDue({ kinds: [kind], now: t0, clockScope: a }), 1)
+          assert.strictEqual(yield* jobs.countDue({ kinds: [uid("other_")], now: t0, clockScope: a }), 0)
           assert.strictEqual((yield* jobs.claim({ kinds: [kind], now: at(1), leaseMs: 1_000, limit: 10 })).length, 0)
 
           // Leases are on the real clock; the real clock's due jobs come first, then the shops' in order.
