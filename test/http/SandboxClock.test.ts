@@ -104,6 +104,21 @@ for (const target of storeTargets("sandboxclock")) {
           assert.strictEqual(read.body.offsetSeconds, 90 * day)
         }))
 
+      it.effect("partial refunds and a chargeback before settlement: one advance settles every payment, pending back to 0", () =>
+        Effect.gen(function*() {
+          const { sk } = yield* sandboxKey
+          const ids = [yield* pay(sk, "paid"), yield* pay(sk, "paid"), yield* pay(sk, "chargeback", "sbx_card")]
+          for (const id of ids) yield* until(payment(sk, id), (p) => p.status === "completed" || p.status === "chargeback")
+          const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 100 } })
+          assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
+          assert.isAbove((yield* balance(sk)).pending, 0)
+
+          yield* advance(sk, 30 * day)
+          for (const id of ids) assert.strictEqual((yield* payment(sk, id)).settlement.status, "settled", id)
+          assert.strictEqual((yield* balance(sk)).pending, 0)
+          assert.strictEqual((yield* call("GET", `/api/v1/claims/${refund.body.refundId}`, { bearer: sk })).body.status, "approved")
+        }))
+
       it.effect("an unpaid payment and a checkout session expire by advance; the reconcile poll completes a slow payment", () =>
         Effect.gen(function*() {
           const { sk } = yield* sandboxKey
