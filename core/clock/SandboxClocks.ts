@@ -62,7 +62,8 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
 
       // Rounds of due jobs and deliveries until none is left: a job that ran can make more due
       // (a sandbox outcome completes a payment whose events are then delivered). Due jobs that
-      // another worker is running are waited for, so the answer reflects them too.
+      // another worker is running are waited for (and so are deliveries), so the answer reflects
+      // them too.
       const runDue = (shopId: string) =>
         atRealTime(Effect.gen(function*() {
           yield* payments.reconcile(reconcileAfter, shopId)
@@ -70,7 +71,8 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
           for (let round = 0; round < maxRounds; round++) {
             const ran = (yield* jobs.runDueOn(shopId)) + (yield* webhooks.deliverDueFor(shopId))
             if (ran > 0) continue
-            if ((yield* jobs.countDueOn(shopId)) === 0 || DateTime.isGreaterThan(yield* realNow, deadline)) return
+            const running = (yield* jobs.countDueOn(shopId)) + (yield* webhooks.countDueFor(shopId))
+            if (running === 0 || DateTime.isGreaterThan(yield* realNow, deadline)) return
             yield* Effect.sleep(Duration.millis(20))
           }
         })).pipe(Effect.withSpan("SandboxClocks.runDue"))

@@ -45,6 +45,11 @@ export class WebhookStore extends Context.Service<WebhookStore, {
     limit: number,
     sandboxShopId?: string
   ) => Effect.Effect<ReadonlyArray<Delivery>>
+  /**
+   * How many deliveries of a sandbox shop are due at `now` on its clock, leased or not (work a
+   * test clock's advance waits for).
+   */
+  readonly countDue: (now: DateTime.Utc, sandboxShopId: string) => Effect.Effect<number>
   /** Records an attempt's outcome and releases the lease. */
   readonly recordAttempt: (id: string, result: DeliveryResult) => Effect.Effect<void>
   /** Queues a delivery again now, whatever its status. */

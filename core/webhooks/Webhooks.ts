@@ -109,6 +109,8 @@ export class Webhooks extends Context.Service<Webhooks, {
   readonly deliverDue: Effect.Effect<number>
   /** One pass over the due deliveries of one sandbox shop (after its test clock moved). */
   readonly deliverDueFor: (sandboxShopId: string) => Effect.Effect<number>
+  /** How many deliveries of one sandbox shop are due, including those another worker is sending. */
+  readonly countDueFor: (sandboxShopId: string) => Effect.Effect<number>
 }>()("core/webhooks/Webhooks") {
   static readonly layer = Layer.effect(
     Webhooks,
@@ -336,7 +338,8 @@ export class Webhooks extends Context.Service<Webhooks, {
         inbox,
         receive,
         deliverDue,
-        deliverDueFor: (sandboxShopId) => deliverBatch(sandboxShopId).pipe(Effect.withSpan("Webhooks.deliverDueFor"))
+        deliverDueFor: (sandboxShopId) => deliverBatch(sandboxShopId).pipe(Effect.withSpan("Webhooks.deliverDueFor")),
+        countDueFor: (sandboxShopId) => Effect.flatMap(realNow, (now) => store.countDue(now, sandboxShopId))
       })
     })
   )

@@ -73,6 +73,14 @@ export const MemoryWebhookStore = Layer.effect(
             return claimed
           })
         })),
+      countDue: (now, sandboxShopId) =>
+        db.run(Effect.sync(() =>
+          [...deliveries.values()].filter((d) =>
+            (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
+            d.environment === "sandbox" && d.shopId === sandboxShopId &&
+            DateTime.toEpochMillis(d.nextAttemptAt) - DateTime.toEpochMillis(now) <= clockOffset(db, sandboxShopId)
+          ).length
+        )),
       recordAttempt: (id, result) =>
         db.run(Effect.sync(() => {
           const d = deliveries.get(id)

@@ -141,6 +141,14 @@ export const SqlWebhookStore = Layer.effect(
             ) RETURNING *`
           return [...onRealClock.map(toDelivery).sort(byDue), ...onTestClock.map(toDelivery).sort(byDue)]
         }).pipe(Effect.orDie),
+      countDue: (now, sandboxShopId) =>
+        sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM webhook_deliveries LEFT JOIN sandbox_clocks ON sandbox_clocks.shop_id = webhook_deliveries.shop_id
+          WHERE environment = 'sandbox' AND webhook_deliveries.shop_id = ${sandboxShopId} AND status IN ('pending', 'failed')
+            AND next_attempt_at <= CAST(${date(now)} AS timestamptz) + COALESCE(offset_ms, 0) * INTERVAL '1 millisecond'`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.orDie
+        ),
       recordAttempt: (id, r) =>
         sql`UPDATE webhook_deliveries SET
               status = ${r.status as DeliveryStatus}, attempts = ${r.attempts}, last_status_code = ${r.lastStatusCode},

@@ -112,9 +112,17 @@ for (const target of storeTargets("clock")) {
             Effect.map(store.claimDeliveries(t0, 1_000, 100, sandboxShopId), (rows) => ids(rows).filter((id) => mine.includes(id)))
 
           assert.deepStrictEqual(yield* claim(), [])
+          assert.strictEqual(yield* store.countDue(t0, a), 0)
           yield* clocks.advance(a, 3_600_000, t0)
+          assert.strictEqual(yield* store.countDue(t0, a), 1)
           assert.deepStrictEqual(yield* claim(b), [])
           assert.deepStrictEqual(yield* claim(a), [sandboxA.id])
+          // Leased by a worker, it is still due work until its attempt is recorded.
+          assert.strictEqual(yield* store.countDue(t0, a), 1)
+          yield* store.recordAttempt(sandboxA.id, {
+            status: "succeeded", attempts: 2, lastStatusCode: 200, lastError: null, nextAttemptAt: null, succeededAt: t0
+          })
+          assert.strictEqual(yield* store.countDue(t0, a), 0)
           yield* clocks.advance(b, 3_600_000, t0)
           assert.deepStrictEqual(yield* claim(), [sandboxB.id])
         }))
