@@ -64,6 +64,7 @@ export const ErrorCatalog = {
   // Sandbox-only operations
   fund_sandbox_only: entry(400, "invalid_request_error", "Sandbox funding is not available in production."),
   simulate_sandbox_only: entry(400, "invalid_request_error", "Sandbox simulation (payouts, withdrawals, deposits, chargebacks) is not available in production."),
+  sandbox_only: entry(400, "invalid_request_error", "The endpoint exists in sandbox only (test clocks); production time never moves."),
   // Checkout
   checkout_session_not_found: entry(404, "invalid_request_error", "The checkout session token is unknown or expired (24 hours)."),
   checkout_session_already_completed: entry(

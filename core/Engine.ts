@@ -12,6 +12,8 @@ import { Swaps } from "./balances/Swaps.ts"
 import { Withdrawals } from "./balances/Withdrawals.ts"
 import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
+import { SandboxClocks } from "./clock/SandboxClocks.ts"
+import { ShopClocks } from "./clock/ShopClocks.ts"
 import { Claims } from "./claims/Claims.ts"
 import { Deposits } from "./deposits/Deposits.ts"
 import { Fx } from "./fx/Fx.ts"
@@ -41,14 +43,15 @@ export const services = Layer.mergeAll(
   Balances.layer,
   Swaps.layer,
   Withdrawals.layer,
-  Payouts.layer
+  Payouts.layer,
+  SandboxClocks.layer
 ).pipe(
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Claims.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer, Idempotency.layer)),
-  Layer.provideMerge(ProviderRegistry.layer)
+  Layer.provideMerge(Layer.mergeAll(ProviderRegistry.layer, ShopClocks.layer))
 )
 
 const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))

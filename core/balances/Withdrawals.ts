@@ -12,6 +12,7 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
@@ -81,6 +82,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
       const ledger = yield* Ledger
       const ids = yield* Ids
       const tx = yield* Transactions
+      const clocks = yield* ShopClocks
       const events = yield* Events
 
       const request = Effect.fn("Withdrawals.request")(function*(scope: ShopRef, input: {
@@ -197,7 +199,12 @@ export class Withdrawals extends Context.Service<Withdrawals, {
         resolve: Effect.fn("Withdrawals.resolve")(function*(id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) {
           const found = yield* store.findById(id)
           if (Option.isNone(found)) return yield* notFound("withdrawal", id)
-          return yield* transition(found.value, outcome.status, outcome.failureReason ?? "failed at the bank")
+          // The operator's call is on the clock of the withdrawal's shop.
+          return yield* clocks.within(
+            found.value.environment,
+            found.value.shopId,
+            transition(found.value, outcome.status, outcome.failureReason ?? "failed at the bank")
+          )
         })
       })
     })

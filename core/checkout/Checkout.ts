@@ -16,6 +16,7 @@
 import { type BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError, invalidRequest, type Issue } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
@@ -124,6 +125,7 @@ export class Checkout extends Context.Service<Checkout, {
       const routing = yield* Routing
       const fx = yield* Fx
       const ids = yield* Ids
+      const clocks = yield* ShopClocks
       const tenancy = yield* TenancyStore
 
       const notFound = (token: string) =>
@@ -263,9 +265,13 @@ export class Checkout extends Context.Service<Checkout, {
         }
       })
 
+      // A session expires on its shop's clock (a sandbox shop's test clock moves it too).
       const get = Effect.fn("Checkout.get")(function*(token: string) {
         const found = yield* store.findByToken(token)
-        if (Option.isNone(found) || DateTime.isGreaterThanOrEqualTo(yield* DateTime.now, found.value.expiresAt)) {
+        if (
+          Option.isNone(found) ||
+          DateTime.isGreaterThanOrEqualTo(yield* clocks.now(found.value.environment, found.value.shopId), found.value.expiresAt)
+        ) {
           return yield* notFound(token)
         }
         return found.value
@@ -286,8 +292,13 @@ export class Checkout extends Context.Service<Checkout, {
           ? Effect.void
           : Effect.asVoid(store.update({ ...session, customerIp: ip, version: session.version + 1 }))
 
-      const select = Effect.fn("Checkout.select")(function*(token: string, input: SelectInput, buyerIp: string | undefined) {
-        const session = yield* get(token)
+      const select = (token: string, input: SelectInput, buyerIp: string | undefined) =>
+        Effect.flatMap(get(token), (session) =>
+          // The buyer's pages are not the shop's requests: the transaction is created on its clock here.
+          clocks.within(session.environment, session.shopId, selectOn(session, input, buyerIp))).pipe(Effect.withSpan("Checkout.select"))
+
+      const selectOn = Effect.fnUntraced(function*(session: CheckoutSession, input: SelectInput, buyerIp: string | undefined) {
+        const token = session.token
         const event = session.status === "awaiting_details" ? "details_completed" : "method_selected"
         const next = transitionSession(session.status, event)
         if (next._tag === "Failure") return yield* alreadyCompleted(session)

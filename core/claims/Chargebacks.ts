@@ -16,6 +16,7 @@
  */
 import { BigDecimal, DateTime, Effect, Option, Result } from "effect"
 import { type ApiError, apiError, notFound } from "../ApiError.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Money from "../Money.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
@@ -41,6 +42,7 @@ export const makeChargebacks = (funds: Funds) =>
     const events = yield* Events
     const ids = yield* Ids
     const tx = yield* Transactions
+    const clocks = yield* ShopClocks
     const tenancy = yield* TenancyStore
 
     const open = (transactionId: string, reason: string) =>
@@ -134,11 +136,11 @@ export const makeChargebacks = (funds: Funds) =>
       return yield* resolve(found.value, outcome, "sandbox")
     })
 
-    /** The operator records the outcome, in either environment. */
+    /** The operator records the outcome, in either environment (on the clock of the claim's shop). */
     const resolveByOperator = Effect.fn("Claims.resolveChargeback")(function*(claimId: string, outcome: ChargebackOutcome) {
       const found = yield* claims.findById(claimId)
       if (Option.isNone(found)) return yield* notFound("claim", claimId)
-      return yield* resolve(found.value, outcome, "operator")
+      return yield* clocks.within(found.value.environment, found.value.shopId, resolve(found.value, outcome, "operator"))
     })
 
     /**

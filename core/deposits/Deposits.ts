@@ -17,6 +17,7 @@ import { BigDecimal, Context, DateTime, Effect, Layer, Option, Random, Redacted 
 import { Mac } from "effect/crypto"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import * as Country from "../Country.ts"
 import { EngineConfig, isDevelopmentSecret } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
@@ -111,6 +112,7 @@ export class Deposits extends Context.Service<Deposits, {
       const events = yield* Events
       const ids = yield* Ids
       const tx = yield* Transactions
+      const clocks = yield* ShopClocks
       const config = yield* EngineConfig
       const mac = yield* Mac.Mac
 
@@ -229,7 +231,8 @@ export class Deposits extends Context.Service<Deposits, {
         ) {
           return yield* invalidRequest(`Expected a positive amount in ${account.currency}`, [{ path: "amount", message: `Expected a positive ${account.currency} amount` }])
         }
-        return yield* tx.run(Effect.gen(function*() {
+        // A network notification is nobody's request: credit it on the clock of the account's shop.
+        return yield* clocks.within(account.environment, account.shopId, tx.run(Effect.gen(function*() {
           const disabled = account.status === "disabled"
           const record: DepositRecord = {
             id: yield* ids.next("deposit"),
@@ -276,7 +279,7 @@ export class Deposits extends Context.Service<Deposits, {
             relatedTxId: payment.id
           })
           return { created: true, deposit: credited, account }
-        }))
+        })))
       })
 
       const verifyNotification = (header: string | undefined, rawBody: string) =>

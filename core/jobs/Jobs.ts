@@ -6,10 +6,16 @@
  *
  * Failures retry with exponential backoff (30 s, 1 min, 2 min, ... up to 1 hour) and give up
  * after `maxAttempts`, leaving the job `dead` with its last error.
+ *
+ * Sandbox time: a job is enqueued on the clock of its caller (`CurrentClockScope`, set with the
+ * shop's shifted clock by `ShopClocks`), so `runAt` is in that shop's time, the store claims it
+ * once the shop's clock reaches it, and it runs (and retries) on that clock. Callers change
+ * nothing.
  */
 import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
+import { CurrentClockScope, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
-import { JobStore } from "../ports/JobStore.ts"
+import { type Job, JobStore } from "../ports/JobStore.ts"
 
 export type JobHandler = (payload: unknown) => Effect.Effect<void, unknown>
 
@@ -31,6 +37,10 @@ export class Jobs extends Context.Service<Jobs, {
   readonly handle: (kind: string, handler: JobHandler) => Effect.Effect<void>
   /** Claims and runs one batch of due jobs; answers how many ran. */
   readonly runDue: Effect.Effect<number>
+  /** Claims and runs one batch of the due jobs of one clock scope (a sandbox shop), no tick tasks. */
+  readonly runDueOn: (clockScope: string) => Effect.Effect<number>
+  /** How many jobs of one clock scope are due, including those another worker is running. */
+  readonly countDueOn: (clockScope: string) => Effect.Effect<number>
   /** Tasks to run on every worker tick before claiming (e.g. enqueue the periodic reconcile). */
   readonly onTick: (task: Effect.Effect<void>) => Effect.Effect<void>
 }>()("core/jobs/Jobs") {
@@ -39,6 +49,7 @@ export class Jobs extends Context.Service<Jobs, {
     Effect.gen(function*() {
       const store = yield* JobStore
       const ids = yield* Ids
+      const clocks = yield* ShopClocks
       const handlers = new Map<string, JobHandler>()
       const tickTasks: Array<Effect.Effect<void>> = []
 
@@ -54,37 +65,47 @@ export class Jobs extends Context.Service<Jobs, {
           lockedUntil: null,
           lastError: null,
           dedupeKey: options?.dedupeKey ?? null,
+          clockScope: yield* CurrentClockScope,
           createdAt
         })
       })
 
+      const run = (job: Job) => {
+        const handler = handlers.get(job.kind)!
+        return handler(job.payload).pipe(
+          Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
+          Effect.matchEffect({
+            onSuccess: () => store.complete(job.id),
+            onFailure: (error) =>
+              Effect.gen(function*() {
+                yield* Effect.logWarning(`job ${job.kind} ${job.id} failed (attempt ${job.attempts})`, error)
+                if (job.attempts >= maxAttempts) return yield* store.kill(job.id, error)
+                const retryAt = DateTime.add(yield* DateTime.now, { milliseconds: backoffMs(job.attempts) })
+                yield* store.retry(job.id, retryAt, error)
+              })
+          }),
+          (effect) => clocks.onScope(job.clockScope, effect)
+        )
+      }
+
+      const runBatch = (clockScope: string | undefined) =>
+        Effect.gen(function*() {
+          const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: yield* realNow, leaseMs, limit: 20, clockScope })
+          yield* Effect.forEach(claimed, run, { concurrency: 4, discard: true })
+          return claimed.length
+        })
+
       const runDue = Effect.gen(function*() {
         for (const task of tickTasks) yield* task
-        const at = yield* DateTime.now
-        const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: at, leaseMs, limit: 20 })
-        yield* Effect.forEach(claimed, (job) => {
-          const handler = handlers.get(job.kind)!
-          return handler(job.payload).pipe(
-            Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
-            Effect.matchEffect({
-              onSuccess: () => store.complete(job.id),
-              onFailure: (error) =>
-                Effect.gen(function*() {
-                  yield* Effect.logWarning(`job ${job.kind} ${job.id} failed (attempt ${job.attempts})`, error)
-                  if (job.attempts >= maxAttempts) return yield* store.kill(job.id, error)
-                  const retryAt = DateTime.add(yield* DateTime.now, { milliseconds: backoffMs(job.attempts) })
-                  yield* store.retry(job.id, retryAt, error)
-                })
-            })
-          )
-        }, { concurrency: 4, discard: true })
-        return claimed.length
+        return yield* runBatch(undefined)
       }).pipe(Effect.withSpan("Jobs.runDue"))
 
       return Jobs.of({
         enqueue,
         handle: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler)),
         runDue,
+        runDueOn: (clockScope) => runBatch(clockScope).pipe(Effect.withSpan("Jobs.runDueOn")),
+        countDueOn: (clockScope) => Effect.flatMap(realNow, (now) => store.countDue({ kinds: [...handlers.keys()], now, clockScope })),
         onTick: (task) => Effect.sync(() => void tickTasks.push(task))
       })
     })

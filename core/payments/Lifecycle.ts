@@ -7,6 +7,7 @@
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
+import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
@@ -57,6 +58,7 @@ export const makeLifecycle = Effect.gen(function*() {
   const events = yield* Events
   const claims = yield* Claims
   const tx = yield* Transactions
+  const clocks = yield* ShopClocks
 
   const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
 
@@ -125,13 +127,19 @@ export const makeLifecycle = Effect.gen(function*() {
       }
     }))
 
-  /** Applies a provider's word about a charge (callback, poll or sandbox); idempotent. */
+  /**
+   * Applies a provider's word about a charge (callback, poll or sandbox); idempotent. It runs on
+   * the clock of the payment's shop, whoever calls: a callback's completion of a sandbox payment
+   * schedules its settlement in that shop's time.
+   */
   const applyUpdate = (paymentId: string, update: ChargeUpdate) =>
-    moveOnce(paymentId, update).pipe(
-      Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
-      Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`))),
-      Effect.withSpan("Payments.applyUpdate")
-    )
+    Effect.flatMap(store.findById(paymentId), (found) => {
+      const move = moveOnce(paymentId, update).pipe(
+        Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
+        Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`)))
+      )
+      return Option.isNone(found) ? move : clocks.within(found.value.environment, found.value.shopId, move)
+    }).pipe(Effect.withSpan("Payments.applyUpdate"))
 
   const handleCallback = Effect.fn("Payments.handleCallback")(function*(
     providerId: string,
@@ -155,16 +163,20 @@ export const makeLifecycle = Effect.gen(function*() {
     return applied
   })
 
-  /** One pass of the reconcile poll: asks providers about pending payments older than `olderThan`. */
-  const reconcile = (olderThan: Duration.Duration = reconcileAfter) =>
+  /**
+   * One pass of the reconcile poll: asks providers about pending payments older than `olderThan`
+   * (a sandbox payment's age on its shop's clock); with `sandboxShopId`, that shop's only.
+   */
+  const reconcile = (olderThan: Duration.Duration = reconcileAfter, sandboxShopId?: string) =>
     Effect.gen(function*() {
-      const cutoff = DateTime.subtract(yield* DateTime.now, { milliseconds: Duration.toMillis(olderThan) })
-      const pending = yield* store.pendingCreatedBefore(cutoff, 200)
+      const cutoff = DateTime.subtract(yield* realNow, { milliseconds: Duration.toMillis(olderThan) })
+      const pending = yield* store.pendingCreatedBefore(cutoff, 200, sandboxShopId)
       let moved = 0
       for (const p of pending) {
         const provider = yield* registry.get(p.provider)
         if (Option.isNone(provider)) continue
-        const status = yield* provider.value.status(p.providerRef, p.id).pipe(
+        // Asked on the shop's clock: a sandbox provider's charge lives in the shop's time too.
+        const status = yield* clocks.within(p.environment, p.shopId, provider.value.status(p.providerRef, p.id)).pipe(
           Effect.tapError((e) => Effect.logWarning(`reconcile ${p.id}: ${e.message}`)),
           Effect.option
         )

@@ -56,9 +56,10 @@ export class Payments extends Context.Service<Payments, {
   ) => Effect.Effect<number, ApiError>
   /**
    * One pass of the reconcile poll: asks providers about pending payments created more than
-   * `olderThan` ago (default 2 minutes); answers how many moved.
+   * `olderThan` ago (default 2 minutes; a sandbox payment's age on its shop's clock), or only
+   * those of one sandbox shop; answers how many moved.
    */
-  readonly reconcile: (olderThan?: Duration.Duration) => Effect.Effect<number>
+  readonly reconcile: (olderThan?: Duration.Duration, sandboxShopId?: string) => Effect.Effect<number>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,

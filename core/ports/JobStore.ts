@@ -16,6 +16,11 @@ export interface Job {
   readonly lastError: string | null
   /** At most one job per dedupe key, ever (e.g. `expire:TXN-...`). */
   readonly dedupeKey: string | null
+  /**
+   * The sandbox shop whose test clock the job runs on (`SandboxClockStore`), or null for the real
+   * clock: its `runAt` is then on that shop's time, and it is due once the shop's clock reaches it.
+   */
+  readonly clockScope: string | null
   readonly createdAt: DateTime.Utc
 }
 
@@ -24,15 +29,28 @@ export class JobStore extends Context.Service<JobStore, {
   readonly enqueue: (job: Job) => Effect.Effect<boolean>
   readonly find: (id: string) => Effect.Effect<Option.Option<Job>>
   /**
-   * Leases up to `limit` due jobs of the given kinds (oldest `runAt` first) until `now + leaseMs`,
-   * counting an attempt on each. Two concurrent claims never return the same job.
+   * Leases up to `limit` due jobs of the given kinds until `now + leaseMs` (real time), counting
+   * an attempt on each. A job is due when its `runAt` is at or before `now` plus the offset of its
+   * clock scope (0 for none); jobs due on the real clock come first, each group oldest `runAt`
+   * first. With `clockScope`, only that scope's jobs. Two concurrent claims never return the same
+   * job.
    */
   readonly claim: (options: {
     readonly kinds: ReadonlyArray<string>
     readonly now: DateTime.Utc
     readonly leaseMs: number
     readonly limit: number
+    readonly clockScope?: string | undefined
   }) => Effect.Effect<ReadonlyArray<Job>>
+  /**
+   * How many pending jobs of the given kinds in `clockScope` are due at `now` on its clock, leased
+   * or not (work a test clock's advance waits for).
+   */
+  readonly countDue: (options: {
+    readonly kinds: ReadonlyArray<string>
+    readonly now: DateTime.Utc
+    readonly clockScope: string
+  }) => Effect.Effect<number>
   readonly complete: (id: string) => Effect.Effect<void>
   /** Puts a job back to run at `runAt`, recording the error. */
   readonly retry: (id: string, runAt: DateTime.Utc, error: string) => Effect.Effect<void>

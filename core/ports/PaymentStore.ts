@@ -31,6 +31,15 @@ export class PaymentStore extends Context.Service<PaymentStore, {
     filter: PaymentFilter,
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payment>; readonly total: number }>
-  /** Pending payments created before `createdBefore`, oldest first (the reconcile poll's work). */
-  readonly pendingCreatedBefore: (createdBefore: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<Payment>>
+  /**
+   * Pending payments created before `createdBefore` (real time), oldest first: the reconcile
+   * poll's work. A sandbox payment's `createdAt` is on its shop's clock, so it counts when
+   * `createdAt <= createdBefore + that shop's offset` (`SandboxClockStore`). With
+   * `sandboxShopId`, only that sandbox shop's payments.
+   */
+  readonly pendingCreatedBefore: (
+    createdBefore: DateTime.Utc,
+    limit: number,
+    sandboxShopId?: string
+  ) => Effect.Effect<ReadonlyArray<Payment>>
 }>()("core/ports/PaymentStore") {}

@@ -33,10 +33,23 @@ export class WebhookStore extends Context.Service<WebhookStore, {
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Delivery>; readonly total: number }>
   /**
-   * Leases up to `limit` deliveries due at `now` (pending or failed, `nextAttemptAt <= now`, lease
-   * lapsed) until `now + leaseMs`. Concurrent claims never return the same delivery.
+   * Leases up to `limit` deliveries due at `now` (real time; pending or failed, lease lapsed)
+   * until `now + leaseMs`. Due means `nextAttemptAt <= now`, or for a sandbox delivery
+   * `nextAttemptAt <= now + its shop's clock offset` (`SandboxClockStore`); those due on the real
+   * clock come first. With `sandboxShopId`, only that sandbox shop's deliveries. Concurrent claims
+   * never return the same delivery.
    */
-  readonly claimDeliveries: (now: DateTime.Utc, leaseMs: number, limit: number) => Effect.Effect<ReadonlyArray<Delivery>>
+  readonly claimDeliveries: (
+    now: DateTime.Utc,
+    leaseMs: number,
+    limit: number,
+    sandboxShopId?: string
+  ) => Effect.Effect<ReadonlyArray<Delivery>>
+  /**
+   * How many deliveries of a sandbox shop are due at `now` on its clock, leased or not (work a
+   * test clock's advance waits for).
+   */
+  readonly countDue: (now: DateTime.Utc, sandboxShopId: string) => Effect.Effect<number>
   /** Records an attempt's outcome and releases the lease. */
   readonly recordAttempt: (id: string, result: DeliveryResult) => Effect.Effect<void>
   /** Queues a delivery again now, whatever its status. */

@@ -14,12 +14,17 @@
  *
  * Managed subscriptions (no URL given) deliver to an inbox on the host's own domain; the engine
  * hands those deliveries to the inbox in-process, where they are verified like any POST to it.
+ *
+ * Sandbox time: a sandbox delivery is attempted on its shop's clock (`ShopClocks`), so its
+ * retries are scheduled, and come due, in shop time; the signature's `t=` is always real time, as
+ * receivers check it against their own clock.
  */
 import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
 import { Mac } from "effect/crypto"
 import { type ApiError, apiError, invalidRequest, type Issue, notFound } from "../ApiError.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
+import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { WebhookSender } from "../ports/WebhookSender.ts"
@@ -102,6 +107,10 @@ export class Webhooks extends Context.Service<Webhooks, {
   ) => Effect.Effect<InboxMessage, ApiError>
   /** One pass of the delivery worker; answers how many deliveries it attempted. */
   readonly deliverDue: Effect.Effect<number>
+  /** One pass over the due deliveries of one sandbox shop (after its test clock moved). */
+  readonly deliverDueFor: (sandboxShopId: string) => Effect.Effect<number>
+  /** How many deliveries of one sandbox shop are due, including those another worker is sending. */
+  readonly countDueFor: (sandboxShopId: string) => Effect.Effect<number>
 }>()("core/webhooks/Webhooks") {
   static readonly layer = Layer.effect(
     Webhooks,
@@ -111,6 +120,7 @@ export class Webhooks extends Context.Service<Webhooks, {
       const ids = yield* Ids
       const config = yield* EngineConfig
       const jobs = yield* Jobs
+      const clocks = yield* ShopClocks
       const mac = yield* Mac.Mac
       const withMac = Effect.provideService(Mac.Mac, mac)
 
@@ -242,7 +252,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const found = yield* store.findSubscriptionById(webhookId)
         if (Option.isNone(found) || !found.value.managed) return yield* notFound("webhook inbox", webhookId)
         const verdict = yield* verifySignature(rawBody, headers["x-service-signature"], signingSecrets(found.value, yield* DateTime.now))
-          .pipe(withMac)
+          .pipe(withMac, atRealTime)
         if (verdict !== "valid") return yield* apiError("authentication_failed", `The delivery's signature is ${verdict}`)
         const message: InboxMessage = {
           id: yield* ids.next("event"),
@@ -275,7 +285,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const headers = {
           "content-type": "application/json",
           "user-agent": "payment-orchestration-webhooks/1",
-          "x-service-signature": yield* signatureHeader(delivery.body, signingSecrets(s, now)).pipe(withMac),
+          "x-service-signature": yield* signatureHeader(delivery.body, signingSecrets(s, now)).pipe(withMac, atRealTime),
           "x-service-event": delivery.event,
           "x-service-delivery": delivery.id
         }
@@ -313,11 +323,13 @@ export class Webhooks extends Context.Service<Webhooks, {
         })
       })
 
-      const deliverDue = Effect.gen(function*() {
-        const due = yield* store.claimDeliveries(yield* DateTime.now, leaseMs, 50)
-        yield* Effect.forEach(due, attempt, { concurrency: 8, discard: true })
-        return due.length
-      }).pipe(Effect.withSpan("Webhooks.deliverDue"))
+      const deliverBatch = (sandboxShopId: string | undefined) =>
+        Effect.gen(function*() {
+          const due = yield* store.claimDeliveries(yield* realNow, leaseMs, 50, sandboxShopId)
+          yield* Effect.forEach(due, (d) => clocks.within(d.environment, d.shopId, attempt(d)), { concurrency: 8, discard: true })
+          return due.length
+        })
+      const deliverDue = deliverBatch(undefined).pipe(Effect.withSpan("Webhooks.deliverDue"))
 
       // The job worker's tick delivers too: one loop, one lease discipline.
       yield* jobs.onTick(Effect.asVoid(deliverDue))
@@ -333,7 +345,9 @@ export class Webhooks extends Context.Service<Webhooks, {
         replay,
         inbox,
         receive,
-        deliverDue
+        deliverDue,
+        deliverDueFor: (sandboxShopId) => deliverBatch(sandboxShopId).pipe(Effect.withSpan("Webhooks.deliverDueFor")),
+        countDueFor: (sandboxShopId) => Effect.flatMap(realNow, (now) => store.countDue(now, sandboxShopId))
       })
     })
   )

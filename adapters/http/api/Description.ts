@@ -150,6 +150,25 @@ shop has configured), plus the test methods \`sbx_pix\`, \`sbx_spei\`, \`sbx_car
 
 Any other value is \`400 invalid_request\`. The header is ignored in production.
 
+### Test clocks
+
+Each sandbox shop has its own clock, like Stripe's test clocks, so a week of life cycle takes a
+second. \`POST /sandbox/clock/advance\` \`{ "seconds": N }\` (an integer from 1 to 400 days) moves
+the shop's sandbox time forward and, before answering \`{ "now", "offsetSeconds" }\` (the total
+offset), runs everything that came due for the shop: payment expiry and \`Sandbox-Simulate\`
+outcomes, settlement T+n and reserve release, refund resolution, payout and withdrawal timers,
+webhook deliveries and their retries, and the reconcile poll of its pending payments (which
+completes a \`slow_payment\` two minutes after its creation). So after advancing by a payment's
+settlement days it reads \`settlement.status: settled\` and its net has moved from \`pending\` to
+\`available\`. \`GET /sandbox/clock\` reads the clock.
+
+From then on every sandbox request of the shop, and the background work done for it (jobs,
+callbacks, deliveries, the hosted checkout pages), runs in the shop's time: timestamps, expiry
+dates, settlement and reserve dates, events. Webhook signatures keep real time (\`t=\` is checked
+against the receiver's clock). Time never goes back. A shop's clock moves no other shop's, and
+production time never moves (\`400 sandbox_only\`). A merchant-wide credential names the shop with
+\`shopId\` (query string, or body of the advance).
+
 ## Errors
 
 Every error answers \`{ "error": { code, type, message, requestId, docs_url, details } }\`.

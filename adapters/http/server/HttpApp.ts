@@ -18,6 +18,7 @@ import { IconRoutes } from "./Icons.ts"
 import { PayoutHandlers } from "./PayoutHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
+import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
@@ -44,7 +45,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     ClaimAdminHandlers,
     PayoutHandlers,
     WithdrawalHandlers,
-    WithdrawalAdminHandlers
+    WithdrawalAdminHandlers,
+    SandboxHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive]),
   Layer.provide(RateLimitsFromConfig)

@@ -7,6 +7,7 @@ import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { RateLimits } from "./RateLimits.ts"
+import { makeOnShopClock } from "./RequestClock.ts"
 
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
@@ -20,6 +21,7 @@ export const SecretKeyLive = Layer.effect(
   Effect.gen(function*() {
     const auth = yield* Auth
     const limits = yield* RateLimits
+    const onShopClock = yield* makeOnShopClock
     return SecretKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
@@ -31,7 +33,7 @@ export const SecretKeyLive = Layer.effect(
               "This endpoint needs a secret key or an access token; publishable keys serve hosted checkout and `any key` endpoints only"
             )
           }
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
         })
     })
   })
@@ -42,12 +44,13 @@ export const AnyKeyLive = Layer.effect(
   Effect.gen(function*() {
     const auth = yield* Auth
     const limits = yield* RateLimits
+    const onShopClock = yield* makeOnShopClock
     return AnyKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
           const principal = yield* authenticate(auth, credential)
           yield* limits.take(principal.environment, principal.credential.id)
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
         })
     })
   })

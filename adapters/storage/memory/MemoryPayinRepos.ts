@@ -17,6 +17,7 @@ import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.t
 import type { Withdrawal } from "../../../core/balances/Withdrawal.ts"
 import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { clockOffset } from "./MemorySandboxClockStore.ts"
 
 const zero = BigDecimal.fromBigInt(0n)
 const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
@@ -133,10 +134,15 @@ export const MemoryPaymentStore = Layer.effect(
           ).sort(newestFirst)
           return { rows: rows.slice(offset, offset + limit), total: rows.length }
         })),
-      pendingCreatedBefore: (createdBefore, limit) =>
+      pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         db.run(Effect.sync(() =>
           [...payments.values()]
-            .filter((p) => p.status === "pending" && DateTime.isLessThan(p.createdAt, createdBefore))
+            .filter((p) =>
+              p.status === "pending" &&
+              (sandboxShopId === undefined || (p.environment === "sandbox" && p.shopId === sandboxShopId)) &&
+              DateTime.toEpochMillis(p.createdAt) - DateTime.toEpochMillis(createdBefore) <
+                (p.environment === "sandbox" ? clockOffset(db, p.shopId) : 0)
+            )
             .sort((a, b) => -newestFirst(a, b))
             .slice(0, limit)
         ))

@@ -11,6 +11,7 @@ import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { clockOffset, MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
 import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
 import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
@@ -213,14 +214,20 @@ export const MemoryJobStore = Layer.effect(
           return true
         })),
       find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(jobs.get(id)))),
-      claim: ({ kinds, leaseMs, limit, now }) =>
+      claim: ({ clockScope, kinds, leaseMs, limit, now }) =>
         db.run(Effect.sync(() => {
+          // Due on the real clock first, then due only on a test clock that runs ahead.
+          const lateness = (j: Job) => DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now)
           const due = [...jobs.values()]
             .filter((j) =>
-              j.status === "pending" && kinds.includes(j.kind) && !DateTime.isGreaterThan(j.runAt, now) &&
+              j.status === "pending" && kinds.includes(j.kind) && (clockScope === undefined || j.clockScope === clockScope) &&
+              lateness(j) <= clockOffset(db, j.clockScope) &&
               (j.lockedUntil === null || DateTime.isLessThan(j.lockedUntil, now))
             )
-            .sort((a, b) => DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id))
+            .sort((a, b) =>
+              Number(lateness(a) > 0) - Number(lateness(b) > 0) ||
+              DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id)
+            )
             .slice(0, limit)
           const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
           return due.map((j) => {
@@ -229,6 +236,13 @@ export const MemoryJobStore = Layer.effect(
             return claimed
           })
         })),
+      countDue: ({ clockScope, kinds, now }) =>
+        db.run(Effect.sync(() =>
+          [...jobs.values()].filter((j) =>
+            j.status === "pending" && j.clockScope === clockScope && kinds.includes(j.kind) &&
+            DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now) <= clockOffset(db, clockScope)
+          ).length
+        )),
       complete: (id) => update(id, (j) => ({ ...j, status: "done", lockedUntil: null })),
       retry: (id, runAt, error) => update(id, (j) => ({ ...j, runAt, lockedUntil: null, lastError: error })),
       kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error }))
@@ -245,6 +259,7 @@ export const MemoryStore = {
     MemorySettingsStore,
     MemoryIdempotencyStore,
     MemoryJobStore,
+    MemorySandboxClockStore,
     MemoryPayinRepos,
     MemoryWebhookStore,
     MemoryDepositStore

@@ -3,6 +3,7 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { clockOffset } from "./MemorySandboxClockStore.ts"
 
 const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
   DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
@@ -50,14 +51,20 @@ export const MemoryWebhookStore = Layer.effect(
             p
           )
         )),
-      claimDeliveries: (now, leaseMs, limit) =>
+      claimDeliveries: (now, leaseMs, limit, sandboxShopId) =>
         db.run(Effect.sync(() => {
+          const lateness = (d: Delivery) => DateTime.toEpochMillis(d.nextAttemptAt!) - DateTime.toEpochMillis(now)
+          const offset = (d: Delivery) => d.environment === "sandbox" ? clockOffset(db, d.shopId) : 0
           const due = [...deliveries.values()]
             .filter((d) =>
               (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
-              !DateTime.isGreaterThan(d.nextAttemptAt, now) && (d.lockedUntil === null || DateTime.isLessThan(d.lockedUntil, now))
+              (sandboxShopId === undefined || (d.environment === "sandbox" && d.shopId === sandboxShopId)) &&
+              lateness(d) <= offset(d) && (d.lockedUntil === null || DateTime.isLessThan(d.lockedUntil, now))
             )
-            .sort((a, b) => DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id))
+            .sort((a, b) =>
+              Number(lateness(a) > 0) - Number(lateness(b) > 0) ||
+              DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id)
+            )
             .slice(0, limit)
           const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
           return due.map((d) => {
@@ -66,6 +73,14 @@ export const MemoryWebhookStore = Layer.effect(
             return claimed
           })
         })),
+      countDue: (now, sandboxShopId) =>
+        db.run(Effect.sync(() =>
+          [...deliveries.values()].filter((d) =>
+            (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
+            d.environment === "sandbox" && d.shopId === sandboxShopId &&
+            DateTime.toEpochMillis(d.nextAttemptAt) - DateTime.toEpochMillis(now) <= clockOffset(db, sandboxShopId)
+          ).length
+        )),
       recordAttempt: (id, result) =>
         db.run(Effect.sync(() => {
           const d = deliveries.get(id)

@@ -316,8 +316,22 @@ export const migrations = {
   "0009_idempotency_resources": statements(
     `ALTER TABLE idempotency_keys ADD COLUMN resource_id text`
   ),
+  // Sandbox test clocks (issue 10): each shop's offset, the clock a job runs on, and indexes for
+  // what is due on a clock that runs ahead (by shop, then due time).
+  "0010_sandbox_clocks": statements(
+    `CREATE TABLE sandbox_clocks (
+      shop_id text PRIMARY KEY,
+      offset_ms bigint NOT NULL CHECK (offset_ms >= 0),
+      updated_at timestamptz NOT NULL
+    )`,
+    `ALTER TABLE jobs ADD COLUMN clock_scope text`,
+    `CREATE INDEX jobs_scoped_due ON jobs (clock_scope, run_at) WHERE status = 'pending' AND clock_scope IS NOT NULL`,
+    `CREATE INDEX webhook_deliveries_sandbox_due ON webhook_deliveries (shop_id, next_attempt_at)
+      WHERE status IN ('pending', 'failed') AND environment = 'sandbox'`,
+    `CREATE INDEX payments_pending_sandbox ON payments (shop_id, created_at) WHERE status = 'pending' AND environment = 'sandbox'`
+  ),
   // Rate-limit counters of rate-limiter-flexible's PostgreSQL store (its own upsert), shared by
-  // replicas. 0010 is reserved for the sandbox clocks.
+  // replicas.
   "0011_rate_limits": statements(
     `CREATE TABLE rate_limits (
       key text PRIMARY KEY,

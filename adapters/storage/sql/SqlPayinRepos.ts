@@ -228,9 +228,14 @@ export const SqlPaymentStore = Layer.effect(
           const total = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payments WHERE ${where}`
           return { rows: rowsToPayments(rows), total: total[0]?.n ?? 0 }
         }).pipe(Effect.orDie),
-      pendingCreatedBefore: (createdBefore, limit) =>
+      // A sandbox payment is on its shop's clock (`sandbox_clocks`; no row: offset 0).
+      pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         sql<{ readonly data: unknown }>`
-          SELECT data FROM payments WHERE status = 'pending' AND created_at < ${date(createdBefore)}
+          SELECT data FROM payments LEFT JOIN sandbox_clocks
+            ON payments.environment = 'sandbox' AND sandbox_clocks.shop_id = payments.shop_id
+          WHERE status = 'pending'
+            AND created_at < CAST(${date(createdBefore)} AS timestamptz) + COALESCE(offset_ms, 0) * INTERVAL '1 millisecond'
+            AND ${sandboxShopId === undefined ? sql`TRUE` : sql`environment = 'sandbox' AND payments.shop_id = ${sandboxShopId}`}
           ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.map(rowsToPayments), Effect.orDie)
     })
   })

@@ -3,13 +3,12 @@
  * Rows come back camelCase (the client transforms names). Database failures are defects: the
  * ports promise no SQL errors, and a broken connection is not something a caller can handle.
  */
-import { DateTime, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
-import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Transactions } from "../../../core/ports/Transactions.ts"
@@ -252,75 +251,6 @@ export const SqlIdempotencyStore = Layer.effect(
       purgeExpired: (now) =>
         sql<{ readonly key: string }>`DELETE FROM idempotency_keys WHERE expires_at < ${date(now)} RETURNING key`.pipe(
           Effect.map((rows) => rows.length),
-          Effect.orDie
-        )
-    })
-  })
-)
-
-interface JobRow {
-  readonly id: string
-  readonly kind: string
-  readonly payload: unknown
-  readonly runAt: Date
-  readonly attempts: number
-  readonly status: "pending" | "done" | "dead"
-  readonly lockedUntil: Date | null
-  readonly lastError: string | null
-  readonly dedupeKey: string | null
-  readonly createdAt: Date
-}
-const toJob = (r: JobRow): Job => ({
-  ...r,
-  runAt: utc(r.runAt),
-  lockedUntil: utcOrNull(r.lockedUntil),
-  createdAt: utc(r.createdAt)
-})
-
-export const SqlJobStore = Layer.effect(
-  JobStore,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return JobStore.of({
-      enqueue: (job) =>
-        sql<{ readonly id: string }>`
-          INSERT INTO jobs ${
-          sql.insert({
-            ...job,
-            payload: JSON.stringify(job.payload),
-            runAt: date(job.runAt),
-            lockedUntil: dateOrNull(job.lockedUntil),
-            createdAt: date(job.createdAt)
-          })
-        }
-          ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
-      find: (id) => sql<JobRow>`SELECT * FROM jobs WHERE id = ${id}`.pipe(Effect.map((r) => first(r, toJob)), Effect.orDie),
-      claim: ({ kinds, leaseMs, limit, now }) =>
-        kinds.length === 0 ? Effect.succeed([]) : sql<JobRow>`
-          UPDATE jobs SET attempts = attempts + 1, locked_until = ${date(DateTime.add(now, { milliseconds: leaseMs }))}
-          WHERE id IN (
-            SELECT id FROM jobs
-            WHERE status = 'pending' AND ${sql.in("kind", kinds)} AND run_at <= ${date(now)}
-              AND (locked_until IS NULL OR locked_until < ${date(now)})
-            ORDER BY run_at, id
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
-          )
-          RETURNING *`.pipe(
-          Effect.map((rows) =>
-            rows.map(toJob).sort((a, b) => DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id))
-          ),
-          Effect.orDie
-        ),
-      complete: (id) => sql`UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      retry: (id, runAt, error) =>
-        sql`UPDATE jobs SET run_at = ${date(runAt)}, locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
-      kill: (id, error) =>
-        sql`UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(
-          Effect.asVoid,
           Effect.orDie
         )
     })

@@ -12,10 +12,11 @@ import { MigrationsLayer } from "./Migrations.ts"
 import { SqlPayinRepos } from "./SqlPayinRepos.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
+import { SqlJobStore } from "./SqlJobStore.ts"
+import { SqlSandboxClockStore } from "./SqlSandboxClockStore.ts"
 import {
   SqlCredentialStore,
   SqlIdempotencyStore,
-  SqlJobStore,
   SqlSettingsStore,
   SqlTenancyStore,
   SqlTransactions
@@ -33,6 +34,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlSettingsStore,
   SqlIdempotencyStore,
   SqlJobStore,
+  SqlSandboxClockStore,
   SqlPayinRepos,
   SqlWebhookStore,
   SqlDepositStore

@@ -35,6 +35,9 @@ const subscriptionRow = (s: Subscription) => ({
   createdAt: date(s.createdAt),
   updatedAt: date(s.updatedAt)
 })
+const byDue = (a: Delivery, b: Delivery) =>
+  DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id)
+
 const toDelivery = (r: DeliveryRow): Delivery => ({
   ...r,
   nextAttemptAt: utcOrNull(r.nextAttemptAt),
@@ -113,18 +116,39 @@ export const SqlWebhookStore = Layer.effect(
           total: Effect.map(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, count)
         }).pipe(Effect.orDie)
       },
-      claimDeliveries: (now, leaseMs, limit) =>
-        sql<DeliveryRow>`
-          UPDATE webhook_deliveries SET locked_until = ${date(DateTime.add(now, { milliseconds: leaseMs }))}
-          WHERE id IN (
-            SELECT id FROM webhook_deliveries
-            WHERE status IN ('pending', 'failed') AND next_attempt_at <= ${date(now)}
-              AND (locked_until IS NULL OR locked_until < ${date(now)})
-            ORDER BY next_attempt_at, id
-            LIMIT ${limit}
-            FOR UPDATE SKIP LOCKED
-          )
-          RETURNING *`.pipe(Effect.map((rows) => rows.map(toDelivery)), Effect.orDie),
+      // Due on the real clock (the index `webhook_deliveries_due`), then due only on a sandbox
+      // shop's clock that runs ahead (`webhook_deliveries_sandbox_due`, per shop whose clock moved).
+      claimDeliveries: (now, leaseMs, limit, sandboxShopId) =>
+        Effect.gen(function*() {
+          const at = date(now)
+          const lease = sql`UPDATE webhook_deliveries SET locked_until = ${date(DateTime.add(now, { milliseconds: leaseMs }))}`
+          const free = sql`status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until < ${at})`
+          const onRealClock = yield* sql<DeliveryRow>`${lease} WHERE id IN (
+              SELECT id FROM webhook_deliveries
+              WHERE ${free} AND next_attempt_at <= ${at}
+                AND ${sandboxShopId === undefined ? sql`TRUE` : sql`environment = 'sandbox' AND shop_id = ${sandboxShopId}`}
+              ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED
+            ) RETURNING *`
+          if (onRealClock.length >= limit) return onRealClock.map(toDelivery).sort(byDue)
+          const onTestClock = yield* sql<DeliveryRow>`${lease} WHERE id IN (
+              SELECT webhook_deliveries.id FROM sandbox_clocks
+                JOIN webhook_deliveries ON webhook_deliveries.shop_id = sandbox_clocks.shop_id AND environment = 'sandbox'
+              WHERE ${free} AND next_attempt_at > ${at}
+                AND next_attempt_at <= CAST(${at} AS timestamptz) + sandbox_clocks.offset_ms * INTERVAL '1 millisecond'
+                AND ${sandboxShopId === undefined ? sql`TRUE` : sql`sandbox_clocks.shop_id = ${sandboxShopId}`}
+              ORDER BY next_attempt_at, webhook_deliveries.id LIMIT ${limit - onRealClock.length}
+              FOR UPDATE OF webhook_deliveries SKIP LOCKED
+            ) RETURNING *`
+          return [...onRealClock.map(toDelivery).sort(byDue), ...onTestClock.map(toDelivery).sort(byDue)]
+        }).pipe(Effect.orDie),
+      countDue: (now, sandboxShopId) =>
+        sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM webhook_deliveries LEFT JOIN sandbox_clocks ON sandbox_clocks.shop_id = webhook_deliveries.shop_id
+          WHERE environment = 'sandbox' AND webhook_deliveries.shop_id = ${sandboxShopId} AND status IN ('pending', 'failed')
+            AND next_attempt_at <= CAST(${date(now)} AS timestamptz) + COALESCE(offset_ms, 0) * INTERVAL '1 millisecond'`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.orDie
+        ),
       recordAttempt: (id, r) =>
         sql`UPDATE webhook_deliveries SET
               status = ${r.status as DeliveryStatus}, attempts = ${r.attempts}, last_status_code = ${r.lastStatusCode},

@@ -44,7 +44,7 @@ const credential = (merchantId: string, shopId: string | null, version = 1): Cre
 })
 
 const job = (kind: string, runAt: DateTime.Utc, dedupeKey: string | null = null): Job => ({
-  id: uid("job_"), kind, payload: { n: 1 }, runAt, attempts: 0, status: "pending", lockedUntil: null, lastError: null, dedupeKey, createdAt: t0
+  id: uid("job_"), kind, payload: { n: 1 }, runAt, attempts: 0, status: "pending", lockedUntil: null, lastError: null, dedupeKey, clockScope: null, createdAt: t0
 })
 
 for (const target of storeTargets("contract")) {

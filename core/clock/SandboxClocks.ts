@@ -1,0 +1,96 @@
+/**
+ * Sandbox test clocks, like Stripe's: a sandbox shop moves its own time forward, and everything
+ * that came due for it runs before the answer (payment expiry, sandbox outcomes, settlement T+n,
+ * reserve release, refund resolution, payout and withdrawal timers: every job the shop scheduled;
+ * its webhook deliveries and retries; the reconcile poll of its pending payments). So a merchant
+ * advances 30 days and at once reads `settlement.status: settled`.
+ *
+ * Time only moves forward, at most 400 days per call. Production has no test clock
+ * (`sandbox_only`); one shop's clock never moves another's.
+ */
+import { Context, DateTime, Duration, Effect, Layer } from "effect"
+import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import type { Environment } from "../Environment.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import { Payments, reconcileAfter } from "../payments/Payments.ts"
+import { SandboxClockStore } from "../ports/SandboxClockStore.ts"
+import { Webhooks } from "../webhooks/Webhooks.ts"
+import { atRealTime, realNow, ShopClocks } from "./ShopClocks.ts"
+
+export const maxAdvanceSeconds = 400 * 86_400
+/** Rounds of due work an advance runs inline; what is left (a flood) the worker finishes. */
+const maxRounds = 50
+/** How long an advance waits for due jobs another worker is already running. */
+const maxWaitForOthers = Duration.seconds(5)
+
+export interface ClockReading {
+  /** The shop's time now. */
+  readonly now: DateTime.Utc
+  /** How far the shop's clock runs ahead of the real one. */
+  readonly offsetSeconds: number
+}
+
+type ShopRef = { readonly environment: Environment; readonly shop: { readonly id: string } }
+
+export class SandboxClocks extends Context.Service<SandboxClocks, {
+  readonly read: (scope: ShopRef) => Effect.Effect<ClockReading, ApiError>
+  /** Moves the shop's clock `seconds` forward (1 to 400 days) and runs what came due. */
+  readonly advance: (scope: ShopRef, seconds: number) => Effect.Effect<ClockReading, ApiError>
+  /** Runs the shop's due work now (what `advance` does after moving the clock). */
+  readonly runDue: (sandboxShopId: string) => Effect.Effect<void>
+}>()("core/clock/SandboxClocks") {
+  static readonly layer = Layer.effect(
+    SandboxClocks,
+    Effect.gen(function*() {
+      const store = yield* SandboxClockStore
+      const clocks = yield* ShopClocks
+      const jobs = yield* Jobs
+      const webhooks = yield* Webhooks
+      const payments = yield* Payments
+
+      const sandboxOnly = (scope: ShopRef) =>
+        scope.environment === "sandbox"
+          ? Effect.void
+          : Effect.fail(apiError("sandbox_only", "Test clocks exist in sandbox only: production time never moves", {}))
+
+      const read = Effect.fn("SandboxClocks.read")(function*(scope: ShopRef) {
+        yield* sandboxOnly(scope)
+        const offsetMs = yield* clocks.offset("sandbox", scope.shop.id)
+        const now = DateTime.add(yield* realNow, { milliseconds: offsetMs })
+        return { now, offsetSeconds: Math.floor(offsetMs / 1000) }
+      })
+
+      // Rounds of due jobs and deliveries until none is left: a job that ran can make more due
+      // (a sandbox outcome completes a payment whose events are then delivered). Due jobs that
+      // another worker is running are waited for (and so are deliveries), so the answer reflects
+      // them too.
+      const runDue = (shopId: string) =>
+        atRealTime(Effect.gen(function*() {
+          yield* payments.reconcile(reconcileAfter, shopId)
+          const deadline = DateTime.add(yield* realNow, { milliseconds: Duration.toMillis(maxWaitForOthers) })
+          for (let round = 0; round < maxRounds; round++) {
+            const ran = (yield* jobs.runDueOn(shopId)) + (yield* webhooks.deliverDueFor(shopId))
+            if (ran > 0) continue
+            const running = (yield* jobs.countDueOn(shopId)) + (yield* webhooks.countDueFor(shopId))
+            if (running === 0 || DateTime.isGreaterThan(yield* realNow, deadline)) return
+            yield* Effect.sleep(Duration.millis(20))
+          }
+        })).pipe(Effect.withSpan("SandboxClocks.runDue"))
+
+      const advance = Effect.fn("SandboxClocks.advance")(function*(scope: ShopRef, seconds: number) {
+        yield* sandboxOnly(scope)
+        if (!Number.isInteger(seconds) || seconds < 1 || seconds > maxAdvanceSeconds) {
+          return yield* invalidRequest(`seconds: expected an integer from 1 to ${maxAdvanceSeconds} (400 days)`, [{
+            path: "seconds",
+            message: `Expected an integer from 1 to ${maxAdvanceSeconds}`
+          }])
+        }
+        yield* store.advance(scope.shop.id, seconds * 1000, yield* realNow)
+        yield* runDue(scope.shop.id)
+        return yield* read(scope)
+      })
+
+      return SandboxClocks.of({ read, advance, runDue })
+    })
+  )
+}
