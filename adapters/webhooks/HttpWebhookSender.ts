@@ -9,7 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { WebhookSender } from "../../core/ports/WebhookSender.ts"
 import { forbiddenAddress, forbiddenHost } from "./TargetAddress.ts"
 
@@ -74,7 +74,10 @@ export const layer = (options: Options) =>
             const refused = forbiddenHost(url)
             if (refused !== undefined) return yield* Effect.fail(`refused target: ${refused}`)
           }
-          const answer = yield* post(target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup)
+          // One deadline for the whole attempt (a receiver trickling bytes cannot hold it longer).
+          const answer = yield* post(target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup).pipe(
+            Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs), orElse: () => Effect.fail(`timeout after ${timeoutMs} ms`) })
+          )
           return { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()) }
         })
     })

@@ -12,7 +12,12 @@ import ipaddr from "ipaddr.js"
 /** Why `address` (an IP literal) may not be a target, or undefined when it may. */
 export const forbiddenAddress = (address: string): string | undefined => {
   if (!ipaddr.isValid(address)) return `'${address}' is not an IP address`
-  const range = ipaddr.process(address).range()
+  const parsed = ipaddr.process(address)
+  // IPv4-compatible IPv6 (::/96, e.g. ::127.0.0.1): deprecated, and a way around the IPv4 rules.
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) {
+    return `${address} is an IPv4-compatible IPv6 address`
+  }
+  const range = parsed.range()
   return range === "unicast" ? undefined : `${address} is a ${range} address`
 }
 
@@ -24,7 +29,8 @@ export const forbiddenHost = (url: string): string | undefined => {
   } catch {
     return "not a URL"
   }
-  const bare = hostname.startsWith("[") ? hostname.slice(1, -1) : hostname
+  // `localhost.` is `localhost`: a trailing dot changes nothing for DNS.
+  const bare = (hostname.startsWith("[") ? hostname.slice(1, -1) : hostname).replace(/\.+$/, "")
   if (ipaddr.isValid(bare)) return forbiddenAddress(bare)
   if (bare === "localhost" || bare.endsWith(".localhost") || bare.endsWith(".local") || bare.endsWith(".internal")) {
     return `${bare} is a local name`

@@ -9,21 +9,11 @@ import type { Server } from "node:http"
 import Stripe from "stripe"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { type ReceivedEvent, startReceiver } from "../../examples/webhook-receiver/main.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
 
 const stripe = new Stripe("sk_test_unused")
 
-const wait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
-const until = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* wait(50)
-    }
-    return yield* probe
-  })
 
 /** A subscriber on a free loopback port: the example receiver, or a fixed status. */
 const subscriber = (handler: { readonly secret?: string; readonly status?: number }) =>
@@ -118,14 +108,14 @@ describe("webhooks API", () => {
           headers: { "sandbox-simulate": "failed" },
           body: { amount: 15, paymentMethodId: "sbx_spei" }
         })
-        const events = yield* until(Effect.sync(() => sub.received), (r) => r.length >= 3)
+        const events = yield* eventually(Effect.sync(() => sub.received), (r) => r.length >= 3)
         assert.sameMembers(events.map((e) => e.type), ["payment.completed", "payment.captured", "payment.failed"])
         const completed = events.find((e) => e.type === "payment.completed")!
         assert.strictEqual((completed.envelope["data"] as { id: string }).id, paid.body.transactionId)
         assert.strictEqual(completed.envelope["merchantOrderId"], "wh-1")
         assert.strictEqual(((events.find((e) => e.type === "payment.failed")!).envelope["data"] as { id: string }).id, failed.body.transactionId)
 
-        const log = yield* until(
+        const log = yield* eventually(
           call("GET", `/api/v1/webhooks/${placeholder.body.id}/deliveries?status=succeeded`, { bearer: sk }),
           (r) => r.body.pagination.total === 3
         )
@@ -135,7 +125,7 @@ describe("webhooks API", () => {
         ))
         const replayed = yield* call("POST", `/api/v1/webhooks/${placeholder.body.id}/deliveries/${log.body.data[0].id}/replay`, { bearer: sk })
         assert.strictEqual(replayed.body.status, "pending")
-        yield* until(Effect.sync(() => sub.received), (r) => r.length >= 4)
+        yield* eventually(Effect.sync(() => sub.received), (r) => r.length >= 4)
         assert.strictEqual(sub.received.length, 4)
       })))
 
@@ -148,7 +138,7 @@ describe("webhooks API", () => {
         assert.isTrue(managed.body.managed)
         assert.strictEqual(managed.body.url, `http://api.test.local/api/v1/webhooks/inbox/${managed.body.id}`)
         yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const inbox = yield* until(call("GET", `/api/v1/webhooks/${managed.body.id}/inbox`, { bearer: sk }), (r) => r.body.pagination?.total === 1)
+        const inbox = yield* eventually(call("GET", `/api/v1/webhooks/${managed.body.id}/inbox`, { bearer: sk }), (r) => r.body.pagination?.total === 1)
         assert.strictEqual(inbox.body.data[0].event, "payment.completed")
         assert.isTrue(inbox.body.data[0].signatureValid)
         assert.strictEqual(inbox.body.data[0].payload.type, "payment.completed")
@@ -177,7 +167,7 @@ describe("webhooks API", () => {
         const gone = yield* subscriber({ status: 410 })
         const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: gone.url, events: ["payment.completed"] } })
         yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const off = yield* until(call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: sk }), (r) => r.body.active === false)
+        const off = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: sk }), (r) => r.body.active === false)
         assert.isFalse(off.body.active)
         assert.include(off.body.disabledReason, "410")
         const log = yield* call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk })
@@ -193,7 +183,8 @@ const internalTargets = [
   "http://127.0.0.1/h", "http://localhost:8080/h", "http://api.localhost/h", "http://2130706433/h", "http://0x7f.1/h",
   "http://0177.0.0.1/h", "http://127.1/h", "http://10.0.0.5/h", "http://172.16.3.4/h", "http://192.168.1.10/h",
   "http://169.254.169.254/latest/meta-data", "http://0.0.0.0/h", "http://[::1]/h", "http://[::]/h", "http://[fc00::1]/h",
-  "http://[fe80::1]/h", "http://[::ffff:127.0.0.1]/h", "http://[::ffff:7f00:1]/h", "http://100.64.0.1/h"
+  "http://[fe80::1]/h", "http://[::ffff:127.0.0.1]/h", "http://[::ffff:7f00:1]/h", "http://100.64.0.1/h",
+  "http://localhost./h", "http://api.localhost./h", "http://[::127.0.0.1]/h", "http://[::7f00:1]/h"
 ]
 
 describe("webhook targets cannot reach internal networks (no WEBHOOK_ALLOW_PRIVATE_TARGETS)", () => {
@@ -232,7 +223,7 @@ describe("webhook targets cannot reach internal networks (no WEBHOOK_ALLOW_PRIVA
         const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: `http://${name}:${port}/hooks`, events: ["payment.completed"] } })
         assert.strictEqual(created.status, 201, JSON.stringify(created.body))
         yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const log = yield* until(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
+        const log = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
         assert.strictEqual(log.body.data[0].status, "failed", JSON.stringify(log.body.data[0]))
         assert.include(log.body.data[0].lastError, "refused target")
         assert.strictEqual(receiver.statuses.length, 0, "nothing reached the internal address")
@@ -259,7 +250,7 @@ describe("webhook delivery does not follow redirects", () => {
         const sk = keys.sandbox.secretKey
         const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: redirecting.url, events: ["payment.completed"] } })
         yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const log = yield* until(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
+        const log = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
         assert.strictEqual(log.body.data[0].lastStatusCode, 302)
         assert.strictEqual(log.body.data[0].status, "failed")
         assert.strictEqual(target.statuses.length, 0, "the redirect was not followed")
