@@ -7,18 +7,9 @@ import { BigDecimal, Effect } from "effect"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
-const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* probe
-  })
 
 for (const target of storeTargets("balance")) {
   describe(`pay-in balance on ${target.name}`, () => {

@@ -7,17 +7,8 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
 
-const eventually = <A, R>(probe: Effect.Effect<A, never, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* probe
-  })
 
 describe("credentials covering several shops", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {

@@ -8,20 +8,11 @@ import { BigDecimal, Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const d = (n: number | string) => Money.decimal(String(n))
 
-const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* probe
-  })
 
 /** A merchant with `count` completed payments of `amount` USD on sbx_pix. */
 const paidMerchant = (count: number, amount = 100) =>

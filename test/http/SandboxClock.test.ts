@@ -7,20 +7,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const day = 86_400
 
-const until = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* probe
-  })
 
 const sandboxKey = Effect.map(createMerchant(), (m) => ({ sk: m.keys.sandbox.secretKey, live: m.keys.production.secretKey, shopId: m.shops[0]!.id }))
 
@@ -74,7 +65,7 @@ for (const target of storeTargets("sandboxclock")) {
           near(ahead(start.body.now), 0, "a new clock")
 
           const id = yield* pay(sk, "paid")
-          const completed = yield* until(payment(sk, id), (p) => p.status === "completed")
+          const completed = yield* eventually(payment(sk, id), (p) => p.status === "completed")
           assert.strictEqual(completed.settlement.status, "pending")
           const before = yield* balance(sk)
           assert.isAbove(before.pending, 0)
@@ -108,7 +99,7 @@ for (const target of storeTargets("sandboxclock")) {
         Effect.gen(function*() {
           const { sk } = yield* sandboxKey
           const ids = [yield* pay(sk, "paid"), yield* pay(sk, "paid"), yield* pay(sk, "chargeback", "sbx_card")]
-          for (const id of ids) yield* until(payment(sk, id), (p) => p.status === "completed" || p.status === "chargeback")
+          for (const id of ids) yield* eventually(payment(sk, id), (p) => p.status === "completed" || p.status === "chargeback")
           const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 100 } })
           assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
           assert.isAbove((yield* balance(sk)).pending, 0)
@@ -151,7 +142,7 @@ for (const target of storeTargets("sandboxclock")) {
           assert.strictEqual(webhook.status, 201)
           yield* pay(sk, "paid")
           const deliveries = `/api/v1/webhooks/${webhook.body.id}/deliveries`
-          const failed = yield* until(call("GET", deliveries, { bearer: sk }), (r) => r.body.data[0]?.status === "failed")
+          const failed = yield* eventually(call("GET", deliveries, { bearer: sk }), (r) => r.body.data[0]?.status === "failed")
           assert.strictEqual(failed.body.data[0].status, "failed")
           near(ahead(failed.body.data[0].nextAttemptAt), 60, "the first retry")
           assert.strictEqual(hooks.received.length, 1)

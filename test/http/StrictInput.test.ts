@@ -7,7 +7,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { connect } from "node:net"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
-import { baseUrl, call, createMerchant, type Reply, testHost } from "../support/Host.ts"
+import { baseUrl, call, createMerchant, eventually, type Reply, testHost } from "../support/Host.ts"
 
 const envelope = (reply: Reply, status: number, code: string) => {
   assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
@@ -15,15 +15,6 @@ const envelope = (reply: Reply, status: number, code: string) => {
   assert.isString(reply.body.error.requestId)
 }
 
-const eventually = <A, R>(probe: Effect.Effect<A, never, R>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* probe
-      if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* probe
-  })
 
 const merchant = Effect.gen(function*() {
   const m = yield* createMerchant()

@@ -3,21 +3,13 @@
  * it for real (`kill -9`) and start it again on the same database.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
+import { freePort } from "./Host.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
+export { freePort }
 
 export interface ChildHost {
   readonly url: string

@@ -27,7 +27,22 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
 export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
   hostLayer(testConfig(overrides), store)
 
-const freePort = () =>
+/**
+ * Reads `probe` every 50 ms (at most 100 times) until `done` holds, for what the host's worker
+ * finishes in the background; answers the last value read.
+ */
+export const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const value = yield* probe
+      if (done(value)) return value
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+    }
+    return yield* probe
+  })
+
+/** A free loopback port. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)
