@@ -23,7 +23,8 @@ export class WebhookStore extends Context.Service<WebhookStore, {
     shopId: string,
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Subscription>; readonly total: number }>
-  readonly activeSubscriptions: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<Subscription>>
+  /** The active subscriptions an event of that shop goes to: the shop's own and its merchant's all-shop ones. */
+  readonly activeSubscriptions: (environment: Environment, merchantId: string, shopId: string) => Effect.Effect<ReadonlyArray<Subscription>>
 
   readonly insertDeliveries: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<void>
   readonly findDelivery: (webhookId: string, id: string) => Effect.Effect<Option.Option<Delivery>>

@@ -82,7 +82,7 @@ export class Events extends Context.Service<Events, {
           createdAt: created
         })
         const body = JSON.stringify(envelope)
-        const targets = (yield* webhooks.activeSubscriptions(event.environment, event.shopId)).filter((s) => subscribes(s, event.type))
+        const targets = (yield* webhooks.activeSubscriptions(event.environment, event.merchantId, event.shopId)).filter((s) => subscribes(s, event.type))
         const deliveries: Array<Delivery> = []
         for (const subscription of targets) {
           deliveries.push({

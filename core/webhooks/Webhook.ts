@@ -24,7 +24,13 @@ export type EventType = typeof eventTypes[number]
 export interface Subscription {
   readonly id: string
   readonly environment: Environment
+  /** The shop it is managed from. */
   readonly shopId: string
+  /**
+   * Registered with a credential covering every shop of its merchant: that merchant's id, and it
+   * receives the events of all its shops; null: the events of `shopId` only.
+   */
+  readonly coversMerchantId: string | null
   readonly url: string
   readonly managed: boolean
   /** Event names, or `["*"]`. */

@@ -54,7 +54,8 @@ export interface SubscriptionInput {
   readonly active?: boolean | undefined
 }
 
-type Scope = { readonly environment: Environment; readonly shopId: string }
+/** Where a subscription is managed; `coversMerchantId` when the credential covers every shop of its merchant. */
+type Scope = { readonly environment: Environment; readonly shopId: string; readonly coversMerchantId?: string | null | undefined }
 
 const validUrl = (url: string): Issue | undefined => {
   if (url.length > 2000) return { path: "url", message: "Expected at most 2000 characters" }
@@ -159,6 +160,7 @@ export class Webhooks extends Context.Service<Webhooks, {
           id,
           environment: scope.environment,
           shopId: scope.shopId,
+          coversMerchantId: scope.coversMerchantId ?? null,
           url: input.url ?? inboxUrl(id),
           managed: input.url === undefined,
           events: [...new Set(input.events)],

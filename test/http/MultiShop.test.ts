@@ -17,6 +17,9 @@ describe("credentials covering several shops", () => {
         const m = yield* createMerchant({ shops: [{ name: "Shop A" }, { name: "Shop B" }] })
         const sk = m.keys.sandbox.secretKey
         const [a, b] = m.shops
+        // A managed inbox registered with the merchant-wide credential (it is managed from shop A).
+        const hook = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { events: ["payment.completed"] } })
+        assert.strictEqual(hook.status, 201, JSON.stringify(hook.body))
         const created = yield* call("POST", "/api/v1/payments", {
           bearer: sk,
           headers: { "sandbox-simulate": "paid" },
@@ -41,6 +44,12 @@ describe("credentials covering several shops", () => {
         const events = yield* (yield* OutboxStore).list("sandbox", b!.id)
         assert.isAbove(events.length, 0)
         for (const e of events) assert.deepInclude(e.data as object, { merchantId: m.merchant.id, shopId: b!.id })
+        // The webhook receives shop B's events too.
+        const inbox = yield* eventually(
+          call("GET", `/api/v1/webhooks/${hook.body.id}/inbox`, { bearer: sk }),
+          (r) => JSON.stringify(r.body).includes(id)
+        )
+        assert.include(JSON.stringify(inbox.body), id)
         // Another merchant's credential still cannot see it.
         assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: other.keys.sandbox.secretKey })).status, 404)
       }))

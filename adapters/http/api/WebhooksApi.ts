@@ -68,7 +68,8 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201))
     }).annotate(
       OpenApi.Description,
-      "Registers a webhook. `url` must be a public http(s) URL (https in production): loopback, private, link-local " +
+      "Registers a webhook. Registered with a credential covering several shops, it receives the events of every one of them " +
+        "(the envelope's `shopId` tells them apart). `url` must be a public http(s) URL (https in production): loopback, private, link-local " +
         "(cloud metadata), unspecified and CGNAT addresses in any spelling, and local names are refused with 400 " +
         "invalid_request naming `url` (also on PATCH); at delivery the resolved address is checked again and redirects " +
         `are not followed (a 3xx is a failed attempt). ${envelopeDescription}`

@@ -53,8 +53,10 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
     const webhooks = yield* Webhooks
     const scopes = yield* Scopes
     const scope = Effect.gen(function*() {
-      const { environment, shop } = yield* scopes.resolve(yield* CurrentPrincipal)
-      return { environment, shopId: shop.id }
+      const principal = yield* CurrentPrincipal
+      const { environment, merchant, shop } = yield* scopes.resolve(principal)
+      // A credential covering every shop of its merchant registers for all of them.
+      return { environment, shopId: shop.id, coversMerchantId: principal.credential.shopId === null ? merchant.id : null }
     })
     return handlers.handleAll({
       create: ({ payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.create(s, payload)), withSecret),

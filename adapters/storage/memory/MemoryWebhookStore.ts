@@ -33,8 +33,12 @@ export const MemoryWebhookStore = Layer.effect(
         db.run(Effect.sync(() =>
           page([...subscriptions.values()].filter((s) => s.environment === environment && s.shopId === shopId).sort(newestFirst), p)
         )),
-      activeSubscriptions: (environment, shopId) =>
-        db.run(Effect.sync(() => [...subscriptions.values()].filter((s) => s.environment === environment && s.shopId === shopId && s.active))),
+      activeSubscriptions: (environment, merchantId, shopId) =>
+        db.run(Effect.sync(() =>
+          [...subscriptions.values()].filter((s) =>
+            s.environment === environment && s.active && (s.shopId === shopId || s.coversMerchantId === merchantId)
+          )
+        )),
       insertDeliveries: (ds) =>
         db.run(Effect.sync(() => {
           const seen = new Set([...deliveries.values()].map((d) => `${d.webhookId}|${d.eventId}`))

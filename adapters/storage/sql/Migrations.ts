@@ -338,6 +338,11 @@ export const migrations = {
       points integer NOT NULL DEFAULT 0,
       expire double precision
     )`
+  ),
+  // Webhooks of a credential covering every shop of its merchant receive all their events.
+  "0012_webhooks_covering_merchant": statements(
+    `ALTER TABLE webhooks ADD COLUMN covers_merchant_id text`,
+    `CREATE INDEX webhooks_covering_merchant ON webhooks (covers_merchant_id) WHERE covers_merchant_id IS NOT NULL`
   )
 }
 

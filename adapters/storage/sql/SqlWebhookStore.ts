@@ -82,8 +82,9 @@ export const SqlWebhookStore = Layer.effect(
             count
           )
         }).pipe(Effect.orDie),
-      activeSubscriptions: (environment, shopId) =>
-        sql<SubscriptionRow>`SELECT * FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId} AND active`.pipe(
+      activeSubscriptions: (environment, merchantId, shopId) =>
+        sql<SubscriptionRow>`SELECT * FROM webhooks
+          WHERE environment = ${environment} AND active AND (shop_id = ${shopId} OR covers_merchant_id = ${merchantId})`.pipe(
           Effect.map((rows) => rows.map(toSubscription)),
           Effect.orDie
         ),
