@@ -4,8 +4,7 @@
  * binds the client's `Idempotency-Key` to it; (2) the routing cascade calls each provider with
  * the key `<transactionId>:<providerId>`, writing each attempt ahead; (3) one transaction applies
  * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
- * continues an interrupted record with the same keys (`resume`). Also: recording money that
- * already arrived (a transfer to a deposit account) as a completed pay-in.
+ * continues an interrupted record with the same keys (`resume`).
  */
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
@@ -59,17 +58,6 @@ export interface CreatePayment {
   readonly simulate?: SandboxSimulate | undefined
 }
 
-export interface IncomingPayment {
-  readonly amountLocal: BigDecimal.BigDecimal
-  readonly currencyLocal: string
-  /** The catalog rail whose pricing applies (e.g. Mexico SPEI for a CLABE deposit). */
-  readonly method: PaymentMethodDef
-  /** Who received the money (`provider` on the payment), and its reference for the transfer. */
-  readonly receiver: string
-  readonly reference: string
-  readonly userName: string
-  readonly userEmail: string
-}
 
 export const makeCreate = (lifecycle: Lifecycle) =>
   Effect.gen(function*() {
@@ -81,7 +69,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const tx = yield* Transactions
     const config = yield* EngineConfig
     const { headline, checkLimits, resolveMethod } = yield* makeChecks
-    const { applyUpdate, moveOnce } = lifecycle
+    const { applyUpdate } = lifecycle
     const catalog = yield* Catalog
     const registry = yield* ProviderRegistry
     const idempotency = yield* Idempotency
@@ -331,71 +319,5 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       return yield* drive(payment, method, providers, input.documentId)
     })
 
-    const recordIncoming = Effect.fn("Payments.recordIncoming")(function*(scope: Scope, input: IncomingPayment) {
-      const toUsd = yield* fx.toUsd(input.amountLocal, input.currencyLocal)
-      const usd = toUsd.converted
-      const fees = Pricing.fees(usd, input.method, scope.merchant.tier)
-      const settlement = Pricing.settlement(usd, input.method, scope.merchant.tier)
-      if (!BigDecimal.isPositive(Pricing.net(usd, fees, settlement))) {
-        return yield* limitError(`${Money.toText(input.amountLocal)} ${input.currencyLocal} does not cover the fees`, {
-          amountUsd: Money.toJsonNumber(usd),
-          feesUsd: Money.toJsonNumber(fees.total)
-        })
-      }
-      const id = yield* ids.next("transaction")
-      const at = yield* DateTime.now
-      const payment: Payment = {
-        id,
-        environment: scope.environment,
-        merchantId: scope.merchant.id,
-        shopId: scope.shop.id,
-        status: "pending",
-        amount: usd,
-        inputCurrency: null,
-        inputAmount: null,
-        amountLocal: input.amountLocal,
-        currencyLocal: input.currencyLocal,
-        paymentMethodId: input.method.id,
-        method: input.method.method,
-        methodName: input.method.name,
-        channel: input.method.channel,
-        country: Option.getOrThrow(Country.toIso3(input.method.country)),
-        provider: input.receiver,
-        providerRef: input.reference,
-        paymentFormUrl: "",
-        paymentData: { method: input.method.method, reference: input.reference },
-        fees,
-        settlement,
-        fx: {
-          presentment: null,
-          local: { currency: input.currencyLocal, midPerUsd: toUsd.midPerUsd, rate: toUsd.rate },
-          markupPct: config.fxMarkupPct
-        },
-        attempts: [],
-        merchantOrderId: null,
-        tag1: null,
-        tag2: null,
-        tag3: null,
-        userName: input.userName,
-        userEmail: input.userEmail,
-        userPhone: null,
-        userIp: null,
-        hostedCheckout: false,
-        returnUrl: null,
-        simulate: null,
-        failureReason: null,
-        expiresAt: at,
-        createdAt: at,
-        updatedAt: at,
-        completedAt: null,
-        version: 1
-      }
-      return yield* tx.run(Effect.gen(function*() {
-        yield* store.insert(payment)
-        const completed = yield* moveOnce(id, { providerRef: input.reference, status: "completed" })
-        return Option.getOrElse(completed, () => payment)
-      })).pipe(Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${id}: concurrent update while recording`))))
-    })
-
-    return { create, recordIncoming, headline, resume }
+    return { create, headline, resume }
   })

@@ -3,7 +3,8 @@
  * through their life cycle. The operations live beside this file, one concern each:
  *
  * - `Checks.ts`: what a request must satisfy (rail, amount, currency, limits);
- * - `Create.ts`: creating a payment (and recording money that already arrived);
+ * - `Create.ts`: creating a payment, written ahead and continued after a crash;
+ * - `Incoming.ts`: recording money that already arrived (a deposit) as a completed pay-in;
  * - `Cascade.ts`: trying the providers in order;
  * - `Lifecycle.ts`: status changes from callbacks, the reconcile poll and the sandbox;
  * - `Postings.ts`: the journal postings of each step;
@@ -15,14 +16,16 @@ import type { Conversion } from "../fx/Fx.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { type CreatePayment, type IncomingPayment, makeCreate } from "./Create.ts"
+import { type CreatePayment, makeCreate } from "./Create.ts"
+import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import type { PaymentStatus } from "./PaymentState.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
-export type { CreatePayment, IncomingPayment } from "./Create.ts"
+export type { CreatePayment } from "./Create.ts"
+export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
 export class Payments extends Context.Service<Payments, {
@@ -66,7 +69,8 @@ export class Payments extends Context.Service<Payments, {
     Effect.gen(function*() {
       const store = yield* PaymentStore
       const lifecycle = yield* makeLifecycle
-      const { create, recordIncoming, headline, resume } = yield* makeCreate(lifecycle)
+      const { create, headline, resume } = yield* makeCreate(lifecycle)
+      const recordIncoming = yield* makeRecordIncoming(lifecycle)
       yield* registerPaymentJobs(lifecycle, resume)
 
       const get = Effect.fn("Payments.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
