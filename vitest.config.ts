@@ -19,7 +19,7 @@ if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "providers/**/*.conformance.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

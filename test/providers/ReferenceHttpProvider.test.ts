@@ -1,140 +1,26 @@
 /**
- * The reference HTTP provider against its upstream simulator over real loopback sockets: the
- * shared conformance kit, then what is specific to this plugin (idempotency across a timed-out
- * retry, lost callbacks, the callback the simulator really sends, error mapping, the Effect clock
- * in signature checks, and secrets that never leak).
+ * The reference HTTP provider against its upstream simulator over real loopback sockets: what is
+ * specific to this plugin (idempotency across a timed-out retry, lost callbacks, the callback the
+ * simulator really sends, error mapping, the Effect clock in signature checks, and secrets that
+ * never leak). The shared kit runs from `providers/reference-http/reference-http.conformance.ts`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Logger, Option, Redacted, References, type Scope } from "effect"
-import { Mac, SecureRandom } from "effect/crypto"
-import { FetchHttpClient, HttpClient, HttpClientResponse } from "effect/http"
+import { Cause, Effect, Exit, Layer, Logger, Option, Redacted, References } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
 import { TestClock } from "effect/testing"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { inspect } from "node:util"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import * as Money from "../../core/Money.ts"
-import type { ChargeUpdate, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
-import { type ConformanceHarness, defaultChargeRequest, providerConformance } from "../../providers/kit/ProviderConformance.ts"
-import { type Options, ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
+import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
+import { apiKey, callbackSecret, Crypto, Live, optionsFor, pix, setup } from "../../providers/reference-http/ConformanceHarness.ts"
+import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
 import * as Wire from "../../providers/reference-http/Wire.ts"
-
-const apiKey = "sk_upstream_test_Q7f2kL9xVb31"
-const callbackSecret = "whsec_upstream_test_Zr4mN8pT0c"
-
-const pix: PaymentMethodDef = {
-  id: "1001",
-  method: "pix",
-  methodLabel: "PIX",
-  name: "PIX",
-  country: "BR",
-  channel: "ONLINE",
-  currencies: ["BRL"],
-  currencyLimits: [{ currency: "BRL", min: "5", max: "50000" }],
-  minTxUsd: null,
-  maxTxUsd: null,
-  fee: { percent: "1.5", flat: "0.10", currency: "USD" },
-  requires: ["userName", "documentId"],
-  expiresInMinutes: 30,
-  settlementDays: 1,
-  sandboxOnly: false,
-  enabled: true,
-  online: true
-}
 
 /** Log lines of the leak test. */
 const lines: Array<string> = []
 
-const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
-const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
 
-const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options => ({
-  id: "reference",
-  displayName: "Reference upstream",
-  baseUrl,
-  apiKey: Redacted.make(apiKey),
-  callbackSecret: Redacted.make(callbackSecret),
-  environments: ["sandbox", "production"],
-  supports: (method) => method.method === "pix" && method.country === "BR",
-  timeoutMs: 2_000,
-  ...overrides
-})
-
-/**
- * The engine's callback endpoint in miniature: verifies what it receives with the provider and
- * answers 204 or 401, keeping the updates it accepted.
- */
-const callbackReceiver = (provider: PaymentProvider) =>
-  Effect.acquireRelease(
-    Effect.callback<{ readonly url: string; readonly updates: Array<ChargeUpdate>; readonly close: () => void }>((resume) => {
-      const updates: Array<ChargeUpdate> = []
-      const server = createServer((req, res) => {
-        const chunks: Array<Buffer> = []
-        req.on("data", (chunk: Buffer) => chunks.push(chunk))
-        req.on("end", () => {
-          const headers = Object.fromEntries(
-            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
-          )
-          void Effect.runPromiseExit(provider.verifyCallback(headers, Buffer.concat(chunks).toString("utf8"))).then((exit) => {
-            if (Exit.isSuccess(exit)) updates.push(...exit.value)
-            res.writeHead(Exit.isSuccess(exit) ? 204 : 401).end()
-          })
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
-          updates,
-          close: () => {
-            server.close()
-            server.closeAllConnections()
-          }
-        })))
-    }),
-    (receiver) => Effect.sync(receiver.close)
-  )
-
-/** A simulator, the provider on it, and a callback receiver the simulator posts to. */
-const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
-  Effect.gen(function*() {
-    const sim = yield* UpstreamSimulator.start({ apiKey, callbackSecret, slowMs })
-    const options = optionsFor(sim.baseUrl, overrides)
-    const provider = yield* ReferenceHttpProvider.make(options)
-    const receiver = yield* callbackReceiver(provider)
-    yield* sim.setCallbackTarget(receiver.url)
-    return { sim, options, provider, receiver }
-  }).pipe(Effect.provide(Live))
-
-const upstreamStatus = { completed: "succeeded", failed: "declined", unknown: "under_review_v2" } as const
-
-const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
-  const { options, provider, sim } = yield* setup()
-  const providerWithInvalidCredentials = yield* ReferenceHttpProvider.make({ ...options, apiKey: Redacted.make("sk_wrong") })
-  return {
-    provider,
-    providerWithInvalidCredentials,
-    method: pix,
-    chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
-    completeUpstream: sim.complete,
-    failUpstream: sim.fail,
-    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
-    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
-    upstreamCharges: (transactionId) =>
-      Effect.sync(() => [...sim.charges.values()].filter((c) => c.reference === transactionId).length),
-    callbackBody: (charge, status) =>
-      JSON.stringify({ id: charge.providerRef, reference: charge.transactionId, status: upstreamStatus[status] }),
-    signCallback: (rawBody, signing) =>
-      Effect.map(
-        signing?.wrongSecret === true
-          ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
-          : sim.sign(rawBody, signing?.timestampSeconds),
-        (signature) => ({ [Wire.signatureHeader]: signature })
-      )
-  } satisfies ConformanceHarness
-}).pipe(Effect.provide(Live))
-
-providerConformance("reference-http", harness)
 
 const chargeOn = (provider: PaymentProvider, transactionId: string) =>
   provider.charge(defaultChargeRequest(provider, pix, transactionId))

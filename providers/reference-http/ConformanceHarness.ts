@@ -1,0 +1,128 @@
+/**
+ * The conformance harness of the reference HTTP provider: the plugin configured against its
+ * upstream simulator, started afresh for each test on a loopback port, with a callback receiver
+ * the simulator posts to. Test tooling (it starts servers), not part of the plugin.
+ */
+import { Effect, Exit, Layer, Redacted, type Scope } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
+import { FetchHttpClient } from "effect/http"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { ChargeUpdate, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type Options, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
+import { UpstreamSimulator } from "./UpstreamSimulator.ts"
+import * as Wire from "./Wire.ts"
+
+export const apiKey = "sk_upstream_test_Q7f2kL9xVb31"
+export const callbackSecret = "whsec_upstream_test_Zr4mN8pT0c"
+
+export const pix: PaymentMethodDef = {
+  id: "1001",
+  method: "pix",
+  methodLabel: "PIX",
+  name: "PIX",
+  country: "BR",
+  channel: "ONLINE",
+  currencies: ["BRL"],
+  currencyLimits: [{ currency: "BRL", min: "5", max: "50000" }],
+  minTxUsd: null,
+  maxTxUsd: null,
+  fee: { percent: "1.5", flat: "0.10", currency: "USD" },
+  requires: ["userName", "documentId"],
+  expiresInMinutes: 30,
+  settlementDays: 1,
+  sandboxOnly: false,
+  enabled: true,
+  online: true
+}
+
+export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+export const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+
+export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options => ({
+  id: "reference",
+  displayName: "Reference upstream",
+  baseUrl,
+  apiKey: Redacted.make(apiKey),
+  callbackSecret: Redacted.make(callbackSecret),
+  environments: ["sandbox", "production"],
+  supports: (method) => method.method === "pix" && method.country === "BR",
+  timeoutMs: 2_000,
+  ...overrides
+})
+
+/**
+ * The engine's callback endpoint in miniature: verifies what it receives with the provider and
+ * answers 204 or 401, keeping the updates it accepted.
+ */
+export const callbackReceiver = (provider: PaymentProvider) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly url: string; readonly updates: Array<ChargeUpdate>; readonly close: () => void }>((resume) => {
+      const updates: Array<ChargeUpdate> = []
+      const server = createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const headers = Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
+          )
+          void Effect.runPromiseExit(provider.verifyCallback(headers, Buffer.concat(chunks).toString("utf8"))).then((exit) => {
+            if (Exit.isSuccess(exit)) updates.push(...exit.value)
+            res.writeHead(Exit.isSuccess(exit) ? 204 : 401).end()
+          })
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
+          updates,
+          close: () => {
+            server.close()
+            server.closeAllConnections()
+          }
+        })))
+    }),
+    (receiver) => Effect.sync(receiver.close)
+  )
+
+/** A simulator, the provider on it, and a callback receiver the simulator posts to. */
+export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
+  Effect.gen(function*() {
+    const sim = yield* UpstreamSimulator.start({ apiKey, callbackSecret, slowMs })
+    const options = optionsFor(sim.baseUrl, overrides)
+    const provider = yield* ReferenceHttpProvider.make(options)
+    const receiver = yield* callbackReceiver(provider)
+    yield* sim.setCallbackTarget(receiver.url)
+    return { sim, options, provider, receiver }
+  }).pipe(Effect.provide(Live))
+
+const upstreamStatus = { completed: "succeeded", failed: "declined", unknown: "under_review_v2" } as const
+
+export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
+  const { options, provider, sim } = yield* setup()
+  const providerWithInvalidCredentials = yield* ReferenceHttpProvider.make({ ...options, apiKey: Redacted.make("sk_wrong") })
+  return {
+    provider,
+    providerWithInvalidCredentials,
+    method: pix,
+    chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
+    completeUpstream: sim.complete,
+    failUpstream: sim.fail,
+    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+    upstreamCharges: (transactionId) =>
+      Effect.sync(() => [...sim.charges.values()].filter((c) => c.reference === transactionId).length),
+    callbackBody: (charge, status) =>
+      JSON.stringify({ id: charge.providerRef, reference: charge.transactionId, status: upstreamStatus[status] }),
+    signCallback: (rawBody, signing) =>
+      Effect.map(
+        signing?.wrongSecret === true
+          ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
+          : sim.sign(rawBody, signing?.timestampSeconds),
+        (signature) => ({ [Wire.signatureHeader]: signature })
+      )
+  } satisfies ConformanceHarness
+}).pipe(Effect.provide(Live))
+
