@@ -15,6 +15,7 @@ import { EngineConfig, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
+import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
@@ -72,9 +73,14 @@ const developmentSecretWarnings = (config: HostConfig) =>
   }))
 
 /** Everything but the listening server, on the given store (default: the configured one). */
-export const appLayer = (config: HostConfig, store: Layer.Layer<any, any, never> = storeLayer(config)) => {
+export const appLayer = (
+  config: HostConfig,
+  store: Layer.Layer<any, any, never> = storeLayer(config),
+  /** Payout provider plugins (none ship yet: in production, real payout rails are not routable). */
+  payoutProviders: Layer.Layer<PayoutProviders> = Payouts.noProviders
+) => {
   const engine = Engine.services.pipe(
-    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), Payouts.noProviders)),
+    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), payoutProviders)),
     Layer.provideMerge(Foundation)
   )
   const settings = Layer.mergeAll(
@@ -114,8 +120,8 @@ const serverOptions = (config: HostConfig) => ({
 })
 
 /** The host listening on `config.host:config.port`. */
-export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>) =>
-  HttpRouter.serve(appLayer(config, store), { disableLogger: true }).pipe(
+export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>, payoutProviders?: Layer.Layer<PayoutProviders>) =>
+  HttpRouter.serve(appLayer(config, store, payoutProviders), { disableLogger: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
   )

@@ -28,7 +28,7 @@ import type { Book } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
-import { PayoutProviders } from "../ports/PayoutProvider.ts"
+import { type PayoutProvider, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -37,6 +37,7 @@ import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPay
 import { driverFor, driverName, noPayoutProviderReason } from "./Drivers.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
 import { payoutMethods } from "./payoutMethods.ts"
+import { makeProviderUpdates } from "./ProviderUpdates.ts"
 import { makeSend } from "./Send.ts"
 
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
@@ -105,6 +106,12 @@ export class Payouts extends Context.Service<Payouts, {
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
   readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Payout, ApiError>
+  /** Verifies and applies a payout provider's callback; answers how many payouts it spoke about. */
+  readonly handleCallback: (
+    providerId: string,
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: string
+  ) => Effect.Effect<number, ApiError>
 }>()("core/payouts/Payouts") {
   static readonly layer = Layer.effect(
     Payouts,
@@ -246,7 +253,8 @@ export class Payouts extends Context.Service<Payouts, {
           return next
         })
 
-      const { send } = yield* makeSend({ methods, move, insufficient })
+      const updates = yield* makeProviderUpdates({ move })
+      const { send } = yield* makeSend({ methods, move, insufficient, schedulePoll: updates.schedulePoll })
 
       const get = Effect.fn("Payouts.get")(function*(scope: ShopRef, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
@@ -278,6 +286,7 @@ export class Payouts extends Context.Service<Payouts, {
         })
 
       return Payouts.of({
+        handleCallback: updates.handleCallback,
         methods,
         routing,
         balances,
@@ -293,7 +302,14 @@ export class Payouts extends Context.Service<Payouts, {
     })
   )
 
-  /** No payout provider plugins: every real rail goes through the simulated driver. */
-  static readonly noProviders = Layer.succeed(PayoutProviders, PayoutProviders.of({ forMethod: () => [] }))
+  /** These payout provider plugins, each serving the rails it supports in its environments. */
+  static readonly providers = (list: ReadonlyArray<PayoutProvider>) =>
+    Layer.succeed(PayoutProviders, PayoutProviders.of({
+      forMethod: (environment, method) => list.filter((p) => p.environments.includes(environment) && p.supports(method)),
+      byId: (id) => list.find((p) => p.id === id)
+    }))
+
+  /** No payout provider plugins: real rails use the simulated driver in sandbox and are not routable in production. */
+  static readonly noProviders = Payouts.providers([])
 }
 

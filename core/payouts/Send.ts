@@ -33,6 +33,8 @@ export const makeSend = (deps: {
   /** Moves a payout to its next status with the money that goes with it. */
   readonly move: (payout: Payout, status: PayoutStatus, failureReason: string | null) => Effect.Effect<Payout, Conflict>
   readonly insufficient: (currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) => Effect.Effect<never, ApiError>
+  /** Starts the status poll of a payout a provider is still processing. */
+  readonly schedulePoll: (payoutId: string, round: number) => Effect.Effect<boolean>
 }) =>
   Effect.gen(function*() {
     const store = yield* PayoutStore
@@ -78,7 +80,9 @@ export const makeSend = (deps: {
         const final = yield* tx.run(Effect.gen(function*() {
           const stored: Payout = { ...payout, providerRef: dispatched.success.providerRef, version: payout.version + 1 }
           if (!(yield* store.update(stored))) return yield* new Conflict()
-          return dispatched.success.status === "completed" ? yield* move(stored, "completed", null) : stored
+          if (dispatched.success.status === "completed") return yield* move(stored, "completed", null)
+          yield* deps.schedulePoll(stored.id, 1)
+          return stored
         })).pipe(Effect.orDie)
         return { payout: final, method }
       })

@@ -5,13 +5,13 @@
  * same upstream key.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, type Duration, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { Cause, type Duration, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
-import { type PayoutProvider, PayoutProviders } from "../../core/ports/PayoutProvider.ts"
+import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
@@ -145,9 +145,11 @@ describe("exactly-once payout dispatch", () => {
         Effect.suspend(() => {
           calls.push(request.idempotencyKey)
           return behaviour.answering ? Effect.succeed({ providerRef: `po_${request.idempotencyKey}`, status: "completed" as const }) : Effect.never
-        })
+        }),
+      status: (providerRef) => Effect.succeed({ providerRef, status: "processing" }),
+      verifyCallback: () => Effect.succeed([])
     }
-    const providers = Layer.succeed(PayoutProviders, PayoutProviders.of({ forMethod: () => [provider] }))
+    const providers = Payouts.providers([provider])
     const engine = EngineTestWith(providers)
     return Effect.gen(function*() {
       const scope = yield* newScope()

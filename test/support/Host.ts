@@ -7,6 +7,7 @@ import { createServer } from "node:net"
 import { HttpServer } from "effect/http"
 import { type HostConfig, loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
+import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
 import type { StoreLayer } from "./Stores.ts"
 
 export const adminToken = "test-admin-token"
@@ -24,8 +25,8 @@ export const testConfig = (overrides: Partial<HostConfig> = {}): HostConfig =>
     ...overrides
   })
 
-export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}) =>
-  hostLayer(testConfig(overrides), store)
+export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {}, payoutProviders?: Layer.Layer<PayoutProviders>) =>
+  hostLayer(testConfig(overrides), store, payoutProviders)
 
 /**
  * Reads `probe` every 50 ms (at most 100 times) until `done` holds, for what the host's worker

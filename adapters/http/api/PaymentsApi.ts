@@ -227,6 +227,15 @@ export class CallbacksApi extends HttpApiGroup.make("callbacks")
     }).annotate(
       OpenApi.Description,
       "Inbound status callbacks of upstream providers, HMAC-SHA256 signed per provider. Unsigned or badly signed callbacks get 401 and change nothing."
+    ),
+    HttpApiEndpoint.post("payoutCallback", "/providers/:providerId/payout-callbacks", {
+      params: { providerId: Schema.String },
+      success: Schema.Struct({ received: Schema.Boolean, applied: Schema.Int })
+    }).annotate(
+      OpenApi.Description,
+      "Inbound status callbacks of payout providers, verified as each provider documents it. A payout goes `processing` -> " +
+        "`completed` (money out, `payout.completed`) or `failed` (debit reversed, `payout.failed`). Unsigned or badly signed " +
+        "callbacks get 401 and change nothing."
     )
   )
   .annotate(OpenApi.Title, "Provider callbacks")

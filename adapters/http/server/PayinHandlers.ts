@@ -11,6 +11,7 @@ import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
+import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
@@ -143,18 +144,28 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
       }))
   }))
 
+/** The exact bytes and lowercase headers of a provider's callback. */
+const callbackOf = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(
+    request.text.pipe(Effect.mapError(() => invalidRequest("The callback body could not be read", []))),
+    (rawBody) => ({ rawBody, headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])) })
+  )
+
 export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers) =>
   Effect.gen(function*() {
     const payments = yield* Payments
-    return handlers.handleRaw("providerCallback", ({ params, request }) =>
-      Effect.gen(function*() {
-        const rawBody = yield* request.text.pipe(
-          Effect.mapError(() => invalidRequest("The callback body could not be read", []))
-        )
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
-        const applied = yield* payments.handleCallback(params.providerId, headers, rawBody)
-        return { received: true, applied }
-      }))
+    const payouts = yield* Payouts
+    return handlers
+      .handleRaw("providerCallback", ({ params, request }) =>
+        Effect.gen(function*() {
+          const { headers, rawBody } = yield* callbackOf(request)
+          return { received: true, applied: yield* payments.handleCallback(params.providerId, headers, rawBody) }
+        }))
+      .handleRaw("payoutCallback", ({ params, request }) =>
+        Effect.gen(function*() {
+          const { headers, rawBody } = yield* callbackOf(request)
+          return { received: true, applied: yield* payouts.handleCallback(params.providerId, headers, rawBody) }
+        }))
   }))
 
 export const BalanceHandler = Effect.gen(function*() {
