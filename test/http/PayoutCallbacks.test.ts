@@ -6,13 +6,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
-import { Ledger } from "../../core/ledger/Ledger.ts"
-import * as Money from "../../core/Money.ts"
 import { CallbackRejected } from "../../core/ports/PaymentProvider.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, fundProductionPayouts, testHost } from "../support/Host.ts"
 
 /** A payout upstream in miniature: accepts every payout as processing; callbacks signed "valid". */
 const provider: PayoutProvider = {
@@ -36,10 +34,7 @@ describe("payout provider callbacks", () => {
         const m = yield* createMerchant()
         const live = m.keys.production.secretKey
         const shopId = m.shops[0]!.id
-        yield* (yield* Ledger).record({ environment: "production", shopId }, "test.funding", "funding", [
-          { book: "external", currency: "MXN", amount: Money.decimal("-1000") },
-          { book: "payout_available", currency: "MXN", amount: Money.decimal("1000") }
-        ])
+        yield* fundProductionPayouts(shopId, "MXN", "1000")
         const methods = (yield* call("GET", "/api/v1/me/payout/methods", { bearer: live })).body.items
         assert.deepInclude(methods.find((x: { id: string }) => x.id === "po_mx_spei"), { routable: true, driver: "po-test" })
         const available = () =>

@@ -5,11 +5,10 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
-import { Ledger } from "../../core/ledger/Ledger.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, fundProductionPayouts, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const spei = {
@@ -152,11 +151,7 @@ for (const target of storeTargets("payouts")) {
           const m = yield* createMerchant()
           const live = m.keys.production.secretKey
           const shopId = m.shops[0]!.id
-          // Real production money in the payout balance (as settled pay-ins transferred would be).
-          yield* (yield* Ledger).record({ environment: "production", shopId }, "test.funding", "funding", [
-            { book: "external", currency: "MXN", amount: Money.decimal("-1000") },
-            { book: "payout_available", currency: "MXN", amount: Money.decimal("1000") }
-          ])
+          yield* fundProductionPayouts(shopId, "MXN", "1000")
           const methods = (yield* call("GET", "/api/v1/me/payout/methods", { bearer: live })).body.items
           const mx = methods.find((x: { id: string }) => x.id === "po_mx_spei")
           assert.deepInclude(mx, { routable: false, unroutableReason: "no_payout_provider_configured", driver: null })

@@ -7,6 +7,8 @@ import { createServer } from "node:net"
 import { HttpServer } from "effect/http"
 import { type HostConfig, loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
+import { Ledger } from "../../core/ledger/Ledger.ts"
+import * as Money from "../../core/Money.ts"
 import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
 import type { StoreLayer } from "./Stores.ts"
 
@@ -116,3 +118,14 @@ export const createMerchant = (body: Record<string, unknown> = {}) =>
   )
 
 export { Layer }
+
+/**
+ * Real production money in a shop's payout balance, as settled pay-ins transferred would put it
+ * there (production has no fund-sandbox): one balanced journal entry from the outside world.
+ */
+export const fundProductionPayouts = (shopId: string, currency: string, amount: string) =>
+  Effect.flatMap(Ledger, (ledger) =>
+    ledger.record({ environment: "production", shopId }, "test.funding", "funding", [
+      { book: "external", currency, amount: Money.decimal(`-${amount}`) },
+      { book: "payout_available", currency, amount: Money.decimal(amount) }
+    ]))
