@@ -4,14 +4,15 @@
  * endpoints, shared by two replicas on one PostgreSQL.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { Context, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
+import { defaultRateLimits, RateLimits } from "../../adapters/http/server/RateLimits.ts"
 import { loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
-import { adminToken, baseUrl, call, createMerchant, type Reply, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, call, createMerchant, eventually, type Reply, testHost } from "../support/Host.ts"
 
 const databaseUrl = process.env["DATABASE_URL"]
 
@@ -87,4 +88,15 @@ describe("rate limits", () => {
         yield* Effect.promise(() => Promise.all([a.dispose(), b.dispose()]))
       }
     }), 60_000)
+
+  it.live("expired counters are swept from the SQL store (else a row per client address stays forever)", () =>
+    Effect.gen(function*() {
+      const store = yield* Layer.build(SqlStore.pglite(undefined))
+      const sql = Context.get(store, SqlClient.SqlClient)
+      const now = Date.now()
+      yield* sql`INSERT INTO rate_limits (key, points, expire) VALUES ('auth_ip:203.0.113.1', 3, ${now - 2 * 3_600_000}), ('auth_ip:203.0.113.2', 3, ${now + 60_000})`
+      yield* Layer.build(RateLimits.layer(defaultRateLimits, { sweepEvery: "50 millis" })).pipe(Effect.provideContext(store))
+      const rows = yield* eventually(sql<{ key: string }>`SELECT key FROM rate_limits`, (rows) => rows.length < 2)
+      assert.deepStrictEqual(rows.map((r) => r.key), ["auth_ip:203.0.113.2"])
+    }).pipe(Effect.scoped), 30_000)
 })
