@@ -8,11 +8,13 @@
  *
  * On a SQL store the counters live in the `rate_limits` table (the library's `RateLimiterPostgres`
  * speaking through the engine's own SQL client), so every replica on one PostgreSQL shares them;
- * on the memory store they live in the process (`RateLimiterMemory`). A refused request is
+ * on the memory store they live in the process (`RateLimiterMemory`). Rows expired over an hour
+ * are deleted every 5 minutes by each replica, from a fiber of this layer's scope (the library's
+ * own timer, `clearExpiredByTimeout`, would outlive the SQL client). A refused request is
  * `429 rate_limited` with `Retry-After`; every limited response carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
@@ -38,7 +40,7 @@ export class RateLimits extends Context.Service<RateLimits, {
   readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
 }>()("adapters/http/RateLimits") {
   /** On the SQL store when the host has one (shared by replicas), else in memory. */
-  static readonly layer = (options: RateLimitOptions) =>
+  static readonly layer = (options: RateLimitOptions, tuning: { readonly sweepEvery?: Duration.Input } = {}) =>
     Layer.effect(RateLimits, Effect.gen(function*() {
       const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
       const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
@@ -58,6 +60,13 @@ export class RateLimits extends Context.Service<RateLimits, {
         production: { limiter: make("api_live", options.productionPerSecond, 1), points: options.productionPerSecond },
         sandbox: { limiter: make("api_test", options.sandboxPerSecond, 1), points: options.sandboxPerSecond },
         auth: { limiter: make("auth_ip", options.authPerMinute, 60), points: options.authPerMinute }
+      }
+      if (Option.isSome(sql)) {
+        yield* Effect.suspend(() => sql.value`DELETE FROM rate_limits WHERE expire < ${Date.now() - expiredGraceMs}`).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("rate-limit sweep failed", cause)),
+          Effect.repeat(Schedule.spaced(Duration.fromInputUnsafe(tuning.sweepEvery ?? "5 minutes"))),
+          Effect.forkScoped
+        )
       }
       const take = (bucket: Bucket, key: string) =>
         Effect.gen(function*() {
@@ -90,6 +99,9 @@ export class RateLimits extends Context.Service<RateLimits, {
 
 /** `RateLimits.layer` with the limits of `HttpConfig` (the defaults when it names none). */
 export const RateLimitsFromConfig = Layer.unwrap(Effect.map(HttpConfig, (config) => RateLimits.layer(config.rateLimits ?? defaultRateLimits)))
+
+/** Rows are deleted an hour after they expired (the library's own choice for its timer). */
+const expiredGraceMs = 3_600_000
 
 /** The slice of a `pg` client the library calls (`query({ text, values })`), over our SQL client. */
 const pgShim = (sql: SqlClient.SqlClient) => ({
