@@ -60,6 +60,33 @@ describe("rate limits", () => {
         assert.strictEqual(statuses.filter((s) => s === 429).length, 190)
         assert.strictEqual(yield* Effect.promise(() => badLogin(base, "198.51.100.9")), 401)
       }))
+
+    it.effect("guessing secret keys as the bearer spends the address's login allowance: past it, even a valid key from there waits", () =>
+      Effect.gen(function*() {
+        const merchant = yield* createMerchant()
+        const from = (ip: string, bearer: string) => call("GET", "/api/v1/ping", { bearer, headers: { "x-forwarded-for": ip } })
+        const replies: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 30 }, (_, i) => from("203.0.113.9", `sk_test_guess${i}`)),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(replies.filter((r) => r.status === 401).length, 10)
+        const limited = replies.filter((r) => r.status === 429)
+        assert.strictEqual(limited.length, 20)
+        assert.strictEqual(limited[0]!.body.error.code, "rate_limited")
+        assert.strictEqual(limited[0]!.headers.get("ratelimit-limit"), "10")
+        assert.isAtLeast(Number(limited[0]!.headers.get("retry-after")), 1)
+        // The allowance is the one of POST /auth/token, and a right guess is not told apart.
+        assert.strictEqual((yield* from("203.0.113.9", merchant.keys.sandbox.secretKey)).status, 429)
+        const base = yield* baseUrl
+        assert.strictEqual(yield* Effect.promise(() => badLogin(base, "203.0.113.9")), 429)
+        // Another address, and a valid key used normally, are not affected.
+        assert.strictEqual((yield* from("198.51.100.10", merchant.keys.sandbox.secretKey)).status, 200)
+        const sandboxKeyReplies: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 4 }, () => from("198.51.100.11", merchant.keys.sandbox.secretKey)),
+          { concurrency: 1 }
+        )
+        assert.deepStrictEqual(sandboxKeyReplies.map((r) => r.status), [200, 200, 200, 200])
+      }))
   })
 
   it.live.skipIf(databaseUrl === undefined)("two replicas on one PostgreSQL share the allowance", () =>
