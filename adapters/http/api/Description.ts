@@ -28,7 +28,9 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
 - Every response carries \`X-Request-Id\`; an error body carries the same \`requestId\`.
 - Rate limits, like Stripe's: per credential 100 requests per second in production and 25 in
   sandbox, and per client IP 30 per minute on \`POST /auth/token\` and \`/auth/refresh\` (the
-  operator may configure them). Every limited response carries \`RateLimit-Limit\`,
+  operator may configure them). An unknown raw API key sent as the bearer takes from its IP's
+  allowance of \`/auth/token\` too; once that is spent, raw keys from the IP wait for the reset
+  (access tokens do not). Every limited response carries \`RateLimit-Limit\`,
   \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is
   \`429 rate_limited\` with \`Retry-After\`. Limits hold across every replica of the host.
 - Input is strict, like Stripe's: an unknown field in a body or query is \`400 invalid_request\`

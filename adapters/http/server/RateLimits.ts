@@ -4,7 +4,9 @@
  * - per credential on every authenticated API request: `RATE_LIMIT_PRODUCTION_PER_SECOND`
  *   (default 100) and `RATE_LIMIT_SANDBOX_PER_SECOND` (default 25), like Stripe's;
  * - per client IP on `POST /auth/token` and `POST /auth/refresh`: `RATE_LIMIT_AUTH_PER_MINUTE`
- *   (default 30), so a burst of bad logins is throttled.
+ *   (default 30), so a burst of bad logins is throttled. A raw API key that fails as the bearer of
+ *   any route takes from the same allowance, and once it is spent raw keys from that address wait
+ *   (else the API would check guessed keys unthrottled).
  *
  * On a SQL store the counters live in the `rate_limits` table (the library's `RateLimiterPostgres`
  * speaking through the engine's own SQL client), so every replica on one PostgreSQL shares them;
@@ -38,6 +40,8 @@ export class RateLimits extends Context.Service<RateLimits, {
    * response, and fails with `429 rate_limited` when the allowance is spent.
    */
   readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
+  /** Fails like `take` when `key`'s allowance in `bucket` is already spent; takes nothing. */
+  readonly check: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
 }>()("adapters/http/RateLimits") {
   /** On the SQL store when the host has one (shared by replicas), else in memory. */
   static readonly layer = (options: RateLimitOptions, tuning: { readonly sweepEvery?: Duration.Input } = {}) =>
@@ -68,32 +72,40 @@ export class RateLimits extends Context.Service<RateLimits, {
           Effect.forkScoped
         )
       }
-      const take = (bucket: Bucket, key: string) =>
+      // Sets the RateLimit-* headers of `bucket` on the response; a refusal is 429 with Retry-After.
+      const answer = (bucket: Bucket, res: RateLimiterRes, allowed: boolean) =>
         Effect.gen(function*() {
-          const { limiter, points } = limiters[bucket]
-          const outcome = yield* Effect.tryPromise({
-            try: () => limiter.consume(key, 1).then((res) => ({ allowed: true, res }), (e: unknown) => {
-              if (e instanceof RateLimiterRes) return { allowed: false, res: e }
-              throw e
-            }),
-            catch: (e) => e
-          }).pipe(Effect.orDie)
-          const resetSeconds = Math.max(1, Math.ceil(outcome.res.msBeforeNext / 1000))
+          const { points } = limiters[bucket]
+          const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000))
           const headers: Record<string, string> = {
             "ratelimit-limit": String(points),
-            "ratelimit-remaining": String(outcome.res.remainingPoints),
+            "ratelimit-remaining": String(res.remainingPoints),
             "ratelimit-reset": String(resetSeconds),
-            ...(outcome.allowed ? {} : { "retry-after": String(resetSeconds) })
+            ...(allowed ? {} : { "retry-after": String(resetSeconds) })
           }
           yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-          if (!outcome.allowed) {
+          if (!allowed) {
             return yield* apiError("rate_limited", `Too many requests: at most ${points} per ${bucket === "auth" ? "minute from one address" : "second for one credential"}; retry after ${resetSeconds} s`, {
               limit: points,
               retryAfterSeconds: resetSeconds
             })
           }
         })
-      return RateLimits.of({ take })
+      const take = (bucket: Bucket, key: string) =>
+        Effect.tryPromise({
+          try: () =>
+            limiters[bucket].limiter.consume(key, 1).then((res) => ({ allowed: true, res }), (e: unknown) => {
+              if (e instanceof RateLimiterRes) return { allowed: false, res: e }
+              throw e
+            }),
+          catch: (e) => e
+        }).pipe(Effect.orDie, Effect.flatMap(({ allowed, res }) => answer(bucket, res, allowed)))
+      const check = (bucket: Bucket, key: string) =>
+        Effect.tryPromise({ try: () => limiters[bucket].limiter.get(key), catch: (e) => e }).pipe(
+          Effect.orDie,
+          Effect.flatMap((res) => res !== null && res.remainingPoints <= 0 ? answer(bucket, res, false) : Effect.void)
+        )
+      return RateLimits.of({ take, check })
     }))
 }
 

@@ -1,31 +1,52 @@
 /** The implementations of the security middlewares declared in `api/Security.ts`. */
 import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { apiError } from "../../../core/ApiError.ts"
 import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
+import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { RateLimits } from "./RateLimits.ts"
 import { makeOnShopClock } from "./RequestClock.ts"
 
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
-const authenticate = (auth: Auth["Service"], credential: Redacted.Redacted<string>) => {
-  const bearer = Redacted.value(credential).trim()
-  return bearer === "" ? Effect.fail(missing) : auth.authenticate(bearer)
-}
+/**
+ * Authenticates the bearer. A raw API key is looked up like a login: an unknown one takes from the
+ * client address's allowance of `POST /auth/token`, and once that is spent no raw key from the
+ * address is even looked up (a right guess must not be told apart). Access tokens are signed and
+ * cannot be guessed.
+ */
+const makeAuthenticate = Effect.gen(function*() {
+  const auth = yield* Auth
+  const limits = yield* RateLimits
+  const http = yield* HttpConfig
+  return (credential: Redacted.Redacted<string>) =>
+    Effect.gen(function*() {
+      const bearer = Redacted.value(credential).trim()
+      if (bearer === "") return yield* missing
+      if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
+      const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
+      yield* limits.check("auth", address)
+      return yield* auth.authenticate(bearer).pipe(
+        // Only a key the store does not know counts as a guess (a revoked one was real).
+        Effect.catch((error) => error.code === "invalid_api_key" ? Effect.andThen(limits.take("auth", address), Effect.fail(error)) : Effect.fail(error))
+      )
+    })
+})
 
 export const SecretKeyLive = Layer.effect(
   SecretKey,
   Effect.gen(function*() {
-    const auth = yield* Auth
+    const authenticate = yield* makeAuthenticate
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
     return SecretKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
-          const principal = yield* authenticate(auth, credential)
+          const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
           if (principal.keyKind !== "secret") {
             return yield* apiError(
@@ -42,13 +63,13 @@ export const SecretKeyLive = Layer.effect(
 export const AnyKeyLive = Layer.effect(
   AnyKey,
   Effect.gen(function*() {
-    const auth = yield* Auth
+    const authenticate = yield* makeAuthenticate
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
     return AnyKey.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
-          const principal = yield* authenticate(auth, credential)
+          const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
           return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
         })
