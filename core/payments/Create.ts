@@ -189,11 +189,12 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           ...(inFlightProvider === undefined ? [] : [inFlightProvider]),
           ...candidates.filter((c) => !tried.has(c.id))
         ]
+        // A provider that can no longer be asked (its plugin is gone) leaves its attempt interrupted.
+        const interrupted = p.attempts.map((a) => a.outcome === "in_flight" ? { ...a, outcome: "failed" as const, reason: "interrupted" } : a)
         if (method === undefined || providers.length === 0) {
-          const attempts = p.attempts.map((a) => a.outcome === "in_flight" ? { ...a, outcome: "failed" as const, reason: "interrupted" } : a)
-          return yield* outcome(yield* giveUp(p, attempts, "interrupted and no provider is left to ask"))
+          return yield* outcome(yield* giveUp(p, interrupted, "interrupted and no provider is left to ask"))
         }
-        return yield* drive(p, method, providers, documentId)
+        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, documentId)
       }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Routes a record and answers for it. */

@@ -133,6 +133,37 @@ describe("exactly-once payment creation", () => {
     }).pipe(Effect.provide(EngineTest)))
 })
 
+describe("exactly-once payment recovery when the provider in flight is gone", () => {
+  it.effect("the attempt in flight is marked interrupted and the next provider takes the charge", () =>
+    Effect.gen(function*() {
+      const { scope, upstream, create } = yield* setup({ delay: "1 second", answering: false })
+      const first = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(first)
+      const store = yield* PaymentStore
+      const { rows } = yield* (yield* Payments).list(scope, {}, { limit: 1, offset: 0 })
+      const stored = Option.getOrThrow(yield* store.findById(rows[0]!.id))
+      // The plugin that held the attempt is no longer configured (renamed, removed).
+      assert.isTrue(yield* store.update({
+        ...stored,
+        provider: "retired-plugin",
+        attempts: [{ ...stored.attempts[0]!, provider: "retired-plugin" }],
+        version: stored.version + 1
+      }))
+      yield* TestClock.adjust("5 minutes")
+      const recovering = yield* Effect.forkChild((yield* Jobs).runDue)
+      yield* TestClock.adjust("31 seconds") // the silent provider times out after 30 s
+      yield* Fiber.join(recovering)
+      const recovered = Option.getOrThrow(yield* store.findById(stored.id))
+      assert.strictEqual(recovered.status, "pending")
+      assert.deepStrictEqual(recovered.attempts.map((a) => [a.provider, a.outcome, a.reason]), [
+        ["retired-plugin", "failed", "interrupted"],
+        [upstream.provider.id, "failed", "timeout"],
+        ["sandbox", "accepted", null]
+      ])
+    }).pipe(Effect.provide(EngineTest)))
+})
+
 describe("exactly-once payout dispatch", () => {
   it.effect("a payout whose dispatch died is finished by the recovery job with the same upstream key, debited once", () => {
     const behaviour = { answering: false }
