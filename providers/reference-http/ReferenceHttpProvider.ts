@@ -8,23 +8,10 @@
  *   carry `Idempotency-Key` = the engine's key, which stays the same when the engine retries the
  *   same charge or refund, so a retry after a lost answer never creates a second charge. The
  *   plugin itself does not retry: the engine's cascade decides what happens next.
- * - **Errors** are `ProviderError`; `retryable` is the cascade's question "may the next provider
- *   try this charge?":
- *
- *   | upstream answer                                   | reason                   | retryable |
- *   |---------------------------------------------------|--------------------------|-----------|
- *   | no answer within `timeoutMs` (default 10 s)       | `timeout`                | yes       |
- *   | connection refused / reset, unusable URL          | `network_error`          | yes       |
- *   | 5xx                                               | `upstream_unavailable`   | yes       |
- *   | 429                                               | `rate_limited`           | yes       |
- *   | 401 / 403                                         | `invalid_credentials`    | yes (*)   |
- *   | other 4xx (402 declined, 422 invalid document...) | upstream `error` or `http_<status>` | no |
- *   | 2xx that does not decode, or 1xx/3xx              | `malformed_response`     | yes       |
- *
- *   (*) A documented choice: refused credentials are this provider's misconfiguration, not a
- *   verdict on the charge, so the next provider may well accept it; failing the payment there
- *   would turn one bad key into an outage of the rail. The reason tells operators what to fix.
- *   A failed call is logged at Debug (provider, operation, reason); the engine logs the outcome.
+ * - **Errors** are `ProviderError`, classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
+ *   timeouts, network errors and refused credentials retryable; other 4xx, e.g. 402 declined or 422
+ *   invalid document, not), with the upstream's `error` code as the reason. The plugin itself
+ *   does not retry: the engine's cascade decides what happens next.
  * - **Callbacks.** The upstream POSTs `{ id, reference, status, reason? }` (or an array of them)
  *   signed `x-upstream-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the
  *   callback secret. `verifyCallback` checks it in constant time (`core/Signatures.ts`, the same
@@ -36,9 +23,9 @@
  *   secret only into the HMAC. No error, log line or span carries either, and the test proves it.
  * - **Amounts** go out as decimal text (`Money.toText`), never as floats.
  */
-import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
-import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
+import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
 import * as Money from "../../core/Money.ts"
@@ -48,11 +35,11 @@ import {
   type ChargeRequest,
   type ChargeUpdate,
   type PaymentProvider,
-  ProviderError,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
+import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./Wire.ts"
 
 export interface Options {
@@ -76,73 +63,21 @@ export const callbackToleranceSeconds = 300
 
 const decodeCallback = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.CallbackPayload))
 
-/** Drops `undefined` values, so the JSON body carries only what the buyer gave. */
-const defined = <A extends Record<string, string | undefined>>(record: A) =>
-  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof A]?: string }
-
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
-    const http = yield* HttpClient.HttpClient
     const mac = yield* Effect.context<Mac.Mac>()
     const providerId = options.id
     const baseUrl = options.baseUrl.replace(/\/+$/, "")
-    const timeout = Duration.millis(options.timeoutMs ?? defaultTimeoutMs)
-
-    const secrets = [options.apiKey, options.callbackSecret].map(Redacted.value).filter((s) => s.length > 0)
-    /**
-     * An upstream's words, short, on one line and without our secrets (an upstream that echoes
-     * the request into its error must not put the API key into our errors and logs).
-     */
-    const clip = (text: string) =>
-      secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), text).replace(/\s+/g, " ").slice(0, 200)
-
-    const fail = (retryable: boolean, reason: string, message: string) =>
-      new ProviderError({ providerId, retryable, reason, message })
-
-    const transportError = (error: HttpClientError.HttpClientError) =>
-      fail(true, "network_error", `upstream unreachable (${error.reason._tag})`)
-
-    /** The error of a non-2xx answer, from its status and whatever error body it has. */
-    const statusError = (status: number, text: string) => {
-      const said = Option.getOrElse(
-        Schema.decodeUnknownOption(Schema.fromJsonString(Wire.UpstreamFailure))(text),
-        (): typeof Wire.UpstreamFailure.Type => ({})
-      )
-      const words = clip(said.message ?? said.error ?? "")
-      const message = `upstream answered ${status}${words === "" ? "" : `: ${words}`}`
-      if (status >= 500) return fail(true, "upstream_unavailable", message)
-      if (status === 429) return fail(true, "rate_limited", message)
-      if (status === 401 || status === 403) return fail(true, "invalid_credentials", message)
-      if (status >= 400) return fail(false, clip(said.error ?? `http_${status}`), message)
-      return fail(true, "malformed_response", message)
-    }
-
-    /** One upstream call: authenticated, bounded by the timeout, answered 2xx and decoded. */
-    const call = <A>(
-      operation: string,
-      request: HttpClientRequest.HttpClientRequest,
-      schema: Schema.Codec<A, unknown>
-    ): Effect.Effect<A, ProviderError> =>
-      Effect.gen(function*() {
-        const response = yield* http.execute(
-          request.pipe(HttpClientRequest.bearerToken(options.apiKey), HttpClientRequest.acceptJson)
-        ).pipe(Effect.mapError(transportError))
-        const text = yield* response.text.pipe(Effect.mapError(transportError))
-        if (response.status < 200 || response.status >= 300) return yield* statusError(response.status, text)
-        return yield* Schema.decodeUnknownEffect(Schema.fromJsonString(schema))(text).pipe(
-          Effect.mapError(() => fail(true, "malformed_response", `upstream answered ${response.status} with an unreadable body`))
-        )
-      }).pipe(
-        Effect.timeoutOrElse({
-          duration: timeout,
-          orElse: () => Effect.fail(fail(true, "timeout", `no answer from upstream in ${Duration.format(timeout)}`))
-        }),
-        Effect.tapError((error) =>
-          Effect.logDebug("upstream call failed").pipe(
-            Effect.annotateLogs({ provider: providerId, operation, reason: error.reason, retryable: error.retryable })
-          )
-        )
-      )
+    const upstream = yield* UpstreamHttp.make({
+      providerId,
+      secrets: [options.apiKey, options.callbackSecret],
+      timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
+      readError: UpstreamHttp.jsonWords("error", "message")
+    })
+    const { fail } = upstream
+    /** One upstream call, authenticated with the API key. */
+    const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
+      upstream.call(operation, request.pipe(HttpClientRequest.bearerToken(options.apiKey), HttpClientRequest.acceptJson), schema)
 
     const charge = Effect.fn("ReferenceHttpProvider.charge")(function*(request: ChargeRequest) {
       const body: Wire.ChargeBody = {
@@ -152,7 +87,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         country: request.country,
         method: request.method.method,
         method_id: request.method.id,
-        customer: defined({
+        customer: UpstreamHttp.defined({
           name: request.customer.name,
           email: request.customer.email,
           document: request.customer.documentId,

@@ -24,10 +24,18 @@
  * Amounts are decimal text, compared and summed as `BigDecimal`.
  */
 import { createHmac } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
+import {
+  type Answer,
+  idempotencyMemo,
+  type RecordedRequest,
+  type SentCallback,
+  serve,
+  type SimulatorRequest
+} from "../kit/SimulatorServer.ts"
 import * as Wire from "./Wire.ts"
+
+export type { RecordedRequest, SentCallback }
 
 export type Mode = "ok" | "unavailable" | "slow" | "decline"
 
@@ -47,23 +55,6 @@ export interface SimulatedCharge {
   /** Sum of the refunds, decimal text. */
   refunded: string
   readonly refunds: Array<{ readonly id: string; readonly amount: string; readonly reference: string }>
-}
-
-export interface RecordedRequest {
-  readonly method: string
-  readonly path: string
-  readonly idempotencyKey: string | undefined
-  readonly authorized: boolean
-  /** What was answered (`0` while a slow answer is still on its way). */
-  status: number
-}
-
-export interface SentCallback {
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
-  /** `dropped` when callbacks are being lost; else the receiver's HTTP status, or `unreachable`. */
-  readonly outcome: "dropped" | "unreachable" | number
 }
 
 export interface UpstreamSimulator {
@@ -113,42 +104,17 @@ const positiveDecimal = (text: string) =>
 
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
-interface Answer {
-  readonly status: number
-  readonly body: unknown
-}
-
 const error = (status: number, code: string, message: string): Answer => ({ status, body: { error: code, message } })
-
-const maxBodyBytes = 1 << 20
-
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let size = 0
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length
-      if (size > maxBodyBytes) req.destroy(new Error("body too large"))
-      else chunks.push(chunk)
-    })
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
 
 export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, never, Scope.Scope> =>
   Effect.gen(function*() {
     const slowMs = options.slowMs ?? 1_500
     const charges = new Map<string, SimulatedCharge>()
-    const requests: Array<RecordedRequest> = []
-    const callbacksSent: Array<SentCallback> = []
-    /** `<path> <Idempotency-Key>` -> the request body and the answer it got. */
-    const idempotent = new Map<string, { readonly body: string; readonly answer: Answer }>()
-    const timers = new Set<NodeJS.Timeout>()
+    const memo = idempotencyMemo(error(409, "idempotency_conflict", "this key was used with another body"))
     let mode: Mode = "ok"
     let callbackTarget: string | undefined
     let dropping = false
     let sequence = 0
-    let baseUrl = ""
 
     const nextId = (prefix: string) => `${prefix}_${String(++sequence).padStart(6, "0")}`
 
@@ -166,15 +132,7 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
         "content-type": "application/json",
         [Wire.signatureHeader]: signatureOf(options.callbackSecret, body, timestampSeconds)
       }
-      if (dropping) return void callbacksSent.push({ url, headers, body, outcome: "dropped" })
-      const outcome = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(2_000) }).then(
-        async (response) => {
-          await response.arrayBuffer().catch(() => undefined)
-          return response.status
-        },
-        () => "unreachable" as const
-      )
-      callbacksSent.push({ url, headers, body, outcome })
+      await server.sendCallback(url, headers, body, { drop: dropping })
     }
 
     const createCharge = (raw: string, key: string): Answer => {
@@ -201,18 +159,14 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       charges.set(charge.id, charge)
       if (charge.status !== "pending") {
         // After the answer has left, as a real upstream would.
-        const timer = setTimeout(() => {
-          timers.delete(timer)
-          void sendCallback(charge, Math.floor(Date.now() / 1000))
-        }, 10)
-        timers.add(timer)
+        server.later(10, () => void sendCallback(charge, Math.floor(Date.now() / 1000)))
       }
       return {
         status: 201,
         body: {
           id: charge.id,
           status: charge.status,
-          form_url: `${baseUrl}/pay/${charge.id}`,
+          form_url: `${server.baseUrl}/pay/${charge.id}`,
           payment_data: { method: body.method, reference: charge.id }
         }
       }
@@ -237,23 +191,17 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       return { status: 201, body: { id: refund.id, status: "succeeded" } }
     }
 
-    /** Replays the answer of an earlier request with the same key, or runs `create` once. */
-    const once = (path: string, key: string | undefined, raw: string, create: (key: string) => Answer): Answer => {
-      if (key === undefined || key === "") return error(400, "idempotency_key_required", "send an Idempotency-Key")
-      const seen = idempotent.get(`${path} ${key}`)
-      if (seen !== undefined) {
-        return seen.body === raw ? seen.answer : error(409, "idempotency_conflict", "this key was used with another body")
-      }
-      const answer = create(key)
-      // Refusals are not remembered, so a retry after a fix (or an outage) can succeed.
-      if (answer.status < 400) idempotent.set(`${path} ${key}`, { body: raw, answer })
-      return answer
-    }
+    /** Runs `create` once per key, replaying its answer to a retry with the same body. */
+    const once = (path: string, key: string | undefined, raw: string, create: () => Answer): Answer =>
+      key === undefined || key === ""
+        ? error(400, "idempotency_key_required", "send an Idempotency-Key")
+        : memo(path, key, raw, create)
 
-    const route = (req: IncomingMessage, raw: string, key: string | undefined): Answer => {
-      const path = (req.url ?? "/").split("?")[0]!
+    const route = (req: SimulatorRequest): Answer => {
+      const { body: raw, path } = req
       if (mode === "unavailable") return error(503, "unavailable", "the upstream is down for maintenance")
-      if (req.method === "POST" && path === "/v1/charges") return once(path, key, raw, (k) => createCharge(raw, k))
+      const key = req.headers["idempotency-key"]
+      if (req.method === "POST" && path === "/v1/charges") return once(path, key, raw, () => createCharge(raw, key!))
       if (req.method === "POST" && path === "/v1/refunds") return once(path, key, raw, () => createRefund(raw))
       const match = /^\/v1\/charges\/([^/]+)$/.exec(path)
       if (req.method === "GET" && match !== null) {
@@ -263,45 +211,15 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       return error(404, "not_found", "no such route")
     }
 
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      const raw = await readBody(req)
-      const header = req.headers["idempotency-key"]
-      const key = Array.isArray(header) ? header[0] : header
+    const server = yield* serve((req) => {
       const authorized = req.headers.authorization === `Bearer ${options.apiKey}`
-      const record: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", idempotencyKey: key, authorized, status: 0 }
-      requests.push(record)
-      const answer = authorized ? route(req, raw, key) : error(401, "unauthorized", "invalid API key")
-      const respond = () => {
-        record.status = answer.status
-        res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
+      return {
+        authorized,
+        idempotencyKey: req.headers["idempotency-key"],
+        answer: authorized ? route(req) : error(401, "unauthorized", "invalid API key"),
+        delayMs: !authorized ? 0 : mode === "slow" ? slowMs : options.latencyMs ?? 0
       }
-      const delayMs = !authorized ? 0 : mode === "slow" ? slowMs : options.latencyMs ?? 0
-      if (delayMs === 0) return respond()
-      const timer = setTimeout(() => {
-        timers.delete(timer)
-        respond()
-      }, delayMs)
-      timers.add(timer)
-    }
-
-    const server = yield* Effect.acquireRelease(
-      Effect.callback<ReturnType<typeof createServer>>((resume) => {
-        const server = createServer((req, res) => {
-          handle(req, res).catch(() => {
-            if (!res.headersSent) res.writeHead(500).end()
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.callback<void>((resume) => {
-          for (const timer of timers) clearTimeout(timer)
-          timers.clear()
-          server.close(() => resume(Effect.void))
-          server.closeAllConnections()
-        })
-    )
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    })
 
     const chargeOf = (id: string) =>
       Effect.suspend(() => {
@@ -319,10 +237,10 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       })
 
     return {
-      baseUrl,
+      baseUrl: server.baseUrl,
       charges,
-      requests,
-      callbacksSent,
+      requests: server.requests,
+      callbacksSent: server.callbacksSent,
       setMode: (next) => Effect.sync(() => void (mode = next)),
       complete: (chargeId) => setStatus(chargeId, "succeeded"),
       fail: (chargeId, reason) => setStatus(chargeId, "failed", reason),

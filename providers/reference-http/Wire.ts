@@ -7,7 +7,7 @@
  * | status   | `GET /v1/charges/{id}`                                    | `200` {@link ChargeState}                 |
  * | refund   | `POST /v1/refunds` {@link RefundBody}                     | `201` {@link RefundCreated}               |
  * | callback | upstream `POST`s {@link CallbackEvent} or an array of them | signed `x-upstream-signature`            |
- * | errors   | any call                                                  | `4xx/5xx` {@link UpstreamFailure} (maybe) |
+ * | errors   | any call                                                  | `4xx/5xx` `{ error?, message? }` (maybe)   |
  *
  * Every call carries `Authorization: Bearer <apiKey>`; the POSTs carry `Idempotency-Key`.
  * Amounts travel as decimal text in major units ("150.5"), never as JSON numbers.
@@ -68,12 +68,6 @@ export type RefundBody = typeof RefundBody.Type
 export const RefundCreated = Schema.Struct({
   id: Schema.NonEmptyString,
   status: Schema.optionalKey(Text)
-})
-
-/** The error body of a non-2xx answer; upstreams do not always send one. */
-export const UpstreamFailure = Schema.Struct({
-  error: Schema.optionalKey(Text),
-  message: Schema.optionalKey(Text)
 })
 
 export const CallbackEvent = Schema.Struct({

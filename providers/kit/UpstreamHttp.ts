@@ -1,0 +1,129 @@
+/**
+ * One upstream API call as every HTTP connector makes it: bounded by a timeout, answered 2xx and
+ * decoded with Schema, or a `ProviderError` whose `retryable` answers the cascade's question "may
+ * the next provider try this charge?". A connector builds the request (URL, authentication,
+ * signature, body) and hands it over; this module owns transport errors, timeouts, error
+ * classification and keeping the connector's secrets out of error messages and logs.
+ *
+ * | upstream answer                                   | reason                          | retryable |
+ * |---------------------------------------------------|---------------------------------|-----------|
+ * | no answer within the timeout                      | `timeout`                       | yes       |
+ * | connection refused / reset, unusable URL          | `network_error`                 | yes       |
+ * | 5xx                                               | `upstream_unavailable`          | yes       |
+ * | 429                                               | `rate_limited`                  | yes       |
+ * | 401 / 403                                         | `invalid_credentials`           | yes (*)   |
+ * | other 4xx                                         | the upstream's code, or `http_<status>` | no |
+ * | 2xx that does not decode, or 1xx/3xx              | `malformed_response`            | yes       |
+ *
+ * (*) Refused credentials are this provider's misconfiguration, not a verdict on the charge: the
+ * next provider may well accept it. The reason tells operators what to fix. A connector whose
+ * upstream says more (a documented error code that means "declined", say) passes `classify`.
+ */
+import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
+import { ProviderError } from "../../core/ports/PaymentProvider.ts"
+
+/** What an error body said, as far as the connector could read it. */
+export interface UpstreamWords {
+  readonly code?: string | undefined
+  readonly message?: string | undefined
+}
+
+export interface UpstreamHttpOptions {
+  readonly providerId: string
+  /** Never to appear in an error message or a log line, even when the upstream echoes them. */
+  readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
+  /** Budget of one call, body included. */
+  readonly timeout: Duration.Input
+  /** Reads the upstream's error body (any text, maybe not JSON). */
+  readonly readError: (text: string) => UpstreamWords
+  /**
+   * Overrides the table above for an answer the upstream documents otherwise; `undefined` keeps
+   * the table's verdict.
+   */
+  readonly classify?: ((status: number, words: UpstreamWords) => { readonly retryable: boolean; readonly reason: string } | undefined) | undefined
+}
+
+export interface UpstreamHttp {
+  /** One call: `operation` names it in logs. */
+  readonly call: <A>(
+    operation: string,
+    request: HttpClientRequest.HttpClientRequest,
+    schema: Schema.Codec<A, unknown>
+  ) => Effect.Effect<A, ProviderError>
+  /** A `ProviderError` of this provider. */
+  readonly fail: (retryable: boolean, reason: string, message: string) => ProviderError
+  /** Upstream text made safe for our errors: short, one line, secrets replaced. */
+  readonly clip: (text: string) => string
+}
+
+/** Reads `{ <codeKey>, <messageKey> }` from a JSON error body; anything else says nothing. */
+export const jsonWords = (codeKey: string, messageKey: string) => (text: string): UpstreamWords => {
+  const parsed = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown)))(text)
+  if (Option.isNone(parsed)) return {}
+  const asText = (value: unknown) =>
+    typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined
+  return { code: asText(parsed.value[codeKey]), message: asText(parsed.value[messageKey]) }
+}
+
+export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const http = yield* HttpClient.HttpClient
+    const { providerId } = options
+    const timeout = Duration.fromInputUnsafe(options.timeout)
+    const secrets = options.secrets.map(Redacted.value).filter((s) => s.length > 0)
+
+    const clip = (text: string) =>
+      secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), text).replace(/\s+/g, " ").slice(0, 200)
+
+    const fail = (retryable: boolean, reason: string, message: string) =>
+      new ProviderError({ providerId, retryable, reason, message })
+
+    const transportError = (error: HttpClientError.HttpClientError) =>
+      fail(true, "network_error", `upstream unreachable (${error.reason._tag})`)
+
+    const statusError = (status: number, text: string) => {
+      const said = options.readError(text)
+      const words = clip(said.message ?? said.code ?? "")
+      const message = `upstream answered ${status}${words === "" ? "" : `: ${words}`}`
+      const verdict = options.classify?.(status, said)
+      if (verdict !== undefined) return fail(verdict.retryable, clip(verdict.reason), message)
+      if (status >= 500) return fail(true, "upstream_unavailable", message)
+      if (status === 429) return fail(true, "rate_limited", message)
+      if (status === 401 || status === 403) return fail(true, "invalid_credentials", message)
+      if (status >= 400) return fail(false, clip(said.code ?? `http_${status}`), message)
+      return fail(true, "malformed_response", message)
+    }
+
+    const call = <A>(
+      operation: string,
+      request: HttpClientRequest.HttpClientRequest,
+      schema: Schema.Codec<A, unknown>
+    ): Effect.Effect<A, ProviderError> =>
+      Effect.gen(function*() {
+        const response = yield* http.execute(request).pipe(Effect.mapError(transportError))
+        const text = yield* response.text.pipe(Effect.mapError(transportError))
+        if (response.status < 200 || response.status >= 300) return yield* statusError(response.status, text)
+        return yield* Schema.decodeUnknownEffect(Schema.fromJsonString(schema))(text).pipe(
+          Effect.mapError(() => fail(true, "malformed_response", `upstream answered ${response.status} with an unreadable body`))
+        )
+      }).pipe(
+        Effect.timeoutOrElse({
+          duration: timeout,
+          orElse: () => Effect.fail(fail(true, "timeout", `no answer from upstream in ${Duration.format(timeout)}`))
+        }),
+        Effect.tapError((error) =>
+          Effect.logDebug("upstream call failed").pipe(
+            Effect.annotateLogs({ provider: providerId, operation, reason: error.reason, retryable: error.retryable })
+          )
+        )
+      )
+
+    return { call, fail, clip } satisfies UpstreamHttp
+  })
+
+/** Drops `undefined` values, so a JSON body carries only what the buyer gave. */
+export const defined = <A extends Record<string, unknown>>(record: A) =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof A]?: Exclude<A[K], undefined> }
+
+export const UpstreamHttp = { make, jsonWords, defined }
