@@ -20,10 +20,15 @@
  *   charge?": a decline would be declined there too; an outage or this provider's bad key says
  *   nothing about the charge);
  * - the status poll reflects a completion and a failure made upstream;
- * - a correctly signed callback is accepted and mapped; an unsigned, badly signed (other secret,
- *   garbage header), tampered, stale (either direction) or unreadable one is `CallbackRejected`,
- *   never a defect;
- * - an upstream status the plugin does not know maps to `pending`;
+ * - a callback about a charge moved upstream is accepted and mapped to the upstream's status;
+ *   an unreadable one is `CallbackRejected`, never a defect. Two schemes are known:
+ *   - `signed` (the default): the upstream signs each notification. An unsigned, badly signed
+ *     (other secret, garbage headers), tampered (one charge's signature on another's body), stale
+ *     or future (over 300 s) one is rejected;
+ *   - `notify-then-query`: the upstream signs nothing, so the plugin asks the upstream about the
+ *     charge the notification names. A notification about a charge the upstream does not know is
+ *     rejected, and one can never move a charge the upstream has not moved;
+ * - an upstream status the plugin does not know maps to `pending`, in the poll and in callbacks;
  * - a full refund and partial refunds of a completed charge succeed.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -60,17 +65,24 @@ export interface ConformanceHarness {
   readonly completeUpstream: (providerRef: string) => Effect.Effect<void>
   /** Fails the charge upstream. */
   readonly failUpstream: (providerRef: string, reason: string) => Effect.Effect<void>
+  /** Puts the charge upstream in a status the plugin has never seen. */
+  readonly unknownUpstream: (providerRef: string) => Effect.Effect<void>
   /** Arranges for the upstream to decline this charge; may rewrite it (magic amount, test card). */
   readonly arrangeDecline: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
   /** Arranges for the upstream to be unavailable (5xx, unreachable) for this charge. */
   readonly arrangeUnavailable: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
   /** How many charges the upstream holds for this transaction id. */
   readonly upstreamCharges: (transactionId: string) => Effect.Effect<number>
-  /** The raw body of a callback in the upstream's wire format; `unknown` = a status the plugin has never seen. */
+  /**
+   * The raw body of the upstream's callback about the charge, after the kit moved it upstream to
+   * `status` (`unknown` = a status the plugin has never seen); a notification that carries no
+   * status ignores it.
+   */
   readonly callbackBody: (charge: ChargeRef, status: "completed" | "failed" | "unknown") => string
   /**
-   * The (lowercase) headers that sign `rawBody` as the upstream does: at the current time unless
-   * `timestampSeconds` is given, with another secret when `wrongSecret` is true.
+   * The (lowercase) headers the upstream sends with `rawBody`, signed as it signs them: at the
+   * current time unless `timestampSeconds` is given, with another secret when `wrongSecret` is
+   * true. A `notify-then-query` upstream signs nothing: its content headers only.
    */
   readonly signCallback: (
     rawBody: string,
@@ -124,11 +136,18 @@ const expectRejected = (exit: Exit.Exit<unknown, unknown>) => {
   assert.instanceOf(errorOf(exit), CallbackRejected, "expected CallbackRejected (not a defect)")
 }
 
+export interface ConformanceOptions {
+  /** How the upstream's callbacks are trusted (see the module comment). Default `signed`. */
+  readonly callbacks?: "signed" | "notify-then-query" | undefined
+}
+
 export const providerConformance = <E>(
   name: string,
-  makeHarness: Effect.Effect<ConformanceHarness, E, Scope.Scope>
+  makeHarness: Effect.Effect<ConformanceHarness, E, Scope.Scope>,
+  options: ConformanceOptions = {}
 ) =>
   describe(`${name}: provider conformance`, () => {
+    const signed = (options.callbacks ?? "signed") === "signed"
     const test = (title: string, body: (h: ConformanceHarness) => Effect.Effect<void, unknown, Scope.Scope>) =>
       it.live(title, () => Effect.flatMap(makeHarness, body))
 
@@ -212,72 +231,103 @@ export const providerConformance = <E>(
         assert.strictEqual(after.status, "failed")
       }))
 
-    test("callback: a correctly signed callback is accepted and mapped", (h) =>
+    test("status: an unknown upstream status maps to pending", (h) =>
       Effect.gen(function*() {
         const { ref } = yield* charged(h)
-        const body = h.callbackBody(ref, "completed")
-        const updates = yield* h.provider.verifyCallback(yield* h.signCallback(body), body)
+        yield* h.unknownUpstream(ref.providerRef)
+        const after = yield* h.provider.status(ref.providerRef, ref.transactionId)
+        assert.strictEqual(after.status, "pending")
+      }))
+
+    /** The callback the upstream sends about `ref`, verified by the plugin. */
+    const delivered = (h: ConformanceHarness, ref: ChargeRef, status: "completed" | "failed" | "unknown") =>
+      Effect.gen(function*() {
+        const body = h.callbackBody(ref, status)
+        return yield* h.provider.verifyCallback(yield* h.signCallback(body), body)
+      })
+
+    test("callback: a callback about a completion or a failure is accepted and mapped", (h) =>
+      Effect.gen(function*() {
+        const { ref } = yield* completed(h)
         assert.deepStrictEqual(
-          updates.map((u) => [u.providerRef, u.transactionId, u.status]),
+          (yield* delivered(h, ref, "completed")).map((u) => [u.providerRef, u.transactionId ?? ref.transactionId, u.status]),
           [[ref.providerRef, ref.transactionId, "completed"]]
         )
-        const failedBody = h.callbackBody(ref, "failed")
-        const failed = yield* h.provider.verifyCallback(yield* h.signCallback(failedBody), failedBody)
-        assert.deepStrictEqual(failed.map((u) => u.status), ["failed"])
+        const other = yield* charged(h)
+        yield* h.failUpstream(other.ref.providerRef, "buyer abandoned")
+        assert.deepStrictEqual((yield* delivered(h, other.ref, "failed")).map((u) => u.status), ["failed"])
       }))
 
     test("callback: an unknown upstream status maps to pending", (h) =>
       Effect.gen(function*() {
         const { ref } = yield* charged(h)
-        const body = h.callbackBody(ref, "unknown")
-        const updates = yield* h.provider.verifyCallback(yield* h.signCallback(body), body)
-        assert.deepStrictEqual(updates.map((u) => u.status), ["pending"])
+        yield* h.unknownUpstream(ref.providerRef)
+        assert.deepStrictEqual((yield* delivered(h, ref, "unknown")).map((u) => u.status), ["pending"])
       }))
 
-    test("callback: unsigned and garbage-signed callbacks are rejected", (h) =>
+    test("callback: an unreadable body is rejected, not a defect", (h) =>
       Effect.gen(function*() {
-        const { ref } = yield* charged(h)
-        const body = h.callbackBody(ref, "completed")
-        const signed = yield* h.signCallback(body)
-        expectRejected(yield* Effect.exit(h.provider.verifyCallback({}, body)))
-        for (const value of ["", "garbage", "t=,v1=", "v1=00", "t=abc,v1=zz", `t=1,v1=${"0".repeat(64)}`]) {
-          const headers = Object.fromEntries(Object.keys(signed).map((k) => [k, value]))
-          expectRejected(yield* Effect.exit(h.provider.verifyCallback(headers, body)))
-        }
-      }))
-
-    test("callback: signed with another secret is rejected", (h) =>
-      Effect.gen(function*() {
-        const { ref } = yield* charged(h)
-        const body = h.callbackBody(ref, "completed")
-        expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { wrongSecret: true }), body)))
-      }))
-
-    test("callback: a tampered body is rejected", (h) =>
-      Effect.gen(function*() {
-        const { ref } = yield* charged(h)
-        const headers = yield* h.signCallback(h.callbackBody(ref, "failed"))
-        expectRejected(yield* Effect.exit(h.provider.verifyCallback(headers, h.callbackBody(ref, "completed"))))
-      }))
-
-    test("callback: a stale or future timestamp (over 300 s) is rejected", (h) =>
-      Effect.gen(function*() {
-        const { ref } = yield* charged(h)
-        const body = h.callbackBody(ref, "completed")
-        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        for (const timestampSeconds of [now - 301, now + 301, now - 86_400]) {
-          expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds }), body)))
-        }
-        // Within the tolerance it is fine.
-        yield* h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds: now - 120 }), body)
-      }))
-
-    test("callback: a correctly signed but unreadable body is rejected, not a defect", (h) =>
-      Effect.gen(function*() {
-        for (const body of ["", "not json", "{}", "[1,2]", "{\"id\":1}", "null"]) {
+        for (const body of ["", "not json", "{}", "[1,2]", "{\"id\":1}", "null", "operation=payment_status_change"]) {
           expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body), body)))
         }
       }))
+
+    if (signed) {
+      test("callback: unsigned and garbage-signed callbacks are rejected", (h) =>
+        Effect.gen(function*() {
+          const { ref } = yield* completed(h)
+          const body = h.callbackBody(ref, "completed")
+          const headers = yield* h.signCallback(body)
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback({}, body)))
+          for (const value of ["", "garbage", "t=,v1=", "v1=00", "t=abc,v1=zz", `t=1,v1=${"0".repeat(64)}`]) {
+            const garbage = Object.fromEntries(Object.keys(headers).map((k) => [k, value]))
+            expectRejected(yield* Effect.exit(h.provider.verifyCallback(garbage, body)))
+          }
+        }))
+
+      test("callback: signed with another secret is rejected", (h) =>
+        Effect.gen(function*() {
+          const { ref } = yield* completed(h)
+          const body = h.callbackBody(ref, "completed")
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { wrongSecret: true }), body)))
+        }))
+
+      test("callback: one charge's signature on another charge's body is rejected (tampered)", (h) =>
+        Effect.gen(function*() {
+          const first = yield* completed(h)
+          const second = yield* completed(h)
+          const headers = yield* h.signCallback(h.callbackBody(first.ref, "completed"))
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(headers, h.callbackBody(second.ref, "completed"))))
+        }))
+
+      test("callback: a stale or future timestamp (over 300 s) is rejected", (h) =>
+        Effect.gen(function*() {
+          const { ref } = yield* completed(h)
+          const body = h.callbackBody(ref, "completed")
+          const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          for (const timestampSeconds of [now - 301, now + 301, now - 86_400]) {
+            expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds }), body)))
+          }
+          // Within the tolerance it is fine.
+          yield* h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds: now - 120 }), body)
+        }))
+    } else {
+      test("callback: a notification about a charge the upstream does not know is rejected (forged)", (h) =>
+        Effect.gen(function*() {
+          const forged = { providerRef: "forged-0000000000000000", transactionId: "TXN-FORGED" }
+          const body = h.callbackBody(forged, "completed")
+          expectRejected(yield* Effect.exit(h.provider.verifyCallback(yield* h.signCallback(body), body)))
+        }))
+
+      test("callback: a notification never moves a charge the upstream has not moved (tampered, replayed)", (h) =>
+        Effect.gen(function*() {
+          const { ref } = yield* charged(h)
+          assert.deepStrictEqual((yield* delivered(h, ref, "completed")).map((u) => u.status), ["pending"])
+          yield* h.failUpstream(ref.providerRef, "expired")
+          // A replay of an old "paid" notification reports what the upstream says now.
+          assert.deepStrictEqual((yield* delivered(h, ref, "completed")).map((u) => u.status), ["failed"])
+        }))
+    }
 
     test("refund: a full refund of a completed charge succeeds", (h) =>
       Effect.gen(function*() {

@@ -110,6 +110,7 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
     chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
     completeUpstream: sim.complete,
     failUpstream: sim.fail,
+    unknownUpstream: (providerRef) => sim.setStatus(providerRef, upstreamStatus.unknown),
     arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
     arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
     upstreamCharges: (transactionId) =>
