@@ -23,12 +23,29 @@ const fromHex = (hex: string): Uint8Array | undefined => {
 
 const keyOf = (secret: string) => Mac.key(Mac.hmacSha256, encoder.encode(secret)).pipe(Effect.orDie)
 
-/** Hex HMAC-SHA256 of `<timestamp>.<body>`. */
-export const signature = (secret: string, timestamp: number, body: string): Effect.Effect<string, never, Mac.Mac> =>
+/** Lowercase hex HMAC-SHA256 of `data` keyed by `secret` (UTF-8 both). */
+export const hmacSha256Hex = (secret: string, data: string): Effect.Effect<string, never, Mac.Mac> =>
   Effect.gen(function*() {
     const mac = yield* Mac.Mac
-    return toHex(yield* mac.sign(yield* keyOf(secret), encoder.encode(`${timestamp}.${body}`)).pipe(Effect.orDie))
+    return toHex(yield* mac.sign(yield* keyOf(secret), encoder.encode(data)).pipe(Effect.orDie))
   })
+
+/**
+ * Whether `hexTag` (either case) is the HMAC-SHA256 of `data` keyed by `secret`, compared in
+ * constant time; a malformed tag is simply `false`. For provider schemes that sign other strings
+ * than the engine's own `<t>.<body>`.
+ */
+export const verifyHmacSha256Hex = (secret: string, data: string, hexTag: string): Effect.Effect<boolean, never, Mac.Mac> =>
+  Effect.gen(function*() {
+    const tag = fromHex(hexTag)
+    if (tag === undefined) return false
+    const mac = yield* Mac.Mac
+    return yield* mac.verify(yield* keyOf(secret), tag, encoder.encode(data)).pipe(Effect.orDie)
+  })
+
+/** Hex HMAC-SHA256 of `<timestamp>.<body>`. */
+export const signature = (secret: string, timestamp: number, body: string): Effect.Effect<string, never, Mac.Mac> =>
+  hmacSha256Hex(secret, `${timestamp}.${body}`)
 
 /**
  * The header value for `body`: `v1` with the first secret, `v0` with the second (the previous
