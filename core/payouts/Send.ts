@@ -7,6 +7,7 @@
 import { BigDecimal, DateTime, Effect, Option, Result, Schema } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
+import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
 import { Idempotency } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
@@ -45,6 +46,7 @@ export const makeSend = (deps: {
     const tx = yield* Transactions
     const providers = yield* PayoutProviders
     const jobs = yield* Jobs
+    const config = yield* EngineConfig
     const idempotency = yield* Idempotency
     const { insufficient, methods, move } = deps
     const shopOf = (scope: ShopRef) => ({ environment: scope.environment, shopId: scope.shop.id })
@@ -67,8 +69,12 @@ export const makeSend = (deps: {
             method,
             amount: Money.toText(payout.amount),
             currency: payout.currency,
-            recipient: payout.recipient
-          }).pipe(Effect.result)
+            recipient: payout.recipient,
+            callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(driver.provider.id)}/payout-callbacks`
+          }).pipe(
+            Effect.mapError((e) => e._tag === "PayoutRejected" ? e : { failureReason: e.reason }),
+            Effect.result
+          )
         if (Result.isFailure(dispatched)) {
           yield* tx.run(move(payout, "failed", dispatched.failure.failureReason)).pipe(Effect.orDie)
           return yield* apiError("payout_dispatch_failed", `The provider rejected the payout: ${dispatched.failure.failureReason}`, {

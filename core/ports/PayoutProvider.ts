@@ -43,7 +43,12 @@ export interface PayoutProvider {
     readonly amount: string
     readonly currency: string
     readonly recipient: Readonly<Record<string, string>>
-  }) => Effect.Effect<{ readonly providerRef: string; readonly status: "processing" | "completed" }, PayoutRejected>
+    /** Where the provider must send signed status callbacks for this payout. */
+    readonly callbackUrl: string
+  }) => Effect.Effect<
+    { readonly providerRef: string; readonly status: "processing" | "completed" },
+    PayoutRejected | PayoutProviderUnavailable
+  >
   readonly status: (providerRef: string, payoutId: string) => Effect.Effect<PayoutUpdate, PayoutProviderUnavailable>
   /** Verifies (constant time) and parses a callback; headers are lowercase, the body the exact bytes. */
   readonly verifyCallback: (

@@ -19,8 +19,9 @@
  * next provider may well accept it. The reason tells operators what to fix. A connector whose
  * upstream says more (a documented error code that means "declined", say) passes `classify`.
  */
-import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { type BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
+import * as Money from "../../core/Money.ts"
 import { ProviderError } from "../../core/ports/PaymentProvider.ts"
 
 /** What an error body said, as far as the connector could read it. */
@@ -126,4 +127,28 @@ export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, 
 export const defined = <A extends Record<string, unknown>>(record: A) =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof A]?: Exclude<A[K], undefined> }
 
-export const UpstreamHttp = { make, jsonWords, defined }
+const decimalMark = "\u0000decimal:"
+const decimalPattern = /^-?\d+(\.\d+)?$/
+
+/**
+ * A decimal amount an upstream wants as a JSON number (`"amount": 150.50`): written into the body
+ * from its decimal text by {@link jsonText}, so no float ever holds money on our side.
+ */
+export class JsonDecimal {
+  readonly text: string
+  constructor(amount: BigDecimal.BigDecimal) {
+    this.text = Money.toText(amount)
+  }
+  toJSON() {
+    return `${decimalMark}${this.text}`
+  }
+}
+
+/** `JSON.stringify`, with every {@link JsonDecimal} written as a number literal of its exact text. */
+export const jsonText = (value: unknown): string =>
+  JSON.stringify(value).replace(/"\\u0000decimal:([^"]*)"/g, (_, text: string) => {
+    if (!decimalPattern.test(text)) throw new Error(`not a decimal: ${text}`)
+    return text
+  })
+
+export const UpstreamHttp = { make, jsonWords, defined, jsonText, JsonDecimal }

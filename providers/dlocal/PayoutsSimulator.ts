@@ -1,0 +1,169 @@
+/**
+ * A dLocal Payouts API v3 in miniature (`PayoutsWire.ts`), on `SimulatorServer`: what the payout
+ * connector and the kit are tested against over real sockets. Test tooling, never imported by
+ * the plugin. Signatures are checked and made with `node:crypto`, independently of `Signing.ts`.
+ *
+ * - Every call must carry `X-Login`, `X-Trans-Key`, `X-Date` and a valid
+ *   `Authorization: V2-HMAC-SHA256, Signature: <hex>` over `login + date + body`: else
+ *   `401 { code: 3001 }` (the message echoes the key it got, as careless APIs do, so the
+ *   connector's scrubbing is tested).
+ * - `POST /payouts/v3` -> `200` a `PENDING` payout; a body that does not match is `400 5000`; an
+ *   `external_id` already held is `400` {@link duplicateCode}; the account {@link rejectedAccount}
+ *   is `400 5005` (invalid bank account). `GET /payouts/v3/{id}` and
+ *   `GET /payouts/v3?external_id=` answer the payout or `404 4000`.
+ * - Modes: `ok`, `unavailable` (`503`), `slow` (the payout IS created, the answer comes after
+ *   `slowMs`), `reject` (`400 5005` on submit).
+ * - `complete(id)` / `fail(id, reason)` / `setStatus(id, status)` move a payout and POST it, signed,
+ *   to its `notification_url` (or the callback target); `dropCallbacks(true)` loses them.
+ */
+import { createHmac } from "node:crypto"
+import { Effect, Option, Schema, type Scope } from "effect"
+import { type Answer, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import * as Wire from "./PayoutsWire.ts"
+
+export type Mode = "ok" | "unavailable" | "slow" | "reject"
+
+export const duplicateCode = 5008
+export const rejectedAccount = "000000000000000000"
+
+export interface SimulatedPayout {
+  readonly id: string
+  readonly external_id: string
+  /** The amount exactly as the request's JSON wrote it. */
+  readonly amountText: string
+  readonly body: Wire.PayoutBody
+  status: string
+  statusDetail: string
+}
+
+export interface PayoutsSimulator {
+  readonly baseUrl: string
+  readonly payouts: ReadonlyMap<string, SimulatedPayout>
+  readonly callbacksSent: ReadonlyArray<SentCallback>
+  readonly setMode: (mode: Mode) => Effect.Effect<void>
+  readonly complete: (id: string) => Effect.Effect<void>
+  readonly fail: (id: string, reason: string) => Effect.Effect<void>
+  readonly setStatus: (id: string, status: string, detail?: string) => Effect.Effect<void>
+  readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
+  readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+}
+
+export interface Credentials {
+  readonly login: string
+  readonly transKey: string
+  readonly secretKey: string
+}
+
+/** `V2-HMAC-SHA256, Signature: <hex HMAC-SHA256(secret, login + date + body)>`. */
+export const authorizationOf = (credentials: Pick<Credentials, "login" | "secretKey">, date: string, body: string) =>
+  `V2-HMAC-SHA256, Signature: ${createHmac("sha256", credentials.secretKey).update(`${credentials.login}${date}${body}`).digest("hex")}`
+
+const decodeBody = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PayoutBody))
+
+const error = (status: number, code: number, message: string): Answer => ({ status, body: { code, message } })
+
+export const start = (
+  credentials: Credentials,
+  options: { readonly slowMs?: number | undefined } = {}
+): Effect.Effect<PayoutsSimulator, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const payouts = new Map<string, SimulatedPayout>()
+    let mode: Mode = "ok"
+    let target: string | undefined
+    let dropping = false
+    let sequence = 0
+
+    const view = (payout: SimulatedPayout) => ({
+      id: payout.id,
+      external_id: payout.external_id,
+      status: payout.status,
+      status_code: { PENDING: "100", PAID: "200", REJECTED: "300", CANCELLED: "400" }[payout.status] ?? "0",
+      status_detail: payout.statusDetail,
+      country: payout.body.country,
+      currency: payout.body.currency,
+      payment_method_id: payout.body.payment_method_id
+    })
+
+    const authorized = (req: SimulatorRequest) => {
+      const date = req.headers["x-date"] ?? ""
+      return req.headers["x-login"] === credentials.login &&
+        req.headers["x-trans-key"] === credentials.transKey &&
+        date !== "" &&
+        req.headers["authorization"] === authorizationOf(credentials, date, req.body)
+    }
+
+    const submit = (raw: string): Answer => {
+      const body = decodeBody(raw)
+      const amountText = /"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(raw)?.[1]
+      if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) {
+        return error(400, 5000, "Invalid request: the body does not match the API")
+      }
+      if (mode === "reject" || body.value.beneficiary.bank_account.account === rejectedAccount) {
+        return error(400, 5005, "Invalid beneficiary bank account")
+      }
+      if ([...payouts.values()].some((p) => p.external_id === body.value.external_id)) {
+        return error(400, duplicateCode, "Duplicate external_id")
+      }
+      const payout: SimulatedPayout = {
+        id: `PO-${String(++sequence).padStart(6, "0")}`,
+        external_id: body.value.external_id,
+        amountText,
+        body: body.value,
+        status: "PENDING",
+        statusDetail: "The payout is pending"
+      }
+      payouts.set(payout.id, payout)
+      return { status: 200, body: view(payout) }
+    }
+
+    const route = (req: SimulatorRequest): Answer => {
+      if (mode === "unavailable") return error(503, 5000, "Service unavailable")
+      if (req.method === "POST" && req.path === "/payouts/v3") return submit(req.body)
+      if (req.method === "GET" && req.path === "/payouts/v3") {
+        const found = [...payouts.values()].find((p) => p.external_id === req.query.get("external_id"))
+        return found === undefined ? error(404, 4000, "Payout not found") : { status: 200, body: view(found) }
+      }
+      const match = /^\/payouts\/v3\/([^/]+)$/.exec(req.path)
+      if (req.method === "GET" && match !== null) {
+        const found = payouts.get(decodeURIComponent(match[1]!))
+        return found === undefined ? error(404, 4000, "Payout not found") : { status: 200, body: view(found) }
+      }
+      return error(404, 4000, "Not found")
+    }
+
+    const server = yield* serve((req) => {
+      const ok = authorized(req)
+      return {
+        authorized: ok,
+        idempotencyKey: undefined,
+        answer: ok ? route(req) : error(401, 3001, `Invalid credentials: trans key ${req.headers["x-trans-key"] ?? ""}`),
+        delayMs: ok && mode === "slow" ? options.slowMs ?? 1_500 : 0
+      }
+    })
+
+    const setStatus = (id: string, status: string, detail?: string) =>
+      Effect.promise(async () => {
+        const payout = payouts.get(id)
+        if (payout === undefined) throw new Error(`simulator: no payout '${id}'`)
+        payout.status = status
+        payout.statusDetail = detail ?? `The payout is ${status.toLowerCase()}`
+        const body = JSON.stringify(view(payout))
+        const date = new Date().toISOString()
+        const headers = { "content-type": "application/json", "x-date": date, authorization: authorizationOf(credentials, date, body) }
+        await server.sendCallback(target ?? payout.body.notification_url, headers, body, { drop: dropping })
+      })
+
+    return {
+      baseUrl: server.baseUrl,
+      payouts,
+      callbacksSent: server.callbacksSent,
+      setMode: (next) => Effect.sync(() => void (mode = next)),
+      complete: (id) => setStatus(id, "PAID", "The payout was paid"),
+      fail: (id, reason) => setStatus(id, "REJECTED", reason),
+      setStatus,
+      setCallbackTarget: (url) => Effect.sync(() => void (target = url)),
+      dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop))
+    } satisfies PayoutsSimulator
+  })
+
+export const PayoutsSimulator = { start, authorizationOf, rejectedAccount, duplicateCode }
