@@ -1,8 +1,8 @@
 /** The reference host's configuration, read from the environment. */
-import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
+import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted } from "effect"
 import { developmentSecrets } from "../core/EngineConfig.ts"
-import { Environment } from "../core/Environment.ts"
 import * as Money from "../core/Money.ts"
+import { type ConfiguredConnector, readConnectors } from "./Connectors.ts"
 
 export interface HostConfig {
   readonly port: number
@@ -23,8 +23,8 @@ export interface HostConfig {
   readonly workerInterval: Duration.Duration
   /** Secret of the sandbox provider's signed callbacks (`SANDBOX_CALLBACK_SECRET`). */
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
-  /** Upstreams spoken to by the reference HTTP provider plugin (`REFERENCE_PROVIDERS`, JSON). */
-  readonly referenceProviders: ReadonlyArray<ReferenceProviderConfig>
+  /** Provider connector instances (`CONNECTORS` and their prefixed variables, see `Connectors.ts`). */
+  readonly connectors: ReadonlyArray<ConfiguredConnector>
   /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
   readonly trustedProxies: number
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
@@ -41,17 +41,6 @@ export interface HostConfig {
   /** A whole request must arrive within this (`REQUEST_TIMEOUT_MS`, default 30 000). */
   readonly requestTimeoutMs: number
 }
-
-/** One entry of `REFERENCE_PROVIDERS`: secrets arrive as JSON strings and are kept `Redacted`. */
-export const ReferenceProviderConfig = Schema.Struct({
-  id: Schema.String,
-  baseUrl: Schema.String,
-  apiKey: Schema.RedactedFromValue(Schema.String),
-  callbackSecret: Schema.RedactedFromValue(Schema.String),
-  environments: Schema.Array(Environment),
-  timeoutMs: Schema.optional(Schema.Int)
-})
-export type ReferenceProviderConfig = typeof ReferenceProviderConfig.Type
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
@@ -78,9 +67,7 @@ export const HostConfig = Effect.gen(function*() {
     sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
     ),
-    referenceProviders: yield* Config.schema(Schema.fromJsonString(Schema.Array(ReferenceProviderConfig)), "REFERENCE_PROVIDERS").pipe(
-      Config.withDefault<ReadonlyArray<ReferenceProviderConfig>>([])
-    ),
+    connectors: yield* readConnectors(),
     trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
@@ -110,7 +97,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   fxMarkupPct: Money.decimal("2"),
   workerInterval: Duration.millis(100),
   sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
-  referenceProviders: [],
+  connectors: [],
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   webhookAllowPrivateTargets: false,

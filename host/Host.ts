@@ -4,7 +4,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
-import { FetchHttpClient, HttpRouter } from "effect/http"
+import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
@@ -14,15 +14,14 @@ import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
-import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
-import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
 import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
 import type { HostConfig } from "./Config.ts"
+import { paymentProvidersLayer, payoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
 export const storeLayer = (config: HostConfig) =>
@@ -76,8 +75,8 @@ const developmentSecretWarnings = (config: HostConfig) =>
 export const appLayer = (
   config: HostConfig,
   store: Layer.Layer<any, any, never> = storeLayer(config),
-  /** Payout provider plugins (none ship yet: in production, real payout rails are not routable). */
-  payoutProviders: Layer.Layer<PayoutProviders> = Payouts.noProviders
+  /** Payout provider plugins: the configured connectors' by default (none: real payout rails are not routable in production). */
+  payoutProviders: Layer.Layer<PayoutProviders> = payoutProvidersLayer(config.connectors)
 ) => {
   const engine = Engine.services.pipe(
     Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), payoutProviders)),
@@ -97,10 +96,10 @@ export const appLayer = (
       depositCallbackSecret: config.depositCallbackSecret
     }))
   )
-  const providers = Layer.mergeAll(
+  const providers = Layer.merge(
     SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
-    ...config.referenceProviders.map((p) => ReferenceHttpProvider.layer(p))
-  ).pipe(Layer.provide(FetchHttpClient.layer))
+    paymentProvidersLayer(config.connectors)
+  )
   return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, Jobs.worker(config.workerInterval)).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),

@@ -35,6 +35,8 @@ export interface Connector {
   readonly kind: string
   /** Secret settings, e.g. `["LOGIN", "TRANS_KEY", "SECRET_KEY"]`; all are required. */
   readonly secrets: ReadonlyArray<string>
+  /** Whether `BASE_URL` must be given (a connector with no documented public URL). */
+  readonly baseUrlRequired?: boolean | undefined
   /** Plain optional settings, e.g. `["PAYOUT_PURPOSE"]`. */
   readonly settings?: ReadonlyArray<string> | undefined
   readonly paymentProvider?: ((settings: ConnectorSettings) => Effect.Effect<PaymentProvider, never, ConnectorRequirements>) | undefined

@@ -39,6 +39,7 @@ import {
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
+import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./Wire.ts"
 
@@ -191,4 +192,23 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 /** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
 export const layer = (options: Options) => ProviderRegistry.register(make(options))
 
-export const ReferenceHttpProvider = { make, layer, defaultTimeoutMs, callbackToleranceSeconds }
+/**
+ * The reference upstream as a configurable connector: `CONNECTORS=<id>=reference-http` with
+ * `<PREFIX>_BASE_URL`, `<PREFIX>_API_KEY` and `<PREFIX>_CALLBACK_SECRET` (see `host/Connectors.ts`).
+ */
+export const connector: Connector = {
+  kind: "reference-http",
+  secrets: ["API_KEY", "CALLBACK_SECRET"],
+  baseUrlRequired: true,
+  paymentProvider: (settings) =>
+    make({
+      id: settings.id,
+      baseUrl: settings.baseUrl ?? "",
+      apiKey: settings.secrets["API_KEY"]!,
+      callbackSecret: settings.secrets["CALLBACK_SECRET"]!,
+      environments: [settings.environment],
+      timeoutMs: settings.timeoutMs
+    })
+}
+
+export const ReferenceHttpProvider = { make, layer, connector, defaultTimeoutMs, callbackToleranceSeconds }

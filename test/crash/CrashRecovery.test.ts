@@ -81,13 +81,12 @@ describe.skipIf(databaseUrl === undefined)("crash recovery on PostgreSQL (kill -
         LOG_LEVEL: "Error",
         RATE_LIMIT_SANDBOX_PER_SECOND: "1000000",
         BASE_URL: `http://127.0.0.1:${port}`,
-        REFERENCE_PROVIDERS: JSON.stringify([{
-          id: "ref-a",
-          ...credentials,
-          baseUrl: upstream.baseUrl,
-          environments: ["sandbox"],
-          timeoutMs: 5000
-        }])
+        CONNECTORS: "ref-a=reference-http",
+        REF_A_ENVIRONMENT: "sandbox",
+        REF_A_BASE_URL: upstream.baseUrl,
+        REF_A_API_KEY: credentials.apiKey,
+        REF_A_CALLBACK_SECRET: credentials.callbackSecret,
+        REF_A_TIMEOUT_MS: "5000"
       }
       const hosts: Array<ChildHost> = []
       yield* Effect.addFinalizer(() => Effect.forEach(hosts, killHard, { discard: true }))

@@ -1,34 +1,58 @@
 /** The host's configuration parsed from real environment variables, as `npm start` reads them. */
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Redacted } from "effect"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { inspect } from "node:util"
 import { HostConfig } from "../../host/Config.ts"
 
 const withEnv = (env: Record<string, string>) => Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
 
 describe("host configuration", () => {
-  it.effect("REFERENCE_PROVIDERS as the README documents it: JSON with secrets as strings, kept Redacted", () =>
+  it.effect("CONNECTORS as the README documents it: secrets from a variable or a file, kept Redacted", () =>
     Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "connectors-"))
+      const secretFile = join(dir, "callback_secret")
+      writeFileSync(secretFile, "whsec-from-file\n")
       const config = yield* HostConfig.pipe(withEnv({
-        REFERENCE_PROVIDERS: JSON.stringify([{
-          id: "ref-a",
-          baseUrl: "http://127.0.0.1:9999",
-          apiKey: "key-a",
-          callbackSecret: "whsec-a",
-          environments: ["sandbox", "production"],
-          timeoutMs: 5000
-        }])
+        CONNECTORS: "ref-a=reference-http, dlocal",
+        REF_A_ENVIRONMENT: "production",
+        REF_A_BASE_URL: "http://127.0.0.1:9999",
+        REF_A_API_KEY: "key-a",
+        REF_A_CALLBACK_SECRET_FILE: secretFile,
+        REF_A_TIMEOUT_MS: "5000",
+        DLOCAL_ENVIRONMENT: "sandbox",
+        DLOCAL_LOGIN: "login-1",
+        DLOCAL_TRANS_KEY: "trans-1",
+        DLOCAL_SECRET_KEY: "secret-1",
+        DLOCAL_PAYOUT_PURPOSE: "PAYROLL"
       }))
-      const [provider] = config.referenceProviders
-      assert.strictEqual(provider?.id, "ref-a")
-      assert.isTrue(Redacted.isRedacted(provider?.apiKey))
-      assert.strictEqual(Redacted.value(provider!.apiKey), "key-a")
-      assert.strictEqual(Redacted.value(provider!.callbackSecret), "whsec-a")
-      assert.notInclude(JSON.stringify(provider), "whsec-a")
+      rmSync(dir, { recursive: true, force: true })
+      const [reference, dlocal] = config.connectors
+      assert.strictEqual(reference?.connector.kind, "reference-http")
+      assert.deepStrictEqual([reference?.settings.id, reference?.settings.environment, reference?.settings.timeoutMs], ["ref-a", "production", 5000])
+      assert.isTrue(Redacted.isRedacted(reference?.settings.secrets["API_KEY"]))
+      assert.strictEqual(Redacted.value(reference!.settings.secrets["API_KEY"]!), "key-a")
+      assert.strictEqual(Redacted.value(reference!.settings.secrets["CALLBACK_SECRET"]!), "whsec-from-file")
+      assert.deepStrictEqual([dlocal?.settings.id, dlocal?.settings.environment, dlocal?.settings.baseUrl], ["dlocal", "sandbox", undefined])
+      assert.deepStrictEqual(dlocal?.settings.values, { PAYOUT_PURPOSE: "PAYROLL" })
+      const printed = JSON.stringify(config.connectors) + inspect(config.connectors, { depth: 10 })
+      for (const secret of ["key-a", "whsec-from-file", "login-1", "trans-1", "secret-1"]) assert.notInclude(printed, secret)
     }))
 
-  it.effect("an invalid REFERENCE_PROVIDERS is a configuration error, not a crash later", () =>
+  it.effect("a missing secret, an unknown kind or a missing environment stops the host at start, naming the variable only", () =>
     Effect.gen(function*() {
-      const result = yield* HostConfig.pipe(withEnv({ REFERENCE_PROVIDERS: "[{\"id\": 1}]" }), Effect.result)
-      assert.strictEqual(result._tag, "Failure")
+      const failure = (env: Record<string, string>) =>
+        HostConfig.pipe(withEnv(env), Effect.flip, Effect.map((e) => String(e.message)))
+      const missing = yield* failure({ CONNECTORS: "dlocal", DLOCAL_ENVIRONMENT: "production", DLOCAL_LOGIN: "login-1", DLOCAL_TRANS_KEY: "trans-1" })
+      assert.include(missing, "DLOCAL_SECRET_KEY")
+      assert.notInclude(missing, "trans-1")
+      assert.include(yield* failure({ CONNECTORS: "acme" }), "unknown connector kind 'acme'")
+      assert.include(yield* failure({ CONNECTORS: "ref=reference-http", REF_ENVIRONMENT: "sandbox", REF_API_KEY: "k", REF_CALLBACK_SECRET: "s" }), "REF_BASE_URL")
+      const noEnvironment = yield* HostConfig.pipe(withEnv({ CONNECTORS: "dlocal", DLOCAL_LOGIN: "l", DLOCAL_TRANS_KEY: "t", DLOCAL_SECRET_KEY: "s" }), Effect.result)
+      assert.strictEqual(noEnvironment._tag, "Failure")
+      const unreadable = yield* failure({ CONNECTORS: "dlocal", DLOCAL_ENVIRONMENT: "sandbox", DLOCAL_LOGIN: "l", DLOCAL_TRANS_KEY: "t", DLOCAL_SECRET_KEY_FILE: "/nonexistent/secret" })
+      assert.include(unreadable, "DLOCAL_SECRET_KEY_FILE")
     }))
 })

@@ -4,10 +4,11 @@
  * recovered by the reconcile poll, forged callbacks, and an exhausted cascade.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
-import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"
 
 class Upstreams extends Context.Service<Upstreams, { readonly a: UpstreamSimulator; readonly b: UpstreamSimulator }>()("test/Upstreams") {}
 
@@ -16,16 +17,13 @@ const credentials = { apiKey: "upstream-api-key", callbackSecret: "upstream-call
 const HostWithUpstreams = Layer.unwrap(Effect.gen(function*() {
   const a = yield* UpstreamSimulator.start(credentials)
   const b = yield* UpstreamSimulator.start(credentials)
-  const provider = (id: string, sim: UpstreamSimulator) => ({
-    id,
-    baseUrl: sim.baseUrl,
-    apiKey: Redacted.make(credentials.apiKey),
-    callbackSecret: Redacted.make(credentials.callbackSecret),
-    environments: ["sandbox", "production"] as const,
-    timeoutMs: 2000
-  })
+  const provider = (id: string, sim: UpstreamSimulator) =>
+    connectorInstance(ReferenceHttpProvider.connector, { id, environment: "sandbox", baseUrl: sim.baseUrl }, {
+      API_KEY: credentials.apiKey,
+      CALLBACK_SECRET: credentials.callbackSecret
+    })
   return Layer.merge(
-    testHost(MemoryStore.layer, { referenceProviders: [provider("ref-a", a), provider("ref-b", b)] }),
+    testHost(MemoryStore.layer, { connectors: [provider("ref-a", a), provider("ref-b", b)] }),
     Layer.succeed(Upstreams, { a, b })
   )
 }))

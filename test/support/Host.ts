@@ -11,6 +11,9 @@ import { Ledger } from "../../core/ledger/Ledger.ts"
 import * as Money from "../../core/Money.ts"
 import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
 import type { StoreLayer } from "./Stores.ts"
+import type { ConfiguredConnector } from "../../host/Connectors.ts"
+import type { Environment } from "../../core/Environment.ts"
+import type { Connector } from "../../providers/kit/Connector.ts"
 
 export const adminToken = "test-admin-token"
 
@@ -129,3 +132,19 @@ export const fundProductionPayouts = (shopId: string, currency: string, amount: 
       { book: "external", currency, amount: Money.decimal(`-${amount}`) },
       { book: "payout_available", currency, amount: Money.decimal(amount) }
     ]))
+
+/** One configured connector instance, as `CONNECTORS` and its variables would configure it. */
+export const connectorInstance = (
+  connector: Connector,
+  settings: { readonly id: string; readonly environment: Environment; readonly baseUrl: string; readonly timeoutMs?: number },
+  secrets: Readonly<Record<string, string>>,
+  values: Readonly<Record<string, string>> = {}
+): ConfiguredConnector => ({
+  connector,
+  settings: {
+    ...settings,
+    timeoutMs: settings.timeoutMs ?? 2_000,
+    secrets: Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, Redacted.make(v)])),
+    values
+  }
+})

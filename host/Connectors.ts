@@ -1,0 +1,141 @@
+/**
+ * Which provider connectors the reference host runs, read from the environment:
+ *
+ * ```sh
+ * CONNECTORS=dlocal,dlocal-test=dlocal,mercadopago   # <id>[=<kind>], the kind defaults to the id
+ * DLOCAL_ENVIRONMENT=production                        # sandbox | production, required
+ * DLOCAL_SECRET_KEY_FILE=/run/secrets/dlocal_secret    # a secret from a file (trailing newline dropped) ...
+ * DLOCAL_LOGIN=...                                     # ... or from a variable
+ * DLOCAL_BASE_URL=https://...                          # optional: the connector's documented URL by default
+ * DLOCAL_TIMEOUT_MS=10000                              # optional
+ * ```
+ *
+ * Each instance is one account at the provider in one environment; its variables are prefixed by
+ * its id in upper case with `-` as `_` (`dlocal-test` reads `DLOCAL_TEST_*`). A secret comes from
+ * `<PREFIX>_<NAME>` or from the file `<PREFIX>_<NAME>_FILE` names (the way container secrets are
+ * mounted), never from JSON on a command line; it is kept `Redacted` from the moment it is read.
+ * Anything missing or unknown stops the host at start with the variable's name (never a value).
+ * Routing a shop to an instance is the admin API's `PUT /admin/v1/shops/{id}/routes/{providerId}`.
+ */
+import { Config, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { Mac, SecureRandom } from "effect/crypto"
+import { readFileSync } from "node:fs"
+import { Environment } from "../core/Environment.ts"
+import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
+import { Payouts } from "../core/payouts/Payouts.ts"
+import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
+import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
+import { DLocalPayouts } from "../providers/dlocal/Payouts.ts"
+import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
+
+/** The connectors this host knows, by kind. */
+export const knownConnectors: ReadonlyArray<Connector> = [
+  ReferenceHttpProvider.connector,
+  { kind: "dlocal", secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"], settings: ["PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"], payoutProvider: DLocalPayouts.fromSettings }
+]
+
+export interface ConfiguredConnector {
+  readonly connector: Connector
+  readonly settings: ConnectorSettings
+}
+
+export class ConnectorConfigError extends Schema.TaggedError<ConnectorConfigError>()("ConnectorConfigError", {
+  message: Schema.String
+}) {}
+
+const prefixOf = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
+
+/** `<name>` or the contents of the file `<name>_FILE`; none when neither is set. */
+const secretSetting = (name: string) =>
+  Effect.gen(function*() {
+    const direct = yield* Config.option(Config.Redacted(name))
+    if (Option.isSome(direct) && Redacted.value(direct.value) !== "") return direct
+    const file = yield* Config.option(Config.String(`${name}_FILE`))
+    if (Option.isNone(file)) return Option.none<Redacted.Redacted<string>>()
+    const text = yield* Effect.try({
+      try: () => readFileSync(file.value, "utf8").replace(/\r?\n$/, ""),
+      catch: () => new ConnectorConfigError({ message: `${name}_FILE: cannot read the file it names` })
+    })
+    return Option.some(Redacted.make(text))
+  })
+
+const instance = (entry: string, known: ReadonlyArray<Connector>) =>
+  Effect.gen(function*() {
+    const [id = "", kind = id] = entry.split("=").map((part) => part.trim())
+    if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(id)) {
+      return yield* new ConnectorConfigError({ message: `CONNECTORS: '${id}' is not a provider id (lowercase letters, digits, - and _)` })
+    }
+    const connector = known.find((c) => c.kind === kind)
+    if (connector === undefined) {
+      return yield* new ConnectorConfigError({
+        message: `CONNECTORS: unknown connector kind '${kind}' (known: ${known.map((c) => c.kind).join(", ")})`
+      })
+    }
+    const prefix = prefixOf(id)
+    const environment = yield* Config.schema(Environment, `${prefix}_ENVIRONMENT`)
+    const secrets: Record<string, Redacted.Redacted<string>> = {}
+    for (const name of connector.secrets) {
+      const value = yield* secretSetting(`${prefix}_${name}`)
+      if (Option.isNone(value)) {
+        return yield* new ConnectorConfigError({ message: `${prefix}_${name} (or ${prefix}_${name}_FILE) is required by connector '${id}'` })
+      }
+      secrets[name] = value.value
+    }
+    const values: Record<string, string> = {}
+    for (const name of connector.settings ?? []) {
+      const value = yield* Config.option(Config.String(`${prefix}_${name}`))
+      if (Option.isSome(value)) values[name] = value.value
+    }
+    const baseUrl = Option.getOrUndefined(yield* Config.option(Config.String(`${prefix}_BASE_URL`)))
+    if (baseUrl === undefined && connector.baseUrlRequired === true) {
+      return yield* new ConnectorConfigError({ message: `${prefix}_BASE_URL is required by connector '${id}'` })
+    }
+    const settings: ConnectorSettings = {
+      id,
+      environment,
+      baseUrl,
+      timeoutMs: Option.getOrUndefined(yield* Config.option(Config.Int(`${prefix}_TIMEOUT_MS`))),
+      secrets,
+      values
+    }
+    return { connector, settings } satisfies ConfiguredConnector
+  })
+
+/** The instances `CONNECTORS` names, each with its settings read and checked. */
+export const readConnectors = (known: ReadonlyArray<Connector> = knownConnectors) =>
+  Effect.gen(function*() {
+    const list = yield* Config.String("CONNECTORS").pipe(Config.withDefault(""))
+    const entries = list.split(",").map((e) => e.trim()).filter((e) => e !== "")
+    const configured: Array<ConfiguredConnector> = []
+    for (const entry of entries) {
+      const next = yield* instance(entry, known)
+      if (configured.some((c) => c.settings.id === next.settings.id)) {
+        return yield* new ConnectorConfigError({ message: `CONNECTORS: '${next.settings.id}' is listed twice` })
+      }
+      configured.push(next)
+    }
+    return configured as ReadonlyArray<ConfiguredConnector>
+  })
+
+const Requirements = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
+
+/** Registers the pay-in plugin of every configured instance that has one. */
+export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>) =>
+  Layer.mergeAll(
+    Layer.empty,
+    ...configured.flatMap(({ connector, settings }) =>
+      connector.paymentProvider === undefined ? [] : [ProviderRegistry.register(connector.paymentProvider(settings))]
+    )
+  ).pipe(Layer.provide(Requirements))
+
+/** The payout plugins of every configured instance that has one. */
+export const payoutProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>): Layer.Layer<PayoutProviders> =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.forEach(configured.flatMap(({ connector, settings }) =>
+        connector.payoutProvider === undefined ? [] : [connector.payoutProvider(settings)]
+      ), (make) => make),
+      Payouts.providers
+    )
+  ).pipe(Layer.provide(Requirements))
