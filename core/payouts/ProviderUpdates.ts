@@ -11,7 +11,7 @@ import { type ApiError, apiError, notFound } from "../ApiError.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { type PayoutUpdate, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
-import { type Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { type Payout, type PayoutStatus, transitionPayout } from "./Payout.ts"
 
 export const PollKind = "payout.poll"
@@ -33,7 +33,14 @@ export const makeProviderUpdates = (deps: {
       tx.run(Effect.gen(function*() {
         const found = yield* store.findById(payoutId)
         if (Option.isNone(found)) return Option.none<Payout>()
-        const payout = found.value
+        let payout = found.value
+        if (payout.providerRef === null && payout.status === "processing") {
+          // The provider's first word about a payout whose answer was lost: its reference is
+          // learnt here (the callback is verified and names our payout id).
+          payout = { ...payout, providerRef: update.providerRef, version: payout.version + 1 }
+          if (!(yield* store.update(payout))) return yield* new Conflict()
+          if (update.status === "processing") yield* schedulePoll(payout.id, 1)
+        }
         const next = transitionPayout(payout.status, update.status)
         if (Result.isFailure(next) || next.success === payout.status) return Option.some(payout)
         return Option.some(yield* deps.move(payout, next.success, update.detail ?? `${update.status} by ${payout.provider}`))
@@ -56,7 +63,8 @@ export const makeProviderUpdates = (deps: {
       for (const update of updates) {
         if (update.payoutId === undefined) continue
         const found = yield* store.findById(update.payoutId)
-        if (Option.isNone(found) || found.value.provider !== providerId || found.value.providerRef !== update.providerRef) continue
+        const known = found.pipe(Option.filter((p) => p.provider === providerId && (p.providerRef ?? update.providerRef) === update.providerRef))
+        if (Option.isNone(known)) continue
         yield* applyUpdate(update.payoutId, update)
         applied++
       }

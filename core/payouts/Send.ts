@@ -15,7 +15,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
-import { PayoutProviders } from "../ports/PayoutProvider.ts"
+import { PayoutProviders, PayoutRejected } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -28,6 +28,9 @@ import { validateRecipient } from "./Recipients.ts"
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
 
 export const JobKinds = { recover: "payout.recover" } as const
+
+/** How many times (5 minutes apart) a payout whose provider could not be asked is asked again. */
+export const maxRecoverAttempts = 288
 
 export const makeSend = (deps: {
   readonly methods: (environment: Environment) => ReadonlyArray<PayoutMethodDef>
@@ -54,14 +57,17 @@ export const makeSend = (deps: {
     /**
      * Carries out a payout written ahead: the simulated driver or the provider, asked with the
      * payout id as its idempotency key (the same on every retry). A refusal reverses the debit
-     * (the payout ends `failed`) and answers 422 `payout_dispatch_failed`.
+     * (the payout ends `failed`) and answers 422 `payout_dispatch_failed`. A provider that could
+     * not be asked (outage, timeout: the payout may well exist upstream) is not a refusal: the
+     * payout stays `processing` and debited, and a retry of the client's key or the recovery job
+     * asks again with the same key.
      */
     const dispatch = (payout: Payout, method: PayoutMethodDef, driver: Driver) =>
       Effect.gen(function*() {
         if (!payout.debited || driver._tag === "SandboxRail" || driver._tag === "None") return { payout, method }
         const dispatched = driver._tag === "Simulated"
           ? (/reject/i.test(payout.recipient["name"] ?? "")
-            ? Result.fail({ failureReason: "simulated driver: the beneficiary was rejected" })
+            ? Result.fail(new PayoutRejected({ failureReason: "simulated driver: the beneficiary was rejected" }))
             : Result.succeed({ providerRef: `sim_${payout.id}`, status: "completed" as const }))
           : yield* driver.provider.send({
             payoutId: payout.id,
@@ -71,14 +77,18 @@ export const makeSend = (deps: {
             currency: payout.currency,
             recipient: payout.recipient,
             callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(driver.provider.id)}/payout-callbacks`
-          }).pipe(
-            Effect.mapError((e) => e._tag === "PayoutRejected" ? e : { failureReason: e.reason }),
-            Effect.result
-          )
+          }).pipe(Effect.result)
         if (Result.isFailure(dispatched)) {
-          yield* tx.run(move(payout, "failed", dispatched.failure.failureReason)).pipe(Effect.orDie)
-          return yield* apiError("payout_dispatch_failed", `The provider rejected the payout: ${dispatched.failure.failureReason}`, {
-            failureReason: dispatched.failure.failureReason,
+          const failure = dispatched.failure
+          if (failure._tag === "PayoutProviderUnavailable") {
+            yield* Effect.logWarning("payout provider unavailable: the payout stays processing").pipe(
+              Effect.annotateLogs({ payoutId: payout.id, provider: payout.provider, reason: failure.reason })
+            )
+            return { payout, method }
+          }
+          yield* tx.run(move(payout, "failed", failure.failureReason)).pipe(Effect.orDie)
+          return yield* apiError("payout_dispatch_failed", `The provider rejected the payout: ${failure.failureReason}`, {
+            failureReason: failure.failureReason,
             payoutId: payout.id,
             debitReversed: true
           })
@@ -207,11 +217,25 @@ export const makeSend = (deps: {
 
     yield* jobs.handle(JobKinds.recover, (payload) =>
       Effect.gen(function*() {
-        const { payoutId } = yield* Schema.decodeUnknownEffect(Schema.Struct({ payoutId: Schema.String }))(payload)
+        const { attempt = 1, payoutId } = yield* Schema.decodeUnknownEffect(
+          Schema.Struct({ payoutId: Schema.String, attempt: Schema.optionalKey(Schema.Int) })
+        )(payload)
         const found = yield* store.findById(payoutId)
         if (Option.isNone(found) || found.value.status !== "processing" || found.value.providerRef !== null) return
         // A refusal is an answer too: the payout ends failed with its debit reversed.
         yield* resume(found.value).pipe(Effect.catchTag("ApiError", () => Effect.void))
+        const after = yield* store.findById(payoutId)
+        if (Option.isNone(after) || after.value.status !== "processing" || after.value.providerRef !== null) return
+        // The provider could not be asked: again in 5 minutes, for a day; then it is the operator's.
+        if (attempt >= maxRecoverAttempts) {
+          return yield* Effect.logError("payout provider unreachable for a day: the payout needs the operator").pipe(
+            Effect.annotateLogs({ payoutId, provider: after.value.provider })
+          )
+        }
+        yield* jobs.enqueue(JobKinds.recover, { payoutId, attempt: attempt + 1 }, {
+          runAt: DateTime.add(yield* DateTime.now, { minutes: 5 }),
+          dedupeKey: `${JobKinds.recover}:${payoutId}:${attempt + 1}`
+        })
       }))
 
     return { send }

@@ -11,7 +11,7 @@ import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
-import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
+import { type PayoutProvider, PayoutProviderUnavailable } from "../../core/ports/PayoutProvider.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
@@ -208,5 +208,46 @@ describe("exactly-once payout dispatch", () => {
       assert.strictEqual(again.payout.id, rows[0]!.id)
       assert.strictEqual(calls.length, 2)
     }).pipe(Effect.provide(engine))
+  })
+
+  it.effect("an unavailable provider is asked again every 5 minutes until it answers; the debit is never reversed on a maybe", () => {
+    const behaviour = { upFromCall: 4 }
+    const calls: Array<string> = []
+    const provider: PayoutProvider = {
+      id: "payout-upstream",
+      environments: ["sandbox", "production"],
+      supports: () => true,
+      send: (request) =>
+        Effect.suspend(() => {
+          calls.push(request.idempotencyKey)
+          return calls.length < behaviour.upFromCall
+            ? Effect.fail(new PayoutProviderUnavailable({ reason: "upstream_unavailable" }))
+            : Effect.succeed({ providerRef: `po_${request.idempotencyKey}`, status: "processing" as const })
+        }),
+      status: (providerRef) => Effect.succeed({ providerRef, status: "completed" }),
+      verifyCallback: () => Effect.succeed([])
+    }
+    return Effect.gen(function*() {
+      const scope = yield* newScope()
+      const payouts = yield* Payouts
+      const jobs = yield* Jobs
+      yield* payouts.fundSandbox(scope, "MXN", Money.decimal("1000"))
+      const recipient = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" }
+      const sent = yield* payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal("200"), recipient })
+      assert.deepInclude(sent.payout, { status: "processing", providerRef: null })
+      const mxn = () => Effect.map(payouts.balances(scope), (b) => Money.toText(b.balances.find((x) => x.currency === "MXN")!.available))
+      for (let round = 1; round <= 3; round++) {
+        yield* TestClock.adjust("5 minutes")
+        yield* jobs.runDue
+      }
+      assert.deepStrictEqual(calls, Array(4).fill(sent.payout.id), "asked at send and at each recovery round, with the same key")
+      assert.deepInclude(yield* payouts.get(scope, sent.payout.id), { status: "processing", providerRef: `po_${sent.payout.id}` })
+      assert.strictEqual(yield* mxn(), "800")
+      yield* TestClock.adjust("5 minutes")
+      yield* jobs.runDue // the status poll
+      assert.deepInclude(yield* payouts.get(scope, sent.payout.id), { status: "completed" })
+      assert.strictEqual(yield* mxn(), "800")
+      assert.strictEqual(calls.length, 4)
+    }).pipe(Effect.provide(EngineTestWith(Payouts.providers([provider]))))
   })
 })
