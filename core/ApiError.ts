@@ -100,6 +100,7 @@ export const ErrorCatalog = {
     "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged."
   ),
   // Payouts and balances
+  payout_already_final: entry(409, "invalid_request_error", "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator."),
   payout_dispatch_failed: entry(
     422,
     "provider_error",

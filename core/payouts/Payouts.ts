@@ -22,6 +22,7 @@ import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "ef
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { checkSandboxFunding } from "../balances/Swaps.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import type { Book } from "../ledger/Journal.ts"
@@ -106,6 +107,12 @@ export class Payouts extends Context.Service<Payouts, {
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
   readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Payout, ApiError>
+  /**
+   * The operator records the provider's answer for a processing payout, in either environment
+   * (a provider that stayed unreachable, a plugin that was removed): `completed` sends the money
+   * out, `failed` reverses the debit. A final payout is refused (409 `payout_already_final`).
+   */
+  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Payout, ApiError>
   /** Verifies and applies a payout provider's callback; answers how many payouts it spoke about. */
   readonly handleCallback: (
     providerId: string,
@@ -124,6 +131,7 @@ export class Payouts extends Context.Service<Payouts, {
       const tx = yield* Transactions
       const events = yield* Events
       const providers = yield* PayoutProviders
+      const clocks = yield* ShopClocks
 
       const methods = (environment: Environment) => payoutMethods.filter((m) => environment === "sandbox" || !m.sandboxOnly)
 
@@ -277,6 +285,20 @@ export class Payouts extends Context.Service<Payouts, {
         )
       })
 
+      const resolve = Effect.fn("Payouts.resolve")(function*(id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) {
+        const found = yield* store.findById(id)
+        if (Option.isNone(found)) return yield* notFound("payout", id)
+        const payout = found.value
+        if (payout.status !== "processing") {
+          return yield* apiError("payout_already_final", `The payout is already ${payout.status}`, { status: payout.status })
+        }
+        const reason = outcome.status === "failed" ? outcome.failureReason ?? "failed, recorded by the operator" : null
+        // The operator's call is on the clock of the payout's shop.
+        return yield* clocks.within(payout.environment, payout.shopId, tx.run(move(payout, outcome.status, reason))).pipe(
+          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", {})))
+        )
+      })
+
       const routing = (environment: Environment) =>
         methods(environment).map((method) => {
           const driver = driverFor(environment, method, providers.forMethod(environment, method))
@@ -287,6 +309,7 @@ export class Payouts extends Context.Service<Payouts, {
 
       return Payouts.of({
         handleCallback: updates.handleCallback,
+        resolve,
         methods,
         routing,
         balances,

@@ -10,7 +10,7 @@ import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { knownConnectors } from "../../host/Connectors.ts"
 import { credentials } from "../../providers/dlocal/PayoutsHarness.ts"
 import { PayoutsSimulator } from "../../providers/dlocal/PayoutsSimulator.ts"
-import { baseUrl, call, connectorInstance, createMerchant, eventually, fundProductionPayouts, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, call, connectorInstance, createMerchant, eventually, fundProductionPayouts, testHost } from "../support/Host.ts"
 
 class Upstream extends Context.Service<Upstream, PayoutsSimulator>()("test/DLocalPayoutsUpstream") {}
 
@@ -105,6 +105,26 @@ describe("dLocal payouts through the host", () => {
         assert.deepInclude(yield* payoutOf(lost.body.payout.id), { status: "completed", providerRef: created[0]!.id })
         assert.strictEqual([...sim.payouts.values()].filter((p) => p.external_id === lost.body.payout.id).length, 1, "one upstream payout")
         assert.strictEqual(yield* available, 700, "debited once")
+      }))
+
+    it.effect("while dLocal is down the payout waits, debited; the operator resolves it (failed: debit back), once", () =>
+      Effect.gen(function*() {
+        const { available, payoutOf, send, sim } = yield* setup
+        yield* sim.setMode("unavailable")
+        const waiting = (yield* send(250, "dl-down")).body.payout
+        assert.deepInclude(waiting, { status: "processing", providerRef: null })
+        assert.strictEqual(yield* available, 750)
+        const resolve = (body: Record<string, unknown>) =>
+          call("POST", `/admin/v1/payouts/${waiting.id}/resolve`, { bearer: adminToken, body })
+        const resolved = yield* resolve({ status: "failed", failureReason: "dLocal down for a day" })
+        assert.strictEqual(resolved.status, 200)
+        assert.deepInclude(resolved.body.payout, { status: "failed", failureReason: "dLocal down for a day" })
+        assert.deepInclude(yield* payoutOf(waiting.id), { status: "failed" })
+        assert.strictEqual(yield* available, 1000)
+        const again = yield* resolve({ status: "completed" })
+        assert.strictEqual(again.status, 409)
+        assert.deepInclude(again.body.error, { code: "payout_already_final" })
+        assert.strictEqual((yield* call("POST", "/admin/v1/payouts/po-nope/resolve", { bearer: adminToken, body: { status: "failed" } })).status, 404)
       }))
   })
 })

@@ -4,7 +4,7 @@ import { Amount } from "../../../core/Money.ts"
 import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
 import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
-import { SecretKey } from "./Security.ts"
+import { AdminToken, SecretKey } from "./Security.ts"
 
 const Money = Schema.Number.annotate({ description: "Major units" })
 const Balance = Schema.Struct({ currency: Schema.String, available: Money, pending: Money, reserved: Money })
@@ -138,4 +138,21 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Payouts")
+{}
+
+export class PayoutAdminApi extends HttpApiGroup.make("payoutAdmin")
+  .add(
+    HttpApiEndpoint.post("resolve", "/payouts/:id/resolve", {
+      params: { id: Schema.String },
+      payload: Schema.Struct({ status: Schema.Literals(["completed", "failed"]), failureReason: Schema.optional(Text(200)) }),
+      success: Schema.Struct({ payout: PayoutView })
+    }).annotate(
+      OpenApi.Description,
+      "The operator records the provider's answer for a processing payout, in either environment: for a payout whose provider stayed unreachable (the engine asks it again every 5 minutes for a day) or whose plugin was removed. " +
+        "completed sends the money out (payout.completed); failed returns the debit to the payout balance (payout.failed with failureReason). A payout that is no longer processing: 409 payout_already_final."
+    )
+  )
+  .middleware(AdminToken)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Title, "Admin: payouts")
 {}

@@ -15,7 +15,7 @@ import { CheckoutPages } from "./CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./DepositHandlers.ts"
 import { ClaimAdminHandlers, ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
-import { PayoutHandlers } from "./PayoutHandlers.ts"
+import { PayoutAdminHandlers, PayoutHandlers } from "./PayoutHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
@@ -44,6 +44,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     ClaimHandlers,
     ClaimAdminHandlers,
     PayoutHandlers,
+    PayoutAdminHandlers,
     WithdrawalHandlers,
     WithdrawalAdminHandlers,
     SandboxHandlers

@@ -162,3 +162,11 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
       simulate: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => payouts.simulate(s, params.id, payload.action)), (p) => ({ payout: payoutView(p) }))
     })
   }))
+
+export const PayoutAdminHandlers = HttpApiBuilder.group(Api, "payoutAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const payouts = yield* Payouts
+    return handlers.handleAll({
+      resolve: ({ params, payload }) => Effect.map(payouts.resolve(params.id, payload), (p) => ({ payout: payoutView(p) }))
+    })
+  }))
