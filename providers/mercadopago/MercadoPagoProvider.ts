@@ -197,7 +197,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         Wire.Payment
       )
       const providerRef = Wire.idText(payment.id)
-      if (payment.external_reference != null && payment.external_reference !== request.transactionId) {
+      const echoed = payment.external_reference ?? undefined
+      if (echoed !== undefined && echoed !== request.transactionId) {
         return yield* fail(true, "malformed_response", "Mercado Pago answered about another payment")
       }
       const status = Wire.toChargeStatus(payment.status, payment.status_detail)
@@ -207,8 +208,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       }
       const data = payment.point_of_interaction?.transaction_data
       const details = payment.transaction_details
-      const formUrl = data?.ticket_url ?? details?.external_resource_url
-      if (formUrl == null) return yield* fail(true, "malformed_response", `payment ${providerRef} has no payment URL`)
+      const formUrl = data?.ticket_url ?? details?.external_resource_url ?? undefined
+      if (formUrl === undefined) return yield* fail(true, "malformed_response", `payment ${providerRef} has no payment URL`)
       return {
         providerRef,
         status,
@@ -228,7 +229,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /** What the API says about a payment, as an update; only the payment asked about may speak. */
     const updateOf = (providerRef: string, payment: Wire.Payment, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> =>
       Wire.idText(payment.id) !== providerRef ||
-          (transactionId !== undefined && payment.external_reference != null && payment.external_reference !== transactionId)
+          (transactionId !== undefined && (payment.external_reference ?? transactionId) !== transactionId)
         ? Effect.fail(fail(true, "malformed_response", "Mercado Pago answered about another payment"))
         : Effect.succeed({
           providerRef,
