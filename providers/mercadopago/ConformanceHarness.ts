@@ -1,0 +1,107 @@
+/**
+ * The conformance harness of the Mercado Pago connector: the plugin against its simulator, started
+ * afresh for each test on a loopback port, with a callback receiver the simulator posts to. Test
+ * tooling (it starts servers), not part of the plugin.
+ */
+import { Effect, Exit, Layer, Redacted, type Scope } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
+import { FetchHttpClient } from "effect/http"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { findMethod } from "../../core/catalog/methods.ts"
+import type { ChargeUpdate, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { MercadoPagoProvider, type Options } from "./MercadoPagoProvider.ts"
+import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
+
+export const accessToken = "TEST-4417295519306713-052514-3f9c2a7e1b5d8046c2e9a1f7b3d50c68-1234567890"
+export const webhookSecret = "mpwh_sim_9fK2qLx7Rv3TzB8nW4cYd1"
+
+export const pix = findMethod("1001")!
+export const boleto = findMethod("1002")!
+export const oxxo = findMethod("1033")!
+export const pse = findMethod("1047")!
+
+export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+export const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+
+export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options => ({
+  id: "mercadopago",
+  environment: "sandbox",
+  baseUrl,
+  accessToken: Redacted.make(accessToken),
+  webhookSecret: Redacted.make(webhookSecret),
+  timeoutMs: 2_000,
+  ...overrides
+})
+
+/**
+ * The engine's callback endpoint in miniature: verifies what it receives with the provider and
+ * answers 204 or 401, keeping the updates it accepted.
+ */
+export const callbackReceiver = (provider: PaymentProvider) =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly url: string; readonly updates: Array<ChargeUpdate>; readonly close: () => void }>((resume) => {
+      const updates: Array<ChargeUpdate> = []
+      const server = createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const headers = Object.fromEntries(
+            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
+          )
+          void Effect.runPromiseExit(provider.verifyCallback(headers, Buffer.concat(chunks).toString("utf8"))).then((exit) => {
+            if (Exit.isSuccess(exit)) updates.push(...exit.value)
+            res.writeHead(Exit.isSuccess(exit) ? 204 : 401).end()
+          })
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/providers/mercadopago/callbacks`,
+          updates,
+          close: () => {
+            server.close()
+            server.closeAllConnections()
+          }
+        })))
+    }),
+    (receiver) => Effect.sync(receiver.close)
+  )
+
+/** A simulator, the provider on it, and a callback receiver the simulator posts to. */
+export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
+  Effect.gen(function*() {
+    const sim = yield* MercadoPagoSimulator.start({ accessToken, webhookSecret, slowMs })
+    const options = optionsFor(sim.baseUrl, overrides)
+    const provider = yield* MercadoPagoProvider.make(options)
+    const receiver = yield* callbackReceiver(provider)
+    yield* sim.setCallbackTarget(receiver.url)
+    return { sim, options, provider, receiver }
+  }).pipe(Effect.provide(Live))
+
+export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
+  const { options, provider, sim } = yield* setup()
+  const providerWithInvalidCredentials = yield* MercadoPagoProvider.make({ ...options, accessToken: Redacted.make("TEST-0000-wrong") })
+  return {
+    provider,
+    providerWithInvalidCredentials,
+    method: pix,
+    chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
+    completeUpstream: sim.complete,
+    failUpstream: sim.fail,
+    unknownUpstream: (providerRef) => sim.setStatus(providerRef, "in_review_v2"),
+    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+    upstreamCharges: (transactionId) =>
+      Effect.sync(() => [...sim.charges.values()].filter((p) => p.reference === transactionId).length),
+    // A notification names the payment and carries no status: the plugin asks the API.
+    callbackBody: (charge) => sim.notificationBody(charge.providerRef),
+    signCallback: (rawBody, signing) =>
+      signing?.wrongSecret === true
+        ? Effect.sync(() =>
+          MercadoPagoSimulator.headersFor("mpwh_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000))
+        )
+        : sim.sign(rawBody, signing?.timestampSeconds)
+  } satisfies ConformanceHarness
+}).pipe(Effect.provide(Live))

@@ -1,0 +1,332 @@
+/**
+ * The Mercado Pago pay-in connector (Payments API, `https://api.mercadopago.com`): PIX, boleto and
+ * lotérica in Brazil, OXXO in Mexico, PSE in Colombia (`Rails.ts`). Wire types and the status map
+ * are in `Wire.ts`; a local upstream to test against is `MercadoPagoSimulator.ts`.
+ *
+ * - **Environments.** One base URL for both: the access token decides (`TEST-...` in the test
+ *   environment, `APP_USR-...` in production). Every call carries `Authorization: Bearer <token>`.
+ * - **Idempotency.** `POST /v1/payments` and `POST /v1/payments/{id}/refunds` carry
+ *   `X-Idempotency-Key` = the engine's key, which stays the same across retries: Mercado Pago
+ *   answers a repeated key with the payment (refund) it already made instead of a second one.
+ * - **Declines.** A payment created `rejected` is a decline: `ProviderError` not retryable, with the
+ *   `status_detail` as reason. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
+ *   timeouts, network errors and refused credentials retryable; other 4xx not), except the
+ *   documented errors that say this ACCOUNT is misconfigured ("Invalid users involved": test and
+ *   live credentials or users mixed; "Collector user without key enabled for QR render": no PIX
+ *   key), which are retryable: another provider may serve the charge.
+ * - **Notifications** are signed but carry no status: `verifyCallback` checks `x-signature`
+ *   (HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the webhook secret,
+ *   constant time), refuses a `ts` more than 300 s from the Effect clock, then asks
+ *   `GET /v1/payments/{data.id}` and reports what the API says. `data.id` comes from the body (the
+ *   port passes no URL query).
+ * - **Secrets** (access token, webhook secret) stay `Redacted`; no error or log line carries them.
+ */
+import { BigDecimal, Clock, Duration, Effect, Redacted, Schema } from "effect"
+import type { Mac } from "effect/crypto"
+import { type HttpClient, HttpClientRequest } from "effect/http"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { Environment } from "../../core/Environment.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import {
+  CallbackRejected,
+  type ChargeAccepted,
+  type ChargeRequest,
+  type ChargeUpdate,
+  type PaymentProvider,
+  type ProviderError,
+  type RefundRequest
+} from "../../core/ports/PaymentProvider.ts"
+import { verifyHmacSha256Hex } from "../../core/Signatures.ts"
+import type { Connector } from "../kit/Connector.ts"
+import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
+import { psePaymentMethodId, railOf } from "./Rails.ts"
+import * as Wire from "./Wire.ts"
+
+export const defaultBaseUrl = "https://api.mercadopago.com"
+export const defaultTimeoutMs = 10_000
+/** Notifications signed further than this from now are refused (replays, clock trouble). */
+export const callbackToleranceSeconds = 300
+
+export interface Options {
+  readonly id: string
+  readonly displayName?: string | undefined
+  /** The one environment this account serves (a `TEST-` token is `sandbox`). */
+  readonly environment: Environment
+  /** Default {@link defaultBaseUrl} (the same for both environments). */
+  readonly baseUrl?: string | undefined
+  readonly accessToken: Redacted.Redacted<string>
+  /** The secret signature of the application's Webhooks configuration. */
+  readonly webhookSecret: Redacted.Redacted<string>
+  /** PSE's bank and return URL; without them PSE is not served (see `Rails.ts`). */
+  readonly pse?: { readonly financialInstitution: string; readonly returnUrl: string } | undefined
+  readonly timeoutMs?: number | undefined
+}
+
+/** Documented errors that mean this account is misconfigured, not that the charge is refused. */
+const accountErrors: ReadonlyArray<{ readonly code: string; readonly words: string; readonly reason: string }> = [
+  { code: "2034", words: "invalid users involved", reason: "invalid_users_involved" },
+  { code: "13253", words: "without key enabled for qr render", reason: "pix_key_not_enabled" }
+]
+
+const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.ErrorBody))
+
+/** `{ message, error, cause: [{ code, description }] }`: the first cause speaks, else `error`. */
+export const readError = (text: string): UpstreamWords => {
+  const body = decodeError(text)
+  if (body._tag === "None") return {}
+  const cause = body.value.cause?.[0]
+  const code = cause?.code ?? body.value.error ?? undefined
+  return {
+    code: code === undefined || code === null ? undefined : String(code),
+    message: cause?.description ?? body.value.message ?? undefined
+  }
+}
+
+export const classify = (status: number, words: UpstreamWords) => {
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) return undefined
+  const message = (words.message ?? "").toLowerCase()
+  const account = accountErrors.find((e) => e.code === words.code || (message !== "" && message.includes(e.words)))
+  return account === undefined ? undefined : { retryable: true, reason: account.reason }
+}
+
+/** `2026-05-25T13:01:08.000+00:00`: the documented format carries an explicit offset. */
+const dateOf = (date: Date) => date.toISOString().replace(/Z$/, "+00:00")
+
+const nameParts = (name: string | undefined) => {
+  const words = (name ?? "").trim().split(/\s+/).filter((w) => w !== "")
+  return words.length <= 1
+    ? { first_name: words[0], last_name: undefined }
+    : { first_name: words.slice(0, -1).join(" "), last_name: words[words.length - 1] }
+}
+
+/** The buyer's document as Mercado Pago types it: CPF/CNPJ in Brazil, CC in Colombia. */
+const identificationOf = (country: string, documentId: string | undefined) => {
+  if (documentId === undefined || documentId.trim() === "") return undefined
+  if (country === "BR") {
+    const digits = documentId.replace(/\D/g, "")
+    return { type: digits.length === 14 ? "CNPJ" : "CPF", number: digits }
+  }
+  if (country === "CO") return { type: "CC", number: documentId.trim() }
+  return undefined
+}
+
+const decodeNotification = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Notification))
+
+/** `ts=<digits>,v1=<hex>` (other keys ignored); undefined when either is missing. */
+export const parseSignature = (header: string | undefined) => {
+  if (header === undefined || header.length > 1024) return undefined
+  let ts: string | undefined
+  let v1: string | undefined
+  for (const part of header.split(",")) {
+    const eq = part.indexOf("=")
+    if (eq <= 0) continue
+    const key = part.slice(0, eq).trim().toLowerCase()
+    const value = part.slice(eq + 1).trim()
+    if (key === "ts") ts = value
+    else if (key === "v1") v1 = value
+  }
+  return ts === undefined || v1 === undefined || !/^\d{1,13}$/.test(ts) || v1 === "" ? undefined : { ts, v1 }
+}
+
+/** The docs' `ts` is in seconds; a 13-digit value (milliseconds) is read as such. */
+const tsSeconds = (ts: string) => (ts.length >= 12 ? Math.floor(Number(ts) / 1000) : Number(ts))
+
+export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
+  Effect.gen(function*() {
+    const mac = yield* Effect.context<Mac.Mac>()
+    const providerId = options.id
+    const baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, "")
+    const upstream = yield* UpstreamHttp.make({
+      providerId,
+      secrets: [options.accessToken, options.webhookSecret],
+      timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
+      readError,
+      classify
+    })
+    const { fail } = upstream
+    const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
+      upstream.call(operation, request.pipe(HttpClientRequest.bearerToken(options.accessToken), HttpClientRequest.acceptJson), schema)
+    const paymentUrl = (id: string) => `${baseUrl}/v1/payments/${encodeURIComponent(id)}`
+    const getPayment = (operation: string, id: string) => call(operation, HttpClientRequest.get(paymentUrl(id)), Wire.Payment)
+
+    const supports = (method: PaymentMethodDef) => {
+      const rail = railOf(method)
+      return rail !== undefined && (rail.paymentMethodId !== psePaymentMethodId || options.pse !== undefined)
+    }
+
+    const charge = Effect.fn("MercadoPagoProvider.charge")(function*(request: ChargeRequest) {
+      const rail = railOf(request.method)
+      // Retryable: another provider may serve what this connector cannot.
+      if (rail === undefined || !supports(request.method)) {
+        return yield* fail(true, "unsupported_method", `Mercado Pago connector does not serve ${request.method.id}`)
+      }
+      if (request.currency !== rail.currency) {
+        return yield* fail(true, "unsupported_currency", `${rail.paymentMethodId} is charged in ${rail.currency}`)
+      }
+      const email = request.customer.email
+      if (email === undefined || email.trim() === "") {
+        return yield* fail(true, "payer_email_required", "Mercado Pago requires payer.email")
+      }
+      const identification = identificationOf(rail.country, request.customer.documentId)
+      const pse = rail.paymentMethodId === psePaymentMethodId ? options.pse : undefined
+      // `transaction_amount` is a JSON number in major units. `JsonDecimal` writes the amount's
+      // exact decimal text (`Money.toText`: "150.5") into the JSON as a number literal, so no
+      // float ever holds or rounds money on our side.
+      const body = UpstreamHttp.jsonText({
+        transaction_amount: new UpstreamHttp.JsonDecimal(request.amount),
+        description: `Payment ${request.transactionId}`,
+        payment_method_id: rail.paymentMethodId,
+        external_reference: request.transactionId,
+        notification_url: request.callbackUrl,
+        date_of_expiration: dateOf(request.expiresAt),
+        payer: {
+          email,
+          ...UpstreamHttp.defined(nameParts(request.customer.name)),
+          ...(pse === undefined ? {} : { entity_type: "individual" }),
+          ...(identification === undefined ? {} : { identification })
+        },
+        ...(pse === undefined ? {} : { transaction_details: { financial_institution: pse.financialInstitution }, callback_url: pse.returnUrl }),
+        ...(request.customer.ip === undefined ? {} : { additional_info: { ip_address: request.customer.ip } })
+      })
+      const payment = yield* call(
+        "charge",
+        HttpClientRequest.post(`${baseUrl}/v1/payments`).pipe(
+          HttpClientRequest.setHeader("X-Idempotency-Key", request.idempotencyKey),
+          HttpClientRequest.bodyText(body, "application/json")
+        ),
+        Wire.Payment
+      )
+      const providerRef = Wire.idText(payment.id)
+      const echoed = payment.external_reference ?? undefined
+      if (echoed !== undefined && echoed !== request.transactionId) {
+        return yield* fail(true, "malformed_response", "Mercado Pago answered about another payment")
+      }
+      const status = Wire.toChargeStatus(payment.status, payment.status_detail)
+      if (status === "failed" || status === "expired") {
+        const reason = upstream.clip(payment.status_detail ?? payment.status)
+        return yield* fail(false, reason === "" ? "rejected" : reason, `Mercado Pago ${payment.status} payment ${providerRef}`)
+      }
+      const data = payment.point_of_interaction?.transaction_data
+      const details = payment.transaction_details
+      const formUrl = data?.ticket_url ?? details?.external_resource_url ?? undefined
+      if (formUrl === undefined) return yield* fail(true, "malformed_response", `payment ${providerRef} has no payment URL`)
+      return {
+        providerRef,
+        status,
+        paymentFormUrl: formUrl,
+        paymentData: UpstreamHttp.defined({
+          paymentMethodId: rail.paymentMethodId,
+          qrCode: data?.qr_code ?? undefined,
+          qrCodeBase64: data?.qr_code_base64 ?? undefined,
+          barcode: payment.barcode?.content ?? undefined,
+          digitableLine: details?.digitable_line ?? undefined,
+          reference: details?.payment_method_reference_id ?? undefined,
+          expiresAt: payment.date_of_expiration ?? undefined
+        })
+      } satisfies ChargeAccepted
+    })
+
+    /** What the API says about a payment, as an update; only the payment asked about may speak. */
+    const updateOf = (providerRef: string, payment: Wire.Payment, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> =>
+      Wire.idText(payment.id) !== providerRef ||
+          (transactionId !== undefined && (payment.external_reference ?? transactionId) !== transactionId)
+        ? Effect.fail(fail(true, "malformed_response", "Mercado Pago answered about another payment"))
+        : Effect.succeed({
+          providerRef,
+          transactionId: transactionId ?? payment.external_reference ?? undefined,
+          status: Wire.toUpdateStatus(payment.status, payment.status_detail),
+          detail: payment.status_detail ?? undefined
+        })
+
+    const status = Effect.fn("MercadoPagoProvider.status")(function*(providerRef: string, transactionId: string) {
+      return yield* updateOf(providerRef, yield* getPayment("status", providerRef), transactionId)
+    })
+
+    const refund = Effect.fn("MercadoPagoProvider.refund")(function*(request: RefundRequest) {
+      // An empty body refunds the whole payment; `{ amount }` a part. The whole is asked for
+      // without an amount, so it also works for methods that refuse partial refunds.
+      const payment = yield* getPayment("refund.lookup", request.providerRef)
+      const untouched = payment.transaction_amount_refunded === undefined || BigDecimal.isZero(payment.transaction_amount_refunded)
+      const whole = untouched && payment.transaction_amount !== undefined && BigDecimal.equals(payment.transaction_amount, request.amount)
+      const post = HttpClientRequest.post(`${paymentUrl(request.providerRef)}/refunds`).pipe(
+        HttpClientRequest.setHeader("X-Idempotency-Key", request.idempotencyKey)
+      )
+      const created = yield* call(
+        "refund",
+        whole ? post : HttpClientRequest.bodyText(post, UpstreamHttp.jsonText({ amount: new UpstreamHttp.JsonDecimal(request.amount) }), "application/json"),
+        Wire.Refund
+      )
+      return { providerRef: Wire.idText(created.id) }
+    })
+
+    const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
+      Effect.gen(function*(): Effect.fn.Return<ReadonlyArray<ChargeUpdate>, CallbackRejected, Mac.Mac> {
+        const reject = (reason: string) => Effect.fail(new CallbackRejected({ reason }))
+        const signature = parseSignature(headers[Wire.signatureHeader])
+        if (signature === undefined) return yield* reject("signature malformed")
+        const notification = decodeNotification(rawBody)
+        if (notification._tag === "None") return yield* reject("unreadable body")
+        const dataId = Wire.idText(notification.value.data.id)
+        const manifest = Wire.manifestOf(dataId, headers[Wire.requestIdHeader], signature.ts)
+        if (!(yield* verifyHmacSha256Hex(Redacted.value(options.webhookSecret), manifest, signature.v1))) {
+          return yield* reject("signature mismatch")
+        }
+        const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        if (Math.abs(nowSeconds - tsSeconds(signature.ts)) > callbackToleranceSeconds) return yield* reject("signature stale")
+        // A signed notification about another topic (merchant_order, chargebacks...) moves nothing.
+        const type = notification.value.type
+        if (type !== undefined && type !== "payment") return []
+        const payment = yield* getPayment("notification.query", dataId).pipe(
+          Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.reason}` }))
+        )
+        const update = yield* updateOf(dataId, payment).pipe(
+          Effect.mapError((error) => new CallbackRejected({ reason: error.reason }))
+        )
+        return [update]
+      }).pipe(
+        // Untrusted input must never escape as a defect.
+        Effect.catchDefect(() => Effect.fail(new CallbackRejected({ reason: "unreadable callback" }))),
+        Effect.provideContext(mac),
+        Effect.withSpan("MercadoPagoProvider.verifyCallback")
+      )
+
+    return {
+      id: providerId,
+      displayName: options.displayName ?? "Mercado Pago",
+      environments: [options.environment],
+      supports,
+      charge,
+      status,
+      verifyCallback,
+      refund
+    } satisfies PaymentProvider
+  })
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const layer = (options: Options) => ProviderRegistry.register(make(options))
+
+/**
+ * `CONNECTORS=<id>=mercadopago` with `<PREFIX>_ACCESS_TOKEN` (the account's `TEST-` or `APP_USR-`
+ * access token) and `<PREFIX>_WEBHOOK_SECRET` (the secret signature of the Webhooks
+ * configuration); optional `<PREFIX>_PSE_FINANCIAL_INSTITUTION` and `<PREFIX>_PSE_RETURN_URL`.
+ */
+export const connector: Connector = {
+  kind: "mercadopago",
+  secrets: ["ACCESS_TOKEN", "WEBHOOK_SECRET"],
+  settings: ["PSE_FINANCIAL_INSTITUTION", "PSE_RETURN_URL"],
+  paymentProvider: (settings) => {
+    const financialInstitution = settings.values["PSE_FINANCIAL_INSTITUTION"]
+    const returnUrl = settings.values["PSE_RETURN_URL"]
+    return make({
+      id: settings.id,
+      environment: settings.environment,
+      baseUrl: settings.baseUrl,
+      accessToken: settings.secrets["ACCESS_TOKEN"]!,
+      webhookSecret: settings.secrets["WEBHOOK_SECRET"]!,
+      pse: financialInstitution === undefined || returnUrl === undefined ? undefined : { financialInstitution, returnUrl },
+      timeoutMs: settings.timeoutMs
+    })
+  }
+}
+
+export const MercadoPagoProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, callbackToleranceSeconds }

@@ -1,0 +1,54 @@
+/**
+ * The catalog rails (`core/catalog/methods.ts`) the Mercado Pago connector charges through
+ * `POST /v1/payments`, with Mercado Pago's own `payment_method_id` for each.
+ *
+ * - Amounts travel in MAJOR units of the rail's currency (`transaction_amount: 150.5`), as a JSON
+ *   number written from decimal text (see `MercadoPagoProvider.ts`).
+ * - Limits are the catalog's for the rail: the Mercado Pago pages used (README) publish no other
+ *   per-method bounds for these rails, and `GET /v1/payment_methods` (not called by the connector)
+ *   answers each account's own `min_allowed_amount` / `max_allowed_amount`.
+ * - The sandbox test methods of the catalog (`sbx_*`) mirror a real rail and map to the same
+ *   `payment_method_id` (Mercado Pago's test environment is the same API with a `TEST-` token).
+ * - PSE needs the buyer's bank (`transaction_details.financial_institution`) and a return URL
+ *   (`callback_url`), which the engine's charge request does not carry: the rail is served only
+ *   when the connector is configured with both (see `MercadoPagoProvider.Options.pse`).
+ */
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+
+export interface Rail {
+  /** The catalog's permanent service id. */
+  readonly catalogId: string
+  /** Mercado Pago's `payment_method_id`. */
+  readonly paymentMethodId: string
+  readonly country: string
+  readonly currency: string
+  /** `major`: `transaction_amount` is in major units (reais, pesos), decimals allowed. */
+  readonly unit: "major"
+  /** Decimal text in major units. */
+  readonly min: string
+  readonly max: string
+}
+
+export const rails: ReadonlyArray<Rail> = [
+  { catalogId: "1001", paymentMethodId: "pix", country: "BR", currency: "BRL", unit: "major", min: "1", max: "50000" },
+  { catalogId: "1002", paymentMethodId: "bolbradesco", country: "BR", currency: "BRL", unit: "major", min: "5", max: "50000" },
+  { catalogId: "1003", paymentMethodId: "pec", country: "BR", currency: "BRL", unit: "major", min: "5", max: "3000" },
+  { catalogId: "1033", paymentMethodId: "oxxo", country: "MX", currency: "MXN", unit: "major", min: "10", max: "10000" },
+  { catalogId: "1047", paymentMethodId: "pse", country: "CO", currency: "COP", unit: "major", min: "1000", max: "20000000" }
+]
+
+/** The catalog's sandbox test methods, by the real rail they mirror. */
+export const sandboxMirrors: Readonly<Record<string, string>> = {
+  sbx_pix: "1001",
+  sbx_pse: "1047",
+  sbx_cash: "1033"
+}
+
+const byId = new Map(rails.map((rail) => [rail.catalogId, rail]))
+
+/** The rail of a catalog method (a sandbox test method answers the rail it mirrors). */
+export const railOf = (method: Pick<PaymentMethodDef, "id">): Rail | undefined =>
+  byId.get(Object.hasOwn(sandboxMirrors, method.id) ? sandboxMirrors[method.id]! : method.id)
+
+/** Mercado Pago's `payment_method_id` for PSE. */
+export const psePaymentMethodId = "pse"
