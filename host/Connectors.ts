@@ -27,11 +27,13 @@ import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
 import { DLocalPayouts } from "../providers/dlocal/Payouts.ts"
+import { MercadoPagoProvider } from "../providers/mercadopago/MercadoPagoProvider.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 
 /** The connectors this host knows, by kind. */
 export const knownConnectors: ReadonlyArray<Connector> = [
   ReferenceHttpProvider.connector,
+  MercadoPagoProvider.connector,
   { kind: "dlocal", secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"], settings: ["PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"], payoutProvider: DLocalPayouts.fromSettings }
 ]
 
