@@ -28,6 +28,8 @@
  *   - `notify-then-query`: the upstream signs nothing, so the plugin asks the upstream about the
  *     charge the notification names. A notification about a charge the upstream does not know is
  *     rejected, and one can never move a charge the upstream has not moved;
+ *   - `signed-notify-then-query`: both (the upstream signs a notification that carries no
+ *     status, and the plugin asks for it): every check of the two schemes applies;
  * - an upstream status the plugin does not know maps to `pending`, in the poll and in callbacks;
  * - a full refund and partial refunds of a completed charge succeed.
  */
@@ -138,7 +140,7 @@ const expectRejected = (exit: Exit.Exit<unknown, unknown>) => {
 
 export interface ConformanceOptions {
   /** How the upstream's callbacks are trusted (see the module comment). Default `signed`. */
-  readonly callbacks?: "signed" | "notify-then-query" | undefined
+  readonly callbacks?: "signed" | "notify-then-query" | "signed-notify-then-query" | undefined
 }
 
 export const providerConformance = <E>(
@@ -147,7 +149,9 @@ export const providerConformance = <E>(
   options: ConformanceOptions = {}
 ) =>
   describe(`${name}: provider conformance`, () => {
-    const signed = (options.callbacks ?? "signed") === "signed"
+    const scheme = options.callbacks ?? "signed"
+    const signed = scheme !== "notify-then-query"
+    const queried = scheme !== "signed"
     const test = (title: string, body: (h: ConformanceHarness) => Effect.Effect<void, unknown, Scope.Scope>) =>
       it.live(title, () => Effect.flatMap(makeHarness, body))
 
@@ -311,7 +315,9 @@ export const providerConformance = <E>(
           // Within the tolerance it is fine.
           yield* h.provider.verifyCallback(yield* h.signCallback(body, { timestampSeconds: now - 120 }), body)
         }))
-    } else {
+    }
+
+    if (queried) {
       test("callback: a notification about a charge the upstream does not know is rejected (forged)", (h) =>
         Effect.gen(function*() {
           const forged = { providerRef: "forged-0000000000000000", transactionId: "TXN-FORGED" }

@@ -3,4 +3,4 @@ import { providerConformance } from "../kit/ProviderConformance.ts"
 import { harness } from "./ConformanceHarness.ts"
 
 // Signed notifications (x-signature covers data.id) that the plugin then checks with a query.
-providerConformance("mercadopago", harness, { callbacks: "signed" })
+providerConformance("mercadopago", harness, { callbacks: "signed-notify-then-query" })
