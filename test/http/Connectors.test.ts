@@ -1,0 +1,118 @@
+/**
+ * The real connectors inside the running host, configured as `CONNECTORS` configures them, each
+ * against its upstream simulator over real sockets: a cascade from a failing connector to the
+ * connector under test, the provider's own notification completing the payment, and a lost
+ * notification recovered by the reconcile poll.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import type { ConfiguredConnector } from "../../host/Connectors.ts"
+import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
+import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
+import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
+import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
+import { adminToken, baseUrl, call, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+
+/** What the test needs of one connector's simulator. */
+interface Upstream {
+  readonly id: string
+  readonly instance: ConfiguredConnector
+  /** The upstream's id of the charge the engine made for this transaction. */
+  readonly chargeOf: (transactionId: string) => string | undefined
+  readonly complete: (chargeId: string) => Effect.Effect<void>
+  readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  readonly setCallbackTarget: (url: string) => Effect.Effect<void>
+  readonly callbackOutcomes: () => ReadonlyArray<unknown>
+}
+
+class Upstreams extends Context.Service<Upstreams, ReadonlyArray<Upstream>>()("test/ConnectorUpstreams") {}
+
+const mercadoPago = Effect.gen(function*() {
+  const secrets = { ACCESS_TOKEN: "TEST-1111-host-test-token", WEBHOOK_SECRET: "mp-host-webhook-secret" }
+  const sim = yield* MercadoPagoSimulator.start({ accessToken: secrets.ACCESS_TOKEN, webhookSecret: secrets.WEBHOOK_SECRET })
+  return {
+    id: "mercadopago",
+    instance: connectorInstance(MercadoPagoProvider.connector, { id: "mercadopago", environment: "sandbox", baseUrl: sim.baseUrl }, secrets),
+    chargeOf: (transactionId) => [...sim.charges.values()].find((c) => c.reference === transactionId)?.id,
+    complete: sim.complete,
+    dropCallbacks: sim.dropCallbacks,
+    setCallbackTarget: sim.setCallbackTarget,
+    callbackOutcomes: () => sim.callbacksSent.map((c) => c.outcome)
+  } satisfies Upstream
+})
+
+const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
+  const down = yield* UpstreamSimulator.start({ apiKey: "down-key", callbackSecret: "down-secret" })
+  yield* down.setMode("unavailable")
+  const failing = connectorInstance(ReferenceHttpProvider.connector, { id: "failing", environment: "sandbox", baseUrl: down.baseUrl }, {
+    API_KEY: "down-key",
+    CALLBACK_SECRET: "down-secret"
+  })
+  const upstreams = [yield* mercadoPago]
+  return Layer.merge(
+    testHost(MemoryStore.layer, { connectors: [failing, ...upstreams.map((u) => u.instance)] }),
+    Layer.succeed(Upstreams, upstreams)
+  )
+}))
+
+const route = (shopId: string, providerId: string, priority: number, enabled = true) =>
+  call("PUT", `/admin/v1/shops/${shopId}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+
+describe("real connectors in the host", () => {
+  layer(HostWithConnectors, { timeout: 60_000, excludeTestServices: true })((it) => {
+    /** A shop whose cascade is the failing connector, then `upstream`. */
+    const shopFor = (upstream: Upstream) =>
+      Effect.gen(function*() {
+        const merchant = yield* createMerchant()
+        const shopId = merchant.shops[0]!.id
+        assert.strictEqual((yield* route(shopId, "failing", 1)).status, 200)
+        assert.strictEqual((yield* route(shopId, upstream.id, 2)).status, 200)
+        assert.strictEqual((yield* route(shopId, "sandbox", 3, false)).status, 200)
+        yield* upstream.dropCallbacks(false)
+        yield* upstream.setCallbackTarget(`${yield* baseUrl}/api/v1/providers/${upstream.id}/callbacks`)
+        const sk = merchant.keys.sandbox.secretKey
+        const pay = call("POST", "/api/v1/payments", {
+          bearer: sk,
+          body: { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        })
+        const statusOf = (id: string) => Effect.map(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body)
+        return { pay, statusOf }
+      })
+
+    it.effect("each connector: cascade from a failing connector, then its own notification completes the payment", () =>
+      Effect.gen(function*() {
+        for (const upstream of yield* Upstreams) {
+          const { pay, statusOf } = yield* shopFor(upstream)
+          const created = yield* pay
+          assert.strictEqual(created.status, 201, `${upstream.id}: ${JSON.stringify(created.body)}`)
+          const detail = yield* statusOf(created.body.transactionId)
+          assert.deepStrictEqual(detail.routing.attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome]), [
+            ["failing", "failed"],
+            [upstream.id, "accepted"]
+          ])
+          const chargeId = upstream.chargeOf(created.body.transactionId)
+          assert.isDefined(chargeId, `${upstream.id} holds the charge`)
+          yield* upstream.complete(chargeId!)
+          const done = yield* eventually(statusOf(created.body.transactionId), (p) => p.status !== "pending")
+          assert.strictEqual(done.status, "completed", upstream.id)
+          assert.strictEqual(upstream.callbackOutcomes().at(-1), 200, `${upstream.id}: the host accepted the notification`)
+        }
+      }))
+
+    it.effect("each connector: a lost notification is recovered by the reconcile poll", () =>
+      Effect.gen(function*() {
+        for (const upstream of yield* Upstreams) {
+          const { pay, statusOf } = yield* shopFor(upstream)
+          const created = yield* pay
+          yield* upstream.dropCallbacks(true)
+          yield* upstream.complete(upstream.chargeOf(created.body.transactionId)!)
+          assert.strictEqual(upstream.callbackOutcomes().at(-1), "dropped")
+          assert.strictEqual((yield* statusOf(created.body.transactionId)).status, "pending")
+          const poll = yield* call("POST", "/admin/v1/jobs/reconcile", { bearer: adminToken })
+          assert.isAtLeast(poll.body.moved, 1)
+          assert.strictEqual((yield* statusOf(created.body.transactionId)).status, "completed", upstream.id)
+        }
+      }))
+  })
+})
