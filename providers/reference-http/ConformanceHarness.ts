@@ -3,13 +3,12 @@
  * upstream simulator, started afresh for each test on a loopback port, with a callback receiver
  * the simulator posts to. Test tooling (it starts servers), not part of the plugin.
  */
-import { Effect, Exit, Layer, Redacted, type Scope } from "effect"
+import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import type { ChargeUpdate, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
 import { type Options, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "./UpstreamSimulator.ts"
@@ -53,39 +52,8 @@ export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): O
   ...overrides
 })
 
-/**
- * The engine's callback endpoint in miniature: verifies what it receives with the provider and
- * answers 204 or 401, keeping the updates it accepted.
- */
-export const callbackReceiver = (provider: PaymentProvider) =>
-  Effect.acquireRelease(
-    Effect.callback<{ readonly url: string; readonly updates: Array<ChargeUpdate>; readonly close: () => void }>((resume) => {
-      const updates: Array<ChargeUpdate> = []
-      const server = createServer((req, res) => {
-        const chunks: Array<Buffer> = []
-        req.on("data", (chunk: Buffer) => chunks.push(chunk))
-        req.on("end", () => {
-          const headers = Object.fromEntries(
-            Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
-          )
-          void Effect.runPromiseExit(provider.verifyCallback(headers, Buffer.concat(chunks).toString("utf8"))).then((exit) => {
-            if (Exit.isSuccess(exit)) updates.push(...exit.value)
-            res.writeHead(Exit.isSuccess(exit) ? 204 : 401).end()
-          })
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`,
-          updates,
-          close: () => {
-            server.close()
-            server.closeAllConnections()
-          }
-        })))
-    }),
-    (receiver) => Effect.sync(receiver.close)
-  )
+/** The engine's callback endpoint in miniature, verifying with this provider. */
+export const callbackReceiver = (provider: PaymentProvider) => receiveCallbacks(provider.verifyCallback)
 
 /** A simulator, the provider on it, and a callback receiver the simulator posts to. */
 export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
