@@ -6,9 +6,10 @@
  * shared kit runs from `providers/mercadopago/mercadopago.conformance.ts`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Logger, Option, Redacted, References } from "effect"
+import { Effect, Exit, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { inspect } from "node:util"
+import { withSecretScrub } from "../support/SecretScrub.ts"
 import * as Money from "../../core/Money.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
@@ -244,44 +245,26 @@ describe("MercadoPagoProvider", () => {
       assert.strictEqual(errorOf(yield* Effect.exit(provider.verifyCallback(other, body)))?.reason, "signature mismatch")
     }))
 
-  it.live("secrets never appear in errors, thrown messages, log lines or the provider itself", () => {
-    const lines: Array<string> = []
-    return Effect.gen(function*() {
-      const texts: Array<string> = []
-      const record = (exit: Exit.Exit<unknown, unknown>) =>
-        Effect.gen(function*() {
-          assert.isTrue(Exit.isFailure(exit))
-          if (Exit.isFailure(exit)) {
-            const error = Cause.squash(exit.cause)
-            texts.push(Cause.pretty(exit.cause), String(error), inspect(error, { depth: 10 }), JSON.stringify(error))
-          }
-          yield* Effect.logError("call failed", exit)
-        })
-      const { options, provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
-      texts.push(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
-      for (const mode of ["slow", "unavailable", "decline", "echo"] as const) {
-        yield* sim.setMode(mode)
-        yield* record(yield* Effect.exit(provider.charge(requestOn(provider, `TXN-LEAK-${mode}`))))
-      }
-      yield* record(yield* Effect.exit(provider.status("90000000001", "TXN-LEAK")))
-      yield* sim.setMode("ok")
-      const body = sim.notificationBody("90000000001")
-      yield* record(yield* Effect.exit(provider.verifyCallback({ "x-signature": `ts=1,v1=${webhookSecret}` }, body)))
-      yield* record(yield* Effect.exit(provider.verifyCallback(yield* sim.sign(webhookSecret), webhookSecret)))
-      // What a caller that runs the effect as a promise sees thrown, with the token echoed back.
-      yield* sim.setMode("echo")
-      const thrown = yield* Effect.promise(() =>
-        Effect.runPromise(provider.charge(requestOn(provider, "TXN-LEAK-THROWN"))).then(() => "resolved", (e: Error) => `${e.message}\n${e.stack}`)
-      )
-      texts.push(thrown)
-      assert.include(thrown, "[redacted]")
-      const all = [...texts, ...lines].join("\n")
-      assert.isAbove(lines.length, 0)
-      assert.notInclude(all, accessToken)
-      assert.notInclude(all, webhookSecret)
-    }).pipe(
-      Effect.provide(Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])),
-      Effect.provideService(References.MinimumLogLevel, "All")
-    )
-  })
+  it.live("secrets never appear in errors, thrown messages, log lines or the provider itself", () =>
+    withSecretScrub([accessToken, webhookSecret], (scrub) =>
+      Effect.gen(function*() {
+        const { options, provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
+        scrub.text(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
+        for (const mode of ["slow", "unavailable", "decline", "echo"] as const) {
+          yield* sim.setMode(mode)
+          yield* scrub.failed(yield* Effect.exit(provider.charge(requestOn(provider, `TXN-LEAK-${mode}`))))
+        }
+        yield* scrub.failed(yield* Effect.exit(provider.status("90000000001", "TXN-LEAK")))
+        yield* sim.setMode("ok")
+        const body = sim.notificationBody("90000000001")
+        yield* scrub.failed(yield* Effect.exit(provider.verifyCallback({ "x-signature": `ts=1,v1=${webhookSecret}` }, body)))
+        yield* scrub.failed(yield* Effect.exit(provider.verifyCallback(yield* sim.sign(webhookSecret), webhookSecret)))
+        // What a caller that runs the effect as a promise sees thrown, with the token echoed back.
+        yield* sim.setMode("echo")
+        const thrown = yield* Effect.promise(() =>
+          Effect.runPromise(provider.charge(requestOn(provider, "TXN-LEAK-THROWN"))).then(() => "resolved", (e: Error) => `${e.message}\n${e.stack}`)
+        )
+        scrub.text(thrown)
+        assert.include(thrown, "[redacted]")
+      })))
 })

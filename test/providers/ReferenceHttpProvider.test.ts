@@ -5,10 +5,11 @@
  * never leak). The shared kit runs from `providers/reference-http/reference-http.conformance.ts`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Logger, Option, Redacted, References } from "effect"
+import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import { TestClock } from "effect/testing"
 import { inspect } from "node:util"
+import { withSecretScrub } from "../support/SecretScrub.ts"
 import * as Money from "../../core/Money.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
@@ -17,8 +18,6 @@ import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceH
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
 import * as Wire from "../../providers/reference-http/Wire.ts"
 
-/** Log lines of the leak test. */
-const lines: Array<string> = []
 
 
 
@@ -187,51 +186,33 @@ describe("ReferenceHttpProvider", () => {
     }))
 
   it.live("secrets never appear in errors, thrown messages, log lines or the provider itself", () =>
-    Effect.gen(function*() {
-      const texts: Array<string> = []
-      const record = (exit: Exit.Exit<unknown, unknown>) =>
-        Effect.gen(function*() {
-          assert.isTrue(Exit.isFailure(exit))
-          if (Exit.isFailure(exit)) {
-            const error = Cause.squash(exit.cause)
-            texts.push(Cause.pretty(exit.cause), String(error), inspect(error, { depth: 10 }), JSON.stringify(error))
-          }
-          yield* Effect.logError("call failed", exit)
-        })
+    withSecretScrub([apiKey, callbackSecret], (scrub) =>
+      Effect.gen(function*() {
+        const { options, provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
+        scrub.text(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
+        for (const mode of ["slow", "unavailable", "decline"] as const) {
+          yield* sim.setMode(mode)
+          yield* scrub.failed(yield* Effect.exit(chargeOn(provider, `TXN-LEAK-${mode}`)))
+        }
+        yield* sim.setMode("ok")
+        yield* scrub.failed(yield* Effect.exit(provider.status("ch_missing", "TXN-LEAK")))
+        const body = JSON.stringify({ id: "ch_1", reference: "TXN-1", status: "paid" })
+        yield* scrub.failed(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: `t=1,v1=${callbackSecret}` }, body)))
+        yield* scrub.failed(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: yield* sim.sign(callbackSecret) }, callbackSecret)))
 
-      const { options, provider, sim } = yield* setup({ timeoutMs: 300 }, 1_000)
-      texts.push(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
-      for (const mode of ["slow", "unavailable", "decline"] as const) {
-        yield* sim.setMode(mode)
-        yield* record(yield* Effect.exit(chargeOn(provider, `TXN-LEAK-${mode}`)))
-      }
-      yield* sim.setMode("ok")
-      yield* record(yield* Effect.exit(provider.status("ch_missing", "TXN-LEAK")))
-      const body = JSON.stringify({ id: "ch_1", reference: "TXN-1", status: "paid" })
-      yield* record(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: `t=1,v1=${callbackSecret}` }, body)))
-      yield* record(yield* Effect.exit(provider.verifyCallback({ [Wire.signatureHeader]: yield* sim.sign(callbackSecret) }, callbackSecret)))
+        // An upstream that echoes the request, Authorization header included, into its error.
+        const echo = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(
+          Effect.provide(Layer.merge(echoingHttp, Crypto))
+        )
+        yield* scrub.failed(yield* Effect.exit(chargeOn(echo, "TXN-LEAK-ECHO")))
 
-      // An upstream that echoes the request, Authorization header included, into its error.
-      const echo = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(
-        Effect.provide(Layer.merge(echoingHttp, Crypto))
-      )
-      yield* record(yield* Effect.exit(chargeOn(echo, "TXN-LEAK-ECHO")))
-
-      // What a caller that runs the effect as a promise sees thrown.
-      const thrown = yield* Effect.promise(() =>
-        Effect.runPromise(chargeOn(echo, "TXN-LEAK-THROWN")).then(() => "resolved", (e: Error) => `${e.message}\n${e.stack}`)
-      )
-      texts.push(thrown)
-      assert.include(thrown, "[redacted]")
-
-      const all = [...texts, ...lines].join("\n")
-      assert.isAbove(lines.length, 0)
-      assert.notInclude(all, apiKey)
-      assert.notInclude(all, callbackSecret)
-    }).pipe(
-      Effect.provide(Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])),
-      Effect.provideService(References.MinimumLogLevel, "All")
-    ))
+        // What a caller that runs the effect as a promise sees thrown.
+        const thrown = yield* Effect.promise(() =>
+          Effect.runPromise(chargeOn(echo, "TXN-LEAK-THROWN")).then(() => "resolved", (e: Error) => `${e.message}\n${e.stack}`)
+        )
+        scrub.text(thrown)
+        assert.include(thrown, "[redacted]")
+      })))
 })
 
 /** An HttpClient that answers every request with `status` and `body`. */
