@@ -74,6 +74,9 @@ export const PayoutSwapResult = Schema.Struct({
 const payoutDescription =
   "Real rails debit the payout balance in the method's currency; with no payout provider configured the simulated driver completes at once " +
   "(it rejects a recipient name containing REJECT: 422 payout_dispatch_failed, debit reversed; a corrected retry with the same Idempotency-Key executes again). " +
+  "With a payout provider the payout answers processing (with the provider's providerRef) and ends completed or failed by the provider's callback or the status poll, failed returning the debit; " +
+  "a provider that cannot be reached is not a refusal: the payout answers processing with providerRef null, stays debited, and is sent again with the same upstream key every 5 minutes for a day. " +
+  "A provider refusing the beneficiary at once is 422 payout_dispatch_failed with the debit reversed. " +
   "Sandbox rails (sbx_po_*) debit nothing and wait for simulate. Errors: payout_method_unavailable, amount_invalid, currency_not_funded, balance_insufficient (details.availableUsd, details.shortfallUsd), invalid_request (recipient, field by field)."
 
 export class PayoutsApi extends HttpApiGroup.make("payouts")
