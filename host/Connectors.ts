@@ -26,7 +26,7 @@ import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
-import { DLocalPayouts } from "../providers/dlocal/Payouts.ts"
+import { DLocalProvider } from "../providers/dlocal/DLocalProvider.ts"
 import { MercadoPagoProvider } from "../providers/mercadopago/MercadoPagoProvider.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 
@@ -34,7 +34,7 @@ import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttp
 export const knownConnectors: ReadonlyArray<Connector> = [
   ReferenceHttpProvider.connector,
   MercadoPagoProvider.connector,
-  { kind: "dlocal", secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"], settings: ["PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"], payoutProvider: DLocalPayouts.fromSettings }
+  DLocalProvider.connector
 ]
 
 export interface ConfiguredConnector {

@@ -17,10 +17,9 @@
  *   the update echoes `external_id` as the engine's payout id.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
  */
-import { Duration, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { Mac } from "effect/crypto"
-import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { HttpClient } from "effect/http"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
 import {
   type PayoutProvider,
@@ -33,7 +32,8 @@ import * as Money from "../../core/Money.ts"
 import type { ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./PayoutsWire.ts"
-import { type Credentials, requestHeaders, verifyNotification } from "./Signing.ts"
+import { type ClientOptions, makeClient } from "./Client.ts"
+import { verifyNotification } from "./Signing.ts"
 
 /** The engine's payout rails dLocal pays, with dLocal's payment method. */
 export const payoutRails: Readonly<Record<string, Wire.PayoutBody["payment_method_id"]>> = {
@@ -45,23 +45,14 @@ export const payoutRails: Readonly<Record<string, Wire.PayoutBody["payment_metho
   po_ar_bank: "BANK_TRANSFER"
 }
 
-export const baseUrls: Readonly<Record<Environment, string>> = {
-  sandbox: "https://sandbox.dlocal.com",
-  production: "https://api.dlocal.com"
-}
-
 /** dLocal's code for a second payout with an `external_id` it already holds. */
 export const duplicateExternalIdCode = "5008"
 
-export interface PayoutOptions extends Credentials {
-  readonly id: string
-  readonly environment: Environment
-  readonly baseUrl?: string | undefined
+export interface PayoutOptions extends ClientOptions {
   /** dLocal's `purpose` (REMITTANCES, PAYROLL, SUPPLIER_PAYMENT, ...). Default `OTHER`. */
   readonly purpose?: string | undefined
   /** dLocal's `flow_type` (B2C, B2B, P2P). Default `B2C`. */
   readonly flowType?: string | undefined
-  readonly timeoutMs?: number | undefined
 }
 
 const decodeNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.PayoutObject))
@@ -87,27 +78,12 @@ const beneficiaryOf = (method: PayoutMethodDef, recipient: Readonly<Record<strin
 
 export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
-    const mac = yield* Effect.context<Mac.Mac>()
-    const baseUrl = (options.baseUrl ?? baseUrls[options.environment]).replace(/\/+$/, "")
-    const upstream = yield* UpstreamHttp.make({
-      providerId: options.id,
-      secrets: [options.login, options.transKey, options.secretKey],
-      timeout: Duration.millis(options.timeoutMs ?? 10_000),
-      readError: UpstreamHttp.jsonWords("code", "message")
-    })
-
-    /** One signed call; `body` is the exact JSON text signed and sent (`""` for a GET). */
-    const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, body: string, schema: Schema.Codec<A, unknown>) =>
-      Effect.gen(function*() {
-        const headers = yield* requestHeaders(options, body)
-        const signed = HttpClientRequest.setHeaders(request, headers).pipe(HttpClientRequest.acceptJson)
-        return yield* upstream.call(operation, body === "" ? signed : HttpClientRequest.bodyText(signed, body, "application/json"), schema)
-      }).pipe(Effect.provideContext(mac))
+    const { call, mac } = yield* makeClient(options)
 
     const unavailable = (error: ProviderError) => new PayoutProviderUnavailable({ reason: `${error.reason}: ${error.message}` })
 
     const byExternalId = (payoutId: string) =>
-      call("payout.lookup", HttpClientRequest.get(`${baseUrl}/payouts/v3`).pipe(HttpClientRequest.setUrlParam("external_id", payoutId)), "", Wire.PayoutObject)
+      call("payout.lookup", `/payouts/v3?external_id=${encodeURIComponent(payoutId)}`, Wire.PayoutObject)
 
     const send: PayoutProvider["send"] = (request) =>
       Effect.gen(function*() {
@@ -125,7 +101,7 @@ export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvide
           notification_url: request.callbackUrl,
           beneficiary: beneficiaryOf(request.method, request.recipient)
         })
-        const created = yield* call("payout.send", HttpClientRequest.post(`${baseUrl}/payouts/v3`), body, Wire.PayoutObject).pipe(
+        const created = yield* call("payout.send", "/payouts/v3", Wire.PayoutObject, body).pipe(
           Effect.catchIf(
             (error) => error.reason === duplicateExternalIdCode,
             () => byExternalId(request.payoutId)
@@ -146,12 +122,9 @@ export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvide
 
     const status: PayoutProvider["status"] = (providerRef, payoutId) =>
       Effect.gen(function*() {
-        const found = yield* call(
-          "payout.status",
-          HttpClientRequest.get(`${baseUrl}/payouts/v3/${encodeURIComponent(providerRef)}`),
-          "",
-          Wire.PayoutObject
-        ).pipe(Effect.mapError(unavailable))
+        const found = yield* call("payout.status", `/payouts/v3/${encodeURIComponent(providerRef)}`, Wire.PayoutObject).pipe(
+          Effect.mapError(unavailable)
+        )
         if (found.id !== providerRef || found.external_id !== payoutId) {
           return yield* new PayoutProviderUnavailable({ reason: "dLocal answered about another payout" })
         }
@@ -201,5 +174,5 @@ export const payoutsFromSettings = (settings: ConnectorSettings) =>
     timeoutMs: settings.timeoutMs
   })
 
-export const DLocalPayouts = { make: makePayouts, fromSettings: payoutsFromSettings, payoutRails, baseUrls }
+export const DLocalPayouts = { make: makePayouts, fromSettings: payoutsFromSettings, payoutRails }
 

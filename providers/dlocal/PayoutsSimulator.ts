@@ -16,10 +16,10 @@
  * - `complete(id)` / `fail(id, reason)` / `setStatus(id, status)` move a payout and POST it, signed,
  *   to its `notification_url` (or the callback target); `dropCallbacks(true)` loses them.
  */
-import { createHmac } from "node:crypto"
 import { Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import * as Wire from "./PayoutsWire.ts"
+import { amountTextOf, authorizationOf, isSigned, notificationHeaders, type SimulatorCredentials } from "./SimulatorSigning.ts"
 
 export type Mode = "ok" | "unavailable" | "slow" | "reject"
 
@@ -48,15 +48,8 @@ export interface PayoutsSimulator {
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
 }
 
-export interface Credentials {
-  readonly login: string
-  readonly transKey: string
-  readonly secretKey: string
-}
-
-/** `V2-HMAC-SHA256, Signature: <hex HMAC-SHA256(secret, login + date + body)>`. */
-export const authorizationOf = (credentials: Pick<Credentials, "login" | "secretKey">, date: string, body: string) =>
-  `V2-HMAC-SHA256, Signature: ${createHmac("sha256", credentials.secretKey).update(`${credentials.login}${date}${body}`).digest("hex")}`
+export type Credentials = SimulatorCredentials
+export { authorizationOf }
 
 const decodeBody = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PayoutBody))
 
@@ -84,17 +77,9 @@ export const start = (
       payment_method_id: payout.body.payment_method_id
     })
 
-    const authorized = (req: SimulatorRequest) => {
-      const date = req.headers["x-date"] ?? ""
-      return req.headers["x-login"] === credentials.login &&
-        req.headers["x-trans-key"] === credentials.transKey &&
-        date !== "" &&
-        req.headers["authorization"] === authorizationOf(credentials, date, req.body)
-    }
-
     const submit = (raw: string): Answer => {
       const body = decodeBody(raw)
-      const amountText = /"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(raw)?.[1]
+      const amountText = amountTextOf(raw)
       if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) {
         return error(400, 5000, "Invalid request: the body does not match the API")
       }
@@ -132,7 +117,7 @@ export const start = (
     }
 
     const server = yield* serve((req) => {
-      const ok = authorized(req)
+      const ok = isSigned(credentials, req)
       return {
         authorized: ok,
         idempotencyKey: undefined,
@@ -148,9 +133,7 @@ export const start = (
         payout.status = status
         payout.statusDetail = detail ?? `The payout is ${status.toLowerCase()}`
         const body = JSON.stringify(view(payout))
-        const date = new Date().toISOString()
-        const headers = { "content-type": "application/json", "x-date": date, authorization: authorizationOf(credentials, date, body) }
-        await server.sendCallback(target ?? payout.body.notification_url, headers, body, { drop: dropping })
+        await server.sendCallback(target ?? payout.body.notification_url, notificationHeaders(credentials, body), body, { drop: dropping })
       })
 
     return {

@@ -8,6 +8,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import type { ConfiguredConnector } from "../../host/Connectors.ts"
+import { credentials } from "../../providers/dlocal/ConformanceHarness.ts"
+import { DLocalProvider } from "../../providers/dlocal/DLocalProvider.ts"
+import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
 import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
@@ -42,6 +45,20 @@ const mercadoPago = Effect.gen(function*() {
   } satisfies Upstream
 })
 
+const dLocal = Effect.gen(function*() {
+  const secrets = { LOGIN: credentials.login, TRANS_KEY: credentials.transKey, SECRET_KEY: credentials.secretKey }
+  const sim = yield* DLocalSimulator.start(credentials)
+  return {
+    id: "dlocal",
+    instance: connectorInstance(DLocalProvider.connector, { id: "dlocal", environment: "sandbox", baseUrl: sim.baseUrl }, secrets),
+    chargeOf: (transactionId) => [...sim.charges.values()].find((c) => c.orderId === transactionId)?.id,
+    complete: sim.complete,
+    dropCallbacks: sim.dropCallbacks,
+    setCallbackTarget: sim.setCallbackTarget,
+    callbackOutcomes: () => sim.callbacksSent.map((c) => c.outcome)
+  } satisfies Upstream
+})
+
 const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
   const down = yield* UpstreamSimulator.start({ apiKey: "down-key", callbackSecret: "down-secret" })
   yield* down.setMode("unavailable")
@@ -49,7 +66,7 @@ const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
     API_KEY: "down-key",
     CALLBACK_SECRET: "down-secret"
   })
-  const upstreams = [yield* mercadoPago]
+  const upstreams = [yield* mercadoPago, yield* dLocal]
   return Layer.merge(
     testHost(MemoryStore.layer, { connectors: [failing, ...upstreams.map((u) => u.instance)] }),
     Layer.succeed(Upstreams, upstreams)
