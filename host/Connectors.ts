@@ -27,6 +27,7 @@ import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
 import { DLocalProvider } from "../providers/dlocal/DLocalProvider.ts"
+import { EbanxProvider } from "../providers/ebanx/EbanxProvider.ts"
 import { MercadoPagoProvider } from "../providers/mercadopago/MercadoPagoProvider.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 
@@ -34,7 +35,8 @@ import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttp
 export const knownConnectors: ReadonlyArray<Connector> = [
   ReferenceHttpProvider.connector,
   MercadoPagoProvider.connector,
-  DLocalProvider.connector
+  DLocalProvider.connector,
+  EbanxProvider.connector
 ]
 
 export interface ConfiguredConnector {

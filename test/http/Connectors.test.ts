@@ -11,6 +11,8 @@ import type { ConfiguredConnector } from "../../host/Connectors.ts"
 import { credentials } from "../../providers/dlocal/ConformanceHarness.ts"
 import { DLocalProvider } from "../../providers/dlocal/DLocalProvider.ts"
 import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
+import { EbanxProvider } from "../../providers/ebanx/EbanxProvider.ts"
+import { EbanxSimulator } from "../../providers/ebanx/EbanxSimulator.ts"
 import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
@@ -59,6 +61,19 @@ const dLocal = Effect.gen(function*() {
   } satisfies Upstream
 })
 
+const ebanx = Effect.gen(function*() {
+  const sim = yield* EbanxSimulator.start("ebanx-host-test-key")
+  return {
+    id: "ebanx",
+    instance: connectorInstance(EbanxProvider.connector, { id: "ebanx", environment: "sandbox", baseUrl: sim.baseUrl }, { INTEGRATION_KEY: "ebanx-host-test-key" }),
+    chargeOf: (transactionId) => [...sim.charges.values()].find((c) => c.merchantPaymentCode === transactionId)?.hash,
+    complete: sim.complete,
+    dropCallbacks: sim.dropCallbacks,
+    setCallbackTarget: sim.setCallbackTarget,
+    callbackOutcomes: () => sim.callbacksSent.map((c) => c.outcome)
+  } satisfies Upstream
+})
+
 const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
   const down = yield* UpstreamSimulator.start({ apiKey: "down-key", callbackSecret: "down-secret" })
   yield* down.setMode("unavailable")
@@ -66,7 +81,7 @@ const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
     API_KEY: "down-key",
     CALLBACK_SECRET: "down-secret"
   })
-  const upstreams = [yield* mercadoPago, yield* dLocal]
+  const upstreams = [yield* mercadoPago, yield* dLocal, yield* ebanx]
   return Layer.merge(
     testHost(MemoryStore.layer, { connectors: [failing, ...upstreams.map((u) => u.instance)] }),
     Layer.succeed(Upstreams, upstreams)
