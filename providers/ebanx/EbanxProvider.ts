@@ -171,7 +171,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const updates: Array<ChargeUpdate> = []
         for (const hash of hashes) {
           const payment = yield* query({ hash }).pipe(
-            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${hash}: ${e.reason}` }))
+            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.reason}` }))
           )
           updates.push(update(payment))
         }

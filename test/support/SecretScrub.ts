@@ -36,7 +36,10 @@ export const withSecretScrub = <E, R>(
     Effect.andThen(Effect.sync(() => {
       const all = [...texts, ...lines].join("\n")
       assert.isAbove(lines.length, 0, "something was logged")
-      for (const secret of secrets) assert.notInclude(all, secret)
+      for (const secret of secrets) {
+        const at = all.indexOf(secret)
+        assert.strictEqual(at, -1, `a secret leaked here: ...${all.slice(Math.max(0, at - 160), at + secret.length + 40)}...`)
+      }
     })),
     Effect.provide(Logger.layer([Logger.map(Logger.formatLogFmt, (line) => void lines.push(line))])),
     Effect.provideService(References.MinimumLogLevel, "All")
