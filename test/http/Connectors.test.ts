@@ -146,5 +146,23 @@ describe("real connectors in the host", () => {
           assert.strictEqual((yield* statusOf(created.body.transactionId)).status, "completed", upstream.id)
         }
       }))
+
+    it.effect("each connector: the catalog lists a rail routable exactly when the configured connector serves it", () =>
+      Effect.gen(function*() {
+        for (const upstream of yield* Upstreams) {
+          const merchant = yield* createMerchant()
+          const shopId = merchant.shops[0]!.id
+          assert.strictEqual((yield* route(shopId, upstream.id, 1)).status, 200)
+          assert.strictEqual((yield* route(shopId, "sandbox", 2, false)).status, 200)
+          const listed = (yield* call("GET", "/api/v1/payment-methods", { bearer: merchant.keys.sandbox.secretKey })).body.methods as ReadonlyArray<{
+            paymentMethodId: string
+            routable: boolean
+            unroutableReason: string | null
+          }>
+          const byId = (id: string) => listed.find((m) => m.paymentMethodId === id)!
+          assert.deepInclude(byId("1001"), { routable: true, unroutableReason: null }, upstream.id)
+          assert.deepInclude(byId("1076"), { routable: false, unroutableReason: "no_provider_for_method_region" }, `${upstream.id} does not serve Khipu`)
+        }
+      }))
   })
 })
