@@ -11,6 +11,7 @@ import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { MemoryRoutingStore } from "./MemoryRoutingStore.ts"
 import { clockOffset, MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
 import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
 import { MemoryDepositStore } from "./MemoryDepositStore.ts"
@@ -260,6 +261,7 @@ export const MemoryStore = {
     MemoryIdempotencyStore,
     MemoryJobStore,
     MemorySandboxClockStore,
+    MemoryRoutingStore,
     MemoryPayinRepos,
     MemoryWebhookStore,
     MemoryDepositStore

@@ -343,6 +343,20 @@ export const migrations = {
   "0012_webhooks_covering_merchant": statements(
     `ALTER TABLE webhooks ADD COLUMN covers_merchant_id text`,
     `CREATE INDEX webhooks_covering_merchant ON webhooks (covers_merchant_id) WHERE covers_merchant_id IS NOT NULL`
+  ),
+  // What routing learns from: each provider's recent outcomes per rail (health and conversion).
+  "0013_routing_outcomes": statements(
+    `CREATE TABLE routing_outcomes (
+      id bigserial PRIMARY KEY,
+      environment text NOT NULL,
+      provider_id text NOT NULL,
+      method_id text NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('ok', 'bad', 'converted', 'not_converted')),
+      at_ms bigint NOT NULL,
+      latency_ms integer NOT NULL
+    )`,
+    `CREATE INDEX routing_outcomes_latest ON routing_outcomes (environment, provider_id, method_id, kind, id DESC)`,
+    `CREATE INDEX routing_outcomes_age ON routing_outcomes (at_ms)`
   )
 }
 

@@ -13,6 +13,7 @@ import { SqlPayinRepos } from "./SqlPayinRepos.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import { SqlJobStore } from "./SqlJobStore.ts"
+import { SqlRoutingStore } from "./SqlRoutingStore.ts"
 import { SqlSandboxClockStore } from "./SqlSandboxClockStore.ts"
 import {
   SqlCredentialStore,
@@ -35,6 +36,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlIdempotencyStore,
   SqlJobStore,
   SqlSandboxClockStore,
+  SqlRoutingStore,
   SqlPayinRepos,
   SqlWebhookStore,
   SqlDepositStore

@@ -1,0 +1,31 @@
+/**
+ * Routing outcomes in memory: the latest 500 of each kind family per provider and rail, in plain
+ * arrays outside the transactional tables (what routing learns need not roll back, and a bounded
+ * buffer keeps every transaction's snapshot small).
+ */
+import { Effect, Layer } from "effect"
+import { conversionKinds, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
+
+const keep = 500
+
+export const MemoryRoutingStore = Layer.sync(RoutingStore, () => {
+  const buffers = new Map<string, Array<RoutingOutcome>>()
+  const keyOf = (o: Pick<RoutingOutcome, "environment" | "providerId" | "methodId">, family: "health" | "conversion") =>
+    `${o.environment}|${o.providerId}|${o.methodId}|${family}`
+  const familyOf = (kind: RoutingOutcome["kind"]) => (conversionKinds as ReadonlyArray<string>).includes(kind) ? "conversion" : "health"
+  return RoutingStore.of({
+    record: (outcome) =>
+      Effect.sync(() => {
+        const key = keyOf(outcome, familyOf(outcome.kind))
+        const buffer = buffers.get(key) ?? []
+        buffer.push(outcome)
+        if (buffer.length > keep) buffer.splice(0, buffer.length - keep)
+        buffers.set(key, buffer)
+      }),
+    recent: (key, kinds, limit) => Effect.sync(() => (buffers.get(keyOf(key, kinds)) ?? []).slice(-limit)),
+    prune: (beforeMs) =>
+      Effect.sync(() => {
+        for (const [key, buffer] of buffers) buffers.set(key, buffer.filter((o) => o.at >= beforeMs))
+      })
+  })
+})

@@ -1,0 +1,36 @@
+import { Context, type Effect } from "effect"
+import type { Environment } from "../Environment.ts"
+
+/**
+ * What routing learns from, shared by every replica: each provider's recent outcomes on each rail.
+ * - `ok` / `bad`: how an attempt ended for the circuit breaker (`bad` = a retryable failure or a
+ *   timeout), with its latency;
+ * - `converted` / `not_converted`: whether a payment the provider accepted was finally paid, for
+ *   success-rate routing.
+ * Only the latest outcomes matter: a store keeps at least the last `keep` per provider and rail
+ * and may forget older ones.
+ */
+export interface RoutingOutcome {
+  readonly environment: Environment
+  readonly providerId: string
+  readonly methodId: string
+  readonly kind: "ok" | "bad" | "converted" | "not_converted"
+  /** Epoch milliseconds. */
+  readonly at: number
+  readonly latencyMs: number
+}
+
+export class RoutingStore extends Context.Service<RoutingStore, {
+  readonly record: (outcome: RoutingOutcome) => Effect.Effect<void>
+  /** The latest `limit` outcomes of these kinds, oldest first. */
+  readonly recent: (
+    key: { readonly environment: Environment; readonly providerId: string; readonly methodId: string },
+    kinds: "health" | "conversion",
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<RoutingOutcome>>
+  /** Forgets outcomes older than `beforeMs` (epoch ms). */
+  readonly prune: (beforeMs: number) => Effect.Effect<void>
+}>()("core/ports/RoutingStore") {}
+
+export const healthKinds = ["ok", "bad"] as const
+export const conversionKinds = ["converted", "not_converted"] as const
