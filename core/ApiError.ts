@@ -99,6 +99,8 @@ export const ErrorCatalog = {
     "invalid_request_error",
     "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged."
   ),
+  // Routing configuration (admin)
+  routing_version_conflict: entry(409, "invalid_request_error", "The routing configuration changed since it was read (`details.version` is the current one): read it again and resend."),
   // Payouts and balances
   payout_already_final: entry(409, "invalid_request_error", "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator."),
   payout_dispatch_failed: entry(

@@ -19,7 +19,7 @@
  */
 import { circuitOf, defaultBreakerPolicy, type Outcome } from "../../core/routing/Health.ts"
 import { order, type StrategyName } from "../../core/routing/Strategy.ts"
-import { defaultSuccessRatePolicy } from "../../core/routing/SuccessRate.ts"
+import { defaultSuccessRatePolicy, seeded } from "../../core/routing/SuccessRate.ts"
 
 export interface ProviderModel {
   readonly id: string
@@ -81,17 +81,7 @@ export const scenarios: ReadonlyArray<Scenario> = [
   }
 ]
 
-/** A small, fast, seeded generator (mulberry32): the same seed replays the same run. */
-export const seeded = (seed: number) => {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { seeded }
 
 const stays = (waitedMs: number) => Math.exp(-waitedMs / 1000 / patienceSeconds)
 

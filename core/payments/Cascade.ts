@@ -13,13 +13,14 @@ import type { Attempt } from "./Payment.ts"
 /** How long one provider may take to answer a charge before the cascade moves on. */
 export const chargeTimeout = Duration.seconds(30)
 
-/** The attempt written ahead, before the provider is called. */
-export const inFlight = (provider: string, at: DateTime.Utc): Attempt => ({
+/** The attempt written ahead, before the provider is called, with why routing chose it. */
+export const inFlight = (provider: string, at: DateTime.Utc, routing?: Attempt["routing"]): Attempt => ({
   provider,
   outcome: "in_flight",
   latencyMs: 0,
   reason: null,
-  at
+  at,
+  ...(routing === undefined ? {} : { routing })
 })
 
 /** Calls the provider (bounded by `chargeTimeout`) and records how it went. */

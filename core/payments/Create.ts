@@ -6,7 +6,7 @@
  * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
  * continues an interrupted record with the same keys (`resume`).
  */
-import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
+import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
@@ -19,6 +19,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import type { ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
+import { RoutingStore } from "../ports/RoutingStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { missingFor } from "./BuyerData.ts"
@@ -59,6 +60,12 @@ export interface CreatePayment {
 }
 
 
+/** A provider the cascade tries, with why routing put it there (none for a resumed record). */
+interface Route {
+  readonly provider: PaymentProvider
+  readonly routing?: Attempt["routing"]
+}
+
 export const makeCreate = (lifecycle: Lifecycle) =>
   Effect.gen(function*() {
     const store = yield* PaymentStore
@@ -73,6 +80,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const catalog = yield* Catalog
     const registry = yield* ProviderRegistry
     const idempotency = yield* Idempotency
+    const outcomes = yield* RoutingStore
 
     /** The charge a provider is asked for; its idempotency key is the same on every retry. */
     const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, documentId: string | undefined): ChargeRequest => ({
@@ -105,6 +113,18 @@ export const makeCreate = (lifecycle: Lifecycle) =>
 
     const withLast = (attempts: ReadonlyArray<Attempt>, last: Attempt) => [...attempts.slice(0, -1), last]
 
+    /** What routing learns from the attempt: a working provider (accepted or declined) or a bad one. */
+    const recordHealth = (p: Payment, attempt: Attempt) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        outcomes.record({
+          environment: p.environment,
+          providerId: attempt.provider,
+          methodId: p.paymentMethodId,
+          kind: attempt.outcome === "failed" ? "bad" : "ok",
+          at: now,
+          latencyMs: attempt.latencyMs
+        }))
+
     /**
      * The cascade, from the attempt in flight on: each provider is written ahead as the attempt
      * in flight before it is called, and its answer is written before the next one is tried.
@@ -112,17 +132,20 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const route = (
       start: Payment,
       method: PaymentMethodDef,
-      providers: ReadonlyArray<PaymentProvider>,
+      planned: ReadonlyArray<Route>,
       documentId: string | undefined
     ) =>
       Effect.gen(function*() {
         let p = start
-        for (const provider of providers) {
+        for (const { provider, routing: why } of planned) {
           const last = p.attempts.at(-1)
           if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
-            p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now)] })
+            p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
           }
-          const { attempt, result } = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
+          const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
+          const { result } = tried
+          const attempt: Attempt = { ...tried.attempt, ...(p.attempts.at(-1)?.routing === undefined ? {} : { routing: p.attempts.at(-1)!.routing! }) }
+          yield* recordHealth(p, attempt)
           if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success)
           const attempts = withLast(p.attempts, attempt)
           if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)
@@ -185,10 +208,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         const candidates = method === undefined ? [] : yield* routing.candidates(p.environment, p.shopId, method)
         const inFlightProvider = Option.getOrUndefined(yield* registry.get(p.provider))
         const tried = new Set(p.attempts.map((a) => a.provider))
-        const providers = [
+        const providers: ReadonlyArray<Route> = [
           ...(inFlightProvider === undefined ? [] : [inFlightProvider]),
           ...candidates.filter((c) => !tried.has(c.id))
-        ]
+        ].map((provider) => ({ provider }))
         // A provider that can no longer be asked (its plugin is gone) leaves its attempt interrupted.
         const interrupted = p.attempts.map((a) => a.outcome === "in_flight" ? { ...a, outcome: "failed" as const, reason: "interrupted" } : a)
         if (method === undefined || providers.length === 0) {
@@ -198,7 +221,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Routes a record and answers for it. */
-    const drive = (p: Payment, method: PaymentMethodDef, providers: ReadonlyArray<PaymentProvider>, documentId: string | undefined) =>
+    const drive = (p: Payment, method: PaymentMethodDef, providers: ReadonlyArray<Route>, documentId: string | undefined) =>
       Effect.flatMap(route(p, method, providers, documentId), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
@@ -249,7 +272,14 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         })
       }
 
-      const providers = yield* routing.candidates(scope.environment, scope.shop.id, method)
+      const providers = yield* routing.plan(scope.environment, scope.shop.id, method, {
+        country: method.country,
+        paymentMethodId: method.id,
+        method: method.method,
+        currency: localCurrency,
+        amountUsd: Number(Money.toText(usd)),
+        tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 }
+      })
       if (providers.length === 0) {
         return yield* apiError("cascade_exhausted", `No provider is configured for ${method.name} (${method.id}) on this shop`, {
           reason: noProviderReason,
@@ -277,7 +307,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         methodName: method.name,
         channel: method.channel,
         country: methodCountry,
-        provider: providers[0]!.id,
+        provider: providers[0]!.provider.id,
         providerRef: "",
         paymentFormUrl: "",
         paymentData: {},
@@ -288,7 +318,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           local: { currency: localCurrency, midPerUsd: toLocal.midPerUsd, rate: toLocal.rate },
           markupPct: config.fxMarkupPct
         },
-        attempts: [inFlight(providers[0]!.id, createdAt)],
+        attempts: [inFlight(providers[0]!.provider.id, createdAt, providers[0]!.routing)],
         merchantOrderId: input.merchantOrderId ?? null,
         tag1: input.tag1 ?? null,
         tag2: input.tag2 ?? null,

@@ -4,11 +4,12 @@
  * optimistic check in one transaction together with its ledger entry, its events and its
  * follow-up jobs.
  */
-import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
+import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
 import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import { RoutingStore } from "../ports/RoutingStore.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
@@ -59,8 +60,21 @@ export const makeLifecycle = Effect.gen(function*() {
   const claims = yield* Claims
   const tx = yield* Transactions
   const clocks = yield* ShopClocks
+  const outcomes = yield* RoutingStore
 
   const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
+
+  /** What success-rate routing learns: whether a payment its provider accepted was paid. */
+  const recordConversion = (p: Payment, converted: boolean) =>
+    Effect.flatMap(Clock.currentTimeMillis, (at) =>
+      outcomes.record({
+        environment: p.environment,
+        providerId: p.provider,
+        methodId: p.paymentMethodId,
+        kind: converted ? "converted" : "not_converted",
+        at,
+        latencyMs: 0
+      }))
 
   /** Writes the next version of a payment, or fails with `Conflict`. */
   const save = (next: Payment) => Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
@@ -91,6 +105,7 @@ export const makeLifecycle = Effect.gen(function*() {
           yield* save(next)
           yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
           yield* emit(next, "payment.completed")
+          yield* recordConversion(next, true)
           if (next.environment === "sandbox") yield* emit(next, "payment.captured")
           yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
             runAt: DateTime.add(at, { days: next.settlement.delayDays }),
@@ -113,6 +128,7 @@ export const makeLifecycle = Effect.gen(function*() {
           }
           yield* save(next)
           yield* emit(next, "payment.failed")
+          yield* recordConversion(next, false)
           return Option.some(next)
         }
         case "chargeback_opened": {

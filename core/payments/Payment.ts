@@ -51,12 +51,22 @@ export type Settlement = typeof Settlement.Type
  * `in_flight` is written ahead, before the call: after a crash the same provider is asked again
  * with the same key.
  */
+/** Why the attempt went to its provider: the rule that chose the candidates, the strategy, the circuit, the success-rate draw. */
+export const AttemptRouting = Schema.Struct({
+  ruleId: Schema.NullOr(Schema.String),
+  strategy: Schema.Literals(["static", "health", "success_rate"]),
+  circuit: Schema.Literals(["closed", "open", "half_open"]),
+  score: Schema.NullOr(Schema.Number)
+})
+
 export const Attempt = Schema.Struct({
   provider: Schema.String,
   outcome: Schema.Literals(["in_flight", "accepted", "failed", "declined"]),
   latencyMs: Schema.Number,
   reason: Schema.NullOr(Schema.String),
-  at: Instant
+  at: Instant,
+  /** Absent on attempts made before routing recorded its reasons, and on resumed ones. */
+  routing: Schema.optionalKey(AttemptRouting)
 })
 export type Attempt = typeof Attempt.Type
 

@@ -1,11 +1,24 @@
 /**
- * Which providers may charge a rail for a shop, in the order the cascade tries them: the shop's
- * configured routes (ascending priority) whose provider is registered, allowed in the
- * environment, supports that exact rail and, when the route names methods, names this one. In
- * sandbox the sandbox provider serves every rail of every shop after the configured routes, so a
- * new shop can charge in sandbox at once; configure a route for it to change its place.
+ * Which providers may charge a rail for a shop, and in which order the cascade tries them.
+ *
+ * - **Candidates**: the first rule of the shop's routing configuration that matches the payment
+ *   (`core/routing/Config.ts`), else the shop's configured routes (ascending priority); only
+ *   providers registered, allowed in the environment, supporting that exact rail and, when a route
+ *   names methods, named there. In sandbox the sandbox provider serves every rail of every shop
+ *   after the configured routes, so a new shop can charge in sandbox at once.
+ * - **Order** (`plan`): the configuration's strategy (`core/routing/Strategy.ts`), `health` when the
+ *   shop has none: providers whose circuit is open, judged from every replica's recorded outcomes
+ *   (`RoutingStore`), are skipped; `success_rate` orders by Thompson sampling over recent
+ *   conversions. Each planned provider carries why it is there, recorded on its attempt.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Random, Schema } from "effect"
+import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { findMethod } from "../catalog/methods.ts"
+import { RoutingStore } from "../ports/RoutingStore.ts"
+import { type Facts, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
+import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
+import { order, type StrategyName } from "../routing/Strategy.ts"
+import { defaultSuccessRatePolicy, seeded, type Stats } from "../routing/SuccessRate.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
@@ -16,6 +29,22 @@ export const sandboxProviderId = "sandbox"
 
 /** The reason a listed method cannot be charged, as `unroutableReason` and `details.reason` say it. */
 export const noProviderReason = "no_provider_for_method_region"
+
+/** Why an attempt went where it went (stored on the attempt). */
+export interface AttemptRouting {
+  readonly ruleId: string | null
+  readonly strategy: StrategyName
+  readonly circuit: CircuitState
+  readonly score: number | null
+}
+
+export interface Planned {
+  readonly provider: PaymentProvider
+  readonly routing: AttemptRouting
+}
+
+/** How many recent outcomes the circuit of a provider on a rail is folded from. */
+const healthWindow = 50
 
 export class Routing extends Context.Service<Routing, {
   readonly candidates: (
@@ -28,12 +57,27 @@ export class Routing extends Context.Service<Routing, {
     environment: Environment,
     shopId: string
   ) => Effect.Effect<(method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>
+  /** The providers a payment tries, in order, each with why. */
+  readonly plan: (environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) => Effect.Effect<ReadonlyArray<Planned>>
+  /** The shop's routing configuration and its version (0 and none when never configured). */
+  readonly config: (environment: Environment, shopId: string) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig | null }>
+  /**
+   * Validates and stores a new version of the configuration. An invalid one is a 400 naming the
+   * rule and field; `expectedVersion` (optional) refuses a write over another's (409).
+   */
+  readonly configure: (
+    environment: Environment,
+    shopId: string,
+    config: RoutingConfig,
+    expectedVersion: number | undefined
+  ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiError>
 }>()("core/payments/Routing") {
   static readonly layer = Layer.effect(
     Routing,
     Effect.gen(function*() {
       const routes = yield* ProviderRouteStore
       const registry = yield* ProviderRegistry
+      const store = yield* RoutingStore
 
       const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
         const configured = yield* routes.list(environment, shopId)
@@ -56,9 +100,106 @@ export class Routing extends Context.Service<Routing, {
             .map(({ provider }) => provider)
       })
 
+      const decode = Schema.decodeUnknownOption(RoutingConfig)
+      const readConfig = (environment: Environment, shopId: string) =>
+        Effect.map(store.config(environment, shopId), (stored) =>
+          Option.match(stored, {
+            onNone: () => ({ version: 0, config: null }),
+            onSome: (s) => ({ version: s.version, config: Option.getOrNull(decode(s.document)) })
+          }))
+
+      const circuitFor = (environment: Environment, providerId: string, methodId: string, now: number) =>
+        Effect.map(store.recent({ environment, providerId, methodId }, "health", healthWindow), (outcomes) =>
+          circuitOf(outcomes.map((o) => ({ at: o.at, kind: o.kind === "bad" ? "bad" as const : "ok" as const, latencyMs: o.latencyMs })), now))
+
+      const statsFor = (environment: Environment, providerId: string, methodId: string) =>
+        Effect.map(store.recent({ environment, providerId, methodId }, "conversion", defaultSuccessRatePolicy.window), (outcomes) => {
+          const converted = outcomes.filter((o) => o.kind === "converted").length
+          return { provider: providerId, converted, notConverted: outcomes.length - converted }
+        })
+
+      const plan = Effect.fn("Routing.plan")(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
+        const { config } = yield* readConfig(environment, shopId)
+        const uniform = seeded(yield* Random.nextInt)
+        const selected = select(config ?? undefined, facts, uniform)
+        const routed = (yield* routerFor(environment, shopId))(method)
+        let candidates: ReadonlyArray<PaymentProvider> = routed
+        if (selected.providers !== null && !method.sandboxOnly) {
+          const named: Array<PaymentProvider> = []
+          for (const id of selected.providers) {
+            const provider = yield* registry.get(id)
+            if (Option.isSome(provider) && provider.value.environments.includes(environment) && provider.value.supports(method)) named.push(provider.value)
+          }
+          candidates = named
+        }
+        const now = yield* Clock.currentTimeMillis
+        const circuits = new Map<string, Circuit>()
+        const stats = new Map<string, Stats>()
+        for (const c of candidates) {
+          circuits.set(c.id, yield* circuitFor(environment, c.id, method.id, now))
+          if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
+        }
+        const byId = new Map(candidates.map((c) => [c.id, c]))
+        return order(selected.strategy, {
+          candidates: candidates.map((c) => c.id),
+          circuits: (id) => circuits.get(id)!,
+          stats: (id) => stats.get(id) ?? { provider: id, converted: 0, notConverted: 0 },
+          uniform
+        }).map((c): Planned => ({
+          provider: byId.get(c.provider)!,
+          routing: { ruleId: selected.ruleId, strategy: c.strategy, circuit: c.circuit, score: c.score }
+        }))
+      })
+
+      const configure = Effect.fn("Routing.configure")(function*(
+        environment: Environment,
+        shopId: string,
+        config: RoutingConfig,
+        expectedVersion: number | undefined
+      ) {
+        const issues: Array<{ readonly path: string; readonly message: string }> = []
+        const seen = new Set<string>()
+        config.rules.forEach((rule, i) => {
+          if (seen.has(rule.id)) issues.push({ path: `rules[${i}].id`, message: `Rule id '${rule.id}' is used twice` })
+          seen.add(rule.id)
+        })
+        const selections = [...config.rules.map((r, i) => [r, `rules[${i}]`] as const), ...(config.default === undefined ? [] : [[config.default, "default"] as const])]
+        for (const [selection, at] of selections) {
+          if ((selection.providers === undefined) === (selection.split === undefined)) {
+            issues.push({ path: at, message: "Give exactly one of providers (an ordered list) or split (weights)" })
+          }
+        }
+        for (const { path, provider, rule } of namedProviders(config)) {
+          const found = yield* registry.get(provider)
+          if (Option.isNone(found) || !found.value.environments.includes(environment)) {
+            issues.push({ path, message: `No provider '${provider}' is configured in ${environment}` })
+            continue
+          }
+          for (const methodId of rule?.when.paymentMethodIds ?? []) {
+            const method = findMethod(methodId)
+            if (method === undefined) issues.push({ path: `${path.replace(/\.(providers|split).*$/, "")}.when.paymentMethodIds`, message: `Unknown payment method '${methodId}'` })
+            else if (!found.value.supports(method)) issues.push({ path, message: `Provider '${provider}' does not serve ${method.name} (${method.id})` })
+          }
+        }
+        if (issues.length > 0) {
+          return yield* invalidRequest(`Invalid routing configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues)
+        }
+        const current = (yield* readConfig(environment, shopId)).version
+        if (expectedVersion !== undefined && expectedVersion !== current) {
+          return yield* apiError("routing_version_conflict", `The routing configuration is at version ${current}, not ${expectedVersion}: read it again`, { version: current })
+        }
+        if (!(yield* store.putConfig(environment, shopId, current, config))) {
+          return yield* apiError("routing_version_conflict", "Another change to the routing configuration came first: read it again", {})
+        }
+        return { version: current + 1, config }
+      })
+
       return Routing.of({
         routerFor,
-        candidates: (environment, shopId, method) => Effect.map(routerFor(environment, shopId), (route) => route(method))
+        candidates: (environment, shopId, method) => Effect.map(routerFor(environment, shopId), (route) => route(method)),
+        plan,
+        config: readConfig,
+        configure
       })
     })
   )

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
 
 /**
@@ -20,6 +20,11 @@ export interface RoutingOutcome {
   readonly latencyMs: number
 }
 
+export interface StoredRoutingConfig {
+  readonly version: number
+  readonly document: unknown
+}
+
 export class RoutingStore extends Context.Service<RoutingStore, {
   readonly record: (outcome: RoutingOutcome) => Effect.Effect<void>
   /** The latest `limit` outcomes of these kinds, oldest first. */
@@ -30,6 +35,13 @@ export class RoutingStore extends Context.Service<RoutingStore, {
   ) => Effect.Effect<ReadonlyArray<RoutingOutcome>>
   /** Forgets outcomes older than `beforeMs` (epoch ms). */
   readonly prune: (beforeMs: number) => Effect.Effect<void>
+  /** A shop's routing configuration in an environment (a JSON document) and its version. */
+  readonly config: (environment: Environment, shopId: string) => Effect.Effect<Option.Option<StoredRoutingConfig>>
+  /**
+   * Writes the next version of the configuration when the stored one is `expectedVersion` (0: none
+   * yet); answers false when another writer came first.
+   */
+  readonly putConfig: (environment: Environment, shopId: string, expectedVersion: number, document: unknown) => Effect.Effect<boolean>
 }>()("core/ports/RoutingStore") {}
 
 export const healthKinds = ["ok", "bad"] as const

@@ -78,3 +78,15 @@ export const thompsonOrder = (
     .map((s) => ({ provider: s.provider, score: beta(1 + s.converted, 1 + s.notConverted, uniform) }))
     .sort((a, b) => b.score - a.score)
 }
+
+/** A small, fast, seeded generator of uniforms in [0, 1) (mulberry32): the same seed, the same draws. */
+export const seeded = (seed: number) => {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

@@ -42,6 +42,9 @@ const setup = Effect.gen(function*() {
   assert.strictEqual((yield* route(shopId, "ref-b", 2)).status, 200)
   // An explicit, disabled route takes the sandbox provider out of this shop's cascade.
   assert.strictEqual((yield* route(shopId, "sandbox", 3, false)).status, 200)
+  // These tests are about the cascade itself: the static order, whatever the providers' health.
+  const routing = yield* call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "static", rules: [] } })
+  assert.strictEqual(routing.status, 200, JSON.stringify(routing.body))
   const base = yield* baseUrl
   yield* b.setCallbackTarget(`${base}/api/v1/providers/ref-b/callbacks`)
   return { sk: merchant.keys.sandbox.secretKey, a, b }

@@ -8,6 +8,7 @@ import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
 import { PayoutAdminApi, PayoutsApi } from "./PayoutsApi.ts"
+import { RoutingAdminApi } from "./RoutingApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
@@ -26,7 +27,7 @@ export class PublicApi extends HttpApi.make("public")
 
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi)
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi)
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first; an unknown field is an error
   // (a typo must never be ignored: `amout` would refund everything). Headers carry transport

@@ -16,6 +16,7 @@ import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } fr
 import { ClaimAdminHandlers, ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { PayoutAdminHandlers, PayoutHandlers } from "./PayoutHandlers.ts"
+import { RoutingAdminHandlers } from "./RoutingHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
@@ -45,6 +46,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     ClaimAdminHandlers,
     PayoutHandlers,
     PayoutAdminHandlers,
+    RoutingAdminHandlers,
     WithdrawalHandlers,
     WithdrawalAdminHandlers,
     SandboxHandlers

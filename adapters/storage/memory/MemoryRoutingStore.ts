@@ -3,12 +3,15 @@
  * arrays outside the transactional tables (what routing learns need not roll back, and a bounded
  * buffer keeps every transaction's snapshot small).
  */
-import { Effect, Layer } from "effect"
-import { conversionKinds, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
+import { Effect, Layer, Option } from "effect"
+import { conversionKinds, type RoutingOutcome, RoutingStore, type StoredRoutingConfig } from "../../../core/ports/RoutingStore.ts"
+import { MemoryDb } from "./MemoryDb.ts"
 
 const keep = 500
 
-export const MemoryRoutingStore = Layer.sync(RoutingStore, () => {
+export const MemoryRoutingStore = Layer.effect(RoutingStore, Effect.gen(function*() {
+  const db = yield* MemoryDb
+  const configs = db.table<StoredRoutingConfig>("routing_configs")
   const buffers = new Map<string, Array<RoutingOutcome>>()
   const keyOf = (o: Pick<RoutingOutcome, "environment" | "providerId" | "methodId">, family: "health" | "conversion") =>
     `${o.environment}|${o.providerId}|${o.methodId}|${family}`
@@ -26,6 +29,14 @@ export const MemoryRoutingStore = Layer.sync(RoutingStore, () => {
     prune: (beforeMs) =>
       Effect.sync(() => {
         for (const [key, buffer] of buffers) buffers.set(key, buffer.filter((o) => o.at >= beforeMs))
-      })
+      }),
+    config: (environment, shopId) => db.run(Effect.sync(() => Option.fromNullishOr(configs.get(`${environment}|${shopId}`)))),
+    putConfig: (environment, shopId, expectedVersion, document) =>
+      db.run(Effect.sync(() => {
+        const key = `${environment}|${shopId}`
+        if ((configs.get(key)?.version ?? 0) !== expectedVersion) return false
+        configs.set(key, { version: expectedVersion + 1, document })
+        return true
+      }))
   })
-})
+}))

@@ -356,7 +356,14 @@ export const migrations = {
       latency_ms integer NOT NULL
     )`,
     `CREATE INDEX routing_outcomes_latest ON routing_outcomes (environment, provider_id, method_id, kind, id DESC)`,
-    `CREATE INDEX routing_outcomes_age ON routing_outcomes (at_ms)`
+    `CREATE INDEX routing_outcomes_age ON routing_outcomes (at_ms)`,
+    `CREATE TABLE routing_configs (
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      version integer NOT NULL,
+      document text NOT NULL,
+      PRIMARY KEY (environment, shop_id)
+    )`
   )
 }
 

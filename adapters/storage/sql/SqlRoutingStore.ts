@@ -1,5 +1,5 @@
 /** Routing outcomes on SQL (`routing_outcomes`), read newest first through their index. */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { conversionKinds, healthKinds, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
 
@@ -33,7 +33,23 @@ export const SqlRoutingStore = Layer.effect(
           Effect.orDie
         ),
       prune: (beforeMs) =>
-        sql`DELETE FROM routing_outcomes WHERE at_ms < ${beforeMs}`.pipe(Effect.asVoid, Effect.orDie)
+        sql`DELETE FROM routing_outcomes WHERE at_ms < ${beforeMs}`.pipe(Effect.asVoid, Effect.orDie),
+      config: (environment, shopId) =>
+        sql<{ readonly version: number; readonly document: string }>`
+          SELECT version, document FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (r) => ({ version: r.version, document: JSON.parse(r.document) as unknown }))),
+          Effect.orDie
+        ),
+      // One statement each way: two writers of the same version cannot both win.
+      putConfig: (environment, shopId, expectedVersion, document) =>
+        (expectedVersion === 0
+          ? sql`INSERT INTO routing_configs (environment, shop_id, version, document)
+                VALUES (${environment}, ${shopId}, 1, ${JSON.stringify(document)}) ON CONFLICT DO NOTHING RETURNING version`
+          : sql`UPDATE routing_configs SET version = version + 1, document = ${JSON.stringify(document)}
+                WHERE environment = ${environment} AND shop_id = ${shopId} AND version = ${expectedVersion} RETURNING version`).pipe(
+          Effect.map((rows) => rows.length === 1),
+          Effect.orDie
+        )
     })
   })
 )
