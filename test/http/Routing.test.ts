@@ -153,5 +153,20 @@ describe("routing through the host", () => {
         assert.strictEqual(next.body.version, 2)
         assert.strictEqual((yield* call("GET", `/admin/v1/shops/shop_nope/routing?environment=sandbox`, { bearer: adminToken })).status, 404)
       }))
+
+    it.effect("success-rate routing, opt-in, orders only the rule's providers and records its draw", () =>
+      Effect.gen(function*() {
+        const { pay, shopId } = yield* shop(["rule-q", "rule-p", "circuit-b"])
+        const set = yield* putRouting(shopId, { strategy: "success_rate", rules: [{ id: "two", when: {}, providers: ["rule-p", "rule-q"] }] })
+        assert.strictEqual(set.status, 200, JSON.stringify(set.body))
+        for (let i = 0; i < 20; i++) {
+          const paid = yield* pay({ amount: 20, paymentMethodId: "1001" })
+          const [first] = yield* attemptsOf(paid.body.transactionId)
+          assert.include(["rule-p", "rule-q"], first!.provider, "never a provider the rule excludes")
+          assert.deepInclude(first!.routing!, { ruleId: "two", strategy: "success_rate" })
+          const score = (first!.routing as { score: number | null }).score
+          assert.isTrue(score === null || (score >= 0 && score <= 1))
+        }
+      }))
   })
 })
