@@ -15,6 +15,7 @@ import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
+import { RoutingStore } from "../ports/RoutingStore.ts"
 import { JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import * as Postings from "./Postings.ts"
@@ -35,6 +36,7 @@ export const registerPaymentJobs = (
     const store = yield* PaymentStore
     const registry = yield* ProviderRegistry
     const jobs = yield* Jobs
+    const routingOutcomes = yield* RoutingStore
     const ledger = yield* Ledger
     const ledgerStore = yield* LedgerStore
     const claims = yield* Claims
@@ -138,7 +140,13 @@ export const registerPaymentJobs = (
           postings: Postings.reserveRelease
         })))
 
-    yield* jobs.handle(JobKinds.reconcile, () => Effect.asVoid(lifecycle.reconcile()))
+    // The poll also forgets routing outcomes older than a week: routing looks at the latest few
+    // hundred per provider and rail, and the table must not grow forever.
+    yield* jobs.handle(JobKinds.reconcile, () =>
+      Effect.gen(function*() {
+        yield* lifecycle.reconcile()
+        yield* routingOutcomes.prune((yield* Clock.currentTimeMillis) - Duration.toMillis(Duration.days(7)))
+      }))
     // Every worker tick proposes the poll of the current 5-minute slot; the dedupe key makes it
     // run once per slot whatever the number of replicas.
     yield* jobs.onTick(Effect.gen(function*() {

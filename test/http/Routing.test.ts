@@ -52,7 +52,7 @@ const shop = (routes: ReadonlyArray<string>) =>
 
 const attemptsOf = (transactionId: string) =>
   Effect.map(call("GET", `/admin/v1/payments/${transactionId}/routing`, { bearer: adminToken }), (r) =>
-    r.body.attempts as ReadonlyArray<{ provider: string; outcome: string; routing: { ruleId: string | null; strategy: string; circuit: string } | null }>)
+    r.body.attempts as ReadonlyArray<{ provider: string; outcome: string; routing: { ruleId: string | null; strategy: string; circuit: string; score: number | null } | null }>)
 
 describe("routing through the host", () => {
   layer(HostWithUpstreams, { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -164,7 +164,7 @@ describe("routing through the host", () => {
           const [first] = yield* attemptsOf(paid.body.transactionId)
           assert.include(["rule-p", "rule-q"], first!.provider, "never a provider the rule excludes")
           assert.deepInclude(first!.routing!, { ruleId: "two", strategy: "success_rate" })
-          const score = (first!.routing as { score: number | null }).score
+          const score = first!.routing!.score
           assert.isTrue(score === null || (score >= 0 && score <= 1))
         }
       }))
