@@ -56,6 +56,9 @@ export const realClock: Effect.Effect<Clock.Clock> = Clock.clockWith((clock) =>
 /** The real time, on whatever clock the caller runs. */
 export const realNow: Effect.Effect<DateTime.Utc> = Effect.map(realClock, (clock) => DateTime.makeUnsafe(clock.currentTimeMillisUnsafe()))
 
+/** Epoch milliseconds on the real clock (provider health is the same for every shop, whatever its test clock). */
+export const realMillis: Effect.Effect<number> = Effect.map(realClock, (clock) => clock.currentTimeMillisUnsafe())
+
 /** Runs `effect` on the real clock, outside any shop's clock (e.g. signature timestamps). */
 export const atRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(realClock, (clock) =>

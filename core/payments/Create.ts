@@ -6,7 +6,8 @@
  * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
  * continues an interrupted record with the same keys (`resume`).
  */
-import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Result } from "effect"
+import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
+import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
@@ -115,7 +116,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
 
     /** What routing learns from the attempt: a working provider (accepted or declined) or a bad one. */
     const recordHealth = (p: Payment, attempt: Attempt) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(realMillis, (now) =>
         outcomes.record({
           environment: p.environment,
           providerId: attempt.provider,

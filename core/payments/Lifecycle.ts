@@ -4,10 +4,10 @@
  * optimistic check in one transaction together with its ledger entry, its events and its
  * follow-up jobs.
  */
-import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Result } from "effect"
+import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
-import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
+import { realMillis, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -66,7 +66,7 @@ export const makeLifecycle = Effect.gen(function*() {
 
   /** What success-rate routing learns: whether a payment its provider accepted was paid. */
   const recordConversion = (p: Payment, converted: boolean) =>
-    Effect.flatMap(Clock.currentTimeMillis, (at) =>
+    Effect.flatMap(realMillis, (at) =>
       outcomes.record({
         environment: p.environment,
         providerId: p.provider,

@@ -11,7 +11,8 @@
  *   (`RoutingStore`), are skipped; `success_rate` orders by Thompson sampling over recent
  *   conversions. Each planned provider carries why it is there, recorded on its attempt.
  */
-import { Clock, Context, Effect, Layer, Option, Random, Schema } from "effect"
+import { Context, Effect, Layer, Option, Random, Schema } from "effect"
+import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod } from "../catalog/methods.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
@@ -132,7 +133,7 @@ export class Routing extends Context.Service<Routing, {
           }
           candidates = named
         }
-        const now = yield* Clock.currentTimeMillis
+        const now = yield* realMillis
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
