@@ -7,7 +7,6 @@
  * continues an interrupted record with the same keys (`resume`).
  */
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
-import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
@@ -20,7 +19,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import type { ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
-import { RoutingStore } from "../ports/RoutingStore.ts"
+import { makeLearning } from "../routing/Learn.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { missingFor } from "./BuyerData.ts"
@@ -81,7 +80,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const catalog = yield* Catalog
     const registry = yield* ProviderRegistry
     const idempotency = yield* Idempotency
-    const outcomes = yield* RoutingStore
+    const learn = yield* makeLearning
 
     /** The charge a provider is asked for; its idempotency key is the same on every retry. */
     const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, documentId: string | undefined): ChargeRequest => ({
@@ -114,18 +113,6 @@ export const makeCreate = (lifecycle: Lifecycle) =>
 
     const withLast = (attempts: ReadonlyArray<Attempt>, last: Attempt) => [...attempts.slice(0, -1), last]
 
-    /** What routing learns from the attempt: a working provider (accepted or declined) or a bad one. */
-    const recordHealth = (p: Payment, attempt: Attempt) =>
-      Effect.flatMap(realMillis, (now) =>
-        outcomes.record({
-          environment: p.environment,
-          providerId: attempt.provider,
-          methodId: p.paymentMethodId,
-          kind: attempt.outcome === "failed" ? "bad" : "ok",
-          at: now,
-          latencyMs: attempt.latencyMs
-        }))
-
     /**
      * The cascade, from the attempt in flight on: each provider is written ahead as the attempt
      * in flight before it is called, and its answer is written before the next one is tried.
@@ -146,7 +133,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
           const { result } = tried
           const attempt: Attempt = { ...tried.attempt, ...(p.attempts.at(-1)?.routing === undefined ? {} : { routing: p.attempts.at(-1)!.routing! }) }
-          yield* recordHealth(p, attempt)
+          yield* learn.attempt(p, attempt)
           if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success)
           const attempts = withLast(p.attempts, attempt)
           if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)

@@ -7,9 +7,9 @@
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
-import { realMillis, realNow, ShopClocks } from "../clock/ShopClocks.ts"
+import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
-import { RoutingStore } from "../ports/RoutingStore.ts"
+import { makeLearning } from "../routing/Learn.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
@@ -60,21 +60,9 @@ export const makeLifecycle = Effect.gen(function*() {
   const claims = yield* Claims
   const tx = yield* Transactions
   const clocks = yield* ShopClocks
-  const outcomes = yield* RoutingStore
+  const learn = yield* makeLearning
 
   const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
-
-  /** What success-rate routing learns: whether a payment its provider accepted was paid. */
-  const recordConversion = (p: Payment, converted: boolean) =>
-    Effect.flatMap(realMillis, (at) =>
-      outcomes.record({
-        environment: p.environment,
-        providerId: p.provider,
-        methodId: p.paymentMethodId,
-        kind: converted ? "converted" : "not_converted",
-        at,
-        latencyMs: 0
-      }))
 
   /** Writes the next version of a payment, or fails with `Conflict`. */
   const save = (next: Payment) => Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
@@ -105,7 +93,7 @@ export const makeLifecycle = Effect.gen(function*() {
           yield* save(next)
           yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
           yield* emit(next, "payment.completed")
-          yield* recordConversion(next, true)
+          yield* learn.conversion(next, true)
           if (next.environment === "sandbox") yield* emit(next, "payment.captured")
           yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
             runAt: DateTime.add(at, { days: next.settlement.delayDays }),
@@ -128,7 +116,7 @@ export const makeLifecycle = Effect.gen(function*() {
           }
           yield* save(next)
           yield* emit(next, "payment.failed")
-          yield* recordConversion(next, false)
+          yield* learn.conversion(next, false)
           return Option.some(next)
         }
         case "chargeback_opened": {
