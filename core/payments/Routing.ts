@@ -14,9 +14,9 @@
 import { Context, Effect, Layer, Option, Random, Schema } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
-import { findMethod } from "../catalog/methods.ts"
+import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
-import { type Facts, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
+import { type Facts, matches, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
 import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
 import { order, type StrategyName } from "../routing/Strategy.ts"
 import { defaultSuccessRatePolicy, seeded, type Stats } from "../routing/SuccessRate.ts"
@@ -180,6 +180,22 @@ export class Routing extends Context.Service<Routing, {
             const method = findMethod(methodId)
             if (method === undefined) issues.push({ path: `${path.replace(/\.(providers|split).*$/, "")}.when.paymentMethodIds`, message: `Unknown payment method '${methodId}'` })
             else if (!found.value.supports(method)) issues.push({ path, message: `Provider '${provider}' does not serve ${method.name} (${method.id})` })
+          }
+          // A rule on countries, slugs or currencies: the provider must serve at least one rail it can match.
+          if (rule !== undefined && rule.when.paymentMethodIds === undefined) {
+            const rails = paymentMethods.filter((m) =>
+              (environment === "sandbox" || !m.sandboxOnly) &&
+              matches({ ...rule.when, amountUsd: undefined, tags: undefined }, {
+                country: m.country,
+                paymentMethodId: m.id,
+                method: m.method,
+                currency: m.currencies[0] ?? "",
+                amountUsd: 0,
+                tags: {}
+              }))
+            if (!rails.some((m) => found.value.supports(m))) {
+              issues.push({ path, message: `Provider '${provider}' serves none of the payment methods rule '${rule.id}' can match` })
+            }
           }
         }
         if (issues.length > 0) {

@@ -15,7 +15,12 @@ export const makeLearning = Effect.map(RoutingStore, (store) => {
       store.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
   return {
     /** A working provider (it accepted or declined) or a bad one (a retryable failure, a timeout). */
-    attempt: (p: Payment, attempt: Attempt) => record(p, attempt.provider, attempt.outcome === "failed" ? "bad" : "ok", attempt.latencyMs),
+    attempt: (p: Payment, attempt: Attempt) =>
+      Effect.andThen(
+        record(p, attempt.provider, attempt.outcome === "failed" ? "bad" : "ok", attempt.latencyMs),
+        // A buyer the provider refused at once did not convert there either.
+        attempt.outcome === "declined" ? record(p, attempt.provider, "not_converted", 0) : Effect.void
+      ),
     /** Whether the payment its provider accepted was finally paid. */
     conversion: (p: Payment, converted: boolean) => record(p, p.provider, converted ? "converted" : "not_converted", 0)
   }

@@ -164,5 +164,21 @@ describe("real connectors in the host", () => {
           assert.deepInclude(byId("1076"), { routable: false, unroutableReason: "no_provider_for_method_region" }, `${upstream.id} does not serve Khipu`)
         }
       }))
+
+    it.effect("a routing rule naming a connector that does not serve its rails is refused, naming the field", () =>
+      Effect.gen(function*() {
+        const merchant = yield* createMerchant()
+        const shopId = merchant.shops[0]!.id
+        const put = (rules: ReadonlyArray<unknown>) =>
+          call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "health", rules } })
+        const bySlug = yield* put([{ id: "khipu", when: { methods: ["khipu"] }, providers: ["mercadopago"] }])
+        assert.strictEqual(bySlug.status, 400)
+        assert.deepInclude(bySlug.body.error.details.issues[0], { path: "rules[0].providers[0]" })
+        const byId = yield* put([{ id: "khipu", when: { paymentMethodIds: ["1076"] }, split: [{ provider: "dlocal", weight: 1 }] }])
+        assert.strictEqual(byId.status, 400)
+        assert.deepInclude(byId.body.error.details.issues[0], { path: "rules[0].split[0].provider" })
+        const fine = yield* put([{ id: "mx-cash", when: { countries: ["MX"], methods: ["oxxo"] }, providers: ["ebanx", "dlocal", "mercadopago"] }])
+        assert.strictEqual(fine.status, 200, JSON.stringify(fine.body))
+      }))
   })
 })
