@@ -111,7 +111,7 @@ export class Routing extends Context.Service<Routing, {
 
       const circuitFor = (environment: Environment, providerId: string, methodId: string, now: number) =>
         Effect.map(store.recent({ environment, providerId, methodId }, "health", healthWindow), (outcomes) =>
-          circuitOf(outcomes.map((o) => ({ at: o.at, kind: o.kind === "bad" ? "bad" as const : "ok" as const, latencyMs: o.latencyMs })), now))
+          circuitOf(outcomes.map((o) => ({ at: o.at, kind: o.kind === "bad" || o.kind === "probe" ? o.kind : "ok" as const, latencyMs: o.latencyMs })), now))
 
       const statsFor = (environment: Environment, providerId: string, methodId: string) =>
         Effect.map(store.recent({ environment, providerId, methodId }, "conversion", defaultSuccessRatePolicy.window), (outcomes) => {
@@ -141,7 +141,7 @@ export class Routing extends Context.Service<Routing, {
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))
-        return order(selected.strategy, {
+        const planned = order(selected.strategy, {
           candidates: candidates.map((c) => c.id),
           circuits: (id) => circuits.get(id)!,
           stats: (id) => stats.get(id) ?? { provider: id, converted: 0, notConverted: 0 },
@@ -150,6 +150,12 @@ export class Routing extends Context.Service<Routing, {
           provider: byId.get(c.provider)!,
           routing: { ruleId: selected.ruleId, strategy: c.strategy, circuit: c.circuit, score: c.score }
         }))
+        // A payment that leads with a half-open circuit is its probe: the others wait for its answer.
+        const first = planned[0]
+        if (first?.routing.circuit === "half_open") {
+          yield* store.record({ environment, providerId: first.provider.id, methodId: method.id, kind: "probe", at: now, latencyMs: 0 })
+        }
+        return planned
       })
 
       const configure = Effect.fn("Routing.configure")(function*(

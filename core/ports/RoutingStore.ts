@@ -4,7 +4,7 @@ import type { Environment } from "../Environment.ts"
 /**
  * What routing learns from, shared by every replica: each provider's recent outcomes on each rail.
  * - `ok` / `bad`: how an attempt ended for the circuit breaker (`bad` = a retryable failure or a
- *   timeout), with its latency;
+ *   timeout), with its latency; `probe`: a payment was sent to a half-open circuit;
  * - `converted` / `not_converted`: whether a payment the provider accepted was finally paid, for
  *   success-rate routing.
  * Only the latest outcomes matter: a store keeps at least the last `keep` per provider and rail
@@ -14,7 +14,7 @@ export interface RoutingOutcome {
   readonly environment: Environment
   readonly providerId: string
   readonly methodId: string
-  readonly kind: "ok" | "bad" | "converted" | "not_converted"
+  readonly kind: "ok" | "bad" | "probe" | "converted" | "not_converted"
   /** Epoch milliseconds. */
   readonly at: number
   readonly latencyMs: number
@@ -44,5 +44,5 @@ export class RoutingStore extends Context.Service<RoutingStore, {
   readonly putConfig: (environment: Environment, shopId: string, expectedVersion: number, document: unknown) => Effect.Effect<boolean>
 }>()("core/ports/RoutingStore") {}
 
-export const healthKinds = ["ok", "bad"] as const
+export const healthKinds = ["ok", "bad", "probe"] as const
 export const conversionKinds = ["converted", "not_converted"] as const

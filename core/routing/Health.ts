@@ -7,8 +7,10 @@
  * - `open`: after `failuresToOpen` consecutive bad outcomes (a retryable failure, a timeout, or an
  *   answer slower than `slowMs`), skipped for `openMs`.
  * - `half_open`: after `openMs`, the next payment may try it once (a probe): a good outcome closes
- *   the circuit, a bad one opens it again for `openMs`. While a probe is in flight the circuit
- *   counts as open, so replicas do not stampede a provider that is coming back.
+ *   the circuit, a bad one opens it again for `openMs`. While a probe is in flight (recorded as
+ *   `probe` when a payment is planned onto a half-open circuit) the circuit counts as open, so
+ *   concurrent payments and replicas do not stampede a provider that is coming back; a probe with
+ *   no answer for `openMs` (its replica died) no longer holds the others back.
  */
 
 export interface Outcome {
@@ -16,9 +18,10 @@ export interface Outcome {
   readonly at: number
   /**
    * `ok`: the provider answered (accepted, or declined the buyer: a working provider);
-   * `bad`: a retryable failure or a timeout; `in_flight`: asked, no answer yet.
+   * `bad`: a retryable failure or a timeout; `probe`: a payment was sent to try a half-open
+   * circuit, no answer yet.
    */
-  readonly kind: "ok" | "bad" | "in_flight"
+  readonly kind: "ok" | "bad" | "probe"
   readonly latencyMs: number
 }
 
@@ -47,14 +50,14 @@ const isBad = (outcome: Outcome, policy: BreakerPolicy) =>
 export const circuitOf = (outcomes: ReadonlyArray<Outcome>, now: number, policy: BreakerPolicy = defaultBreakerPolicy): Circuit => {
   let consecutiveBad = 0
   let openedAt: number | null = null
-  let probing = false
+  let probeAt: number | null = null
   for (const outcome of outcomes) {
-    if (outcome.kind === "in_flight") {
-      // A probe asked while half-open: the others wait for its answer.
-      if (openedAt !== null && outcome.at >= openedAt + policy.openMs) probing = true
+    if (outcome.kind === "probe") {
+      // A probe sent while half-open: the others wait for its answer.
+      if (openedAt !== null && outcome.at >= openedAt + policy.openMs) probeAt = outcome.at
       continue
     }
-    probing = false
+    probeAt = null
     if (openedAt !== null) {
       if (outcome.at < openedAt + policy.openMs) continue // answers of calls made before it opened
       if (isBad(outcome, policy)) openedAt = outcome.at
@@ -69,7 +72,7 @@ export const circuitOf = (outcomes: ReadonlyArray<Outcome>, now: number, policy:
   }
   const state: CircuitState = openedAt === null
     ? "closed"
-    : now < openedAt + policy.openMs || probing
+    : now < openedAt + policy.openMs || (probeAt !== null && now < probeAt + policy.openMs)
     ? "open"
     : "half_open"
   return { state, consecutiveBad, openedAt }

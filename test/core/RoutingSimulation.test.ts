@@ -35,7 +35,9 @@ describe("routing simulation", () => {
     const opened = [bad(1), bad(2), bad(3)]
     assert.strictEqual(circuitOf(opened, 10_000).state, "open")
     assert.strictEqual(circuitOf(opened, 60_003).state, "half_open")
-    assert.strictEqual(circuitOf([...opened, { at: 60_004, kind: "in_flight", latencyMs: 0 }], 60_005).state, "open", "a probe is in flight")
+    const probing = [...opened, { at: 60_004, kind: "probe" as const, latencyMs: 0 }]
+    assert.strictEqual(circuitOf(probing, 60_005).state, "open", "a probe is in flight")
+    assert.strictEqual(circuitOf(probing, 120_005).state, "half_open", "a probe unanswered for a minute holds no one back")
     assert.strictEqual(circuitOf([...opened, ok(60_010)], 60_011).state, "closed")
     assert.strictEqual(circuitOf([...opened, bad(60_010)], 60_011).state, "open")
     assert.strictEqual(circuitOf([ok(1), { at: 2, kind: "ok", latencyMs: 6_000 }, bad(3), bad(4)], 5).state, "open", "slow answers count")

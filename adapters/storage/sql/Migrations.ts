@@ -351,7 +351,7 @@ export const migrations = {
       environment text NOT NULL,
       provider_id text NOT NULL,
       method_id text NOT NULL,
-      kind text NOT NULL CHECK (kind IN ('ok', 'bad', 'converted', 'not_converted')),
+      kind text NOT NULL CHECK (kind IN ('ok', 'bad', 'probe', 'converted', 'not_converted')),
       at_ms bigint NOT NULL,
       latency_ms integer NOT NULL
     )`,
