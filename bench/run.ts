@@ -11,6 +11,8 @@ import { loopbackConfig } from "../host/Config.ts"
 import { hostLayer } from "../host/Host.ts"
 
 const requests = Number(process.env["BENCH_REQUESTS"] ?? 2000)
+/** How many payments are stored between the two POST /payments measures (cost must not grow with data). */
+const fill = Number(process.env["BENCH_FILL"] ?? 10_000)
 const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 16)
 const adminToken = "bench-admin"
 
@@ -23,12 +25,12 @@ if (url !== undefined) stores.push(["postgres", SqlStore.postgres(url, { schema:
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
-const measure = async (label: string, run: () => Promise<Response>) => {
+const measure = async (label: string, run: () => Promise<Response>, count = requests, quiet = false) => {
   const latencies: Array<number> = []
   let next = 0
   const started = performance.now()
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < requests) {
+    while (next < count) {
       next++
       const t = performance.now()
       const response = await run()
@@ -39,10 +41,13 @@ const measure = async (label: string, run: () => Promise<Response>) => {
   }))
   const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
+  const rate = latencies.length / seconds
+  if (quiet) return rate
   console.log(
     `  ${label.padEnd(34)} ${String(Math.round(latencies.length / seconds)).padStart(6)} req/s` +
       `   p50 ${percentile(latencies, 0.5).toFixed(1)} ms   p99 ${percentile(latencies, 0.99).toFixed(1)} ms`
   )
+  return rate
 }
 
 const bench = (name: string, store: Layer.Layer<any, any, never>) =>
@@ -68,6 +73,16 @@ const bench = (name: string, store: Layer.Layer<any, any, never>) =>
       await measure("GET /api/v1/me (access token)", () => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } }))
       await measure("GET /api/v1/ping (raw secret key)", () => fetch(`${base}/api/v1/ping`, { headers: { authorization: `Bearer ${secretKey}` } }))
       await measure("POST /api/v1/auth/token", pair)
+      const payment = () =>
+        fetch(`${base}/api/v1/payments`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
+          body: JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
+        })
+      const empty = await measure("POST /api/v1/payments (fresh store)", payment)
+      await measure("(storing payments)", payment, fill, true)
+      const full = await measure(`POST /api/v1/payments (+${fill} stored)`, payment)
+      console.log(`  ${"cost growth: full / fresh".padEnd(34)} ${(full / empty).toFixed(2)} (1.00 = independent of stored data)`)
     })
   }).pipe(
     Effect.provide(hostLayer(loopbackConfig({
