@@ -61,7 +61,8 @@ export interface EbanxSimulator {
   readonly baseUrl: string
   readonly charges: ReadonlyMap<string, SimulatedPayment>
   readonly callbacksSent: ReadonlyArray<SentCallback>
-  readonly setMode: (mode: Mode) => Effect.Effect<void>
+  /** `onlyPath` limits the mode to one endpoint (`/ws/refund`, say); the others answer `ok`. */
+  readonly setMode: (mode: Mode, onlyPath?: string) => Effect.Effect<void>
   readonly complete: (hash: string) => Effect.Effect<void>
   readonly fail: (hash: string, reason?: string) => Effect.Effect<void>
   readonly setStatus: (hash: string, status: string) => Effect.Effect<void>
@@ -102,6 +103,8 @@ export const start = (
       status: errorHttpStatus,
       body: { status: "ERROR", status_code: code, status_message: message }
     })
+    let chosenMode: Mode = "ok"
+    let modePath: string | undefined
     let mode: Mode = "ok"
     let target: string | undefined
     let dropping = false
@@ -188,6 +191,7 @@ export const start = (
 
     const server = yield* serve((req) => {
       received.push({ path: req.path, body: req.body })
+      mode = modePath === undefined || modePath === req.path ? chosenMode : "ok"
       const key = /"integration_key":"([^"]*)"/.exec(req.body)?.[1]
       const ok = key === integrationKey
       if (mode === "unavailable") return { authorized: ok, answer: { status: 503, body: "Service Unavailable" } }
@@ -212,7 +216,11 @@ export const start = (
       baseUrl: server.baseUrl,
       charges: payments,
       callbacksSent: server.callbacksSent,
-      setMode: (next) => Effect.sync(() => void (mode = next)),
+      setMode: (next, onlyPath) =>
+        Effect.sync(() => {
+          chosenMode = next
+          modePath = onlyPath
+        }),
       complete: (hash) => setStatus(hash, "CO"),
       fail: (hash, reason) => setStatus(hash, "CA", reason ?? "cancelled"),
       setStatus: (hash, status) => setStatus(hash, status),
@@ -223,4 +231,4 @@ export const start = (
     } satisfies EbanxSimulator
   })
 
-export const EbanxSimulator = { start, invalidDocument, duplicateRefundCode, notificationBody }
+export const EbanxSimulator = { start, invalidDocument, duplicateRefundCode, exceedingRefundCode, notificationBody }
