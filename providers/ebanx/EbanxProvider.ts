@@ -148,6 +148,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           payment_type_code: type,
           merchant_payment_code: request.transactionId,
           currency_code: request.currency,
+          // Major units as a JSON number, written from the decimal text (never a float): 250.05.
           amount_total: new UpstreamHttp.JsonDecimal(request.amount),
           notification_url: request.callbackUrl,
           due_date: dueDateOf(request.expiresAt)
