@@ -2,7 +2,8 @@
  * The conformance harness of the EBANX connector: the plugin against its simulator, started
  * afresh for each test on a loopback port. Test tooling (it starts servers), not the plugin.
  */
-import { Effect, Redacted, type Scope } from "effect"
+import { Effect, Layer, Redacted, type Scope } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
 import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
@@ -11,7 +12,8 @@ import { EbanxSimulator } from "./EbanxSimulator.ts"
 
 export const integrationKey = "test_ik_Xw3Lm9Qa2Vr7Nc5Bt8Yd"
 
-export const Live = FetchHttpClient.layer
+/** What the plugin needs: an HTTP client, and HMAC (its `merchant_refund_code`s). */
+export const Live = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
 
 export const pix = findMethod("1001")!
 
@@ -36,7 +38,7 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
     method: pix,
     chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
     completeUpstream: sim.complete,
-    failUpstream: (ref) => sim.fail(ref),
+    failUpstream: (ref, reason) => sim.fail(ref, reason),
     unknownUpstream: (ref) => sim.setStatus(ref, "XN"),
     arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
     arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),

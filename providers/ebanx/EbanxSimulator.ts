@@ -7,27 +7,42 @@
  *   scrubbing is tested).
  * - `POST /ws/direct` -> a `PE` payment with a 40-hex `hash` and the buyer's page (`voucher_url`,
  *   `boleto_url` or `redirect_url` by rail); a body that does not match is `BP-DR-2`; a rail not
- *   listed `BP-DR-35`; the document {@link invalidDocument} `BP-DR-22` (invalid document); a
+ *   listed `BP-DR-35`; the document {@link invalidDocument} `BP-DR-23` (invalid document); a
  *   `merchant_payment_code` already held `BP-DR-0`.
  * - `POST /ws/query` by `hash` or `merchant_payment_code` -> the payment with its refunds, or
  *   `BP-QU-1` (not found).
- * - `POST /ws/refund` -> `{ refund: { id, status: "RE" } }`; a payment that is not `CO` is
- *   `BP-REF-4`, more than what is left `BP-REF-7`. A full refund leaves the payment `CO` with its
- *   refunds listed, as EBANX does.
+ * - `POST /ws/refund` -> `{ refund: { id, merchant_refund_code, status: "RE" }, payment }`; a
+ *   body that does not match (a `merchant_refund_code` over 20 characters, say) is `BP-REF-1`, a
+ *   payment that is not `CO` `BP-REF-7`, more than what is left {@link exceedingRefundCode}, a
+ *   `merchant_refund_code` the payment already has {@link duplicateRefundCode}. A full refund
+ *   leaves the payment `CO` with its refunds listed, as EBANX does.
  * - Modes: `ok`; `unavailable` (HTTP `503`); `slow` (the work is done, the answer comes after
  *   `slowMs`); `decline` (`BP-DR-19`, invalid customer data, on charges).
- * - `complete(hash)` / `fail(hash)` / `setStatus(hash, status)` move a payment and POST the
+ *   `setErrorHttpStatus(400)` sends the `ERROR` answers with that HTTP status instead of 200 (some
+ *   documented codes come so).
+ * - `complete(hash)` / `fail(hash, reason)` / `setStatus(hash, status)` move a payment and POST the
  *   documented form `operation=payment_status_change&notification_type=update&hash_codes=<hash>` to
- *   its `notification_url` (or the callback target). Nothing is signed: that is EBANX's scheme.
+ *   its `notification_url` (or the callback target). EBANX also signs it with its RSA certificate
+ *   (`X-SignatureContent`); the simulator does not, as the connector never relies on it (README).
  */
 import { createHash } from "node:crypto"
 import { BigDecimal, Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import * as Rails from "./Rails.ts"
 import * as Wire from "./Wire.ts"
 
 export type Mode = "ok" | "unavailable" | "slow" | "decline"
 
 export const invalidDocument = "00000000000"
+
+/**
+ * The simulator's answer to a second refund with a `merchant_refund_code` the payment already
+ * has: the public pages name no code for it (the connector does not depend on one: it looks the
+ * refund up by its code whenever EBANX refuses).
+ */
+export const duplicateRefundCode = "BP-REF-DUPLICATE"
+/** The simulator's answer to a refund over what is left (no public code either). */
+export const exceedingRefundCode = "BP-REF-EXCEEDS"
 
 export interface SimulatedPayment {
   readonly hash: string
@@ -36,6 +51,8 @@ export interface SimulatedPayment {
   readonly amountText: string
   readonly body: Wire.DirectBody["payment"]
   status: string
+  /** Why `fail` cancelled it. */
+  cancelReason?: string | undefined
   refunded: string
   readonly refunds: Array<{ readonly id: string; readonly merchantRefundCode: string; readonly amountText: string }>
 }
@@ -44,12 +61,16 @@ export interface EbanxSimulator {
   readonly baseUrl: string
   readonly charges: ReadonlyMap<string, SimulatedPayment>
   readonly callbacksSent: ReadonlyArray<SentCallback>
-  readonly setMode: (mode: Mode) => Effect.Effect<void>
+  /** `onlyPath` limits the mode to one endpoint (`/ws/refund`, say); the others answer `ok`. */
+  readonly setMode: (mode: Mode, onlyPath?: string) => Effect.Effect<void>
   readonly complete: (hash: string) => Effect.Effect<void>
-  readonly fail: (hash: string) => Effect.Effect<void>
+  readonly fail: (hash: string, reason?: string) => Effect.Effect<void>
   readonly setStatus: (hash: string, status: string) => Effect.Effect<void>
   readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  readonly setErrorHttpStatus: (status: number) => Effect.Effect<void>
+  /** Every request received, in order (raw bodies: the key is in them). */
+  readonly received: ReadonlyArray<{ readonly path: string; readonly body: string }>
 }
 
 /** The form EBANX POSTs about changed payments. */
@@ -64,7 +85,6 @@ const decodeKeyed = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Stru
   merchant_payment_code: Schema.optionalKey(Schema.String)
 })))
 
-const refused = (code: string, message: string): Answer => ({ status: 200, body: { status: "ERROR", status_code: code, status_message: message } })
 
 /** The amount of a JSON body exactly as written, at `key`. */
 const numberText = (raw: string, key: string) => new RegExp(`"${key}":(-?\\d+(?:\\.\\d+)?)[,}]`).exec(raw)?.[1]
@@ -77,7 +97,14 @@ export const start = (
 ): Effect.Effect<EbanxSimulator, never, Scope.Scope> =>
   Effect.gen(function*() {
     const payments = new Map<string, SimulatedPayment>()
-    const served = new Set(Object.values(Wire.rails))
+    const received: Array<{ readonly path: string; readonly body: string }> = []
+    let errorHttpStatus = 200
+    const refused = (code: string, message: string): Answer => ({
+      status: errorHttpStatus,
+      body: { status: "ERROR", status_code: code, status_message: message }
+    })
+    let chosenMode: Mode = "ok"
+    let modePath: string | undefined
     let mode: Mode = "ok"
     let target: string | undefined
     let dropping = false
@@ -86,6 +113,7 @@ export const start = (
     const view = (payment: SimulatedPayment) => {
       const page = `${server.baseUrl}/print/${payment.hash}`
       const type = payment.body.payment_type_code
+      const rail = Rails.rails.find((r) => r.paymentTypeCode === type)
       return {
         hash: payment.hash,
         merchant_payment_code: payment.merchantPaymentCode,
@@ -93,7 +121,7 @@ export const start = (
         amount_ext: Number(payment.amountText),
         currency_ext: payment.body.currency_code,
         payment_type_code: type,
-        ...(type === "boleto" ? { boleto_url: page } : ["pse", "webpay", "spei"].includes(type) ? { redirect_url: page } : { voucher_url: page }),
+        [rail?.page ?? "voucher_url"]: page,
         ...(type === "pix" ? { pix: { qr_code_value: `00020126580014br.gov.bcb.pix${payment.hash.slice(0, 12)}` } } : {}),
         refunds: payment.refunds.map((r) => ({ id: r.id, merchant_refund_code: r.merchantRefundCode, status: "RE", amount_ext: Number(r.amountText) }))
       }
@@ -104,8 +132,8 @@ export const start = (
       const amountText = numberText(raw, "amount_total")
       if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) return refused("BP-DR-2", "Field payment is required")
       const p = body.value.payment
-      if (!served.has(p.payment_type_code)) return refused("BP-DR-35", `Invalid payment_type_code: ${p.payment_type_code}`)
-      if (p.document === invalidDocument) return refused("BP-DR-22", "Field payment.document is invalid")
+      if (!Rails.paymentTypeCodes.has(p.payment_type_code)) return refused("BP-DR-35", `Invalid payment_type_code: ${p.payment_type_code}`)
+      if (p.document === invalidDocument) return refused("BP-DR-23", "Field payment.document is invalid")
       if (mode === "decline") return refused("BP-DR-19", "Customer data is invalid")
       const existing = [...payments.values()].find((x) => x.merchantPaymentCode === p.merchant_payment_code)
       if (existing !== undefined) {
@@ -139,13 +167,19 @@ export const start = (
       if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) return refused("BP-REF-1", "Invalid refund request")
       const payment = payments.get(body.value.hash)
       if (payment === undefined) return refused("BP-REF-3", "Payment not found")
-      if (payment.status !== "CO") return refused("BP-REF-4", "Payment cannot be refunded")
+      if (payment.status !== "CO") return refused("BP-REF-7", "Payment cannot be refunded: it is not confirmed")
+      if (payment.refunds.some((r) => r.merchantRefundCode === body.value.merchant_refund_code)) {
+        return refused(duplicateRefundCode, `Refund already exists with merchant_refund_code: ${body.value.merchant_refund_code}`)
+      }
       const total = BigDecimal.sum(decimal(payment.refunded), decimal(amountText))
-      if (BigDecimal.isGreaterThan(total, decimal(payment.amountText))) return refused("BP-REF-7", "Refund amount exceeds the payment")
+      if (BigDecimal.isGreaterThan(total, decimal(payment.amountText))) return refused(exceedingRefundCode, "Refund amount exceeds what is left of the payment")
       const made = { id: String(9000 + ++sequence), merchantRefundCode: body.value.merchant_refund_code, amountText }
       payment.refunds.push(made)
       payment.refunded = BigDecimal.format(BigDecimal.normalize(total))
-      return { status: 200, body: { status: "SUCCESS", refund: { id: made.id, status: "RE" }, payment: view(payment) } }
+      return {
+        status: 200,
+        body: { status: "SUCCESS", refund: { id: made.id, merchant_refund_code: made.merchantRefundCode, status: "RE" }, payment: view(payment) }
+      }
     }
 
     const route = (req: SimulatorRequest): Answer => {
@@ -156,6 +190,8 @@ export const start = (
     }
 
     const server = yield* serve((req) => {
+      received.push({ path: req.path, body: req.body })
+      mode = modePath === undefined || modePath === req.path ? chosenMode : "ok"
       const key = /"integration_key":"([^"]*)"/.exec(req.body)?.[1]
       const ok = key === integrationKey
       if (mode === "unavailable") return { authorized: ok, answer: { status: 503, body: "Service Unavailable" } }
@@ -166,11 +202,12 @@ export const start = (
       }
     })
 
-    const setStatus = (hash: string, status: string) =>
+    const setStatus = (hash: string, status: string, reason?: string) =>
       Effect.promise(async () => {
         const payment = payments.get(hash)
         if (payment === undefined) throw new Error(`simulator: no payment '${hash}'`)
         payment.status = status
+        payment.cancelReason = reason
         const headers = { "content-type": "application/x-www-form-urlencoded" }
         await server.sendCallback(target ?? payment.body.notification_url, headers, notificationBody([hash]), { drop: dropping })
       })
@@ -179,13 +216,19 @@ export const start = (
       baseUrl: server.baseUrl,
       charges: payments,
       callbacksSent: server.callbacksSent,
-      setMode: (next) => Effect.sync(() => void (mode = next)),
+      setMode: (next, onlyPath) =>
+        Effect.sync(() => {
+          chosenMode = next
+          modePath = onlyPath
+        }),
       complete: (hash) => setStatus(hash, "CO"),
-      fail: (hash) => setStatus(hash, "CA"),
-      setStatus,
+      fail: (hash, reason) => setStatus(hash, "CA", reason ?? "cancelled"),
+      setStatus: (hash, status) => setStatus(hash, status),
       setCallbackTarget: (url) => Effect.sync(() => void (target = url)),
-      dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop))
+      dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      setErrorHttpStatus: (status) => Effect.sync(() => void (errorHttpStatus = status)),
+      received
     } satisfies EbanxSimulator
   })
 
-export const EbanxSimulator = { start, invalidDocument, notificationBody }
+export const EbanxSimulator = { start, invalidDocument, duplicateRefundCode, exceedingRefundCode, notificationBody }

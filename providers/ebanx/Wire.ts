@@ -1,14 +1,16 @@
 /**
- * EBANX's Direct API on the wire, as Schemas, its rails and its status map
- * (https://docs.ebanx.com/docs/resources/error-codes/api-error-codes and the Direct API reference
- * pages listed in the README).
+ * EBANX's Direct API on the wire, as Schemas, its error codes and its status map (the pages are
+ * listed in the README; the rails are in `Rails.ts`).
  *
  * | call         | request                                                      | answer                          |
  * |--------------|--------------------------------------------------------------|---------------------------------|
  * | charge       | `POST /ws/direct` {@link DirectBody}                         | `200` {@link PaymentAnswer}     |
  * | status       | `POST /ws/query` `{ integration_key, hash }` or `merchant_payment_code` | `200` {@link PaymentAnswer} |
  * | refund       | `POST /ws/refund` {@link RefundBody}                         | `200` {@link RefundAnswer}      |
- * | notification | EBANX `POST`s a form `operation=payment_status_change&notification_type=update&hash_codes=h1,h2` | `200` |
+ * | notification | EBANX `POST`s a form `operation=payment_status_change&notification_type=<type>&hash_codes=h1,h2` | `200` |
+ *
+ * `notification_type` is `update` (the status changed from PE to CO or CA), `refund`,
+ * `chargeback` or `chargeback_credit`; the form carries no status, the query answers it.
  *
  * The key travels in the body (`integration_key`); an error is HTTP 200 too, with
  * `{ status: "ERROR", status_code, status_message }`. Amounts are JSON numbers in major units,
@@ -18,30 +20,37 @@
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
 
-/** The engine's rails EBANX serves (catalog id -> EBANX's `payment_type_code`). */
-export const rails: Readonly<Record<string, string>> = {
-  "1001": "pix",
-  "1002": "boleto",
-  "1031": "spei",
-  "1033": "oxxo",
-  "1047": "pse",
-  "1051": "efecty",
-  "1061": "pagoefectivo",
-  "1075": "webpay"
-}
-
-/** EBANX's error codes the connector reads. */
+/** EBANX's error codes the connector reads (https://docs.ebanx.com/docs/resources/error-codes/api-error-codes). */
 export const errorCodes = {
-  /** Payment already exists with merchant_payment_code: X. */
+  /** `Payment already exists with merchant_payment_code: X`: the charge exists, query it. */
   duplicate: "BP-DR-0",
-  /** Payment type (group) not active / invalid payment_type_code: this account cannot take the rail. */
+  /** Payment type (group) not active / invalid `payment_type_code`: this account cannot take the rail. */
   notActive: ["BP-CH-1", "BP-DR-4", "BP-DR-35", "BP-DR-36"],
-  /** `BP-SA-*`: the integration key is missing or invalid. */
+  /** `BP-SA-*`: the integration key is missing or invalid (`BP-SA-1` "Parameter integration_key not found"). */
   credentialsPrefix: "BP-SA-"
 } as const
 
+/**
+ * What an EBANX error code means for the cascade (`retryable`: may the next provider try?).
+ * A wrong key and a rail this account has not activated say nothing about the charge; every
+ * other documented code (missing or invalid buyer data, amount limits, refund refusals) is about
+ * the request itself and would be refused again.
+ */
+export const verdictOf = (code: string): { readonly retryable: boolean; readonly reason: string } =>
+  code.startsWith(errorCodes.credentialsPrefix)
+    ? { retryable: true, reason: "invalid_credentials" }
+    : (errorCodes.notActive as ReadonlyArray<string>).includes(code)
+    ? { retryable: true, reason: code }
+    : { retryable: false, reason: code }
+
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
+const Bounded = (max: number) => Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(max)))
+
+/** `merchant_payment_code`: 1 to 40 characters, unique per account. */
+export const maxMerchantPaymentCode = 40
+/** `merchant_refund_code`: 1 to 20 characters. */
+export const maxMerchantRefundCode = 20
 
 export const DirectBody = Schema.Struct({
   integration_key: Schema.String,
@@ -51,16 +60,26 @@ export const DirectBody = Schema.Struct({
     email: Schema.String,
     document: Schema.String,
     phone_number: Schema.optionalKey(Schema.String),
-    country: Schema.String,
+    /** Two letters, lower case (`br`). */
+    country: Schema.String.pipe(Schema.check(Schema.isPattern(/^[a-z]{2}$/))),
     payment_type_code: Schema.String,
-    merchant_payment_code: Schema.String,
-    currency_code: Schema.String,
+    merchant_payment_code: Bounded(maxMerchantPaymentCode),
+    currency_code: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{3}$/))),
+    /** Major units, a JSON number (`100.50`). */
     amount_total: Schema.Number,
     notification_url: Schema.String,
-    due_date: Schema.optionalKey(Schema.String)
+    /** `dd/mm/yyyy`. */
+    due_date: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isPattern(/^\d{2}\/\d{2}\/\d{4}$/))))
   })
 })
 export type DirectBody = typeof DirectBody.Type
+
+/** One refund of a payment, as the query lists it (`payment.refunds`) and `/ws/refund` answers it. */
+export const Refund = Schema.Struct({
+  id: Schema.Union([Schema.String, Schema.Number]),
+  merchant_refund_code: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  status: Text
+})
 
 export const Payment = Schema.Struct({
   hash: Schema.NonEmptyString,
@@ -70,11 +89,7 @@ export const Payment = Schema.Struct({
   boleto_url: Schema.optionalKey(HttpUrl),
   voucher_url: Schema.optionalKey(HttpUrl),
   pix: Schema.optionalKey(Schema.Struct({ qr_code_value: Schema.optionalKey(Schema.String) })),
-  refunds: Schema.optionalKey(Schema.Array(Schema.Struct({
-    id: Schema.Union([Schema.String, Schema.Number]),
-    merchant_refund_code: Schema.optionalKey(Schema.NullOr(Schema.String)),
-    status: Text
-  })))
+  refunds: Schema.optionalKey(Schema.NullOr(Schema.Array(Refund)))
 })
 export type Payment = typeof Payment.Type
 
@@ -92,19 +107,22 @@ export const RefundBody = Schema.Struct({
   integration_key: Schema.String,
   operation: Schema.Literal("request"),
   hash: Schema.String,
+  /** Major units of the payment's currency, a JSON number. */
   amount: Schema.Number,
-  description: Schema.String,
-  merchant_refund_code: Schema.String
+  description: Bounded(1500),
+  merchant_refund_code: Bounded(maxMerchantRefundCode)
 })
 
-export const RefundAnswer = Schema.Struct({
-  ...Outcome,
-  refund: Schema.optionalKey(Schema.Struct({ id: Schema.Union([Schema.String, Schema.Number]), status: Text }))
-})
+/** `refund` is the one made; `payment` (with its `refunds`) may come along. */
+export const RefundAnswer = Schema.Struct({ ...Outcome, refund: Schema.optionalKey(Refund), payment: Schema.optionalKey(Payment) })
 
-/** CO is confirmed (paid); CA cancelled; PE pending and OP open, and anything else, pending. */
+/**
+ * The payment statuses EBANX documents: `OP` open (the buyer has not filled the payment details
+ * yet), `PE` pending confirmation, `CO` confirmed (paid), `CA` cancelled. CO is completed, CA
+ * failed; OP, PE and anything else (a status EBANX adds later) pending, never a success.
+ */
 export const toUpdateStatus = (status: string): ChargeUpdate["status"] => {
-  switch (status.toUpperCase()) {
+  switch (status) {
     case "CO":
       return "completed"
     case "CA":
