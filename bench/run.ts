@@ -93,6 +93,8 @@ const bench = (name: string, store: Layer.Layer<any, any, never>) =>
     Effect.scoped
   )
 
-for (const [name, store] of stores) {
+/** `BENCH_STORES=memory,pglite` runs those only. */
+const only = process.env["BENCH_STORES"]?.split(",")
+for (const [name, store] of stores.filter(([name]) => only === undefined || only.includes(name))) {
   await Effect.runPromise(bench(name, store).pipe(Effect.provide(Layer.empty)) as Effect.Effect<void>)
 }
