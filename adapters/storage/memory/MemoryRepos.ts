@@ -201,17 +201,29 @@ export const MemoryJobStore = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const jobs = db.table<Job>("jobs")
+    // Indexes, so no call costs what the table holds: dedupe key -> job id, and the pending jobs.
+    const byDedupeKey = db.table<string>("jobs_by_dedupe_key")
+    const pending = db.table<true>("jobs_pending")
+    const write = (job: Job) => {
+      jobs.set(job.id, job)
+      if (job.status === "pending") pending.set(job.id, true)
+      else pending.delete(job.id)
+    }
+    const pendingJobs = () => [...pending.keys()].map((id) => jobs.get(id)!)
     const update = (id: string, f: (job: Job) => Job) =>
       db.run(Effect.sync(() => {
         const job = jobs.get(id)
-        if (job !== undefined) jobs.set(id, f(job))
+        if (job !== undefined) write(f(job))
       }))
     return JobStore.of({
       enqueue: (job) =>
         db.run(Effect.sync(() => {
           if (jobs.has(job.id)) return false
-          if (job.dedupeKey !== null && Option.isSome(find(jobs, (j) => j.dedupeKey === job.dedupeKey))) return false
-          jobs.set(job.id, job)
+          if (job.dedupeKey !== null) {
+            if (byDedupeKey.has(job.dedupeKey)) return false
+            byDedupeKey.set(job.dedupeKey, job.id)
+          }
+          write(job)
           return true
         })),
       find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(jobs.get(id)))),
@@ -219,7 +231,7 @@ export const MemoryJobStore = Layer.effect(
         db.run(Effect.sync(() => {
           // Due on the real clock first, then due only on a test clock that runs ahead.
           const lateness = (j: Job) => DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now)
-          const due = [...jobs.values()]
+          const due = pendingJobs()
             .filter((j) =>
               j.status === "pending" && kinds.includes(j.kind) && (clockScope === undefined || j.clockScope === clockScope) &&
               lateness(j) <= clockOffset(db, j.clockScope) &&
@@ -233,13 +245,13 @@ export const MemoryJobStore = Layer.effect(
           const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
           return due.map((j) => {
             const claimed: Job = { ...j, attempts: j.attempts + 1, lockedUntil }
-            jobs.set(j.id, claimed)
+            write(claimed)
             return claimed
           })
         })),
       countDue: ({ clockScope, kinds, now }) =>
         db.run(Effect.sync(() =>
-          [...jobs.values()].filter((j) =>
+          pendingJobs().filter((j) =>
             j.status === "pending" && j.clockScope === clockScope && kinds.includes(j.kind) &&
             DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now) <= clockOffset(db, clockScope)
           ).length

@@ -19,6 +19,15 @@ export const MemoryWebhookStore = Layer.effect(
     const db = yield* MemoryDb
     const subscriptions = db.table<Subscription>("webhooks")
     const deliveries = db.table<Delivery>("webhook_deliveries")
+    // Indexes, so no call costs what the table holds: one delivery per webhook and event, and the
+    // deliveries still to attempt.
+    const byWebhookEvent = db.table<string>("webhook_deliveries_by_event")
+    const toAttempt = db.table<true>("webhook_deliveries_to_attempt")
+    const write = (d: Delivery) => {
+      deliveries.set(d.id, d)
+      if (d.status === "pending" || d.status === "failed") toAttempt.set(d.id, true)
+      else toAttempt.delete(d.id)
+    }
     const inbox = db.table<InboxMessage>("webhook_inbox")
     const scoped = (s: Subscription | undefined, environment: string, shopId: string) =>
       Option.filter(Option.fromNullishOr(s), (x) => x.environment === environment && x.shopId === shopId)
@@ -41,8 +50,12 @@ export const MemoryWebhookStore = Layer.effect(
         )),
       insertDeliveries: (ds) =>
         db.run(Effect.sync(() => {
-          const seen = new Set([...deliveries.values()].map((d) => `${d.webhookId}|${d.eventId}`))
-          for (const d of ds) if (!seen.has(`${d.webhookId}|${d.eventId}`)) deliveries.set(d.id, d)
+          for (const d of ds) {
+            const key = `${d.webhookId}|${d.eventId}`
+            if (byWebhookEvent.has(key)) continue
+            byWebhookEvent.set(key, d.id)
+            write(d)
+          }
         })),
       findDelivery: (webhookId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(deliveries.get(id)), (d) => d.webhookId === webhookId))),
@@ -59,7 +72,7 @@ export const MemoryWebhookStore = Layer.effect(
         db.run(Effect.sync(() => {
           const lateness = (d: Delivery) => DateTime.toEpochMillis(d.nextAttemptAt!) - DateTime.toEpochMillis(now)
           const offset = (d: Delivery) => d.environment === "sandbox" ? clockOffset(db, d.shopId) : 0
-          const due = [...deliveries.values()]
+          const due = [...toAttempt.keys()].map((id) => deliveries.get(id)!)
             .filter((d) =>
               (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
               (sandboxShopId === undefined || (d.environment === "sandbox" && d.shopId === sandboxShopId)) &&
@@ -73,7 +86,7 @@ export const MemoryWebhookStore = Layer.effect(
           const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
           return due.map((d) => {
             const claimed = { ...d, lockedUntil }
-            deliveries.set(d.id, claimed)
+            write(claimed)
             return claimed
           })
         })),
@@ -88,12 +101,12 @@ export const MemoryWebhookStore = Layer.effect(
       recordAttempt: (id, result) =>
         db.run(Effect.sync(() => {
           const d = deliveries.get(id)
-          if (d !== undefined) deliveries.set(id, { ...d, ...result, lockedUntil: null })
+          if (d !== undefined) write({ ...d, ...result, lockedUntil: null })
         })),
       requeue: (id, now) =>
         db.run(Effect.sync(() => {
           const d = deliveries.get(id)
-          if (d !== undefined) deliveries.set(id, { ...d, status: "pending", nextAttemptAt: now, lockedUntil: null })
+          if (d !== undefined) write({ ...d, status: "pending", nextAttemptAt: now, lockedUntil: null })
         })),
       insertInboxMessage: (m) => db.run(Effect.sync(() => void inbox.set(m.id, m))),
       listInbox: (webhookId, p) =>
