@@ -23,6 +23,11 @@ const zero = BigDecimal.fromBigInt(0n)
 const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
   DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
 
+
+/** An insert that, like SQL's primary key, refuses a row whose id is taken (a defect: ids are unique by construction). */
+const insertOnce = <A>(db: MemoryDb["Service"], rows: Map<string, A>, id: string, row: A, what: string) =>
+  db.run(Effect.suspend(() => rows.has(id) ? Effect.die(new Error(`duplicate ${what} ${id}`)) : Effect.sync(() => void rows.set(id, row))))
+
 export const MemoryFxRateStore = Layer.effect(
   FxRateStore,
   Effect.gen(function*() {
@@ -106,10 +111,7 @@ export const MemoryPaymentStore = Layer.effect(
     const db = yield* MemoryDb
     const payments = db.table<Payment>("payments")
     return PaymentStore.of({
-      insert: (p) =>
-        db.run(Effect.suspend(() =>
-          payments.has(p.id) ? Effect.die(new Error(`duplicate payment ${p.id}`)) : Effect.sync(() => void payments.set(p.id, p))
-        )),
+      insert: (p) => insertOnce(db, payments, p.id, p, "payment"),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() =>
           Option.filter(Option.fromNullishOr(payments.get(id)), (p) => p.environment === environment && p.shopId === shopId)
@@ -213,7 +215,7 @@ export const MemoryClaimStore = Layer.effect(
     const db = yield* MemoryDb
     const claims = db.table<Claim>("claims")
     return ClaimStore.of({
-      insert: (c) => db.run(Effect.sync(() => void claims.set(c.id, c))),
+      insert: (c) => insertOnce(db, claims, c.id, c, "claim"),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(claims.get(id)), (c) => c.environment === environment && c.shopId === shopId))),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(claims.get(id)))),
@@ -236,7 +238,7 @@ export const MemoryPayoutStore = Layer.effect(
     const db = yield* MemoryDb
     const payouts = db.table<Payout>("payouts")
     return PayoutStore.of({
-      insert: (p) => db.run(Effect.sync(() => void payouts.set(p.id, p))),
+      insert: (p) => insertOnce(db, payouts, p.id, p, "payout"),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(payouts.get(id)), (p) => p.environment === environment && p.shopId === shopId))),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(payouts.get(id)))),
@@ -267,7 +269,7 @@ export const MemoryWithdrawalStore = Layer.effect(
     const db = yield* MemoryDb
     const withdrawals = db.table<Withdrawal>("withdrawals")
     return WithdrawalStore.of({
-      insert: (w) => db.run(Effect.sync(() => void withdrawals.set(w.id, w))),
+      insert: (w) => insertOnce(db, withdrawals, w.id, w, "withdrawal"),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(withdrawals.get(id)), (w) => w.environment === environment && w.shopId === shopId))),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(withdrawals.get(id)))),
