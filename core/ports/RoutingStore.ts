@@ -44,5 +44,6 @@ export class RoutingStore extends Context.Service<RoutingStore, {
   readonly putConfig: (environment: Environment, shopId: string, expectedVersion: number, document: unknown) => Effect.Effect<boolean>
 }>()("core/ports/RoutingStore") {}
 
-export const healthKinds = ["ok", "bad", "probe"] as const
-export const conversionKinds = ["converted", "not_converted"] as const
+/** Which of `recent`'s families an outcome belongs to. */
+export const familyOf = (kind: RoutingOutcome["kind"]): "health" | "conversion" =>
+  kind === "converted" || kind === "not_converted" ? "conversion" : "health"

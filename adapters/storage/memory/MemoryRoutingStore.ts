@@ -4,7 +4,7 @@
  * buffer keeps every transaction's snapshot small).
  */
 import { Effect, Layer, Option } from "effect"
-import { conversionKinds, type RoutingOutcome, RoutingStore, type StoredRoutingConfig } from "../../../core/ports/RoutingStore.ts"
+import { familyOf, type RoutingOutcome, RoutingStore, type StoredRoutingConfig } from "../../../core/ports/RoutingStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const keep = 500
@@ -15,7 +15,6 @@ export const MemoryRoutingStore = Layer.effect(RoutingStore, Effect.gen(function
   const buffers = new Map<string, Array<RoutingOutcome>>()
   const keyOf = (o: Pick<RoutingOutcome, "environment" | "providerId" | "methodId">, family: "health" | "conversion") =>
     `${o.environment}|${o.providerId}|${o.methodId}|${family}`
-  const familyOf = (kind: RoutingOutcome["kind"]) => (conversionKinds as ReadonlyArray<string>).includes(kind) ? "conversion" : "health"
   return RoutingStore.of({
     record: (outcome) =>
       Effect.sync(() => {

@@ -351,11 +351,14 @@ export const migrations = {
       environment text NOT NULL,
       provider_id text NOT NULL,
       method_id text NOT NULL,
+      family text NOT NULL CHECK (family IN ('health', 'conversion')),
       kind text NOT NULL CHECK (kind IN ('ok', 'bad', 'probe', 'converted', 'not_converted')),
       at_ms bigint NOT NULL,
       latency_ms integer NOT NULL
     )`,
-    `CREATE INDEX routing_outcomes_latest ON routing_outcomes (environment, provider_id, method_id, kind, id DESC)`,
+    // The latest outcomes of one family are read newest first: an index range scan that stops at
+    // the LIMIT, whatever the table holds.
+    `CREATE INDEX routing_outcomes_latest ON routing_outcomes (environment, provider_id, method_id, family, id DESC)`,
     `CREATE INDEX routing_outcomes_age ON routing_outcomes (at_ms)`,
     `CREATE TABLE routing_configs (
       environment text NOT NULL,

@@ -1,7 +1,7 @@
 /** Routing outcomes on SQL (`routing_outcomes`), read newest first through their index. */
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { conversionKinds, healthKinds, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
+import { familyOf, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
 
 interface Row {
   readonly environment: RoutingOutcome["environment"]
@@ -18,8 +18,8 @@ export const SqlRoutingStore = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return RoutingStore.of({
       record: (o) =>
-        sql`INSERT INTO routing_outcomes (environment, provider_id, method_id, kind, at_ms, latency_ms)
-            VALUES (${o.environment}, ${o.providerId}, ${o.methodId}, ${o.kind}, ${o.at}, ${Math.round(o.latencyMs)})`.pipe(
+        sql`INSERT INTO routing_outcomes (environment, provider_id, method_id, family, kind, at_ms, latency_ms)
+            VALUES (${o.environment}, ${o.providerId}, ${o.methodId}, ${familyOf(o.kind)}, ${o.kind}, ${o.at}, ${Math.round(o.latencyMs)})`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),
@@ -27,7 +27,7 @@ export const SqlRoutingStore = Layer.effect(
         sql<Row>`
           SELECT environment, provider_id, method_id, kind, at_ms, latency_ms FROM routing_outcomes
           WHERE environment = ${key.environment} AND provider_id = ${key.providerId} AND method_id = ${key.methodId}
-            AND kind IN ${sql.in(kinds === "health" ? [...healthKinds] : [...conversionKinds])}
+            AND family = ${kinds}
           ORDER BY id DESC LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map((r) => ({ ...r, at: Number(r.atMs) })).reverse()),
           Effect.orDie
