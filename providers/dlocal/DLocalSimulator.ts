@@ -20,6 +20,7 @@
  *   what is left `400 5007`. A full refund makes the payment `REFUNDED`.
  * - Modes: `ok`; `unavailable` (`503 7000`); `slow` (the work is done, the answer comes after
  *   `slowMs`); `decline` (payments are created `REJECTED`, as dLocal answers a refused buyer).
+ *   `setRefusal({ status, code })` answers every `POST /payments` with that documented error.
  * - `complete(id)` / `fail(id, detail)` / `setStatus(id, status)` move a payment and POST it, signed,
  *   to its `notification_url` (or the callback target); `dropCallbacks(true)` loses them.
  */
@@ -63,6 +64,8 @@ export interface DLocalSimulator {
   readonly requests: ReadonlyArray<RecordedRequest>
   readonly callbacksSent: ReadonlyArray<SentCallback>
   readonly setMode: (mode: Mode) => Effect.Effect<void>
+  /** Every `POST /payments` is answered `{ code }` with this HTTP status (undefined: stop). */
+  readonly setRefusal: (refusal: { readonly status: number; readonly code: number } | undefined) => Effect.Effect<void>
   readonly complete: (id: string) => Effect.Effect<void>
   readonly fail: (id: string, detail: string) => Effect.Effect<void>
   readonly setStatus: (id: string, status: string, detail?: string) => Effect.Effect<void>
@@ -95,6 +98,7 @@ export const start = (
     const payments = new Map<string, SimulatedPayment>()
     const countries = new Set(rails.map((rail) => rail.country))
     let mode: Mode = "ok"
+    let refusal: { readonly status: number; readonly code: number } | undefined
     let target: string | undefined
     let dropping = false
     let sequence = 0
@@ -187,7 +191,9 @@ export const start = (
     const route = (req: SimulatorRequest): Answer => {
       if (mode === "unavailable") return error(503, 7000, "Failed to process the request.")
       if (req.headers["x-version"] !== "2.1") return error(400, 5017, "Invalid API Version.")
-      if (req.method === "POST" && req.path === "/payments") return create(req.body)
+      if (req.method === "POST" && req.path === "/payments") {
+        return refusal === undefined ? create(req.body) : error(refusal.status, refusal.code, `Refused with ${refusal.code}.`)
+      }
       if (req.method === "POST" && req.path === "/refunds") return refund(req.body)
       const byId = /^\/payments\/([^/]+)$/.exec(req.path)
       if (req.method === "GET" && byId !== null) return found(payments.get(decodeURIComponent(byId[1]!)))
@@ -234,6 +240,7 @@ export const start = (
       requests: server.requests,
       callbacksSent: server.callbacksSent,
       setMode: (next) => Effect.sync(() => void (mode = next)),
+      setRefusal: (next) => Effect.sync(() => void (refusal = next)),
       complete: (id) => setStatus(id, "PAID", "The payment was paid."),
       fail: (id, detail) => setStatus(id, "REJECTED", detail),
       setStatus,
