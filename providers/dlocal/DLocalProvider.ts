@@ -1,18 +1,21 @@
 /**
- * The dLocal pay-in connector (Payins API): PIX and boleto in Brazil, SPEI and OXXO in Mexico, PSE
- * and Efecty in Colombia, PagoEfectivo in Peru, Webpay in Chile and Rapipago in Argentina
- * (`Wire.ts`), all in dLocal's REDIRECT flow: the buyer is sent to dLocal's page for the method
+ * The dLocal pay-in connector (Payins API 2.1): PIX and boleto in Brazil, SPEI and OXXO in Mexico,
+ * PSE and Efecty in Colombia, PagoEfectivo in Peru, Webpay in Chile and Rapipago in Argentina
+ * (`Rails.ts`), all in dLocal's REDIRECT flow: the buyer is sent to dLocal's page for the method
  * (QR code, voucher, bank redirect). Every call is signed (`Signing.ts`, `Client.ts`).
  *
- * - **Idempotency.** dLocal's key for a payment is `order_id`, unique per merchant: the engine's
- *   transaction id, the same on every retry of the charge. A retry after a lost answer is refused
- *   `400 5009 Order ID is duplicated`, and the connector answers the payment dLocal already holds
- *   (`GET /orders/{order_id}`), so it is never charged twice. A refund carries its own `id` (the
- *   engine's refund id): a retried refund answers the refund already made.
- * - **Declines.** A payment created `REJECTED`, and dLocal's refusals of the buyer (5005 cadastral
- *   situation, 5006/5007 limits, 5014 blacklisted...), are `ProviderError` not retryable. A
- *   country, currency or method this account cannot take (5003, 5004, 5010), outages, 429 (6000),
- *   5xx (7000), timeouts and refused credentials (403 3001-3003) are retryable.
+ * - **Idempotency.** dLocal documents no idempotency header for pay-ins; its key for a payment is
+ *   `order_id`, unique per merchant: the engine's transaction id, the same on every retry of the
+ *   charge. A retry after a lost answer is refused `400 5009 Order ID is duplicated`; the connector
+ *   then reads the order (`GET /orders/{order_id}`, which answers the order object and its
+ *   `payment_id`) and the payment itself (`GET /payments/{payment_id}`), and answers that payment:
+ *   one upstream payment, however often the charge is retried. A refund carries the engine's
+ *   refund id as dLocal's `order_refund_id`.
+ * - **Declines.** A payment created `REJECTED`, and dLocal's refusals of the buyer or the amount
+ *   (5005 cadastral situation, 5006/5007/5016 limits, 5014 blacklisted, 5000/5001 invalid data...),
+ *   are `ProviderError` not retryable. A country, currency or method this account cannot take (5003,
+ *   5004, 5010), our API version (5017), the acquirer's failure (5021), 429 (6000), 5xx (7000),
+ *   timeouts and refused credentials (403 3001-3003) are retryable.
  * - **Notifications.** dLocal POSTs the payment object signed like every request; the connector
  *   verifies the signature over the exact bytes and the `X-Date` (300 s), then reads the status.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
@@ -28,24 +31,43 @@ import {
   type ChargeRequest,
   type ChargeUpdate,
   type PaymentProvider,
+  ProviderError,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import type { Connector, ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type ClientOptions, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
+import * as Rails from "./Rails.ts"
 import { verifyNotification } from "./Signing.ts"
 import * as Wire from "./Wire.ts"
 
 export interface Options extends ClientOptions {
   readonly displayName?: string | undefined
+  /**
+   * dLocal's `callback_url`: where its page sends the buyer back after paying (the shop's own
+   * page). Omitted when not configured; dLocal's REDIRECT examples omit it too. Never the engine's
+   * notification URL, which takes signed POSTs, not a browser.
+   */
+  readonly returnUrl?: string | undefined
 }
 
 const decodeNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.PaymentObject))
 
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
-    const { call, fail, mac } = yield* makeClient(options)
+    const client = yield* makeClient(options)
+    const { fail, mac } = client
+
+    /** The shared client's verdict, with the pay-in codes it does not know (`Wire.retryableCodes`). */
+    const call = <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) =>
+      client.call(operation, path, schema, body).pipe(
+        Effect.mapError((error) =>
+          !error.retryable && Wire.retryableCodes.has(error.reason)
+            ? new ProviderError({ providerId: error.providerId, retryable: true, reason: error.reason, message: error.message })
+            : error
+        )
+      )
 
     const update = (payment: Wire.PaymentObject): ChargeUpdate => ({
       providerRef: payment.id,
@@ -54,14 +76,30 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       detail: payment.status_detail
     })
 
+    const payment = (providerRef: string) => call("status", `/payments/${encodeURIComponent(providerRef)}`, Wire.PaymentObject)
+
+    /** The payment dLocal already holds for this order (the charge's retry after a lost answer). */
+    const held = (transactionId: string) =>
+      Effect.gen(function*() {
+        const order = yield* call("charge.lookup", `/orders/${encodeURIComponent(transactionId)}`, Wire.OrderObject)
+        if (order.order_id !== transactionId) return yield* fail(true, "malformed_response", "dLocal answered about another order")
+        return yield* payment(order.payment_id)
+      })
+
     const charge = Effect.fn("DLocalProvider.charge")(function*(request: ChargeRequest) {
-      const method = Wire.rails[request.method.id]
-      if (method === undefined) return yield* fail(true, "method_not_served", `dLocal is not configured for ${request.method.id}`)
+      const rail = Rails.railOf(request.method)
+      if (rail === undefined) return yield* fail(true, "method_not_served", `dLocal is not configured for ${request.method.id}`)
+      if (!rail.currencies.includes(request.currency)) {
+        return yield* fail(true, "currency_not_served", `dLocal is not configured for ${request.currency} on ${request.method.id}`)
+      }
+      // The exact JSON text that is signed and sent. `amount` is a JSON number in major units:
+      // `JsonDecimal` carries `Money.toText` of the BigDecimal and `jsonText` splices that text in
+      // as the number literal (`"amount":1234.5`), so no float ever holds the amount on our side.
       const body = UpstreamHttp.jsonText({
-        amount: new UpstreamHttp.JsonDecimal(request.amount),
+        amount: new UpstreamHttp.JsonDecimal(Money.round(request.amount, request.currency)),
         currency: request.currency,
         country: request.country,
-        payment_method_id: method,
+        payment_method_id: rail.paymentMethodId,
         payment_method_flow: "REDIRECT",
         payer: {
           name: request.customer.name ?? "",
@@ -72,46 +110,54 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         order_id: request.transactionId,
         description: `Payment ${request.transactionId}`,
         notification_url: request.callbackUrl,
-        callback_url: request.callbackUrl
+        ...UpstreamHttp.defined({ callback_url: options.returnUrl })
       })
-      const payment = yield* call("charge", "/payments", Wire.PaymentObject, body).pipe(
-        Effect.catchIf(
-          (error) => error.reason === Wire.errorCodes.orderIdDuplicated,
-          () => call("charge.lookup", `/orders/${encodeURIComponent(request.transactionId)}`, Wire.PaymentObject)
-        )
+      const created = yield* call("charge", "/payments", Wire.PaymentObject, body).pipe(
+        Effect.catchIf((error) => error.reason === Wire.errorCodes.orderIdDuplicated, () => held(request.transactionId))
       )
-      if (payment.order_id !== request.transactionId) {
+      if (created.order_id !== request.transactionId) {
         return yield* fail(true, "malformed_response", "dLocal answered about another order")
       }
-      const status = Wire.toChargeStatus(payment.status)
-      if (status === "failed") return yield* fail(false, payment.status_detail ?? "rejected", `dLocal rejected the payment: ${payment.status_detail ?? payment.status}`)
-      if (payment.redirect_url === undefined) return yield* fail(true, "malformed_response", "dLocal answered without a redirect_url")
+      const status = Wire.toChargeStatus(created.status)
+      const detail = created.status_detail ?? created.status
+      if (status === "failed") return yield* fail(false, "rejected", `dLocal rejected the payment: ${detail}`)
+      if (created.redirect_url === undefined) {
+        // A pending payment without its page cannot be shown to the buyer, who never saw it (its
+        // answer was lost): the cascade may try another provider and this one lapses unpaid. One
+        // dLocal calls paid or expired must not be charged again elsewhere.
+        return yield* fail(status === "pending", "no_redirect_url", `dLocal answered a ${created.status} payment without a redirect_url`)
+      }
       return {
-        providerRef: payment.id,
+        providerRef: created.id,
         status,
-        paymentFormUrl: payment.redirect_url,
-        paymentData: { method, ...(payment.ticket === undefined ? {} : { ticket: payment.ticket }) }
+        paymentFormUrl: created.redirect_url,
+        paymentData: { method: rail.paymentMethodId, ...(created.ticket === undefined ? {} : { ticket: created.ticket }) }
       } satisfies ChargeAccepted
     })
 
     const status = Effect.fn("DLocalProvider.status")(function*(providerRef: string, transactionId: string) {
-      const payment = yield* call("status", `/payments/${encodeURIComponent(providerRef)}`, Wire.PaymentObject)
+      const found = yield* payment(providerRef)
       // Only the payment asked about may speak: an answer about another one changes nothing.
-      if (payment.id !== providerRef || payment.order_id !== transactionId) {
+      if (found.id !== providerRef || found.order_id !== transactionId) {
         return yield* fail(true, "malformed_response", "dLocal answered about another payment")
       }
-      return update(payment)
+      return update(found)
     })
 
     const refund = Effect.fn("DLocalProvider.refund")(function*(request: RefundRequest) {
+      // Major units from decimal text, as in `charge`.
       const body = UpstreamHttp.jsonText({
-        id: request.refundId,
         payment_id: request.providerRef,
         amount: new UpstreamHttp.JsonDecimal(Money.round(request.amount, request.currency)),
-        currency: request.currency
+        currency: request.currency,
+        order_refund_id: request.refundId,
+        description: `Refund ${request.refundId} of ${request.transactionId}`
       })
       const created = yield* call("refund", "/refunds", Wire.RefundObject, body)
-      if (created.status.toUpperCase() === "REJECTED") return yield* fail(false, "refund_rejected", "dLocal rejected the refund")
+      if (created.status.trim().toUpperCase() === "REJECTED") {
+        return yield* fail(false, "refund_rejected", `dLocal rejected the refund: ${created.status_detail ?? created.status}`)
+      }
+      // SUCCESS, or PENDING (dLocal completes it later): the refund exists at dLocal.
       return { providerRef: created.id }
     })
 
@@ -119,10 +165,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       Effect.gen(function*() {
         const verdict = yield* verifyNotification(options, headers, rawBody)
         if (verdict !== "valid") return yield* new CallbackRejected({ reason: `signature ${verdict}` })
-        const payment = yield* decodeNotification(rawBody).pipe(
+        const notified = yield* decodeNotification(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
         )
-        return [update(payment)]
+        return [update(notified)]
       }).pipe(
         // Untrusted input must never escape as a defect.
         Effect.catchDefect(() => Effect.fail(new CallbackRejected({ reason: "unreadable callback" }))),
@@ -134,7 +180,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       id: options.id,
       displayName: options.displayName ?? "dLocal",
       environments: [options.environment],
-      supports: (method) => method.id in Wire.rails,
+      supports: (method) => Rails.railOf(method) !== undefined,
       charge,
       status,
       verifyCallback,
@@ -152,14 +198,19 @@ const optionsOf = (settings: ConnectorSettings): Options => ({
   login: settings.secrets["LOGIN"]!,
   transKey: settings.secrets["TRANS_KEY"]!,
   secretKey: settings.secrets["SECRET_KEY"]!,
-  timeoutMs: settings.timeoutMs
+  timeoutMs: settings.timeoutMs,
+  returnUrl: settings.values["RETURN_URL"]
 })
 
-/** One dLocal account: its pay-ins and its payouts (`CONNECTORS=<id>=dlocal`). */
+/**
+ * One dLocal account: its pay-ins and its payouts (`CONNECTORS=<id>=dlocal`). Secrets `LOGIN`
+ * (`X-Login`), `TRANS_KEY` (`X-Trans-Key`), `SECRET_KEY` (the HMAC key, both ways); optional
+ * `RETURN_URL` (the buyer's way back, dLocal's `callback_url`) and the payout settings.
+ */
 export const connector: Connector = {
   kind: "dlocal",
   secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"],
-  settings: ["PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
+  settings: ["RETURN_URL", "PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
   paymentProvider: (settings) => make(optionsOf(settings)),
   payoutProvider: payoutsFromSettings
 }

@@ -1,76 +1,95 @@
 /**
- * dLocal's Payins API on the wire, as Schemas, its rails and its status map
- * (https://docs.dlocal.com/api-documentation/payins-api-reference/payments,
- * https://docs.dlocal.com/api-documentation/payins-api-reference/payments/pix-payments,
- * https://docs.dlocal.com/api-documentation/payins-api-reference/payment-methods/mexico,
- * https://docs.dlocal.com/reference/payment-method-object, https://docs.dlocal.com/reference/http-errors-payments).
+ * dLocal's Payins API on the wire, as Schemas, its error codes and its status map
+ * (https://docs.dlocal.com/reference/create-payment, https://docs.dlocal.com/reference/the-order-object,
+ * https://docs.dlocal.com/reference/make-a-refund, https://docs.dlocal.com/reference/the-refund-object,
+ * https://docs.dlocal.com/reference/payment-status-codes, https://docs.dlocal.com/reference/http-errors-payments,
+ * https://docs.dlocal.com/docs/receive-notifications). The rails are in `Rails.ts`.
  *
- * | call         | request                                          | answer                     |
- * |--------------|--------------------------------------------------|----------------------------|
+ * | call         | request                                          | answer                      |
+ * |--------------|--------------------------------------------------|-----------------------------|
  * | charge       | `POST /payments` {@link PaymentBody}             | `200` {@link PaymentObject} |
  * | status       | `GET /payments/{payment_id}`                     | `200` {@link PaymentObject} |
- * | by order     | `GET /orders/{order_id}`                         | `200` {@link PaymentObject} |
+ * | by order     | `GET /orders/{order_id}`                         | `200` {@link OrderObject}   |
  * | refund       | `POST /refunds` {@link RefundBody}               | `200` {@link RefundObject}  |
- * | notification | dLocal `POST`s the {@link PaymentObject}, signed | `200`                      |
- * | errors       | `4xx/5xx` `{ code, message, param? }`            |                            |
+ * | notification | dLocal `POST`s the {@link PaymentObject}, signed | `2xx`                       |
+ * | errors       | `4xx/5xx` `{ code, message, param? }`            |                             |
  *
- * Amounts are JSON numbers in major units of `currency`, written from decimal text
- * (`UpstreamHttp.JsonDecimal`). Statuses are read as plain strings so one dLocal adds later still
- * decodes, and maps to `pending`.
+ * Amounts are JSON numbers in major units of `currency`; the connector writes them from decimal
+ * text (`UpstreamHttp.JsonDecimal`) and never reads one back into arithmetic. Statuses are read
+ * as plain strings, so one dLocal adds later still decodes, and maps to `pending`.
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
 
-/** The engine's rails dLocal serves (catalog id -> dLocal's `payment_method_id`), all in the REDIRECT flow. */
-export const rails: Readonly<Record<string, string>> = {
-  "1001": "PQ", // PIX, Brazil
-  "1002": "BL", // Boleto, Brazil
-  "1031": "SE", // SPEI, Mexico
-  "1033": "OX", // OXXO, Mexico
-  "1047": "PC", // PSE, Colombia
-  "1051": "EY", // Efecty, Colombia
-  "1061": "EF", // PagoEfectivo, Peru
-  "1075": "WP", // Webpay, Chile
-  "1089": "RP" // Rapipago, Argentina
-}
-
-/** dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments). */
+/**
+ * dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments).
+ * The names `countryNotSupported`, `currencyNotAllowed` and `methodNotAvailable` are read by the
+ * shared `Client.ts`, which makes them retryable (this account cannot, another provider may).
+ */
 export const errorCodes = {
-  invalidCredentials: "3001",
-  paymentNotFound: "4000",
+  invalidCredentials: "3001", // 403
+  unregisteredIp: "3002", // 403
+  apiNotAuthorized: "3003", // 403
+  paymentNotFound: "4000", // 404
+  invalidRequest: "5000",
+  missingParameter: "5001",
+  invalidTransactionStatus: "5002",
   countryNotSupported: "5003",
   currencyNotAllowed: "5004",
+  userUnauthorized: "5005", // cadastral situation
+  userLimitExceeded: "5006",
+  amountExceeded: "5007",
   orderIdDuplicated: "5009",
-  methodNotAvailable: "5010",
-  tooManyRequests: "6000"
+  methodNotAvailable: "5010", // also 504 "Request Timeout"
+  unsupportedOperation: "5013",
+  userBlacklisted: "5014",
+  amountTooLow: "5016",
+  invalidApiVersion: "5017",
+  chargebackInPlace: "5018",
+  acquirerCouldNotProcess: "5021",
+  tooManyRequests: "6000", // 429
+  failedToProcess: "7000" // 500
 } as const
 
+/**
+ * Codes under a 4xx that say nothing about the charge itself, so the next provider may try it:
+ * our own API version (a misconfiguration, like refused credentials) and an acquirer that could not
+ * process the request (its outage). 403s, 429, 5xx and the "this account cannot" codes are already
+ * retryable in `Client.ts`; every other 4xx code (invalid or refused buyer, limits, duplicate,
+ * unsupported operation...) is final.
+ */
+export const retryableCodes: ReadonlySet<string> = new Set([errorCodes.invalidApiVersion, errorCodes.acquirerCouldNotProcess])
+
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
+const Id = Schema.NonEmptyString.pipe(Schema.check(Schema.isMaxLength(200)))
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
 
+/** `POST /payments`, as the simulator checks it (`amount` is read from the raw text as well). */
 export const PaymentBody = Schema.Struct({
   amount: Schema.Number,
-  currency: Schema.String,
-  country: Schema.String,
-  payment_method_id: Schema.String,
+  currency: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{3}$/))),
+  country: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{2}$/))),
+  payment_method_id: Schema.NonEmptyString,
   payment_method_flow: Schema.Literals(["DIRECT", "REDIRECT"]),
   payer: Schema.Struct({
-    name: Schema.String,
-    email: Schema.String,
-    document: Schema.String,
+    name: Schema.NonEmptyString,
+    email: Schema.NonEmptyString,
+    document: Schema.NonEmptyString,
     phone: Schema.optionalKey(Schema.String),
     ip: Schema.optionalKey(Schema.String)
   }),
-  order_id: Schema.String,
+  order_id: Schema.NonEmptyString,
   description: Schema.optionalKey(Schema.String),
-  notification_url: Schema.String,
-  callback_url: Schema.String
+  notification_url: Schema.optionalKey(HttpUrl),
+  /** Where dLocal sends the buyer back after the payment page (optional). */
+  callback_url: Schema.optionalKey(HttpUrl)
 })
 export type PaymentBody = typeof PaymentBody.Type
 
+/** The payment object: the answer to `POST /payments` and `GET /payments/{id}`, and every notification. */
 export const PaymentObject = Schema.Struct({
-  id: Schema.NonEmptyString,
-  order_id: Schema.String,
+  id: Id,
+  order_id: Id,
   status: Text,
   status_code: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
   status_detail: Schema.optionalKey(Text),
@@ -79,27 +98,56 @@ export const PaymentObject = Schema.Struct({
 })
 export type PaymentObject = typeof PaymentObject.Type
 
+/** `GET /orders/{order_id}`: not the payment object, its `payment_id` names the payment. */
+export const OrderObject = Schema.Struct({
+  order_id: Id,
+  payment_id: Id,
+  status: Text,
+  status_detail: Schema.optionalKey(Text)
+})
+export type OrderObject = typeof OrderObject.Type
+
+/** `POST /refunds`. `order_refund_id` is "ID given by the merchant in their system" (125). */
 export const RefundBody = Schema.Struct({
-  id: Schema.String,
-  payment_id: Schema.String,
+  payment_id: Schema.NonEmptyString,
   amount: Schema.Number,
   currency: Schema.String,
-  notification_url: Schema.optionalKey(Schema.String)
+  order_refund_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(125))),
+  description: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(200)))),
+  notification_url: Schema.optionalKey(HttpUrl)
 })
+export type RefundBody = typeof RefundBody.Type
 
+/** The refund object; `status` is `SUCCESS`, `PENDING` or `REJECTED`. */
 export const RefundObject = Schema.Struct({
-  id: Schema.NonEmptyString,
-  payment_id: Schema.String,
-  status: Text
+  id: Id,
+  payment_id: Schema.optionalKey(Schema.String),
+  status: Text,
+  status_detail: Schema.optionalKey(Text)
 })
 
 /**
- * PAID is paid; REJECTED and CANCELLED end it unpaid; EXPIRED is expired; REFUNDED and CHARGEBACK
- * are dLocal's word about the engine's own flows. PENDING, and AUTHORIZED / VERIFIED (card states
- * that are not money yet), and anything else, are `pending`.
+ * dLocal's payment statuses (https://docs.dlocal.com/reference/payment-status-codes and the
+ * payment object's status list):
+ *
+ * | dLocal       | code | engine       | why                                                           |
+ * |--------------|------|--------------|---------------------------------------------------------------|
+ * | `PAID`       | 200  | `completed`  | the buyer paid                                                |
+ * | `REJECTED`   | 3xx  | `failed`     | refused (the code says why)                                   |
+ * | `CANCELLED`  | 400  | `failed`     | cancelled before payment                                      |
+ * | `EXPIRED`    |      | `expired`    | the voucher / QR lapsed unpaid                                |
+ * | `REFUNDED`   |      | `refunded`   | dLocal's word about a refund the engine made                  |
+ * | `CHARGEBACK` |      | `chargeback` | the buyer's bank disputes it                                  |
+ * | `PENDING`    | 100  | `pending`    | waiting for the buyer                                         |
+ * | `AUTHORIZED` | 600  | `pending`    | a card authorization not captured yet: not money              |
+ * | `VERIFIED`   | 700  | `pending`    | a card verified (zero amount): not a payment                  |
+ * | anything else|      | `pending`    | only an explicit word moves a payment                         |
+ *
+ * AUTHORIZED and VERIFIED are card states (the rails here are not cards); neither means the
+ * money was taken, so neither completes a payment.
  */
 export const toUpdateStatus = (status: string): ChargeUpdate["status"] => {
-  switch (status.toUpperCase()) {
+  switch (status.trim().toUpperCase()) {
     case "PAID":
       return "completed"
     case "REJECTED":

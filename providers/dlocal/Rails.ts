@@ -1,0 +1,57 @@
+/**
+ * The catalog rails (`core/catalog/methods.ts`) the dLocal pay-in connector charges through
+ * `POST /payments`, with dLocal's own `payment_method_id` for each, as the country pages of the
+ * documentation list them (https://docs.dlocal.com/docs/payment-method and the pages of Brazil,
+ * Mexico, Colombia, Peru, Chile and Argentina; PIX is `PQ` on
+ * https://docs.dlocal.com/api-documentation/payins-api-reference/payments/pix-payments).
+ *
+ * - Every rail is charged in dLocal's `REDIRECT` flow: dLocal answers a `redirect_url` to its own
+ *   page for the method (QR code, voucher, bank redirect), so the engine never renders method
+ *   data itself. PSE and Webpay allow nothing else.
+ * - Amounts travel in MAJOR units of the charge's currency (`"amount": 150.5`), as a JSON number
+ *   written from decimal text (see `DLocalProvider.ts`); dLocal takes two decimals at most.
+ * - Currencies are the catalog's for the rail (the local one first); dLocal refuses one it does
+ *   not allow for the country with `5004`, which the connector treats as "this account cannot",
+ *   retryable.
+ * - Limits are the catalog's for the rail (decimal text, major units of the first currency):
+ *   dLocal enforces its own per account and method and answers `5006` (user limit), `5007`
+ *   (amount exceeded) or `5016` (amount too low), all final.
+ */
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+
+export interface Rail {
+  /** The catalog's permanent service id. */
+  readonly catalogId: string
+  /** dLocal's `payment_method_id`. */
+  readonly paymentMethodId: string
+  /** ISO-2, as the catalog and dLocal's `country` both write it. */
+  readonly country: string
+  /** The currencies the catalog lists for the rail, local first. */
+  readonly currencies: ReadonlyArray<string>
+  /** `major`: `amount` is in major units (reais, pesos, soles), at most two decimals. */
+  readonly unit: "major"
+  /** Decimal text in major units of the first currency (the catalog's bounds). */
+  readonly min: string
+  readonly max: string
+}
+
+export const rails: ReadonlyArray<Rail> = [
+  { catalogId: "1001", paymentMethodId: "PQ", country: "BR", currencies: ["BRL"], unit: "major", min: "1", max: "50000" },
+  { catalogId: "1002", paymentMethodId: "BL", country: "BR", currencies: ["BRL"], unit: "major", min: "5", max: "50000" },
+  { catalogId: "1031", paymentMethodId: "SE", country: "MX", currencies: ["MXN"], unit: "major", min: "10", max: "500000" },
+  { catalogId: "1033", paymentMethodId: "OX", country: "MX", currencies: ["MXN"], unit: "major", min: "10", max: "10000" },
+  { catalogId: "1047", paymentMethodId: "PC", country: "CO", currencies: ["COP"], unit: "major", min: "1000", max: "20000000" },
+  { catalogId: "1051", paymentMethodId: "EY", country: "CO", currencies: ["COP"], unit: "major", min: "5000", max: "3000000" },
+  { catalogId: "1061", paymentMethodId: "EF", country: "PE", currencies: ["PEN", "USD"], unit: "major", min: "1", max: "20000" },
+  { catalogId: "1075", paymentMethodId: "WP", country: "CL", currencies: ["CLP"], unit: "major", min: "500", max: "5000000" },
+  { catalogId: "1089", paymentMethodId: "RP", country: "AR", currencies: ["ARS"], unit: "major", min: "1000", max: "1000000" }
+]
+
+const byId = new Map(rails.map((rail) => [rail.catalogId, rail]))
+
+/** The rail of a catalog method, when dLocal serves it. */
+export const railOf = (method: Pick<PaymentMethodDef, "id">): Rail | undefined => byId.get(method.id)
+
+/** The rail of a dLocal `payment_method_id` (the simulator's view). */
+export const railOfMethodId = (paymentMethodId: string): Rail | undefined =>
+  rails.find((rail) => rail.paymentMethodId === paymentMethodId)
