@@ -132,7 +132,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           }
           const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
           const { result } = tried
-          const attempt: Attempt = { ...tried.attempt, ...(p.attempts.at(-1)?.routing === undefined ? {} : { routing: p.attempts.at(-1)!.routing! }) }
+          // The answer completes the attempt written ahead, which keeps why routing chose it.
+          const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
           yield* learn.attempt(p, attempt)
           if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success)
           const attempts = withLast(p.attempts, attempt)
@@ -265,7 +266,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         paymentMethodId: method.id,
         method: method.method,
         currency: localCurrency,
-        amountUsd: Number(Money.toText(usd)),
+        amountUsd: usd,
         tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 }
       })
       if (providers.length === 0) {

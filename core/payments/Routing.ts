@@ -15,6 +15,7 @@ import { Context, Effect, Layer, Option, Random, Schema } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
+import * as Money from "../Money.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
 import { type Facts, matches, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
 import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
@@ -196,7 +197,7 @@ export class Routing extends Context.Service<Routing, {
                 paymentMethodId: m.id,
                 method: m.method,
                 currency: m.currencies[0] ?? "",
-                amountUsd: 0,
+                amountUsd: Money.zero,
                 tags: {}
               }))
             if (!rails.some((m) => found.value.supports(m))) {

@@ -5,7 +5,7 @@
  * default. The first rule that matches decides; with none (and no default) the shop's routes
  * (`PUT /admin/v1/shops/{id}/routes/{providerId}`) do.
  */
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
 import type { StrategyName } from "./Strategy.ts"
 
 const Id = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9_.:-]{1,64}$/)))
@@ -30,7 +30,7 @@ export const Condition = Schema.Struct({
   methods: Schema.optional(List),
   /** The rail's local currency. */
   currencies: Schema.optional(List),
-  amountUsd: Schema.optional(Schema.Struct({ min: Schema.optional(Schema.Number), max: Schema.optional(Schema.Number) })),
+  amountUsd: Schema.optional(Schema.Struct({ min: Schema.optional(Schema.Finite), max: Schema.optional(Schema.Finite) })),
   tags: Schema.optional(Schema.Struct({ tag1: Schema.optional(List), tag2: Schema.optional(List), tag3: Schema.optional(List) }))
 })
 
@@ -53,7 +53,8 @@ export interface Facts {
   readonly paymentMethodId: string
   readonly method: string
   readonly currency: string
-  readonly amountUsd: number
+  /** Compared exactly, as decimals: a payment at a rule's bound is on the right side of it. */
+  readonly amountUsd: BigDecimal.BigDecimal
   readonly tags: { readonly tag1?: string | null | undefined; readonly tag2?: string | null | undefined; readonly tag3?: string | null | undefined }
 }
 
@@ -65,8 +66,8 @@ export const matches = (when: Rule["when"], facts: Facts) =>
   within(when.paymentMethodIds, facts.paymentMethodId) &&
   within(when.methods, facts.method) &&
   within(when.currencies, facts.currency) &&
-  (when.amountUsd?.min === undefined || facts.amountUsd >= when.amountUsd.min) &&
-  (when.amountUsd?.max === undefined || facts.amountUsd < when.amountUsd.max) &&
+  (when.amountUsd?.min === undefined || BigDecimal.isGreaterThanOrEqualTo(facts.amountUsd, BigDecimal.fromNumberUnsafe(when.amountUsd.min))) &&
+  (when.amountUsd?.max === undefined || BigDecimal.isLessThan(facts.amountUsd, BigDecimal.fromNumberUnsafe(when.amountUsd.max))) &&
   within(when.tags?.tag1, facts.tags.tag1) &&
   within(when.tags?.tag2, facts.tags.tag2) &&
   within(when.tags?.tag3, facts.tags.tag3)

@@ -98,6 +98,9 @@ describe("routing through the host", () => {
         assert.deepInclude(highMxn, { provider: "rule-p" })
         assert.deepInclude(highMxn.routing!, { ruleId: "mxn-high", strategy: "static" })
         assert.deepInclude(yield* providerOf({ amount: 50, paymentMethodId: "1031" }), { provider: "rule-q" })
+        // The bounds are exact: [min, max).
+        assert.deepInclude(yield* providerOf({ amount: 500, paymentMethodId: "1031" }), { provider: "rule-p" })
+        assert.deepInclude(yield* providerOf({ amount: 499.99, paymentMethodId: "1031" }), { provider: "rule-q" })
         const highBrl = yield* providerOf({ amount: 800, paymentMethodId: "1001" })
         assert.deepInclude(highBrl, { provider: "rule-q" })
         assert.strictEqual(highBrl.routing!.ruleId, "default")
