@@ -124,16 +124,11 @@ export class Routing extends Context.Service<Routing, {
         const { config } = yield* readConfig(environment, shopId)
         const uniform = seeded(yield* Random.nextInt)
         const selected = select(config ?? undefined, facts, uniform)
-        const routed = (yield* routerFor(environment, shopId))(method)
-        let candidates: ReadonlyArray<PaymentProvider> = routed
-        if (selected.providers !== null && !method.sandboxOnly) {
-          const named: Array<PaymentProvider> = []
-          for (const id of selected.providers) {
-            const provider = yield* registry.get(id)
-            if (Option.isSome(provider) && provider.value.environments.includes(environment) && provider.value.supports(method)) named.push(provider.value)
-          }
-          candidates = named
-        }
+        // A rule's providers, or else the shop's routes (read only then).
+        const candidates: ReadonlyArray<PaymentProvider> = selected.providers !== null && !method.sandboxOnly
+          ? yield* Effect.map(Effect.forEach(selected.providers, (id) => registry.get(id)), (found) =>
+            found.flatMap((p) => Option.isSome(p) && p.value.environments.includes(environment) && p.value.supports(method) ? [p.value] : []))
+          : (yield* routerFor(environment, shopId))(method)
         const now = yield* realMillis
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
