@@ -19,7 +19,7 @@ class JournaledMap<A> extends Map<string, A> {
     super()
   }
   override set(key: string, value: A) {
-    this.beforeWrite?.(key)
+    this.beforeWrite(key)
     return super.set(key, value)
   }
   override delete(key: string) {
