@@ -9,6 +9,7 @@ import type { Digest } from "effect/crypto"
 import { type ApiError, apiError } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
+import { type Access, type AccessLookup, AccessStore } from "../ports/AccessStore.ts"
 import { CredentialStore } from "../ports/CredentialStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { TokenSigner } from "../ports/TokenSigner.ts"
@@ -50,6 +51,7 @@ export class Auth extends Context.Service<Auth, {
       const ids = yield* Ids
       const tenancy = yield* TenancyStore
       const credentials = yield* CredentialStore
+      const accesses = yield* AccessStore
       const signer = yield* TokenSigner
       const tx = yield* Transactions
       const digest = yield* Effect.context<Digest.Digest>()
@@ -140,51 +142,52 @@ export class Auth extends Context.Service<Auth, {
         return result.value
       })
 
-      const principal = (credential: Credential, keyKind: Principal["keyKind"], keyId: string) =>
-        Effect.map(merchantOf(credential), (merchant): Principal => ({
-          merchant,
-          credential,
-          environment: credential.environment,
-          keyKind,
-          keyId
-        }))
+      const principal = (access: Access, keyKind: Principal["keyKind"], keyId: string): Principal => ({
+        merchant: access.merchant,
+        credential: access.credential,
+        environment: access.credential.environment,
+        keyKind,
+        keyId,
+        shop: access.shop,
+        clockOffsetMs: access.clockOffsetMs
+      })
 
       const maskedSecret = (credential: Credential) =>
         `sk_${credential.environment === "sandbox" ? "test" : "live"}_…${credential.secretLast4}`
+
+      /** A raw API key: one lookup of the key with its merchant and shop. */
+      const byKey = Effect.fnUntraced(function*(bearer: string, lookup: AccessLookup, keyKind: Principal["keyKind"]) {
+        const access = yield* accesses.find(lookup)
+        if (Option.isNone(access)) return yield* apiError("invalid_api_key", `Invalid API key ${maskKey(bearer)}`)
+        if (access.value.credential.revokedAt !== null) return yield* apiError("token_revoked", "This API key was rotated or revoked")
+        return principal(access.value, keyKind, keyKind === "secret" ? maskedSecret(access.value.credential) : maskKey(bearer))
+      })
 
       const authenticate = Effect.fn("Auth.authenticate")(function*(bearer: string) {
         if (bearer.startsWith("rt_")) {
           return yield* apiError("invalid_api_key", "A refresh token is redeemable only at POST /auth/refresh")
         }
-        if (bearer.startsWith("sk_")) {
-          const credential = yield* credentials.findBySecretHash(yield* hash(bearer))
-          if (Option.isNone(credential)) return yield* apiError("invalid_api_key", `Invalid API key ${maskKey(bearer)}`)
-          if (credential.value.revokedAt !== null) return yield* apiError("token_revoked", "This API key was rotated or revoked")
-          return yield* principal(credential.value, "secret", maskedSecret(credential.value))
-        }
-        if (bearer.startsWith("pk_")) {
-          const credential = yield* credentials.findByPublishableKey(bearer)
-          if (Option.isNone(credential)) return yield* apiError("invalid_api_key", `Invalid API key ${maskKey(bearer)}`)
-          if (credential.value.revokedAt !== null) return yield* apiError("token_revoked", "This API key was rotated or revoked")
-          return yield* principal(credential.value, "publishable", maskKey(bearer))
-        }
+        if (bearer.startsWith("sk_")) return yield* byKey(bearer, { secretHash: yield* hash(bearer) }, "secret")
+        if (bearer.startsWith("pk_")) return yield* byKey(bearer, { publishableKey: bearer }, "publishable")
         const claims = yield* signer.verify(bearer).pipe(
           Effect.catchTags({
             TokenExpired: () => Effect.fail(apiError("token_expired", "The access token has expired")),
             TokenInvalid: () => Effect.fail(apiError("invalid_api_key", "The bearer value is not a valid access token or API key"))
           })
         )
-        const credential = yield* credentials.findById(claims.credentialId)
+        // One read: the credential's version (rotation revokes at once, on every replica), its
+        // login's revocation, its merchant and default shop.
+        const access = yield* accesses.find({ credentialId: claims.credentialId, familyId: claims.familyId })
         if (
-          Option.isNone(credential) || credential.value.revokedAt !== null ||
-          credential.value.version !== claims.credentialVersion
+          Option.isNone(access) || access.value.credential.revokedAt !== null ||
+          access.value.credential.version !== claims.credentialVersion
         ) {
           return yield* apiError("token_revoked", "The key pair behind this token was rotated; get a new token")
         }
-        if (yield* credentials.isFamilyRevoked(claims.familyId)) {
+        if (access.value.familyRevoked) {
           return yield* apiError("token_revoked", "This login was revoked (a used refresh token was presented again); get a new token")
         }
-        return yield* principal(credential.value, "secret", maskedSecret(credential.value))
+        return principal(access.value, "secret", maskedSecret(access.value.credential))
       })
 
       return Auth.of({ exchange, refresh, authenticate })

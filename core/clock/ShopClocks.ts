@@ -81,6 +81,8 @@ export class ShopClocks extends Context.Service<ShopClocks, {
    * production.
    */
   readonly within: <A, E, R>(environment: Environment, shopId: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Runs `effect` on a sandbox shop's clock whose offset the caller just read (with the credential). */
+  readonly withinOffset: <A, E, R>(shopId: string, offsetMs: number, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Runs `effect` on the clock of a clock scope as `Jobs` records it (null: the real clock). */
   readonly onScope: <A, E, R>(clockScope: string | null, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("core/clock/ShopClocks") {
@@ -99,6 +101,7 @@ export class ShopClocks extends Context.Service<ShopClocks, {
         now: (environment, shopId) =>
           Effect.flatMap(offset(environment, shopId), (offsetMs) => Effect.map(realNow, (now) => DateTime.add(now, { milliseconds: offsetMs }))),
         within: (environment, shopId, effect) => onScope(environment === "production" ? null : shopId, effect),
+        withinOffset: (shopId, offsetMs, effect) => onClock(effect, shopId, offsetMs),
         onScope
       })
     })

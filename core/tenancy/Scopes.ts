@@ -43,8 +43,9 @@ export class Scopes extends Context.Service<Scopes, {
         const bound = principal.credential.shopId
         const wanted = named?.shopId ?? bound
         if (bound !== null && wanted !== bound) return yield* notFound("shop", wanted!)
-        const shop = wanted === null
-          ? Option.fromNullishOr((yield* tenancy.listShops(principal.merchant.id))[0])
+        // The default shop came with the credential (`AccessStore`): no second read for it.
+        const shop = wanted === null || wanted === principal.shop?.id
+          ? Option.fromNullishOr(principal.shop)
           : Option.filter(yield* tenancy.findShop(wanted), (s) => s.merchantId === principal.merchant.id)
         if (Option.isNone(shop)) return yield* notFound("shop", wanted ?? "(default)")
         return { environment: principal.environment, merchant: principal.merchant, shop: shop.value }

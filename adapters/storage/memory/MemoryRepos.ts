@@ -6,13 +6,14 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
-import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
+import { MemoryAccessStore } from "./MemoryAccessStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { MemoryJobStore } from "./MemoryJobStore.ts"
 import { MemoryRoutingStore } from "./MemoryRoutingStore.ts"
-import { clockOffset, MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
+import { MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
 import { MemoryPayinRepos } from "./MemoryPayinRepos.ts"
 import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
@@ -196,79 +197,13 @@ export const MemoryIdempotencyStore = Layer.effect(
   })
 )
 
-export const MemoryJobStore = Layer.effect(
-  JobStore,
-  Effect.gen(function*() {
-    const db = yield* MemoryDb
-    const jobs = db.table<Job>("jobs")
-    // Indexes, so no call costs what the table holds: dedupe key -> job id, and the pending jobs.
-    const byDedupeKey = db.table<string>("jobs_by_dedupe_key")
-    const pending = db.table<true>("jobs_pending")
-    const write = (job: Job) => {
-      jobs.set(job.id, job)
-      if (job.status === "pending") pending.set(job.id, true)
-      else pending.delete(job.id)
-    }
-    const pendingJobs = () => [...pending.keys()].map((id) => jobs.get(id)!)
-    const update = (id: string, f: (job: Job) => Job) =>
-      db.run(Effect.sync(() => {
-        const job = jobs.get(id)
-        if (job !== undefined) write(f(job))
-      }))
-    return JobStore.of({
-      enqueue: (job) =>
-        db.run(Effect.sync(() => {
-          if (jobs.has(job.id)) return false
-          if (job.dedupeKey !== null) {
-            if (byDedupeKey.has(job.dedupeKey)) return false
-            byDedupeKey.set(job.dedupeKey, job.id)
-          }
-          write(job)
-          return true
-        })),
-      find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(jobs.get(id)))),
-      claim: ({ clockScope, kinds, leaseMs, limit, now }) =>
-        db.run(Effect.sync(() => {
-          // Due on the real clock first, then due only on a test clock that runs ahead.
-          const lateness = (j: Job) => DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now)
-          const due = pendingJobs()
-            .filter((j) =>
-              j.status === "pending" && kinds.includes(j.kind) && (clockScope === undefined || j.clockScope === clockScope) &&
-              lateness(j) <= clockOffset(db, j.clockScope) &&
-              (j.lockedUntil === null || DateTime.isLessThan(j.lockedUntil, now))
-            )
-            .sort((a, b) =>
-              Number(lateness(a) > 0) - Number(lateness(b) > 0) ||
-              DateTime.toEpochMillis(a.runAt) - DateTime.toEpochMillis(b.runAt) || a.id.localeCompare(b.id)
-            )
-            .slice(0, limit)
-          const lockedUntil = DateTime.add(now, { milliseconds: leaseMs })
-          return due.map((j) => {
-            const claimed: Job = { ...j, attempts: j.attempts + 1, lockedUntil }
-            write(claimed)
-            return claimed
-          })
-        })),
-      countDue: ({ clockScope, kinds, now }) =>
-        db.run(Effect.sync(() =>
-          pendingJobs().filter((j) =>
-            j.status === "pending" && j.clockScope === clockScope && kinds.includes(j.kind) &&
-            DateTime.toEpochMillis(j.runAt) - DateTime.toEpochMillis(now) <= clockOffset(db, clockScope)
-          ).length
-        )),
-      complete: (id) => update(id, (j) => ({ ...j, status: "done", lockedUntil: null })),
-      retry: (id, runAt, error) => update(id, (j) => ({ ...j, runAt, lockedUntil: null, lastError: error })),
-      kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error }))
-    })
-  })
-)
-
 /** Every storage port on one fresh in-memory database. */
 export const MemoryStore = {
   layer: Layer.mergeAll(
     MemoryDb.transactions,
     MemoryTenancyStore,
     MemoryCredentialStore,
+    MemoryAccessStore,
     MemorySettingsStore,
     MemoryIdempotencyStore,
     MemoryJobStore,
