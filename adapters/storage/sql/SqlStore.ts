@@ -1,14 +1,15 @@
 /**
  * The SQL store: every storage port on a `SqlClient`, after the migrations ran. Pick the client
  * with `SqlStore.postgres(url)` (a PostgreSQL server) or `SqlStore.pglite(dataDir)` (embedded
- * PGlite served in-process through pglite-socket), or provide your own `PgClient`.
+ * PGlite spoken to over an in-process stream), or provide your own `PgClient`.
  */
 import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, String } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
+import { pgliteStream } from "./PgliteStream.ts"
+import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlPayinRepos } from "./SqlPayinRepos.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
@@ -32,6 +33,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlTransactions,
   SqlTenancyStore,
   SqlCredentialStore,
+  SqlAccessStore,
   SqlSettingsStore,
   SqlIdempotencyStore,
   SqlJobStore,
@@ -61,9 +63,9 @@ export const postgresClient = (url: string, options: { readonly schema?: string;
   )
 
 /**
- * Embedded PGlite (in memory when `dataDir` is undefined), served on a loopback port by
- * pglite-socket so the same `PgClient`, SQL and migrations run against it. PGlite is a single
- * connection database: the client holds one connection, so transactions run one at a time.
+ * Embedded PGlite (in memory when `dataDir` is undefined), spoken to over an in-process stream
+ * (`PgliteStream.ts`) so the same `PgClient`, SQL and migrations run against it. PGlite is a
+ * single connection database: the client holds one connection, so transactions run one at a time.
  */
 export const pgliteClient = (dataDir: string | undefined) =>
   Layer.unwrap(Effect.gen(function*() {
@@ -71,16 +73,7 @@ export const pgliteClient = (dataDir: string | undefined) =>
       Effect.promise(() => PGlite.create(dataDir === undefined ? {} : { dataDir })),
       (db) => Effect.promise(() => db.close())
     )
-    const server = yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
-        await server.start()
-        return server
-      }),
-      (server) => Effect.promise(() => server.stop())
-    )
-    const port = Number(server.getServerConn().split(":").pop())
-    return PgClient.layerFrom(PgClient.makeClient({ host: "127.0.0.1", port, username: "postgres", database: "postgres", ...names }))
+    return PgClient.layerFrom(PgClient.makeClient({ stream: () => pgliteStream(db), username: "postgres", database: "postgres", ...names }))
   }))
 
 export const SqlStore = {
