@@ -9,7 +9,8 @@ import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError } from "../ApiError.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import * as Money from "../Money.ts"
-import { FxRateStore } from "../ports/FxRateStore.ts"
+import { type FxRate, FxRateStore } from "../ports/FxRateStore.ts"
+import { realMillis } from "../clock/ShopClocks.ts"
 import { defaultRatesPerUsd } from "./defaultRates.ts"
 
 export interface Conversion {
@@ -27,6 +28,8 @@ export interface Conversion {
 const one = BigDecimal.fromBigInt(1n)
 const hundred = BigDecimal.fromBigInt(100n)
 const rateScale = 8
+/** How long this engine keeps a rate it read (see `setRate`). */
+export const rateCacheMs = 1000
 
 export class Fx extends Context.Service<Fx, {
   /** `amount` of `currency` in USD, for the merchant's headline (markup on the engine's side). */
@@ -37,6 +40,8 @@ export class Fx extends Context.Service<Fx, {
   readonly sellUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
   /** The mid rate of a currency (units per USD), failing with `fx_unavailable`. */
   readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiError>
+  /** Stores a currency's mid rate; this engine uses it from its next conversion on. */
+  readonly setRate: (rate: FxRate) => Effect.Effect<void>
 }>()("core/fx/Fx") {
   static readonly layer = Layer.effect(
     Fx,
@@ -52,8 +57,22 @@ export class Fx extends Context.Service<Fx, {
         updatedAt: now
       })))
 
+      /**
+       * Each currency's rate is read from the store at most once per `rateCacheMs` by this engine:
+       * a create no longer pays a round trip for it. `setRate` applies at once here, and within
+       * `rateCacheMs` on other replicas (a rate feed moves no faster than that).
+       */
+      const cached = new Map<string, { readonly rate: Option.Option<FxRate>; readonly until: number }>()
+      const rateOf = (currency: string) =>
+        Effect.flatMap(realMillis, (now) => {
+          const hit = cached.get(currency)
+          if (hit !== undefined && hit.until > now) return Effect.succeed(hit.rate)
+          return Effect.tap(store.get(currency), (rate) => Effect.sync(() => void cached.set(currency, { rate, until: now + rateCacheMs })))
+        })
+      const setRate = (rate: FxRate) => Effect.andThen(store.put(rate), Effect.sync(() => void cached.delete(rate.currency)))
+
       const midPerUsd = (currency: string) =>
-        currency === "USD" ? Effect.succeed(one) : store.get(currency).pipe(
+        currency === "USD" ? Effect.succeed(one) : rateOf(currency).pipe(
           Effect.flatMap((rate) =>
             Option.isSome(rate) && rate.value.enabled && BigDecimal.isPositive(rate.value.perUsd)
               ? Effect.succeed(rate.value.perUsd)
@@ -92,7 +111,7 @@ export class Fx extends Context.Service<Fx, {
         return conversion("USD", currency, usd, Money.round(local, currency), mid)
       })
 
-      return Fx.of({ toUsd, fromUsd, sellUsd, midPerUsd })
+      return Fx.of({ toUsd, fromUsd, sellUsd, midPerUsd, setRate })
     })
   )
 }

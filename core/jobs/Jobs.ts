@@ -26,6 +26,12 @@ export interface EnqueueOptions {
   readonly dedupeKey?: string | undefined
 }
 
+/** A job to enqueue, with its options. */
+export interface NewJob extends EnqueueOptions {
+  readonly kind: string
+  readonly payload: unknown
+}
+
 export const maxAttempts = 10
 export const leaseMs = 60_000
 
@@ -33,6 +39,8 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
 
 export class Jobs extends Context.Service<Jobs, {
   readonly enqueue: (kind: string, payload: unknown, options?: EnqueueOptions) => Effect.Effect<boolean>
+  /** Enqueues several jobs in one write; answers how many were added (a duplicate dedupe key is skipped). */
+  readonly enqueueAll: (jobs: ReadonlyArray<NewJob>) => Effect.Effect<number>
   /** Registers the handler of a kind (at layer construction). */
   readonly handle: (kind: string, handler: JobHandler) => Effect.Effect<void>
   /** Claims and runs one batch of due jobs; answers how many ran. */
@@ -53,9 +61,9 @@ export class Jobs extends Context.Service<Jobs, {
       const handlers = new Map<string, JobHandler>()
       const tickTasks: Array<Effect.Effect<void>> = []
 
-      const enqueue = Effect.fn("Jobs.enqueue")(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
+      const job = Effect.fnUntraced(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
         const createdAt = yield* DateTime.now
-        return yield* store.enqueue({
+        return {
           id: yield* ids.next("job"),
           kind,
           payload,
@@ -67,7 +75,13 @@ export class Jobs extends Context.Service<Jobs, {
           dedupeKey: options?.dedupeKey ?? null,
           clockScope: yield* CurrentClockScope,
           createdAt
-        })
+        } satisfies Job
+      })
+      const enqueue = Effect.fn("Jobs.enqueue")(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
+        return yield* store.enqueue(yield* job(kind, payload, options))
+      })
+      const enqueueAll = Effect.fn("Jobs.enqueueAll")(function*(list: ReadonlyArray<NewJob>) {
+        return yield* store.enqueueAll(yield* Effect.forEach(list, (j) => job(j.kind, j.payload, j)))
       })
 
       const run = (job: Job) => {
@@ -102,6 +116,7 @@ export class Jobs extends Context.Service<Jobs, {
 
       return Jobs.of({
         enqueue,
+        enqueueAll,
         handle: (kind, handler) => Effect.sync(() => void handlers.set(kind, handler)),
         runDue,
         runDueOn: (clockScope) => runBatch(clockScope).pipe(Effect.withSpan("Jobs.runDueOn")),

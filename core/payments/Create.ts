@@ -25,7 +25,7 @@ import type { Scope } from "../tenancy/Scopes.ts"
 import { missingFor } from "./BuyerData.ts"
 import { cascadeError, inFlight, tryProvider } from "./Cascade.ts"
 import { limitError, makeChecks } from "./Checks.ts"
-import { JobKinds, type Lifecycle } from "./Lifecycle.ts"
+import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
 import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
@@ -59,6 +59,13 @@ export interface CreatePayment {
   readonly simulate?: SandboxSimulate | undefined
 }
 
+
+/**
+ * Whether the expiry timer is enqueued when a provider accepts rather than written ahead: only for
+ * a payment that expires at once (the sandbox's `simulate: expired`), which must not find itself
+ * still being routed.
+ */
+const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.createdAt)
 
 /** A provider the cascade tries, with why routing put it there (none for a resumed record). */
 interface Route {
@@ -146,22 +153,28 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     /** A provider took the charge: the payment is pending with it, and its timers start. */
     const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted) =>
       Effect.gen(function*() {
-        const routed = yield* tx.run(Effect.gen(function*() {
-          const next = yield* advance(p, {
-            status: "pending",
-            provider: attempt.provider,
-            providerRef: accepted.providerRef,
-            paymentFormUrl: accepted.paymentFormUrl,
-            paymentData: accepted.paymentData,
-            attempts: withLast(p.attempts, attempt)
-          })
-          yield* jobs.enqueue(JobKinds.expire, { paymentId: p.id }, { runAt: p.expiresAt, dedupeKey: `${JobKinds.expire}:${p.id}` })
-          const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
-          if (simulated !== undefined) {
-            yield* jobs.enqueue(JobKinds.sandboxOutcome, { paymentId: p.id, status: simulated }, { dedupeKey: `${JobKinds.sandboxOutcome}:${p.id}` })
-          }
-          return next
-        }))
+        const pending = advance(p, {
+          status: "pending",
+          provider: attempt.provider,
+          providerRef: accepted.providerRef,
+          paymentFormUrl: accepted.paymentFormUrl,
+          paymentData: accepted.paymentData,
+          attempts: withLast(p.attempts, attempt)
+        })
+        // The expiry timer was written ahead with the record; only a sandbox simulation adds jobs
+        // here, in the transaction of the state change. Otherwise the change is one statement.
+        const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
+        const routed = yield* (timersAtAccept(p) || simulated !== undefined
+          ? tx.run(Effect.tap(pending, () =>
+            jobs.enqueueAll([
+              ...(timersAtAccept(p) ? [expireJob(p)] : []),
+              ...(simulated === undefined ? [] : [{
+                kind: JobKinds.sandboxOutcome,
+                payload: { paymentId: p.id, status: simulated },
+                dedupeKey: `${JobKinds.sandboxOutcome}:${p.id}`
+              }])
+            ])))
+          : pending)
         if (accepted.status === "pending") return routed
         return Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed)
       })
@@ -331,10 +344,15 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       yield* tx.run(Effect.gen(function*() {
         yield* store.insert(payment)
         yield* idempotency.bind(id)
-        yield* jobs.enqueue(JobKinds.recover, { paymentId: id }, {
-          runAt: DateTime.add(createdAt, { milliseconds: Duration.toMillis(recoverAfter) }),
-          dedupeKey: `${JobKinds.recover}:${id}`
-        })
+        yield* jobs.enqueueAll([
+          {
+            kind: JobKinds.recover,
+            payload: { paymentId: id },
+            runAt: DateTime.add(createdAt, { milliseconds: Duration.toMillis(recoverAfter) }),
+            dedupeKey: `${JobKinds.recover}:${id}`
+          },
+          ...(timersAtAccept(payment) ? [] : [expireJob(payment)])
+        ])
       }))
       return yield* drive(payment, method, providers, input.documentId)
     })

@@ -8,7 +8,7 @@ import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
 import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
-import { Jobs } from "../jobs/Jobs.ts"
+import { Jobs, type NewJob } from "../jobs/Jobs.ts"
 import { makeLearning } from "../routing/Learn.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
@@ -34,6 +34,14 @@ export const JobKinds = {
   recover: "payment.recover",
   sandboxOutcome: "payment.sandbox_outcome"
 } as const
+
+/** The job that expires a pending payment at its `expiresAt` (it waits while the record is still being routed). */
+export const expireJob = (p: Payment): NewJob => ({
+  kind: JobKinds.expire,
+  payload: { paymentId: p.id },
+  runAt: p.expiresAt,
+  dedupeKey: `${JobKinds.expire}:${p.id}`
+})
 
 const toEvent = (status: ChargeUpdate["status"]): PaymentEvent | undefined => {
   switch (status) {

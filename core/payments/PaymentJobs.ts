@@ -16,7 +16,7 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
-import { JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
+import { expireJob, JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
@@ -51,6 +51,8 @@ export const registerPaymentJobs = (
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
         Effect.gen(function*() {
           const found = yield* store.findById(paymentId)
+          // A record an earlier engine wrote ahead without its expiry timer gets it now.
+          if (Option.isSome(found) && found.value.status === "pending") yield* jobs.enqueueAll([expireJob(found.value)])
           if (Option.isNone(found) || found.value.status !== "initiated") return
           yield* resume(found.value).pipe(Effect.catchTag("ApiError", () => Effect.void))
         })))
@@ -58,6 +60,11 @@ export const registerPaymentJobs = (
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
         Effect.gen(function*() {
           const found = yield* store.findById(paymentId)
+          // Written ahead with the record: one still being routed is expired once it is pending
+          // (the job is retried; the cascade or the recovery job settles the record first).
+          if (Option.isSome(found) && found.value.status === "initiated") {
+            return yield* Effect.fail(`payment ${paymentId} is still being routed`)
+          }
           if (Option.isNone(found) || found.value.status !== "pending") return
           // The provider may have been paid at the last moment: ask before expiring.
           const provider = yield* registry.get(found.value.provider)

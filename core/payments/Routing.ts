@@ -16,7 +16,7 @@ import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"
-import { RoutingStore } from "../ports/RoutingStore.ts"
+import { type RoutingOutcome, RoutingStore } from "../ports/RoutingStore.ts"
 import { type Facts, matches, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
 import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
 import { order, type StrategyName } from "../routing/Strategy.ts"
@@ -24,7 +24,7 @@ import { defaultSuccessRatePolicy, seeded, type Stats } from "../routing/Success
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
-import { ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
+import { type ProviderRoute, ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
 
 export const sandboxProviderId = "sandbox"
@@ -81,8 +81,8 @@ export class Routing extends Context.Service<Routing, {
       const registry = yield* ProviderRegistry
       const store = yield* RoutingStore
 
-      const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
-        const configured = yield* routes.list(environment, shopId)
+      /** The providers of a shop's routes, in order, for any method. */
+      const routerFrom = Effect.fnUntraced(function*(environment: Environment, configured: ReadonlyArray<ProviderRoute>) {
         const ordered: Array<{ readonly provider: PaymentProvider; readonly methodIds: ReadonlyArray<string> | null }> = []
         for (const route of configured) {
           if (!route.enabled) continue
@@ -102,6 +102,10 @@ export class Routing extends Context.Service<Routing, {
             .map(({ provider }) => provider)
       })
 
+      const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
+        return yield* routerFrom(environment, yield* routes.list(environment, shopId))
+      })
+
       const decode = Schema.decodeUnknownOption(RoutingConfig)
       const readConfig = (environment: Environment, shopId: string) =>
         Effect.map(store.config(environment, shopId), (stored) =>
@@ -110,9 +114,8 @@ export class Routing extends Context.Service<Routing, {
             onSome: (s) => ({ version: s.version, config: Option.getOrNull(decode(s.document)) })
           }))
 
-      const circuitFor = (environment: Environment, providerId: string, methodId: string, now: number) =>
-        Effect.map(store.recent({ environment, providerId, methodId }, "health", healthWindow), (outcomes) =>
-          circuitOf(outcomes.map((o) => ({ at: o.at, kind: o.kind === "bad" || o.kind === "probe" ? o.kind : "ok" as const, latencyMs: o.latencyMs })), now))
+      const circuitOfOutcomes = (outcomes: ReadonlyArray<RoutingOutcome>, now: number) =>
+        circuitOf(outcomes.map((o) => ({ at: o.at, kind: o.kind === "bad" || o.kind === "probe" ? o.kind : "ok" as const, latencyMs: o.latencyMs })), now)
 
       const statsFor = (environment: Environment, providerId: string, methodId: string) =>
         Effect.map(store.recent({ environment, providerId, methodId }, "conversion", defaultSuccessRatePolicy.window), (outcomes) => {
@@ -121,19 +124,22 @@ export class Routing extends Context.Service<Routing, {
         })
 
       const plan = Effect.fn("Routing.plan")(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
-        const { config } = yield* readConfig(environment, shopId)
+        // One read: the configuration, the routes and the health of every provider that serves the rail.
+        const serving = (yield* registry.all).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
+        const snapshot = yield* store.snapshot({ environment, shopId, methodId: method.id }, serving, healthWindow)
+        const config = Option.getOrNull(Option.flatMap(snapshot.config, (s) => decode(s.document)))
         const uniform = seeded(yield* Random.nextInt)
         const selected = select(config ?? undefined, facts, uniform)
-        // A rule's providers, or else the shop's routes (read only then).
+        // A rule's providers, or else the shop's routes.
         const candidates: ReadonlyArray<PaymentProvider> = selected.providers !== null && !method.sandboxOnly
           ? yield* Effect.map(Effect.forEach(selected.providers, (id) => registry.get(id)), (found) =>
             found.flatMap((p) => Option.isSome(p) && p.value.environments.includes(environment) && p.value.supports(method) ? [p.value] : []))
-          : (yield* routerFor(environment, shopId))(method)
+          : (yield* routerFrom(environment, snapshot.routes))(method)
         const now = yield* realMillis
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
-          circuits.set(c.id, yield* circuitFor(environment, c.id, method.id, now))
+          circuits.set(c.id, circuitOfOutcomes(snapshot.health.filter((o) => o.providerId === c.id), now))
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))

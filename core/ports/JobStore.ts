@@ -27,6 +27,8 @@ export interface Job {
 export class JobStore extends Context.Service<JobStore, {
   /** Adds a job; false when a job with the same dedupe key exists. */
   readonly enqueue: (job: Job) => Effect.Effect<boolean>
+  /** Adds several jobs at once (one statement on SQL), skipping those whose dedupe key exists; answers how many it added. */
+  readonly enqueueAll: (jobs: ReadonlyArray<Job>) => Effect.Effect<number>
   readonly find: (id: string) => Effect.Effect<Option.Option<Job>>
   /**
    * Leases up to `limit` due jobs of the given kinds until `now + leaseMs` (real time), counting

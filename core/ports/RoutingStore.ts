@@ -1,5 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
+import type { ProviderRoute } from "./ProviderRouteStore.ts"
 
 /**
  * What routing learns from, shared by every replica: each provider's recent outcomes on each rail.
@@ -25,6 +26,15 @@ export interface StoredRoutingConfig {
   readonly document: unknown
 }
 
+/** What routing a payment reads, in one lookup (`RoutingStore.snapshot`). */
+export interface RoutingSnapshot {
+  readonly config: Option.Option<StoredRoutingConfig>
+  /** The shop's provider routes, as `ProviderRouteStore.list` answers them. */
+  readonly routes: ReadonlyArray<ProviderRoute>
+  /** For each of the providers asked about, its latest `limit` health outcomes on the rail, oldest first. */
+  readonly health: ReadonlyArray<RoutingOutcome>
+}
+
 export class RoutingStore extends Context.Service<RoutingStore, {
   readonly record: (outcome: RoutingOutcome) => Effect.Effect<void>
   /** The latest `limit` outcomes of these kinds, oldest first. */
@@ -33,6 +43,15 @@ export class RoutingStore extends Context.Service<RoutingStore, {
     kinds: "health" | "conversion",
     limit: number
   ) => Effect.Effect<ReadonlyArray<RoutingOutcome>>
+  /**
+   * The shop's configuration and routes with the health of the providers that may serve the rail,
+   * read together (one statement on SQL): what routing one payment needs.
+   */
+  readonly snapshot: (
+    key: { readonly environment: Environment; readonly shopId: string; readonly methodId: string },
+    providerIds: ReadonlyArray<string>,
+    limit: number
+  ) => Effect.Effect<RoutingSnapshot>
   /** Forgets outcomes older than `beforeMs` (epoch ms). */
   readonly prune: (beforeMs: number) => Effect.Effect<void>
   /** A shop's routing configuration in an environment (a JSON document) and its version. */

@@ -94,7 +94,7 @@ describe("rate limits", () => {
       const schema = `t_ratelimit_${process.pid}_${Date.now().toString(36)}`
       const replica = () =>
         ManagedRuntime.make(hostLayer(
-          loopbackConfig({ adminToken: Option.some(Redacted.make(adminToken)), trustedProxies: 1, rateLimits: { productionPerSecond: 100, sandboxPerSecond: 100, authPerMinute: 10 } }),
+          loopbackConfig({ adminToken: Option.some(Redacted.make(adminToken)), trustedProxies: 1, rateLimits: { productionPerSecond: 100, sandboxPerSecond: 40, authPerMinute: 10 } }),
           SqlStore.postgres(databaseUrl!, { schema, maxConnections: 3 })
         ))
       const a = replica()
@@ -110,6 +110,28 @@ describe("rate limits", () => {
         )
         assert.strictEqual(statuses.filter((s) => s === 401).length, 10, JSON.stringify(statuses))
         assert.strictEqual(statuses.filter((s) => s === 429).length, 20)
+
+        // The API allowance (40 a second, leased 4 at a time by each replica) holds over both:
+        // 200 calls at once pass at most 40 per second they span.
+        const merchant = yield* Effect.promise(() =>
+          fetch(`${baseA}/admin/v1/merchants`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+            body: JSON.stringify({ name: "Shared", email: "shared@example.com" })
+          }).then((r) => r.json() as Promise<{ keys: { sandbox: { secretKey: string } } }>)
+        )
+        const started = Date.now()
+        const pings = yield* Effect.promise(() =>
+          Promise.all(Array.from({ length: 200 }, (_, i) =>
+            fetch(`${i % 2 === 0 ? baseA : baseB}/api/v1/ping`, { headers: { authorization: `Bearer ${merchant.keys.sandbox.secretKey}` } })
+              .then((r) => r.status)))
+        )
+        // Each window starts at its first call and lasts a second.
+        const windows = Math.max(1, Math.ceil((Date.now() - started) / 1000))
+        const passed = pings.filter((s) => s === 200).length
+        assert.isAtLeast(passed, 1)
+        assert.isAtMost(passed, 40 * windows, `${passed} passed over ${windows} windows`)
+        assert.strictEqual(passed + pings.filter((s) => s === 429).length, 200)
       } finally {
         yield* Effect.promise(() => a.runPromise(SqlClient.SqlClient.use((sql) => sql.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`))).catch(() => undefined))
         yield* Effect.promise(() => Promise.all([a.dispose(), b.dispose()]))

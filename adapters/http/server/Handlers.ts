@@ -7,6 +7,7 @@ import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import * as Money from "../../../core/Money.ts"
+import { Fx } from "../../../core/fx/Fx.ts"
 import { type FxRate, FxRateStore } from "../../../core/ports/FxRateStore.ts"
 import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
@@ -160,6 +161,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const merchants = yield* Merchants
     const payments = yield* Payments
     const fxRates = yield* FxRateStore
+    const fx = yield* Fx
     const routes = yield* ProviderRouteStore
     const registry = yield* ProviderRegistry
     const tenancy = yield* TenancyStore
@@ -198,7 +200,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             enabled: payload.enabled ?? true,
             updatedAt: yield* DateTime.now
           }
-          yield* fxRates.put(rate)
+          yield* fx.setRate(rate)
           return rateView(rate)
         }))
       .handle("listProviders", () =>

@@ -91,15 +91,51 @@ export class RateLimits extends Context.Service<RateLimits, {
             })
           }
         })
-      const take = (bucket: Bucket, key: string) =>
+      const consume = (bucket: Bucket, key: string, points: number) =>
         Effect.tryPromise({
           try: () =>
-            limiters[bucket].limiter.consume(key, 1).then((res) => ({ allowed: true, res }), (e: unknown) => {
+            limiters[bucket].limiter.consume(key, points).then((res) => ({ allowed: true, res }), (e: unknown) => {
               if (e instanceof RateLimiterRes) return { allowed: false, res: e }
               throw e
             }),
           catch: (e) => e
-        }).pipe(Effect.orDie, Effect.flatMap(({ allowed, res }) => answer(bucket, res, allowed)))
+        }).pipe(Effect.orDie)
+      /**
+       * On SQL, an API request takes from a lease: this replica reserves `chunkOf(limit)` points of
+       * the shared counter in one statement and spends them locally until they run out or the
+       * window ends, so most requests make no round trip for the limiter. The shared counter
+       * still bounds the sum over replicas: a replica only spends points the counter holds for it
+       * (when fewer than a chunk are left it keeps what the counter granted). The cost: with
+       * several replicas, a client can be refused up to (chunk - 1) per other replica early.
+       */
+      const leases = new Map<string, { remaining: number; readonly until: number; readonly res: RateLimiterRes }>()
+      const takeLeased = (bucket: Bucket, key: string) =>
+        Effect.suspend(() => {
+          const id = `${bucket}|${key}`
+          const lease = leases.get(id)
+          const now = Date.now()
+          if (lease !== undefined && lease.remaining > 0 && now < lease.until) {
+            lease.remaining--
+            return answer(bucket, new RateLimiterRes(lease.res.remainingPoints + lease.remaining, lease.until - now), true)
+          }
+          const { points } = limiters[bucket]
+          const chunk = chunkOf(points)
+          return Effect.flatMap(consume(bucket, key, chunk), ({ res }) => {
+            // What the counter granted this replica: the whole chunk, or what was left of the limit.
+            const granted = Math.min(chunk, Math.max(0, points - (res.consumedPoints - chunk)))
+            if (granted === 0) {
+              leases.delete(id)
+              return answer(bucket, res, false)
+            }
+            if (leases.size > maxLeases) leases.clear()
+            leases.set(id, { remaining: granted - 1, until: now + res.msBeforeNext, res })
+            return answer(bucket, new RateLimiterRes(res.remainingPoints + granted - 1, res.msBeforeNext), true)
+          })
+        })
+      const take = (bucket: Bucket, key: string) =>
+        Option.isSome(sql) && bucket !== "auth"
+          ? takeLeased(bucket, key)
+          : Effect.flatMap(consume(bucket, key, 1), ({ allowed, res }) => answer(bucket, res, allowed))
       const check = (bucket: Bucket, key: string) =>
         Effect.tryPromise({ try: () => limiters[bucket].limiter.get(key), catch: (e) => e }).pipe(
           Effect.orDie,
@@ -111,6 +147,11 @@ export class RateLimits extends Context.Service<RateLimits, {
 
 /** `RateLimits.layer` with the limits of `HttpConfig` (the defaults when it names none). */
 export const RateLimitsFromConfig = Layer.unwrap(Effect.map(HttpConfig, (config) => RateLimits.layer(config.rateLimits ?? defaultRateLimits)))
+
+/** Points a replica reserves at once from a shared per-second limit: a tenth of it, 1 to 10. */
+const chunkOf = (limit: number) => Math.max(1, Math.min(10, Math.floor(limit / 10)))
+/** Leases kept at most (one per credential seen in the last second); beyond, they are dropped. */
+const maxLeases = 10_000
 
 /** Rows are deleted an hour after they expired (the library's own choice for its timer). */
 const expiredGraceMs = 3_600_000

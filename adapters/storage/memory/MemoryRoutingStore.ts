@@ -1,11 +1,12 @@
 /**
- * Routing outcomes in memory: the latest 500 of each kind family per provider and rail, in plain
+ * Routing outcomes in memory: the latest 500 to 1 000 of each kind family per provider and rail, in plain
  * arrays outside the transactional tables (what routing learns need not roll back, and a bounded
  * buffer keeps every transaction's snapshot small).
  */
 import { Effect, Layer, Option } from "effect"
 import { familyOf, type RoutingOutcome, RoutingStore, type StoredRoutingConfig } from "../../../core/ports/RoutingStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { shopRoutes } from "./MemoryPayinRepos.ts"
 
 const keep = 500
 
@@ -21,10 +22,18 @@ export const MemoryRoutingStore = Layer.effect(RoutingStore, Effect.gen(function
         const key = keyOf(outcome, familyOf(outcome.kind))
         const buffer = buffers.get(key) ?? []
         buffer.push(outcome)
-        if (buffer.length > keep) buffer.splice(0, buffer.length - keep)
+        // Trimmed by halves, so a record does not shift the whole buffer.
+        if (buffer.length >= 2 * keep) buffer.splice(0, buffer.length - keep)
         buffers.set(key, buffer)
       }),
     recent: (key, kinds, limit) => Effect.sync(() => (buffers.get(keyOf(key, kinds)) ?? []).slice(-limit)),
+    snapshot: ({ environment, methodId, shopId }, providerIds, limit) =>
+      db.run(Effect.sync(() => ({
+        config: Option.fromNullishOr(configs.get(`${environment}|${shopId}`)),
+        routes: shopRoutes(db, environment, shopId),
+        health: providerIds.flatMap((providerId) => (buffers.get(keyOf({ environment, providerId, methodId }, "health")) ?? []).slice(-limit))
+          .sort((a, b) => a.at - b.at)
+      }))),
     prune: (beforeMs) =>
       Effect.sync(() => {
         for (const [key, buffer] of buffers) buffers.set(key, buffer.filter((o) => o.at >= beforeMs))

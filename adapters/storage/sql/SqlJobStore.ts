@@ -5,7 +5,7 @@
  * was; the second only walks the shops whose clock moved (`sandbox_clocks`), each by the index
  * `jobs_scoped_due`.
  */
-import { DateTime, Effect, Layer, Option } from "effect"
+import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
@@ -61,19 +61,22 @@ export const SqlJobStore = Layer.effect(
         return [...onRealClock.map(toJob).sort(byRunAt), ...onTestClock.map(toJob).sort(byRunAt)]
       }).pipe(Effect.orDie)
 
+    /** One multi-row insert; a job whose id or dedupe key exists is skipped. Answers how many were added. */
+    const insert = (list: Arr.NonEmptyReadonlyArray<Job>) =>
+      sql<{ readonly id: string }>`
+        INSERT INTO jobs ${
+        sql.insert(Arr.map(list, (job) => ({
+          ...job,
+          payload: JSON.stringify(job.payload),
+          runAt: date(job.runAt),
+          lockedUntil: dateOrNull(job.lockedUntil),
+          createdAt: date(job.createdAt)
+        })))
+      }
+        ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
     return JobStore.of({
-      enqueue: (job) =>
-        sql<{ readonly id: string }>`
-          INSERT INTO jobs ${
-          sql.insert({
-            ...job,
-            payload: JSON.stringify(job.payload),
-            runAt: date(job.runAt),
-            lockedUntil: dateOrNull(job.lockedUntil),
-            createdAt: date(job.createdAt)
-          })
-        }
-          ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      enqueue: (job) => insert([job] as const).pipe(Effect.map((added) => added === 1)),
+      enqueueAll: (list) => Arr.isReadonlyArrayNonEmpty(list) ? insert(list) : Effect.succeed(0),
       find: (id) =>
         sql<JobRow>`SELECT * FROM jobs WHERE id = ${id}`.pipe(
           Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toJob(rows[0]!))),

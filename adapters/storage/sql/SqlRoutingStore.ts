@@ -1,5 +1,5 @@
 /** Routing outcomes on SQL (`routing_outcomes`), read newest first through their index. */
-import { Effect, Layer, Option } from "effect"
+import { Array as Arr, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { familyOf, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
 
@@ -12,28 +12,130 @@ interface Row {
   readonly latencyMs: number
 }
 
+/** Rows as `json_agg` spells them (column names, snake_case). */
+interface RouteJson {
+  readonly environment: RoutingOutcome["environment"]
+  readonly shop_id: string
+  readonly provider_id: string
+  readonly priority: number
+  readonly method_ids: ReadonlyArray<string> | null
+  readonly enabled: boolean
+}
+interface OutcomeJson {
+  readonly provider_id: string
+  readonly kind: RoutingOutcome["kind"]
+  readonly at_ms: string | number
+  readonly latency_ms: number
+}
+
+/** How often the outcomes recorded meanwhile are written (see `record`). */
+const flushEvery = Duration.millis(50)
+
+/** Keeps, of a list oldest first, the last `limit` of each provider (a filter built per list). */
+const latestPerProvider = (limit: number) => (o: RoutingOutcome, i: number, all: ReadonlyArray<RoutingOutcome>) => {
+  let later = 0
+  for (let j = all.length - 1; j > i && later < limit; j--) if (all[j]!.providerId === o.providerId) later++
+  return later < limit
+}
+
 export const SqlRoutingStore = Layer.effect(
   RoutingStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const insert = (outcomes: Arr.NonEmptyReadonlyArray<RoutingOutcome>) =>
+      sql`INSERT INTO routing_outcomes ${
+        sql.insert(Arr.map(outcomes, (o) => ({
+          environment: o.environment,
+          providerId: o.providerId,
+          methodId: o.methodId,
+          family: familyOf(o.kind),
+          kind: o.kind,
+          atMs: o.at,
+          latencyMs: Math.round(o.latencyMs)
+        })))
+      }`.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Outcomes are written in batches, every `flushEvery` (one statement for all the payments of
+     * that moment, not one per attempt): other replicas see them that much later, this one at
+     * once (reads add the ones not written yet). A probe marker is written at once, since it is
+     * what keeps other replicas from probing too. At a crash the last batch is lost: these are
+     * statistics, not records.
+     */
+    let unwritten: Array<RoutingOutcome> = []
+    const flush = Effect.suspend(() => {
+      const batch = unwritten
+      if (!Arr.isReadonlyArrayNonEmpty(batch)) return Effect.void
+      return insert(batch).pipe(
+        Effect.ensuring(Effect.sync(() => void (unwritten = unwritten.slice(batch.length)))),
+        Effect.catchCause((cause) => Effect.logWarning("routing outcomes not recorded", cause))
+      )
+    })
+    yield* flush.pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
+    yield* Effect.addFinalizer(() => flush)
+    const withUnwritten = (rows: ReadonlyArray<RoutingOutcome>, keep: (o: RoutingOutcome) => boolean) => {
+      const local = unwritten.filter(keep)
+      return local.length === 0 ? rows : [...rows, ...local]
+    }
+
     return RoutingStore.of({
       record: (o) =>
-        sql`INSERT INTO routing_outcomes (environment, provider_id, method_id, family, kind, at_ms, latency_ms)
-            VALUES (${o.environment}, ${o.providerId}, ${o.methodId}, ${familyOf(o.kind)}, ${o.kind}, ${o.at}, ${Math.round(o.latencyMs)})`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        o.kind === "probe"
+          ? insert([o])
+          : Effect.sync(() => void unwritten.push(o)),
       recent: (key, kinds, limit) =>
         sql<Row>`
           SELECT environment, provider_id, method_id, kind, at_ms, latency_ms FROM routing_outcomes
           WHERE environment = ${key.environment} AND provider_id = ${key.providerId} AND method_id = ${key.methodId}
             AND family = ${kinds}
           ORDER BY id DESC LIMIT ${limit}`.pipe(
-          Effect.map((rows) => rows.map((r) => ({ ...r, at: Number(r.atMs) })).reverse()),
+          Effect.map((rows) =>
+            withUnwritten(
+              rows.map((r) => ({ ...r, at: Number(r.atMs) })).reverse(),
+              (o) => o.environment === key.environment && o.providerId === key.providerId && o.methodId === key.methodId && familyOf(o.kind) === kinds
+            ).slice(-limit)
+          ),
+          Effect.orDie
+        ),
+      snapshot: ({ environment, methodId, shopId }, providerIds, limit) =>
+        sql<{ readonly config: string | null; readonly version: number | null; readonly routes: string; readonly health: string }>`
+          SELECT
+            (SELECT document FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}) AS config,
+            (SELECT version FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}) AS version,
+            (SELECT COALESCE(json_agg(r ORDER BY r.priority, r.provider_id), '[]')::text FROM provider_routes r
+              WHERE r.environment = ${environment} AND r.shop_id = ${shopId}) AS routes,
+            (SELECT COALESCE(json_agg(o ORDER BY o.id), '[]')::text FROM json_array_elements_text(${JSON.stringify(providerIds)}::json) AS p (id)
+              CROSS JOIN LATERAL (
+                SELECT id, provider_id, kind, at_ms, latency_ms FROM routing_outcomes
+                WHERE environment = ${environment} AND provider_id = p.id AND method_id = ${methodId} AND family = 'health'
+                ORDER BY id DESC LIMIT ${limit}
+              ) o) AS health`.pipe(
+          Effect.map(([row]) => ({
+            config: row!.config === null ? Option.none() : Option.some({ version: row!.version!, document: JSON.parse(row!.config) as unknown }),
+            routes: (JSON.parse(row!.routes) as ReadonlyArray<RouteJson>).map((r) => ({
+              environment: r.environment,
+              shopId: r.shop_id,
+              providerId: r.provider_id,
+              priority: r.priority,
+              methodIds: r.method_ids,
+              enabled: r.enabled
+            })),
+            health: withUnwritten(
+              (JSON.parse(row!.health) as ReadonlyArray<OutcomeJson>).map((o) => ({
+                environment,
+                providerId: o.provider_id,
+                methodId,
+                kind: o.kind,
+                at: Number(o.at_ms),
+                latencyMs: o.latency_ms
+              })),
+              (o) => o.environment === environment && o.methodId === methodId && familyOf(o.kind) === "health" && providerIds.includes(o.providerId)
+            ).filter(latestPerProvider(limit))
+          })),
           Effect.orDie
         ),
       prune: (beforeMs) =>
-        sql`DELETE FROM routing_outcomes WHERE at_ms < ${beforeMs}`.pipe(Effect.asVoid, Effect.orDie),
+        Effect.andThen(flush, sql`DELETE FROM routing_outcomes WHERE at_ms < ${beforeMs}`.pipe(Effect.asVoid, Effect.orDie)),
       config: (environment, shopId) =>
         sql<{ readonly version: number; readonly document: string }>`
           SELECT version, document FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}`.pipe(

@@ -119,9 +119,10 @@ for (const target of storeTargets("clock")) {
           assert.deepStrictEqual(yield* claim(a), [sandboxA.id])
           // Leased by a worker, it is still due work until its attempt is recorded.
           assert.strictEqual(yield* store.countDue(t0, a), 1)
-          yield* store.recordAttempt(sandboxA.id, {
-            status: "succeeded", attempts: 2, lastStatusCode: 200, lastError: null, nextAttemptAt: null, succeededAt: t0
-          })
+          yield* store.recordAttempts([{
+            id: sandboxA.id,
+            result: { status: "succeeded", attempts: 2, lastStatusCode: 200, lastError: null, nextAttemptAt: null, succeededAt: t0 }
+          }])
           assert.strictEqual(yield* store.countDue(t0, a), 0)
           yield* clocks.advance(b, 3_600_000, t0)
           assert.deepStrictEqual(yield* claim(), [sandboxB.id])
