@@ -14,6 +14,7 @@ import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import { Engine, Foundation } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
+import { Webhooks } from "../core/webhooks/Webhooks.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
@@ -100,7 +101,7 @@ export const appLayer = (
     SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
     paymentProvidersLayer(config.connectors)
   )
-  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, Jobs.worker(config.workerInterval)).pipe(
+  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, Jobs.worker(config.workerInterval), Webhooks.worker(config.workerInterval)).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),
     Layer.provideMerge(store)

@@ -6,8 +6,8 @@
  * internal address (DNS rebinding included) is never connected to.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
-import { request as httpRequest } from "node:http"
-import { request as httpsRequest } from "node:https"
+import { Agent as HttpAgent, request as httpRequest } from "node:http"
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { Duration, Effect, Layer } from "effect"
 import { WebhookSender } from "../../core/ports/WebhookSender.ts"
@@ -40,11 +40,34 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   })
 }
 
-const post = (url: URL, headers: Readonly<Record<string, string>>, body: string, timeoutMs: number, lookup: LookupFunction | undefined) =>
+/**
+ * Connections are kept alive between deliveries (a batch to one receiver reuses its sockets),
+ * at most `socketsPerHost` to one host at once. A kept connection goes to the address its own
+ * lookup checked when it opened. An idle one is closed after `idleSocketMs` (or the receiver's
+ * `Keep-Alive: timeout` hint, if shorter), before a receiver with Node's default 5 s closes it
+ * under a request.
+ */
+const socketsPerHost = 64
+const idleSocketMs = 4_000
+const agents = () => ({
+  http: new HttpAgent({ keepAlive: true, maxSockets: socketsPerHost, scheduling: "lifo", timeout: idleSocketMs }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: socketsPerHost, scheduling: "lifo", timeout: idleSocketMs })
+})
+type Agents = ReturnType<typeof agents>
+
+const post = (
+  agents: Agents,
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  timeoutMs: number,
+  lookup: LookupFunction | undefined
+) =>
   Effect.callback<{ readonly status: number; readonly retryAfter: string | undefined }, string>((resume) => {
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest
-    const req = send(url, {
+    const https = url.protocol === "https:"
+    const req = (https ? httpsRequest : httpRequest)(url, {
       method: "POST",
+      agent: https ? agents.https : agents.http,
       headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
       timeout: timeoutMs,
       ...(lookup === undefined ? {} : { lookup })
@@ -63,23 +86,29 @@ const post = (url: URL, headers: Readonly<Record<string, string>>, body: string,
   })
 
 export const layer = (options: Options) =>
-  Layer.succeed(
+  Layer.effect(
     WebhookSender,
-    WebhookSender.of({
-      checkTarget: (url) => Effect.sync(() => options.allowPrivateTargets ? undefined : forbiddenHost(url)),
-      send: (url, headers, body, timeoutMs) =>
-        Effect.gen(function*() {
-          const target = new URL(url)
-          if (!options.allowPrivateTargets) {
-            const refused = forbiddenHost(url)
-            if (refused !== undefined) return yield* Effect.fail(`refused target: ${refused}`)
-          }
-          // One deadline for the whole attempt (a receiver trickling bytes cannot hold it longer).
-          const answer = yield* post(target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup).pipe(
-            Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs), orElse: () => Effect.fail(`timeout after ${timeoutMs} ms`) })
-          )
-          return { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()) }
-        })
+    Effect.gen(function*() {
+      const pool = yield* Effect.acquireRelease(Effect.sync(agents), (a) => Effect.sync(() => {
+        a.http.destroy()
+        a.https.destroy()
+      }))
+      return WebhookSender.of({
+        checkTarget: (url) => Effect.sync(() => options.allowPrivateTargets ? undefined : forbiddenHost(url)),
+        send: (url, headers, body, timeoutMs) =>
+          Effect.gen(function*() {
+            const target = new URL(url)
+            if (!options.allowPrivateTargets) {
+              const refused = forbiddenHost(url)
+              if (refused !== undefined) return yield* Effect.fail(`refused target: ${refused}`)
+            }
+            // One deadline for the whole attempt (a receiver trickling bytes cannot hold it longer).
+            const answer = yield* post(pool, target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup).pipe(
+              Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs), orElse: () => Effect.fail(`timeout after ${timeoutMs} ms`) })
+            )
+            return { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()) }
+          })
+      })
     })
   )
 

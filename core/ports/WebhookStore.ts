@@ -11,6 +11,12 @@ export interface DeliveryResult {
   readonly succeededAt: DateTime.Utc | null
 }
 
+/** The outcome of one attempt at a delivery. */
+export interface DeliveryOutcome {
+  readonly id: string
+  readonly result: DeliveryResult
+}
+
 export class WebhookStore extends Context.Service<WebhookStore, {
   readonly insertSubscription: (subscription: Subscription) => Effect.Effect<void>
   readonly updateSubscription: (subscription: Subscription) => Effect.Effect<void>
@@ -51,8 +57,11 @@ export class WebhookStore extends Context.Service<WebhookStore, {
    * test clock's advance waits for).
    */
   readonly countDue: (now: DateTime.Utc, sandboxShopId: string) => Effect.Effect<number>
-  /** Records an attempt's outcome and releases the lease. */
-  readonly recordAttempt: (id: string, result: DeliveryResult) => Effect.Effect<void>
+  /**
+   * Records the outcomes of a batch of attempts and releases their leases, all at once (one
+   * statement on SQL).
+   */
+  readonly recordAttempts: (outcomes: ReadonlyArray<DeliveryOutcome>) => Effect.Effect<void>
   /** Queues a delivery again now, whatever its status. */
   readonly requeue: (id: string, now: DateTime.Utc) => Effect.Effect<void>
 

@@ -26,9 +26,8 @@ import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
-import { Jobs } from "../jobs/Jobs.ts"
 import { WebhookSender } from "../ports/WebhookSender.ts"
-import { type DeliveryResult, WebhookStore } from "../ports/WebhookStore.ts"
+import { type DeliveryOutcome, type DeliveryResult, WebhookStore } from "../ports/WebhookStore.ts"
 import { signatureHeader, verifySignature } from "../Signatures.ts"
 import { type Delivery, type DeliveryStatus, eventTypes, type InboxMessage, type Subscription } from "./Webhook.ts"
 
@@ -46,6 +45,8 @@ export const retryDelays: ReadonlyArray<Duration.Duration> = [
 ]
 export const maxAttempts = retryDelays.length + 1
 const leaseMs = 60_000
+/** Deliveries leased per claim, sent at once and recorded in one write. */
+export const deliveryBatchSize = 100
 
 export interface SubscriptionInput {
   readonly url?: string | undefined
@@ -120,7 +121,6 @@ export class Webhooks extends Context.Service<Webhooks, {
       const sender = yield* WebhookSender
       const ids = yield* Ids
       const config = yield* EngineConfig
-      const jobs = yield* Jobs
       const clocks = yield* ShopClocks
       const mac = yield* Mac.Mac
       const withMac = Effect.provideService(Mac.Mac, mac)
@@ -269,13 +269,13 @@ export class Webhooks extends Context.Service<Webhooks, {
         return message
       })
 
-      const attempt = Effect.fnUntraced(function*(delivery: Delivery) {
-        const subscription = yield* store.findSubscriptionById(delivery.webhookId)
+      /** One attempt: sends and judges the answer; the batch records every outcome at once. */
+      const attempt = Effect.fnUntraced(function*(delivery: Delivery, subscription: Option.Option<Subscription>) {
         const now = yield* DateTime.now
         const attempts = delivery.attempts + 1
-        const finish = (result: Omit<DeliveryResult, "attempts">) => store.recordAttempt(delivery.id, { ...result, attempts })
+        const outcome = (result: Omit<DeliveryResult, "attempts">): DeliveryOutcome => ({ id: delivery.id, result: { ...result, attempts } })
         if (Option.isNone(subscription) || !subscription.value.active) {
-          return yield* finish({
+          return outcome({
             status: "dead_letter",
             lastStatusCode: null,
             lastError: Option.isNone(subscription) ? "the subscription was deleted" : "the subscription is inactive",
@@ -291,32 +291,32 @@ export class Webhooks extends Context.Service<Webhooks, {
           "x-service-event": delivery.event,
           "x-service-delivery": delivery.id
         }
-        const outcome = s.managed
+        const answer = s.managed
           ? yield* receive(s.id, headers, delivery.body).pipe(
             Effect.as({ status: 200, retryAfterSeconds: null }),
             Effect.catch((e) => Effect.succeed({ status: e.status, retryAfterSeconds: null }))
           )
           : yield* sender.send(s.url, headers, delivery.body, deliveryTimeoutMs).pipe(Effect.result)
-        const result = "_tag" in outcome
-          ? (outcome._tag === "Success" ? { status: outcome.success.status, retryAfterSeconds: outcome.success.retryAfterSeconds, error: null } : { status: null, retryAfterSeconds: null, error: outcome.failure })
-          : { status: outcome.status, retryAfterSeconds: outcome.retryAfterSeconds, error: null }
+        const result = "_tag" in answer
+          ? (answer._tag === "Success" ? { status: answer.success.status, retryAfterSeconds: answer.success.retryAfterSeconds, error: null } : { status: null, retryAfterSeconds: null, error: answer.failure })
+          : { status: answer.status, retryAfterSeconds: answer.retryAfterSeconds, error: null }
         if (result.status !== null && result.status >= 200 && result.status < 300) {
-          return yield* finish({ status: "succeeded", lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
+          return outcome({ status: "succeeded", lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
         }
         const lastError = result.error ?? `HTTP ${result.status}`
         if (result.status === 410) {
           yield* store.updateSubscription({ ...s, active: false, disabledReason: "the endpoint answered 410 Gone", updatedAt: now })
-          return yield* finish({ status: "dead_letter", lastStatusCode: 410, lastError, nextAttemptAt: null, succeededAt: null })
+          return outcome({ status: "dead_letter", lastStatusCode: 410, lastError, nextAttemptAt: null, succeededAt: null })
         }
         if (attempts >= maxAttempts) {
-          return yield* finish({ status: "dead_letter", lastStatusCode: result.status, lastError, nextAttemptAt: null, succeededAt: null })
+          return outcome({ status: "dead_letter", lastStatusCode: result.status, lastError, nextAttemptAt: null, succeededAt: null })
         }
         const jitter = yield* Random.nextBetween(0.9, 1.1)
         let delayMs = Math.round(Duration.toMillis(retryDelays[attempts - 1]!) * jitter)
         if ((result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null) {
           delayMs = Math.max(delayMs, result.retryAfterSeconds * 1000)
         }
-        yield* finish({
+        return outcome({
           status: "failed",
           lastStatusCode: result.status,
           lastError,
@@ -325,16 +325,34 @@ export class Webhooks extends Context.Service<Webhooks, {
         })
       })
 
+      /**
+       * One lease: claims a batch, reads each subscription and each shop's clock once, sends the
+       * batch concurrently (each attempt on its shop's clock) and records every outcome in one
+       * write. A worker that dies before that write loses nothing: the lease lapses.
+       */
       const deliverBatch = (sandboxShopId: string | undefined) =>
         Effect.gen(function*() {
-          const due = yield* store.claimDeliveries(yield* realNow, leaseMs, 50, sandboxShopId)
-          yield* Effect.forEach(due, (d) => clocks.within(d.environment, d.shopId, attempt(d)), { concurrency: 8, discard: true })
+          const due = yield* store.claimDeliveries(yield* realNow, leaseMs, deliveryBatchSize, sandboxShopId)
+          if (due.length === 0) return 0
+          const subscriptions = new Map<string, Option.Option<Subscription>>()
+          for (const d of due) {
+            if (!subscriptions.has(d.webhookId)) subscriptions.set(d.webhookId, yield* store.findSubscriptionById(d.webhookId))
+          }
+          const byShop = new Map<string, Array<Delivery>>()
+          for (const d of due) {
+            const key = `${d.environment}/${d.shopId}`
+            byShop.set(key, [...(byShop.get(key) ?? []), d])
+          }
+          const outcomes = yield* Effect.forEach(byShop.values(), (group) =>
+            clocks.within(
+              group[0]!.environment,
+              group[0]!.shopId,
+              Effect.forEach(group, (d) => attempt(d, subscriptions.get(d.webhookId)!), { concurrency: "unbounded" })
+            ), { concurrency: "unbounded" })
+          yield* store.recordAttempts(outcomes.flat())
           return due.length
         })
       const deliverDue = deliverBatch(undefined).pipe(Effect.withSpan("Webhooks.deliverDue"))
-
-      // The job worker's tick delivers too: one loop, one lease discipline.
-      yield* jobs.onTick(Effect.asVoid(deliverDue))
 
       return Webhooks.of({
         create,
@@ -353,5 +371,21 @@ export class Webhooks extends Context.Service<Webhooks, {
       })
     })
   )
-}
 
+  /**
+   * A host's delivery loop, until the scope closes: leases batch after batch while they come
+   * full, otherwise waits `every` before looking again. Each replica runs one; the leases share
+   * the work between them.
+   */
+  static readonly worker = (every: Duration.Input) =>
+    Layer.effectDiscard(Effect.gen(function*() {
+      const webhooks = yield* Webhooks
+      const idle = Duration.fromInputUnsafe(every)
+      yield* webhooks.deliverDue.pipe(
+        Effect.catchCause((cause) => Effect.as(Effect.logError("webhook delivery failed", cause), 0)),
+        Effect.flatMap((attempted) => attempted < deliveryBatchSize ? Effect.sleep(idle) : Effect.void),
+        Effect.forever,
+        Effect.forkScoped
+      )
+    }))
+}

@@ -98,10 +98,12 @@ export const MemoryWebhookStore = Layer.effect(
             DateTime.toEpochMillis(d.nextAttemptAt) - DateTime.toEpochMillis(now) <= clockOffset(db, sandboxShopId)
           ).length
         )),
-      recordAttempt: (id, result) =>
+      recordAttempts: (outcomes) =>
         db.run(Effect.sync(() => {
-          const d = deliveries.get(id)
-          if (d !== undefined) write({ ...d, ...result, lockedUntil: null })
+          for (const { id, result } of outcomes) {
+            const d = deliveries.get(id)
+            if (d !== undefined) write({ ...d, ...result, lockedUntil: null })
+          }
         })),
       requeue: (id, now) =>
         db.run(Effect.sync(() => {

@@ -2,8 +2,8 @@
 import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Environment } from "../../../core/Environment.ts"
-import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
-import type { Delivery, DeliveryStatus, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
+import { type DeliveryOutcome, WebhookStore } from "../../../core/ports/WebhookStore.ts"
+import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
 
 
@@ -37,6 +37,17 @@ const subscriptionRow = (s: Subscription) => ({
 })
 const byDue = (a: Delivery, b: Delivery) =>
   DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id)
+
+/** Keys as `recordAttempts` spells them in SQL (JSON is not renamed by the client). */
+const outcomeRecord = ({ id, result: r }: DeliveryOutcome) => ({
+  id,
+  status: r.status,
+  attempts: r.attempts,
+  last_status_code: r.lastStatusCode,
+  last_error: r.lastError,
+  next_attempt_at: r.nextAttemptAt === null ? null : DateTime.formatIso(r.nextAttemptAt),
+  succeeded_at: r.succeededAt === null ? null : DateTime.formatIso(r.succeededAt)
+})
 
 const toDelivery = (r: DeliveryRow): Delivery => ({
   ...r,
@@ -150,12 +161,15 @@ export const SqlWebhookStore = Layer.effect(
           Effect.map((rows) => rows[0]?.n ?? 0),
           Effect.orDie
         ),
-      recordAttempt: (id, r) =>
-        sql`UPDATE webhook_deliveries SET
-              status = ${r.status as DeliveryStatus}, attempts = ${r.attempts}, last_status_code = ${r.lastStatusCode},
-              last_error = ${r.lastError}, next_attempt_at = ${dateOrNull(r.nextAttemptAt)},
-              succeeded_at = ${dateOrNull(r.succeededAt)}, locked_until = NULL
-            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      // One statement for the batch: the outcomes travel as one JSON array of records.
+      recordAttempts: (outcomes) =>
+        outcomes.length === 0 ? Effect.void : sql`UPDATE webhook_deliveries SET
+              status = o.status, attempts = o.attempts, last_status_code = o.last_status_code, last_error = o.last_error,
+              next_attempt_at = o.next_attempt_at, succeeded_at = o.succeeded_at, locked_until = NULL
+            FROM jsonb_to_recordset(${JSON.stringify(outcomes.map(outcomeRecord))}::jsonb) AS o(
+              id text, status text, attempts integer, last_status_code integer, last_error text,
+              next_attempt_at timestamptz, succeeded_at timestamptz)
+            WHERE webhook_deliveries.id = o.id`.pipe(Effect.asVoid, Effect.orDie),
       requeue: (id, now) =>
         sql`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${date(now)}, locked_until = NULL WHERE id = ${id}`.pipe(
           Effect.asVoid,
