@@ -1,100 +1,297 @@
 /**
- * `npm run bench`: requests per second and latency of the reference host, over real HTTP on
- * loopback, for each store (memory, embedded PGlite, and PostgreSQL when DATABASE_URL is set).
- * Numbers depend on the machine; compare runs on the same one.
+ * `npm run bench`: the reference host against a bare baseline doing the same database work
+ * (`bench/baseline`), side by side in one run, each in its own process, loaded by autocannon from
+ * this one, interleaved round by round (medians), on memory, embedded PGlite, and PostgreSQL when
+ * `DATABASE_URL` is set. Prints a table (req/s, p50, p99 in ms, server CPU ms per request, and the
+ * ratio project / baseline), the round trips per request on PostgreSQL, the cost after
+ * `BENCH_FILL` stored payments, the webhook fan-out over two replicas, and the compiled host's
+ * start-up time; the last line is the rows as JSON.
+ *
+ * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
+ * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
+ * 2 s, 1 000 stored payments, 1 000 deliveries).
  */
-import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpServer } from "effect/http"
-import { MemoryStore } from "../adapters/storage/memory/MemoryRepos.ts"
-import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
-import { loopbackConfig } from "../host/Config.ts"
-import { hostLayer } from "../host/Host.ts"
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { get } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import autocannon from "autocannon"
+import pg from "pg"
+import { type BenchRow, type Measure, medianOf, table } from "./Row.ts"
+import { type Child, cpuMs, start } from "./support/Processes.ts"
+import { startWireCounter } from "./support/WireCounter.ts"
+import { fanOut } from "./webhooks/FanOut.ts"
 
-const requests = Number(process.env["BENCH_REQUESTS"] ?? 2000)
-/** How many payments are stored between the two POST /payments measures (cost must not grow with data). */
-const fill = Number(process.env["BENCH_FILL"] ?? 10_000)
-const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 16)
-const adminToken = "bench-admin"
+const short = process.env["BENCH_SHORT"] === "1" || process.argv.includes("--short")
+const number = (name: string, full: number, quick: number) => Number(process.env[name] ?? (short ? quick : full))
+const seconds = number("BENCH_SECONDS", 10, 2)
+const rounds = number("BENCH_ROUNDS", 3, 1)
+const fill = number("BENCH_FILL", 100_000, 1_000)
+const deliveries = number("BENCH_DELIVERIES", 20_000, 1_000)
+const databaseUrl = process.env["DATABASE_URL"]
+const stores = (process.env["BENCH_STORES"]?.split(",") ?? ["memory", "pglite", "postgres"])
+  .filter((s) => s !== "postgres" || databaseUrl !== undefined)
+const runId = `bench_${process.pid}_${Date.now().toString(36)}`
+const paymentBody = JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
 
-const stores: Array<[string, Layer.Layer<any, any, never>]> = [
-  ["memory", MemoryStore.layer],
-  ["pglite", SqlStore.pglite(undefined)]
-]
-const url = process.env["DATABASE_URL"]
-if (url !== undefined) stores.push(["postgres", SqlStore.postgres(url, { schema: `bench_${Date.now()}` })])
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
-
-const measure = async (label: string, run: () => Promise<Response>, count = requests, quiet = false) => {
-  const latencies: Array<number> = []
-  let next = 0
-  const started = performance.now()
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      next++
-      const t = performance.now()
-      const response = await run()
-      await response.arrayBuffer()
-      if (response.status >= 400) throw new Error(`${label}: HTTP ${response.status}`)
-      latencies.push(performance.now() - t)
-    }
-  }))
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const rate = latencies.length / seconds
-  if (quiet) return rate
-  console.log(
-    `  ${label.padEnd(34)} ${String(Math.round(latencies.length / seconds)).padStart(6)} req/s` +
-      `   p50 ${percentile(latencies, 0.5).toFixed(1)} ms   p99 ${percentile(latencies, 0.99).toFixed(1)} ms`
-  )
-  return rate
+interface Target {
+  readonly child: Child
+  readonly token: string
 }
 
-const bench = (name: string, store: Layer.Layer<any, any, never>) =>
-  Effect.gen(function*() {
-    const server = yield* HttpServer.HttpServer
-    if (server.address._tag === "UnixPathAddress") return
-    const base = `http://127.0.0.1:${server.address.port}`
-    yield* Effect.promise(async () => {
-      const created = await fetch(`${base}/admin/v1/merchants`, {
+/** One load run against a server: throughput, latency, and the server's CPU per request. */
+const load = async (target: Target, work: "me" | "payment", connections: number, amount?: number, rate?: number): Promise<Measure> => {
+  const before = cpuMs(target.child.process.pid!)
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.child.port}`,
+    connections,
+    ...(rate === undefined ? {} : { overallRate: Math.max(1, Math.round(rate)) }),
+    ...(amount === undefined ? { duration: seconds } : { amount }),
+    requests: [work === "me"
+      ? { method: "GET", path: "/api/v1/me", headers: { authorization: `Bearer ${target.token}` } }
+      : {
         method: "POST",
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Bench", email: "bench@example.com" })
-      }).then((r) => r.json()) as { keys: { sandbox: { publishableKey: string; secretKey: string } } }
-      const { publishableKey, secretKey } = created.keys.sandbox
-      const pair = () =>
-        fetch(`${base}/api/v1/auth/token`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ apiKey: publishableKey, secretKey })
+        path: "/api/v1/payments",
+        body: paymentBody,
+        setupRequest: (request: any) => ({
+          ...request,
+          headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() }
         })
-      const { accessToken } = await pair().then((r) => r.json()) as { accessToken: string }
-      console.log(`${name} (${requests} requests, ${concurrency} concurrent)`)
-      await measure("GET /api/v1/me (access token)", () => fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } }))
-      await measure("GET /api/v1/ping (raw secret key)", () => fetch(`${base}/api/v1/ping`, { headers: { authorization: `Bearer ${secretKey}` } }))
-      await measure("POST /api/v1/auth/token", pair)
-      const payment = () =>
-        fetch(`${base}/api/v1/payments`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
-          body: JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
-        })
-      const empty = await measure("POST /api/v1/payments (fresh store)", payment)
-      await measure("(storing payments)", payment, fill, true)
-      const full = await measure(`POST /api/v1/payments (+${fill} stored)`, payment)
-      console.log(`  ${"cost growth: full / fresh".padEnd(34)} ${(full / empty).toFixed(2)} (1.00 = independent of stored data)`)
-    })
-  }).pipe(
-    Effect.provide(hostLayer(loopbackConfig({
-      adminToken: Option.some(Redacted.make(adminToken)),
-      // The bench measures throughput, not the limiter.
-      rateLimits: { productionPerSecond: 1_000_000, sandboxPerSecond: 1_000_000, authPerMinute: 1_000_000 }
-    }), store)),
-    Effect.scoped
-  )
-
-/** `BENCH_STORES=memory,pglite` runs those only. */
-const only = process.env["BENCH_STORES"]?.split(",")
-for (const [name, store] of stores.filter(([name]) => only === undefined || only.includes(name))) {
-  await Effect.runPromise(bench(name, store).pipe(Effect.provide(Layer.empty)) as Effect.Effect<void>)
+      }]
+  })
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${work}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+  return {
+    perSecond: result.requests.total / (result.duration || seconds),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / Math.max(1, result.requests.total)
+  }
 }
+
+/** Project, baseline, project, baseline...: the median of each over the rounds. */
+const sideBySide = async (project: Target, baseline: Target, work: "me" | "payment", connections: number) => {
+  const p: Array<Measure> = []
+  const b: Array<Measure> = []
+  for (let i = 0; i < rounds; i++) {
+    p.push(await load(project, work, connections))
+    b.push(await load(baseline, work, connections))
+  }
+  return { project: medianOf(p), baseline: medianOf(b) }
+}
+
+const json = async <A>(response: Promise<Response>): Promise<A> => {
+  const r = await response
+  if (!r.ok) throw new Error(`${r.url}: HTTP ${r.status} ${await r.text()}`)
+  return await r.json() as A
+}
+
+/** A merchant on the project host and an access token, plus what the baseline must hold to answer for it. */
+const enrol = async (port: number) => {
+  const base = `http://127.0.0.1:${port}`
+  const created = await json<{ merchant: { id: string; name: string; email: string }; shops: Array<{ id: string; name: string }>; keys: { sandbox: { publishableKey: string; secretKey: string } } }>(
+    fetch(`${base}/admin/v1/merchants`, {
+      method: "POST",
+      headers: { authorization: "Bearer bench-admin", "content-type": "application/json" },
+      body: JSON.stringify({ name: "Bench", email: "bench@example.com" })
+    })
+  )
+  const { accessToken } = await json<{ accessToken: string }>(fetch(`${base}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ apiKey: created.keys.sandbox.publishableKey, secretKey: created.keys.sandbox.secretKey })
+  }))
+  const claims = JSON.parse(Buffer.from(accessToken.split(".")[1]!, "base64url").toString()) as { sub: string; ver: number }
+  return {
+    token: accessToken,
+    seed: {
+      credential: { id: claims.sub, merchantId: created.merchant.id, version: claims.ver },
+      merchant: { id: created.merchant.id, name: created.merchant.name, email: created.merchant.email ?? "bench@example.com" },
+      shop: { id: created.shops[0]?.id ?? "shop_bench", name: created.shops[0]?.name ?? "Bench" }
+    }
+  }
+}
+
+const withSchema = async <A>(schema: string, f: () => Promise<A>): Promise<A> => {
+  try {
+    return await f()
+  } finally {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    for (const name of [schema, `${schema}_base`, `${schema}_fanout_base`]) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`)
+    await client.end()
+  }
+}
+
+/** Round trips per request on PostgreSQL, counted on the wire, for the project and the baseline. */
+const roundTrips = async () => {
+  const counter = await startWireCounter({ host: new URL(databaseUrl!).hostname, port: Number(new URL(databaseUrl!).port || 5432) })
+  const viaCounter = Object.assign(new URL(databaseUrl!), { host: `127.0.0.1:${counter.port}` }).toString()
+  const schema = `${runId}_trips`
+  return await withSchema(schema, async () => {
+    const project = await start("bench/project/Host.ts", { BENCH_STORE: "postgres", DATABASE_URL: viaCounter, BENCH_SCHEMA: schema, BENCH_WORKER_INTERVAL_MS: "3600000" })
+    const { seed, token } = await enrol(project.port)
+    const baseline = await start("bench/baseline/Server.ts", { BENCH_STORE: "postgres", BENCH_SEED: JSON.stringify({ ...seed, schema: `${schema}_base`, databaseUrl: viaCounter }) })
+    const count = async (child: Child, work: "me" | "payment") => {
+      await load({ child, token }, work, 1, 20)
+      counter.reset()
+      await load({ child, token }, work, 1, 100)
+      return counter.trips() / 100
+    }
+    const trips = {
+      me: { project: await count(project, "me"), baseline: await count(baseline, "me") },
+      payment: { project: await count(project, "payment"), baseline: await count(baseline, "payment") }
+    }
+    if (process.env["BENCH_SHOW_SQL"] === "1") {
+      counter.reset()
+      await load({ child: project, token }, "payment", 1, 1)
+      console.log(counter.statements().map((s) => `    ${s.replace(/\s+/g, " ").slice(0, 140)}`).join("\n"))
+    }
+    await Promise.all([project.stop(), baseline.stop()])
+    await counter.close()
+    return trips
+  })
+}
+
+/** The compiled host (`npm run build`), from spawn to its first answer, on an empty store. */
+const startup = async (store: "pglite" | "postgres") => {
+  const sources = ["core", "adapters", "host", "providers"]
+  const built = join("dist", "host", "main.js")
+  if (!existsSync(built) || sources.some((d) => statSync(d).mtimeMs > statSync(built).mtimeMs)) {
+    execFileSync("npm", ["run", "build"], { stdio: "ignore" })
+  }
+  const times: Array<number> = []
+  for (let i = 0; i < (short ? 1 : 3); i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), "bench-start-"))
+    const database = `${runId}_start_${i}`
+    let url: string | undefined
+    if (store === "postgres") {
+      const admin = new pg.Client({ connectionString: databaseUrl })
+      await admin.connect()
+      await admin.query(`CREATE DATABASE "${database}"`)
+      await admin.end()
+      url = Object.assign(new URL(databaseUrl!), { pathname: `/${database}` }).toString()
+    }
+    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const began = performance.now()
+    const child = spawn(process.execPath, [built], {
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "Error", DATABASE_URL: url ?? "" },
+      stdio: "ignore"
+    })
+    for (;;) {
+      // node:http, one fresh connection per probe (fetch's pool kept waiting on a refused start).
+      const answered = await new Promise<boolean>((resolve) => {
+        const req = get(`http://127.0.0.1:${port}/openapi.json`, { agent: false }, (r) => {
+          r.resume()
+          resolve(r.statusCode === 200)
+        })
+        req.on("error", () => resolve(false))
+        req.setTimeout(2_000, () => req.destroy())
+      })
+      if (answered) break
+      if (performance.now() - began > 60_000) throw new Error("the host did not answer within 60 s")
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    times.push(performance.now() - began)
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve())
+      child.kill("SIGTERM")
+    })
+    rmSync(dataDir, { recursive: true, force: true })
+    if (url !== undefined) {
+      const admin = new pg.Client({ connectionString: databaseUrl })
+      await admin.connect()
+      await admin.query(`DROP DATABASE IF EXISTS "${database}"`)
+      await admin.end()
+    }
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
+}
+
+const rows: Array<BenchRow> = []
+console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments`)
+
+for (const store of stores) {
+  const schema = `${runId}_${store}`
+  const run = async () => {
+    const env = { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: schema }
+    const projectHost = await start("bench/project/Host.ts", env)
+    const { seed, token } = await enrol(projectHost.port)
+    const baselineServer = await start("bench/baseline/Server.ts", {
+      BENCH_STORE: store,
+      BENCH_SEED: JSON.stringify({ ...seed, schema: `${schema}_base`, databaseUrl: databaseUrl ?? "" })
+    }).catch(async (error: unknown) => {
+      await projectHost.stop()
+      throw error
+    })
+    const project = { child: projectHost, token }
+    const baseline = { child: baselineServer, token }
+    try {
+      // Warm both up (JIT, prepared statements, pools) before anything is measured.
+      const warmUp = short ? 500 : 3_000
+      await load(project, "payment", 16, warmUp)
+      await load(baseline, "payment", 16, warmUp)
+      await load(project, "me", 16, warmUp)
+      await load(baseline, "me", 16, warmUp)
+      const me = await sideBySide(project, baseline, "me", 16)
+      rows.push({ work: "GET /api/v1/me", store, connections: 16, ...me })
+      for (const connections of store === "postgres" && !short ? [16, 64] : [16]) {
+        const created = await sideBySide(project, baseline, "payment", connections)
+        rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
+        if (connections === 16) {
+          // Latency below saturation: each side at a fixed 70 % of its own peak.
+          rows.push({
+            work: "POST /api/v1/payments at 70% of peak",
+            store,
+            connections,
+            project: await load(project, "payment", connections, undefined, created.project.perSecond * 0.7),
+            baseline: await load(baseline, "payment", connections, undefined, created.baseline.perSecond * 0.7)
+          })
+        }
+      }
+      await load(project, "payment", 32, fill)
+      const full = await sideBySide(project, baseline, "payment", 16)
+      rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: 16, ...full })
+      console.log(table(rows.filter((r) => r.store === store)))
+    } finally {
+      await Promise.all([projectHost.stop(), baselineServer.stop()])
+    }
+  }
+  if (store === "postgres") await withSchema(schema, run)
+  else await run()
+}
+
+if (databaseUrl !== undefined && stores.includes("postgres")) {
+  const trips = await roundTrips()
+  console.log(`round trips per request on PostgreSQL: GET /me ${trips.me.project} (baseline ${trips.me.baseline}), POST /payments ${trips.payment.project} (baseline ${trips.payment.baseline})`)
+}
+
+// Webhook fan-out: in process on memory and PGlite; 1 and 2 replicas against the baseline on PostgreSQL.
+for (const store of stores) {
+  for (const replicas of store === "postgres" ? [1, 2] : [1]) {
+    rows.push(await fanOut({ store: store as "memory" | "pglite" | "postgres", databaseUrl, deliveries, replicas }))
+  }
+}
+
+const startups = [
+  ["pglite", await startup("pglite")] as const,
+  ...(databaseUrl === undefined || !stores.includes("postgres") ? [] : [["postgres", await startup("postgres")] as const])
+]
+
+console.log("")
+console.log(table(rows))
+for (const store of stores) {
+  const empty = rows.find((r) => r.store === store && r.work === "POST /api/v1/payments" && r.connections === 16)
+  const full = rows.find((r) => r.store === store && r.work.startsWith("POST /api/v1/payments +"))
+  if (empty !== undefined && full !== undefined) {
+    console.log(`${store}: POST /payments after ${fill} stored payments / empty = ${(full.project.perSecond / empty.project.perSecond).toFixed(2)}`)
+  }
+}
+const pgliteRow = rows.find((r) => r.store === "pglite" && r.work === "POST /api/v1/payments" && r.connections === 16)
+const postgresRow = rows.find((r) => r.store === "postgres" && r.work === "POST /api/v1/payments" && r.connections === 16)
+if (pgliteRow !== undefined && postgresRow !== undefined) {
+  console.log(`PGlite / PostgreSQL for POST /payments = ${(pgliteRow.project.perSecond / postgresRow.project.perSecond).toFixed(2)}`)
+}
+for (const [store, ms] of startups) console.log(`start-up of the compiled host (node dist/host/main.js) on an empty ${store} store to its first answer: ${Math.round(ms)} ms`)
+console.log(JSON.stringify(rows))
+process.exit(0)

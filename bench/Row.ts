@@ -1,0 +1,58 @@
+/** One measured line of the bench: the project and the bare baseline doing the same work. */
+export interface Measure {
+  readonly perSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  /** CPU time of the server process (user + system) per request or delivery. */
+  readonly cpuMsPerOp: number
+}
+
+export interface BenchRow {
+  readonly work: string
+  readonly store: string
+  /** HTTP connections of the load (none for the fan-out). */
+  readonly connections?: number | null | undefined
+  readonly project: Measure
+  readonly baseline: Measure | null
+}
+
+/** The `p` quantile (0..1) of ascending `sorted` values (0 when empty). */
+export const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+/** The median of each figure over several rounds. */
+export const medianOf = (rounds: ReadonlyArray<Measure>): Measure => ({
+  perSecond: median(rounds.map((r) => r.perSecond)),
+  p50Ms: median(rounds.map((r) => r.p50Ms)),
+  p99Ms: median(rounds.map((r) => r.p99Ms)),
+  cpuMsPerOp: median(rounds.map((r) => r.cpuMsPerOp))
+})
+
+const cell = (value: number | string, width: number) => String(value).padStart(width)
+
+/** The table, one line per row; ratio is project / baseline throughput. */
+export const table = (rows: ReadonlyArray<BenchRow>): string => {
+  const head = [
+    "work".padEnd(34), "store".padEnd(8), cell("conn", 4),
+    cell("req/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7),
+    cell("base/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7), cell("ratio", 6)
+  ].join(" ")
+  const lines = rows.map((r) =>
+    [
+      r.work.padEnd(34), r.store.padEnd(8), cell(r.connections ?? "-", 4),
+      cell(Math.round(r.project.perSecond), 7), cell(r.project.p50Ms.toFixed(1), 6), cell(r.project.p99Ms.toFixed(1), 6), cell(r.project.cpuMsPerOp.toFixed(2), 7),
+      ...(r.baseline === null
+        ? [cell("-", 7), cell("-", 6), cell("-", 6), cell("-", 7), cell("-", 6)]
+        : [
+          cell(Math.round(r.baseline.perSecond), 7), cell(r.baseline.p50Ms.toFixed(1), 6), cell(r.baseline.p99Ms.toFixed(1), 6),
+          cell(r.baseline.cpuMsPerOp.toFixed(2), 7), cell((r.project.perSecond / r.baseline.perSecond).toFixed(2), 6)
+        ])
+    ].join(" ")
+  )
+  return [head, ...lines].join("\n")
+}

@@ -1,0 +1,49 @@
+/** Child processes of the bench: started with tsx, ready when they print their port, measured from /proc. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createInterface } from "node:readline"
+
+export interface Child {
+  readonly process: ChildProcess
+  readonly port: number
+  readonly stop: () => Promise<void>
+}
+
+/** Starts `node --import tsx <file>` (or `node <file>` for `.js`) and waits for the `{"port":n}` line it prints. */
+export const start = (file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> =>
+  new Promise((resolve, reject) => {
+    const args = file.endsWith(".js") ? ["--enable-source-maps", file] : ["--import", "tsx", file]
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] })
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`${file} did not start within ${timeoutMs} ms`))
+    }, timeoutMs)
+    child.once("exit", (code) => reject(new Error(`${file} exited with ${code} before it was ready`)))
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (!line.startsWith("{\"port\"")) return
+      clearTimeout(timer)
+      child.removeAllListeners("exit")
+      resolve({
+        process: child,
+        port: (JSON.parse(line) as { port: number }).port,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done()
+            child.once("exit", () => done())
+            child.kill("SIGTERM")
+            setTimeout(() => child.kill("SIGKILL"), 10_000).unref()
+          })
+      })
+    })
+  })
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
+export const cpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
