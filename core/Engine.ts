@@ -54,10 +54,22 @@ export const services = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(ProviderRegistry.layer, ShopClocks.layer))
 )
 
-const crypto = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto).pipe(Layer.provideMerge(SecureRandom.layerWebCrypto))
+/** Hashing, HMAC and randomness the engine uses: WebCrypto (any runtime) unless a host gives its own. */
+export type CryptoServices = Digest.Digest | Mac.Mac | SecureRandom.SecureRandom
+
+const crypto: Layer.Layer<CryptoServices> = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto).pipe(
+  Layer.provideMerge(SecureRandom.layerWebCrypto)
+)
+
+/**
+ * Production ids (ULIDs) with the given crypto services. A Node host passes `NodeCrypto`'s
+ * (`node:crypto`, synchronous): WebCrypto's digest is a promise on the thread pool, which cost
+ * every authenticated request and idempotent create more CPU than the hash itself.
+ */
+export const foundationWith = (cryptoServices: Layer.Layer<CryptoServices>) => Layer.mergeAll(Ids.layer, cryptoServices)
 
 /** Production ids (ULIDs) and WebCrypto hashing, HMAC and randomness. */
-export const Foundation = Layer.mergeAll(Ids.layer, crypto)
+export const Foundation = foundationWith(crypto)
 
 /** Deterministic ids (`TXN-000001`, ...), for tests. */
 export const FoundationTest = Layer.mergeAll(Ids.layerTest, crypto)

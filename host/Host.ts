@@ -2,7 +2,7 @@
  * The reference host as layers: store, engine, token signer, HTTP application and the Node
  * server. `main.ts` launches it; tests start it on port 0 against any store.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
@@ -12,7 +12,7 @@ import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
 import { HttpWebhookSender } from "../adapters/webhooks/HttpWebhookSender.ts"
 import { SqlStore } from "../adapters/storage/sql/SqlStore.ts"
 import { EngineConfig, isDevelopmentSecret } from "../core/EngineConfig.ts"
-import { Engine, Foundation } from "../core/Engine.ts"
+import { Engine, foundationWith } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
 import { Webhooks } from "../core/webhooks/Webhooks.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
@@ -72,6 +72,9 @@ const developmentSecretWarnings = (config: HostConfig) =>
     }
   }))
 
+/** Hashing, HMAC and randomness on `node:crypto` (synchronous; see `foundationWith`). */
+const nodeCrypto = Layer.mergeAll(NodeCrypto.layerDigest, NodeCrypto.layerMac, NodeCrypto.layerSecureRandom)
+
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (
   config: HostConfig,
@@ -81,7 +84,7 @@ export const appLayer = (
 ) => {
   const engine = Engine.services.pipe(
     Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), payoutProviders)),
-    Layer.provideMerge(Foundation)
+    Layer.provideMerge(foundationWith(nodeCrypto))
   )
   const settings = Layer.mergeAll(
     Layer.succeed(HttpConfig, HttpConfig.of({
