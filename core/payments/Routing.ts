@@ -45,6 +45,11 @@ export interface Planned {
   readonly routing: AttemptRouting
 }
 
+/** How long an engine keeps a shop's routes it read for the catalog (see `Routing.routerFor`). */
+export const routesCacheMs = 1000
+/** Shops whose routes an engine keeps at most; past that the cache starts over. */
+const maxCachedShops = 10_000
+
 /** How many recent outcomes the circuit of a provider on a rail is folded from. */
 const healthWindow = 50
 
@@ -54,11 +59,20 @@ export class Routing extends Context.Service<Routing, {
     shopId: string,
     method: PaymentMethodDef
   ) => Effect.Effect<ReadonlyArray<PaymentProvider>>
-  /** One read of the shop's routes, answering for many methods (the catalog listing). */
+  /**
+   * The shop's routes, answering for many methods (the catalog listing). Read from the store at
+   * most once per `routesCacheMs` by this engine: a change made through `putRoute` or
+   * `removeRoute` applies here at once, and on other replicas within `routesCacheMs`. A payment's
+   * own routing (`plan`) always reads them fresh.
+   */
   readonly routerFor: (
     environment: Environment,
     shopId: string
   ) => Effect.Effect<(method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>
+  /** Adds or replaces a shop's route to a provider. */
+  readonly putRoute: (route: ProviderRoute) => Effect.Effect<void>
+  /** Removes a shop's route to a provider; answers whether there was one. */
+  readonly removeRoute: (environment: Environment, shopId: string, providerId: string) => Effect.Effect<boolean>
   /** The providers a payment tries, in order, each with why. */
   readonly plan: (environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) => Effect.Effect<ReadonlyArray<Planned>>
   /** The shop's routing configuration and its version (0 and none when never configured). */
@@ -102,8 +116,23 @@ export class Routing extends Context.Service<Routing, {
             .map(({ provider }) => provider)
       })
 
+      const cachedRoutes = new Map<string, { readonly routes: ReadonlyArray<ProviderRoute>; readonly until: number }>()
+      const routesKey = (environment: Environment, shopId: string) => `${environment}|${shopId}`
+      const routesOf = (environment: Environment, shopId: string) =>
+        Effect.flatMap(realMillis, (now) => {
+          const key = routesKey(environment, shopId)
+          const hit = cachedRoutes.get(key)
+          if (hit !== undefined && hit.until > now) return Effect.succeed(hit.routes)
+          return Effect.tap(routes.list(environment, shopId), (list) =>
+            Effect.sync(() => {
+              if (cachedRoutes.size >= maxCachedShops) cachedRoutes.clear()
+              cachedRoutes.set(key, { routes: list, until: now + routesCacheMs })
+            }))
+        })
+      const forget = (environment: Environment, shopId: string) => Effect.sync(() => void cachedRoutes.delete(routesKey(environment, shopId)))
+
       const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
-        return yield* routerFrom(environment, yield* routes.list(environment, shopId))
+        return yield* routerFrom(environment, yield* routesOf(environment, shopId))
       })
 
       const decode = Schema.decodeUnknownOption(RoutingConfig)
@@ -221,6 +250,8 @@ export class Routing extends Context.Service<Routing, {
 
       return Routing.of({
         routerFor,
+        putRoute: (route) => Effect.andThen(routes.put(route), forget(route.environment, route.shopId)),
+        removeRoute: (environment, shopId, providerId) => Effect.tap(routes.remove(environment, shopId, providerId), () => forget(environment, shopId)),
         candidates: (environment, shopId, method) => Effect.map(routerFor(environment, shopId), (route) => route(method)),
         plan,
         config: readConfig,

@@ -77,6 +77,23 @@ describe("routing through the host", () => {
         assert.strictEqual(sims["circuit-a"].requests.length, calls, "nothing was sent to the failing upstream")
       }))
 
+    it.effect("a route change shows in the catalog at once on the host that made it (the catalog's route cache is forgotten)", () =>
+      Effect.gen(function*() {
+        const routable = (bearer: string) =>
+          Effect.map(call("GET", "/api/v1/payment-methods?country=BR", { bearer }), (r) =>
+            (r.body.methods as ReadonlyArray<{ paymentMethodId: string; routable: boolean }>).find((m) => m.paymentMethodId === "1001")!.routable)
+        const merchant = yield* createMerchant()
+        const sk = merchant.keys.sandbox.secretKey
+        const ownShop = merchant.shops[0]!.id
+        assert.strictEqual((yield* route(ownShop, "sandbox", 99, false)).status, 200)
+        assert.isFalse(yield* routable(sk), "the sandbox route is disabled and no other provider serves the shop")
+        assert.strictEqual((yield* route(ownShop, "rule-p", 1)).status, 200)
+        assert.isTrue(yield* routable(sk), "read again right after the change")
+        const removed = yield* call("DELETE", `/admin/v1/shops/${ownShop}/routes/rule-p?environment=sandbox`, { bearer: adminToken })
+        assert.deepStrictEqual([removed.status, removed.body.deleted], [200, true])
+        assert.isFalse(yield* routable(sk), "read again right after the removal")
+      }))
+
     it.effect("a rule sends high-value MXN payments to one provider; the default takes the rest", () =>
       Effect.gen(function*() {
         const sims = yield* Upstreams

@@ -10,6 +10,7 @@ import * as Money from "../../../core/Money.ts"
 import { Fx } from "../../../core/fx/Fx.ts"
 import { type FxRate, FxRateStore } from "../../../core/ports/FxRateStore.ts"
 import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
+import { Routing } from "../../../core/payments/Routing.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { ProviderRegistry } from "../../../core/payments/ProviderRegistry.ts"
 import { SwapView } from "../api/IdentityApi.ts"
@@ -163,6 +164,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const fxRates = yield* FxRateStore
     const fx = yield* Fx
     const routes = yield* ProviderRouteStore
+    const routing = yield* Routing
     const registry = yield* ProviderRegistry
     const tenancy = yield* TenancyStore
     const config = yield* EngineConfig
@@ -231,10 +233,10 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             methodIds: payload.methodIds ?? null,
             enabled: payload.enabled ?? true
           }
-          yield* routes.put(route)
+          yield* routing.putRoute(route)
           return route
         }))
       .handle("reconcileNow", () => Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved })))
       .handle("deleteRoute", ({ params, query }) =>
-        Effect.map(routes.remove(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
+        Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
   }))
