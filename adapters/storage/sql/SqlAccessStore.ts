@@ -1,22 +1,12 @@
 /** The read behind authentication on SQL: one statement joining the credential, its merchant, its default shop and that shop's clock. */
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Environment } from "../../../core/Environment.ts"
 import { AccessStore } from "../../../core/ports/AccessStore.ts"
 import type { Tier } from "../../../core/tenancy/Merchant.ts"
-import { utc, utcOrNull } from "./Rows.ts"
+import { utc } from "./Rows.ts"
+import { type CredentialRow, toCredential } from "./SqlRepos.ts"
 
-interface AccessRow {
-  readonly id: string
-  readonly merchantId: string
-  readonly shopId: string | null
-  readonly environment: Environment
-  readonly publishableKey: string
-  readonly secretHash: string
-  readonly secretLast4: string
-  readonly version: number
-  readonly revokedAt: Date | null
-  readonly createdAt: Date
+interface AccessRow extends CredentialRow {
   readonly mName: string
   readonly mEmail: string
   readonly mIndustry: string
@@ -64,18 +54,7 @@ export const SqlAccessStore = Layer.effect(
             const r = rows[0]
             if (r === undefined) return Option.none()
             return Option.some({
-              credential: {
-                id: r.id,
-                merchantId: r.merchantId,
-                shopId: r.shopId,
-                environment: r.environment,
-                publishableKey: r.publishableKey,
-                secretHash: r.secretHash,
-                secretLast4: r.secretLast4,
-                version: r.version,
-                revokedAt: utcOrNull(r.revokedAt),
-                createdAt: utc(r.createdAt)
-              },
+              credential: toCredential(r),
               merchant: {
                 id: r.merchantId,
                 name: r.mName,

@@ -67,7 +67,7 @@ export const SqlTenancyStore = Layer.effect(
   })
 )
 
-interface CredentialRow {
+export interface CredentialRow {
   readonly id: string
   readonly merchantId: string
   readonly shopId: string | null
@@ -90,7 +90,19 @@ interface RefreshTokenRow {
   readonly revokedAt: Date | null
   readonly createdAt: Date
 }
-const toCredential = (r: CredentialRow): Credential => ({ ...r, revokedAt: utcOrNull(r.revokedAt), createdAt: utc(r.createdAt) })
+/** A credential from its row's own columns (a joined row may carry more). */
+export const toCredential = (r: CredentialRow): Credential => ({
+  id: r.id,
+  merchantId: r.merchantId,
+  shopId: r.shopId,
+  environment: r.environment,
+  publishableKey: r.publishableKey,
+  secretHash: r.secretHash,
+  secretLast4: r.secretLast4,
+  version: r.version,
+  revokedAt: utcOrNull(r.revokedAt),
+  createdAt: utc(r.createdAt)
+})
 const toRefreshToken = (r: RefreshTokenRow): RefreshToken => ({
   ...r,
   expiresAt: utc(r.expiresAt),
