@@ -5,21 +5,21 @@
  * shortest decimal text (`50.1` -> "50.1") and written back the same way.
  */
 import { BigDecimal, Option, Schema, SchemaTransformation } from "effect"
+import { iso4217Digits } from "./Iso4217.ts"
 
-/** ISO 4217 minor-unit exponents of the currencies the engine may meet. */
-export const currencyExponents: Readonly<Record<string, number>> = {
-  USD: 2, EUR: 2, GBP: 2, CAD: 2, CHF: 2, AUD: 2, JPY: 0, CNY: 2,
-  BRL: 2, MXN: 2, COP: 2, PEN: 2, CLP: 0, ARS: 2, UYU: 2, PYG: 0, BOB: 2,
-  CRC: 2, GTQ: 2, HNL: 2, NIO: 2, PAB: 2, DOP: 2, VES: 2, CLF: 4,
-  KRW: 0, INR: 2, ZAR: 2, NGN: 2, KES: 2, TRY: 2, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3
-}
+/**
+ * ISO 4217 minor-unit exponents of every currency in current use (the maintained table, see
+ * `Iso4217.ts`). A code in it without an FX rate is a currency the engine cannot convert yet
+ * (`fx_unavailable`), not an unknown one.
+ */
+export const currencyExponents: Readonly<Record<string, number>> = iso4217Digits
 
 export type Currency = string
 
 /** A currency code the engine knows the exponent of. */
 export const Currency = Schema.String.pipe(
   Schema.check(Schema.makeFilter((s: string) => s in currencyExponents, {
-    expected: "an ISO 4217 currency code the service supports, such as USD, BRL or MXN"
+    expected: "an ISO 4217 currency code, such as USD, BRL or MXN"
   }))
 )
 

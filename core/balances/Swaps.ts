@@ -43,10 +43,16 @@ export const maxSandboxFunding = Money.decimal("1000000")
 
 /**
  * The rules of test money, for the pay-in and the payout balance alike: sandbox only (400
- * `fund_sandbox_only`), a known currency, 0 < amount <= 1000000 in the currency's exponent.
+ * `fund_sandbox_only`), an ISO 4217 currency the engine has a rate for (422 `fx_unavailable`
+ * otherwise), 0 < amount <= 1000000 in the currency's exponent.
  * Answers the normalized currency code.
  */
-export const checkSandboxFunding = (scope: { readonly environment: string }, currencyInput: string, amount: BigDecimal.BigDecimal) =>
+export const checkSandboxFunding = (
+  scope: { readonly environment: string },
+  currencyInput: string,
+  amount: BigDecimal.BigDecimal,
+  fx: Fx["Service"]
+) =>
   Effect.gen(function*() {
     if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
     const currency = Money.normalizeCurrency(currencyInput)
@@ -56,6 +62,8 @@ export const checkSandboxFunding = (scope: { readonly environment: string }, cur
     if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
       return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
     }
+    // A currency in use that the engine has no rate for holds no balance (422 `fx_unavailable`).
+    yield* fx.midPerUsd(currency.value)
     return currency.value
   })
 
@@ -146,7 +154,7 @@ export class Swaps extends Context.Service<Swaps, {
       })
 
       const fundSandbox = Effect.fn("Swaps.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
-        const currency = yield* checkSandboxFunding(scope, currencyInput, amount)
+        const currency = yield* checkSandboxFunding(scope, currencyInput, amount, fx)
         yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.fund_sandbox", "sandbox", [
           { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
           { book: "payin_available", currency, amount }

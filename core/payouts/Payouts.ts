@@ -226,7 +226,7 @@ export class Payouts extends Context.Service<Payouts, {
       })
 
       const fundSandbox = Effect.fn("Payouts.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
-        const currency = yield* checkSandboxFunding(scope, currencyInput, amount)
+        const currency = yield* checkSandboxFunding(scope, currencyInput, amount, fx)
         yield* post(shopOf(scope), "payout.fund_sandbox", "sandbox", [
           { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
           { book: "payout_available", currency, amount }

@@ -76,7 +76,8 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               const held = balances.find((b) => b.currency === currency)
               return {
                 currency,
-                country: currency === "USD" ? null : rails[0]?.country ?? null,
+                // Representative (spec 2.11): the United States for USD, else the first rail's country.
+                country: currency === "USD" ? "US" : rails[0]?.country ?? null,
                 funded: held !== undefined && BigDecimal.isPositive(held.available),
                 available: held === undefined ? 0 : n(held.available),
                 rails: rails.map((m) => ({ id: m.id, rail: m.rail, country: m.country }))
