@@ -13,6 +13,15 @@ export interface ReceivedEvent {
   readonly envelope: Record<string, unknown>
 }
 
+const parseObject = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export const startReceiver = (options: {
   readonly port: number
   readonly secret: string
@@ -29,7 +38,13 @@ export const startReceiver = (options: {
           res.writeHead(400, { "content-type": "text/plain" }).end(`bad signature: ${reason}`)
           return
         }
-        const envelope = JSON.parse(rawBody) as Record<string, unknown>
+        // A genuine signature over a body that is not a JSON object is still not an event: say
+        // so (400) rather than let the parse throw out of the handler and take the server down.
+        const envelope = parseObject(rawBody)
+        if (envelope === undefined) {
+          res.writeHead(400, { "content-type": "text/plain" }).end("the body is not a JSON object")
+          return
+        }
         options.onEvent({
           id: String(envelope["id"]),
           type: String(envelope["type"]),
