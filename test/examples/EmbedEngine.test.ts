@@ -18,4 +18,29 @@ describe("examples/embed-engine", () => {
       await engine.dispose()
     }
   })
+
+  it("takes a sandbox payment to completed: sandbox provider and job worker wired (the sandbox clock runs what came due)", async () => {
+    const engine = makeEmbeddedEngine({ jwtSecret: "an-embedder-secret-of-32-bytes!!", publicUrl: "https://shop.example" })
+    try {
+      const { keys } = await engine.onboard("Acme", "ops@acme.example")
+      const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+        engine.handler(new Request(`https://shop.example/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${keys.sandbox.secretKey}`, "content-type": "application/json", ...headers },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        }))
+      const created = await api("POST", "/payments", { amount: 100, paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com" }, {
+        "idempotency-key": "order-1",
+        "sandbox-simulate": "paid"
+      })
+      assert.strictEqual(created.status, 201)
+      const { transactionId, status } = await created.json() as { transactionId: string; status: string }
+      assert.strictEqual(status, "pending")
+      assert.strictEqual((await api("POST", "/sandbox/clock/advance", { seconds: 1 })).status, 200)
+      const paid = await api("GET", `/payments/${transactionId}`)
+      assert.strictEqual((await paid.json() as { status: string }).status, "completed")
+    } finally {
+      await engine.dispose()
+    }
+  })
 })
