@@ -116,8 +116,15 @@ export class Deposits extends Context.Service<Deposits, {
       const config = yield* EngineConfig
       const mac = yield* Mac.Mac
 
+      // Until an operator chooses, a sandbox shop can open Mexican deposit accounts (so a merchant
+      // tries the capability with the keys it was given); production needs the operator.
       const settings = (environment: Environment, shopId: string) =>
-        Effect.map(store.settings(environment, shopId), Option.getOrElse((): DepositSettings => ({ environment, shopId, depositMethodIds: [], requirePhone: false })))
+        Effect.map(store.settings(environment, shopId), Option.getOrElse((): DepositSettings => ({
+          environment,
+          shopId,
+          depositMethodIds: environment === "sandbox" ? sandboxDefaultDepositMethodIds : [],
+          requirePhone: false
+        })))
 
       const methods = (scope: ShopRef) =>
         Effect.map(settings(scope.environment, scope.shop.id), (s) => shippedMethods.filter((m) => s.depositMethodIds.includes(m.depositMethodId)))
@@ -350,6 +357,9 @@ export class Deposits extends Context.Service<Deposits, {
 }
 
 /** A deposit as the API shows it; the beneficiary is the account holder, the payer who sent it. */
+/** What a sandbox shop may use until an operator sets its deposit methods: SPEI through STP. */
+export const sandboxDefaultDepositMethodIds: ReadonlyArray<string> = ["mx_spei_stp"]
+
 export const depositView = (d: DepositRecord, account: DepositAccount) => ({
   id: d.id,
   accountId: d.accountId,

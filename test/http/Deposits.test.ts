@@ -27,10 +27,18 @@ const user = (ref: string) => ({ endUserRef: ref, name: "María López", email: 
 
 describe("deposit accounts", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
-    it.effect("get-or-create: unavailable until enabled, then 201 with a valid CLABE, then 200 for the same user", () =>
+    it.effect("get-or-create: sandbox has the Mexican method until an operator chooses, production needs the operator; 201 with a valid CLABE, then 200 for the same user", () =>
       Effect.gen(function*() {
-        const { shopId, sk } = yield* merchant
-        assert.deepStrictEqual((yield* call("GET", "/api/v1/me/deposit-methods", { bearer: sk })).body, { methods: [] })
+        const { keys, shopId, sk } = yield* merchant
+        const methodIds = (bearer: string) =>
+          Effect.map(call("GET", "/api/v1/me/deposit-methods", { bearer }), (r) => (r.body.methods as ReadonlyArray<{ depositMethodId: string }>).map((m) => m.depositMethodId))
+        assert.deepStrictEqual(yield* methodIds(sk), ["mx_spei_stp"], "a new sandbox shop can open deposit accounts")
+        assert.deepStrictEqual(yield* methodIds(keys.production.secretKey), [], "production waits for the operator")
+        const live = yield* create(keys.production.secretKey, user("u0"))
+        assert.deepStrictEqual([live.status, live.body.error.code], [422, "deposit_accounts_unavailable"])
+
+        // The operator's choice wins over the default, even when it is none.
+        assert.strictEqual((yield* enable(shopId, [])).status, 200)
         const unavailable = yield* create(sk, user("u1"))
         assert.strictEqual(unavailable.status, 422)
         assert.strictEqual(unavailable.body.error.code, "deposit_accounts_unavailable")
