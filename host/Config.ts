@@ -40,6 +40,11 @@ export interface HostConfig {
   readonly headersTimeoutMs: number
   /** A whole request must arrive within this (`REQUEST_TIMEOUT_MS`, default 30 000). */
   readonly requestTimeoutMs: number
+  /**
+   * Create a new demo merchant at start and print its sandbox keys even when the store already
+   * holds merchants (`DEMO_KEYS=new`); only without `ADMIN_TOKEN`.
+   */
+  readonly newDemoKeys: boolean
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -79,7 +84,8 @@ export const HostConfig = Effect.gen(function*() {
       authPerMinute: yield* Config.Int("RATE_LIMIT_AUTH_PER_MINUTE").pipe(Config.withDefault(30))
     },
     headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
-    requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000))
+    requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
+    newDemoKeys: (yield* Config.Literals(["new", ""], "DEMO_KEYS").pipe(Config.withDefault(""))) === "new"
   } satisfies HostConfig
 })
 
@@ -104,5 +110,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   rateLimits: { productionPerSecond: 100, sandboxPerSecond: 25, authPerMinute: 30 },
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  newDemoKeys: false,
   ...overrides
 })

@@ -44,9 +44,15 @@ const tokenSignerLayer = (jwtSecret: Option.Option<Redacted.Redacted<string>>) =
 /** On the first start of an empty store with no admin API, a demo merchant to call the API with. */
 const demoMerchant = (config: HostConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
-    if (Option.isSome(config.adminToken)) return
+    if (Option.isSome(config.adminToken)) {
+      if (config.newDemoKeys) yield* Effect.logWarning("DEMO_KEYS=new is ignored when ADMIN_TOKEN is set: create merchants with POST /admin/v1/merchants")
+      return
+    }
     const tenancy = yield* TenancyStore
-    if ((yield* tenancy.countMerchants) > 0) return
+    if ((yield* tenancy.countMerchants) > 0 && !config.newDemoKeys) {
+      yield* Console.log("Demo keys were printed when this store was first started; for a new demo merchant and keys: DEMO_KEYS=new npm start")
+      return
+    }
     const merchants = yield* Merchants
     const { keys, merchant } = yield* merchants.create({ name: "Demo Merchant", email: "demo@example.com" })
     yield* Console.log([
