@@ -1,0 +1,37 @@
+/**
+ * The HTTP API as a Fetch handler (`Request` -> `Promise<Response>`), for an embedder who mounts
+ * it in their own server (Node, Bun, Deno, a serverless runtime...). Give it the engine layer and
+ * the memo map of the runtime that already built that layer, and the handler serves the very same
+ * engine and store the embedder's own code calls.
+ */
+import { Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApp } from "./server/HttpApp.ts"
+import { HttpConfig } from "./server/HttpConfig.ts"
+
+/** What the HTTP application needs from the engine layer: the engine's services, its config and the stores. */
+export type FetchHandlerNeeds = Exclude<
+  Layer.Services<typeof HttpApp>,
+  HttpConfig | HttpRouter.HttpRouter | Layer.Success<typeof HttpServer.layerServices>
+>
+
+export interface FetchHandlerOptions {
+  /** The memo map of the runtime that built `engine` (`ManagedRuntime.memoMap`), to share it. */
+  readonly memoMap?: Layer.MemoMap | undefined
+}
+
+/** The API, its OpenAPI document, docs and hosted pages as `(request) => Promise<Response>`. */
+export const toFetchHandler = <E>(
+  engine: Layer.Layer<FetchHandlerNeeds, E>,
+  config: HttpConfig["Service"],
+  options: FetchHandlerOptions = {}
+): {
+  readonly handler: (request: Request) => Promise<Response>
+  readonly dispose: () => Promise<void>
+} => {
+  const web = HttpRouter.toWebHandler(
+    HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, Layer.succeed(HttpConfig, config), HttpServer.layerServices))),
+    { memoMap: options.memoMap, disableLogger: true }
+  )
+  return { handler: (request) => web.handler(request), dispose: web.dispose }
+}

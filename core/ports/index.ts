@@ -1,0 +1,48 @@
+/**
+ * `payment-orchestration-engine/ports`: what the engine needs from the outside. The provider
+ * ports (`PaymentProvider`, `PayoutProvider`) are what a provider plugin implements; the storage
+ * ports are what a store adapter implements (`store/memory` and `store/sql` implement them all).
+ * Depends on `effect` only.
+ */
+export {
+  CallbackRejected,
+  type ChargeAccepted,
+  type ChargeRequest,
+  type ChargeStatus,
+  type ChargeUpdate,
+  type PaymentProvider,
+  ProviderError,
+  type RefundRequest,
+  SandboxSimulate
+} from "./PaymentProvider.ts"
+export {
+  type PayoutProvider,
+  PayoutProviders,
+  PayoutProviderUnavailable,
+  PayoutRejected,
+  type PayoutUpdate
+} from "./PayoutProvider.ts"
+export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
+export { type SendResult, WebhookSender } from "./WebhookSender.ts"
+
+// Storage.
+export { type Access, AccessStore } from "./AccessStore.ts"
+export { CheckoutSessionStore } from "./CheckoutSessionStore.ts"
+export { ClaimStore } from "./ClaimStore.ts"
+export { CredentialStore } from "./CredentialStore.ts"
+export { DepositStore } from "./DepositStore.ts"
+export { type FxRate, FxRateStore } from "./FxRateStore.ts"
+export { IdempotencyStore } from "./IdempotencyStore.ts"
+export { type Job, JobStore } from "./JobStore.ts"
+export { GuardViolation, LedgerStore } from "./LedgerStore.ts"
+export { type OutboxEvent, OutboxStore } from "./OutboxStore.ts"
+export { PaymentStore } from "./PaymentStore.ts"
+export { PayoutStore } from "./PayoutStore.ts"
+export { type ProviderRoute, ProviderRouteStore } from "./ProviderRouteStore.ts"
+export { RoutingStore } from "./RoutingStore.ts"
+export { SandboxClockStore } from "./SandboxClockStore.ts"
+export { SettingsStore } from "./SettingsStore.ts"
+export { TenancyStore } from "./TenancyStore.ts"
+export { Conflict, Transactions } from "./Transactions.ts"
+export { WebhookStore } from "./WebhookStore.ts"
+export { WithdrawalStore } from "./WithdrawalStore.ts"
