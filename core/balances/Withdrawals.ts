@@ -163,7 +163,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
             shopId: next.shopId,
             type: status === "completed" ? "withdrawal.completed" : "withdrawal.failed",
             data: withdrawalView(next),
-            relatedTxId: null
+            relatedTxId: null,
+            relatedId: next.id
           })
           return next
         })

@@ -241,7 +241,8 @@ export class Payouts extends Context.Service<Payouts, {
           shopId: p.shopId,
           type: p.status === "completed" ? "payout.completed" : "payout.failed",
           data: payoutView(p),
-          relatedTxId: null
+          relatedTxId: null,
+          relatedId: p.id
         }))
 
       /** Moves a payout to its next status with the money that goes with it, in one transaction. */

@@ -8,10 +8,12 @@
  * where `data` is the resource as the API returns it and `merchantOrderId` is set when the
  * payment has one.
  */
-import { Context, DateTime, Effect, Layer } from "effect"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { type ApiError, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
-import { OutboxStore } from "../ports/OutboxStore.ts"
+import { type EventFilter, OutboxStore } from "../ports/OutboxStore.ts"
+import type { Scope } from "../tenancy/Scopes.ts"
 import { WebhookStore } from "../ports/WebhookStore.ts"
 import { type Delivery, subscribes } from "./Webhook.ts"
 
@@ -24,8 +26,13 @@ export interface NewEvent {
   readonly type: string
   readonly data: Readonly<Record<string, unknown>>
   readonly relatedTxId: string | null
+  /** The object the event is about when it is not a payment (a payout, a withdrawal); default `relatedTxId`. */
+  readonly relatedId?: string | undefined
   readonly merchantOrderId?: string | null | undefined
 }
+
+/** An event as `GET /events` answers it: exactly the envelope its webhook deliveries carry. */
+export type EventEnvelope = Readonly<Record<string, unknown>>
 
 /** An event about a payment (or a claim on it): related to the payment, with its merchant order id. */
 export const paymentEvent = (
@@ -51,6 +58,16 @@ export const paymentEvent = (
 export class Events extends Context.Service<Events, {
   /** Emits within the current transaction; answers the event id. */
   readonly emit: (event: NewEvent) => Effect.Effect<string>
+  /** A page of the scope's shop's events, newest first, as their envelopes. */
+  readonly list: (
+    scope: Pick<Scope, "environment" | "shop">,
+    filter: EventFilter,
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<EventEnvelope>; readonly total: number }>
+  /** The shop an event of this environment belongs to (undefined: no such event). */
+  readonly shopOf: (environment: Environment, id: string) => Effect.Effect<string | undefined>
+  /** One event of the scope's shop; another shop's or an unknown id is 404 `not_found`. */
+  readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiError>
 }>()("core/webhooks/Events") {
   static readonly layer = Layer.effect(
     Events,
@@ -79,6 +96,7 @@ export class Events extends Context.Service<Events, {
           type: event.type,
           data: envelope,
           relatedTxId: event.relatedTxId,
+          relatedId: event.relatedId ?? event.relatedTxId,
           createdAt: created
         })
         const body = JSON.stringify(envelope)
@@ -107,7 +125,23 @@ export class Events extends Context.Service<Events, {
         yield* webhooks.insertDeliveries(deliveries)
         return id
       })
-      return Events.of({ emit })
+      const list = Effect.fn("Events.list")(function*(
+        scope: Pick<Scope, "environment" | "shop">,
+        filter: EventFilter,
+        page: { readonly limit: number; readonly offset: number }
+      ) {
+        const { rows, total } = yield* outbox.page(scope.environment, scope.shop.id, filter, page)
+        return { rows: rows.map((e) => e.data), total }
+      })
+      const shopOf = (environment: Environment, id: string) =>
+        Effect.map(outbox.find(environment, id), (found) => Option.isSome(found) ? found.value.shopId : undefined)
+      const get = Effect.fn("Events.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+        const found = yield* outbox.find(scope.environment, id)
+        if (Option.isNone(found) || found.value.shopId !== scope.shop.id) return yield* notFound("event", id)
+        return found.value.data
+      })
+
+      return Events.of({ emit, list, shopOf, get })
     })
   )
 }

@@ -12,6 +12,7 @@ import { RoutingAdminApi } from "./RoutingApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
+import { EventsApi } from "./EventsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
@@ -21,7 +22,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SandboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SandboxApi)
   .prefix("/api/v1")
 {}
 

@@ -119,7 +119,7 @@ export const Pagination = Schema.Struct({
 }).annotate({ identifier: "Pagination" })
 
 /** `limit`/`offset` as query text; out-of-range values are clamped by the handler. */
-const PageQuery = {
+export const PageQuery = {
   limit: Schema.optional(Schema.FiniteFromString),
   offset: Schema.optional(Schema.FiniteFromString)
 }

@@ -23,6 +23,7 @@ import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
+import { EventHandlers } from "./EventHandlers.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
 
@@ -39,6 +40,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     CheckoutPublicHandlers,
     WebhookHandlers,
     WebhookInboxHandlers,
+    EventHandlers,
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,

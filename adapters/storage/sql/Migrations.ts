@@ -367,6 +367,14 @@ export const migrations = {
       document text NOT NULL,
       PRIMARY KEY (environment, shop_id)
     )`
+  ),
+  // The account's event list (GET /events): each event names the object it is about, and a
+  // shop's events are read newest first, filtered by that object or by type, through indexes.
+  "0014_outbox_related": statements(
+    `ALTER TABLE outbox ADD COLUMN related_id text`,
+    `UPDATE outbox SET related_id = related_tx_id`,
+    `CREATE INDEX outbox_related ON outbox (environment, shop_id, related_id, created_at)`,
+    `CREATE INDEX outbox_type ON outbox (environment, shop_id, type, created_at)`
   )
 }
 

@@ -192,7 +192,7 @@ for (const target of storeTargets("payin")) {
           const outbox = yield* OutboxStore
           const routes = yield* ProviderRouteStore
           const shopId = yield* shop
-          yield* outbox.append({ id: uid("evt_"), environment: "sandbox", shopId, type: "payment.completed", data: { id: "TXN-1", amount: 10 }, relatedTxId: "TXN-1", createdAt: at(1) })
+          yield* outbox.append({ id: uid("evt_"), environment: "sandbox", shopId, type: "payment.completed", data: { id: "TXN-1", amount: 10 }, relatedTxId: "TXN-1", relatedId: "TXN-1", createdAt: at(1) })
           const events = yield* outbox.list("sandbox", shopId)
           assert.strictEqual(events.length, 1)
           assert.deepStrictEqual(events[0]!.data, { id: "TXN-1", amount: 10 })
