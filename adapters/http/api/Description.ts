@@ -187,7 +187,10 @@ export const errorsPage = `<!doctype html>
 <title>Error codes</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
-tr:target{background:#fff6d6}code{font-size:.95em}</style></head>
+tr:target{background:#fff6d6}code{font-size:.95em;overflow-wrap:anywhere}
+@media (max-width:40rem){body{margin:1rem auto}thead{display:none}table,tbody,tr,td{display:block}
+tr{border-bottom:1px solid #ddd;padding:.5rem 0}td{border:0;padding:.1rem 0}
+td:nth-child(1)::before{content:"HTTP "}td:nth-child(3)::before{content:"type: "}}</style></head>
 <body><h1>Error codes</h1>
 <p>Every error answers <code>{ "error": { code, type, message, requestId, docs_url, details } }</code>. See also the <a href="/docs">API reference</a>.</p>
 <table><thead><tr><th>HTTP</th><th>code</th><th>type</th><th>when</th></tr></thead><tbody>

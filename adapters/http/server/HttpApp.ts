@@ -58,7 +58,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
 )
 
 export const DocsRoutes = Layer.mergeAll(
-  HttpApiScalar.layer(Api, { path: "/docs" }),
+  // The Scalar script is served inline by the host; its default fonts would come from Scalar's
+  // CDN, so the page uses the system fonts and asks nothing of another host.
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
   HttpRouter.add("GET", "/docs/errors", HttpServerResponse.html(errorsPage))
 )
 
