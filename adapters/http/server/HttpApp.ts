@@ -21,6 +21,7 @@ import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandler
 import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
+import { Compression } from "./Compression.ts"
 import { RequestLifecycle } from "./RequestLifecycle.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
@@ -65,4 +66,4 @@ export const DocsRoutes = Layer.mergeAll(
 )
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, RequestLifecycle)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, RequestLifecycle, Compression)
