@@ -56,7 +56,7 @@ export const AttemptRouting = Schema.Struct({
   ruleId: Schema.NullOr(Schema.String),
   strategy: Schema.Literals(["static", "health", "success_rate"]),
   circuit: Schema.Literals(["closed", "open", "half_open"]),
-  score: Schema.NullOr(Schema.Number)
+  score: Schema.NullOr(Schema.Finite)
 })
 
 export const Attempt = Schema.Struct({

@@ -72,8 +72,9 @@ describe("fuzzing every operation of /openapi.json", () => {
   layer(testHost(store), { timeout: 300_000, excludeTestServices: true })((it) => {
     it.effect(`no 5xx, the envelope on every 4xx, nothing stored for a refused request (seed ${seed})`, () =>
       Effect.gen(function*() {
+        // The merchant document and the operator's: every operation the host serves.
         const spec = (yield* call("GET", "/openapi.json")).body
-        const operations = operationsOf(spec)
+        const operations = [...operationsOf(spec), ...operationsOf((yield* call("GET", "/admin/openapi.json")).body)]
         assert.isAbove(operations.length, 40)
         const m = yield* createMerchant()
         const sk = m.keys.sandbox.secretKey

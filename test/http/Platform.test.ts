@@ -128,7 +128,10 @@ describe("platform", () => {
         const result = yield* Effect.promise(() => new Validator().validate(spec))
         assert.isTrue(result.valid, JSON.stringify(result.errors))
         assert.property(spec.paths, "/api/v1/auth/token")
-        assert.property(spec.paths, "/admin/v1/merchants")
+        assert.notProperty(spec.paths, "/admin/v1/merchants", "the operator's API has its own document")
+        const admin = (yield* call("GET", "/admin/openapi.json")).body
+        assert.isTrue((yield* Effect.promise(() => new Validator().validate(admin))).valid)
+        assert.property(admin.paths, "/admin/v1/merchants")
         assert.property(spec.components.schemas, "Error")
         assert.include(spec.info.description, "cascade_exhausted")
         const base = yield* baseUrl

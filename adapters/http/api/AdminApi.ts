@@ -18,7 +18,7 @@ export const IssuedKeyPair = Schema.Struct({
 
 export const FxRateView = Schema.Struct({
   currency: Schema.String,
-  perUsd: Schema.Number,
+  perUsd: Schema.Finite,
   enabled: Schema.Boolean,
   updatedAt: Schema.String
 }).annotate({ identifier: "FxRate" })
@@ -67,7 +67,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.get("listFxRates", "/fx-rates", {
-      success: Schema.Struct({ markupPct: Schema.Number, rates: Schema.Array(FxRateView) })
+      success: Schema.Struct({ markupPct: Schema.Finite, rates: Schema.Array(FxRateView) })
     }),
     HttpApiEndpoint.put("putFxRate", "/fx-rates/:currency", {
       params: { currency: Schema.String },

@@ -14,6 +14,7 @@ import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
 import { apiDescription } from "./Description.ts"
+import { polishDocument } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
 import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
@@ -26,9 +27,20 @@ export class PublicApi extends HttpApi.make("public")
   .prefix("/api/v1")
 {}
 
+/**
+ * Every route the host serves. Its document (`/openapi.json`, the reference page `/docs`) is the
+ * merchant's: the operator's groups are left out of it and documented in `AdminDocument`.
+ */
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi)
+  .add(
+    AdminApi.annotate(OpenApi.Exclude, true),
+    DepositAdminApi.annotate(OpenApi.Exclude, true),
+    WithdrawalAdminApi.annotate(OpenApi.Exclude, true),
+    ClaimAdminApi.annotate(OpenApi.Exclude, true),
+    PayoutAdminApi.annotate(OpenApi.Exclude, true),
+    RoutingAdminApi.annotate(OpenApi.Exclude, true)
+  )
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first; an unknown field is an error
   // (a typo must never be ignored: `amout` would refund everything). Headers carry transport
@@ -38,4 +50,19 @@ export class Api extends HttpApi.make("payment-orchestration")
   .annotate(OpenApi.Title, "Payment Orchestration API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Description, apiDescription)
+  .annotate(OpenApi.Transform, polishDocument)
+{}
+
+/** The operator's document, served at `/admin/openapi.json`. */
+export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi)
+  .middleware(ErrorResponses)
+  .annotate(OpenApi.Title, "Payment Orchestration Admin API")
+  .annotate(OpenApi.Version, apiVersion)
+  .annotate(
+    OpenApi.Description,
+    "The operator's API of the reference host, under `/admin/v1`, authorized by the host's `ADMIN_TOKEN` as a bearer token: merchants and keys, " +
+      "FX rates, provider routes and routing rules, deposit settings, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
+  )
+  .annotate(OpenApi.Transform, polishDocument)
 {}

@@ -7,7 +7,7 @@ import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
-const Money = Schema.Number.annotate({ description: "Major units" })
+const Money = Schema.Finite.annotate({ description: "Major units" })
 
 /** Loose on purpose: one-shot mode drops invalid block values instead of refusing them. */
 const CustomerBlock = Schema.Struct({

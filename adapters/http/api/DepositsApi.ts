@@ -16,8 +16,8 @@ export const DepositMethodView = Schema.Struct({
 const Stats = Schema.Struct({
   deposits: Schema.Int,
   credited: Schema.Int,
-  totalUsd: Schema.Number,
-  localTotals: Schema.Array(Schema.Struct({ currency: Schema.String, amount: Schema.Number })),
+  totalUsd: Schema.Finite,
+  localTotals: Schema.Array(Schema.Struct({ currency: Schema.String, amount: Schema.Finite })),
   lastDepositAt: Schema.NullOr(IsoDateTime)
 })
 
@@ -50,9 +50,9 @@ export const DepositAccountView = Schema.Struct({
 export const DepositView = Schema.Struct({
   id: Schema.String,
   accountId: Schema.String,
-  amount: Schema.Number,
+  amount: Schema.Finite,
   currency: Schema.String,
-  amountUsd: Schema.NullOr(Schema.Number),
+  amountUsd: Schema.NullOr(Schema.Finite),
   status: Schema.Literals(["credited", "rejected"]),
   rejectionReason: Schema.NullOr(Schema.String),
   trackingKey: Schema.String,

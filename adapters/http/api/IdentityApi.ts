@@ -42,7 +42,7 @@ export class PingApi extends HttpApiGroup.make("ping")
   .annotate(OpenApi.Title, "Health")
 {}
 
-const Usd = Schema.Number.annotate({ description: "USD, major units" })
+const Usd = Schema.Finite.annotate({ description: "USD, major units" })
 
 export const BalanceView = Schema.Struct({
   merchantId: Schema.String,
@@ -59,8 +59,8 @@ export const BalanceView = Schema.Struct({
   }),
   tier: Tier,
   trustScore: Schema.Int,
-  rollingReservePct: Schema.Number,
-  withdrawalFeeUsd: Schema.Number,
+  rollingReservePct: Schema.Finite,
+  withdrawalFeeUsd: Schema.Finite,
   feeSummary: Schema.Struct({
     grossVolume: Usd,
     platformFees: Usd,
@@ -76,7 +76,7 @@ export const BalanceView = Schema.Struct({
     reference: Schema.String,
     currency: Schema.String,
     amount: Usd.annotate({ description: "Net change of the merchant's pay-in books" }),
-    books: Schema.Record(Schema.String, Schema.Number),
+    books: Schema.Record(Schema.String, Schema.Finite),
     createdAt: IsoDateTime
   })).annotate({ description: "Journal entries of the shop, newest first" }),
   reserveSchedule: Schema.Array(Schema.Struct({
@@ -86,9 +86,9 @@ export const BalanceView = Schema.Struct({
   })).annotate({ description: "Rolling reserve still held, by release date (starter 90, standard 60, premium 30 days after completion)" }),
   balances: Schema.Array(Schema.Struct({
     currency: Schema.String,
-    available: Schema.Number,
-    pending: Schema.Number,
-    reserved: Schema.Number
+    available: Schema.Finite,
+    pending: Schema.Finite,
+    reserved: Schema.Finite
   })).annotate({ description: "Per local currency, for shops holding local-currency balances" })
 }).annotate({ identifier: "Balance" })
 
@@ -96,14 +96,14 @@ export const SwapView = Schema.Struct({
   id: Schema.String,
   fromCurrency: Schema.String,
   toCurrency: Schema.Literal("USD"),
-  amount: Schema.Number.annotate({ description: "In fromCurrency" }),
-  rate: Schema.Number.annotate({ description: "Effective USD per unit, FX margin inside" }),
-  amountUsd: Schema.Number.annotate({ description: "amount x rate, rounded to cents" }),
-  localAvailableAfter: Schema.Number,
-  usdAvailableAfter: Schema.Number
+  amount: Schema.Finite.annotate({ description: "In fromCurrency" }),
+  rate: Schema.Finite.annotate({ description: "Effective USD per unit, FX margin inside" }),
+  amountUsd: Schema.Finite.annotate({ description: "amount x rate, rounded to cents" }),
+  localAvailableAfter: Schema.Finite,
+  usdAvailableAfter: Schema.Finite
 }).annotate({ identifier: "BalanceSwap" })
 
-const CurrencyBalanceView = Schema.Struct({ currency: Schema.String, available: Schema.Number, pending: Schema.Number, reserved: Schema.Number })
+const CurrencyBalanceView = Schema.Struct({ currency: Schema.String, available: Schema.Finite, pending: Schema.Finite, reserved: Schema.Finite })
 
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
@@ -124,10 +124,10 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         quote: Schema.Struct({
           fromCurrency: Schema.String,
           toCurrency: Schema.Literal("USD"),
-          amount: Schema.Number,
-          rate: Schema.Number,
-          amountUsd: Schema.Number,
-          available: Schema.Number.annotate({ description: "What the balance holds in fromCurrency now" }),
+          amount: Schema.Finite,
+          rate: Schema.Finite,
+          amountUsd: Schema.Finite,
+          available: Schema.Finite.annotate({ description: "What the balance holds in fromCurrency now" }),
           indicative: Schema.Literal(true)
         })
       })
@@ -139,7 +139,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
     }).annotate(OpenApi.Description, "Swaps a local currency of the pay-in balance to USD, atomically, at the rate of the moment (FX margin inside). 422 balance_insufficient with requested, available and shortfall in the source currency."),
     HttpApiEndpoint.post("fundSandbox", "/me/balance/fund-sandbox", {
       payload: Schema.Struct({ currency: Schema.String, amount: Amount }),
-      success: Schema.Struct({ currency: Schema.String, amount: Schema.Number, balances: Schema.Array(CurrencyBalanceView) })
+      success: Schema.Struct({ currency: Schema.String, amount: Schema.Finite, balances: Schema.Array(CurrencyBalanceView) })
     }).annotate(OpenApi.Description, "Sandbox only: credits test money to the pay-in `available` balance. Production: 400 fund_sandbox_only.")
   )
   .middleware(SecretKey)

@@ -7,7 +7,7 @@ import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
-const Money = Schema.Number.annotate({ description: "Major units" })
+const Money = Schema.Finite.annotate({ description: "Major units" })
 
 export const Fees = Schema.Struct({ platform: Money, provider: Money, network: Money, total: Money }).annotate({
   identifier: "Fees",
@@ -104,7 +104,7 @@ export const PaymentDetail = Schema.Struct({
     attempts: Schema.Array(Schema.Struct({
       provider: Schema.String,
       outcome: Schema.String,
-      latencyMs: Schema.Number,
+      latencyMs: Schema.Finite,
       reason: Schema.NullOr(Schema.String),
       at: IsoDateTime
     }))
@@ -182,7 +182,7 @@ export const CatalogEntryView = Schema.Struct({
   currencyLimits: Schema.Array(Schema.Struct({ currency: Schema.String, min: Money, max: Money })),
   minTxUsd: Schema.NullOr(Money),
   maxTxUsd: Schema.NullOr(Money),
-  fee: Schema.Struct({ percent: Schema.Number, flat: Money, currency: Schema.String }),
+  fee: Schema.Struct({ percent: Schema.Finite, flat: Money, currency: Schema.String }),
   enabled: Schema.Boolean,
   online: Schema.Boolean,
   routable: Schema.Boolean,

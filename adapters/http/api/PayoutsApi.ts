@@ -6,7 +6,7 @@ import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
 
-const Money = Schema.Number.annotate({ description: "Major units" })
+const Money = Schema.Finite.annotate({ description: "Major units" })
 const Balance = Schema.Struct({ currency: Schema.String, available: Money, pending: Money, reserved: Money })
 
 export const PayoutView = Schema.Struct({
@@ -64,7 +64,7 @@ export const PayoutSwapResult = Schema.Struct({
     fromCurrency: Schema.Literal("USD"),
     toCurrency: Schema.String,
     amountUsd: Money,
-    rate: Schema.Number.annotate({ description: "Local units per USD, FX margin inside" }),
+    rate: Schema.Finite.annotate({ description: "Local units per USD, FX margin inside" }),
     amount: Money.annotate({ description: "In toCurrency" }),
     usdAvailableAfter: Money,
     localAvailableAfter: Money
@@ -104,7 +104,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     }).annotate(OpenApi.Description, "Moves USD from the pay-in available balance to the payout balance, atomically."),
     HttpApiEndpoint.get("swapQuote", "/me/payout/swap", {
       query: { to: Schema.String, amount: Schema.FiniteFromString.annotate({ description: "USD" }) },
-      success: Schema.Struct({ quote: Schema.Struct({ fromCurrency: Schema.Literal("USD"), toCurrency: Schema.String, amountUsd: Money, rate: Schema.Number, amount: Money, indicative: Schema.Literal(true) }) })
+      success: Schema.Struct({ quote: Schema.Struct({ fromCurrency: Schema.Literal("USD"), toCurrency: Schema.String, amountUsd: Money, rate: Schema.Finite, amount: Money, indicative: Schema.Literal(true) }) })
     }),
     HttpApiEndpoint.post("swap", "/me/payout/swap", {
       headers: IdempotencyHeaders,

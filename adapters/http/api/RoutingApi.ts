@@ -56,7 +56,7 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
         attempts: Schema.Array(Schema.Struct({
           provider: Schema.String,
           outcome: Schema.String,
-          latencyMs: Schema.Number,
+          latencyMs: Schema.Finite,
           reason: Schema.NullOr(Schema.String),
           routing: Schema.NullOr(AttemptRouting)
         }))

@@ -7,7 +7,7 @@ import { SecretKey } from "./Security.ts"
 
 export const ClockView = Schema.Struct({
   now: IsoDateTime.annotate({ description: "The shop's sandbox time now" }),
-  offsetSeconds: Schema.Number.annotate({ description: "How far the shop's sandbox clock runs ahead of real time, in total" })
+  offsetSeconds: Schema.Finite.annotate({ description: "How far the shop's sandbox clock runs ahead of real time, in total" })
 }).annotate({ identifier: "SandboxClock" })
 
 const ShopId = Text(64).annotate({ description: "With a merchant-wide credential, the shop whose clock (default: the first shop)" })

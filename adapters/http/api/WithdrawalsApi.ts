@@ -6,7 +6,7 @@ import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
 
-const Usd = Schema.Number.annotate({ description: "USD, major units" })
+const Usd = Schema.Finite.annotate({ description: "USD, major units" })
 
 export const WithdrawalView = Schema.Struct({
   id: Schema.String.annotate({ description: "`wdr_...`" }),

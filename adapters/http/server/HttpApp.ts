@@ -5,8 +5,8 @@
  */
 import { Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { Api } from "../api/Api.ts"
+import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { AdminDocument, Api } from "../api/Api.ts"
 import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
@@ -58,7 +58,11 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
   Layer.provide(RateLimitsFromConfig)
 )
 
+/** The operator's document: the admin API, apart from the merchant's `/openapi.json`. */
+const adminDocument = OpenApi.fromApi(AdminDocument)
+
 export const DocsRoutes = Layer.mergeAll(
+  HttpRouter.add("GET", "/admin/openapi.json", HttpServerResponse.json(adminDocument)),
   // The Scalar script is served inline by the host; its default fonts would come from Scalar's
   // CDN, so the page uses the system fonts and asks nothing of another host.
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),

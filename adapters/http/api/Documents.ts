@@ -1,0 +1,119 @@
+/**
+ * What the generated OpenAPI documents say beyond the schemas: a summary per operation (generated
+ * clients name their methods' docs after it), the server, and query parameters typed as what they
+ * mean (`limit` and `offset` are integers with bounds and defaults, amounts are numbers) rather
+ * than the text a query string carries. Applied to the merchant document (`/openapi.json`) and
+ * the operator's (`/admin/openapi.json`).
+ */
+const summaries: Readonly<Record<string, string>> = {
+  "auth.token": "Exchange a key pair for tokens",
+  "auth.refresh": "Refresh an access token",
+  "ping.ping": "Check a key",
+  "identity.me": "Get the merchant",
+  "identity.balance": "Get the pay-in balance",
+  "identity.swapQuote": "Quote a swap to USD",
+  "identity.swap": "Swap a local balance to USD",
+  "identity.fundSandbox": "Fund the sandbox pay-in balance",
+  "catalog.paymentMethods": "List payment methods",
+  "payments.create": "Create a payment",
+  "payments.list": "List payments",
+  "payments.get": "Get a payment",
+  "payments.createTransaction": "Create a payment (legacy path)",
+  "payments.listTransactions": "List payments (legacy path)",
+  "payments.getTransaction": "Get a payment (legacy path)",
+  "callbacks.providerCallback": "Receive a provider's payment notification",
+  "callbacks.payoutCallback": "Receive a provider's payout notification",
+  "checkout.createSession": "Create a checkout session",
+  "checkoutPublic.getSession": "Get a checkout session (buyer)",
+  "checkoutPublic.select": "Select a method in a checkout session (buyer)",
+  "webhooks.create": "Create a webhook",
+  "webhooks.list": "List webhooks",
+  "webhooks.get": "Get a webhook",
+  "webhooks.update": "Update a webhook",
+  "webhooks.remove": "Delete a webhook",
+  "webhooks.rotateSecret": "Rotate a webhook's secret",
+  "webhooks.deliveries": "List a webhook's deliveries",
+  "webhooks.replay": "Replay a delivery",
+  "webhooks.inbox": "Read a managed webhook's inbox",
+  "webhookInbox.receive": "Receive a delivery into a managed inbox",
+  "events.list": "List events",
+  "events.get": "Get an event",
+  "deposits.methods": "List deposit methods",
+  "deposits.getOrCreate": "Get or create a deposit account",
+  "deposits.list": "List deposit accounts",
+  "deposits.get": "Get a deposit account",
+  "deposits.deposits": "List an account's deposits",
+  "deposits.simulate": "Simulate a deposit (sandbox)",
+  "depositNotifications.notify": "Receive a deposit network notification",
+  "claims.refund": "Refund a payment",
+  "claims.refundTransaction": "Refund a payment (legacy path)",
+  "claims.get": "Get a claim",
+  "claims.simulate": "Simulate a claim outcome (sandbox)",
+  "payouts.balance": "Get the payout balance",
+  "payouts.methods": "List payout methods",
+  "payouts.currencies": "List payout currencies",
+  "payouts.transfer": "Transfer USD from pay-in to payout",
+  "payouts.swapQuote": "Quote a USD to local swap",
+  "payouts.swap": "Swap USD to a local currency",
+  "payouts.send": "Send a payout",
+  "payouts.list": "List payouts",
+  "payouts.get": "Get a payout",
+  "payouts.fundSandbox": "Fund the sandbox payout balance",
+  "payouts.simulate": "Simulate a payout outcome (sandbox)",
+  "withdrawals.create": "Request a withdrawal",
+  "withdrawals.list": "List withdrawals",
+  "withdrawals.get": "Get a withdrawal",
+  "withdrawals.simulate": "Simulate a withdrawal outcome (sandbox)",
+  "sandbox.clock": "Get the sandbox clock",
+  "sandbox.advance": "Advance the sandbox clock",
+  "admin.createMerchant": "Create a merchant",
+  "admin.issueKeys": "Issue keys for a shop",
+  "admin.rotateKeys": "Rotate a shop's keys",
+  "admin.listFxRates": "List FX rates",
+  "admin.putFxRate": "Set an FX rate",
+  "admin.listProviders": "List providers",
+  "admin.listRoutes": "List a shop's routes",
+  "admin.putRoute": "Set a shop's route to a provider",
+  "admin.deleteRoute": "Delete a shop's route",
+  "admin.reconcileNow": "Run the reconcile poll now",
+  "depositAdmin.getSettings": "Get a shop's deposit settings",
+  "depositAdmin.putSettings": "Set a shop's deposit settings",
+  "depositAdmin.setAccountStatus": "Enable or disable a deposit account",
+  "withdrawalAdmin.resolve": "Resolve a withdrawal",
+  "claimAdmin.resolve": "Resolve a claim",
+  "payoutAdmin.resolve": "Resolve a payout",
+  "routingAdmin.getRouting": "Get a shop's routing",
+  "routingAdmin.putRouting": "Set a shop's routing",
+  "routingAdmin.getPaymentRouting": "Explain a payment's routing"
+}
+
+/** An operation id (`group.endpoint`) as words, for an operation the table does not name yet. */
+const fallbackSummary = (operationId: string) => {
+  const words = (operationId.split(".").at(-1) ?? operationId).replace(/([A-Z])/g, " $1").toLowerCase().trim()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/** Query parameters as what they mean; the server reads them from text and clamps out-of-range pages. */
+const queryParameter: Readonly<Record<string, Record<string, unknown>>> = {
+  limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "Items per page, 1 to 100; out-of-range values are clamped" },
+  offset: { type: "integer", minimum: 0, default: 0, description: "Items to skip" },
+  amount: { type: "number", exclusiveMinimum: 0, description: "Major units" }
+}
+
+type Spec = Record<string, any>
+
+/** The finishing touches of a generated document (see the module comment). */
+export const polishDocument = (spec: Spec): Spec => {
+  for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
+    for (const operation of Object.values<Spec>(item)) {
+      if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
+      operation["summary"] ??= summaries[operation["operationId"]] ?? fallbackSummary(operation["operationId"])
+      for (const parameter of operation["parameters"] ?? []) {
+        const typed = parameter.in === "query" ? queryParameter[parameter.name] : undefined
+        if (typed !== undefined) parameter.schema = { ...typed }
+      }
+    }
+  }
+  spec["servers"] = [{ url: "/", description: "This host" }]
+  return spec
+}
