@@ -29,38 +29,39 @@ import { clientIp } from "./ClientIp.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { escapeHtml, formatAmount, page } from "./Html.ts"
+import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { RequestId } from "./RequestLifecycle.ts"
 
-const groups: ReadonlyArray<readonly [Channel, string]> = [
-  ["ONLINE", "Bank transfer and instant payment"],
-  ["CASH", "Cash"],
-  ["CREDIT_CARD", "Card"]
-]
+const channelOrder: ReadonlyArray<Channel> = ["ONLINE", "CASH", "CREDIT_CARD"]
 
-const expiredPage = page(
-  "Checkout link expired",
-  `<h1>This checkout link has expired</h1>
-   <p>Checkout links work for 24 hours. Please go back to the shop and start the payment again.</p>`,
-  { status: 404 }
-)
+const expiredPage = (language: Language) => {
+  const t = pageText[language]
+  return page(t.expiredTitle, `<h1>${escapeHtml(t.expiredHeading)}</h1><p>${escapeHtml(t.expiredBody)}</p>`, { status: 404, lang: language })
+}
 
-const usedPage = (session: CheckoutSession, continueUrl: string) =>
-  page(
-    "Payment already started",
-    `<h1>This payment was already started</h1>
-     <p>A payment method was already chosen for this checkout.</p>
-     <p><a class="button" href="${escapeHtml(continueUrl)}">Continue to the payment</a></p>
-     ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">Back to the shop</a></p>`}`,
-    { status: 409 }
+const usedPage = (session: CheckoutSession, continueUrl: string, language: Language) => {
+  const t = pageText[language]
+  return page(
+    t.usedTitle,
+    `<h1>${escapeHtml(t.usedHeading)}</h1>
+     <p>${escapeHtml(t.usedBody)}</p>
+     <p><a class="button" href="${escapeHtml(continueUrl)}">${escapeHtml(t.usedContinue)}</a></p>
+     ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.backToShop)}</a></p>`}`,
+    { status: 409, lang: language }
   )
+}
 
-const script = (token: string) => `
+/** `</script>` cannot end the page's JSON early: `<` is escaped inside the script. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c")
+
+const script = (token: string, messages: PageText["script"]) => `
 <script>
 (() => {
   const form = document.getElementById("checkout");
   const email = /^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$/;
   const phone = /^\\+[0-9][0-9 ()-]{6,38}$/;
   const fieldNames = { userName: "fullName", email: "email", documentId: "documentId", userPhone: "phone" };
+  const text = ${scriptJson(messages)};
   const setError = (name, message) => {
     const input = form.elements[name];
     const error = document.getElementById("error-" + name);
@@ -72,13 +73,13 @@ const script = (token: string) => `
     const method = form.querySelector("input[name=paymentMethodId]:checked");
     const errors = {};
     const name = String(data.get("fullName") || "").trim();
-    if (name.split(/\\s+/).filter(Boolean).length < 2) errors.fullName = "Enter your first and last name.";
-    if (!email.test(String(data.get("email") || "").trim())) errors.email = "Enter a valid email address, like name@example.com.";
-    if (String(data.get("documentId") || "").trim() === "") errors.documentId = "Enter your identity document number.";
+    if (name.split(/\\s+/).filter(Boolean).length < 2) errors.fullName = text.name;
+    if (!email.test(String(data.get("email") || "").trim())) errors.email = text.email;
+    if (String(data.get("documentId") || "").trim() === "") errors.documentId = text.document;
     const phoneValue = String(data.get("phone") || "").trim();
     const needsPhone = method && method.dataset.requiresPhone === "true";
-    if ((needsPhone || phoneValue !== "") && !phone.test(phoneValue)) errors.phone = "Enter your phone with its country code, like +5511987654321.";
-    if (!method) errors.paymentMethodId = "Choose a payment method.";
+    if ((needsPhone || phoneValue !== "") && !phone.test(phoneValue)) errors.phone = text.phone;
+    if (!method) errors.paymentMethodId = text.method;
     for (const key of ["fullName", "email", "documentId", "phone", "paymentMethodId"]) setError(key, errors[key]);
     return errors;
   };
@@ -115,11 +116,11 @@ const script = (token: string) => `
         window.location.assign(error.details.continueUrl); return;
       }
       if (error.code === "missing_required_fields") {
-        for (const field of error.details.missingFields || []) setError(fieldNames[field] || field, "Please check this field.");
+        for (const field of error.details.missingFields || []) setError(fieldNames[field] || field, text.check);
       }
-      document.getElementById("form-error").textContent = error.message || "The payment could not be started. Please try again.";
+      document.getElementById("form-error").textContent = text.failed;
     } catch (e) {
-      document.getElementById("form-error").textContent = "The connection failed. Please try again.";
+      document.getElementById("form-error").textContent = text.offline;
     }
     submit.disabled = false;
   });
@@ -147,11 +148,11 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
   const localAmount = (usd: BigDecimal.BigDecimal, method: PaymentMethodDef) =>
     fx.fromUsd(usd, method.currencies[0]!).pipe(Effect.map((c) => c.converted), Effect.option)
 
-  const methodOption = (m: PaymentMethodDef, local: Option.Option<BigDecimal.BigDecimal>, checked: boolean) => `
+  const methodOption = (m: PaymentMethodDef, name: string, local: Option.Option<BigDecimal.BigDecimal>, checked: boolean) => `
     <li><label>
       <input type="radio" name="paymentMethodId" value="${escapeHtml(m.id)}" data-requires-phone="${m.requires.includes("userPhone")}"${checked ? " checked" : ""}>
       <img src="${escapeHtml(iconPath(m.id))}" alt="" width="48" height="30">
-      <span>${escapeHtml(m.name)}${Option.match(local, { onNone: () => "", onSome: (a) => `<br><small class="muted">${escapeHtml(formatAmount(a, m.currencies[0]!))}</small>` })}</span>
+      <span>${escapeHtml(name)}${Option.match(local, { onNone: () => "", onSome: (a) => `<br><small class="muted">${escapeHtml(formatAmount(a, m.currencies[0]!))}</small>` })}</span>
     </label></li>`
 
   const field = (name: string, label: string, value: string | null, type: string, autocomplete: string, hint = "") => `
@@ -162,11 +163,14 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
 
   const show = Effect.gen(function*() {
     const { token = "" } = yield* HttpRouter.params
-    const found = yield* checkout.get(token).pipe(Effect.option)
-    if (Option.isNone(found)) return expiredPage
-    const session = found.value
-    if (session.completedTxId !== null) return usedPage(session, yield* continueUrl(session))
     const request = yield* HttpServerRequest.HttpServerRequest
+    const acceptLanguage = request.headers["accept-language"]
+    const found = yield* checkout.get(token).pipe(Effect.option)
+    if (Option.isNone(found)) return expiredPage(languageFor(null, acceptLanguage))
+    const session = found.value
+    const language = languageFor(session.country, acceptLanguage)
+    const t = pageText[language]
+    if (session.completedTxId !== null) return usedPage(session, yield* continueUrl(session), language)
     const ip = clientIp(request, http.trustedProxies)
     if (ip !== undefined) yield* checkout.recordBuyerIp(session, ip)
 
@@ -184,36 +188,37 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
       : formatAmount(session.amount, session.currency)
     const c = session.customer
     const fullName = [c.firstName, c.lastName].filter((x) => x !== null).join(" ")
-    const grid = groups
-      .map(([channel, title]) => {
+    const names = displayNames(methods, language)
+    const grid = channelOrder
+      .map((channel) => {
         const inGroup = methods.filter((m) => m.channel === channel)
         return inGroup.length === 0 ? "" : `
-          <fieldset><legend>${escapeHtml(title)}</legend><ul class="methods">
-            ${inGroup.map((m) => methodOption(m, single === undefined ? locals.get(m.id) ?? Option.none() : Option.none(), methods.length === 1)).join("")}
+          <fieldset><legend>${escapeHtml(t.channel[channel])}</legend><ul class="methods">
+            ${inGroup.map((m) => methodOption(m, names.get(m.id) ?? m.name, single === undefined ? locals.get(m.id) ?? Option.none() : Option.none(), methods.length === 1)).join("")}
           </ul></fieldset>`
       })
       .join("")
     const body = methods.length === 0
-      ? `<h1>No payment method is available</h1><p>This shop cannot take payments here right now. Please go back to the shop.</p>`
+      ? `<h1>${escapeHtml(t.noMethodHeading)}</h1><p>${escapeHtml(t.noMethodBody)}</p>`
       : `
       <p class="muted">${escapeHtml(Option.match(shop, { onNone: () => "", onSome: (s) => s.name }))}</p>
-      <h1>Complete your payment</h1>
+      <h1>${escapeHtml(t.heading)}</h1>
       <p class="amount" data-testid="amount">${escapeHtml(amountText)}</p>
       <form id="checkout" novalidate>
-        <h2>Pay with</h2>
+        <h2>${escapeHtml(t.payWith)}</h2>
         ${grid}
         <p class="error" id="error-paymentMethodId" role="alert"></p>
-        <h2>Your details</h2>
-        ${field("fullName", "Full name", fullName === "" ? null : fullName, "text", "name")}
-        ${field("email", "Email", c.email, "email", "email")}
-        ${field("documentId", "Identity document number", null, "text", "off", "CPF, CURP, RUT, DNI... as the payment method asks")}
-        ${field("phone", "Phone (with country code)", c.phone, "tel", "tel", "Needed for wallets")}
+        <h2>${escapeHtml(t.yourDetails)}</h2>
+        ${field("fullName", t.fullName, fullName === "" ? null : fullName, "text", "name")}
+        ${field("email", t.email, c.email, "email", "email")}
+        ${field("documentId", t.documentId, null, "text", "off", t.documentHint)}
+        ${field("phone", t.phone, c.phone, "tel", "tel", t.phoneHint)}
         <p class="error" id="form-error" role="alert"></p>
-        <p><button type="submit">Continue to payment</button></p>
+        <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
-      ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">Cancel and go back to the shop</a></p>`}
-      ${script(session.token)}`
-    return page("Checkout", body)
+      ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
+      ${script(session.token, t.script)}`
+    return page(t.title, body, { lang: language })
   })
 
   const selectForPage = Effect.gen(function*() {

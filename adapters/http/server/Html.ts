@@ -9,10 +9,10 @@ const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => entities[c]!)
 
 /** A complete, mobile-friendly page. `body` must already be escaped HTML. */
-export const page = (title: string, body: string, options: { readonly status?: number; readonly head?: string } = {}) =>
+export const page = (title: string, body: string, options: { readonly status?: number; readonly head?: string; readonly lang?: string } = {}) =>
   HttpServerResponse.text(
     `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${options.lang ?? "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;line-height:1.45}
@@ -29,10 +29,11 @@ label{display:block;margin:.5rem 0 .2rem;font-weight:500}
 input{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border-radius:.5rem;border:1px solid #888}
 input[aria-invalid=true]{border-color:#dc2626}
 .error{color:#dc2626;font-size:.9rem;min-height:1.2em;margin:.2rem 0}
-.methods{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(9.5rem,1fr));padding:0;margin:0;list-style:none}
-.methods label{display:flex;gap:.5rem;align-items:center;border:1px solid #8886;border-radius:.6rem;padding:.5rem;margin:0;font-weight:400;cursor:pointer}
-.methods input{width:auto}
-.methods img{width:48px;height:30px}
+.methods{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,13rem),1fr));padding:0;margin:0;list-style:none}
+.methods label{display:flex;gap:.5rem;align-items:center;border:1px solid #8886;border-radius:.6rem;padding:.5rem;margin:0;font-weight:400;cursor:pointer;min-width:0}
+.methods input{width:auto;flex:none}
+.methods img{width:48px;height:30px;flex:none}
+.methods span{min-width:0;overflow-wrap:break-word;hyphens:auto}
 </style>${options.head ?? ""}</head>
 <body><main>${body}</main></body></html>`,
     { status: options.status ?? 200, contentType: "text/html; charset=utf-8" }

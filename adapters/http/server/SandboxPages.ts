@@ -15,6 +15,14 @@ import { escapeHtml, formatAmount, page } from "./Html.ts"
 
 const Action = Schema.Struct({ action: Schema.Literals(["paid", "failed"]) })
 
+/** `returnUrl` with `transactionId` and `status` added to its query (its own parameters kept). */
+export const withOutcome = (returnUrl: string, transactionId: string, status: string) => {
+  const url = new URL(returnUrl)
+  url.searchParams.set("transactionId", transactionId)
+  url.searchParams.set("status", status)
+  return url.toString()
+}
+
 const notFoundPage = page("Payment not found", "<h1>Payment not found</h1><p>This sandbox payment does not exist.</p>", { status: 404 })
 
 export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
@@ -56,9 +64,10 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
     const body = JSON.stringify({ reference: p.providerRef, transactionId: p.id, status: form.value.action === "paid" ? "completed" : "failed" })
     const signature = yield* signatureHeader(body, [secret]).pipe(Effect.provideService(Mac.Mac, mac))
     yield* payments.handleCallback(sandboxProviderId, { "x-sandbox-signature": signature }, body).pipe(Effect.orDie)
-    return p.returnUrl === null
-      ? HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}`, { status: 303 })
-      : HttpServerResponse.redirect(p.returnUrl, { status: 303 })
+    if (p.returnUrl === null) return HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}`, { status: 303 })
+    // Back to the shop, telling it which payment and how it ended (the shop confirms with the API).
+    const status = Option.match(yield* store.findById(p.id), { onNone: () => p.status, onSome: (now) => now.status })
+    return HttpServerResponse.redirect(withOutcome(p.returnUrl, p.id, status), { status: 303 })
   })
 
   return Layer.mergeAll(

@@ -1,0 +1,198 @@
+/**
+ * The buyer's pages in the buyer's language: Portuguese for Brazil, Spanish for the other
+ * Latin-American countries, English otherwise, from the session's country; a supported language
+ * the browser prefers (`Accept-Language`) wins over the country.
+ */
+import type { Channel } from "../../../core/catalog/Channel.ts"
+import type { PaymentMethodDef } from "../../../core/catalog/PaymentMethod.ts"
+
+export type Language = "pt" | "es" | "en"
+
+const languages: ReadonlyArray<Language> = ["pt", "es", "en"]
+
+/** ISO-3 and ISO-2 codes of the countries whose buyers read Spanish. */
+const spanishSpeaking = new Set([
+  "ARG", "BOL", "CHL", "COL", "CRI", "CUB", "DOM", "ECU", "SLV", "GTM", "HND", "MEX", "NIC", "PAN", "PRY", "PER", "PRI", "URY", "VEN", "ESP",
+  "AR", "BO", "CL", "CO", "CR", "CU", "DO", "EC", "SV", "GT", "HN", "MX", "NI", "PA", "PY", "PE", "PR", "UY", "VE", "ES"
+])
+
+/** `Accept-Language`'s supported languages, most preferred first (q-values honoured). */
+const preferred = (header: string | undefined): ReadonlyArray<Language> =>
+  (header ?? "")
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";")
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
+      return { language: tag.trim().toLowerCase().split("-")[0] ?? "", q: q === undefined ? 1 : Number(q.slice(2)) || 0, index }
+    })
+    .filter((p) => p.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .flatMap((p) => languages.includes(p.language as Language) ? [p.language as Language] : [])
+
+export const languageFor = (country: string | null, acceptLanguage: string | undefined): Language => {
+  const asked = preferred(acceptLanguage)[0]
+  if (asked !== undefined) return asked
+  if (country === "BRA" || country === "BR") return "pt"
+  return country !== null && spanishSpeaking.has(country) ? "es" : "en"
+}
+
+const channels: Readonly<Record<Language, Readonly<Record<Channel, string>>>> = {
+  en: { ONLINE: "Bank transfer and instant payment", CASH: "Cash", CREDIT_CARD: "Card" },
+  pt: { ONLINE: "Transferência e pagamento instantâneo", CASH: "Dinheiro", CREDIT_CARD: "Cartão" },
+  es: { ONLINE: "Transferencia y pago inmediato", CASH: "Efectivo", CREDIT_CARD: "Tarjeta" }
+}
+
+/** What kind of method it is, to tell apart methods that share a name (a bank's transfer and its debit). */
+const kinds: Readonly<Record<Language, Readonly<Record<string, string>>>> = {
+  en: { bank_transfer: "bank transfer", online_debit: "online debit", cash: "cash voucher", card: "card", wallet: "wallet" },
+  pt: { bank_transfer: "transferência bancária", online_debit: "débito online", cash: "boleto em dinheiro", card: "cartão", wallet: "carteira digital" },
+  es: { bank_transfer: "transferencia bancaria", online_debit: "débito en línea", cash: "pago en efectivo", card: "tarjeta", wallet: "billetera digital" }
+}
+
+/** The names the page shows: a method whose name another method of the page shares gets its kind. */
+export const displayNames = (methods: ReadonlyArray<PaymentMethodDef>, language: Language): ReadonlyMap<string, string> => {
+  const count = new Map<string, number>()
+  for (const m of methods) count.set(m.name, (count.get(m.name) ?? 0) + 1)
+  return new Map(methods.map((m) => [
+    m.id,
+    (count.get(m.name) ?? 0) > 1 ? `${m.name} — ${kinds[language][m.method] ?? m.methodLabel.toLowerCase()}` : m.name
+  ]))
+}
+
+export interface PageText {
+  readonly channel: Readonly<Record<Channel, string>>
+  readonly title: string
+  readonly heading: string
+  readonly payWith: string
+  readonly yourDetails: string
+  readonly fullName: string
+  readonly email: string
+  readonly documentId: string
+  readonly documentHint: string
+  readonly phone: string
+  readonly phoneHint: string
+  readonly submit: string
+  readonly cancel: string
+  readonly noMethodHeading: string
+  readonly noMethodBody: string
+  readonly expiredTitle: string
+  readonly expiredHeading: string
+  readonly expiredBody: string
+  readonly usedTitle: string
+  readonly usedHeading: string
+  readonly usedBody: string
+  readonly usedContinue: string
+  readonly backToShop: string
+  /** Messages the page's script shows. */
+  readonly script: Readonly<Record<"name" | "email" | "document" | "phone" | "method" | "check" | "failed" | "offline", string>>
+}
+
+const en: PageText = {
+  channel: channels.en,
+  title: "Checkout",
+  heading: "Complete your payment",
+  payWith: "Pay with",
+  yourDetails: "Your details",
+  fullName: "Full name",
+  email: "Email",
+  documentId: "Identity document number",
+  documentHint: "CPF, CURP, RUT, DNI... as the payment method asks",
+  phone: "Phone (with country code)",
+  phoneHint: "Needed for wallets",
+  submit: "Continue to payment",
+  cancel: "Cancel and go back to the shop",
+  noMethodHeading: "No payment method is available",
+  noMethodBody: "This shop cannot take payments here right now. Please go back to the shop.",
+  expiredTitle: "Checkout link expired",
+  expiredHeading: "This checkout link has expired",
+  expiredBody: "Checkout links work for 24 hours. Please go back to the shop and start the payment again.",
+  usedTitle: "Payment already started",
+  usedHeading: "This payment was already started",
+  usedBody: "A payment method was already chosen for this checkout.",
+  usedContinue: "Continue to the payment",
+  backToShop: "Back to the shop",
+  script: {
+    name: "Enter your first and last name.",
+    email: "Enter a valid email address, like name@example.com.",
+    document: "Enter your identity document number.",
+    phone: "Enter your phone with its country code, like +5511987654321.",
+    method: "Choose a payment method.",
+    check: "Please check this field.",
+    failed: "The payment could not be started. Please try again.",
+    offline: "The connection failed. Please try again."
+  }
+}
+
+const pt: PageText = {
+  channel: channels.pt,
+  title: "Pagamento",
+  heading: "Conclua seu pagamento",
+  payWith: "Pagar com",
+  yourDetails: "Seus dados",
+  fullName: "Nome completo",
+  email: "E-mail",
+  documentId: "Número do documento de identidade",
+  documentHint: "CPF, CNPJ... como a forma de pagamento pede",
+  phone: "Telefone (com código do país)",
+  phoneHint: "Necessário para carteiras digitais",
+  submit: "Continuar para o pagamento",
+  cancel: "Cancelar e voltar à loja",
+  noMethodHeading: "Nenhuma forma de pagamento disponível",
+  noMethodBody: "Esta loja não pode receber pagamentos aqui agora. Volte à loja.",
+  expiredTitle: "Link de pagamento expirado",
+  expiredHeading: "Este link de pagamento expirou",
+  expiredBody: "Os links de pagamento valem por 24 horas. Volte à loja e comece o pagamento de novo.",
+  usedTitle: "Pagamento já iniciado",
+  usedHeading: "Este pagamento já foi iniciado",
+  usedBody: "Uma forma de pagamento já foi escolhida para este pagamento.",
+  usedContinue: "Continuar para o pagamento",
+  backToShop: "Voltar à loja",
+  script: {
+    name: "Informe seu nome e sobrenome.",
+    email: "Informe um e-mail válido, como nome@exemplo.com.",
+    document: "Informe o número do seu documento.",
+    phone: "Informe seu telefone com o código do país, como +5511987654321.",
+    method: "Escolha uma forma de pagamento.",
+    check: "Confira este campo.",
+    failed: "Não foi possível iniciar o pagamento. Tente de novo.",
+    offline: "A conexão falhou. Tente de novo."
+  }
+}
+
+const es: PageText = {
+  channel: channels.es,
+  title: "Pago",
+  heading: "Completa tu pago",
+  payWith: "Pagar con",
+  yourDetails: "Tus datos",
+  fullName: "Nombre completo",
+  email: "Correo electrónico",
+  documentId: "Número de documento de identidad",
+  documentHint: "CURP, RUT, DNI... según lo pida el medio de pago",
+  phone: "Teléfono (con código de país)",
+  phoneHint: "Necesario para billeteras digitales",
+  submit: "Continuar al pago",
+  cancel: "Cancelar y volver a la tienda",
+  noMethodHeading: "No hay medios de pago disponibles",
+  noMethodBody: "Esta tienda no puede recibir pagos aquí ahora. Vuelve a la tienda.",
+  expiredTitle: "Enlace de pago vencido",
+  expiredHeading: "Este enlace de pago venció",
+  expiredBody: "Los enlaces de pago valen 24 horas. Vuelve a la tienda y comienza el pago de nuevo.",
+  usedTitle: "Pago ya iniciado",
+  usedHeading: "Este pago ya se inició",
+  usedBody: "Ya se eligió un medio de pago para este pago.",
+  usedContinue: "Continuar al pago",
+  backToShop: "Volver a la tienda",
+  script: {
+    name: "Ingresa tu nombre y apellido.",
+    email: "Ingresa un correo válido, como nombre@ejemplo.com.",
+    document: "Ingresa tu número de documento.",
+    phone: "Ingresa tu teléfono con el código de país, como +5215512345678.",
+    method: "Elige un medio de pago.",
+    check: "Revisa este campo.",
+    failed: "No se pudo iniciar el pago. Inténtalo de nuevo.",
+    offline: "La conexión falló. Inténtalo de nuevo."
+  }
+}
+
+export const pageText: Readonly<Record<Language, PageText>> = { en, pt, es }
