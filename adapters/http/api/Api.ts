@@ -14,7 +14,7 @@ import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
 import { apiDescription } from "./Description.ts"
-import { polishDocument } from "./Documents.ts"
+import { polishDocument, withWebhooks } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
 import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
@@ -50,7 +50,7 @@ export class Api extends HttpApi.make("payment-orchestration")
   .annotate(OpenApi.Title, "Payment Orchestration API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Description, apiDescription)
-  .annotate(OpenApi.Transform, polishDocument)
+  .annotate(OpenApi.Transform, (spec) => withWebhooks(polishDocument(spec)))
 {}
 
 /** The operator's document, served at `/admin/openapi.json`. */

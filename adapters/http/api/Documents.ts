@@ -117,3 +117,91 @@ export const polishDocument = (spec: Spec): Spec => {
   spec["servers"] = [{ url: "/", description: "This host" }]
   return spec
 }
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const payment = ref("Payment")
+/**
+ * A component's object with more fields: its properties copied beside the new ones (the
+ * components are closed objects, so `allOf` with another object could never validate).
+ */
+const withFields = (base: Spec, fields: Readonly<Record<string, Spec>>) => (components: Spec): Spec => {
+  const name = String(base["$ref"]).split("/").at(-1)!
+  const component = components[name] ?? {}
+  return {
+    ...component,
+    properties: { ...component.properties, ...fields },
+    required: [...(component.required ?? []), ...Object.keys(fields)]
+  }
+}
+const withField = (base: Spec, field: string, schema: Spec) => withFields(base, { [field]: schema })
+
+/** Each event of spec 6: when it fires, and its `data` (the resource as the API returns it). */
+const events: ReadonlyArray<readonly [string, string, Spec | ((components: Spec) => Spec)]> = [
+  ["payment.completed", "The payment was captured and its money landed in the balance (from the provider's callback or the reconcile poll).", payment],
+  ["payment.failed", "The charge failed, or a pending voucher or instant payment was abandoned or expired.", payment],
+  ["payment.refunded", "A completed payment was refunded, in full or in part: the payment and the `refund`.", withField(payment, "refund", ref("Refund"))],
+  ["payment.captured", "Sandbox only: back-compatible alias of payment.completed.", payment],
+  ["chargeback.created", "A chargeback was opened against a completed payment: the payment and the `claim`.", withField(payment, "claim", ref("Claim"))],
+  ["claim.opened", "A claim (refund, chargeback, dispute) was opened.", ref("Claim")],
+  ["claim.resolved", "A claim reached its final resolution.", ref("Claim")],
+  ["settlement.closed", "A settlement batch closed. Not emitted by this build (settlement is per payment, see `settlement` on the payment).", { type: "object" }],
+  ["settlement.pdf_ready", "The receipt of a closed settlement is ready. Not emitted by this build.", { type: "object" }],
+  ["withdrawal.completed", "A withdrawal was paid out.", ref("Withdrawal")],
+  ["withdrawal.failed", "A withdrawal failed; its amount and fee went back to the balance.", ref("Withdrawal")],
+  ["payout.completed", "The provider confirmed the payout.", ref("Payout")],
+  ["payout.failed", "The payout failed and its debit was reversed; `failureReason` says why.", ref("Payout")],
+  ["deposit.credited", "A transfer to a deposit account was credited as a completed pay-in: the deposit, its `accountId` and `endUserRef`.",
+    withFields(ref("Deposit"), { accountId: { type: "string" }, endUserRef: { type: "string" } })]
+]
+
+const header = (name: string, description: string) => ({ name, in: "header", required: true, description, schema: { type: "string" } })
+
+/**
+ * The `webhooks` section (OpenAPI 3.1): what each subscribed endpoint receives, one POST per
+ * event type, with the envelope and its `data`, the signature headers, and what the answer means.
+ */
+export const withWebhooks = (spec: Spec): Spec => {
+  const components: Spec = spec["components"]?.["schemas"] ?? {}
+  spec["webhooks"] = Object.fromEntries(events.map(([type, firesWhen, dataOf]) => {
+    const data = typeof dataOf === "function" ? dataOf(components) : dataOf
+    return [type, {
+    post: {
+      operationId: `webhook.${type}`,
+      summary: `Event ${type}`,
+      description: `${firesWhen} Delivered at least once: deduplicate on \`id\`.`,
+      tags: ["Webhooks"],
+      parameters: [
+        header("X-Service-Signature", "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\">` with the subscription's secret; `v0` with the previous one during a rotation"),
+        header("X-Service-Event", `\`${type}\``),
+        header("X-Service-Delivery", "The delivery id (the same across retries of one delivery)")
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["id", "type", "created", "environment", "merchantId", "shopId", "apiVersion", "data"],
+              properties: {
+                id: { type: "string", description: "The event id (`evt_...`), also readable at GET /api/v1/events/{id}" },
+                type: { type: "string", const: type },
+                created: { type: "string", format: "date-time" },
+                environment: { type: "string", enum: ["sandbox", "production"] },
+                merchantId: { type: "string" },
+                shopId: { type: "string" },
+                apiVersion: { type: "string" },
+                merchantOrderId: { type: "string", description: "The payment's merchant order id, when it has one" },
+                data
+              }
+            }
+          }
+        }
+      },
+      responses: {
+        "200": { description: "Any 2xx acknowledges the delivery. Any other answer, or none within 15 s, is retried (1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 24 h); 410 turns the subscription off." }
+      }
+    }
+  }]
+  }))
+  return spec
+}

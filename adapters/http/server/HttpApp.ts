@@ -59,10 +59,10 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
 )
 
 /** The operator's document: the admin API, apart from the merchant's `/openapi.json`. */
-const adminDocument = OpenApi.fromApi(AdminDocument)
+const adminDocument = JSON.stringify(OpenApi.fromApi(AdminDocument))
 
 export const DocsRoutes = Layer.mergeAll(
-  HttpRouter.add("GET", "/admin/openapi.json", HttpServerResponse.json(adminDocument)),
+  HttpRouter.add("GET", "/admin/openapi.json", HttpServerResponse.text(adminDocument, { contentType: "application/json" })),
   // The Scalar script is served inline by the host; its default fonts would come from Scalar's
   // CDN, so the page uses the system fonts and asks nothing of another host.
   HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
