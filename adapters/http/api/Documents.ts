@@ -87,6 +87,25 @@ const summaries: Readonly<Record<string, string>> = {
   "routingAdmin.getPaymentRouting": "Explain a payment's routing"
 }
 
+/** Request examples of the main operations (`redocly lint` checks each against its schema). */
+const requestExamples: Readonly<Record<string, unknown>> = {
+  "payments.create": {
+    amount: 100,
+    currency: "USD",
+    paymentMethodId: "1001",
+    userName: "Ana Souza",
+    userEmail: "ana@example.com",
+    documentId: "52998224725",
+    merchantOrderId: "order-1001",
+    returnUrl: "https://shop.example/thanks"
+  },
+  "claims.refund": { amount: 50.25, reason: "requested_by_customer" },
+  "checkout.createSession": { amount: 50, currency: "USD", country: "BR", merchantOrderId: "order-1002", returnUrl: "https://shop.example/thanks" },
+  "webhooks.create": { url: "https://shop.example/webhooks", events: ["payment.completed", "payment.failed", "payment.refunded"] },
+  "auth.token": { apiKey: "pk_test_...", secretKey: "sk_test_..." },
+  "sandbox.advance": { seconds: 86400 }
+}
+
 /** An operation id (`group.endpoint`) as words, for an operation the table does not name yet. */
 const fallbackSummary = (operationId: string) => {
   const words = (operationId.split(".").at(-1) ?? operationId).replace(/([A-Z])/g, " $1").toLowerCase().trim()
@@ -108,6 +127,9 @@ export const polishDocument = (spec: Spec): Spec => {
     for (const operation of Object.values<Spec>(item)) {
       if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
       operation["summary"] ??= summaries[operation["operationId"]] ?? fallbackSummary(operation["operationId"])
+      const example = requestExamples[operation["operationId"]]
+      const json = operation["requestBody"]?.["content"]?.["application/json"]
+      if (example !== undefined && json !== undefined) json["example"] = example
       for (const parameter of operation["parameters"] ?? []) {
         const typed = parameter.in === "query" ? queryParameter[parameter.name] : undefined
         if (typed !== undefined) parameter.schema = { ...typed }
