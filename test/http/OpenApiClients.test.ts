@@ -65,7 +65,11 @@ describe("OpenAPI documents with third-party tools", () => {
           `type Payment = paths["/api/v1/payments/{id}"]["get"]["responses"][200]["content"]["application/json"]`,
           `type ListQuery = NonNullable<paths["/api/v1/payments"]["get"]["parameters"]["query"]>`,
           `export const doubled = (payment: Payment): number => payment.amount * 2 + payment.fees.total`,
-          `export const page: ListQuery = { limit: 10, offset: 20 }`
+          `export const page: ListQuery = { limit: 10, offset: 20 }`,
+          `type Send = paths["/api/v1/me/payout/send"]["post"]["requestBody"]["content"]["application/json"]`,
+          `export const send: Send = { methodId: "po_mx_spei", amount: 1000.5, recipient: { name: "María López", documentId: "LOMM800101MDF", account: "646180157000000004" } }`,
+          `// @ts-expect-error the recipient is typed: an unknown field is a compile error`,
+          `export const typo: Send = { methodId: "po_mx_spei", amount: 1, recipient: { name: "x", documentId: "1", account: "2", acount: "3" } }`
         ].join("\n"))
         writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
           compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", allowImportingTsExtensions: true, skipLibCheck: false },

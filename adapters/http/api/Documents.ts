@@ -5,6 +5,8 @@
  * than the text a query string carries. Applied to the merchant document (`/openapi.json`) and
  * the operator's (`/admin/openapi.json`).
  */
+import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
+
 const summaries: Readonly<Record<string, string>> = {
   "auth.token": "Exchange a key pair for tokens",
   "auth.refresh": "Refresh an access token",
@@ -121,12 +123,42 @@ const queryParameter: Readonly<Record<string, Record<string, unknown>>> = {
 
 type Spec = Record<string, any>
 
+/**
+ * The payout `recipient` as an object of the beneficiary fields the rails know (all text); which
+ * of them a method requires is in its `recipientFields` (GET /me/payout/methods), checked field
+ * by field when the payout is sent.
+ */
+const recipientSchema = (): Spec => {
+  const fields = new Map<string, { labels: ReadonlyArray<string>; requiredEverywhere: boolean }>()
+  for (const method of payoutMethods) {
+    for (const f of method.recipientFields) {
+      const known = fields.get(f.key)
+      const labels = known === undefined || known.labels.includes(f.label) ? known?.labels ?? [f.label] : [...known.labels, f.label]
+      fields.set(f.key, { labels, requiredEverywhere: (known?.requiredEverywhere ?? true) && f.required })
+    }
+  }
+  for (const [key, field] of fields) {
+    if (!payoutMethods.every((m) => m.recipientFields.some((f) => f.key === key))) fields.set(key, { ...field, requiredEverywhere: false })
+  }
+  return {
+    type: "object",
+    description: "The beneficiary: the fields the method's `recipientFields` list (GET /me/payout/methods), as text",
+    properties: Object.fromEntries([...fields].map(([key, f]) => [key, { type: "string", description: f.labels.join("; ") }])),
+    required: [...fields].filter(([, f]) => f.requiredEverywhere).map(([key]) => key),
+    additionalProperties: false
+  }
+}
+
 /** The finishing touches of a generated document (see the module comment). */
 export const polishDocument = (spec: Spec): Spec => {
   for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
     for (const operation of Object.values<Spec>(item)) {
       if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
       operation["summary"] ??= summaries[operation["operationId"]] ?? fallbackSummary(operation["operationId"])
+      if (operation["operationId"] === "payouts.send") {
+        const properties = operation["requestBody"]?.["content"]?.["application/json"]?.["schema"]?.["properties"]
+        if (properties !== undefined) properties["recipient"] = recipientSchema()
+      }
       const example = requestExamples[operation["operationId"]]
       const json = operation["requestBody"]?.["content"]?.["application/json"]
       if (example !== undefined && json !== undefined) json["example"] = example
