@@ -169,7 +169,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         providerRef: payment.hash,
         status,
         paymentFormUrl: formUrl,
-        paymentData: { type, ...(payment.pix?.qr_code_value === undefined ? {} : { pixQrCode: payment.pix.qr_code_value }) }
+        paymentData: { type, ...(payment.pix?.qr_code_value === undefined ? {} : { qrCode: payment.pix.qr_code_value }) }
       } satisfies ChargeAccepted
     })
 

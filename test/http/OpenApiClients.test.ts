@@ -65,6 +65,8 @@ describe("OpenAPI documents with third-party tools", () => {
           `type Payment = paths["/api/v1/payments/{id}"]["get"]["responses"][200]["content"]["application/json"]`,
           `type ListQuery = NonNullable<paths["/api/v1/payments"]["get"]["parameters"]["query"]>`,
           `export const doubled = (payment: Payment): number => payment.amount * 2 + payment.fees.total`,
+          `type Created = paths["/api/v1/payments"]["post"]["responses"][201]["content"]["application/json"]`,
+          `export const qr = (created: Created): string | null | undefined => created.paymentData.qrCode`,
           `export const page: ListQuery = { limit: 10, offset: 20 }`,
           `type Send = paths["/api/v1/me/payout/send"]["post"]["requestBody"]["content"]["application/json"]`,
           `export const send: Send = { methodId: "po_mx_spei", amount: 1000.5, recipient: { name: "María López", documentId: "LOMM800101MDF", account: "646180157000000004" } }`,

@@ -55,7 +55,7 @@ describe("EBANX connector", () => {
       assert.match(upstream.body.due_date ?? "", /^\d{2}\/\d{2}\/\d{4}$/)
       assert.strictEqual(dueDateOf(new Date("2026-03-09T23:59:59Z")), "09/03/2026")
       const pixCharge = yield* provider.charge(defaultChargeRequest(provider, pix, "TXN-WIRE-2"))
-      assert.match(String(pixCharge.paymentData["pixQrCode"]), /^00020126/)
+      assert.match(String(pixCharge.paymentData["qrCode"]), /^00020126/)
     }).pipe(Effect.provide(Live)))
 
   it.live("a lost answer: the retry is refused BP-DR-0 and answered with the payment EBANX holds, one upstream payment", () =>

@@ -47,7 +47,23 @@ export const CreatePaymentBody = Schema.Struct({
   shopId: Schema.optional(Text(64))
 }).annotate({ identifier: "CreatePayment" })
 
-const PaymentData = Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "Method-specific; contains `method`" })
+/**
+ * What the buyer needs to pay, as the provider answered it. The fields every connector names the
+ * same way are typed; a provider may add its own beside them.
+ */
+const PaymentData = Schema.StructWithRest(
+  Schema.Struct({
+    method: Schema.String.annotate({ description: "The method kind: pix, boleto, spei, oxxo, card..." }),
+    reference: Schema.optional(Schema.String).annotate({ description: "The reference the buyer pays with (voucher, transfer concept)" }),
+    qrCode: Schema.optional(Schema.String).annotate({ description: "PIX or CoDi: the copy-and-paste QR text" }),
+    qrCodeBase64: Schema.optional(Schema.String).annotate({ description: "The QR code as a base64 PNG" }),
+    barcode: Schema.optional(Schema.String).annotate({ description: "Boleto and cash vouchers: the barcode number" }),
+    digitableLine: Schema.optional(Schema.String).annotate({ description: "Boleto: the typeable line" }),
+    clabe: Schema.optional(Schema.String).annotate({ description: "SPEI: the CLABE to transfer to" }),
+    expiresAt: Schema.optional(Schema.String).annotate({ description: "When the provider stops accepting it, ISO 8601" })
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "PaymentData", description: "How the buyer pays: typed where connectors agree, plus provider-specific fields" })
 
 /** Shown by both the create response and the read record. */
 const PaymentMoneyFields = {
