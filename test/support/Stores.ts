@@ -2,10 +2,11 @@
  * The store targets every store test runs against: memory, embedded PGlite, and the PostgreSQL
  * server when `DATABASE_URL` is set (each suite in its own schema, dropped afterwards).
  */
-import { Effect, Layer } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
+import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 
 export type StoreLayer = typeof MemoryStore.layer
 
@@ -38,3 +39,17 @@ export const storeTargets = (label: string): ReadonlyArray<StoreTarget> => [
 if (databaseUrl === undefined) {
   console.log("DATABASE_URL is not set: store tests run on memory and PGlite only")
 }
+
+let shops = 0
+
+/** A new merchant with one shop, written through the TenancyStore: what store contract tests hang their rows on. */
+export const newShop = Effect.gen(function*() {
+  const tenancy = yield* TenancyStore
+  const n = `${++shops}_${Math.random().toString(36).slice(2, 8)}`
+  const merchantId = `mer_${n}`
+  const shopId = `shop_${n}`
+  const createdAt = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
+  yield* tenancy.insertMerchant({ id: merchantId, name: "M", email: "m@x.test", industry: "x", tier: "starter", trustScore: 500, createdAt })
+  yield* tenancy.insertShop({ id: shopId, merchantId, name: "S", createdAt })
+  return { merchantId, shopId }
+})

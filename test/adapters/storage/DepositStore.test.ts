@@ -8,22 +8,12 @@ import { DateTime, Effect, Option } from "effect"
 import type { DepositAccount, DepositRecord } from "../../../core/deposits/Deposit.ts"
 import * as Money from "../../../core/Money.ts"
 import { DepositStore } from "../../../core/ports/DepositStore.ts"
-import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
-import { storeTargets } from "../../support/Stores.ts"
+import { newShop, storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
 let seq = 0
 const uid = (prefix: string) => `${prefix}${++seq}_${Math.random().toString(36).slice(2, 8)}`
 const clabe = () => `646180${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`
-
-const shop = Effect.gen(function*() {
-  const tenancy = yield* TenancyStore
-  const merchantId = uid("mer_")
-  const shopId = uid("shop_")
-  yield* tenancy.insertMerchant({ id: merchantId, name: "M", email: "m@x.test", industry: "x", tier: "starter", trustScore: 500, createdAt: t0 })
-  yield* tenancy.insertShop({ id: shopId, merchantId, name: "S", createdAt: t0 })
-  return { merchantId, shopId }
-})
 
 const account = (owner: { merchantId: string; shopId: string }, endUserRef: string, second: number, overrides: Partial<DepositAccount> = {}): DepositAccount => ({
   id: uid("eda_"), environment: "sandbox", ...owner, endUserRef, depositMethodId: "mx_spei_stp", clabe: clabe(), bank: null,
@@ -45,7 +35,7 @@ for (const target of storeTargets("deposits")) {
       it.effect("settings per shop and environment; one account per end user, every CLABE once, newest first", () =>
         Effect.gen(function*() {
           const store = yield* DepositStore
-          const owner = yield* shop
+          const owner = yield* newShop
           assert.isTrue(Option.isNone(yield* store.settings("sandbox", owner.shopId)))
           yield* store.putSettings({ environment: "sandbox", shopId: owner.shopId, depositMethodIds: ["mx_spei_stp"], requirePhone: true })
           assert.deepStrictEqual(Option.getOrThrow(yield* store.settings("sandbox", owner.shopId)).depositMethodIds, ["mx_spei_stp"])
@@ -74,7 +64,7 @@ for (const target of storeTargets("deposits")) {
       it.effect("racing get-or-creates for one end user make one account", () =>
         Effect.gen(function*() {
           const store = yield* DepositStore
-          const owner = yield* shop
+          const owner = yield* newShop
           const answers = yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => account(owner, "racer", i)), (a) => store.insertAccount(a), {
             concurrency: "unbounded"
           })
@@ -87,7 +77,7 @@ for (const target of storeTargets("deposits")) {
       it.effect("a transfer is recorded once per method and tracking key; deposits newest first", () =>
         Effect.gen(function*() {
           const store = yield* DepositStore
-          const owner = yield* shop
+          const owner = yield* newShop
           const a = account(owner, "payer", 1)
           yield* store.insertAccount(a)
           const key = uid("TRK")

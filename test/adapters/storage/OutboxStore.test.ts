@@ -6,22 +6,14 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import { type OutboxEvent, OutboxStore } from "../../../core/ports/OutboxStore.ts"
-import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Transactions } from "../../../core/ports/Transactions.ts"
-import { storeTargets } from "../../support/Stores.ts"
+import { newShop, storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
 let seq = 0
 const uid = (prefix: string) => `${prefix}${(++seq).toString().padStart(4, "0")}_${Math.random().toString(36).slice(2, 8)}`
 
-const shop = Effect.gen(function*() {
-  const tenancy = yield* TenancyStore
-  const merchantId = uid("mer_")
-  const shopId = uid("shop_")
-  yield* tenancy.insertMerchant({ id: merchantId, name: "M", email: "m@x.test", industry: "x", tier: "starter", trustScore: 500, createdAt: t0 })
-  yield* tenancy.insertShop({ id: shopId, merchantId, name: "S", createdAt: t0 })
-  return shopId
-})
+const shop = Effect.map(newShop, (s) => s.shopId)
 
 const event = (shopId: string, second: number, type: string, relatedId: string | null, environment: OutboxEvent["environment"] = "sandbox"): OutboxEvent => {
   const id = uid("evt_")

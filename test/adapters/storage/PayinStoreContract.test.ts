@@ -11,10 +11,9 @@ import { LedgerStore } from "../../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
-import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Transactions } from "../../../core/ports/Transactions.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
-import { storeTargets } from "../../support/Stores.ts"
+import { newShop, storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
 const at = (seconds: number) => DateTime.add(t0, { seconds })
@@ -41,14 +40,7 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
   ...overrides
 })
 
-const shop = Effect.gen(function*() {
-  const tenancy = yield* TenancyStore
-  const merchantId = uid("mer_")
-  const shopId = uid("shop_")
-  yield* tenancy.insertMerchant({ id: merchantId, name: "M", email: "m@x.test", industry: "x", tier: "starter", trustScore: 500, createdAt: t0 })
-  yield* tenancy.insertShop({ id: shopId, merchantId, name: "S", createdAt: t0 })
-  return shopId
-})
+const shop = Effect.map(newShop, (s) => s.shopId)
 
 for (const target of storeTargets("payin")) {
   describe(`pay-in store contract on ${target.name}`, () => {
