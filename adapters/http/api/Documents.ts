@@ -184,7 +184,7 @@ const withFields = (base: Spec, fields: Readonly<Record<string, Spec>>) => (comp
   return {
     ...component,
     properties: { ...component.properties, ...fields },
-    required: [...(component.required ?? []), ...Object.keys(fields)]
+    required: [...new Set([...(component.required ?? []), ...Object.keys(fields)])]
   }
 }
 const withField = (base: Spec, field: string, schema: Spec) => withFields(base, { [field]: schema })
