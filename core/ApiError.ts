@@ -21,112 +21,242 @@ interface CatalogEntry {
   readonly status: number
   readonly type: ErrorType
   readonly description: string
+  /** The shape of `details` for this code (published per code in the OpenAPI document). */
+  readonly details: Schema.Top
 }
 
-const entry = (status: number, type: ErrorType, description: string): CatalogEntry => ({ status, type, description })
+const entry = <D extends Schema.Top>(status: number, type: ErrorType, description: string, details: D) => ({ status, type, description, details })
+
+/** `details` of a code that carries none. */
+const none = Schema.Struct({})
+const money = Schema.Finite.annotate({ description: "Major units" })
+const IssueSchema = Schema.Struct({
+  path: Schema.String.annotate({ description: "Where: a dotted path into the body, query or parameters ('' for the whole request)" }),
+  message: Schema.String
+})
 
 export const ErrorCatalog = {
   // Authentication (spec section 5)
-  missing_authorization: entry(401, "authentication_error", "No `Authorization: Bearer` header was sent."),
+  missing_authorization: entry(401, "authentication_error", "No `Authorization: Bearer` header was sent.", none),
   invalid_api_key: entry(
     401,
     "authentication_error",
-    "The bearer value is not a valid access token or API key (a refresh token used on a business endpoint gives this code)."
+    "The bearer value is not a valid access token or API key (a refresh token used on a business endpoint gives this code).",
+    none
   ),
-  token_expired: entry(401, "authentication_error", "The access token has expired; refresh it or exchange the key pair again."),
-  token_revoked: entry(401, "authentication_error", "The key pair behind the token was rotated or revoked."),
+  token_expired: entry(401, "authentication_error", "The access token has expired; refresh it or exchange the key pair again.", none),
+  token_revoked: entry(401, "authentication_error", "The key pair behind the token was rotated or revoked.", none),
   authentication_failed: entry(
     401,
     "authentication_error",
-    "The key pair or refresh token was rejected (unknown, mismatched, cross-environment, expired, used or revoked)."
+    "The key pair or refresh token was rejected (unknown, mismatched, cross-environment, expired, used or revoked), or a signed notification's signature was not valid.",
+    none
   ),
-  secret_key_required: entry(403, "permission_error", "A publishable key may only call `any key` endpoints and hosted checkout."),
+  secret_key_required: entry(403, "permission_error", "A publishable key may only call `any key` endpoints and hosted checkout.", none),
   // Request shape and lookups
   invalid_request: entry(
     400,
     "invalid_request_error",
-    "A field is missing or malformed; see `details.issues[]`, `details.missingFields` or `details.required`."
+    "A field is missing or malformed; see `details.issues[]`, `details.missingFields` or `details.required`.",
+    Schema.Struct({
+      issues: Schema.Array(IssueSchema).annotate({ description: "Every problem found, not only the first" }),
+      missingFields: Schema.Array(Schema.String).annotate({ description: "The required top-level fields that were absent" }),
+      required: Schema.optionalKey(Schema.Array(Schema.String)).annotate({ description: "Fields this request needs in its context (e.g. a deposit account's)" })
+    })
   ),
-  payload_too_large: entry(413, "invalid_request_error", "The request body is larger than 1 MB."),
-  unsupported_media_type: entry(415, "invalid_request_error", "The request body must be JSON: send `Content-Type: application/json`."),
-  not_found: entry(404, "invalid_request_error", "No such resource for this credential (an id of another shop answers the same)."),
+  payload_too_large: entry(413, "invalid_request_error", "The request body is larger than 1 MB.", Schema.Struct({ maxBytes: Schema.Int })),
+  unsupported_media_type: entry(415, "invalid_request_error", "The request body must be JSON: send `Content-Type: application/json`.", none),
+  not_found: entry(
+    404,
+    "invalid_request_error",
+    "No such resource for this credential (an id of another shop answers the same).",
+    Schema.Struct({
+      resource: Schema.optionalKey(Schema.String).annotate({ description: "What was looked up: payment, shop, webhook..." }),
+      id: Schema.optionalKey(Schema.String).annotate({ description: "The id that was not found" })
+    })
+  ),
   // Idempotency
   idempotency_key_reused: entry(
     409,
     "idempotency_error",
-    "The Idempotency-Key was already used with a different request body or endpoint."
+    "The Idempotency-Key was already used with a different request body or endpoint.",
+    Schema.Struct({ key: Schema.String })
   ),
   idempotency_key_in_progress: entry(
     409,
     "idempotency_error",
-    "A request with this Idempotency-Key is still executing; retry after it finishes."
+    "A request with this Idempotency-Key is still executing; retry after it finishes.",
+    Schema.Struct({ key: Schema.String })
   ),
   // Sandbox-only operations
-  fund_sandbox_only: entry(400, "invalid_request_error", "Sandbox funding is not available in production."),
-  simulate_sandbox_only: entry(400, "invalid_request_error", "Sandbox simulation (payouts, withdrawals, deposits, chargebacks) is not available in production."),
-  sandbox_only: entry(400, "invalid_request_error", "The endpoint exists in sandbox only (test clocks); production time never moves."),
+  fund_sandbox_only: entry(400, "invalid_request_error", "Sandbox funding is not available in production.", none),
+  simulate_sandbox_only: entry(
+    400,
+    "invalid_request_error",
+    "Sandbox simulation (payouts, withdrawals, deposits, chargebacks) is not available in production.",
+    none
+  ),
+  sandbox_only: entry(400, "invalid_request_error", "The endpoint exists in sandbox only (test clocks); production time never moves.", none),
   // Checkout
-  checkout_session_not_found: entry(404, "invalid_request_error", "The checkout session token is unknown or expired (24 hours)."),
+  checkout_session_not_found: entry(
+    404,
+    "invalid_request_error",
+    "The checkout session token is unknown or expired (24 hours).",
+    Schema.Struct({ token: Schema.String })
+  ),
   checkout_session_already_completed: entry(
     409,
     "invalid_request_error",
-    "The session already created its transaction; `details.existingTxId` carries it."
+    "The session already created its transaction; `details.existingTxId` carries it.",
+    Schema.Struct({
+      existingTxId: Schema.NullOr(Schema.String),
+      continueUrl: Schema.optionalKey(Schema.String).annotate({ description: "Hosted pages only: where the buyer continues" })
+    })
   ),
   missing_required_fields: entry(
     422,
     "invalid_request_error",
-    "The hosted-checkout flow needs userName, email and documentId; `details.missingFields` names each."
+    "The hosted-checkout flow needs userName, email and documentId; `details.missingFields` names each.",
+    Schema.Struct({ missingFields: Schema.Array(Schema.String) })
   ),
   // Pay-ins
-  amount_out_of_limits: entry(422, "invalid_request_error", "The amount is outside the chosen method's limits."),
+  amount_out_of_limits: entry(
+    422,
+    "invalid_request_error",
+    "The amount is outside the chosen method's limits, above the 100000 USD headline limit, or does not cover the fees.",
+    Schema.Struct({
+      currency: Schema.optionalKey(Schema.String).annotate({ description: "The currency of `min` and `max`" }),
+      min: Schema.optionalKey(Schema.NullOr(money)),
+      max: Schema.optionalKey(Schema.NullOr(money)),
+      amountLocal: Schema.optionalKey(money),
+      amountUsd: Schema.optionalKey(money),
+      maxUsd: Schema.optionalKey(money),
+      feesUsd: Schema.optionalKey(money)
+    })
+  ),
   cascade_exhausted: entry(
     422,
     "provider_error",
-    "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`."
+    "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`.",
+    Schema.Struct({
+      reason: Schema.Literals(["unknown_payment_method", "no_provider_for_method_region", "provider_declined", "all_providers_failed"]),
+      paymentMethodEnabledForShop: Schema.Boolean,
+      providerReason: Schema.optionalKey(Schema.NullOr(Schema.String)).annotate({ description: "The declining provider's reason" }),
+      transactionId: Schema.optionalKey(Schema.String).annotate({ description: "The failed payment record, which keeps the attempts" }),
+      attempts: Schema.optionalKey(Schema.Array(Schema.Struct({
+        provider: Schema.String,
+        outcome: Schema.String,
+        latencyMs: Schema.Finite,
+        reason: Schema.NullOr(Schema.String)
+      })))
+    })
   ),
-  fx_unavailable: entry(422, "api_error", "No FX rate is available for the currency pair."),
+  fx_unavailable: entry(422, "api_error", "No FX rate is available for the currency pair.", Schema.Struct({ currency: Schema.String })),
   // Refunds
-  refund_not_allowed: entry(422, "invalid_request_error", "The payment cannot be refunded in its status (only completed payments can)."),
+  refund_not_allowed: entry(
+    422,
+    "invalid_request_error",
+    "The payment cannot be refunded in its status (only completed payments can).",
+    Schema.Struct({ status: Schema.String })
+  ),
   refund_amount_exceeds_remaining: entry(
     422,
     "invalid_request_error",
-    "The refund is above what remains refundable; `details.remaining` says how much is left, in the payment's local currency."
+    "The refund is above what remains refundable; `details.remaining` says how much is left, in the payment's local currency.",
+    Schema.Struct({ requested: money, remaining: money, currency: Schema.String })
   ),
   // Chargebacks
-  claim_not_chargeback: entry(422, "invalid_request_error", "Only a chargeback is resolved with an outcome; a refund is resolved by its provider (`details.kind`)."),
+  claim_not_chargeback: entry(
+    422,
+    "invalid_request_error",
+    "Only a chargeback is resolved with an outcome; a refund is resolved by its provider (`details.kind`).",
+    Schema.Struct({ kind: Schema.String })
+  ),
   claim_already_resolved: entry(
     409,
     "invalid_request_error",
-    "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged."
+    "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged.",
+    Schema.Struct({ status: Schema.String })
   ),
   // Routing configuration (admin)
-  routing_version_conflict: entry(409, "invalid_request_error", "The routing configuration changed since it was read (`details.version` is the current one): read it again and resend."),
+  routing_version_conflict: entry(
+    409,
+    "invalid_request_error",
+    "The routing configuration changed since it was read (`details.version` is the current one): read it again and resend.",
+    Schema.Struct({ version: Schema.optionalKey(Schema.Int) })
+  ),
   // Payouts and balances
-  payout_already_final: entry(409, "invalid_request_error", "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator."),
+  payout_already_final: entry(
+    409,
+    "invalid_request_error",
+    "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator.",
+    Schema.Struct({ status: Schema.String })
+  ),
   payout_dispatch_failed: entry(
     422,
     "provider_error",
-    "The provider rejected the beneficiary data; the debit was reversed; a corrected retry with the same Idempotency-Key re-executes."
+    "The provider rejected the beneficiary data; the debit was reversed; a corrected retry with the same Idempotency-Key re-executes.",
+    Schema.Struct({ failureReason: Schema.NullOr(Schema.String), payoutId: Schema.String, debitReversed: Schema.Boolean })
   ),
   payout_method_unavailable: entry(
     422,
     "invalid_request_error",
-    "The payout method does not exist here, or (production) no payout provider is configured for it: `details.reason`; nothing was debited."
+    "The payout method does not exist here, or (production) no payout provider is configured for it: `details.reason`; nothing was debited.",
+    Schema.Struct({ methodId: Schema.String, reason: Schema.optionalKey(Schema.Literal("no_payout_provider_configured")) })
   ),
-  currency_not_funded: entry(422, "invalid_request_error", "There is no balance in the method's currency."),
-  balance_insufficient: entry(422, "invalid_request_error", "The amount is above the available balance."),
-  amount_invalid: entry(422, "invalid_request_error", "The amount is not valid for this operation."),
+  currency_not_funded: entry(422, "invalid_request_error", "There is no balance in the method's currency.", Schema.Struct({ currency: Schema.String })),
+  balance_insufficient: entry(
+    422,
+    "invalid_request_error",
+    "The amount is above the available balance.",
+    Schema.Struct({
+      currency: Schema.String,
+      requested: money,
+      available: money,
+      shortfall: Schema.optionalKey(money),
+      fee: Schema.optionalKey(money).annotate({ description: "A withdrawal's fee, part of `requested`" }),
+      availableUsd: Schema.optionalKey(Schema.NullOr(money)).annotate({ description: "null when no FX rate is available" }),
+      shortfallUsd: Schema.optionalKey(Schema.NullOr(money))
+    })
+  ),
+  amount_invalid: entry(
+    422,
+    "invalid_request_error",
+    "The amount is not valid for this operation (sign, decimals, or the method's or operation's USD range).",
+    Schema.Struct({
+      amount: Schema.optionalKey(money),
+      currency: Schema.optionalKey(Schema.String),
+      amountUsd: Schema.optionalKey(money),
+      minUsd: Schema.optionalKey(money),
+      maxUsd: Schema.optionalKey(money),
+      minimumUsd: Schema.optionalKey(money)
+    })
+  ),
   // Deposit accounts
   deposit_method_required: entry(
     422,
     "invalid_request_error",
-    "The shop has two or more deposit methods; choose one (`details.depositMethods`)."
+    "The shop has two or more deposit methods; choose one (`details.depositMethods`).",
+    Schema.Struct({ depositMethods: Schema.Array(Schema.Struct({ depositMethodId: Schema.String, name: Schema.String })) })
   ),
-  deposit_method_unavailable: entry(422, "invalid_request_error", "The deposit method is not enabled for the shop."),
-  deposit_accounts_unavailable: entry(422, "invalid_request_error", "Deposit accounts are not enabled for the shop."),
+  deposit_method_unavailable: entry(
+    422,
+    "invalid_request_error",
+    "The deposit method is not enabled for the shop.",
+    Schema.Struct({
+      depositMethodId: Schema.String,
+      depositMethods: Schema.Array(Schema.Struct({ depositMethodId: Schema.String, name: Schema.String }))
+    })
+  ),
+  deposit_accounts_unavailable: entry(422, "invalid_request_error", "Deposit accounts are not enabled for the shop.", none),
   // Platform
-  rate_limited: entry(429, "rate_limit_error", "Too many requests."),
-  internal_error: entry(500, "api_error", "An unexpected error on our side; report it with the requestId.")
+  rate_limited: entry(
+    429,
+    "rate_limit_error",
+    "Too many requests.",
+    Schema.Struct({ limit: Schema.Int, retryAfterSeconds: Schema.Int })
+  ),
+  internal_error: entry(500, "api_error", "An unexpected error on our side; report it with the requestId.", none)
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ErrorCatalog
@@ -148,9 +278,18 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   }
 }
 
-/** Builds an `ApiError`; `details` defaults to `{}`. */
-export const apiError = (code: ErrorCode, message: string, details: Record<string, unknown> = {}): ApiError =>
-  new ApiError({ code, message, details })
+/** What `details` holds for a code. */
+export type DetailsOf<C extends ErrorCode> = (typeof ErrorCatalog)[C]["details"]["Type"]
+
+/**
+ * Builds an `ApiError`; its `details` are typed by the code's schema (and may be left out when
+ * every field of that schema is optional).
+ */
+export const apiError = <C extends ErrorCode>(
+  code: C,
+  message: string,
+  ...[details]: {} extends DetailsOf<C> ? [details?: DetailsOf<C>] : [details: DetailsOf<C>]
+): ApiError => new ApiError({ code, message, details: (details ?? {}) as Record<string, unknown> })
 
 /** One problem with one input value: where it is and what is wrong with it. */
 export interface Issue {

@@ -179,7 +179,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
             })
           }
           return yield* tx.run(move(w, next.success, failureReason)).pipe(
-            Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The withdrawal changed meanwhile; read it again", {})))
+            Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The withdrawal changed meanwhile; read it again", { issues: [], missingFields: [] })))
           )
         })
 

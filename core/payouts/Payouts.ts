@@ -282,7 +282,7 @@ export class Payouts extends Context.Service<Payouts, {
           })
         }
         return yield* tx.run(move(payout, next.success, `simulated: ${action}`)).pipe(
-          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", {})))
+          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", { issues: [], missingFields: [] })))
         )
       })
 
@@ -296,7 +296,7 @@ export class Payouts extends Context.Service<Payouts, {
         const reason = outcome.status === "failed" ? outcome.failureReason ?? "failed, recorded by the operator" : null
         // The operator's call is on the clock of the payout's shop.
         return yield* clocks.within(payout.environment, payout.shopId, tx.run(move(payout, outcome.status, reason))).pipe(
-          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", {})))
+          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", { issues: [], missingFields: [] })))
         )
       })
 

@@ -17,10 +17,10 @@ describe("ApiError", () => {
   })
 
   it("carries status and type from the catalog", () => {
-    const e = apiError("balance_insufficient", "short", { requested: 10, available: 4, shortfall: 6 })
+    const e = apiError("balance_insufficient", "short", { currency: "USD", requested: 10, available: 4, shortfall: 6 })
     assert.strictEqual(e.status, 422)
     assert.strictEqual(e.type, "invalid_request_error")
     assert.strictEqual(e._tag, "ApiError")
-    assert.deepStrictEqual(e.details, { requested: 10, available: 4, shortfall: 6 })
+    assert.deepStrictEqual(e.details, { currency: "USD", requested: 10, available: 4, shortfall: 6 })
   })
 })

@@ -14,6 +14,7 @@ import type { StoreLayer } from "./Stores.ts"
 import type { ConfiguredConnector } from "../../host/Connectors.ts"
 import type { Environment } from "../../core/Environment.ts"
 import type { Connector } from "../../providers/kit/Connector.ts"
+import { contractViolation } from "./Contract.ts"
 
 export const adminToken = "test-admin-token"
 
@@ -81,6 +82,7 @@ export const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
   return `http://127.0.0.1:${address.port}`
 })
 
+/** One request as a merchant sends it; an error answer is checked against the published contract (Contract.ts). */
 export const call = (
   method: string,
   path: string,
@@ -100,6 +102,8 @@ export const call = (
       } catch {
         // not JSON: keep the text
       }
+      const violation = contractViolation(method, path, response.status, parsed)
+      if (violation !== undefined) throw new Error(`Contract: ${method} ${path}: ${violation}`)
       return { status: response.status, headers: response.headers, body: parsed }
     }))
 

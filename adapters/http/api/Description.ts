@@ -178,6 +178,14 @@ A request that does not match its schema answers \`400 invalid_request\` with
 \`details.issues[]\` (\`{ path, message }\`, every problem at once) and \`details.missingFields\`
 (the required top-level fields that were absent). Unknown routes answer \`404 not_found\`.
 
+Each operation lists only the statuses and codes it can answer, and each code's envelope is a
+schema of its own (\`Error_<code>\`, with its \`details\` typed; \`Error\` is the union of all):
+a generated client narrows on \`error.code\`. Besides its own codes, every operation can answer
+\`400 invalid_request\` (a NUL character, a body that does not decode), \`413 payload_too_large\`
+and \`500 internal_error\`; a JSON body adds \`415\`, an \`Idempotency-Key\` header the two
+\`409\` idempotency codes, and a path parameter \`404 not_found\` (a parameter over 100 characters
+matches no route).
+
 ${errorTable}
 `.trim()
 

@@ -2,10 +2,11 @@
  * What the generated OpenAPI documents say beyond the schemas: a summary per operation (generated
  * clients name their methods' docs after it), the server, and query parameters typed as what they
  * mean (`limit` and `offset` are integers with bounds and defaults, amounts are numbers) rather
- * than the text a query string carries. Applied to the merchant document (`/openapi.json`) and
+ * than the text a query string carries, and each operation's own errors (`OperationErrors.ts`). Applied to the merchant document (`/openapi.json`) and
  * the operator's (`/admin/openapi.json`).
  */
 import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
+import { withOperationErrors } from "./OperationErrors.ts"
 
 const summaries: Readonly<Record<string, string>> = {
   "auth.token": "Exchange a key pair for tokens",
@@ -169,7 +170,7 @@ export const polishDocument = (spec: Spec): Spec => {
     }
   }
   spec["servers"] = [{ url: "/", description: "This host" }]
-  return spec
+  return withOperationErrors(spec)
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

@@ -231,7 +231,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
           const session = yield* checkout.get(token).pipe(Effect.option)
           if (Option.isSome(session)) {
             const url = yield* continueUrl(session.value)
-            return renderError(apiError(error.code, error.message, { ...error.details, continueUrl: url }), requestId, config.publicUrl)
+            return renderError(apiError(error.code, error.message, { existingTxId: session.value.completedTxId, continueUrl: url }), requestId, config.publicUrl)
           }
         }
         return renderError(error, requestId, config.publicUrl)

@@ -1,0 +1,210 @@
+/**
+ * The errors each operation can answer, for the OpenAPI documents: every operation lists only its
+ * own statuses, and at each status only its own codes, each with the schema of its `details`
+ * (`ErrorCatalog` in the core). The test host checks every error response of the test suite
+ * against this (test/support/Contract.ts), so a code an operation can return and does not list
+ * fails a test.
+ *
+ * What every request can meet is added to all: a NUL character in the URL or body or a body that
+ * does not decode (400 `invalid_request`), a declared body over 1 MB (413), a defect (500); a JSON
+ * body adds 415, an `Idempotency-Key` header adds the two 409s, and a path parameter adds 404
+ * `not_found` (the router matches no route for a parameter over 100 characters).
+ */
+import { Schema } from "effect"
+import { ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
+
+type Codes = ReadonlyArray<ErrorCode>
+
+const everyRequest: Codes = ["invalid_request", "payload_too_large", "internal_error"]
+const jsonBody: Codes = ["unsupported_media_type"]
+const idempotent: Codes = ["idempotency_key_reused", "idempotency_key_in_progress"]
+const pathParameter: Codes = ["not_found"]
+
+/** A bearer API key or access token: a raw key also draws from the address's login allowance. */
+const anyKey: Codes = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"]
+/** A secret key, and the shop or merchant the request names or defaults to (404 when it is not the credential's). */
+const secretKey: Codes = [...anyKey, "secret_key_required", "not_found"]
+/** The operator's token; 404 `not_found` also when the host has no `ADMIN_TOKEN` (the admin API is off). */
+const admin: Codes = ["invalid_api_key", "not_found"]
+/** A signed notification from a provider or a network, to a path naming it. */
+const signed: Codes = ["authentication_failed", "not_found"]
+
+const payIn: Codes = ["cascade_exhausted", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"]
+const refund: Codes = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "fx_unavailable"]
+
+export const operationErrors: Readonly<Record<string, Codes>> = {
+  "auth.token": ["authentication_failed", "rate_limited"],
+  "auth.refresh": ["authentication_failed", "rate_limited"],
+  "ping.ping": anyKey,
+  "identity.me": secretKey,
+  "identity.balance": secretKey,
+  "identity.swapQuote": [...secretKey, "fx_unavailable"],
+  "identity.swap": [...secretKey, "fx_unavailable", "balance_insufficient"],
+  "identity.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
+  "catalog.paymentMethods": anyKey,
+  "payments.create": [...secretKey, ...payIn],
+  "payments.createTransaction": [...secretKey, ...payIn],
+  "payments.list": secretKey,
+  "payments.listTransactions": secretKey,
+  "payments.get": secretKey,
+  "payments.getTransaction": secretKey,
+  "callbacks.providerCallback": signed,
+  "callbacks.payoutCallback": signed,
+  "checkout.createSession": [...secretKey, ...payIn],
+  "checkoutPublic.getSession": ["checkout_session_not_found"],
+  "checkoutPublic.select": ["checkout_session_not_found", "checkout_session_already_completed", ...payIn],
+  "webhooks.create": secretKey,
+  "webhooks.list": secretKey,
+  "webhooks.get": secretKey,
+  "webhooks.update": secretKey,
+  "webhooks.remove": secretKey,
+  "webhooks.rotateSecret": secretKey,
+  "webhooks.deliveries": secretKey,
+  "webhooks.replay": secretKey,
+  "webhooks.inbox": secretKey,
+  "webhookInbox.receive": signed,
+  "events.list": secretKey,
+  "events.get": secretKey,
+  "deposits.methods": secretKey,
+  "deposits.getOrCreate": [...secretKey, "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable"],
+  "deposits.list": secretKey,
+  "deposits.get": secretKey,
+  "deposits.deposits": secretKey,
+  "deposits.simulate": [...secretKey, "simulate_sandbox_only", "amount_out_of_limits", "fx_unavailable"],
+  "depositNotifications.notify": [...signed, "amount_out_of_limits", "fx_unavailable"],
+  "claims.refund": refund,
+  "claims.refundTransaction": refund,
+  "claims.get": secretKey,
+  "claims.simulate": [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
+  "payouts.balance": secretKey,
+  "payouts.methods": secretKey,
+  "payouts.currencies": secretKey,
+  "payouts.transfer": [...secretKey, "amount_invalid", "balance_insufficient"],
+  "payouts.swapQuote": [...secretKey, "amount_invalid", "fx_unavailable"],
+  "payouts.swap": [...secretKey, "amount_invalid", "balance_insufficient", "fx_unavailable"],
+  "payouts.send": [
+    ...secretKey,
+    "payout_method_unavailable",
+    "amount_invalid",
+    "currency_not_funded",
+    "balance_insufficient",
+    "payout_dispatch_failed",
+    "fx_unavailable"
+  ],
+  "payouts.list": secretKey,
+  "payouts.get": secretKey,
+  "payouts.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
+  "payouts.simulate": [...secretKey, "simulate_sandbox_only"],
+  "withdrawals.create": [...secretKey, "amount_invalid", "balance_insufficient"],
+  "withdrawals.list": secretKey,
+  "withdrawals.get": secretKey,
+  "withdrawals.simulate": [...secretKey, "simulate_sandbox_only"],
+  "sandbox.clock": [...secretKey, "sandbox_only"],
+  "sandbox.advance": [...secretKey, "sandbox_only"],
+  "admin.createMerchant": admin,
+  "admin.issueKeys": admin,
+  "admin.rotateKeys": admin,
+  "admin.listFxRates": admin,
+  "admin.putFxRate": admin,
+  "admin.listProviders": admin,
+  "admin.listRoutes": admin,
+  "admin.putRoute": admin,
+  "admin.deleteRoute": admin,
+  "admin.reconcileNow": admin,
+  "depositAdmin.getSettings": admin,
+  "depositAdmin.putSettings": admin,
+  "depositAdmin.setAccountStatus": admin,
+  "withdrawalAdmin.resolve": admin,
+  "claimAdmin.resolve": [...admin, "claim_not_chargeback", "claim_already_resolved"],
+  "payoutAdmin.resolve": [...admin, "payout_already_final"],
+  "routingAdmin.getRouting": admin,
+  "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
+  "routingAdmin.getPaymentRouting": admin
+}
+
+type Spec = Record<string, any>
+
+/** The component name of a code's envelope. */
+export const errorComponent = (code: ErrorCode) => `Error_${code}`
+
+const ref = (code: ErrorCode) => ({ $ref: `#/components/schemas/${errorComponent(code)}` })
+
+/** The envelope of one code: `code` and `type` fixed, `details` in the code's own shape. */
+const envelopeSchema = (code: ErrorCode): Spec => {
+  const entry = ErrorCatalog[code]
+  const generated = Schema.toJsonSchemaDocument(entry.details as Schema.Top, { onExcessProperty: "error" }).schema
+  // A struct without fields comes out as "not null"; the envelope always carries `{}` for it.
+  const details = generated["type"] === "object" ? generated : { type: "object", properties: {}, additionalProperties: false }
+  return {
+    type: "object",
+    description: entry.description,
+    required: ["error"],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: "object",
+        required: ["code", "type", "message", "requestId", "docs_url", "details"],
+        additionalProperties: false,
+        properties: {
+          code: { type: "string", const: code },
+          type: { type: "string", const: entry.type },
+          message: { type: "string", description: "For a person; may change between versions" },
+          requestId: { type: "string", description: "Also in the `X-Request-Id` header; quote it when reporting a problem" },
+          docs_url: { type: "string", description: "This code on the error reference page" },
+          details
+        }
+      }
+    }
+  }
+}
+
+const errorStatuses = new Set(errorCodes.map((code) => String(ErrorCatalog[code].status)))
+
+/** Every code an operation of the document can answer: its own and what its shape brings. */
+export const codesOf = (operation: Spec): Codes => {
+  const own = operationErrors[operation["operationId"]]
+  if (own === undefined) throw new Error(`OperationErrors: no errors declared for ${operation["operationId"]}`)
+  const parameters: ReadonlyArray<Spec> = operation["parameters"] ?? []
+  return [...new Set([
+    ...everyRequest,
+    ...(operation["requestBody"]?.["content"]?.["application/json"] === undefined ? [] : jsonBody),
+    ...(parameters.some((p) => p["in"] === "header" && String(p["name"]).toLowerCase() === "idempotency-key") ? idempotent : []),
+    ...(parameters.some((p) => p["in"] === "path") ? pathParameter : []),
+    ...own
+  ])]
+}
+
+/**
+ * Replaces the generic error responses of each operation with its own, and publishes one envelope
+ * per code (`Error_<code>`) plus `Error`, the union of them all, for a client's catch-all.
+ */
+export const withOperationErrors = (spec: Spec): Spec => {
+  const schemas: Spec = (spec["components"] ??= {})["schemas"] ??= {}
+  const used = new Set<ErrorCode>()
+  for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
+    for (const operation of Object.values<Spec>(item)) {
+      if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
+      const responses: Spec = operation["responses"] ??= {}
+      for (const status of Object.keys(responses)) if (errorStatuses.has(status)) delete responses[status]
+      const byStatus = new Map<number, Array<ErrorCode>>()
+      for (const code of codesOf(operation)) {
+        used.add(code)
+        const status = ErrorCatalog[code].status
+        byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+      }
+      for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+        responses[String(status)] = {
+          description: codes.map((code) => `\`${code}\``).join(", "),
+          content: { "application/json": { schema: codes.length === 1 ? ref(codes[0]!) : { oneOf: codes.map(ref) } } }
+        }
+      }
+    }
+  }
+  delete schemas["ErrorBody"]
+  for (const code of errorCodes.filter((c) => used.has(c))) schemas[errorComponent(code)] = envelopeSchema(code)
+  schemas["Error"] = {
+    description: "Any error envelope: switch on `error.code`; `details` depends on it",
+    oneOf: errorCodes.filter((c) => used.has(c)).map(ref)
+  }
+  return spec
+}
