@@ -1,7 +1,7 @@
 /**
  * Each operation of `/openapi.json` lists only the errors it can answer, each code with the schema
  * of its `details`; and the check the test host applies to every reply (test/support/Contract.ts)
- * refuses an answer the document does not allow.
+ * refuses an answer, error or success, the document does not allow.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -52,6 +52,7 @@ describe("errors per operation in the OpenAPI documents", () => {
         )
         assert.include(contractViolation("GET", "/api/v1/payments/tx_1", 404, envelope("not_found", "invalid_request_error", { unexpected: 1 })), "does not allow")
         assert.include(contractViolation("GET", "/api/v1/payments/tx_1", 400, envelope("fund_sandbox_only", "invalid_request_error", {})), "does not allow")
+        assert.include(contractViolation("GET", "/api/v1/payments/tx_1", 200, { id: "tx_1" }), "does not allow", "successes are checked too")
 
         // And a real answer keeps it: the refund of an unknown payment.
         const sk = (yield* createMerchant()).keys.sandbox.secretKey
