@@ -39,8 +39,11 @@ const backoffMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attem
 
 export class Jobs extends Context.Service<Jobs, {
   readonly enqueue: (kind: string, payload: unknown, options?: EnqueueOptions) => Effect.Effect<boolean>
-  /** Enqueues several jobs in one write; answers how many were added (a duplicate dedupe key is skipped). */
-  readonly enqueueAll: (jobs: ReadonlyArray<NewJob>) => Effect.Effect<number>
+  /**
+   * Enqueues several jobs in one write, skipping those whose dedupe key exists; a write that can
+   * be part of `Transactions.batch`.
+   */
+  readonly enqueueAll: (jobs: ReadonlyArray<NewJob>) => Effect.Effect<void>
   /** Registers the handler of a kind (at layer construction). */
   readonly handle: (kind: string, handler: JobHandler) => Effect.Effect<void>
   /** Claims and runs one batch of due jobs; answers how many ran. */

@@ -339,9 +339,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         completedAt: null,
         version: 1
       }
-      // Write ahead: the record, its first attempt and the client's key commit before any
-      // provider is called; a crash from here on is continued, never started again.
-      yield* tx.run(Effect.gen(function*() {
+      // Write ahead: the record, its first attempt, its timers and the client's key commit
+      // together before any provider is called (one statement on SQL); a crash from here on is
+      // continued, never started again.
+      yield* tx.batch(Effect.gen(function*() {
         yield* store.insert(payment)
         yield* idempotency.bind(id)
         yield* jobs.enqueueAll([

@@ -43,7 +43,10 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
     readonly lockedUntil: DateTime.Utc
     readonly expiresAt: DateTime.Utc
   }) => Effect.Effect<Acquire>
-  /** Binds the key to the record its execution wrote ahead; run it in that record's transaction. */
+  /**
+   * Binds the key to the record its execution wrote ahead; run it in that record's transaction
+   * (a write that can be part of `Transactions.batch`).
+   */
   readonly bind: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
   /**
    * Moves the executor's lock to `lockedUntil`: a heartbeat extends it while the execution runs;

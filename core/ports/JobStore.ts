@@ -27,8 +27,11 @@ export interface Job {
 export class JobStore extends Context.Service<JobStore, {
   /** Adds a job; false when a job with the same dedupe key exists. */
   readonly enqueue: (job: Job) => Effect.Effect<boolean>
-  /** Adds several jobs at once (one statement on SQL), skipping those whose dedupe key exists; answers how many it added. */
-  readonly enqueueAll: (jobs: ReadonlyArray<Job>) => Effect.Effect<number>
+  /**
+   * Adds several jobs at once (one statement on SQL), skipping those whose dedupe key exists. A
+   * write that can be part of `Transactions.batch`.
+   */
+  readonly enqueueAll: (jobs: ReadonlyArray<Job>) => Effect.Effect<void>
   readonly find: (id: string) => Effect.Effect<Option.Option<Job>>
   /**
    * Leases up to `limit` due jobs of the given kinds until `now + leaseMs` (real time), counting

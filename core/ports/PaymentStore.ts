@@ -14,6 +14,7 @@ export interface PaymentFilter {
 }
 
 export class PaymentStore extends Context.Service<PaymentStore, {
+  /** A write that can be part of `Transactions.batch`. */
   readonly insert: (payment: Payment) => Effect.Effect<void>
   /** A payment of that environment and shop; none for an id of another one. */
   readonly find: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Payment>>

@@ -6,6 +6,14 @@ import { Context, type Effect, Schema } from "effect"
  */
 export class Transactions extends Context.Service<Transactions, {
   readonly run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Like `run`, for an effect made only of writes whose answers it does not read (a record
+   * written ahead, the key bound to it, its timers): they commit together or not at all. The
+   * SQL store queues them and sends them as one statement, one round trip instead of a
+   * transaction's BEGIN, one per write and COMMIT; a read or a write it cannot queue inside is a
+   * defect there. Inside an open transaction it is `run`.
+   */
+  readonly batch: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("core/ports/Transactions") {}
 
 /**

@@ -105,6 +105,6 @@ export class MemoryDb extends Context.Service<MemoryDb, {
 
   static readonly transactions = Layer.effect(
     Transactions,
-    Effect.map(MemoryDb, (db) => Transactions.of({ run: db.run }))
+    Effect.map(MemoryDb, (db) => Transactions.of({ run: db.run, batch: db.run }))
   )
 }

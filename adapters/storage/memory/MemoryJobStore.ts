@@ -101,7 +101,7 @@ export const MemoryJobStore = Layer.effect(
 
     return JobStore.of({
       enqueue: (job) => db.run(Effect.sync(() => add(job))),
-      enqueueAll: (list) => db.run(Effect.sync(() => list.filter(add).length)),
+      enqueueAll: (list) => db.run(Effect.sync(() => list.forEach(add))),
       find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(jobs.get(id)))),
       claim: ({ clockScope, kinds, leaseMs, limit, now }) =>
         db.run(Effect.sync(() => {

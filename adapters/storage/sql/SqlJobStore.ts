@@ -9,6 +9,7 @@ import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
+import { write } from "./SqlTransactions.ts"
 
 interface JobRow {
   readonly id: string
@@ -61,7 +62,7 @@ export const SqlJobStore = Layer.effect(
         return [...onRealClock.map(toJob).sort(byRunAt), ...onTestClock.map(toJob).sort(byRunAt)]
       }).pipe(Effect.orDie)
 
-    /** One multi-row insert; a job whose id or dedupe key exists is skipped. Answers how many were added. */
+    /** One multi-row insert; a job whose id or dedupe key exists is skipped. */
     const insert = (list: Arr.NonEmptyReadonlyArray<Job>) =>
       sql<{ readonly id: string }>`
         INSERT INTO jobs ${
@@ -73,10 +74,10 @@ export const SqlJobStore = Layer.effect(
           createdAt: date(job.createdAt)
         })))
       }
-        ON CONFLICT DO NOTHING RETURNING id`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+        ON CONFLICT DO NOTHING RETURNING id`
     return JobStore.of({
-      enqueue: (job) => insert([job] as const).pipe(Effect.map((added) => added === 1)),
-      enqueueAll: (list) => Arr.isReadonlyArrayNonEmpty(list) ? insert(list) : Effect.succeed(0),
+      enqueue: (job) => insert([job] as const).pipe(Effect.map((added) => added.length === 1), Effect.orDie),
+      enqueueAll: (list) => Arr.isReadonlyArrayNonEmpty(list) ? write(insert(list)).pipe(Effect.orDie) : Effect.void,
       find: (id) =>
         sql<JobRow>`SELECT * FROM jobs WHERE id = ${id}`.pipe(
           Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(toJob(rows[0]!))),

@@ -19,6 +19,7 @@ import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
 import { CheckoutSessionStore } from "../../../core/ports/CheckoutSessionStore.ts"
 import * as Money from "../../../core/Money.ts"
 import { date, utc } from "./Rows.ts"
+import { write } from "./SqlTransactions.ts"
 
 
 const encodePayment = Schema.encodeSync(PaymentJson)
@@ -62,7 +63,7 @@ export const SqlPaymentStore = Layer.effect(
     const rowsToPayments = (rows: ReadonlyArray<{ readonly data: unknown }>) => rows.map((r) => decodePayment(r.data))
     return PaymentStore.of({
       insert: (p) =>
-        sql`INSERT INTO payments ${
+        write(sql`INSERT INTO payments ${
           sql.insert({
             id: p.id,
             environment: p.environment,
@@ -76,7 +77,7 @@ export const SqlPaymentStore = Layer.effect(
             createdAt: date(p.createdAt),
             data: JSON.stringify(encodePayment(p))
           })
-        }`.pipe(Effect.asVoid, Effect.orDie),
+        }`).pipe(Effect.orDie),
       find: (environment, shopId, id) =>
         sql<{ readonly data: unknown }>`SELECT data FROM payments WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
           .pipe(Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])), Effect.orDie),

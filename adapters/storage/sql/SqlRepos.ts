@@ -11,21 +11,13 @@ import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
 import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
-import { Transactions } from "../../../core/ports/Transactions.ts"
 import type { Merchant, Shop, Tier } from "../../../core/tenancy/Merchant.ts"
 import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
+import { write } from "./SqlTransactions.ts"
 
 
 const first = <A, B>(rows: ReadonlyArray<A>, f: (row: A) => B): Option.Option<B> =>
   rows.length === 0 ? Option.none() : Option.some(f(rows[0]!))
-
-export const SqlTransactions = Layer.effect(
-  Transactions,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    Transactions.of({
-      run: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die))
-    }))
-)
 
 interface MerchantRow {
   readonly id: string
@@ -245,10 +237,7 @@ export const SqlIdempotencyStore = Layer.effect(
     return IdempotencyStore.of({
       acquire,
       bind: (scope, key, resourceId) =>
-        sql`UPDATE idempotency_keys SET resource_id = ${resourceId} WHERE scope = ${scope} AND key = ${key}`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        ),
+        write(sql`UPDATE idempotency_keys SET resource_id = ${resourceId} WHERE scope = ${scope} AND key = ${key}`).pipe(Effect.orDie),
       extend: (scope, key, lockedUntil) =>
         sql`UPDATE idempotency_keys SET locked_until = ${date(lockedUntil)}
             WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(Effect.asVoid, Effect.orDie),

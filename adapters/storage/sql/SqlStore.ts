@@ -20,9 +20,9 @@ import {
   SqlCredentialStore,
   SqlIdempotencyStore,
   SqlSettingsStore,
-  SqlTenancyStore,
-  SqlTransactions
+  SqlTenancyStore
 } from "./SqlRepos.ts"
+import { SqlTransactions } from "./SqlTransactions.ts"
 
 // Column names are camelCase in TypeScript and snake_case in SQL; JSON values (metadata, provider
 // payment data) are kept exactly as stored.

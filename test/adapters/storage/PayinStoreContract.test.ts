@@ -1,12 +1,14 @@
 /**
- * The storage contract of the pay-in ports (ledger, payments, FX rates, outbox, routes), on every
- * store adapter, with real concurrency where the engine relies on it.
+ * The storage contract of the pay-in ports (ledger, payments and their write-ahead batch, FX rates,
+ * outbox, routes), on every store adapter, with real concurrency where the engine relies on it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, Option } from "effect"
+import { BigDecimal, DateTime, Effect, Exit, Option } from "effect"
 import type { JournalEntry } from "../../../core/ledger/Journal.ts"
 import * as Money from "../../../core/Money.ts"
 import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
+import { IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
@@ -41,6 +43,11 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
 })
 
 const shop = Effect.map(newShop, (s) => s.shopId)
+
+const job = (): Job => ({
+  id: uid("job_"), kind: "test.timer", payload: {}, runAt: at(600), attempts: 0, status: "pending", lockedUntil: null, lastError: null,
+  dedupeKey: null, clockScope: null, createdAt: t0
+})
 
 for (const target of storeTargets("payin")) {
   describe(`pay-in store contract on ${target.name}`, () => {
@@ -163,6 +170,60 @@ for (const target of storeTargets("payin")) {
           const due = yield* store.pendingCreatedBefore(at(10_000), 100)
           assert.include(due.map((p) => p.id), c.id)
           assert.notInclude(due.map((p) => p.id), a.id)
+        }))
+
+      it.effect("a write batch commits a payment, the key bound to it and its jobs together, or none of them", () =>
+        Effect.gen(function*() {
+          const tx = yield* Transactions
+          const payments = yield* PaymentStore
+          const keys = yield* IdempotencyStore
+          const jobs = yield* JobStore
+          const shopId = yield* shop
+          const scope = uid("scope_")
+          const claim = (key: string, now: DateTime.Utc) =>
+            keys.acquire({ scope, key, requestHash: "h", now, lockedUntil: at(30), expiresAt: at(3600) })
+          const boundTo = (key: string) =>
+            Effect.map(claim(key, at(60)), (c) => c._tag === "Acquired" ? c.resourceId : "held")
+          const isJob = (id: string) => Effect.map(jobs.find(id), Option.isSome)
+          yield* claim("k1", t0)
+          yield* claim("k2", t0)
+
+          const first = payment(shopId, { status: "initiated" })
+          const timers = [job(), job()]
+          yield* tx.batch(Effect.gen(function*() {
+            yield* payments.insert(first)
+            yield* keys.bind(scope, "k1", first.id)
+            yield* jobs.enqueueAll(timers)
+          }))
+          assert.strictEqual(Option.getOrThrow(yield* payments.findById(first.id)).status, "initiated")
+          assert.deepStrictEqual([yield* isJob(timers[0]!.id), yield* isJob(timers[1]!.id)], [true, true])
+          assert.strictEqual(yield* boundTo("k1"), first.id)
+
+          // A write that fails (the same payment id again) takes the others with it.
+          const late = job()
+          const duplicate = yield* Effect.exit(tx.batch(Effect.gen(function*() {
+            yield* keys.bind(scope, "k2", first.id)
+            yield* jobs.enqueueAll([late])
+            yield* payments.insert({ ...first, status: "pending" })
+          })))
+          assert.isTrue(Exit.hasDies(duplicate))
+          assert.isFalse(yield* isJob(late.id))
+          assert.isNull(yield* boundTo("k2"))
+          assert.strictEqual(Option.getOrThrow(yield* payments.findById(first.id)).status, "initiated")
+
+          // An effect that fails after its writes leaves none of them.
+          const second = payment(shopId)
+          assert.strictEqual(yield* Effect.flip(tx.batch(Effect.andThen(payments.insert(second), Effect.fail("boom" as const)))), "boom")
+          assert.isTrue(Option.isNone(yield* payments.findById(second.id)))
+
+          // Inside an open transaction the batch joins it: its writes are visible to the reads after it.
+          const third = payment(shopId)
+          assert.isTrue(yield* tx.run(Effect.andThen(tx.batch(payments.insert(third)), Effect.map(payments.findById(third.id), Option.isSome))))
+
+          // The SQL store refuses a read inside a batch rather than run it outside the unit.
+          if (target.name !== "memory") {
+            assert.isTrue(Exit.hasDies(yield* Effect.exit(tx.batch(payments.findById(first.id)))))
+          }
         }))
 
       it.effect("FX rates: seeding keeps what exists, put replaces", () =>
