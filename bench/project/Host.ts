@@ -7,7 +7,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { HttpServer } from "effect/http"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
 import { loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"

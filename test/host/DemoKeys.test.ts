@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 import { appLayer } from "../../host/Host.ts"
 import { testConfig } from "../support/Host.ts"

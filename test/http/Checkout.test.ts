@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { baseUrl, call, createMerchant, testHost } from "../support/Host.ts"

@@ -7,7 +7,7 @@ import { request } from "node:http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { baseUrl, createMerchant, testHost } from "../support/Host.ts"
 
 /** A GET with node:http, which (unlike fetch) leaves the body as the server encoded it. */

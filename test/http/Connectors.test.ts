@@ -6,7 +6,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { ConfiguredConnector } from "../../host/Connectors.ts"
 import { credentials } from "../../providers/dlocal/ConformanceHarness.ts"
 import { DLocalProvider } from "../../providers/dlocal/DLocalProvider.ts"

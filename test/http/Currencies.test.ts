@@ -7,7 +7,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { iso4217Digits } from "../../core/Iso4217.ts"
 import { iso4217Codes } from "../../tools/iso4217Source.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"

@@ -6,7 +6,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { knownConnectors } from "../../host/Connectors.ts"
 import { credentials } from "../../providers/dlocal/PayoutsHarness.ts"
 import { PayoutsSimulator } from "../../providers/dlocal/PayoutsSimulator.ts"

@@ -6,7 +6,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect, Option, Redacted } from "effect"
 import Stripe from "stripe"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { isValidClabe } from "../../core/deposits/Clabe.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"

@@ -7,7 +7,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { errorCodes } from "../../core/ApiError.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 
 const bin = (path: string) => join(process.cwd(), path)

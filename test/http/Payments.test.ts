@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect, Option, Schema } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { findMethod } from "../../core/catalog/methods.ts"
 import * as Money from "../../core/Money.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"

@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { CallbackRejected } from "../../core/ports/PaymentProvider.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"

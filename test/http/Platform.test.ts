@@ -5,7 +5,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
 
 describe("platform", () => {

@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"

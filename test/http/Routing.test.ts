@@ -6,7 +6,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
 import { adminToken, call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"

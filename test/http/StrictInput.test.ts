@@ -6,7 +6,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { connect } from "node:net"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { baseUrl, call, createMerchant, eventually, type Reply, testHost } from "../support/Host.ts"
 
 const envelope = (reply: Reply, status: number, code: string) => {

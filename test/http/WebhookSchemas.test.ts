@@ -7,7 +7,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { eventTypes } from "../../core/webhooks/Webhook.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 

@@ -7,7 +7,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Server } from "node:http"
 import Stripe from "stripe"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { type ReceivedEvent, startReceiver } from "../../examples/webhook-receiver/main.ts"
 import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
 

@@ -8,7 +8,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { browser, chromiumPath } from "../support/Browser.ts"
 import { baseUrl, call, createMerchant, reachableHost } from "../support/Host.ts"
 

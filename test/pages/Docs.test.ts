@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { browser, chromiumPath } from "../support/Browser.ts"
 import { baseUrl, reachableHost } from "../support/Host.ts"
 

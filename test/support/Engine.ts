@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { Engine, FoundationTest } from "../../core/Engine.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"

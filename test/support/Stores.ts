@@ -4,7 +4,7 @@
  */
 import { DateTime, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryRepos.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 

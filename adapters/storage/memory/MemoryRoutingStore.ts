@@ -6,7 +6,7 @@
 import { Effect, Layer, Option } from "effect"
 import { familyOf, type RoutingOutcome, RoutingStore, type StoredRoutingConfig } from "../../../core/ports/RoutingStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
-import { shopRoutes } from "./MemoryPayinRepos.ts"
+import { shopRoutes } from "./MemoryProviderRouteStore.ts"
 
 const keep = 500
 

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { AccessStore } from "../../../core/ports/AccessStore.ts"
 import type { Tier } from "../../../core/tenancy/Merchant.ts"
 import { utc } from "./Rows.ts"
-import { type CredentialRow, toCredential } from "./SqlRepos.ts"
+import { type CredentialRow, toCredential } from "./SqlCredentialStore.ts"
 
 interface AccessRow extends CredentialRow {
   readonly mName: string

@@ -1,7 +1,9 @@
 /**
  * The SQL store: every storage port on a `SqlClient`, after the migrations ran. Pick the client
  * with `SqlStore.postgres(url)` (a PostgreSQL server) or `SqlStore.pglite(dataDir)` (embedded
- * PGlite spoken to over an in-process stream), or provide your own `PgClient`.
+ * PGlite spoken to over an in-process stream), or provide your own `PgClient`. One file per
+ * store, named after it. Database failures are defects: the ports promise no SQL errors, and a
+ * broken connection is not something a caller can handle.
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
@@ -10,19 +12,25 @@ import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
 import { pgliteStream } from "./PgliteStream.ts"
 import { SqlAccessStore } from "./SqlAccessStore.ts"
-import { SqlPayinRepos } from "./SqlPayinRepos.ts"
+import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
+import { SqlClaimStore } from "./SqlClaimStore.ts"
+import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
-import { SqlWebhookStore } from "./SqlWebhookStore.ts"
+import { SqlFxRateStore } from "./SqlFxRateStore.ts"
+import { SqlIdempotencyStore } from "./SqlIdempotencyStore.ts"
 import { SqlJobStore } from "./SqlJobStore.ts"
+import { SqlLedgerStore } from "./SqlLedgerStore.ts"
+import { SqlOutboxStore } from "./SqlOutboxStore.ts"
+import { SqlPaymentStore } from "./SqlPaymentStore.ts"
+import { SqlPayoutStore } from "./SqlPayoutStore.ts"
+import { SqlProviderRouteStore } from "./SqlProviderRouteStore.ts"
 import { SqlRoutingStore } from "./SqlRoutingStore.ts"
 import { SqlSandboxClockStore } from "./SqlSandboxClockStore.ts"
-import {
-  SqlCredentialStore,
-  SqlIdempotencyStore,
-  SqlSettingsStore,
-  SqlTenancyStore
-} from "./SqlRepos.ts"
+import { SqlSettingsStore } from "./SqlSettingsStore.ts"
+import { SqlTenancyStore } from "./SqlTenancyStore.ts"
 import { SqlTransactions } from "./SqlTransactions.ts"
+import { SqlWebhookStore } from "./SqlWebhookStore.ts"
+import { SqlWithdrawalStore } from "./SqlWithdrawalStore.ts"
 
 // Column names are camelCase in TypeScript and snake_case in SQL; JSON values (metadata, provider
 // payment data) are kept exactly as stored.
@@ -39,7 +47,15 @@ export const layerFromClient = Layer.mergeAll(
   SqlJobStore,
   SqlSandboxClockStore,
   SqlRoutingStore,
-  SqlPayinRepos,
+  SqlFxRateStore,
+  SqlLedgerStore,
+  SqlPaymentStore,
+  SqlOutboxStore,
+  SqlProviderRouteStore,
+  SqlCheckoutSessionStore,
+  SqlClaimStore,
+  SqlPayoutStore,
+  SqlWithdrawalStore,
   SqlWebhookStore,
   SqlDepositStore
 ).pipe(Layer.provideMerge(MigrationsLayer))

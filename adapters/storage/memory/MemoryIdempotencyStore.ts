@@ -1,0 +1,67 @@
+/** The idempotency-key store in memory: one record per (scope, key), claimed with a lease. */
+import { DateTime, Effect, Layer } from "effect"
+import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+
+const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
+
+export const MemoryIdempotencyStore = Layer.effect(
+  IdempotencyStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const records = db.table<IdempotencyRecord>("idempotency_keys")
+    const update = (scope: string, key: string, change: (r: IdempotencyRecord) => IdempotencyRecord | undefined) => {
+      const id = idemKey(scope, key)
+      const r = records.get(id)
+      if (r === undefined) return
+      const next = change(r)
+      if (next === undefined) records.delete(id)
+      else records.set(id, next)
+    }
+    return IdempotencyStore.of({
+      acquire: (r) =>
+        db.run(Effect.sync(() => {
+          const id = idemKey(r.scope, r.key)
+          const existing = records.get(id)
+          const expired = existing !== undefined && DateTime.isLessThan(existing.expiresAt, r.now)
+          // A lapsed lock is taken over only by the same request: it continues the bound record.
+          const lapsed = existing !== undefined && existing.state === "in_progress" &&
+            DateTime.isLessThan(existing.lockedUntil, r.now) && existing.requestHash === r.requestHash
+          if (existing !== undefined && !expired && !lapsed) return { _tag: "Existing", record: existing } as const
+          const resourceId = lapsed && !expired ? existing.resourceId : null
+          records.set(id, {
+            scope: r.scope,
+            key: r.key,
+            requestHash: r.requestHash,
+            state: "in_progress",
+            resourceId,
+            responseStatus: null,
+            responseBody: null,
+            lockedUntil: r.lockedUntil,
+            createdAt: lapsed && !expired ? existing.createdAt : r.now,
+            expiresAt: lapsed && !expired ? existing.expiresAt : r.expiresAt
+          })
+          return { _tag: "Acquired", resourceId } as const
+        })),
+      bind: (scope, key, resourceId) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, resourceId })))),
+      extend: (scope, key, lockedUntil) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? { ...r, lockedUntil } : r))),
+      complete: (scope, key, responseStatus, responseBody) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, state: "completed", responseStatus, responseBody })))),
+      release: (scope, key) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? undefined : r))),
+      purgeExpired: (now) =>
+        db.run(Effect.sync(() => {
+          let n = 0
+          for (const [id, r] of records) {
+            if (DateTime.isLessThan(r.expiresAt, now)) {
+              records.delete(id)
+              n++
+            }
+          }
+          return n
+        }))
+    })
+  })
+)

@@ -1,0 +1,20 @@
+/** Table helpers the memory stores share. */
+import { DateTime, Effect, Option } from "effect"
+import { MemoryDb } from "./MemoryDb.ts"
+
+/** The first row that matches, by scan (for tables small enough to scan). */
+export const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
+  for (const row of rows.values()) if (predicate(row)) return Option.some(row)
+  return Option.none()
+}
+
+/** A duplicate unique key: a defect, as SQL's unique index makes it. */
+export const unique = (what: string, key: string) => Effect.die(new Error(`duplicate ${what}: ${key}`))
+
+/** List order: newest first, then id descending, as the SQL lists sort. */
+export const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
+  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
+
+/** An insert that, like SQL's primary key, refuses a row whose id is taken (a defect: ids are unique by construction). */
+export const insertOnce = <A>(db: MemoryDb["Service"], rows: Map<string, A>, id: string, row: A, what: string) =>
+  db.run(Effect.suspend(() => rows.has(id) ? Effect.die(new Error(`duplicate ${what} ${id}`)) : Effect.sync(() => void rows.set(id, row))))

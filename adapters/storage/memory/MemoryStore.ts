@@ -1,0 +1,52 @@
+/**
+ * The memory store: every storage port on one fresh in-memory database (`MemoryDb`), one file per
+ * store, named after it. Each method body runs under `db.run`, so it sees and leaves a consistent
+ * state, and joins an enclosing transaction.
+ */
+import { Layer } from "effect"
+import { MemoryAccessStore } from "./MemoryAccessStore.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+import { MemoryJobStore } from "./MemoryJobStore.ts"
+import { MemoryRoutingStore } from "./MemoryRoutingStore.ts"
+import { MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
+import { MemoryDepositStore } from "./MemoryDepositStore.ts"
+import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
+import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
+import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
+import { MemorySettingsStore } from "./MemorySettingsStore.ts"
+import { MemoryIdempotencyStore } from "./MemoryIdempotencyStore.ts"
+import { MemoryFxRateStore } from "./MemoryFxRateStore.ts"
+import { MemoryLedgerStore } from "./MemoryLedgerStore.ts"
+import { MemoryPaymentStore } from "./MemoryPaymentStore.ts"
+import { MemoryOutboxStore } from "./MemoryOutboxStore.ts"
+import { MemoryProviderRouteStore } from "./MemoryProviderRouteStore.ts"
+import { MemoryCheckoutSessionStore } from "./MemoryCheckoutSessionStore.ts"
+import { MemoryClaimStore } from "./MemoryClaimStore.ts"
+import { MemoryPayoutStore } from "./MemoryPayoutStore.ts"
+import { MemoryWithdrawalStore } from "./MemoryWithdrawalStore.ts"
+
+/** Every storage port on one fresh in-memory database. */
+export const MemoryStore = {
+  layer: Layer.mergeAll(
+    MemoryDb.transactions,
+    MemoryTenancyStore,
+    MemoryCredentialStore,
+    MemoryAccessStore,
+    MemorySettingsStore,
+    MemoryIdempotencyStore,
+    MemoryJobStore,
+    MemorySandboxClockStore,
+    MemoryRoutingStore,
+    MemoryFxRateStore,
+    MemoryLedgerStore,
+    MemoryPaymentStore,
+    MemoryOutboxStore,
+    MemoryProviderRouteStore,
+    MemoryCheckoutSessionStore,
+    MemoryClaimStore,
+    MemoryPayoutStore,
+    MemoryWithdrawalStore,
+    MemoryWebhookStore,
+    MemoryDepositStore
+  ).pipe(Layer.provide(MemoryDb.layer))
+}

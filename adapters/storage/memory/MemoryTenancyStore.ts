@@ -1,0 +1,30 @@
+/** The tenancy store in memory: merchants and their shops. */
+import { DateTime, Effect, Layer, Option } from "effect"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
+import { MemoryDb } from "./MemoryDb.ts"
+import { unique } from "./MemoryRows.ts"
+
+export const MemoryTenancyStore = Layer.effect(
+  TenancyStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const merchants = db.table<Merchant>("merchants")
+    const shops = db.table<Shop>("shops")
+    return TenancyStore.of({
+      insertMerchant: (m) =>
+        db.run(Effect.suspend(() => merchants.has(m.id) ? unique("merchant", m.id) : Effect.sync(() => void merchants.set(m.id, m)))),
+      insertShop: (s) =>
+        db.run(Effect.suspend(() => shops.has(s.id) ? unique("shop", s.id) : Effect.sync(() => void shops.set(s.id, s)))),
+      findMerchant: (id) => db.run(Effect.sync(() => Option.fromNullishOr(merchants.get(id)))),
+      findShop: (id) => db.run(Effect.sync(() => Option.fromNullishOr(shops.get(id)))),
+      listShops: (merchantId) =>
+        db.run(Effect.sync(() =>
+          [...shops.values()].filter((s) => s.merchantId === merchantId).sort((a, b) =>
+            DateTime.toEpochMillis(a.createdAt) - DateTime.toEpochMillis(b.createdAt) || a.id.localeCompare(b.id)
+          )
+        )),
+      countMerchants: db.run(Effect.sync(() => merchants.size))
+    })
+  })
+)

@@ -1,0 +1,34 @@
+/** The withdrawal store in memory. */
+import { Effect, Layer, Option } from "effect"
+import { MemoryDb } from "./MemoryDb.ts"
+import type { Withdrawal } from "../../../core/balances/Withdrawal.ts"
+import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
+import { insertOnce, newestFirst } from "./MemoryRows.ts"
+
+export const MemoryWithdrawalStore = Layer.effect(
+  WithdrawalStore,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    const withdrawals = db.table<Withdrawal>("withdrawals")
+    return WithdrawalStore.of({
+      insert: (w) => insertOnce(db, withdrawals, w.id, w, "withdrawal"),
+      find: (environment, shopId, id) =>
+        db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(withdrawals.get(id)), (w) => w.environment === environment && w.shopId === shopId))),
+      findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(withdrawals.get(id)))),
+      update: (w) =>
+        db.run(Effect.sync(() => {
+          const current = withdrawals.get(w.id)
+          if (current === undefined || current.version !== w.version - 1) return false
+          withdrawals.set(w.id, w)
+          return true
+        })),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = [...withdrawals.values()]
+            .filter((w) => w.environment === environment && w.shopId === shopId && (filter.status === undefined || w.status === filter.status))
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        }))
+    })
+  })
+)

@@ -1,0 +1,23 @@
+/** The claim store on SQL (refunds and chargebacks), as versioned JSON documents. */
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { date } from "./Rows.ts"
+import { jsonDocuments } from "./JsonDocuments.ts"
+import { ClaimJson } from "../../../core/claims/Claim.ts"
+import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
+
+export const SqlClaimStore = Layer.effect(
+  ClaimStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const claims = jsonDocuments(sql, "claims", ClaimJson)
+    return ClaimStore.of({
+      insert: (c) =>
+        claims.insert(c, { id: c.id, environment: c.environment, shopId: c.shopId, transactionId: c.transactionId, version: c.version, createdAt: date(c.createdAt) }),
+      find: (environment, shopId, id) => claims.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
+      findById: (id) => claims.first(sql`id = ${id}`),
+      forPayment: (transactionId) => claims.select(sql`transaction_id = ${transactionId}`, sql`ORDER BY created_at, id`),
+      update: (c) => claims.update(c, c.id, c.version)
+    })
+  })
+)

@@ -1,0 +1,74 @@
+/** The payment store on SQL: the payment as a JSON document beside the columns its lists filter on. */
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { date } from "./Rows.ts"
+import { write } from "./SqlTransactions.ts"
+import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
+import { PaymentJson } from "../../../core/payments/Payment.ts"
+
+const encodePayment = Schema.encodeSync(PaymentJson)
+
+const decodePayment = Schema.decodeUnknownSync(PaymentJson)
+
+export const SqlPaymentStore = Layer.effect(
+  PaymentStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rowsToPayments = (rows: ReadonlyArray<{ readonly data: unknown }>) => rows.map((r) => decodePayment(r.data))
+    return PaymentStore.of({
+      insert: (p) =>
+        write(sql`INSERT INTO payments ${
+          sql.insert({
+            id: p.id,
+            environment: p.environment,
+            shopId: p.shopId,
+            status: p.status,
+            paymentMethodId: p.paymentMethodId,
+            method: p.method,
+            country: p.country,
+            merchantOrderId: p.merchantOrderId,
+            version: p.version,
+            createdAt: date(p.createdAt),
+            data: JSON.stringify(encodePayment(p))
+          })
+        }`).pipe(Effect.orDie),
+      find: (environment, shopId, id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM payments WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`
+          .pipe(Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])), Effect.orDie),
+      findById: (id) =>
+        sql<{ readonly data: unknown }>`SELECT data FROM payments WHERE id = ${id}`.pipe(
+          Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])),
+          Effect.orDie
+        ),
+      update: (p) =>
+        sql<{ readonly id: string }>`
+          UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayment(p))}
+          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      list: (environment, shopId, filter, { limit, offset }) =>
+        Effect.gen(function*() {
+          const where = sql.and([
+            sql`environment = ${environment}`,
+            sql`shop_id = ${shopId}`,
+            ...(filter.statuses === undefined ? [] : [sql.in("status", filter.statuses)]),
+            ...(filter.paymentMethodId === undefined ? [] : [sql`payment_method_id = ${filter.paymentMethodId}`]),
+            ...(filter.country === undefined ? [] : [sql`country = ${filter.country}`]),
+            ...(filter.merchantOrderId === undefined ? [] : [sql`merchant_order_id = ${filter.merchantOrderId}`]),
+            ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`])
+          ])
+          const rows = yield* sql<{ readonly data: unknown }>`
+            SELECT data FROM payments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+          const total = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payments WHERE ${where}`
+          return { rows: rowsToPayments(rows), total: total[0]?.n ?? 0 }
+        }).pipe(Effect.orDie),
+      // A sandbox payment is on its shop's clock (`sandbox_clocks`; no row: offset 0).
+      pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
+        sql<{ readonly data: unknown }>`
+          SELECT data FROM payments LEFT JOIN sandbox_clocks
+            ON payments.environment = 'sandbox' AND sandbox_clocks.shop_id = payments.shop_id
+          WHERE status = 'pending'
+            AND created_at < CAST(${date(createdBefore)} AS timestamptz) + COALESCE(offset_ms, 0) * INTERVAL '1 millisecond'
+            AND ${sandboxShopId === undefined ? sql`TRUE` : sql`environment = 'sandbox' AND payments.shop_id = ${sandboxShopId}`}
+          ORDER BY created_at, id LIMIT ${limit}`.pipe(Effect.map(rowsToPayments), Effect.orDie)
+    })
+  })
+)
