@@ -18,7 +18,7 @@ import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { withdrawalFeeUsd } from "../payments/Pricing.ts"
 import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
@@ -169,8 +169,13 @@ export class Withdrawals extends Context.Service<Withdrawals, {
           return next
         })
 
-      const transition = (w: Withdrawal, action: PayoutAction, failureReason: string) =>
+      /**
+       * Moves the withdrawal `read` answers. A concurrent change wins: it is read again and the
+       * move decided again (it may no longer apply).
+       */
+      const transition = (read: Effect.Effect<Withdrawal, ApiError>, action: PayoutAction, failureReason: string) =>
         Effect.gen(function*() {
+          const w = yield* read
           const next = transitionPayout(w.status, action)
           if (Result.isFailure(next)) {
             return yield* apiError("invalid_request", `A ${w.status} withdrawal cannot be moved by '${action}'`, {
@@ -178,10 +183,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
               missingFields: []
             })
           }
-          return yield* tx.run(move(w, next.success, failureReason)).pipe(
-            Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The withdrawal changed meanwhile; read it again", { issues: [], missingFields: [] })))
-          )
-        })
+          return yield* tx.run(move(w, next.success, failureReason))
+        }).pipe(retryOnConflict("withdrawal", 5))
 
       const get = Effect.fn("Withdrawals.get")(function*(scope: ShopRef, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
@@ -195,17 +198,13 @@ export class Withdrawals extends Context.Service<Withdrawals, {
         list: (scope, filter, page) => store.list(scope.environment, scope.shop.id, filter, page),
         simulate: Effect.fn("Withdrawals.simulate")(function*(scope: ShopRef, id: string, action: PayoutAction) {
           if (scope.environment !== "sandbox") return yield* apiError("simulate_sandbox_only", "Withdrawal simulation exists in sandbox only", {})
-          return yield* transition(yield* get(scope, id), action, `simulated: ${action}`)
+          return yield* transition(get(scope, id), action, `simulated: ${action}`)
         }),
         resolve: Effect.fn("Withdrawals.resolve")(function*(id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) {
-          const found = yield* store.findById(id)
-          if (Option.isNone(found)) return yield* notFound("withdrawal", id)
+          const read = Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? notFound("withdrawal", id) : Effect.succeed(found.value))
+          const w = yield* read
           // The operator's call is on the clock of the withdrawal's shop.
-          return yield* clocks.within(
-            found.value.environment,
-            found.value.shopId,
-            transition(found.value, outcome.status, outcome.failureReason ?? "failed at the bank")
-          )
+          return yield* clocks.within(w.environment, w.shopId, transition(read, outcome.status, outcome.failureReason ?? "failed at the bank"))
         })
       })
     })

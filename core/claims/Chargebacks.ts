@@ -22,7 +22,7 @@ import * as Money from "../Money.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { chargebackFeeUsd } from "../payments/Pricing.ts"
@@ -120,8 +120,7 @@ export const makeChargebacks = (funds: Funds) =>
         yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
         return resolved
       })).pipe(
-        Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }),
-        Effect.catchTag("Conflict", () => Effect.die(new Error(`claim ${claim.id}: too many concurrent resolutions`)))
+        retryOnConflict(`claim ${claim.id}`, 20)
       )
 
     /** The sandbox simulation of the card network's decision (production: 400 `simulate_sandbox_only`). */

@@ -26,7 +26,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
@@ -127,8 +127,7 @@ export const makeRefunds = (funds: Funds) =>
         yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
         return claim
       })).pipe(
-        Effect.retry({ while: (e) => e._tag === "Conflict", times: 50 }),
-        Effect.catchTag("Conflict", () => Effect.die(new Error("refund: too many concurrent refunds")))
+        retryOnConflict(`refund of ${transactionId}`, 50)
       )
 
     const refund = Effect.fn("Claims.refund")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) {

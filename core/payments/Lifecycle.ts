@@ -14,7 +14,7 @@ import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import type { Payment } from "./Payment.ts"
 import { type PaymentEvent, transition } from "./PaymentState.ts"
@@ -147,8 +147,7 @@ export const makeLifecycle = Effect.gen(function*() {
   const applyUpdate = (paymentId: string, update: ChargeUpdate) =>
     Effect.flatMap(store.findById(paymentId), (found) => {
       const move = moveOnce(paymentId, update).pipe(
-        Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
-        Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${paymentId}: too many concurrent updates`)))
+        retryOnConflict(`payment ${paymentId}`, 5)
       )
       return Option.isNone(found) ? move : clocks.within(found.value.environment, found.value.shopId, move)
     }).pipe(Effect.withSpan("Payments.applyUpdate"))

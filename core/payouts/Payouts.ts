@@ -31,7 +31,7 @@ import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { type PayoutProvider, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
@@ -273,31 +273,32 @@ export class Payouts extends Context.Service<Payouts, {
 
       const simulate = Effect.fn("Payouts.simulate")(function*(scope: ShopRef, id: string, action: PayoutAction) {
         if (scope.environment !== "sandbox") return yield* apiError("simulate_sandbox_only", "Payout simulation exists in sandbox only", {})
-        const payout = yield* get(scope, id)
-        const next = transitionPayout(payout.status, action)
-        if (Result.isFailure(next)) {
-          return yield* apiError("invalid_request", `A ${payout.status} payout cannot be moved by '${action}'`, {
-            issues: [{ path: "action", message: `The payout is already ${payout.status}` }],
-            missingFields: []
-          })
-        }
-        return yield* tx.run(move(payout, next.success, `simulated: ${action}`)).pipe(
-          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", { issues: [], missingFields: [] })))
-        )
+        // A concurrent change wins: read again and decide again (the action may no longer apply).
+        return yield* Effect.gen(function*() {
+          const payout = yield* get(scope, id)
+          const next = transitionPayout(payout.status, action)
+          if (Result.isFailure(next)) {
+            return yield* apiError("invalid_request", `A ${payout.status} payout cannot be moved by '${action}'`, {
+              issues: [{ path: "action", message: `The payout is already ${payout.status}` }],
+              missingFields: []
+            })
+          }
+          return yield* tx.run(move(payout, next.success, `simulated: ${action}`))
+        }).pipe(retryOnConflict(`payout ${id}`, 5))
       })
 
       const resolve = Effect.fn("Payouts.resolve")(function*(id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) {
-        const found = yield* store.findById(id)
-        if (Option.isNone(found)) return yield* notFound("payout", id)
-        const payout = found.value
-        if (payout.status !== "processing") {
-          return yield* apiError("payout_already_final", `The payout is already ${payout.status}`, { status: payout.status })
-        }
-        const reason = outcome.status === "failed" ? outcome.failureReason ?? "failed, recorded by the operator" : null
-        // The operator's call is on the clock of the payout's shop.
-        return yield* clocks.within(payout.environment, payout.shopId, tx.run(move(payout, outcome.status, reason))).pipe(
-          Effect.catchTag("Conflict", () => Effect.fail(apiError("invalid_request", "The payout changed meanwhile; read it again", { issues: [], missingFields: [] })))
-        )
+        return yield* Effect.gen(function*() {
+          const found = yield* store.findById(id)
+          if (Option.isNone(found)) return yield* notFound("payout", id)
+          const payout = found.value
+          if (payout.status !== "processing") {
+            return yield* apiError("payout_already_final", `The payout is already ${payout.status}`, { status: payout.status })
+          }
+          const reason = outcome.status === "failed" ? outcome.failureReason ?? "failed, recorded by the operator" : null
+          // The operator's call is on the clock of the payout's shop.
+          return yield* clocks.within(payout.environment, payout.shopId, tx.run(move(payout, outcome.status, reason)))
+        }).pipe(retryOnConflict(`payout ${id}`, 5))
       })
 
       const routing = (environment: Environment) =>

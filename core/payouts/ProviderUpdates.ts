@@ -11,7 +11,7 @@ import { type ApiError, apiError, notFound } from "../ApiError.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { type PayoutUpdate, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
-import { Conflict, Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { type Payout, type PayoutStatus, transitionPayout } from "./Payout.ts"
 
 export const PollKind = "payout.poll"
@@ -45,8 +45,7 @@ export const makeProviderUpdates = (deps: {
         if (Result.isFailure(next) || next.success === payout.status) return Option.some(payout)
         return Option.some(yield* deps.move(payout, next.success, update.detail ?? `${update.status} by ${payout.provider}`))
       })).pipe(
-        Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }),
-        Effect.catchTag("Conflict", () => Effect.die(new Error(`payout ${payoutId}: too many concurrent updates`)))
+        retryOnConflict(`payout ${payoutId}`, 5)
       )
 
     const handleCallback = Effect.fn("Payouts.handleCallback")(function*(

@@ -1,4 +1,4 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, Effect, Predicate, Schema } from "effect"
 
 /**
  * Runs an effect as one database transaction: every store call inside commits together or not
@@ -21,3 +21,22 @@ export class Transactions extends Context.Service<Transactions, {
  * rolls back and reads again.
  */
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {}) {}
+
+const isConflict = (e: unknown): e is Conflict => Predicate.isTagged(e, "Conflict")
+
+/**
+ * Runs a read-then-write again each time it loses to another writer (`Conflict`), at most
+ * `times` more: the next run reads what the winner wrote and decides again (the change may no
+ * longer apply, and says so). Losing more often than that is a defect, named by `what`.
+ */
+export const retryOnConflict = (what: string, times: number) =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, Exclude<E, Conflict>, R> => {
+  const attempt = (left: number): Effect.Effect<A, Exclude<E, Conflict>, R> =>
+    Effect.catch(self, (e) =>
+      !isConflict(e)
+        ? Effect.fail(e as Exclude<E, Conflict>)
+        : left > 0
+        ? attempt(left - 1)
+        : Effect.die(new Error(`${what}: too many concurrent updates`)))
+  return attempt(times)
+}

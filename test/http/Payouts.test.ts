@@ -230,6 +230,26 @@ for (const target of storeTargets("payouts")) {
           assert.strictEqual((yield* simulate((yield* start(50)), "exploded")).status, 400)
         }))
 
+      it.effect("racing simulations of one payout: one moves it, every other is told what it became", () =>
+        Effect.gen(function*() {
+          const m = yield* createMerchant()
+          const sk = m.keys.sandbox.secretKey
+          const sent = yield* call("POST", "/api/v1/me/payout/send", { bearer: sk, body: { methodId: "sbx_po_mx_spei", amount: 100, recipient: spei } })
+          const id = sent.body.payout.id as string
+          const replies = yield* Effect.forEach(
+            Array.from({ length: 10 }, (_, i) => i % 2 === 0 ? "completed" : "failed"),
+            (action) => call("POST", `/api/v1/me/payout/send/${id}/simulate`, { bearer: sk, body: { action } }),
+            { concurrency: "unbounded" }
+          )
+          const moved = replies.filter((r) => r.status === 200)
+          assert.strictEqual(moved.length, 1, JSON.stringify(replies.map((r) => r.body)))
+          const final = moved[0]!.body.payout.status as string
+          for (const refused of replies.filter((r) => r.status !== 200)) {
+            assert.strictEqual(refused.status, 400)
+            assert.deepStrictEqual(refused.body.error.details.issues, [{ path: "action", message: `The payout is already ${final}` }])
+          }
+        }))
+
       it.effect("100 racing payouts never overdraw the balance", () =>
         Effect.gen(function*() {
           const m = yield* createMerchant()
