@@ -10,13 +10,15 @@ export const MemoryClaimStore = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const claims = db.table<Claim>("claims")
+    /** Index: a payment's claims. */
+    const ofPayment = (transactionId: string) => db.table<true>(`claims_of|${transactionId}`)
     return ClaimStore.of({
-      insert: (c) => insertOnce(db, claims, c.id, c, "claim"),
+      insert: (c) => db.run(Effect.andThen(insertOnce(db, claims, c.id, c, "claim"), Effect.sync(() => void ofPayment(c.transactionId).set(c.id, true)))),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(claims.get(id)), (c) => c.environment === environment && c.shopId === shopId))),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(claims.get(id)))),
       forPayment: (transactionId) =>
-        db.run(Effect.sync(() => [...claims.values()].filter((c) => c.transactionId === transactionId).sort((a, b) => -newestFirst(a, b)))),
+        db.run(Effect.sync(() => Array.from(ofPayment(transactionId).keys(), (id) => claims.get(id)!).sort((a, b) => -newestFirst(a, b)))),
       update: (c) =>
         db.run(Effect.sync(() => {
           const current = claims.get(c.id)

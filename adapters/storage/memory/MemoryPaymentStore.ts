@@ -4,15 +4,26 @@ import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
-import { insertOnce, newestFirst } from "./MemoryRows.ts"
+import { newestFirst } from "./MemoryRows.ts"
 
 export const MemoryPaymentStore = Layer.effect(
   PaymentStore,
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const payments = db.table<Payment>("payments")
+    // Indexes, journaled like the rows: a shop's payments (lists) and the pending ones (reconcile).
+    const ofShop = (environment: string, shopId: string) => db.table<true>(`payments_by_shop|${environment}|${shopId}`)
+    const pending = db.table<true>("payments_pending")
+    const write = (p: Payment) => {
+      if (!payments.has(p.id)) ofShop(p.environment, p.shopId).set(p.id, true)
+      payments.set(p.id, p)
+      if (p.status === "pending") pending.set(p.id, true)
+      else if (pending.has(p.id)) pending.delete(p.id)
+    }
+    const rowsOf = (ids: Iterable<string>) => Array.from(ids, (id) => payments.get(id)!)
     return PaymentStore.of({
-      insert: (p) => insertOnce(db, payments, p.id, p, "payment"),
+      insert: (p) =>
+        db.run(Effect.suspend(() => payments.has(p.id) ? Effect.die(new Error(`duplicate payment ${p.id}`)) : Effect.sync(() => write(p)))),
       find: (environment, shopId, id) =>
         db.run(Effect.sync(() =>
           Option.filter(Option.fromNullishOr(payments.get(id)), (p) => p.environment === environment && p.shopId === shopId)
@@ -22,13 +33,12 @@ export const MemoryPaymentStore = Layer.effect(
         db.run(Effect.sync(() => {
           const current = payments.get(p.id)
           if (current === undefined || current.version !== p.version - 1) return false
-          payments.set(p.id, p)
+          write(p)
           return true
         })),
       list: (environment, shopId, filter, { limit, offset }) =>
         db.run(Effect.sync(() => {
-          const rows = [...payments.values()].filter((p) =>
-            p.environment === environment && p.shopId === shopId &&
+          const rows = rowsOf(ofShop(environment, shopId).keys()).filter((p) =>
             (filter.statuses === undefined || filter.statuses.includes(p.status)) &&
             (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
             (filter.country === undefined || p.country === filter.country) &&
@@ -39,9 +49,8 @@ export const MemoryPaymentStore = Layer.effect(
         })),
       pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         db.run(Effect.sync(() =>
-          [...payments.values()]
+          rowsOf(pending.keys())
             .filter((p) =>
-              p.status === "pending" &&
               (sandboxShopId === undefined || (p.environment === "sandbox" && p.shopId === sandboxShopId)) &&
               DateTime.toEpochMillis(p.createdAt) - DateTime.toEpochMillis(createdBefore) <
                 (p.environment === "sandbox" ? clockOffset(db, p.shopId) : 0)

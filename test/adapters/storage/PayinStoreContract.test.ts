@@ -220,6 +220,11 @@ for (const target of storeTargets("payin")) {
           const third = payment(shopId)
           assert.isTrue(yield* tx.run(Effect.andThen(tx.batch(payments.insert(third)), Effect.map(payments.findById(third.id), Option.isSome))))
 
+          // Lists and the reconcile query see only what committed.
+          const listed = (yield* payments.list("sandbox", shopId, {}, { limit: 10, offset: 0 })).rows.map((p) => p.id)
+          assert.deepStrictEqual([...listed].sort(), [first.id, third.id].sort())
+          assert.notInclude((yield* payments.pendingCreatedBefore(at(10_000), 1000)).map((p) => p.id), second.id)
+
           // The SQL store refuses a read inside a batch rather than run it outside the unit.
           if (target.name !== "memory") {
             assert.isTrue(Exit.hasDies(yield* Effect.exit(tx.batch(payments.findById(first.id)))))
