@@ -375,6 +375,11 @@ export const migrations = {
     `UPDATE outbox SET related_id = related_tx_id`,
     `CREATE INDEX outbox_related ON outbox (environment, shop_id, related_id, created_at)`,
     `CREATE INDEX outbox_type ON outbox (environment, shop_id, type, created_at)`
+  ),
+  // A routing outcome keeps the id its engine gave it, so that a read meeting the batch that
+  // writes it while it commits counts it once (SqlRoutingStore).
+  "0015_routing_outcome_local_id": statements(
+    `ALTER TABLE routing_outcomes ADD COLUMN local_id text`
   )
 }
 

@@ -10,6 +10,7 @@ interface Row {
   readonly kind: RoutingOutcome["kind"]
   readonly atMs: string | number
   readonly latencyMs: number
+  readonly localId: string | null
 }
 
 /** Rows as `json_agg` spells them (column names, snake_case). */
@@ -26,6 +27,13 @@ interface OutcomeJson {
   readonly kind: RoutingOutcome["kind"]
   readonly at_ms: string | number
   readonly latency_ms: number
+  readonly local_id: string | null
+}
+
+/** An outcome recorded here, with the id that tells it apart once it is written. */
+interface Local {
+  readonly localId: string
+  readonly outcome: RoutingOutcome
 }
 
 /** How often the outcomes recorded meanwhile are written (see `record`). */
@@ -42,16 +50,17 @@ export const SqlRoutingStore = Layer.effect(
   RoutingStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const insert = (outcomes: Arr.NonEmptyReadonlyArray<RoutingOutcome>) =>
+    const insert = (outcomes: Arr.NonEmptyReadonlyArray<Local>) =>
       sql`INSERT INTO routing_outcomes ${
-        sql.insert(Arr.map(outcomes, (o) => ({
+        sql.insert(Arr.map(outcomes, ({ localId, outcome: o }) => ({
           environment: o.environment,
           providerId: o.providerId,
           methodId: o.methodId,
           family: familyOf(o.kind),
           kind: o.kind,
           atMs: o.at,
-          latencyMs: Math.round(o.latencyMs)
+          latencyMs: Math.round(o.latencyMs),
+          localId
         })))
       }`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -61,8 +70,14 @@ export const SqlRoutingStore = Layer.effect(
      * once (reads add the ones not written yet). A probe marker is written at once, since it is
      * what keeps other replicas from probing too. At a crash the last batch is lost: these are
      * statistics, not records.
+     *
+     * Each outcome carries a local id, so that a read that meets a batch while it commits counts
+     * it once: the read takes the unwritten outcomes before its statement, and adds those its
+     * statement did not return.
      */
-    let unwritten: Array<RoutingOutcome> = []
+    const instance = Math.random().toString(36).slice(2, 10)
+    let sequence = 0
+    let unwritten: Array<Local> = []
     const flush = Effect.suspend(() => {
       const batch = unwritten
       if (!Arr.isReadonlyArrayNonEmpty(batch)) return Effect.void
@@ -73,32 +88,45 @@ export const SqlRoutingStore = Layer.effect(
     })
     yield* flush.pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
     yield* Effect.addFinalizer(() => flush)
-    const withUnwritten = (rows: ReadonlyArray<RoutingOutcome>, keep: (o: RoutingOutcome) => boolean) => {
-      const local = unwritten.filter(keep)
-      return local.length === 0 ? rows : [...rows, ...local]
+    /** What a read returned, plus the outcomes unwritten when it started that it did not return. */
+    const withUnwritten = (
+      local: ReadonlyArray<Local>,
+      rows: ReadonlyArray<{ readonly outcome: RoutingOutcome; readonly localId: string | null }>,
+      keep: (o: RoutingOutcome) => boolean
+    ) => {
+      const read = new Set(rows.map((r) => r.localId))
+      const missing = local.filter((l) => keep(l.outcome) && !read.has(l.localId)).map((l) => l.outcome)
+      const outcomes = rows.map((r) => r.outcome)
+      return missing.length === 0 ? outcomes : [...outcomes, ...missing]
     }
+    /** Runs a read with the outcomes unwritten at its start. */
+    const reading = <A>(f: (local: ReadonlyArray<Local>) => Effect.Effect<A>) => Effect.suspend(() => f(unwritten))
 
     return RoutingStore.of({
       record: (o) =>
-        o.kind === "probe"
-          ? insert([o])
-          : Effect.sync(() => void unwritten.push(o)),
+        Effect.suspend(() => {
+          const local: Local = { localId: `${instance}:${++sequence}`, outcome: o }
+          return o.kind === "probe" ? insert([local]) : Effect.sync(() => void unwritten.push(local))
+        }),
       recent: (key, kinds, limit) =>
-        sql<Row>`
-          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms FROM routing_outcomes
+        reading((local) =>
+          sql<Row>`
+          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
           WHERE environment = ${key.environment} AND provider_id = ${key.providerId} AND method_id = ${key.methodId}
             AND family = ${kinds}
           ORDER BY id DESC LIMIT ${limit}`.pipe(
-          Effect.map((rows) =>
-            withUnwritten(
-              rows.map((r) => ({ ...r, at: Number(r.atMs) })).reverse(),
-              (o) => o.environment === key.environment && o.providerId === key.providerId && o.methodId === key.methodId && familyOf(o.kind) === kinds
-            ).slice(-limit)
-          ),
-          Effect.orDie
+            Effect.map((rows) =>
+              withUnwritten(
+                local,
+                rows.map(({ atMs, localId, ...r }) => ({ outcome: { ...r, at: Number(atMs) }, localId })).reverse(),
+                (o) => o.environment === key.environment && o.providerId === key.providerId && o.methodId === key.methodId && familyOf(o.kind) === kinds
+              ).slice(-limit)
+            ),
+            Effect.orDie
+          )
         ),
       snapshot: ({ environment, methodId, shopId }, providerIds, limit) =>
-        sql<{ readonly config: string | null; readonly version: number | null; readonly routes: string; readonly health: string }>`
+        reading((local) => sql<{ readonly config: string | null; readonly version: number | null; readonly routes: string; readonly health: string }>`
           SELECT
             (SELECT document FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}) AS config,
             (SELECT version FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}) AS version,
@@ -106,7 +134,7 @@ export const SqlRoutingStore = Layer.effect(
               WHERE r.environment = ${environment} AND r.shop_id = ${shopId}) AS routes,
             (SELECT COALESCE(json_agg(o ORDER BY o.id), '[]')::text FROM json_array_elements_text(${JSON.stringify(providerIds)}::json) AS p (id)
               CROSS JOIN LATERAL (
-                SELECT id, provider_id, kind, at_ms, latency_ms FROM routing_outcomes
+                SELECT id, provider_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
                 WHERE environment = ${environment} AND provider_id = p.id AND method_id = ${methodId} AND family = 'health'
                 ORDER BY id DESC LIMIT ${limit}
               ) o) AS health`.pipe(
@@ -121,19 +149,16 @@ export const SqlRoutingStore = Layer.effect(
               enabled: r.enabled
             })),
             health: withUnwritten(
+              local,
               (JSON.parse(row!.health) as ReadonlyArray<OutcomeJson>).map((o) => ({
-                environment,
-                providerId: o.provider_id,
-                methodId,
-                kind: o.kind,
-                at: Number(o.at_ms),
-                latencyMs: o.latency_ms
+                outcome: { environment, providerId: o.provider_id, methodId, kind: o.kind, at: Number(o.at_ms), latencyMs: o.latency_ms },
+                localId: o.local_id
               })),
               (o) => o.environment === environment && o.methodId === methodId && familyOf(o.kind) === "health" && providerIds.includes(o.providerId)
             ).filter(latestPerProvider(limit))
           })),
           Effect.orDie
-        ),
+        )),
       prune: (beforeMs) =>
         Effect.andThen(flush, sql`DELETE FROM routing_outcomes WHERE at_ms < ${beforeMs}`.pipe(Effect.asVoid, Effect.orDie)),
       config: (environment, shopId) =>

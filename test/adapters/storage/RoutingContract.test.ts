@@ -36,6 +36,20 @@ for (const target of storeTargets("routing")) {
           assert.deepStrictEqual((yield* store.recent(key, "health", 10)).map((o) => o.at), [6_000, 7_000, 8_000])
         }))
 
+      it.effect("a read that meets a batch of outcomes while it is written counts each outcome once", () =>
+        Effect.gen(function*() {
+          const store = yield* RoutingStore
+          const key = { environment: "production" as const, providerId: `p_${Math.random().toString(36).slice(2, 8)}`, methodId: "1001" }
+          for (let round = 0; round < 100; round++) {
+            yield* store.record({ ...key, kind: "ok", at: round, latencyMs: 1 })
+            // `prune` writes the batch first; the read runs while it does.
+            const [, read] = yield* Effect.all([store.prune(-1), store.recent(key, "health", 1000)], { concurrency: "unbounded" })
+            const ats = read.map((o) => o.at)
+            assert.strictEqual(new Set(ats).size, ats.length, `round ${round}: ${ats.join(",")}`)
+            assert.strictEqual(ats.length, round + 1)
+          }
+        }))
+
       it.effect("a snapshot: the shop's configuration and routes, and the latest health outcomes of the providers asked about", () =>
         Effect.gen(function*() {
           const store = yield* RoutingStore
