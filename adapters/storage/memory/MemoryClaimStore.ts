@@ -3,7 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import type { Claim } from "../../../core/claims/Claim.ts"
 import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
-import { insertOnce, newestFirst } from "./MemoryRows.ts"
+import { insertOnce, newestFirst, rowsOf } from "./MemoryRows.ts"
 
 export const MemoryClaimStore = Layer.effect(
   ClaimStore,
@@ -18,7 +18,7 @@ export const MemoryClaimStore = Layer.effect(
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(claims.get(id)), (c) => c.environment === environment && c.shopId === shopId))),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(claims.get(id)))),
       forPayment: (transactionId) =>
-        db.run(Effect.sync(() => Array.from(ofPayment(transactionId).keys(), (id) => claims.get(id)!).sort((a, b) => -newestFirst(a, b)))),
+        db.run(Effect.sync(() => rowsOf(claims, ofPayment(transactionId)).sort((a, b) => -newestFirst(a, b)))),
       update: (c) =>
         db.run(Effect.sync(() => {
           const current = claims.get(c.id)

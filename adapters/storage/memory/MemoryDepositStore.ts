@@ -3,7 +3,7 @@ import { BigDecimal, DateTime, Effect, Layer, Option } from "effect"
 import type { DepositAccount, DepositRecord, DepositSettings, DepositStats } from "../../../core/deposits/Deposit.ts"
 import { DepositStore } from "../../../core/ports/DepositStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
-import { newestFirst } from "./MemoryRows.ts"
+import { newestFirst, rowsOf } from "./MemoryRows.ts"
 
 const zero = BigDecimal.fromBigInt(0n)
 
@@ -24,7 +24,6 @@ export const MemoryDepositStore = Layer.effect(
     const refKey = (environment: string, shopId: string, endUserRef: string) => `${environment}|${shopId}|${endUserRef}`
     const trackingKey = (d: Pick<DepositRecord, "depositMethodId" | "trackingKey">) => `${d.depositMethodId}|${d.trackingKey}`
     const via = <A>(rows: Map<string, A>, id: string | undefined) => Option.fromNullishOr(id === undefined ? undefined : rows.get(id))
-    const rowsOf = <A>(rows: Map<string, A>, ids: Map<string, true>) => Array.from(ids.keys(), (id) => rows.get(id)!)
     return DepositStore.of({
       settings: (environment, shopId) => db.run(Effect.sync(() => Option.fromNullishOr(settings.get(`${environment}|${shopId}`)))),
       putSettings: (s) => db.run(Effect.sync(() => void settings.set(`${s.environment}|${s.shopId}`, s))),

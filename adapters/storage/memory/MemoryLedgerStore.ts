@@ -1,7 +1,7 @@
 /** The ledger store in memory: journal entries and the balances they keep, with the guarded books' check. */
 import { BigDecimal, Effect, Layer } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
-import { newestFirst } from "./MemoryRows.ts"
+import { newestFirst, rowsOf } from "./MemoryRows.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { type AccountBalance, type Book, isGuarded, type JournalEntry } from "../../../core/ledger/Journal.ts"
 import { GuardViolation, LedgerStore } from "../../../core/ports/LedgerStore.ts"
@@ -16,6 +16,8 @@ export const MemoryLedgerStore = Layer.effect(
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const entries = db.table<JournalEntry>("journal_entries")
+    /** Index: a shop's journal entries. */
+    const entriesOf = (environment: Environment, shopId: string) => db.table<true>(`journal_entries_of|${environment}|${shopId}`)
     const balances = db.table<AccountBalance & { readonly environment: Environment; readonly shopId: string }>("account_balances")
     const sums = (environment: Environment, shopId: string, source: ReadonlyArray<JournalEntry>) => {
       const out = new Map<string, AccountBalance>()
@@ -45,6 +47,7 @@ export const MemoryLedgerStore = Layer.effect(
           }
           for (const [key, value] of next) balances.set(key, value)
           entries.set(entry.id, entry)
+          entriesOf(entry.environment, entry.shopId).set(entry.id, true)
           return Effect.void
         })),
       balances: (environment, shopId) =>
@@ -60,10 +63,10 @@ export const MemoryLedgerStore = Layer.effect(
         db.run(Effect.sync(() => balances.get(accountKey(environment, shopId, book, currency))?.balance ?? zero)),
       entries: (environment, shopId, { limit, offset }) =>
         db.run(Effect.sync(() => {
-          const all = [...entries.values()].filter((e) => e.environment === environment && e.shopId === shopId).sort(newestFirst)
+          const all = rowsOf(entries, entriesOf(environment, shopId)).sort(newestFirst)
           return { entries: all.slice(offset, offset + limit), total: all.length }
         })),
-      postingSums: (environment, shopId) => db.run(Effect.sync(() => sums(environment, shopId, [...entries.values()])))
+      postingSums: (environment, shopId) => db.run(Effect.sync(() => sums(environment, shopId, rowsOf(entries, entriesOf(environment, shopId)))))
     })
   })
 )

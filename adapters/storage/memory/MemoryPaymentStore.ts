@@ -4,7 +4,7 @@ import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
-import { newestFirst } from "./MemoryRows.ts"
+import { newestFirst, rowsOf } from "./MemoryRows.ts"
 
 export const MemoryPaymentStore = Layer.effect(
   PaymentStore,
@@ -20,7 +20,6 @@ export const MemoryPaymentStore = Layer.effect(
       if (p.status === "pending") pending.set(p.id, true)
       else if (pending.has(p.id)) pending.delete(p.id)
     }
-    const rowsOf = (ids: Iterable<string>) => Array.from(ids, (id) => payments.get(id)!)
     return PaymentStore.of({
       insert: (p) =>
         db.run(Effect.suspend(() => payments.has(p.id) ? Effect.die(new Error(`duplicate payment ${p.id}`)) : Effect.sync(() => write(p)))),
@@ -38,7 +37,7 @@ export const MemoryPaymentStore = Layer.effect(
         })),
       list: (environment, shopId, filter, { limit, offset }) =>
         db.run(Effect.sync(() => {
-          const rows = rowsOf(ofShop(environment, shopId).keys()).filter((p) =>
+          const rows = rowsOf(payments, ofShop(environment, shopId)).filter((p) =>
             (filter.statuses === undefined || filter.statuses.includes(p.status)) &&
             (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
             (filter.country === undefined || p.country === filter.country) &&
@@ -49,7 +48,7 @@ export const MemoryPaymentStore = Layer.effect(
         })),
       pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         db.run(Effect.sync(() =>
-          rowsOf(pending.keys())
+          rowsOf(payments, pending)
             .filter((p) =>
               (sandboxShopId === undefined || (p.environment === "sandbox" && p.shopId === sandboxShopId)) &&
               DateTime.toEpochMillis(p.createdAt) - DateTime.toEpochMillis(createdBefore) <

@@ -18,3 +18,6 @@ export const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { cre
 /** An insert that, like SQL's primary key, refuses a row whose id is taken (a defect: ids are unique by construction). */
 export const insertOnce = <A>(db: MemoryDb["Service"], rows: Map<string, A>, id: string, row: A, what: string) =>
   db.run(Effect.suspend(() => rows.has(id) ? Effect.die(new Error(`duplicate ${what} ${id}`)) : Effect.sync(() => void rows.set(id, row))))
+
+/** The rows an index (a journaled table of ids) names, in the order they were added. */
+export const rowsOf = <A>(rows: Map<string, A>, ids: Map<string, true>): Array<A> => Array.from(ids.keys(), (id) => rows.get(id)!)

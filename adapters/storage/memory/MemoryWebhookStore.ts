@@ -3,10 +3,8 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { newestFirst, rowsOf } from "./MemoryRows.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
-
-const newestFirst = (a: { createdAt: DateTime.Utc; id: string }, b: { createdAt: DateTime.Utc; id: string }) =>
-  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
 
 const page = <A>(rows: ReadonlyArray<A>, p: { readonly limit: number; readonly offset: number }) => ({
   rows: rows.slice(p.offset, p.offset + p.limit),
@@ -19,11 +17,14 @@ export const MemoryWebhookStore = Layer.effect(
     const db = yield* MemoryDb
     const subscriptions = db.table<Subscription>("webhooks")
     const deliveries = db.table<Delivery>("webhook_deliveries")
-    // Indexes, so no call costs what the table holds: one delivery per webhook and event, and the
-    // deliveries still to attempt.
+    // Indexes, so no call costs what the table holds: one delivery per webhook and event, the
+    // deliveries still to attempt, and a webhook's deliveries and inbox.
     const byWebhookEvent = db.table<string>("webhook_deliveries_by_event")
     const toAttempt = db.table<true>("webhook_deliveries_to_attempt")
+    const deliveriesOf = (webhookId: string) => db.table<true>(`webhook_deliveries_of|${webhookId}`)
+    const inboxOf = (webhookId: string) => db.table<true>(`webhook_inbox_of|${webhookId}`)
     const write = (d: Delivery) => {
+      if (!deliveries.has(d.id)) deliveriesOf(d.webhookId).set(d.id, true)
       deliveries.set(d.id, d)
       if (d.status === "pending" || d.status === "failed") toAttempt.set(d.id, true)
       else toAttempt.delete(d.id)
@@ -62,8 +63,8 @@ export const MemoryWebhookStore = Layer.effect(
       listDeliveries: (webhookId, filter, p) =>
         db.run(Effect.sync(() =>
           page(
-            [...deliveries.values()]
-              .filter((d) => d.webhookId === webhookId && (filter.status === undefined || d.status === filter.status))
+            rowsOf(deliveries, deliveriesOf(webhookId))
+              .filter((d) => filter.status === undefined || d.status === filter.status)
               .sort(newestFirst),
             p
           )
@@ -92,8 +93,8 @@ export const MemoryWebhookStore = Layer.effect(
         })),
       countDue: (now, sandboxShopId) =>
         db.run(Effect.sync(() =>
-          [...deliveries.values()].filter((d) =>
-            (d.status === "pending" || d.status === "failed") && d.nextAttemptAt !== null &&
+          rowsOf(deliveries, toAttempt).filter((d) =>
+            d.nextAttemptAt !== null &&
             d.environment === "sandbox" && d.shopId === sandboxShopId &&
             DateTime.toEpochMillis(d.nextAttemptAt) - DateTime.toEpochMillis(now) <= clockOffset(db, sandboxShopId)
           ).length
@@ -110,12 +111,15 @@ export const MemoryWebhookStore = Layer.effect(
           const d = deliveries.get(id)
           if (d !== undefined) write({ ...d, status: "pending", nextAttemptAt: now, lockedUntil: null })
         })),
-      insertInboxMessage: (m) => db.run(Effect.sync(() => void inbox.set(m.id, m))),
+      insertInboxMessage: (m) =>
+        db.run(Effect.sync(() => {
+          inbox.set(m.id, m)
+          inboxOf(m.webhookId).set(m.id, true)
+        })),
       listInbox: (webhookId, p) =>
         db.run(Effect.sync(() =>
           page(
-            [...inbox.values()]
-              .filter((m) => m.webhookId === webhookId)
+            rowsOf(inbox, inboxOf(webhookId))
               .sort((a, b) => DateTime.toEpochMillis(b.receivedAt) - DateTime.toEpochMillis(a.receivedAt) || b.id.localeCompare(a.id)),
             p
           )
