@@ -39,11 +39,17 @@ interface Local {
 /** How often the outcomes recorded meanwhile are written (see `record`). */
 const flushEvery = Duration.millis(50)
 
-/** Keeps, of a list oldest first, the last `limit` of each provider (a filter built per list). */
-const latestPerProvider = (limit: number) => (o: RoutingOutcome, i: number, all: ReadonlyArray<RoutingOutcome>) => {
-  let later = 0
-  for (let j = all.length - 1; j > i && later < limit; j--) if (all[j]!.providerId === o.providerId) later++
-  return later < limit
+/** Keeps, of a list oldest first, the last `limit` of each provider: one pass from the newest. */
+const latestPerProvider = (outcomes: ReadonlyArray<RoutingOutcome>, limit: number): ReadonlyArray<RoutingOutcome> => {
+  const counted = new Map<string, number>()
+  const kept: Array<RoutingOutcome> = []
+  for (let i = outcomes.length - 1; i >= 0; i--) {
+    const o = outcomes[i]!
+    const later = counted.get(o.providerId) ?? 0
+    counted.set(o.providerId, later + 1)
+    if (later < limit) kept.push(o)
+  }
+  return kept.reverse()
 }
 
 export const SqlRoutingStore = Layer.effect(
@@ -148,14 +154,14 @@ export const SqlRoutingStore = Layer.effect(
               methodIds: r.method_ids,
               enabled: r.enabled
             })),
-            health: withUnwritten(
+            health: latestPerProvider(withUnwritten(
               local,
               (JSON.parse(row!.health) as ReadonlyArray<OutcomeJson>).map((o) => ({
                 outcome: { environment, providerId: o.provider_id, methodId, kind: o.kind, at: Number(o.at_ms), latencyMs: o.latency_ms },
                 localId: o.local_id
               })),
               (o) => o.environment === environment && o.methodId === methodId && familyOf(o.kind) === "health" && providerIds.includes(o.providerId)
-            ).filter(latestPerProvider(limit))
+            ), limit)
           })),
           Effect.orDie
         )),
