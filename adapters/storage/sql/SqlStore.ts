@@ -32,9 +32,30 @@ import { SqlTransactions } from "./SqlTransactions.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import { SqlWithdrawalStore } from "./SqlWithdrawalStore.ts"
 
+/**
+ * A name transform that remembers its answers: statements name the same few columns on every
+ * request, and the transforms run once per column of every row.
+ */
+const remembered = (transform: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string) => {
+    let answer = known.get(name)
+    if (answer === undefined) {
+      answer = transform(name)
+      // Names come from the code and the schema, so this stays small; a bound all the same.
+      if (known.size < 10_000) known.set(name, answer)
+    }
+    return answer
+  }
+}
+
 // Column names are camelCase in TypeScript and snake_case in SQL; JSON values (metadata, provider
 // payment data) are kept exactly as stored.
-const names = { transformQueryNames: String.camelToSnake, transformResultNames: String.snakeToCamel, transformJson: false } as const
+const names = {
+  transformQueryNames: remembered(String.camelToSnake),
+  transformResultNames: remembered(String.snakeToCamel),
+  transformJson: false
+} as const
 
 /** Every storage port, on the `SqlClient` in context, migrated first. */
 export const layerFromClient = Layer.mergeAll(
