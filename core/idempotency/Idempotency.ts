@@ -41,11 +41,34 @@ export interface IdempotentRequest {
   readonly fingerprint: string
 }
 
+/** The key of a request being executed. */
+export interface KeyInExecution {
+  readonly scope: string
+  readonly key: string
+  /**
+   * Tells the run that the execution's last write stored the response itself
+   * (`PaymentStore.update` with a `KeyCompletion`), so that the run does not store it again.
+   */
+  readonly storedInWrite: () => void
+}
+
 /** The key of the request being executed, for `bind`; none outside an idempotent execution. */
-export const CurrentIdempotencyKey = Context.Reference<{ readonly scope: string; readonly key: string } | undefined>(
+export const CurrentIdempotencyKey = Context.Reference<KeyInExecution | undefined>(
   "core/idempotency/CurrentIdempotencyKey",
   { defaultValue: () => undefined }
 )
+
+const jsonEncoders = new WeakMap<Schema.Top, (value: unknown) => unknown>()
+
+/** The response body stored for a key: the result encoded by its codec's JSON form. */
+export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string => {
+  let encode = jsonEncoders.get(codec)
+  if (encode === undefined) {
+    encode = Schema.encodeSync(Schema.toCodecJson(codec)) as (value: unknown) => unknown
+    jsonEncoders.set(codec, encode)
+  }
+  return JSON.stringify(encode(value))
+}
 
 
 export interface IdempotencyOptions {
@@ -96,19 +119,17 @@ export class Idempotency extends Context.Service<Idempotency, {
           }
         })
 
-      const complete = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, value: A) =>
-        Effect.flatMap(
-          Schema.encodeEffect(json)(value).pipe(Effect.orDie),
-          (body) => store.complete(request.scope, request.key, 200, JSON.stringify(body))
-        )
+      const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
+        Effect.flatMap(Effect.sync(() => storedBody(codec, value)), (body) => store.complete(request.scope, request.key, 200, body))
 
       /**
-       * Stores a success; frees the key after an error; after a defect or an interruption ends
-       * the lock at once, so that a retry continues what the execution wrote ahead.
+       * Stores a success (unless the execution's last write did); frees the key after an error;
+       * after a defect or an interruption ends the lock at once, so that a retry continues what
+       * the execution wrote ahead.
        */
-      const finish = <A, I>(request: IdempotentRequest, json: Schema.Codec<A, I>, atomic: boolean) => (exit: Exit.Exit<A, ApiError>) =>
+      const finish = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, stored: () => boolean) => (exit: Exit.Exit<A, ApiError>) =>
         Effect.gen(function*() {
-          if (exit._tag === "Success") return atomic ? undefined : yield* complete(request, json, exit.value)
+          if (exit._tag === "Success") return stored() ? undefined : yield* complete(request, codec, exit.value)
           if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key)
           yield* store.extend(request.scope, request.key, yield* DateTime.now)
         })
@@ -120,7 +141,6 @@ export class Idempotency extends Context.Service<Idempotency, {
         options?: IdempotencyOptions
       ) =>
         Effect.gen(function*() {
-          const json = Schema.toCodecJson(codec)
           const atomic = options?.atomic === true
           const deadline = DateTime.add(yield* DateTime.now, { milliseconds: Duration.toMillis(waitForExecution) })
           while (true) {
@@ -134,13 +154,19 @@ export class Idempotency extends Context.Service<Idempotency, {
               expiresAt: DateTime.add(at, { hours: retentionHours })
             })
             if (claim._tag === "Acquired") {
+              // An atomic execution stores its result in its own transaction; another may store it in its last write.
+              let storedInWrite = false
               return yield* Effect.scoped(Effect.gen(function*() {
                 yield* Effect.forkScoped(heartbeat(request))
                 const execution = execute(claim.resourceId ?? undefined)
-                return yield* atomic ? tx.run(Effect.tap(execution, (value) => complete(request, json, value))) : execution
+                return yield* atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution
               })).pipe(
-                Effect.provideService(CurrentIdempotencyKey, { scope: request.scope, key: request.key }),
-                Effect.onExit(finish(request, json, atomic))
+                Effect.provideService(CurrentIdempotencyKey, {
+                  scope: request.scope,
+                  key: request.key,
+                  storedInWrite: () => void (storedInWrite = true)
+                }),
+                Effect.onExit(finish(request, codec, () => atomic || storedInWrite))
               )
             }
             const record = claim.record
@@ -153,7 +179,7 @@ export class Idempotency extends Context.Service<Idempotency, {
             }
             if (record.state === "completed" && record.responseBody !== null) {
               if (options?.onReplay !== undefined) yield* options.onReplay
-              return yield* Schema.decodeUnknownEffect(json)(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+              return yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
             }
             if (DateTime.isGreaterThan(at, deadline)) {
               return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {

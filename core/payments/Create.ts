@@ -13,10 +13,11 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
-import { Idempotency } from "../idempotency/Idempotency.ts"
+import { CurrentIdempotencyKey, Idempotency } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
+import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "../routing/Learn.ts"
@@ -58,6 +59,13 @@ export interface CreatePayment {
   readonly returnUrl?: string | undefined
   readonly simulate?: SandboxSimulate | undefined
 }
+
+/**
+ * The body a replay of the request's `Idempotency-Key` answers for the payment it routed. With
+ * it, a payment that ends its routing pending stores that body in its last write (one statement
+ * on SQL) instead of a write of its own after the request.
+ */
+export type StoredAnswer = (payment: Payment) => string
 
 
 /**
@@ -110,11 +118,11 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       simulate: p.simulate ?? undefined
     })
 
-    /** Writes the next version of a record still being routed. */
-    const advance = (p: Payment, changes: Partial<Payment>) =>
+    /** Writes the next version of a record still being routed (with the key's response, when it is the last write). */
+    const advance = (p: Payment, changes: Partial<Payment>, completes?: (next: Payment) => KeyCompletion) =>
       Effect.gen(function*() {
         const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
-        yield* lifecycle.save(next)
+        yield* lifecycle.save(next, completes?.(next))
         return next
       })
 
@@ -128,7 +136,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       start: Payment,
       method: PaymentMethodDef,
       planned: ReadonlyArray<Route>,
-      documentId: string | undefined
+      documentId: string | undefined,
+      answer: StoredAnswer | undefined
     ) =>
       Effect.gen(function*() {
         let p = start
@@ -142,7 +151,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           // The answer completes the attempt written ahead, which keeps why routing chose it.
           const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
           yield* learn.attempt(p, attempt)
-          if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success)
+          if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success, answer)
           const attempts = withLast(p.attempts, attempt)
           if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)
           p = { ...p, attempts }
@@ -151,8 +160,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       })
 
     /** A provider took the charge: the payment is pending with it, and its timers start. */
-    const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted) =>
+    const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted, answer: StoredAnswer | undefined) =>
       Effect.gen(function*() {
+        // Pending is the last write of the request: the key's response can ride it.
+        const key = accepted.status === "pending" && answer !== undefined ? yield* CurrentIdempotencyKey : undefined
         const pending = advance(p, {
           status: "pending",
           provider: attempt.provider,
@@ -160,7 +171,12 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           paymentFormUrl: accepted.paymentFormUrl,
           paymentData: accepted.paymentData,
           attempts: withLast(p.attempts, attempt)
-        })
+        }, key === undefined || answer === undefined ? undefined : (next) => ({
+          scope: key.scope,
+          key: key.key,
+          responseStatus: 200,
+          responseBody: answer(next)
+        }))
         // The expiry timer was written ahead with the record; only a sandbox simulation adds jobs
         // here, in the transaction of the state change. Otherwise the change is one statement.
         const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
@@ -175,6 +191,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
               }])
             ])))
           : pending)
+        key?.storedInWrite()
         if (accepted.status === "pending") return routed
         return Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed)
       })
@@ -219,18 +236,23 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         if (method === undefined || providers.length === 0) {
           return yield* outcome(yield* giveUp(p, interrupted, "interrupted and no provider is left to ask"))
         }
-        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, documentId)
+        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, documentId, undefined)
       }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Routes a record and answers for it. */
-    const drive = (p: Payment, method: PaymentMethodDef, providers: ReadonlyArray<Route>, documentId: string | undefined) =>
-      Effect.flatMap(route(p, method, providers, documentId), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+    const drive = (
+      p: Payment,
+      method: PaymentMethodDef,
+      providers: ReadonlyArray<Route>,
+      documentId: string | undefined,
+      answer: StoredAnswer | undefined
+    ) => Effect.flatMap(route(p, method, providers, documentId, answer), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
     const reread = (id: string) =>
       Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? Effect.die(new Error(`payment ${id} vanished`)) : outcome(found.value))
 
-    const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment) {
+    const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment, answer?: StoredAnswer) {
       if (input.id !== undefined) {
         const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
         if (Option.isSome(existing)) return yield* resume(existing.value, input.documentId)
@@ -355,7 +377,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           ...(timersAtAccept(payment) ? [] : [expireJob(payment)])
         ])
       }))
-      return yield* drive(payment, method, providers, input.documentId)
+      return yield* drive(payment, method, providers, input.documentId, answer)
     })
 
     return { create, headline, resume }

@@ -12,6 +12,7 @@ import { Jobs, type NewJob } from "../jobs/Jobs.ts"
 import { makeLearning } from "../routing/Learn.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
+import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
@@ -72,8 +73,9 @@ export const makeLifecycle = Effect.gen(function*() {
 
   const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
 
-  /** Writes the next version of a payment, or fails with `Conflict`. */
-  const save = (next: Payment) => Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
+  /** Writes the next version of a payment (with the key's response, if given), or fails with `Conflict`. */
+  const save = (next: Payment, completes?: KeyCompletion) =>
+    Effect.flatMap(store.update(next, completes), (written) => written ? Effect.void : Effect.fail(new Conflict()))
 
   const moveOnce = (paymentId: string, update: ChargeUpdate) =>
     tx.run(Effect.gen(function*() {

@@ -16,7 +16,7 @@ import type { Conversion } from "../fx/Fx.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { type CreatePayment, makeCreate } from "./Create.ts"
+import { type CreatePayment, makeCreate, type StoredAnswer } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
@@ -24,12 +24,13 @@ import type { PaymentStatus } from "./PaymentState.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
-export type { CreatePayment } from "./Create.ts"
+export type { CreatePayment, StoredAnswer } from "./Create.ts"
 export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
 export class Payments extends Context.Service<Payments, {
-  readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiError>
+  /** With `answer`, a request's `Idempotency-Key` stores its response in the payment's last write (`StoredAnswer`). */
+  readonly create: (scope: Scope, input: CreatePayment, answer?: StoredAnswer) => Effect.Effect<Payment, ApiError>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.

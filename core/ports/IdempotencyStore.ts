@@ -24,6 +24,17 @@ export interface IdempotencyRecord {
   readonly expiresAt: DateTime.Utc
 }
 
+/**
+ * The response stored for a key, written by the execution's last write itself
+ * (`PaymentStore.update`): the key completes in the statement that changes the record, or not at all.
+ */
+export interface KeyCompletion {
+  readonly scope: string
+  readonly key: string
+  readonly responseStatus: number
+  readonly responseBody: string
+}
+
 export type Acquire =
   /** The caller executes; `resourceId` is the record a crashed execution already wrote ahead. */
   | { readonly _tag: "Acquired"; readonly resourceId: string | null }

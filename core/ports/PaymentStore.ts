@@ -1,5 +1,6 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
+import type { KeyCompletion } from "./IdempotencyStore.ts"
 import type { Payment } from "../payments/Payment.ts"
 import type { PaymentRecordStatus } from "../payments/PaymentState.ts"
 
@@ -22,9 +23,10 @@ export class PaymentStore extends Context.Service<PaymentStore, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<Payment>>
   /**
    * Writes `payment` if the stored version is `payment.version - 1` (optimistic check); false
-   * when another writer got there first.
+   * when another writer got there first. With `completes`, the idempotency key is completed in
+   * the same write (one statement on SQL), and only if the payment is written.
    */
-  readonly update: (payment: Payment) => Effect.Effect<boolean>
+  readonly update: (payment: Payment, completes?: KeyCompletion) => Effect.Effect<boolean>
   /** Newest first, with the total of the filtered set. */
   readonly list: (
     environment: Environment,

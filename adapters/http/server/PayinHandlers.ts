@@ -10,6 +10,8 @@ import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
 import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
+import { storedBody } from "../../../core/idempotency/Idempotency.ts"
+import type { Payment } from "../../../core/payments/Payment.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
@@ -32,6 +34,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
 
+    const storedAnswer = (payment: Payment) => storedBody(CreatedPayment, createView(payment, config))
+
     const create = Effect.fnUntraced(function*(
       payload: typeof CreatePaymentBody.Type,
       headers: { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
@@ -46,8 +50,10 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         key: headers["idempotency-key"],
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
         codec: CreatedPayment,
-        // A retry of an interrupted execution continues the payment it wrote ahead.
-        execute: (resume) => Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }), (payment) => createView(payment, config))
+        // A retry of an interrupted execution continues the payment it wrote ahead; a payment left
+        // pending stores the key's response in its last write.
+        execute: (resume) =>
+          Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }, storedAnswer), (payment) => createView(payment, config))
       })
     })
 

@@ -1,15 +1,25 @@
 /** The idempotency-key store in memory: one record per (scope, key), claimed with a lease. */
 import { DateTime, Effect, Layer } from "effect"
-import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion } from "../../../core/ports/IdempotencyStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
+
+/** The table of keys, shared with the payment store, whose last write can complete one (`completeKey`). */
+export const keyRecords = (db: MemoryDb["Service"]) => db.table<IdempotencyRecord>("idempotency_keys")
+
+/** Stores a key's response; call it inside `db.run`. */
+export const completeKey = (records: Map<string, IdempotencyRecord>, c: KeyCompletion) => {
+  const id = idemKey(c.scope, c.key)
+  const r = records.get(id)
+  if (r !== undefined) records.set(id, { ...r, state: "completed", responseStatus: c.responseStatus, responseBody: c.responseBody })
+}
 
 export const MemoryIdempotencyStore = Layer.effect(
   IdempotencyStore,
   Effect.gen(function*() {
     const db = yield* MemoryDb
-    const records = db.table<IdempotencyRecord>("idempotency_keys")
+    const records = keyRecords(db)
     const update = (scope: string, key: string, change: (r: IdempotencyRecord) => IdempotencyRecord | undefined) => {
       const id = idemKey(scope, key)
       const r = records.get(id)
@@ -48,7 +58,7 @@ export const MemoryIdempotencyStore = Layer.effect(
       extend: (scope, key, lockedUntil) =>
         db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? { ...r, lockedUntil } : r))),
       complete: (scope, key, responseStatus, responseBody) =>
-        db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, state: "completed", responseStatus, responseBody })))),
+        db.run(Effect.sync(() => completeKey(records, { scope, key, responseStatus, responseBody }))),
       release: (scope, key) =>
         db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? undefined : r))),
       purgeExpired: (now) =>

@@ -3,6 +3,7 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
+import { completeKey, keyRecords } from "./MemoryIdempotencyStore.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
 import { newestFirst, rowsOf } from "./MemoryRows.ts"
 
@@ -14,6 +15,7 @@ export const MemoryPaymentStore = Layer.effect(
     // Indexes, journaled like the rows: a shop's payments (lists) and the pending ones (reconcile).
     const ofShop = (environment: string, shopId: string) => db.table<true>(`payments_by_shop|${environment}|${shopId}`)
     const pending = db.table<true>("payments_pending")
+    const keys = keyRecords(db)
     const write = (p: Payment) => {
       if (!payments.has(p.id)) ofShop(p.environment, p.shopId).set(p.id, true)
       payments.set(p.id, p)
@@ -28,11 +30,12 @@ export const MemoryPaymentStore = Layer.effect(
           Option.filter(Option.fromNullishOr(payments.get(id)), (p) => p.environment === environment && p.shopId === shopId)
         )),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(payments.get(id)))),
-      update: (p) =>
+      update: (p, completes) =>
         db.run(Effect.sync(() => {
           const current = payments.get(p.id)
           if (current === undefined || current.version !== p.version - 1) return false
           write(p)
+          if (completes !== undefined) completeKey(keys, completes)
           return true
         })),
       list: (environment, shopId, filter, { limit, offset }) =>

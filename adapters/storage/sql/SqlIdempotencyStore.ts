@@ -1,7 +1,7 @@
 /** The idempotency-key store on SQL: one row per (scope, key), claimed with a lease. */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type IdempotencyRecord, IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion } from "../../../core/ports/IdempotencyStore.ts"
 import { date, utc } from "./Rows.ts"
 import { write } from "./SqlTransactions.ts"
 
@@ -24,6 +24,11 @@ const toIdempotency = (r: IdempotencyRow): IdempotencyRecord => ({
   createdAt: utc(r.createdAt),
   expiresAt: utc(r.expiresAt)
 })
+
+/** The statement that stores a key's response (a payment's last write embeds it: `SqlPaymentStore`). */
+export const completeKey = (sql: SqlClient.SqlClient, c: KeyCompletion) =>
+  sql`UPDATE idempotency_keys SET state = 'completed', response_status = ${c.responseStatus}, response_body = ${c.responseBody}
+      WHERE scope = ${c.scope} AND key = ${c.key}`
 
 export const SqlIdempotencyStore = Layer.effect(
   IdempotencyStore,
@@ -60,9 +65,8 @@ export const SqlIdempotencyStore = Layer.effect(
       extend: (scope, key, lockedUntil) =>
         sql`UPDATE idempotency_keys SET locked_until = ${date(lockedUntil)}
             WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(Effect.asVoid, Effect.orDie),
-      complete: (scope, key, status, body) =>
-        sql`UPDATE idempotency_keys SET state = 'completed', response_status = ${status}, response_body = ${body}
-            WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+      complete: (scope, key, responseStatus, responseBody) =>
+        completeKey(sql, { scope, key, responseStatus, responseBody }).pipe(Effect.asVoid, Effect.orDie),
       release: (scope, key) =>
         sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
           Effect.asVoid,

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { date } from "./Rows.ts"
+import { completeKey } from "./SqlIdempotencyStore.ts"
 import { write } from "./SqlTransactions.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { PaymentJson } from "../../../core/payments/Payment.ts"
@@ -40,10 +41,16 @@ export const SqlPaymentStore = Layer.effect(
           Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])),
           Effect.orDie
         ),
-      update: (p) =>
-        sql<{ readonly id: string }>`
+      update: (p, completes) => {
+        const written = sql<{ readonly id: string }>`
           UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayment(p))}
-          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`
+        // The key's response rides the same statement, conditioned on the payment's write.
+        return (completes === undefined ? written : sql<{ readonly id: string }>`
+          WITH written AS (${written}),
+          completed AS (${completeKey(sql, completes)} AND EXISTS (SELECT 1 FROM written))
+          SELECT id FROM written`).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
+      },
       list: (environment, shopId, filter, { limit, offset }) =>
         Effect.gen(function*() {
           const where = sql.and([

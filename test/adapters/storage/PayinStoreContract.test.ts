@@ -172,6 +172,31 @@ for (const target of storeTargets("payin")) {
           assert.notInclude(due.map((p) => p.id), a.id)
         }))
 
+      it.effect("an update that completes a key writes the payment and the key's response together, or neither", () =>
+        Effect.gen(function*() {
+          const payments = yield* PaymentStore
+          const keys = yield* IdempotencyStore
+          const shopId = yield* shop
+          const scope = uid("scope_")
+          const claim = (key: string) => keys.acquire({ scope, key, requestHash: "h", now: t0, lockedUntil: at(30), expiresAt: at(3600) })
+          /** What a retry of the key meets: the stored response, or the key still in progress. */
+          const stored = (key: string) =>
+            Effect.map(claim(key), (c) => c._tag === "Existing" ? [c.record.state, c.record.responseBody] : ["acquired", null])
+          yield* claim("k1")
+          const p = payment(shopId, { status: "initiated" })
+          yield* payments.insert(p)
+          const completes = { scope, key: "k1", responseStatus: 200, responseBody: "{\"transactionId\":\"x\"}" }
+
+          // Another writer moved the payment first: neither the payment nor the key is written.
+          assert.isFalse(yield* payments.update({ ...p, status: "pending", version: 3 }, completes))
+          assert.deepStrictEqual(yield* stored("k1"), ["in_progress", null])
+          assert.strictEqual(Option.getOrThrow(yield* payments.findById(p.id)).status, "initiated")
+
+          assert.isTrue(yield* payments.update({ ...p, status: "pending", version: 2 }, completes))
+          assert.deepStrictEqual(yield* stored("k1"), ["completed", completes.responseBody])
+          assert.strictEqual(Option.getOrThrow(yield* payments.findById(p.id)).status, "pending")
+        }))
+
       it.effect("a write batch commits a payment, the key bound to it and its jobs together, or none of them", () =>
         Effect.gen(function*() {
           const tx = yield* Transactions
