@@ -14,6 +14,7 @@
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { get } from "node:http"
+import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
@@ -172,13 +173,17 @@ const startup = async (store: "pglite" | "postgres") => {
       await admin.end()
       url = Object.assign(new URL(databaseUrl!), { pathname: `/${database}` }).toString()
     }
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    // A port the system just handed out: a random one could be taken by one of the loads' connections.
+    const port = await freePort()
     const began = performance.now()
     const child = spawn(process.execPath, [built], {
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "Error", DATABASE_URL: url ?? "" },
-      stdio: "ignore"
+      stdio: ["ignore", "ignore", "pipe"]
     })
+    let stderr = ""
+    child.stderr!.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
     for (;;) {
+      if (child.exitCode !== null) throw new Error(`the host exited with ${child.exitCode} before it answered: ${stderr.slice(-2_000)}`)
       // node:http, one fresh connection per probe (fetch's pool kept waiting on a refused start).
       const answered = await new Promise<boolean>((resolve) => {
         const req = get(`http://127.0.0.1:${port}/openapi.json`, { agent: false }, (r) => {
@@ -189,7 +194,7 @@ const startup = async (store: "pglite" | "postgres") => {
         req.setTimeout(2_000, () => req.destroy())
       })
       if (answered) break
-      if (performance.now() - began > 60_000) throw new Error("the host did not answer within 60 s")
+      if (performance.now() - began > 60_000) throw new Error(`the host did not answer within 60 s: ${stderr.slice(-2_000)}`)
       await new Promise((r) => setTimeout(r, 10))
     }
     times.push(performance.now() - began)
@@ -207,6 +212,16 @@ const startup = async (store: "pglite" | "postgres") => {
   }
   return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
 }
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
 
 const rows: Array<BenchRow> = []
 console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments`)
