@@ -58,17 +58,9 @@ export const CurrentIdempotencyKey = Context.Reference<KeyInExecution | undefine
   { defaultValue: () => undefined }
 )
 
-const jsonEncoders = new WeakMap<Schema.Top, (value: unknown) => unknown>()
-
 /** The response body stored for a key: the result encoded by its codec's JSON form. */
-export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string => {
-  let encode = jsonEncoders.get(codec)
-  if (encode === undefined) {
-    encode = Schema.encodeSync(Schema.toCodecJson(codec)) as (value: unknown) => unknown
-    jsonEncoders.set(codec, encode)
-  }
-  return JSON.stringify(encode(value))
-}
+export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string =>
+  JSON.stringify(Schema.encodeSync(Schema.toCodecJson(codec))(value))
 
 
 export interface IdempotencyOptions {

@@ -163,7 +163,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted, answer: StoredAnswer | undefined) =>
       Effect.gen(function*() {
         // Pending is the last write of the request: the key's response can ride it.
-        const key = accepted.status === "pending" && answer !== undefined ? yield* CurrentIdempotencyKey : undefined
+        const key = accepted.status === "pending" ? yield* CurrentIdempotencyKey : undefined
+        const completes = key === undefined || answer === undefined
+          ? undefined
+          : (next: Payment): KeyCompletion => ({ scope: key.scope, key: key.key, responseStatus: 200, responseBody: answer(next) })
         const pending = advance(p, {
           status: "pending",
           provider: attempt.provider,
@@ -171,12 +174,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           paymentFormUrl: accepted.paymentFormUrl,
           paymentData: accepted.paymentData,
           attempts: withLast(p.attempts, attempt)
-        }, key === undefined || answer === undefined ? undefined : (next) => ({
-          scope: key.scope,
-          key: key.key,
-          responseStatus: 200,
-          responseBody: answer(next)
-        }))
+        }, completes)
         // The expiry timer was written ahead with the record; only a sandbox simulation adds jobs
         // here, in the transaction of the state change. Otherwise the change is one statement.
         const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
@@ -191,7 +189,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
               }])
             ])))
           : pending)
-        key?.storedInWrite()
+        if (completes !== undefined) key?.storedInWrite()
         if (accepted.status === "pending") return routed
         return Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed)
       })
