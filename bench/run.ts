@@ -5,7 +5,9 @@
  * `DATABASE_URL` is set. Prints a table (req/s, p50, p99 in ms, server CPU ms per request, and the
  * ratio project / baseline), the round trips per request on PostgreSQL, the cost after
  * `BENCH_FILL` stored payments, the webhook fan-out over two replicas, and the compiled host's
- * start-up time; the last line is the rows as JSON.
+ * start-up time; the last line is the rows as JSON. On PostgreSQL, POST /payments is also measured
+ * on the stack's floor (`bench/floor`: the baseline's statements as a plain Effect application),
+ * interleaved with the other two, so the project can be read against its framework's best.
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
  * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
@@ -70,15 +72,19 @@ const load = async (target: Target, work: "me" | "payment", connections: number,
   }
 }
 
+/** Each target in turn, round after round: the median of each over the rounds. */
+const interleaved = async (targets: ReadonlyArray<Target>, work: "me" | "payment", connections: number) => {
+  const measured = targets.map((): Array<Measure> => [])
+  for (let i = 0; i < rounds; i++) {
+    for (const [j, target] of targets.entries()) measured[j]!.push(await load(target, work, connections))
+  }
+  return measured.map(medianOf)
+}
+
 /** Project, baseline, project, baseline...: the median of each over the rounds. */
 const sideBySide = async (project: Target, baseline: Target, work: "me" | "payment", connections: number) => {
-  const p: Array<Measure> = []
-  const b: Array<Measure> = []
-  for (let i = 0; i < rounds; i++) {
-    p.push(await load(project, work, connections))
-    b.push(await load(baseline, work, connections))
-  }
-  return { project: medianOf(p), baseline: medianOf(b) }
+  const [p, b] = await interleaved([project, baseline], work, connections)
+  return { project: p!, baseline: b! }
 }
 
 const json = async <A>(response: Promise<Response>): Promise<A> => {
@@ -239,8 +245,18 @@ for (const store of stores) {
       await projectHost.stop()
       throw error
     })
+    // On PostgreSQL, the stack's floor too: the baseline's statements as a plain Effect application.
+    const floorServer = store === "postgres"
+      ? await start("bench/floor/Server.ts", {
+        BENCH_SEED: JSON.stringify({ ...seed, schema: `${schema}_base`, databaseUrl: databaseUrl ?? "" })
+      }).catch(async (error: unknown) => {
+        await Promise.all([projectHost.stop(), baselineServer.stop()])
+        throw error
+      })
+      : undefined
     const project = { child: projectHost, token }
     const baseline = { child: baselineServer, token }
+    const floor = floorServer === undefined ? undefined : { child: floorServer, token }
     try {
       // Warm both up (JIT, prepared statements, pools) before anything is measured.
       const warmUp = short ? 500 : 3_000
@@ -250,9 +266,18 @@ for (const store of stores) {
       await load(baseline, "me", 16, warmUp)
       const me = await sideBySide(project, baseline, "me", 16)
       rows.push({ work: "GET /api/v1/me", store, connections: 16, ...me })
+      if (floor !== undefined) {
+        await load(floor, "payment", 16, warmUp)
+        // Project, floor, baseline, interleaved: the floor row's first columns are the floor's.
+        const [p, f, b] = await interleaved([project, floor, baseline], "payment", 16)
+        rows.push({ work: "POST /api/v1/payments", store, connections: 16, project: p!, baseline: b! })
+        rows.push({ work: "POST /api/v1/payments, stack floor", store, connections: 16, project: f!, baseline: b! })
+      }
       for (const connections of store === "postgres" && !short ? [16, 64] : [16]) {
-        const created = await sideBySide(project, baseline, "payment", connections)
-        rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
+        // With the floor, the 16-connection row was measured beside it above.
+        const measured = rows.find((r) => r.store === store && r.work === "POST /api/v1/payments" && r.connections === connections)
+        const created = measured?.baseline ? { project: measured.project, baseline: measured.baseline } : await sideBySide(project, baseline, "payment", connections)
+        if (measured === undefined) rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
         if (connections === 16) {
           // Latency below saturation: each side at a fixed 70 % of its own peak.
           rows.push({
@@ -269,7 +294,7 @@ for (const store of stores) {
       rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: 16, ...full })
       console.log(table(rows.filter((r) => r.store === store)))
     } finally {
-      await Promise.all([projectHost.stop(), baselineServer.stop()])
+      await Promise.all([projectHost.stop(), baselineServer.stop(), floorServer?.stop()])
     }
   }
   if (store === "postgres") await withSchema(schema, run)
@@ -306,6 +331,10 @@ const pgliteRow = rows.find((r) => r.store === "pglite" && r.work === "POST /api
 const postgresRow = rows.find((r) => r.store === "postgres" && r.work === "POST /api/v1/payments" && r.connections === 16)
 if (pgliteRow !== undefined && postgresRow !== undefined) {
   console.log(`PGlite / PostgreSQL for POST /payments = ${(pgliteRow.project.perSecond / postgresRow.project.perSecond).toFixed(2)}`)
+}
+const floorRow = rows.find((r) => r.store === "postgres" && r.work.endsWith("stack floor"))
+if (floorRow !== undefined && postgresRow !== undefined) {
+  console.log(`POST /payments on PostgreSQL, project / stack floor = ${(postgresRow.project.perSecond / floorRow.project.perSecond).toFixed(2)} (CPU ms per request ${postgresRow.project.cpuMsPerOp.toFixed(2)} / ${floorRow.project.cpuMsPerOp.toFixed(2)})`)
 }
 for (const [store, ms] of startups) console.log(`start-up of the compiled host (node dist/host/main.js) on an empty ${store} store to its first answer: ${Math.round(ms)} ms`)
 console.log(JSON.stringify(rows))
