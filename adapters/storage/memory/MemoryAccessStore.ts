@@ -4,7 +4,10 @@ import type { Credential } from "../../../core/auth/Credential.ts"
 import { AccessStore } from "../../../core/ports/AccessStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
+import { credentialByKey } from "./MemoryCredentialStore.ts"
+import { rowsOf } from "./MemoryRows.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
+import { shopsOf } from "./MemoryTenancyStore.ts"
 
 export const MemoryAccessStore = Layer.effect(
   AccessStore,
@@ -14,16 +17,11 @@ export const MemoryAccessStore = Layer.effect(
     const merchants = db.table<Merchant>("merchants")
     const shops = db.table<Shop>("shops")
     const revokedFamilies = db.table<DateTime.Utc>("revoked_refresh_families")
-    const byKey = (matches: (c: Credential) => boolean) => {
-      for (const c of credentials.values()) if (matches(c)) return c
-      return undefined
-    }
     /** The credential's bound shop, else its merchant's first (oldest) shop. */
     const defaultShop = (c: Credential): Shop | null => {
       if (c.shopId !== null) return shops.get(c.shopId) ?? null
       let first: Shop | null = null
-      for (const s of shops.values()) {
-        if (s.merchantId !== c.merchantId) continue
+      for (const s of rowsOf(shops, shopsOf(db, c.merchantId))) {
         const order = first === null ? -1 : DateTime.toEpochMillis(s.createdAt) - DateTime.toEpochMillis(first.createdAt) || s.id.localeCompare(first.id)
         if (order < 0) first = s
       }
@@ -32,11 +30,7 @@ export const MemoryAccessStore = Layer.effect(
     return AccessStore.of({
       find: (lookup) =>
         db.run(Effect.sync(() => {
-          const credential = "credentialId" in lookup
-            ? credentials.get(lookup.credentialId)
-            : "secretHash" in lookup
-            ? byKey((c) => c.secretHash === lookup.secretHash)
-            : byKey((c) => c.publishableKey === lookup.publishableKey)
+          const credential = "credentialId" in lookup ? credentials.get(lookup.credentialId) : credentialByKey(db, lookup)
           const merchant = credential === undefined ? undefined : merchants.get(credential.merchantId)
           if (credential === undefined || merchant === undefined) return Option.none()
           const shop = defaultShop(credential)

@@ -3,31 +3,50 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
-import { find, unique } from "./MemoryRows.ts"
+import { rowsOf, unique } from "./MemoryRows.ts"
+
+/** The credentials' unique keys, journaled like the rows: `pk|<publishable key>` and `sk|<secret hash>` to the credential's id. */
+export const credentialKeys = (db: MemoryDb["Service"]) => db.table<string>("credential_keys")
+
+/** A merchant's credentials (ids). */
+const credentialsOf = (db: MemoryDb["Service"], merchantId: string) => db.table<true>(`credentials_of|${merchantId}`)
+
+/** The credential a key names, through the unique index. */
+export const credentialByKey = (db: MemoryDb["Service"], key: { readonly publishableKey: string } | { readonly secretHash: string }) => {
+  const id = credentialKeys(db).get("publishableKey" in key ? `pk|${key.publishableKey}` : `sk|${key.secretHash}`)
+  return id === undefined ? undefined : db.table<Credential>("credentials").get(id)
+}
 
 export const MemoryCredentialStore = Layer.effect(
   CredentialStore,
   Effect.gen(function*() {
     const db = yield* MemoryDb
     const credentials = db.table<Credential>("credentials")
+    const keys = credentialKeys(db)
     const tokens = db.table<RefreshToken>("refresh_tokens")
+    /** Refresh tokens by hash (unique) and by family, so a lookup costs what it finds, not what the store holds. */
+    const tokenHashes = db.table<string>("refresh_token_hashes")
+    const family = (familyId: string) => db.table<true>(`refresh_family|${familyId}`)
     /** Families revoked by a reused refresh token, by id (an index, so an access token costs one lookup). */
     const revokedFamilies = db.table<DateTime.Utc>("revoked_refresh_families")
     return CredentialStore.of({
       insert: (c) =>
         db.run(Effect.suspend(() =>
-          credentials.has(c.id) || Option.isSome(find(credentials, (x) => x.publishableKey === c.publishableKey || x.secretHash === c.secretHash))
+          credentials.has(c.id) || keys.has(`pk|${c.publishableKey}`) || keys.has(`sk|${c.secretHash}`)
             ? unique("credential", c.id)
-            : Effect.sync(() => void credentials.set(c.id, c))
+            : Effect.sync(() => {
+              credentials.set(c.id, c)
+              keys.set(`pk|${c.publishableKey}`, c.id)
+              keys.set(`sk|${c.secretHash}`, c.id)
+              credentialsOf(db, c.merchantId).set(c.id, true)
+            })
         )),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(credentials.get(id)))),
-      findByPublishableKey: (key) => db.run(Effect.sync(() => find(credentials, (c) => c.publishableKey === key))),
-      findBySecretHash: (hash) => db.run(Effect.sync(() => find(credentials, (c) => c.secretHash === hash))),
+      findByPublishableKey: (publishableKey) => db.run(Effect.sync(() => Option.fromNullishOr(credentialByKey(db, { publishableKey })))),
+      findBySecretHash: (secretHash) => db.run(Effect.sync(() => Option.fromNullishOr(credentialByKey(db, { secretHash })))),
       listActiveForShop: (merchantId, shopId) =>
         db.run(Effect.sync(() =>
-          [...credentials.values()].filter((c) =>
-            c.merchantId === merchantId && c.revokedAt === null && (c.shopId === null || c.shopId === shopId)
-          )
+          rowsOf(credentials, credentialsOf(db, merchantId)).filter((c) => c.revokedAt === null && (c.shopId === null || c.shopId === shopId))
         )),
       revoke: (ids, at) =>
         db.run(Effect.sync(() => {
@@ -43,11 +62,19 @@ export const MemoryCredentialStore = Layer.effect(
         })),
       insertRefreshToken: (t) =>
         db.run(Effect.suspend(() =>
-          tokens.has(t.id) || Option.isSome(find(tokens, (x) => x.tokenHash === t.tokenHash))
+          tokens.has(t.id) || tokenHashes.has(t.tokenHash)
             ? unique("refresh token", t.id)
-            : Effect.sync(() => void tokens.set(t.id, t))
+            : Effect.sync(() => {
+              tokens.set(t.id, t)
+              tokenHashes.set(t.tokenHash, t.id)
+              family(t.familyId).set(t.id, true)
+            })
         )),
-      findRefreshToken: (hash) => db.run(Effect.sync(() => find(tokens, (t) => t.tokenHash === hash))),
+      findRefreshToken: (hash) =>
+        db.run(Effect.sync(() => {
+          const id = tokenHashes.get(hash)
+          return Option.fromNullishOr(id === undefined ? undefined : tokens.get(id))
+        })),
       markRefreshTokenUsed: (id, at) =>
         db.run(Effect.sync(() => {
           const t = tokens.get(id)
@@ -58,8 +85,8 @@ export const MemoryCredentialStore = Layer.effect(
       revokeRefreshFamily: (familyId, at) =>
         db.run(Effect.sync(() => {
           let n = 0
-          for (const t of tokens.values()) {
-            if (t.familyId === familyId && t.revokedAt === null) {
+          for (const t of rowsOf(tokens, family(familyId))) {
+            if (t.revokedAt === null) {
               tokens.set(t.id, { ...t, revokedAt: at })
               n++
             }

@@ -19,6 +19,7 @@ export const MemoryLedgerStore = Layer.effect(
     /** Index: a shop's journal entries. */
     const entriesOf = (environment: Environment, shopId: string) => db.table<true>(`journal_entries_of|${environment}|${shopId}`)
     const balances = db.table<AccountBalance & { readonly environment: Environment; readonly shopId: string }>("account_balances")
+    const balancesOf = (environment: Environment, shopId: string) => db.table<true>(`account_balances_of|${environment}|${shopId}`)
     const sums = (environment: Environment, shopId: string, source: ReadonlyArray<JournalEntry>) => {
       const out = new Map<string, AccountBalance>()
       for (const e of source) {
@@ -45,15 +46,17 @@ export const MemoryLedgerStore = Layer.effect(
             }
             next.set(key, { ...current, balance })
           }
-          for (const [key, value] of next) balances.set(key, value)
+          for (const [key, value] of next) {
+            if (!balances.has(key)) balancesOf(entry.environment, entry.shopId).set(key, true)
+            balances.set(key, value)
+          }
           entries.set(entry.id, entry)
           entriesOf(entry.environment, entry.shopId).set(entry.id, true)
           return Effect.void
         })),
       balances: (environment, shopId) =>
         db.run(Effect.sync(() =>
-          [...balances.values()]
-            .filter((b) => b.environment === environment && b.shopId === shopId)
+          rowsOf(balances, balancesOf(environment, shopId))
             .map(({ balance, book, currency }) => ({ book, currency, balance }))
         )),
       balance: (environment, shopId, book, currency) =>

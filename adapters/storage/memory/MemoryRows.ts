@@ -2,12 +2,6 @@
 import { DateTime, Effect, Option } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 
-/** The first row that matches, by scan (for tables small enough to scan). */
-export const find = <A>(rows: Map<string, A>, predicate: (row: A) => boolean): Option.Option<A> => {
-  for (const row of rows.values()) if (predicate(row)) return Option.some(row)
-  return Option.none()
-}
-
 /** A duplicate unique key: a defect, as SQL's unique index makes it. */
 export const unique = (what: string, key: string) => Effect.die(new Error(`duplicate ${what}: ${key}`))
 

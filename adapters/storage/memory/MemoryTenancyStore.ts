@@ -3,7 +3,10 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { Merchant, Shop } from "../../../core/tenancy/Merchant.ts"
 import { MemoryDb } from "./MemoryDb.ts"
-import { unique } from "./MemoryRows.ts"
+import { rowsOf, unique } from "./MemoryRows.ts"
+
+/** A merchant's shops (ids), journaled like the rows. */
+export const shopsOf = (db: MemoryDb["Service"], merchantId: string) => db.table<true>(`shops_of|${merchantId}`)
 
 export const MemoryTenancyStore = Layer.effect(
   TenancyStore,
@@ -15,12 +18,17 @@ export const MemoryTenancyStore = Layer.effect(
       insertMerchant: (m) =>
         db.run(Effect.suspend(() => merchants.has(m.id) ? unique("merchant", m.id) : Effect.sync(() => void merchants.set(m.id, m)))),
       insertShop: (s) =>
-        db.run(Effect.suspend(() => shops.has(s.id) ? unique("shop", s.id) : Effect.sync(() => void shops.set(s.id, s)))),
+        db.run(Effect.suspend(() =>
+          shops.has(s.id) ? unique("shop", s.id) : Effect.sync(() => {
+            shops.set(s.id, s)
+            shopsOf(db, s.merchantId).set(s.id, true)
+          })
+        )),
       findMerchant: (id) => db.run(Effect.sync(() => Option.fromNullishOr(merchants.get(id)))),
       findShop: (id) => db.run(Effect.sync(() => Option.fromNullishOr(shops.get(id)))),
       listShops: (merchantId) =>
         db.run(Effect.sync(() =>
-          [...shops.values()].filter((s) => s.merchantId === merchantId).sort((a, b) =>
+          rowsOf(shops, shopsOf(db, merchantId)).sort((a, b) =>
             DateTime.toEpochMillis(a.createdAt) - DateTime.toEpochMillis(b.createdAt) || a.id.localeCompare(b.id)
           )
         )),

@@ -30,25 +30,43 @@ export const MemoryWebhookStore = Layer.effect(
       else toAttempt.delete(d.id)
     }
     const inbox = db.table<InboxMessage>("webhook_inbox")
+    // Subscriptions by shop and by the merchant a merchant-wide one covers (event fan-out, lists).
+    const subscriptionsOf = (environment: string, shopId: string) => db.table<true>(`webhooks_of|${environment}|${shopId}`)
+    const covering = (environment: string, merchantId: string) => db.table<true>(`webhooks_covering|${environment}|${merchantId}`)
+    const unindex = (s: Subscription) => {
+      subscriptionsOf(s.environment, s.shopId).delete(s.id)
+      if (s.coversMerchantId !== null) covering(s.environment, s.coversMerchantId).delete(s.id)
+    }
+    const writeSubscription = (s: Subscription) => {
+      const before = subscriptions.get(s.id)
+      if (before !== undefined) unindex(before)
+      subscriptions.set(s.id, s)
+      subscriptionsOf(s.environment, s.shopId).set(s.id, true)
+      if (s.coversMerchantId !== null) covering(s.environment, s.coversMerchantId).set(s.id, true)
+    }
     const scoped = (s: Subscription | undefined, environment: string, shopId: string) =>
       Option.filter(Option.fromNullishOr(s), (x) => x.environment === environment && x.shopId === shopId)
     return WebhookStore.of({
-      insertSubscription: (s) => db.run(Effect.sync(() => void subscriptions.set(s.id, s))),
-      updateSubscription: (s) => db.run(Effect.sync(() => void subscriptions.set(s.id, s))),
+      insertSubscription: (s) => db.run(Effect.sync(() => writeSubscription(s))),
+      updateSubscription: (s) => db.run(Effect.sync(() => writeSubscription(s))),
       deleteSubscription: (environment, shopId, id) =>
-        db.run(Effect.sync(() => Option.isSome(scoped(subscriptions.get(id), environment, shopId)) && subscriptions.delete(id))),
+        db.run(Effect.sync(() => {
+          const found = scoped(subscriptions.get(id), environment, shopId)
+          if (Option.isNone(found)) return false
+          unindex(found.value)
+          return subscriptions.delete(id)
+        })),
       findSubscription: (environment, shopId, id) => db.run(Effect.sync(() => scoped(subscriptions.get(id), environment, shopId))),
       findSubscriptionById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(subscriptions.get(id)))),
       listSubscriptions: (environment, shopId, p) =>
         db.run(Effect.sync(() =>
-          page([...subscriptions.values()].filter((s) => s.environment === environment && s.shopId === shopId).sort(newestFirst), p)
+          page(rowsOf(subscriptions, subscriptionsOf(environment, shopId)).sort(newestFirst), p)
         )),
       activeSubscriptions: (environment, merchantId, shopId) =>
-        db.run(Effect.sync(() =>
-          [...subscriptions.values()].filter((s) =>
-            s.environment === environment && s.active && (s.shopId === shopId || s.coversMerchantId === merchantId)
-          )
-        )),
+        db.run(Effect.sync(() => {
+          const ids = new Set([...subscriptionsOf(environment, shopId).keys(), ...covering(environment, merchantId).keys()])
+          return Array.from(ids, (id) => subscriptions.get(id)!).filter((s) => s.active)
+        })),
       insertDeliveries: (ds) =>
         db.run(Effect.sync(() => {
           for (const d of ds) {

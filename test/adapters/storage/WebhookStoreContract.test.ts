@@ -6,7 +6,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
-import type { Delivery } from "../../../core/webhooks/Webhook.ts"
+import type { Delivery, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
@@ -20,9 +20,39 @@ const delivery = (webhookId: string): Delivery => ({
   succeededAt: null, lockedUntil: null, createdAt: t0
 })
 
+const subscription = (shopId: string, coversMerchantId: string | null, environment: Subscription["environment"] = "production"): Subscription => ({
+  id: uid("wh_"), environment, shopId, coversMerchantId, url: "https://merchant.example/hooks", managed: false, events: ["*"], active: true,
+  description: null, secret: "whsec_test", previousSecret: null, previousSecretExpiresAt: null, disabledReason: null, createdAt: t0, updatedAt: t0
+})
+
 for (const target of storeTargets("webhook_store")) {
   describe(`webhook store contract on ${target.name}`, () => {
     layer(target.layer(), { timeout: 60_000 })((it) => {
+      it.effect("an event reaches its shop's active subscriptions and its merchant's merchant-wide ones, in its environment only", () =>
+        Effect.gen(function*() {
+          const store = yield* WebhookStore
+          const [merchant, otherMerchant, shop, sibling] = [uid("mer_"), uid("mer_"), uid("shop_"), uid("shop_")]
+          const own = subscription(shop, null)
+          const wide = subscription(sibling, merchant)
+          const siblingOnly = subscription(sibling, null)
+          const otherWide = subscription(uid("shop_"), otherMerchant)
+          const sandbox = subscription(shop, null, "sandbox")
+          const paused = { ...subscription(shop, null), active: false }
+          const removed = subscription(shop, null)
+          for (const s of [own, wide, siblingOnly, otherWide, sandbox, paused, removed]) yield* store.insertSubscription(s)
+          assert.isTrue(yield* store.deleteSubscription("production", shop, removed.id))
+          assert.isFalse(yield* store.deleteSubscription("production", sibling, own.id), "deleted only from its own shop")
+          const ids = (subs: ReadonlyArray<Subscription>) => subs.map((s) => s.id)
+          assert.sameMembers(ids(yield* store.activeSubscriptions("production", merchant, shop)), [own.id, wide.id])
+          assert.sameMembers(ids(yield* store.activeSubscriptions("sandbox", merchant, shop)), [sandbox.id])
+          yield* store.updateSubscription({ ...own, active: false })
+          yield* store.updateSubscription({ ...paused, active: true })
+          assert.sameMembers(ids(yield* store.activeSubscriptions("production", merchant, shop)), [paused.id, wide.id])
+          const listed = yield* store.listSubscriptions("production", shop, { limit: 10, offset: 0 })
+          assert.sameMembers(ids(listed.rows), [own.id, paused.id])
+          assert.strictEqual(listed.total, 2)
+        }))
+
       it.effect("concurrent claims lease disjoint deliveries", () =>
         Effect.gen(function*() {
           const store = yield* WebhookStore
