@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto"
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http"
 import { jwtVerify } from "jose"
+import { benchPayment, type PaymentInput } from "../support/PaymentView.ts"
 import { openDb, type Seed } from "./Db.ts"
 
 const seed = JSON.parse(process.env["BENCH_SEED"] ?? "{}") as Seed
@@ -55,7 +56,7 @@ const me = async (req: IncomingMessage, res: ServerResponse) => {
 }
 
 const payment = async (req: IncomingMessage, res: ServerResponse) => {
-  const input = JSON.parse(await body(req)) as { amount: number; userName: string; userEmail: string; documentId: string }
+  const input = JSON.parse(await body(req)) as PaymentInput
   const { credentialId } = await claims(req)
   const credential = await db.credential(credentialId)
   if (credential === undefined) return send(res, 401, { error: { code: "token_revoked" } })
@@ -67,16 +68,8 @@ const payment = async (req: IncomingMessage, res: ServerResponse) => {
   const scope = `${credentialId}:POST /api/v1/payments`
   if (!(await db.claimKey(scope, idempotencyKey))) return send(res, 409, { error: { code: "idempotency_key_in_use" } })
   const now = new Date()
-  const id = `TXN-${randomUUID().replaceAll("-", "").slice(0, 26).toUpperCase()}`
-  const view = {
-    transactionId: id, status: "pending", amount: input.amount, currency: "USD",
-    localAmount: Math.round(input.amount * rate * 1.02 * 100) / 100, localCurrency: "BRL", paymentMethodId: "1001",
-    method: "pix", country: "BRA", provider: "sandbox", providerRef: `sbx_${id}`,
-    paymentFormUrl: `http://localhost/sandbox/pay/${id}`, paymentData: { qrCode: `00020126580014br.gov.bcb.pix0136${id}` },
-    fees: { total: 1.2, processing: 0.75, fx: 0.45 }, userName: input.userName, userEmail: input.userEmail,
-    createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 30 * 60_000).toISOString()
-  }
-  await db.insertPayment({ id, shopId: shop.id, now, data: { ...view, documentId: input.documentId, attempts: [{ provider: "sandbox", outcome: "accepted" }] } })
+  const { id, view, data } = benchPayment(input, rate, now)
+  await db.insertPayment({ id, shopId: shop.id, now, data })
   await db.completeKey(scope, idempotencyKey, 201, JSON.stringify(view))
   send(res, 201, view)
 }

@@ -18,6 +18,7 @@ import { jwtVerify } from "jose"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import type { Seed } from "../baseline/Db.ts"
+import { benchPayment } from "../support/PaymentView.ts"
 
 const seed = JSON.parse(process.env["BENCH_SEED"] ?? "{}") as Seed
 const key = new TextEncoder().encode("loopback-jwt-secret-of-at-least-32-bytes")
@@ -92,16 +93,8 @@ const PaymentsLive = HttpApiBuilder.group(Api, "payments", (handlers) =>
           VALUES (${scope}, ${headers["idempotency-key"]}, 'h', 'in_progress', ${new Date(now.getTime() + 60_000)}, ${now}, ${new Date(now.getTime() + 86_400_000)})
           ON CONFLICT DO NOTHING RETURNING scope`
         if (claimed.length === 0) return yield* new Conflict({ code: "idempotency_key_in_use" })
-        const id = `TXN-${randomUUID().replaceAll("-", "").slice(0, 26).toUpperCase()}`
-        const view = {
-          transactionId: id, status: "pending", amount: payload.amount, currency: "USD",
-          localAmount: Math.round(payload.amount * rate * 1.02 * 100) / 100, localCurrency: "BRL", paymentMethodId: "1001",
-          method: "pix", country: "BRA", provider: "sandbox", providerRef: `sbx_${id}`,
-          paymentFormUrl: `http://localhost/sandbox/pay/${id}`, paymentData: { qrCode: `00020126580014br.gov.bcb.pix0136${id}` },
-          fees: { total: 1.2, processing: 0.75, fx: 0.45 }, userName: payload.userName, userEmail: payload.userEmail,
-          createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 30 * 60_000).toISOString()
-        }
-        const data = JSON.stringify({ ...view, documentId: payload.documentId, attempts: [{ provider: "sandbox", outcome: "accepted" }] })
+        const { id, view, data: document } = benchPayment(payload, rate, now)
+        const data = JSON.stringify(document)
         yield* sql.withTransaction(Effect.gen(function*() {
           yield* sql`
             INSERT INTO payments (id, environment, shop_id, status, payment_method_id, method, country, merchant_order_id, version, created_at, data)
