@@ -45,128 +45,13 @@
  * national id (cédula / DNI-CUIT). Push rails (CoDi, Nequi, Daviplata, Yape, Plin) need the
  * phone number the request is sent to. Cards need the cardholder name and an email.
  */
-import type { Channel } from "./Channel.ts"
-import type { PaymentMethodDef, RequiredField } from "./PaymentMethod.ts"
+import type { PaymentMethodDef } from "./PaymentMethod.ts"
+import { bankTransfer, buyer, buyerWithId, card, cash, def, type Limit, minutes, type Rail, wallet } from "./RailKinds.ts"
+
+export { type CatalogCountry, catalogCountries } from "./RailKinds.ts"
 
 /** Ids of rails that were removed. They stay here forever so that no new rail takes them. */
 export const retiredIds: ReadonlyArray<string> = []
-
-/** The countries the catalog covers (ISO-2) with their local currency. */
-export const catalogCountries = { BR: "BRL", MX: "MXN", CO: "COP", PE: "PEN", CL: "CLP", AR: "ARS" } as const
-export type CatalogCountry = keyof typeof catalogCountries
-
-// --- building blocks -------------------------------------------------------------------------
-
-/** What a kind of rail has in common within a country. */
-interface Rail {
-  readonly method: string
-  readonly methodLabel: string
-  readonly channel: Channel
-  readonly requires: ReadonlyArray<RequiredField>
-  readonly expiresInMinutes: number
-  readonly settlementDays: number
-  /** [percent, flat USD] */
-  readonly fee: readonly [string, string]
-  /** [minTxUsd, maxTxUsd] */
-  readonly usd?: readonly [string | null, string | null]
-}
-
-/** [currency, min, max] in major units; the first is the local currency the buyer pays in. */
-type Limit = readonly [currency: string, min: string, max: string]
-
-interface Overrides {
-  readonly fee?: readonly [string, string]
-  readonly settlementDays?: number
-  readonly expiresInMinutes?: number
-  readonly requires?: ReadonlyArray<RequiredField>
-}
-
-const def = (
-  id: string,
-  country: CatalogCountry,
-  name: string,
-  rail: Rail,
-  limits: ReadonlyArray<Limit>,
-  overrides: Overrides = {}
-): PaymentMethodDef => {
-  const [percent, flat] = overrides.fee ?? rail.fee
-  const [minTxUsd, maxTxUsd] = rail.usd ?? [null, null]
-  return {
-    id,
-    method: rail.method,
-    methodLabel: rail.methodLabel,
-    name,
-    country,
-    channel: rail.channel,
-    currencies: limits.map(([currency]) => currency),
-    currencyLimits: limits.map(([currency, min, max]) => ({ currency, min, max })),
-    minTxUsd,
-    maxTxUsd,
-    fee: { percent, flat, currency: "USD" },
-    requires: overrides.requires ?? rail.requires,
-    expiresInMinutes: overrides.expiresInMinutes ?? rail.expiresInMinutes,
-    settlementDays: overrides.settlementDays ?? rail.settlementDays,
-    sandboxOnly: false,
-    enabled: true,
-    online: true
-  }
-}
-
-const sandbox = (id: string, real: PaymentMethodDef, name: string): PaymentMethodDef => ({ ...real, id, name, sandboxOnly: true })
-
-const minutes = { hour: 60, day: 1440, twoDays: 2880, threeDays: 4320 } as const
-
-const buyer: ReadonlyArray<RequiredField> = ["userName", "userEmail"]
-const buyerWithId: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
-
-/** Cards: 30 minutes to complete 3-D Secure, T+7, USD bounds of the acquirer. */
-const card = (requires: ReadonlyArray<RequiredField>, fee: readonly [string, string]): Rail => ({
-  method: "card",
-  methodLabel: "Credit card",
-  channel: "CREDIT_CARD",
-  requires,
-  expiresInMinutes: 30,
-  settlementDays: 7,
-  fee,
-  usd: ["1", "10000"]
-})
-
-/** Cash vouchers: payable for 2 to 3 days over a counter, confirmed by batch files, T+3. */
-const cash = (
-  requires: ReadonlyArray<RequiredField>,
-  fee: readonly [string, string],
-  expiresInMinutes: number,
-  method = "cash"
-): Rail => ({
-  method,
-  methodLabel: "Cash voucher",
-  channel: "CASH",
-  requires,
-  expiresInMinutes,
-  settlementDays: 3,
-  fee,
-  usd: ["1", null]
-})
-
-const bankTransfer = (requires: ReadonlyArray<RequiredField>, fee: readonly [string, string], settlementDays: number): Rail => ({
-  method: "bank_transfer",
-  methodLabel: "Bank transfer",
-  channel: "ONLINE",
-  requires,
-  expiresInMinutes: minutes.day,
-  settlementDays,
-  fee
-})
-
-const wallet = (requires: ReadonlyArray<RequiredField>, fee: readonly [string, string], settlementDays = 2): Rail => ({
-  method: "wallet",
-  methodLabel: "Wallet",
-  channel: "ONLINE",
-  requires,
-  expiresInMinutes: 30,
-  settlementDays,
-  fee
-})
 
 // --- Brazil (BRL) ----------------------------------------------------------------------------
 
@@ -395,6 +280,8 @@ const argentina: ReadonlyArray<PaymentMethodDef> = [
 
 /** Every real rail, in id order. Append new rails at the end (see the top of this file). */
 export const realMethods: ReadonlyArray<PaymentMethodDef> = [...brazil, ...mexico, ...colombia, ...peru, ...chile, ...argentina]
+
+const sandbox = (id: string, real: PaymentMethodDef, name: string): PaymentMethodDef => ({ ...real, id, name, sandboxOnly: true })
 
 const real = (id: string): PaymentMethodDef => {
   const found = realMethods.find((m) => m.id === id)
