@@ -266,18 +266,14 @@ for (const store of stores) {
       await load(baseline, "me", 16, warmUp)
       const me = await sideBySide(project, baseline, "me", 16)
       rows.push({ work: "GET /api/v1/me", store, connections: 16, ...me })
-      if (floor !== undefined) {
-        await load(floor, "payment", 16, warmUp)
-        // Project, floor, baseline, interleaved: the floor row's first columns are the floor's.
-        const [p, f, b] = await interleaved([project, floor, baseline], "payment", 16)
-        rows.push({ work: "POST /api/v1/payments", store, connections: 16, project: p!, baseline: b! })
-        rows.push({ work: "POST /api/v1/payments, stack floor", store, connections: 16, project: f!, baseline: b! })
-      }
+      if (floor !== undefined) await load(floor, "payment", 16, warmUp)
       for (const connections of store === "postgres" && !short ? [16, 64] : [16]) {
-        // With the floor, the 16-connection row was measured beside it above.
-        const measured = rows.find((r) => r.store === store && r.work === "POST /api/v1/payments" && r.connections === connections)
-        const created = measured?.baseline ? { project: measured.project, baseline: measured.baseline } : await sideBySide(project, baseline, "payment", connections)
-        if (measured === undefined) rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
+        // At 16 connections the stack's floor, where there is one, is interleaved with the two.
+        const withFloor = connections === 16 ? floor : undefined
+        const [p, b, f] = await interleaved(withFloor === undefined ? [project, baseline] : [project, baseline, withFloor], "payment", connections)
+        const created = { project: p!, baseline: b! }
+        rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
+        if (f !== undefined) rows.push({ work: "POST /api/v1/payments, stack floor", store, connections, project: f, baseline: b! })
         if (connections === 16) {
           // Latency below saturation: each side at a fixed 70 % of its own peak.
           rows.push({

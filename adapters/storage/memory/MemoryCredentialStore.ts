@@ -6,7 +6,7 @@ import { MemoryDb } from "./MemoryDb.ts"
 import { rowsOf, unique } from "./MemoryRows.ts"
 
 /** The credentials' unique keys, journaled like the rows: `pk|<publishable key>` and `sk|<secret hash>` to the credential's id. */
-export const credentialKeys = (db: MemoryDb["Service"]) => db.table<string>("credential_keys")
+const credentialKeys = (db: MemoryDb["Service"]) => db.table<string>("credential_keys")
 
 /** A merchant's credentials (ids). */
 const credentialsOf = (db: MemoryDb["Service"], merchantId: string) => db.table<true>(`credentials_of|${merchantId}`)
