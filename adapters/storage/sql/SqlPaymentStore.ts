@@ -5,9 +5,7 @@ import { date } from "./Rows.ts"
 import { completeKey } from "./SqlIdempotencyStore.ts"
 import { write } from "./SqlTransactions.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
-import { PaymentJson } from "../../../core/payments/Payment.ts"
-
-const encodePayment = Schema.encodeSync(PaymentJson)
+import { encodePaymentJson, PaymentJson } from "../../../core/payments/Payment.ts"
 
 const decodePayment = Schema.decodeUnknownSync(PaymentJson)
 
@@ -30,7 +28,7 @@ export const SqlPaymentStore = Layer.effect(
             merchantOrderId: p.merchantOrderId,
             version: p.version,
             createdAt: date(p.createdAt),
-            data: JSON.stringify(encodePayment(p))
+            data: JSON.stringify(encodePaymentJson(p))
           })
         }`).pipe(Effect.orDie),
       find: (environment, shopId, id) =>
@@ -43,7 +41,7 @@ export const SqlPaymentStore = Layer.effect(
         ),
       update: (p, completes) => {
         const written = sql<{ readonly id: string }>`
-          UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePayment(p))}
+          UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePaymentJson(p))}
           WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`
         // The key's response rides the same statement, conditioned on the payment's write.
         return (completes === undefined ? written : sql<{ readonly id: string }>`
