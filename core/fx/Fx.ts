@@ -90,21 +90,21 @@ export class Fx extends Context.Service<Fx, {
         markupPct: config.fxMarkupPct
       })
 
-      const toUsd = Effect.fn("Fx.toUsd")(function*(amount: BigDecimal.BigDecimal, currency: string) {
+      const toUsd = Effect.fnUntraced(function*(amount: BigDecimal.BigDecimal, currency: string) {
         if (currency === "USD") return conversion("USD", "USD", amount, Money.round(amount, "USD"), one)
         const mid = yield* midPerUsd(currency)
         const usd = BigDecimal.multiply(BigDecimal.divideUnsafe(amount, mid), BigDecimal.subtract(one, markup))
         return conversion(currency, "USD", amount, Money.round(usd, "USD"), mid)
       })
 
-      const fromUsd = Effect.fn("Fx.fromUsd")(function*(usd: BigDecimal.BigDecimal, currency: string) {
+      const fromUsd = Effect.fnUntraced(function*(usd: BigDecimal.BigDecimal, currency: string) {
         if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
         const mid = yield* midPerUsd(currency)
         const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.sum(one, markup))
         return conversion("USD", currency, usd, Money.round(local, currency), mid)
       })
 
-      const sellUsd = Effect.fn("Fx.sellUsd")(function*(usd: BigDecimal.BigDecimal, currency: string) {
+      const sellUsd = Effect.fnUntraced(function*(usd: BigDecimal.BigDecimal, currency: string) {
         if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
         const mid = yield* midPerUsd(currency)
         const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.subtract(one, markup))

@@ -33,7 +33,7 @@ export class Scopes extends Context.Service<Scopes, {
     Scopes,
     Effect.gen(function*() {
       const tenancy = yield* TenancyStore
-      const resolve = Effect.fn("Scopes.resolve")(function*(
+      const resolve = Effect.fnUntraced(function*(
         principal: Principal,
         named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
       ) {
