@@ -102,14 +102,17 @@ export class Idempotency extends Context.Service<Idempotency, {
 
       const leaseFrom = (at: DateTime.Utc) => DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) })
 
-      /** Extends the lease for as long as the execution runs. */
-      const heartbeat = (request: IdempotentRequest) =>
-        Effect.gen(function*() {
-          while (true) {
-            yield* Effect.sleep(heartbeatEvery)
-            yield* store.extend(request.scope, request.key, leaseFrom(yield* DateTime.now))
-          }
-        })
+      /**
+       * The keys this engine is executing. One heartbeat extends all their leases every
+       * `heartbeatEvery` (a key's first extension comes within that, well inside its lease), so
+       * an execution costs no fiber and no timer of its own.
+       */
+      const running = new Set<{ readonly scope: string; readonly key: string }>()
+      const heartbeat = Effect.gen(function*() {
+        const at = yield* DateTime.now
+        for (const { key, scope } of running) yield* store.extend(scope, key, leaseFrom(at))
+      }).pipe(Effect.catchCause((cause) => Effect.logWarning("idempotency leases not extended", cause)))
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(heartbeatEvery), heartbeat)))
 
       const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
         Effect.flatMap(Effect.sync(() => storedBody(codec, value)), (body) => store.complete(request.scope, request.key, 200, body))
@@ -148,11 +151,11 @@ export class Idempotency extends Context.Service<Idempotency, {
             if (claim._tag === "Acquired") {
               // An atomic execution stores its result in its own transaction; another may store it in its last write.
               let storedInWrite = false
-              return yield* Effect.scoped(Effect.gen(function*() {
-                yield* Effect.forkScoped(heartbeat(request))
-                const execution = execute(claim.resourceId ?? undefined)
-                return yield* atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution
-              })).pipe(
+              const execution = execute(claim.resourceId ?? undefined)
+              const held = { scope: request.scope, key: request.key }
+              running.add(held)
+              return yield* (atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution).pipe(
+                Effect.ensuring(Effect.sync(() => void running.delete(held))),
                 Effect.provideService(CurrentIdempotencyKey, {
                   scope: request.scope,
                   key: request.key,
