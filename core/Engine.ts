@@ -29,6 +29,7 @@ import { Merchants } from "./tenancy/Merchants.ts"
 import { Scopes } from "./tenancy/Scopes.ts"
 import { Events } from "./webhooks/Events.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
+import * as SecureRandomPool from "./SecureRandomPool.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
@@ -54,11 +55,11 @@ export const services = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(ProviderRegistry.layer, ShopClocks.layer))
 )
 
-/** Hashing, HMAC and randomness the engine uses: WebCrypto (any runtime) unless a host gives its own. */
+/** Hashing, HMAC and randomness the engine uses: WebCrypto (any runtime; randomness pooled) unless a host gives its own. */
 export type CryptoServices = Digest.Digest | Mac.Mac | SecureRandom.SecureRandom
 
 const crypto: Layer.Layer<CryptoServices> = Layer.mergeAll(Digest.layerWebCrypto, Mac.layerWebCrypto).pipe(
-  Layer.provideMerge(SecureRandom.layerWebCrypto)
+  Layer.provideMerge(SecureRandomPool.layer)
 )
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Context, Effect, Layer, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
+import * as SecureRandomPool from "./SecureRandomPool.ts"
 
 export const IdPrefixes = {
   transaction: "TXN-",
@@ -50,7 +51,7 @@ export class Ids extends Context.Service<Ids, {
   /** A random secret: `prefix` + base62 of `bytes` secure random bytes. */
   readonly secret: (prefix: string, bytes: number) => Effect.Effect<string>
 }>()("core/Ids") {
-  /** Production ids: ULIDs from the clock and secrets from WebCrypto's `getRandomValues`. */
+  /** Production ids: ULIDs from the clock and secrets from WebCrypto's `getRandomValues` (pooled). */
   static readonly layer = Layer.effect(
     Ids,
     Effect.gen(function*() {
@@ -64,7 +65,7 @@ export class Ids extends Context.Service<Ids, {
         secret: (prefix, bytes) => Effect.map(random.randomBytes(bytes), (b) => prefix + toBase62(b))
       })
     })
-  ).pipe(Layer.provide(SecureRandom.layerWebCrypto))
+  ).pipe(Layer.provide(SecureRandomPool.layer))
 
   /** Deterministic ids for tests: `TXN-000001`, `cs_000002`, ... and counter-based secrets. */
   static readonly layerTest = Layer.effect(

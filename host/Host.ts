@@ -18,6 +18,7 @@ import { Webhooks } from "../core/webhooks/Webhooks.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
+import * as SecureRandomPool from "../core/SecureRandomPool.ts"
 import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
@@ -79,7 +80,7 @@ const developmentSecretWarnings = (config: HostConfig) =>
   }))
 
 /** Hashing, HMAC and randomness on `node:crypto` (synchronous; see `foundationWith`). */
-const nodeCrypto = Layer.mergeAll(NodeCrypto.layerDigest, NodeCrypto.layerMac, NodeCrypto.layerSecureRandom)
+const nodeCrypto = Layer.mergeAll(NodeCrypto.layerDigest, NodeCrypto.layerMac, SecureRandomPool.layer)
 
 /** Everything but the listening server, on the given store (default: the configured one). */
 export const appLayer = (
