@@ -103,16 +103,31 @@ export class Idempotency extends Context.Service<Idempotency, {
       const leaseFrom = (at: DateTime.Utc) => DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) })
 
       /**
-       * The keys this engine is executing. One heartbeat extends all their leases every
-       * `heartbeatEvery` (a key's first extension comes within that, well inside its lease), so
-       * an execution costs no fiber and no timer of its own.
+       * The keys this engine is executing. While there are any, one heartbeat extends all their
+       * leases every `heartbeatEvery` (a key's first extension comes within that, well inside its
+       * lease): an execution costs no fiber and no timer of its own, and an idle engine runs none.
        */
       const running = new Set<{ readonly scope: string; readonly key: string }>()
-      const heartbeat = Effect.gen(function*() {
+      const lifetime = yield* Effect.scope
+      let beating = false
+      const extendAll = Effect.gen(function*() {
         const at = yield* DateTime.now
         for (const { key, scope } of running) yield* store.extend(scope, key, leaseFrom(at))
       }).pipe(Effect.catchCause((cause) => Effect.logWarning("idempotency leases not extended", cause)))
-      yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(heartbeatEvery), heartbeat)))
+      const heartbeat = Effect.gen(function*() {
+        while (running.size > 0) {
+          yield* Effect.sleep(heartbeatEvery)
+          yield* extendAll
+        }
+        beating = false
+      })
+      const hold = (held: { readonly scope: string; readonly key: string }) =>
+        Effect.suspend(() => {
+          running.add(held)
+          if (beating) return Effect.void
+          beating = true
+          return Effect.asVoid(Effect.forkIn(heartbeat, lifetime))
+        })
 
       const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
         Effect.flatMap(Effect.sync(() => storedBody(codec, value)), (body) => store.complete(request.scope, request.key, 200, body))
@@ -153,9 +168,11 @@ export class Idempotency extends Context.Service<Idempotency, {
               let storedInWrite = false
               const execution = execute(claim.resourceId ?? undefined)
               const held = { scope: request.scope, key: request.key }
-              running.add(held)
-              return yield* (atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution).pipe(
-                Effect.ensuring(Effect.sync(() => void running.delete(held))),
+              return yield* Effect.acquireUseRelease(
+                hold(held),
+                () => atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution,
+                () => Effect.sync(() => void running.delete(held))
+              ).pipe(
                 Effect.provideService(CurrentIdempotencyKey, {
                   scope: request.scope,
                   key: request.key,
