@@ -13,7 +13,7 @@ const pooled = () => {
   let pool = new Uint8Array(0)
   let offset = 0
   return (size: number): Uint8Array => {
-    // A large draw (a key, a secret) goes straight to the source.
+    // A draw of more than a quarter of the pool goes straight to the source.
     if (size > poolBytes / 4) return globalThis.crypto.getRandomValues(new Uint8Array(size))
     if (offset + size > pool.length) {
       pool = globalThis.crypto.getRandomValues(new Uint8Array(poolBytes))

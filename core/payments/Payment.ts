@@ -144,7 +144,7 @@ const decimal = BigDecimal.format
 const instant = DateTime.formatIso
 /** `Schema.Number` in JSON: a finite number as is, NaN and the infinities by name. */
 const number = (n: number) => Number.isFinite(n) ? n : String(n) as "NaN" | "Infinity" | "-Infinity"
-const instantOrNull = (t: DateTime.Utc | null) => t === null ? null : DateTime.formatIso(t)
+const instantOrNull = (t: DateTime.Utc | null) => t === null ? null : instant(t)
 const rate = (r: typeof Rate.Type): JsonOf<typeof Rate.Type> => ({ currency: r.currency, midPerUsd: decimal(r.midPerUsd), rate: decimal(r.rate) })
 
 /**
