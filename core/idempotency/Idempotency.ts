@@ -109,6 +109,9 @@ export class Idempotency extends Context.Service<Idempotency, {
        */
       const running = new Set<{ readonly scope: string; readonly key: string }>()
       const lifetime = yield* Effect.scope
+      // The heartbeat runs in the engine's context, not in that of the request that started it
+      // (its span, log annotations and key would otherwise outlive it on every extension).
+      const engineContext = yield* Effect.context<never>()
       let beating = false
       const extendAll = Effect.gen(function*() {
         const at = yield* DateTime.now
@@ -126,7 +129,7 @@ export class Idempotency extends Context.Service<Idempotency, {
           running.add(held)
           if (beating) return Effect.void
           beating = true
-          return Effect.asVoid(Effect.forkIn(heartbeat, lifetime))
+          return Effect.asVoid(Effect.forkIn(Effect.provideContext(heartbeat, engineContext), lifetime))
         })
 
       const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
