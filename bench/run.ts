@@ -5,9 +5,11 @@
  * `DATABASE_URL` is set. Prints a table (req/s, p50, p99 in ms, server CPU ms per request, and the
  * ratio project / baseline), the round trips per request on PostgreSQL, the cost after
  * `BENCH_FILL` stored payments, the webhook fan-out over two replicas, and the compiled host's
- * start-up time; the last line is the rows as JSON. On PostgreSQL, POST /payments is also measured
- * on the stack's floor (`bench/floor`: the baseline's statements as a plain Effect application),
- * interleaved with the other two, so the project can be read against its framework's best.
+ * start-up time; the last line is the rows as JSON. The rows "at 70% of peak" are an open-loop
+ * load at a fixed rate (`bench/support/Paced.ts`), latency counted from when each request was due.
+ * On PostgreSQL, POST /payments is also measured on the stack's floor (`bench/floor`: the
+ * baseline's statements as a plain Effect application), interleaved with the other two, so the
+ * project can be read against its framework's best.
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
  * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
@@ -22,6 +24,7 @@ import { join } from "node:path"
 import autocannon from "autocannon"
 import pg from "pg"
 import { type BenchRow, type Measure, medianOf, table } from "./Row.ts"
+import { paced } from "./support/Paced.ts"
 import { type Child, cpuMs, start } from "./support/Processes.ts"
 import { startWireCounter } from "./support/WireCounter.ts"
 import { fanOut } from "./webhooks/FanOut.ts"
@@ -43,25 +46,25 @@ interface Target {
   readonly token: string
 }
 
-/** One load run against a server: throughput, latency, and the server's CPU per request. */
-const load = async (target: Target, work: "me" | "payment", connections: number, amount?: number, rate?: number): Promise<Measure> => {
+const requestOf = (target: Target, work: "me" | "payment") =>
+  work === "me"
+    ? { method: "GET" as const, path: "/api/v1/me", headers: () => ({ authorization: `Bearer ${target.token}` }) }
+    : {
+      method: "POST" as const,
+      path: "/api/v1/payments",
+      body: paymentBody,
+      headers: () => ({ authorization: `Bearer ${target.token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() })
+    }
+
+/** One closed-loop load run against a server (each connection sends as soon as it is answered): throughput, latency, and the server's CPU per request. */
+const load = async (target: Target, work: "me" | "payment", connections: number, amount?: number): Promise<Measure> => {
   const before = cpuMs(target.child.process.pid!)
+  const { headers, ...request } = requestOf(target, work)
   const result = await autocannon({
     url: `http://127.0.0.1:${target.child.port}`,
     connections,
-    ...(rate === undefined ? {} : { overallRate: Math.max(1, Math.round(rate)) }),
     ...(amount === undefined ? { duration: seconds } : { amount }),
-    requests: [work === "me"
-      ? { method: "GET", path: "/api/v1/me", headers: { authorization: `Bearer ${target.token}` } }
-      : {
-        method: "POST",
-        path: "/api/v1/payments",
-        body: paymentBody,
-        setupRequest: (request: any) => ({
-          ...request,
-          headers: { authorization: `Bearer ${target.token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() }
-        })
-      }]
+    requests: [{ ...request, setupRequest: (r: any) => ({ ...r, headers: headers() }) }]
   })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${work}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
   return {
@@ -70,6 +73,13 @@ const load = async (target: Target, work: "me" | "payment", connections: number,
     p99Ms: result.latency.p99,
     cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / Math.max(1, result.requests.total)
   }
+}
+
+/** An open-loop load at a fixed rate (`bench/support/Paced.ts`): latency below saturation. */
+const loadAt = async (target: Target, work: "me" | "payment", connections: number, rate: number): Promise<Measure> => {
+  const before = cpuMs(target.child.process.pid!)
+  const result = await paced({ port: target.child.port, rate, seconds, connections, request: requestOf(target, work) })
+  return { ...result, cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / result.sent }
 }
 
 /** Each target in turn, round after round: the median of each over the rounds. */
@@ -275,13 +285,13 @@ for (const store of stores) {
         rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
         if (f !== undefined) rows.push({ work: "POST /api/v1/payments, stack floor", store, connections, project: f, baseline: b! })
         if (connections === 16) {
-          // Latency below saturation: each side at a fixed 70 % of its own peak.
+          // Latency below saturation: each side at a fixed 70 % of its own peak, open loop.
           rows.push({
             work: "POST /api/v1/payments at 70% of peak",
             store,
             connections,
-            project: await load(project, "payment", connections, undefined, created.project.perSecond * 0.7),
-            baseline: await load(baseline, "payment", connections, undefined, created.baseline.perSecond * 0.7)
+            project: await loadAt(project, "payment", connections, created.project.perSecond * 0.7),
+            baseline: await loadAt(baseline, "payment", connections, created.baseline.perSecond * 0.7)
           })
         }
       }
