@@ -1,6 +1,6 @@
 /** Handlers of the pay-in endpoints: payments (and their legacy aliases), catalog, callbacks, balance. */
 import { Effect, Option, Schema } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -34,8 +34,6 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
 
-    const storedAnswer = (payment: Payment) => storedBody(CreatedPayment, createView(payment, config))
-
     const create = Effect.fnUntraced(function*(
       payload: typeof CreatePaymentBody.Type,
       headers: { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
@@ -44,7 +42,16 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
-      return yield* idempotent({
+      // The body the key stores, when the payment's last write stored one: the answer is then sent
+      // as those very bytes, not encoded a second time (a replay answers the same bytes).
+      let stored: { readonly payment: Payment; readonly body: string } | undefined
+      const storedAnswer = (payment: Payment) => {
+        const body = storedBody(CreatedPayment, createView(payment, config))
+        stored = { payment, body }
+        return body
+      }
+      let created: Payment | undefined
+      const view = yield* idempotent({
         operation: "POST /payments",
         scope,
         key: headers["idempotency-key"],
@@ -53,8 +60,14 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         // A retry of an interrupted execution continues the payment it wrote ahead; a payment left
         // pending stores the key's response in its last write.
         execute: (resume) =>
-          Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }, storedAnswer), (payment) => createView(payment, config))
+          Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }, storedAnswer), (payment) => {
+            created = payment
+            return createView(payment, config)
+          })
       })
+      return stored !== undefined && stored.payment === created
+        ? HttpServerResponse.text(stored.body, { status: 201, contentType: "application/json" })
+        : view
     })
 
     const list = Effect.fnUntraced(function*(query: {
