@@ -22,13 +22,8 @@ interface RouteJson {
   readonly method_ids: ReadonlyArray<string> | null
   readonly enabled: boolean
 }
-interface OutcomeJson {
-  readonly provider_id: string
-  readonly kind: RoutingOutcome["kind"]
-  readonly at_ms: string | number
-  readonly latency_ms: number
-  readonly local_id: string | null
-}
+/** An outcome as the snapshot spells it: an array, not an object (a read carries up to `limit` a provider). */
+type OutcomeJson = readonly [providerId: string, kind: RoutingOutcome["kind"], atMs: string | number, latencyMs: number, localId: string | null]
 
 /** An outcome recorded here, with the id that tells it apart once it is written. */
 interface Local {
@@ -138,7 +133,8 @@ export const SqlRoutingStore = Layer.effect(
             (SELECT version FROM routing_configs WHERE environment = ${environment} AND shop_id = ${shopId}) AS version,
             (SELECT COALESCE(json_agg(r ORDER BY r.priority, r.provider_id), '[]')::text FROM provider_routes r
               WHERE r.environment = ${environment} AND r.shop_id = ${shopId}) AS routes,
-            (SELECT COALESCE(json_agg(o ORDER BY o.id), '[]')::text FROM json_array_elements_text(${JSON.stringify(providerIds)}::json) AS p (id)
+            (SELECT COALESCE(json_agg(json_build_array(o.provider_id, o.kind, o.at_ms, o.latency_ms, o.local_id) ORDER BY o.id), '[]')::text
+              FROM json_array_elements_text(${JSON.stringify(providerIds)}::json) AS p (id)
               CROSS JOIN LATERAL (
                 SELECT id, provider_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
                 WHERE environment = ${environment} AND provider_id = p.id AND method_id = ${methodId} AND family = 'health'
@@ -156,9 +152,9 @@ export const SqlRoutingStore = Layer.effect(
             })),
             health: latestPerProvider(withUnwritten(
               local,
-              (JSON.parse(row!.health) as ReadonlyArray<OutcomeJson>).map((o) => ({
-                outcome: { environment, providerId: o.provider_id, methodId, kind: o.kind, at: Number(o.at_ms), latencyMs: o.latency_ms },
-                localId: o.local_id
+              (JSON.parse(row!.health) as ReadonlyArray<OutcomeJson>).map(([providerId, kind, atMs, latencyMs, localId]) => ({
+                outcome: { environment, providerId, methodId, kind, at: Number(atMs), latencyMs },
+                localId
               })),
               (o) => o.environment === environment && o.methodId === methodId && familyOf(o.kind) === "health" && providerIds.includes(o.providerId)
             ), limit)
