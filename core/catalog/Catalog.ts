@@ -44,19 +44,32 @@ export class Catalog extends Context.Service<Catalog, {
       const byEnvironment = { sandbox: visible("sandbox"), production: visible("production") }
       const methods = (environment: Environment) => byEnvironment[environment]
 
+      /**
+       * Every visible method with its routability, computed once per router: `Routing.routerFor`
+       * hands out the same router while the shop's routes are cached, so a listing (and GET /me,
+       * which reads one) filters a ready list instead of asking each provider about 100 rails.
+       */
+      const everyEntry = new WeakMap<(method: PaymentMethodDef) => ReadonlyArray<unknown>, ReadonlyArray<CatalogEntry>>()
+      const entriesOf = (environment: Environment, route: (method: PaymentMethodDef) => ReadonlyArray<{ readonly id: string }>) => {
+        const known = everyEntry.get(route)
+        if (known !== undefined) return known
+        const entries = methods(environment).map((method): CatalogEntry => {
+          const providers = route(method).map((p) => p.id)
+          return { method, routable: providers.length > 0, unroutableReason: providers.length > 0 ? null : noProviderReason, providers }
+        })
+        everyEntry.set(route, entries)
+        return entries
+      }
+
       const listing = Effect.fn("Catalog.listing")(function*(environment: Environment, shopId: string, filter: CatalogFilter) {
-        const route = yield* routing.routerFor(environment, shopId)
-        const all = methods(environment)
-        const entries = all
-          .filter((m) =>
+        const all = entriesOf(environment, yield* routing.routerFor(environment, shopId))
+        const entries = filter.country === undefined && filter.channel === undefined && filter.method === undefined
+          ? all
+          : all.filter(({ method: m }) =>
             (filter.country === undefined || m.country === filter.country) &&
             (filter.channel === undefined || m.channel === filter.channel) &&
             (filter.method === undefined || m.method === filter.method)
           )
-          .map((method): CatalogEntry => {
-            const providers = route(method).map((p) => p.id)
-            return { method, routable: providers.length > 0, unroutableReason: providers.length > 0 ? null : noProviderReason, providers }
-          })
         return { entries, totalAvailable: all.length }
       })
 

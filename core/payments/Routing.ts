@@ -131,8 +131,16 @@ export class Routing extends Context.Service<Routing, {
         })
       const forget = (environment: Environment, shopId: string) => Effect.sync(() => void cachedRoutes.delete(routesKey(environment, shopId)))
 
+      // One router per list of routes read: the catalog and GET /me ask for it on every request,
+      // and while the list is cached they get the same function (and whatever is memoized on it).
+      const routers = new WeakMap<ReadonlyArray<ProviderRoute>, (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>()
       const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
-        return yield* routerFrom(environment, yield* routesOf(environment, shopId))
+        const configured = yield* routesOf(environment, shopId)
+        const known = routers.get(configured)
+        if (known !== undefined) return known
+        const router = yield* routerFrom(environment, configured)
+        routers.set(configured, router)
+        return router
       })
 
       const decode = Schema.decodeUnknownOption(RoutingConfig)
