@@ -8,9 +8,16 @@ import { Digest, Mac } from "effect/crypto"
 
 const encoder = new TextEncoder()
 
-/** Lowercase hex SHA-256 of a secret, as stored. */
-export const hashSecret = (secret: string): Effect.Effect<string, never, Digest.Digest> =>
-  Digest.Digest.use((digest) => digest.digestHex(Digest.sha256, encoder.encode(secret)))
+/**
+ * Lowercase hex SHA-256 of a secret, as stored, with the `Digest` of the layer that builds the
+ * hasher: a service hashing on every request takes it once rather than providing its `Digest` to
+ * each call (providing a context copies the request fiber's whole context, every service of the
+ * engine).
+ */
+export const secretHasher: Effect.Effect<(secret: string) => Effect.Effect<string>, never, Digest.Digest> = Effect.gen(function*() {
+  const digest = yield* Digest.Digest
+  return (secret) => digest.digestHex(Digest.sha256, encoder.encode(secret))
+})
 
 /** Compares two strings in constant time (their lengths are not secret). */
 export const safeEqual = (a: string, b: string): boolean => Mac.timingSafeEqual(encoder.encode(a), encoder.encode(b))

@@ -5,7 +5,6 @@
  * to the calling `Principal`.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import type { Digest } from "effect/crypto"
 import { type ApiError, apiError } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
@@ -14,7 +13,7 @@ import { CredentialStore } from "../ports/CredentialStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { TokenSigner } from "../ports/TokenSigner.ts"
 import { Transactions } from "../ports/Transactions.ts"
-import { hashSecret, maskKey, safeEqual } from "../Secrets.ts"
+import { maskKey, safeEqual, secretHasher } from "../Secrets.ts"
 import type { Merchant } from "../tenancy/Merchant.ts"
 import type { Credential, RefreshToken } from "./Credential.ts"
 import type { Principal } from "./Principal.ts"
@@ -54,8 +53,7 @@ export class Auth extends Context.Service<Auth, {
       const accesses = yield* AccessStore
       const signer = yield* TokenSigner
       const tx = yield* Transactions
-      const digest = yield* Effect.context<Digest.Digest>()
-      const hash = (secret: string) => hashSecret(secret).pipe(Effect.provide(digest))
+      const hash = yield* secretHasher
 
       const merchantOf = (credential: Credential) =>
         tenancy.findMerchant(credential.merchantId).pipe(

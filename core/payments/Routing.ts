@@ -134,7 +134,7 @@ export class Routing extends Context.Service<Routing, {
       // One router per list of routes read: the catalog and GET /me ask for it on every request,
       // and while the list is cached they get the same function (and whatever is memoized on it).
       const routers = new WeakMap<ReadonlyArray<ProviderRoute>, (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>()
-      const routerFor = Effect.fn("Routing.routerFor")(function*(environment: Environment, shopId: string) {
+      const routerFor = Effect.fnUntraced(function*(environment: Environment, shopId: string) {
         const configured = yield* routesOf(environment, shopId)
         const known = routers.get(configured)
         if (known !== undefined) return known

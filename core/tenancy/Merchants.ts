@@ -3,7 +3,6 @@
  * pair, rotate a shop's keys. Secrets are returned once, here, and stored only as hashes.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import type { Digest } from "effect/crypto"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { Credential } from "../auth/Credential.ts"
 import { type Environment, environments } from "../Environment.ts"
@@ -11,7 +10,7 @@ import { Ids } from "../Ids.ts"
 import { CredentialStore } from "../ports/CredentialStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
-import { hashSecret } from "../Secrets.ts"
+import { secretHasher } from "../Secrets.ts"
 import type { Merchant, Shop, Tier } from "./Merchant.ts"
 
 export type KeyScope = "shop" | "merchant"
@@ -61,7 +60,7 @@ export class Merchants extends Context.Service<Merchants, {
       const tenancy = yield* TenancyStore
       const credentials = yield* CredentialStore
       const tx = yield* Transactions
-      const digest = yield* Effect.context<Digest.Digest>()
+      const hash = yield* secretHasher
 
 
       const mint = Effect.fnUntraced(function*(
@@ -79,7 +78,7 @@ export class Merchants extends Context.Service<Merchants, {
           shopId,
           environment,
           publishableKey,
-          secretHash: yield* hashSecret(secretKey).pipe(Effect.provide(digest)),
+          secretHash: yield* hash(secretKey),
           secretLast4: secretKey.slice(-4),
           version,
           revokedAt: null,

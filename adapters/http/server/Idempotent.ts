@@ -6,10 +6,9 @@
  */
 import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { Digest } from "effect/crypto"
 import type { ApiError } from "../../../core/ApiError.ts"
 import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
-import { hashSecret } from "../../../core/Secrets.ts"
+import { secretHasher } from "../../../core/Secrets.ts"
 import type { Scope } from "../../../core/tenancy/Scopes.ts"
 
 const stable = (value: unknown): unknown => {
@@ -26,7 +25,7 @@ const markReplayed = HttpEffect.appendPreResponseHandler((_request, response) =>
 
 export const makeIdempotent = Effect.gen(function*() {
   const idempotency = yield* Idempotency
-  const digest = yield* Effect.context<Digest.Digest>()
+  const hash = yield* secretHasher
   return <A, I>(options: {
     readonly operation: string
     readonly scope: Pick<Scope, "environment" | "merchant">
@@ -41,7 +40,7 @@ export const makeIdempotent = Effect.gen(function*() {
   }) =>
     options.key === undefined ? options.execute(undefined) : Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const fingerprint = yield* hashSecret(`${options.operation}\n${JSON.stringify(stable(options.request))}`).pipe(Effect.provide(digest))
+      const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
       return yield* idempotency.run(
         { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
         options.codec,
