@@ -78,8 +78,8 @@ const load = async (target: Target, work: "me" | "payment", connections: number,
 /** An open-loop load at a fixed rate (`bench/support/Paced.ts`): latency below saturation. */
 const loadAt = async (target: Target, work: "me" | "payment", connections: number, rate: number): Promise<Measure> => {
   const before = cpuMs(target.child.process.pid!)
-  const result = await paced({ port: target.child.port, rate, seconds, connections, request: requestOf(target, work) })
-  return { ...result, cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / result.sent }
+  const { sent, ...measured } = await paced({ port: target.child.port, rate, seconds, connections, request: requestOf(target, work) })
+  return { ...measured, cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / sent }
 }
 
 /** Each target in turn, round after round: the median of each over the rounds. */
