@@ -79,7 +79,7 @@ const developmentSecretWarnings = (config: HostConfig) =>
     }
   }))
 
-/** Hashing, HMAC and randomness on `node:crypto` (synchronous; see `foundationWith`). */
+/** Hashing and HMAC on `node:crypto` (synchronous; see `foundationWith`); randomness from WebCrypto, pooled (`SecureRandomPool`). */
 const nodeCrypto = Layer.mergeAll(NodeCrypto.layerDigest, NodeCrypto.layerMac, SecureRandomPool.layer)
 
 /** Everything but the listening server, on the given store (default: the configured one). */

@@ -61,6 +61,8 @@ export const paced = async (options: {
         failures.push(error.message)
         resolve()
       })
+      // A server that stops answering fails the run instead of hanging the bench.
+      req.setTimeout(30_000, () => req.destroy(new Error("no answer within 30 s")))
       req.end(body)
     })
   const began = performance.now()
