@@ -23,7 +23,7 @@ import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
 import type { SandboxSimulate } from "../ports/PaymentProvider.ts"
-import { Payments } from "../payments/Payments.ts"
+import { type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../payments/Routing.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -121,6 +121,11 @@ export class Checkout extends Context.Service<Checkout, {
     Effect.gen(function*() {
       const store = yield* CheckoutSessionStore
       const payments = yield* Payments
+      /**
+       * A checkout's request claims its `Idempotency-Key` before it executes (its run does not
+       * claim in the write-ahead), so the payment's write-ahead only binds the key, never finds it taken.
+       */
+      const createPayment = (scope: Scope, input: CreatePayment) => payments.create(scope, input).pipe(Effect.catchTag("KeyTaken", Effect.die))
       const catalog = yield* Catalog
       const routing = yield* Routing
       const fx = yield* Fx
@@ -201,7 +206,7 @@ export class Checkout extends Context.Service<Checkout, {
         }
         const missing = missingFor(buyer, method)
         if (missing.length === 0) {
-          const payment = yield* payments.create(scope, {
+          const payment = yield* createPayment(scope, {
             amount: input.amount,
             currency: input.currency,
             paymentMethodId: input.paymentMethodId,
@@ -352,7 +357,7 @@ export class Checkout extends Context.Service<Checkout, {
           merchant: Option.getOrThrow(yield* tenancy.findMerchant(session.merchantId)),
           shop: Option.getOrThrow(yield* tenancy.findShop(session.shopId))
         }
-        return yield* payments.create(scope, {
+        return yield* createPayment(scope, {
           id: transactionId,
           amount: session.amount,
           currency: session.currency,

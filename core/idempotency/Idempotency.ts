@@ -5,12 +5,19 @@
  *   `waitForExecution`, get 409 `idempotency_key_in_progress`. The same key with another request
  *   is refused (409 `idempotency_key_reused`).
  * - An execution that calls an upstream writes its record ahead (a payment, a refund, a payout)
- *   and binds the key to it with `bind`, in the transaction that inserts the record. From then
- *   on the key belongs to that record: a retry after a crash, a timeout or a lapsed lease runs the
- *   execution again with that record's id (`resume`), and the execution continues the record
- *   instead of starting a second one.
+ *   and binds the key to it with `bind` or `claim`, in the transaction that inserts the record.
+ *   From then on the key belongs to that record: a retry after a crash, a timeout or a lapsed
+ *   lease runs the execution again with that record's id (`resume`), and the execution continues
+ *   the record instead of starting a second one.
+ * - A run that claims its key in the write-ahead (`claimInWriteAhead`) does not claim it first:
+ *   the execution inserts the key with its record (`claim`), one statement fewer for a new key.
+ *   A key that exists fails that write-ahead, which wrote nothing, and the run goes the usual way
+ *   (claim first, then replay, wait, refuse a reuse or continue); so does an execution that
+ *   failed before its write-ahead, so that a replay never answers an error it did not store.
  * - The executor holds the key with a lease that a heartbeat keeps extending while it runs, so a
- *   slow execution is never taken over; only a dead executor's lease lapses.
+ *   slow execution is never taken over; only a dead executor's lease lapses. The lease names its
+ *   execution (`holder`): one that stalled past it and was taken over can no longer extend, end
+ *   or free the new holder's.
  * - An operation that calls no upstream and writes in one transaction (a transfer, a swap, a
  *   refund request) runs `atomic`: its result is stored in its own transaction, so a crash
  *   leaves either nothing (a retry executes) or the stored result (a retry replays).
@@ -20,9 +27,10 @@
  *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
  *   with nothing to continue. Results are kept 24 hours.
  */
-import { Cause, Context, DateTime, Duration, Effect, type Exit, Layer, Schema } from "effect"
+import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from "effect"
 import { type ApiError, apiError } from "../ApiError.ts"
-import { IdempotencyStore } from "../ports/IdempotencyStore.ts"
+import { Ids } from "../Ids.ts"
+import { IdempotencyStore, KeyTaken } from "../ports/IdempotencyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 
 export const retentionHours = 24
@@ -46,6 +54,13 @@ export interface KeyInExecution {
   readonly scope: string
   readonly key: string
   /**
+   * Binds the key to the record written ahead, in that record's transaction; claims it there
+   * when the run has not claimed it yet (`claimInWriteAhead`).
+   */
+  readonly bindTo: (resourceId: string) => Effect.Effect<void, KeyTaken>
+  /** Whether the key is claimed by the write-ahead (`bindTo` then inserts it). */
+  readonly claimsInWriteAhead: boolean
+  /**
    * Tells the run that the execution's last write stored the response itself
    * (`PaymentStore.update` with a `KeyCompletion`), so that the run does not store it again.
    */
@@ -68,6 +83,12 @@ export interface IdempotencyOptions {
   readonly onReplay?: Effect.Effect<void> | undefined
   /** The execution and the stored result commit in one transaction (operations without an upstream). */
   readonly atomic?: boolean | undefined
+  /**
+   * The execution claims the key itself, in the write-ahead of its record (`claim`), instead of
+   * the run claiming it before executing: for an execution that always writes a record ahead
+   * before it succeeds (creating a payment).
+   */
+  readonly claimInWriteAhead?: boolean | undefined
 }
 
 export class Idempotency extends Context.Service<Idempotency, {
@@ -79,35 +100,68 @@ export class Idempotency extends Context.Service<Idempotency, {
   readonly run: <A, I>(
     request: IdempotentRequest,
     codec: Schema.Codec<A, I>,
-    execute: (resume: string | undefined) => Effect.Effect<A, ApiError>,
+    execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
     options?: IdempotencyOptions
   ) => Effect.Effect<A, ApiError>
   /**
    * Binds the current request's key (if any) to the record written ahead; run it inside the
-   * transaction that inserts the record.
+   * transaction that inserts the record. For a run that claimed its key before executing; in one
+   * that claims it in the write-ahead it is a defect (use `claim`).
    */
   readonly bind: (resourceId: string) => Effect.Effect<void>
+  /**
+   * Like `bind`, and when the run claims its key in the write-ahead (`claimInWriteAhead`), the
+   * claim itself: a key that exists fails the transaction with `KeyTaken` (nothing of it is
+   * written), which the run answers from the key.
+   */
+  readonly claim: (resourceId: string) => Effect.Effect<void, KeyTaken>
 }>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const tx = yield* Transactions
+      const ids = yield* Ids
 
       const bind = (resourceId: string) =>
         Effect.gen(function*() {
           const current = yield* CurrentIdempotencyKey
-          if (current !== undefined) yield* store.bind(current.scope, current.key, resourceId)
+          if (current === undefined) return
+          if (current.claimsInWriteAhead) {
+            return yield* Effect.die(new Error("Idempotency.bind in a run that claims its key in the write-ahead: use Idempotency.claim"))
+          }
+          yield* Effect.orDie(current.bindTo(resourceId))
         })
 
+      const claim = (resourceId: string) =>
+        Effect.flatMap(CurrentIdempotencyKey, (current) => current === undefined ? Effect.void : current.bindTo(resourceId))
+
       const leaseFrom = (at: DateTime.Utc) => DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) })
+
+      /** A claim made at `at`: the lease and the retention counted from then. */
+      const claimAt = (request: IdempotentRequest, holder: string, at: DateTime.Utc) => ({
+        scope: request.scope,
+        key: request.key,
+        requestHash: request.fingerprint,
+        holder,
+        now: at,
+        lockedUntil: leaseFrom(at),
+        expiresAt: DateTime.add(at, { hours: retentionHours })
+      })
+
+      /** The key held by one execution: what its heartbeat extends. */
+      interface Held {
+        readonly scope: string
+        readonly key: string
+        readonly holder: string
+      }
 
       /**
        * The keys this engine is executing. While there are any, one heartbeat extends all their
        * leases every `heartbeatEvery` (a key's first extension comes within that, well inside its
        * lease): an execution costs no fiber and no timer of its own, and an idle engine runs none.
        */
-      const running = new Set<{ readonly scope: string; readonly key: string }>()
+      const running = new Set<Held>()
       const lifetime = yield* Effect.scope
       // The heartbeat runs in the engine's context, not in that of the request that started it
       // (its span, log annotations and key would otherwise outlive it on every extension).
@@ -115,7 +169,7 @@ export class Idempotency extends Context.Service<Idempotency, {
       let beating = false
       const extendAll = Effect.gen(function*() {
         const at = yield* DateTime.now
-        for (const { key, scope } of running) yield* store.extend(scope, key, leaseFrom(at))
+        for (const { holder, key, scope } of running) yield* store.extend(scope, key, holder, leaseFrom(at))
       }).pipe(Effect.catchCause((cause) => Effect.logWarning("idempotency leases not extended", cause)))
       const heartbeat = Effect.gen(function*() {
         while (running.size > 0) {
@@ -124,13 +178,18 @@ export class Idempotency extends Context.Service<Idempotency, {
         }
         beating = false
       })
-      const hold = (held: { readonly scope: string; readonly key: string }) =>
-        Effect.suspend(() => {
-          running.add(held)
-          if (beating) return Effect.void
-          beating = true
-          return Effect.asVoid(Effect.forkIn(Effect.provideContext(heartbeat, engineContext), lifetime))
-        })
+      /** Runs `execution` with its key's lease kept alive. */
+      const holding = <A, E, R>(held: Held, execution: Effect.Effect<A, E, R>) =>
+        Effect.acquireUseRelease(
+          Effect.suspend(() => {
+            running.add(held)
+            if (beating) return Effect.void
+            beating = true
+            return Effect.asVoid(Effect.forkIn(Effect.provideContext(heartbeat, engineContext), lifetime))
+          }),
+          () => execution,
+          () => Effect.sync(() => void running.delete(held))
+        )
 
       const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
         Effect.flatMap(Effect.sync(() => storedBody(codec, value)), (body) => store.complete(request.scope, request.key, 200, body))
@@ -138,53 +197,90 @@ export class Idempotency extends Context.Service<Idempotency, {
       /**
        * Stores a success (unless the execution's last write did); frees the key after an error;
        * after a defect or an interruption ends the lock at once, so that a retry continues what
-       * the execution wrote ahead.
+       * the execution wrote ahead. Each acts only on the key `holder` holds.
        */
-      const finish = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, stored: () => boolean) => (exit: Exit.Exit<A, ApiError>) =>
+      const finish = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, holder: string, stored: () => boolean) =>
+      <E>(exit: Exit.Exit<A, E>) =>
         Effect.gen(function*() {
           if (exit._tag === "Success") return stored() ? undefined : yield* complete(request, codec, exit.value)
-          if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key)
-          yield* store.extend(request.scope, request.key, yield* DateTime.now)
+          if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key, holder)
+          yield* store.extend(request.scope, request.key, holder, yield* DateTime.now)
         })
 
-      const run = <A, I>(
+      /**
+       * One execution that claims the key in its write-ahead. Answers its exit, or undefined when
+       * it did not claim the key: the key existed (`KeyTaken`), or the execution failed before it
+       * wrote anything ahead. An execution that fails after it reached its write-ahead has claimed
+       * the key (the write-ahead fails with nothing else) and frees it like any other.
+       */
+      const executeClaiming = <A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
-        execute: (resume: string | undefined) => Effect.Effect<A, ApiError>,
-        options?: IdempotencyOptions
+        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>
       ) =>
         Effect.gen(function*() {
+          const holder = yield* ids.secret("", 12)
+          let claimed = false
+          let storedInWrite = false
+          const exit = yield* holding({ scope: request.scope, key: request.key, holder }, execute(undefined)).pipe(
+            Effect.provideService(CurrentIdempotencyKey, {
+              scope: request.scope,
+              key: request.key,
+              claimsInWriteAhead: true,
+              bindTo: (resourceId) =>
+                Effect.flatMap(DateTime.now, (at) => {
+                  claimed = true
+                  return store.claim({ ...claimAt(request, holder, at), resourceId })
+                }),
+              storedInWrite: () => void (storedInWrite = true)
+            }),
+            Effect.exit
+          )
+          const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
+          if (failed instanceof KeyTaken || (failed !== undefined && !claimed)) return undefined
+          if (Exit.isSuccess(exit) && !claimed) {
+            return yield* Effect.die(new Error(`An execution run with claimInWriteAhead succeeded without claiming key ${request.key}`))
+          }
+          yield* finish(request, codec, holder, () => storedInWrite)(exit)
+          return exit as Exit.Exit<A, ApiError>
+        })
+
+      /** Claims the key before executing: executes, replays, waits for another execution, or refuses. */
+      const acquiring = <A, I>(
+        request: IdempotentRequest,
+        codec: Schema.Codec<A, I>,
+        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
+        options?: IdempotencyOptions
+      ): Effect.Effect<A, ApiError> =>
+        Effect.gen(function*() {
           const atomic = options?.atomic === true
+          const holder = yield* ids.secret("", 12)
           const deadline = DateTime.add(yield* DateTime.now, { milliseconds: Duration.toMillis(waitForExecution) })
           while (true) {
             const at = yield* DateTime.now
-            const claim = yield* store.acquire({
-              scope: request.scope,
-              key: request.key,
-              requestHash: request.fingerprint,
-              now: at,
-              lockedUntil: leaseFrom(at),
-              expiresAt: DateTime.add(at, { hours: retentionHours })
-            })
-            if (claim._tag === "Acquired") {
+            const acquired = yield* store.acquire(claimAt(request, holder, at))
+            if (acquired._tag === "Acquired") {
               // An atomic execution stores its result in its own transaction; another may store it in its last write.
               let storedInWrite = false
-              const execution = execute(claim.resourceId ?? undefined)
-              const held = { scope: request.scope, key: request.key }
-              return yield* Effect.acquireUseRelease(
-                hold(held),
-                () => atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution,
-                () => Effect.sync(() => void running.delete(held))
+              const execution = execute(acquired.resourceId ?? undefined).pipe(
+                // The key is claimed: binding it to a record cannot find it taken.
+                Effect.catchTag("KeyTaken", Effect.die)
+              )
+              return yield* holding(
+                { scope: request.scope, key: request.key, holder },
+                atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution
               ).pipe(
                 Effect.provideService(CurrentIdempotencyKey, {
                   scope: request.scope,
                   key: request.key,
+                  claimsInWriteAhead: false,
+                  bindTo: (resourceId) => store.bind(request.scope, request.key, resourceId),
                   storedInWrite: () => void (storedInWrite = true)
                 }),
-                Effect.onExit(finish(request, codec, () => atomic || storedInWrite))
+                Effect.onExit(finish(request, codec, holder, () => atomic || storedInWrite))
               )
             }
-            const record = claim.record
+            const record = acquired.record
             if (record.requestHash !== request.fingerprint) {
               return yield* apiError(
                 "idempotency_key_reused",
@@ -205,7 +301,20 @@ export class Idempotency extends Context.Service<Idempotency, {
           }
         })
 
-      return Idempotency.of({ run, bind })
+      const run = <A, I>(
+        request: IdempotentRequest,
+        codec: Schema.Codec<A, I>,
+        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
+        options?: IdempotencyOptions
+      ): Effect.Effect<A, ApiError> =>
+        options?.claimInWriteAhead === true && options.atomic !== true
+          ? Effect.flatMap(
+            executeClaiming(request, codec, execute),
+            (exit) => exit === undefined ? acquiring(request, codec, execute, options) : exit
+          )
+          : acquiring(request, codec, execute, options)
+
+      return Idempotency.of({ run, bind, claim })
     })
   )
 }

@@ -364,7 +364,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       // continued, never started again.
       yield* tx.batch(Effect.gen(function*() {
         yield* store.insert(payment)
-        yield* idempotency.bind(id)
+        yield* idempotency.claim(id)
         yield* jobs.enqueueAll([
           {
             kind: JobKinds.recover,

@@ -13,6 +13,7 @@
 import { type BigDecimal, Context, type Duration, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
+import type { KeyTaken } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
@@ -29,8 +30,12 @@ export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
 export class Payments extends Context.Service<Payments, {
-  /** With `answer`, a request's `Idempotency-Key` stores its response in the payment's last write (`StoredAnswer`). */
-  readonly create: (scope: Scope, input: CreatePayment, answer?: StoredAnswer) => Effect.Effect<Payment, ApiError>
+  /**
+   * With `answer`, a request's `Idempotency-Key` stores its response in the payment's last write
+   * (`StoredAnswer`). `KeyTaken` only inside an `Idempotency.run` that claims its key in the
+   * write-ahead (`claimInWriteAhead`), which answers it from the key: nothing was written.
+   */
+  readonly create: (scope: Scope, input: CreatePayment, answer?: StoredAnswer) => Effect.Effect<Payment, ApiError | KeyTaken>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.

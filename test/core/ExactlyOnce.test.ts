@@ -42,7 +42,7 @@ const scriptedProvider = (id: string, behaviour: { delay: Duration.Input; answer
   return { provider, calls }
 }
 
-const setup = (behaviour: { delay: Duration.Input; answering: boolean }) =>
+const setup = (behaviour: { delay: Duration.Input; answering: boolean }, claimInWriteAhead: boolean) =>
   Effect.gen(function*() {
     const scope = yield* newScope()
     const upstream = scriptedProvider(`slow_${scope.shop.id}`, behaviour)
@@ -57,16 +57,21 @@ const setup = (behaviour: { delay: Duration.Input; answering: boolean }) =>
     })
     const payments = yield* Payments
     const idempotency = yield* Idempotency
-    const create = idempotency.run({ scope: `sandbox:${scope.merchant.id}`, key: "order-1", fingerprint: "f1" }, Payment, (resume) =>
-      payments.create(scope, { id: resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }))
+    const create = idempotency.run(
+      { scope: `sandbox:${scope.merchant.id}`, key: "order-1", fingerprint: "f1" },
+      Payment,
+      (resume) => payments.create(scope, { id: resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }),
+      { claimInWriteAhead }
+    )
     return { scope, upstream, create }
   })
 
-describe("exactly-once payment creation", () => {
+// The key claimed before the execution, or by the payment's write-ahead (as POST /payments does).
+for (const claimInWriteAhead of [false, true]) describe(`exactly-once payment creation, ${claimInWriteAhead ? "key claimed in the write-ahead" : "key claimed first"}`, () => {
   it.effect("a cascade slower than the key's lease is never executed twice", () =>
     Effect.gen(function*() {
       // The provider answers after 29 s (within the cascade's 30 s), twice the key's 15 s lease.
-      const { scope, upstream, create } = yield* setup({ delay: "29 seconds", answering: true })
+      const { scope, upstream, create } = yield* setup({ delay: "29 seconds", answering: true }, claimInWriteAhead)
       const first = yield* Effect.forkChild(create)
       yield* TestClock.adjust("20 seconds")
       // The retry finds the key still held (the heartbeat renewed the lease), waits, and replays.
@@ -77,7 +82,7 @@ describe("exactly-once payment creation", () => {
       assert.strictEqual(upstream.calls.length, 1, "one upstream charge for one key")
       assert.strictEqual(retried.id, created.id)
       // A retry while the first still runs past the wait answers 409, never a second execution.
-      const slow = yield* setup({ delay: "29 seconds", answering: true })
+      const slow = yield* setup({ delay: "29 seconds", answering: true }, claimInWriteAhead)
       const running = yield* Effect.forkChild(slow.create)
       yield* TestClock.adjust("1 second")
       const waiting = yield* Effect.forkChild(Effect.exit(slow.create))
@@ -99,7 +104,7 @@ describe("exactly-once payment creation", () => {
   it.effect("an execution that died after calling the provider is continued by the recovery job with the same key", () =>
     Effect.gen(function*() {
       const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }
-      const { scope, upstream, create } = yield* setup(behaviour)
+      const { scope, upstream, create } = yield* setup(behaviour, claimInWriteAhead)
       const first = yield* Effect.forkChild(create)
       yield* TestClock.adjust("1 second")
       assert.strictEqual(upstream.calls.length, 1)
@@ -136,7 +141,7 @@ describe("exactly-once payment creation", () => {
 describe("exactly-once payment recovery when the provider in flight is gone", () => {
   it.effect("the attempt in flight is marked interrupted and the next provider takes the charge", () =>
     Effect.gen(function*() {
-      const { scope, upstream, create } = yield* setup({ delay: "1 second", answering: false })
+      const { scope, upstream, create } = yield* setup({ delay: "1 second", answering: false }, true)
       const first = yield* Effect.forkChild(create)
       yield* TestClock.adjust("1 second")
       yield* Fiber.interrupt(first)

@@ -385,6 +385,44 @@ for (const target of storeTargets("payins")) {
           assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: sk, body: { ...body, merchantOrderId: "idem-255" }, headers: { "idempotency-key": "k".repeat(255) } })).status, 201)
         }))
 
+      it.effect("a key answers what it stored even when its request would now fail before any payment is written", () =>
+        Effect.gen(function*() {
+          const merchant = yield* createMerchant()
+          const sk = merchant.keys.sandbox.secretKey
+          const body = { amount: 12.5, paymentMethodId: "sbx_pix", merchantOrderId: "replay-after-change" }
+          const pay = (key: string, payload: Record<string, unknown> = body) =>
+            call("POST", "/api/v1/payments", { bearer: sk, body: payload, headers: { "idempotency-key": key } })
+          const first = yield* pay("replay-1")
+          assert.strictEqual(first.status, 201)
+          // The shop loses its only provider: a new request fails before it writes anything.
+          const disabled = yield* call("PUT", `/admin/v1/shops/${merchant.shops[0]!.id}/routes/sandbox`, {
+            bearer: adminToken,
+            body: { environment: "sandbox", priority: 1, enabled: false }
+          })
+          assert.strictEqual(disabled.status, 200)
+          const fresh = yield* pay("replay-2")
+          assert.strictEqual(fresh.body.error?.code, "cascade_exhausted")
+          // The key's retry still answers the payment it created, as a replay.
+          const replay = yield* pay("replay-1")
+          assert.strictEqual(replay.status, 201)
+          assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+          assert.deepStrictEqual(replay.body, first.body)
+          // The same key with another request is refused as a reuse, not answered with that request's error.
+          const reused = yield* pay("replay-1", { ...body, amount: 13 })
+          assert.strictEqual(reused.status, 409)
+          assert.strictEqual(reused.body.error.code, "idempotency_key_reused")
+          // The failed key stored nothing: once the shop has its provider again, it executes.
+          yield* call("PUT", `/admin/v1/shops/${merchant.shops[0]!.id}/routes/sandbox`, {
+            bearer: adminToken,
+            body: { environment: "sandbox", priority: 1, enabled: true }
+          })
+          const retried = yield* pay("replay-2")
+          assert.strictEqual(retried.status, 201)
+          assert.strictEqual(retried.headers.get("idempotent-replayed"), null)
+          const list = yield* call("GET", "/api/v1/payments?merchantOrderId=replay-after-change", { bearer: sk })
+          assert.strictEqual(list.body.pagination.total, 2)
+        }))
+
       it.effect("equals, to the cent, the sum of the net amounts and reserves", () =>
         Effect.gen(function*() {
           const { sk } = yield* sandboxMerchant

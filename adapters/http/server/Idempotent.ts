@@ -8,6 +8,7 @@ import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ApiError } from "../../../core/ApiError.ts"
 import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
+import type { KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { secretHasher } from "../../../core/Secrets.ts"
 import type { Scope } from "../../../core/tenancy/Scopes.ts"
 
@@ -34,18 +35,25 @@ export const makeIdempotent = Effect.gen(function*() {
     readonly request: unknown
     readonly codec: Schema.Codec<A, I>
     /** Receives the id of the record an interrupted execution of the same key wrote ahead. */
-    readonly execute: (resume: string | undefined) => Effect.Effect<A, ApiError>
+    readonly execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>
     /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
     readonly atomic?: boolean
+    /** The execution claims the key in its record's write-ahead (see `Idempotency`). */
+    readonly claimInWriteAhead?: boolean
   }) =>
-    options.key === undefined ? options.execute(undefined) : Effect.gen(function*() {
+    // Without a key there is nothing to claim, so nothing can find one taken.
+    options.key === undefined ? Effect.catchTag(options.execute(undefined), "KeyTaken", Effect.die) : Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
       return yield* idempotency.run(
         { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
         options.codec,
         options.execute,
-        { onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request), atomic: options.atomic }
+        {
+          onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request),
+          atomic: options.atomic,
+          claimInWriteAhead: options.claimInWriteAhead
+        }
       )
     })
 })

@@ -57,8 +57,10 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         key: headers["idempotency-key"],
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
         codec: CreatedPayment,
-        // A retry of an interrupted execution continues the payment it wrote ahead; a payment left
-        // pending stores the key's response in its last write.
+        // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
+        // execution continues the payment it wrote ahead; a payment left pending stores the key's
+        // response in its last write.
+        claimInWriteAhead: true,
         execute: (resume) =>
           Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }, storedAnswer), (payment) => {
             created = payment

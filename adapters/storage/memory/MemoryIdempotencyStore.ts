@@ -1,6 +1,6 @@
 /** The idempotency-key store in memory: one record per (scope, key), claimed with a lease. */
 import { DateTime, Effect, Layer } from "effect"
-import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
@@ -44,6 +44,7 @@ export const MemoryIdempotencyStore = Layer.effect(
             key: r.key,
             requestHash: r.requestHash,
             state: "in_progress",
+            holder: r.holder,
             resourceId,
             responseStatus: null,
             responseBody: null,
@@ -53,14 +54,33 @@ export const MemoryIdempotencyStore = Layer.effect(
           })
           return { _tag: "Acquired", resourceId } as const
         })),
+      claim: (r) =>
+        db.run(Effect.suspend(() => {
+          const id = idemKey(r.scope, r.key)
+          if (records.has(id)) return Effect.fail(new KeyTaken())
+          records.set(id, {
+            scope: r.scope,
+            key: r.key,
+            requestHash: r.requestHash,
+            state: "in_progress",
+            holder: r.holder,
+            resourceId: r.resourceId,
+            responseStatus: null,
+            responseBody: null,
+            lockedUntil: r.lockedUntil,
+            createdAt: r.now,
+            expiresAt: r.expiresAt
+          })
+          return Effect.void
+        })),
       bind: (scope, key, resourceId) =>
         db.run(Effect.sync(() => update(scope, key, (r) => ({ ...r, resourceId })))),
-      extend: (scope, key, lockedUntil) =>
-        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? { ...r, lockedUntil } : r))),
+      extend: (scope, key, holder, lockedUntil) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" && r.holder === holder ? { ...r, lockedUntil } : r))),
       complete: (scope, key, responseStatus, responseBody) =>
         db.run(Effect.sync(() => completeKey(records, { scope, key, responseStatus, responseBody }))),
-      release: (scope, key) =>
-        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" ? undefined : r))),
+      release: (scope, key, holder) =>
+        db.run(Effect.sync(() => update(scope, key, (r) => r.state === "in_progress" && r.holder === holder ? undefined : r))),
       purgeExpired: (now) =>
         db.run(Effect.sync(() => {
           let n = 0

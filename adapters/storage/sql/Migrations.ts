@@ -380,6 +380,11 @@ export const migrations = {
   // writes it while it commits counts it once (SqlRoutingStore).
   "0015_routing_outcome_local_id": statements(
     `ALTER TABLE routing_outcomes ADD COLUMN local_id text`
+  ),
+  // A key's lease names the execution that holds it: a heartbeat, an early end or a release
+  // touches only its own claim, never that of an execution that took over a lapsed lease.
+  "0016_idempotency_holder": statements(
+    `ALTER TABLE idempotency_keys ADD COLUMN holder text`
   )
 }
 

@@ -1,7 +1,7 @@
 /** The idempotency-key store on SQL: one row per (scope, key), claimed with a lease. */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { date, utc } from "./Rows.ts"
 import { write } from "./SqlTransactions.ts"
 
@@ -10,6 +10,7 @@ interface IdempotencyRow {
   readonly key: string
   readonly requestHash: string
   readonly state: "in_progress" | "completed"
+  readonly holder: string | null
   readonly resourceId: string | null
   readonly responseStatus: number | null
   readonly responseBody: string | null
@@ -39,10 +40,10 @@ export const SqlIdempotencyStore = Layer.effect(
         // Insert; or take over a record that expired (afresh), or whose executor's lock lapsed
         // while running this same request (it keeps the record it bound, to be continued).
         const taken = yield* sql<{ readonly resourceId: string | null }>`
-          INSERT INTO idempotency_keys (scope, key, request_hash, state, locked_until, created_at, expires_at)
-          VALUES (${r.scope}, ${r.key}, ${r.requestHash}, 'in_progress', ${date(r.lockedUntil)}, ${date(r.now)}, ${date(r.expiresAt)})
+          INSERT INTO idempotency_keys (scope, key, request_hash, state, holder, locked_until, created_at, expires_at)
+          VALUES (${r.scope}, ${r.key}, ${r.requestHash}, 'in_progress', ${r.holder}, ${date(r.lockedUntil)}, ${date(r.now)}, ${date(r.expiresAt)})
           ON CONFLICT (scope, key) DO UPDATE SET
-            state = 'in_progress', response_status = NULL, response_body = NULL, locked_until = EXCLUDED.locked_until,
+            state = 'in_progress', response_status = NULL, response_body = NULL, holder = EXCLUDED.holder, locked_until = EXCLUDED.locked_until,
             request_hash = CASE WHEN idempotency_keys.expires_at < EXCLUDED.created_at THEN EXCLUDED.request_hash ELSE idempotency_keys.request_hash END,
             resource_id = CASE WHEN idempotency_keys.expires_at < EXCLUDED.created_at THEN NULL ELSE idempotency_keys.resource_id END,
             created_at = CASE WHEN idempotency_keys.expires_at < EXCLUDED.created_at THEN EXCLUDED.created_at ELSE idempotency_keys.created_at END,
@@ -60,15 +61,22 @@ export const SqlIdempotencyStore = Layer.effect(
       }).pipe(Effect.catchTag("SqlError", Effect.die))
     return IdempotencyStore.of({
       acquire,
+      claim: (r) =>
+        write(
+          sql`INSERT INTO idempotency_keys (scope, key, request_hash, state, holder, resource_id, locked_until, created_at, expires_at)
+              VALUES (${r.scope}, ${r.key}, ${r.requestHash}, 'in_progress', ${r.holder}, ${r.resourceId}, ${date(r.lockedUntil)},
+                      ${date(r.now)}, ${date(r.expiresAt)})`,
+          (e) => e.reason._tag === "UniqueViolation" && e.reason.constraint === "idempotency_keys_pkey" ? new KeyTaken() : undefined
+        ).pipe(Effect.catchTag("SqlError", Effect.die)),
       bind: (scope, key, resourceId) =>
         write(sql`UPDATE idempotency_keys SET resource_id = ${resourceId} WHERE scope = ${scope} AND key = ${key}`).pipe(Effect.orDie),
-      extend: (scope, key, lockedUntil) =>
+      extend: (scope, key, holder, lockedUntil) =>
         sql`UPDATE idempotency_keys SET locked_until = ${date(lockedUntil)}
-            WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(Effect.asVoid, Effect.orDie),
+            WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND holder = ${holder}`.pipe(Effect.asVoid, Effect.orDie),
       complete: (scope, key, responseStatus, responseBody) =>
         completeKey(sql, { scope, key, responseStatus, responseBody }).pipe(Effect.asVoid, Effect.orDie),
-      release: (scope, key) =>
-        sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
+      release: (scope, key, holder) =>
+        sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND holder = ${holder}`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),

@@ -3,11 +3,11 @@
  * outbox, routes), on every store adapter, with real concurrency where the engine relies on it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, DateTime, Effect, Exit, Option } from "effect"
+import { BigDecimal, Cause, DateTime, Effect, Exit, Option } from "effect"
 import type { JournalEntry } from "../../../core/ledger/Journal.ts"
 import * as Money from "../../../core/Money.ts"
 import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
-import { IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
+import { IdempotencyStore, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../../core/ports/OutboxStore.ts"
@@ -43,6 +43,11 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
 })
 
 const shop = Effect.map(newShop, (s) => s.shopId)
+
+/** The unit failed because its key was taken, and for no other reason. */
+const keyTaken = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isFailure(exit) && exit.cause.reasons.length === 1 && Cause.isFailReason(exit.cause.reasons[0]!) &&
+  exit.cause.reasons[0].error instanceof KeyTaken
 
 const job = (): Job => ({
   id: uid("job_"), kind: "test.timer", payload: {}, runAt: at(600), attempts: 0, status: "pending", lockedUntil: null, lastError: null,
@@ -178,7 +183,7 @@ for (const target of storeTargets("payin")) {
           const keys = yield* IdempotencyStore
           const shopId = yield* shop
           const scope = uid("scope_")
-          const claim = (key: string) => keys.acquire({ scope, key, requestHash: "h", now: t0, lockedUntil: at(30), expiresAt: at(3600) })
+          const claim = (key: string) => keys.acquire({ scope, key, requestHash: "h", holder: "x1", now: t0, lockedUntil: at(30), expiresAt: at(3600) })
           /** What a retry of the key meets: the stored response, or the key still in progress. */
           const stored = (key: string) =>
             Effect.map(claim(key), (c) => c._tag === "Existing" ? [c.record.state, c.record.responseBody] : ["acquired", null])
@@ -206,7 +211,7 @@ for (const target of storeTargets("payin")) {
           const shopId = yield* shop
           const scope = uid("scope_")
           const claim = (key: string, now: DateTime.Utc) =>
-            keys.acquire({ scope, key, requestHash: "h", now, lockedUntil: at(30), expiresAt: at(3600) })
+            keys.acquire({ scope, key, requestHash: "h", holder: "x1", now, lockedUntil: at(30), expiresAt: at(3600) })
           const boundTo = (key: string) =>
             Effect.map(claim(key, at(60)), (c) => c._tag === "Acquired" ? c.resourceId : "held")
           const isJob = (id: string) => Effect.map(jobs.find(id), Option.isSome)
@@ -254,6 +259,55 @@ for (const target of storeTargets("payin")) {
           if (target.name !== "memory") {
             assert.isTrue(Exit.hasDies(yield* Effect.exit(tx.batch(payments.findById(first.id)))))
           }
+        }))
+
+      it.effect("a write-ahead that claims its key commits the key with its record; a key that exists fails it with KeyTaken, whatever the race", () =>
+        Effect.gen(function*() {
+          const tx = yield* Transactions
+          const payments = yield* PaymentStore
+          const keys = yield* IdempotencyStore
+          const jobs = yield* JobStore
+          const shopId = yield* shop
+          const scope = uid("scope_")
+          const claimOf = (key: string, resourceId: string, holder: string) => ({
+            scope, key, requestHash: "h", holder, resourceId, now: t0, lockedUntil: at(30), expiresAt: at(3600)
+          })
+          const writeAhead = (key: string, holder: string) =>
+            Effect.gen(function*() {
+              const p = payment(shopId, { status: "initiated" })
+              const timer = job()
+              const exit = yield* Effect.exit(tx.batch(Effect.gen(function*() {
+                yield* payments.insert(p)
+                yield* keys.claim(claimOf(key, p.id, holder))
+                yield* jobs.enqueueAll([timer])
+              })))
+              return { p, timer, exit }
+            })
+
+          // Ten executions race to write ahead with one key: one commits, the others write nothing.
+          const raced = yield* Effect.all(Array.from({ length: 10 }, (_, i) => writeAhead("k1", `x${i}`)), { concurrency: "unbounded" })
+          const won = raced.filter((r) => Exit.isSuccess(r.exit))
+          assert.strictEqual(won.length, 1)
+          for (const lost of raced.filter((r) => Exit.isFailure(r.exit))) {
+            assert.isTrue(keyTaken(lost.exit))
+            assert.isTrue(Option.isNone(yield* payments.findById(lost.p.id)))
+            assert.isTrue(Option.isNone(yield* jobs.find(lost.timer.id)))
+          }
+          assert.isTrue(Option.isSome(yield* jobs.find(won[0]!.timer.id)))
+          // The key is held by the winner, bound to its record: a retry of the same request waits.
+          const retry = yield* keys.acquire({ scope, key: "k1", requestHash: "h", holder: "y", now: at(1), lockedUntil: at(31), expiresAt: at(3600) })
+          assert.isTrue(retry._tag === "Existing" && retry.record.state === "in_progress" && retry.record.resourceId === won[0]!.p.id)
+          // Past its lease, the same request takes the key over and continues that record.
+          const takeover = yield* keys.acquire({ scope, key: "k1", requestHash: "h", holder: "y", now: at(31), lockedUntil: at(61), expiresAt: at(3600) })
+          assert.deepStrictEqual(takeover, { _tag: "Acquired", resourceId: won[0]!.p.id })
+
+          // A completed key, and one in a transaction, refuse the claim the same way.
+          yield* keys.complete(scope, "k1", 200, "{}")
+          assert.isTrue(keyTaken((yield* writeAhead("k1", "z")).exit))
+          const inTransaction = payment(shopId, { status: "initiated" })
+          const refused = yield* Effect.exit(tx.run(Effect.andThen(payments.insert(inTransaction), keys.claim(claimOf("k1", inTransaction.id, "z")))))
+          assert.isTrue(keyTaken(refused))
+          assert.isTrue(Option.isNone(yield* payments.findById(inTransaction.id)))
         }))
 
       it.effect("FX rates: seeding keeps what exists, put replaces", () =>

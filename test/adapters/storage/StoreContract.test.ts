@@ -6,7 +6,6 @@ import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
-import { IdempotencyStore } from "../../../core/ports/IdempotencyStore.ts"
 import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { SettingsStore } from "../../../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
@@ -139,68 +138,6 @@ for (const target of storeTargets("contract")) {
           })
           assert.strictEqual(new Set(values).size, 1)
           assert.strictEqual(Option.getOrThrow(yield* settings.get(key)), values[0])
-        }))
-
-      it.effect("idempotency: one executor per key under 20 racing requests; replay, release, takeover, expiry", () =>
-        Effect.gen(function*() {
-          const store = yield* IdempotencyStore
-          const scope = uid("scope_")
-          const acquire = (key: string, now: DateTime.Utc, hash = "h1") =>
-            store.acquire({ scope, key, requestHash: hash, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
-          const results = yield* Effect.all(Array.from({ length: 20 }, () => acquire("k1", t0)), { concurrency: "unbounded" })
-          assert.strictEqual(results.filter((r) => r._tag === "Acquired").length, 1)
-          const waiting = results.find((r) => r._tag === "Existing")
-          assert.isTrue(waiting?._tag === "Existing" && waiting.record.state === "in_progress")
-
-          yield* store.complete(scope, "k1", 201, "{\"ok\":true}")
-          const replay = yield* acquire("k1", at(1), "h2")
-          assert.isTrue(replay._tag === "Existing")
-          if (replay._tag === "Existing") {
-            assert.strictEqual(replay.record.state, "completed")
-            assert.strictEqual(replay.record.responseStatus, 201)
-            assert.strictEqual(replay.record.responseBody, "{\"ok\":true}")
-            assert.strictEqual(replay.record.requestHash, "h1")
-          }
-
-          assert.strictEqual((yield* acquire("k2", t0))._tag, "Acquired")
-          yield* store.release(scope, "k2")
-          assert.strictEqual((yield* acquire("k2", at(1)))._tag, "Acquired")
-          // k2's executor holds the lock until t0+31s; past it, a retry takes over.
-          assert.strictEqual((yield* acquire("k2", at(20)))._tag, "Existing")
-          assert.strictEqual((yield* acquire("k2", at(40)))._tag, "Acquired")
-          // A completed record is replayed for 24 hours, then the key is free again.
-          assert.strictEqual((yield* acquire("k1", DateTime.add(t0, { hours: 25 })))._tag, "Acquired")
-          assert.isTrue((yield* store.purgeExpired(DateTime.add(t0, { days: 3 }))) >= 2)
-        }))
-
-      it.effect("idempotency: a bound key is continued after a crash; heartbeats hold it; a lapsed lock goes to the same request only", () =>
-        Effect.gen(function*() {
-          const store = yield* IdempotencyStore
-          const scope = uid("scope_")
-          const acquire = (key: string, now: DateTime.Utc, hash = "h1") =>
-            store.acquire({ scope, key, requestHash: hash, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
-          assert.deepStrictEqual(yield* acquire("k", t0), { _tag: "Acquired", resourceId: null })
-          yield* store.bind(scope, "k", "TXN-1")
-          // A heartbeat keeps the executor's lock past its first lease.
-          yield* store.extend(scope, "k", at(60))
-          assert.strictEqual((yield* acquire("k", at(45)))._tag, "Existing")
-          // Another request never takes over a lapsed lock; the same request does, with the bound record.
-          assert.strictEqual((yield* acquire("k", at(61), "h2"))._tag, "Existing")
-          assert.deepStrictEqual(yield* acquire("k", at(61)), { _tag: "Acquired", resourceId: "TXN-1" })
-          // A dying execution ends its lock at once: the retry continues the bound record.
-          yield* store.extend(scope, "k", at(62))
-          const held = yield* acquire("k", at(63))
-          assert.deepStrictEqual(held, { _tag: "Acquired", resourceId: "TXN-1" })
-          yield* store.complete(scope, "k", 201, "{\"id\":\"TXN-1\"}")
-          const replay = yield* acquire("k", at(64))
-          assert.isTrue(replay._tag === "Existing" && replay.record.state === "completed" && replay.record.resourceId === "TXN-1")
-          // An error frees even a bound key (errors are never stored): the retry starts afresh.
-          assert.deepStrictEqual(yield* acquire("k2b", at(70)), { _tag: "Acquired", resourceId: null })
-          yield* store.bind(scope, "k2b", "TXN-2")
-          yield* store.release(scope, "k2b")
-          assert.deepStrictEqual(yield* acquire("k2b", at(71)), { _tag: "Acquired", resourceId: null })
-          // Past retention the key starts afresh, unbound.
-          assert.deepStrictEqual(yield* acquire("k", DateTime.add(t0, { hours: 25 })), { _tag: "Acquired", resourceId: null })
         }))
 
       it.effect("jobs: dedupe, disjoint concurrent claims, lease expiry, retry and dead letter", () =>
