@@ -16,10 +16,11 @@ import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"
-import { type RoutingOutcome, RoutingStore } from "../ports/RoutingStore.ts"
+import { type RoutingOutcome, type RoutingSnapshot, RoutingStore } from "../ports/RoutingStore.ts"
 import { type Facts, matches, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
 import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
 import { order, type StrategyName } from "../routing/Strategy.ts"
+import { makeSnapshots } from "../routing/Snapshots.ts"
 import { defaultSuccessRatePolicy, seeded, type Stats } from "../routing/SuccessRate.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
@@ -45,7 +46,10 @@ export interface Planned {
   readonly routing: AttemptRouting
 }
 
-/** How long an engine keeps a shop's routes it read for the catalog (see `Routing.routerFor`). */
+/**
+ * How long an engine keeps what it read of a shop's routing: its routes for the catalog
+ * (`Routing.routerFor`), and the snapshot a payment is routed from (`plan`).
+ */
 export const routesCacheMs = 1000
 /** Shops whose routes an engine keeps at most; past that the cache starts over. */
 const maxCachedShops = 10_000
@@ -62,8 +66,7 @@ export class Routing extends Context.Service<Routing, {
   /**
    * The shop's routes, answering for many methods (the catalog listing). Read from the store at
    * most once per `routesCacheMs` by this engine: a change made through `putRoute` or
-   * `removeRoute` applies here at once, and on other replicas within `routesCacheMs`. A payment's
-   * own routing (`plan`) always reads them fresh.
+   * `removeRoute` applies here at once, and on other replicas within `routesCacheMs`.
    */
   readonly routerFor: (
     environment: Environment,
@@ -73,8 +76,16 @@ export class Routing extends Context.Service<Routing, {
   readonly putRoute: (route: ProviderRoute) => Effect.Effect<void>
   /** Removes a shop's route to a provider; answers whether there was one. */
   readonly removeRoute: (environment: Environment, shopId: string, providerId: string) => Effect.Effect<boolean>
-  /** The providers a payment tries, in order, each with why. */
+  /**
+   * The providers a payment tries, in order, each with why. Routed from a snapshot of the shop's
+   * configuration, routes and providers' health that this engine keeps for `routesCacheMs`
+   * (`core/routing/Snapshots.ts`): its own outcomes (`record`) and changes count at once, other
+   * replicas' within `routesCacheMs`. A payment that would probe a half-open circuit reads afresh
+   * first, so that replicas do not probe a provider together.
+   */
   readonly plan: (environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) => Effect.Effect<ReadonlyArray<Planned>>
+  /** Records what routing learns from a payment (`core/routing/Learn.ts`), for every replica and at once here. */
+  readonly record: (outcome: RoutingOutcome) => Effect.Effect<void>
   /** The shop's routing configuration and its version (0 and none when never configured). */
   readonly config: (environment: Environment, shopId: string) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig | null }>
   /**
@@ -129,7 +140,9 @@ export class Routing extends Context.Service<Routing, {
               cachedRoutes.set(key, { routes: list, until: now + routesCacheMs })
             }))
         })
-      const forget = (environment: Environment, shopId: string) => Effect.sync(() => void cachedRoutes.delete(routesKey(environment, shopId)))
+      const snapshots = makeSnapshots(store, routesCacheMs)
+      const forget = (environment: Environment, shopId: string) =>
+        Effect.andThen(Effect.sync(() => void cachedRoutes.delete(routesKey(environment, shopId))), snapshots.forget(environment, shopId))
 
       // One router per list of routes read: the catalog and GET /me ask for it on every request,
       // and while the list is cached they get the same function (and whatever is memoized on it).
@@ -160,10 +173,14 @@ export class Routing extends Context.Service<Routing, {
           return { provider: providerId, converted, notConverted: outcomes.length - converted }
         })
 
-      const plan = Effect.fn("Routing.plan")(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
-        // One read: the configuration, the routes and the health of every provider that serves the rail.
-        const serving = (yield* registry.all).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
-        const snapshot = yield* store.snapshot({ environment, shopId, methodId: method.id }, serving, healthWindow)
+      /** The providers in order, from one snapshot. */
+      const planFrom = Effect.fnUntraced(function*(
+        snapshot: RoutingSnapshot,
+        environment: Environment,
+        method: PaymentMethodDef,
+        facts: Facts,
+        now: number
+      ) {
         const config = Option.getOrNull(Option.flatMap(snapshot.config, (s) => decode(s.document)))
         const uniform = seeded(yield* Random.nextInt)
         const selected = select(config ?? undefined, facts, uniform)
@@ -172,7 +189,6 @@ export class Routing extends Context.Service<Routing, {
           ? yield* Effect.map(Effect.forEach(selected.providers, (id) => registry.get(id)), (found) =>
             found.flatMap((p) => Option.isSome(p) && p.value.environments.includes(environment) && p.value.supports(method) ? [p.value] : []))
           : (yield* routerFrom(environment, snapshot.routes))(method)
-        const now = yield* realMillis
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
@@ -180,7 +196,7 @@ export class Routing extends Context.Service<Routing, {
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))
-        const planned = order(selected.strategy, {
+        return order(selected.strategy, {
           candidates: candidates.map((c) => c.id),
           circuits: (id) => circuits.get(id)!,
           stats: (id) => stats.get(id) ?? { provider: id, converted: 0, notConverted: 0 },
@@ -189,10 +205,23 @@ export class Routing extends Context.Service<Routing, {
           provider: byId.get(c.provider)!,
           routing: { ruleId: selected.ruleId, strategy: c.strategy, circuit: c.circuit, score: c.score }
         }))
+      })
+
+      const plan = Effect.fn("Routing.plan")(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
+        // One read at most: the configuration, the routes and the health of every provider that serves the rail.
+        const serving = (yield* registry.all).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
+        const key = { environment, shopId, methodId: method.id }
+        const now = yield* realMillis
+        const { kept, snapshot } = yield* snapshots.read(key, serving, healthWindow, now)
+        let planned = yield* planFrom(snapshot, environment, method, facts, now)
+        // A probe is decided on what every replica recorded: another may be probing already.
+        if (kept && planned[0]?.routing.circuit === "half_open") {
+          planned = yield* planFrom(yield* snapshots.fresh(key, serving, healthWindow, now), environment, method, facts, now)
+        }
         // A payment that leads with a half-open circuit is its probe: the others wait for its answer.
         const first = planned[0]
         if (first?.routing.circuit === "half_open") {
-          yield* store.record({ environment, providerId: first.provider.id, methodId: method.id, kind: "probe", at: now, latencyMs: 0 })
+          yield* snapshots.record({ environment, providerId: first.provider.id, methodId: method.id, kind: "probe", at: now, latencyMs: 0 })
         }
         return planned
       })
@@ -262,8 +291,10 @@ export class Routing extends Context.Service<Routing, {
         removeRoute: (environment, shopId, providerId) => Effect.tap(routes.remove(environment, shopId, providerId), () => forget(environment, shopId)),
         candidates: (environment, shopId, method) => Effect.map(routerFor(environment, shopId), (route) => route(method)),
         plan,
+        record: snapshots.record,
         config: readConfig,
-        configure
+        configure: (environment, shopId, config, expectedVersion) =>
+          Effect.tap(configure(environment, shopId, config, expectedVersion), () => forget(environment, shopId))
       })
     })
   )

@@ -66,3 +66,16 @@ export class RoutingStore extends Context.Service<RoutingStore, {
 /** Which of `recent`'s families an outcome belongs to. */
 export const familyOf = (kind: RoutingOutcome["kind"]): "health" | "conversion" =>
   kind === "converted" || kind === "not_converted" ? "conversion" : "health"
+
+/** Keeps, of a list oldest first, the last `limit` of each provider: one pass from the newest. */
+export const latestPerProvider = (outcomes: ReadonlyArray<RoutingOutcome>, limit: number): ReadonlyArray<RoutingOutcome> => {
+  const counted = new Map<string, number>()
+  const kept: Array<RoutingOutcome> = []
+  for (let i = outcomes.length - 1; i >= 0; i--) {
+    const o = outcomes[i]!
+    const later = counted.get(o.providerId) ?? 0
+    counted.set(o.providerId, later + 1)
+    if (later < limit) kept.push(o)
+  }
+  return kept.reverse()
+}

@@ -1,18 +1,19 @@
 /**
- * What routing learns from payments, recorded in the `RoutingStore` on the real clock: how each
- * attempt ended (for the circuit breaker) and whether an accepted payment was paid (for success
- * rates).
+ * What routing learns from payments, recorded through `Routing.record` (the `RoutingStore`, and
+ * at once in this engine's routing snapshots) on the real clock: how each attempt ended (for the
+ * circuit breaker) and whether an accepted payment was paid (for success rates).
  */
 import { Effect } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
 import type { Attempt, Payment } from "../payments/Payment.ts"
-import { type RoutingOutcome, RoutingStore } from "../ports/RoutingStore.ts"
+import { Routing } from "../payments/Routing.ts"
+import type { RoutingOutcome } from "../ports/RoutingStore.ts"
 
-/** The recorders, on the `RoutingStore` in context. */
-export const makeLearning = Effect.map(RoutingStore, (store) => {
+/** The recorders, on the `Routing` in context. */
+export const makeLearning = Effect.map(Routing, (routing) => {
   const record = (p: Payment, providerId: string, kind: RoutingOutcome["kind"], latencyMs: number) =>
     Effect.flatMap(realMillis, (at) =>
-      store.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
+      routing.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
   return {
     /** A working provider (it accepted or declined) or a bad one (a retryable failure, a timeout). */
     attempt: (p: Payment, attempt: Attempt) =>

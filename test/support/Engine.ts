@@ -44,14 +44,17 @@ export class ScriptedSender extends Context.Service<ScriptedSender, {
   }))
 }
 
-/** The test engine with the given payout provider plugins (`EngineTest` has none). */
-export const EngineTestWith = (payoutProviders: Layer.Layer<PayoutProviders>) =>
+/**
+ * The test engine with the given payout provider plugins (`EngineTest` has none), on its own
+ * memory store or on `store` (two engines on one store are two replicas).
+ */
+export const EngineTestWith = (payoutProviders: Layer.Layer<PayoutProviders>, store: typeof MemoryStore.layer = MemoryStore.layer) =>
   SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
     Layer.provideMerge(Engine.services.pipe(Layer.provideMerge(payoutProviders), Layer.provideMerge(FoundationTest))),
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
     Layer.provideMerge(ScriptedSender.layer),
     Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
-    Layer.provideMerge(MemoryStore.layer)
+    Layer.provideMerge(store)
   )
 
 export const EngineTest = EngineTestWith(Payouts.noProviders)

@@ -96,7 +96,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
         enabled: Schema.optional(Schema.Boolean)
       }),
       success: RouteView
-    }).annotate(OpenApi.Description, "Routes the shop's payments to a provider in an environment; the cascade tries routes by ascending priority. In sandbox the sandbox provider serves every rail after the configured routes."),
+    }).annotate(OpenApi.Description, "Routes the shop's payments to a provider in an environment; the cascade tries routes by ascending priority. In sandbox the sandbox provider serves every rail after the configured routes. A change routes payments at once on the host that took it, and within a second on other replicas of the engine."),
     HttpApiEndpoint.post("reconcileNow", "/jobs/reconcile", {
       success: Schema.Struct({ moved: Schema.Int })
     }).annotate(OpenApi.Description, "Runs the reconcile poll now over every pending payment (it also runs by itself every 5 minutes)."),

@@ -47,7 +47,8 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
       OpenApi.Description,
       "Replaces the shop's routing configuration with a new version. The first rule whose conditions match a payment chooses its candidate providers (an ordered list or a weighted split); " +
         "with none matching, `default`, else the shop's routes. The strategy then orders them. Refused with 400 invalid_request naming the field: a duplicate rule id, a rule with both or neither of providers and split, " +
-        "a provider not configured in the environment, or one that does not serve a payment method the rule names."
+        "a provider not configured in the environment, or one that does not serve a payment method the rule names. " +
+        "The new version routes payments at once on the host that took it, and within a second on other replicas of the engine."
     ),
     HttpApiEndpoint.get("getPaymentRouting", "/payments/:id/routing", {
       params: { id: Schema.String },

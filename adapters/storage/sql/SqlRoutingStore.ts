@@ -1,7 +1,7 @@
 /** Routing outcomes on SQL (`routing_outcomes`), read newest first through their index. */
 import { Array as Arr, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
-import { familyOf, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
+import { familyOf, latestPerProvider, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
 
 interface Row {
   readonly environment: RoutingOutcome["environment"]
@@ -33,19 +33,6 @@ interface Local {
 
 /** How often the outcomes recorded meanwhile are written (see `record`). */
 const flushEvery = Duration.millis(50)
-
-/** Keeps, of a list oldest first, the last `limit` of each provider: one pass from the newest. */
-const latestPerProvider = (outcomes: ReadonlyArray<RoutingOutcome>, limit: number): ReadonlyArray<RoutingOutcome> => {
-  const counted = new Map<string, number>()
-  const kept: Array<RoutingOutcome> = []
-  for (let i = outcomes.length - 1; i >= 0; i--) {
-    const o = outcomes[i]!
-    const later = counted.get(o.providerId) ?? 0
-    counted.set(o.providerId, later + 1)
-    if (later < limit) kept.push(o)
-  }
-  return kept.reverse()
-}
 
 export const SqlRoutingStore = Layer.effect(
   RoutingStore,
