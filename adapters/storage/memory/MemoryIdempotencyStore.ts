@@ -1,6 +1,6 @@
 /** The idempotency-key store in memory: one record per (scope, key), claimed with a lease. */
 import { DateTime, Effect, Layer } from "effect"
-import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyClaim, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
 const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
@@ -14,6 +14,21 @@ export const completeKey = (records: Map<string, IdempotencyRecord>, c: KeyCompl
   const r = records.get(id)
   if (r !== undefined) records.set(id, { ...r, state: "completed", responseStatus: c.responseStatus, responseBody: c.responseBody })
 }
+
+/** A key held by the execution that claims it, bound to `resourceId`. */
+const held = (c: KeyClaim, resourceId: string | null): IdempotencyRecord => ({
+  scope: c.scope,
+  key: c.key,
+  requestHash: c.requestHash,
+  state: "in_progress",
+  holder: c.holder,
+  resourceId,
+  responseStatus: null,
+  responseBody: null,
+  lockedUntil: c.lockedUntil,
+  createdAt: c.now,
+  expiresAt: c.expiresAt
+})
 
 export const MemoryIdempotencyStore = Layer.effect(
   IdempotencyStore,
@@ -40,17 +55,8 @@ export const MemoryIdempotencyStore = Layer.effect(
           if (existing !== undefined && !expired && !lapsed) return { _tag: "Existing", record: existing } as const
           const resourceId = lapsed && !expired ? existing.resourceId : null
           records.set(id, {
-            scope: r.scope,
-            key: r.key,
-            requestHash: r.requestHash,
-            state: "in_progress",
-            holder: r.holder,
-            resourceId,
-            responseStatus: null,
-            responseBody: null,
-            lockedUntil: r.lockedUntil,
-            createdAt: lapsed && !expired ? existing.createdAt : r.now,
-            expiresAt: lapsed && !expired ? existing.expiresAt : r.expiresAt
+            ...held(r, resourceId),
+            ...(lapsed && !expired ? { createdAt: existing.createdAt, expiresAt: existing.expiresAt } : {})
           })
           return { _tag: "Acquired", resourceId } as const
         })),
@@ -58,19 +64,7 @@ export const MemoryIdempotencyStore = Layer.effect(
         db.run(Effect.suspend(() => {
           const id = idemKey(r.scope, r.key)
           if (records.has(id)) return Effect.fail(new KeyTaken())
-          records.set(id, {
-            scope: r.scope,
-            key: r.key,
-            requestHash: r.requestHash,
-            state: "in_progress",
-            holder: r.holder,
-            resourceId: r.resourceId,
-            responseStatus: null,
-            responseBody: null,
-            lockedUntil: r.lockedUntil,
-            createdAt: r.now,
-            expiresAt: r.expiresAt
-          })
+          records.set(id, held(r, r.resourceId))
           return Effect.void
         })),
       bind: (scope, key, resourceId) =>
