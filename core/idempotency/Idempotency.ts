@@ -222,6 +222,11 @@ export class Idempotency extends Context.Service<Idempotency, {
           const holder = yield* ids.secret("", 12)
           let claimed = false
           let storedInWrite = false
+          /** Whether the execution ended without claiming the key: the run then goes the `acquire` way. */
+          const unclaimed = (exit: Exit.Exit<A, ApiError | KeyTaken>) => {
+            const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
+            return failed instanceof KeyTaken || (failed !== undefined && !claimed)
+          }
           const exit = yield* holding({ scope: request.scope, key: request.key, holder }, execute(undefined)).pipe(
             Effect.provideService(CurrentIdempotencyKey, {
               scope: request.scope,
@@ -234,14 +239,14 @@ export class Idempotency extends Context.Service<Idempotency, {
                 }),
               storedInWrite: () => void (storedInWrite = true)
             }),
+            // Also when the request is interrupted: its lease ends at once, for its retry to continue.
+            Effect.onExit((exit) => unclaimed(exit) ? Effect.void : finish(request, codec, holder, () => storedInWrite)(exit)),
             Effect.exit
           )
-          const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
-          if (failed instanceof KeyTaken || (failed !== undefined && !claimed)) return undefined
+          if (unclaimed(exit)) return undefined
           if (Exit.isSuccess(exit) && !claimed) {
             return yield* Effect.die(new Error(`An execution run with claimInWriteAhead succeeded without claiming key ${request.key}`))
           }
-          yield* finish(request, codec, holder, () => storedInWrite)(exit)
           return exit as Exit.Exit<A, ApiError>
         })
 

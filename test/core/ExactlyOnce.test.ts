@@ -101,6 +101,26 @@ for (const claimInWriteAhead of [false, true]) describe(`exactly-once payment cr
       assert.strictEqual(total, 1)
     }).pipe(Effect.provide(EngineTest)))
 
+  it.effect("a request interrupted while the provider has the charge is continued at once by its retry, with the same key", () =>
+    Effect.gen(function*() {
+      const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }
+      const { upstream, create } = yield* setup(behaviour, claimInWriteAhead)
+      const first = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("1 second")
+      assert.strictEqual(upstream.calls.length, 1)
+      yield* Fiber.interrupt(first) // the client gave up and closed the connection
+      behaviour.answering = true
+      // The retry does not wait out the interrupted execution's 15 s lease: it asks the provider
+      // again with the same key within the provider's own second.
+      const retry = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("2 seconds")
+      assert.strictEqual(upstream.calls.length, 2)
+      assert.strictEqual(upstream.calls[1]!.idempotencyKey, upstream.calls[0]!.idempotencyKey)
+      const retried = yield* Fiber.join(retry)
+      assert.strictEqual(retried.status, "pending")
+      assert.strictEqual(upstream.calls[0]!.transactionId, retried.id)
+    }).pipe(Effect.provide(EngineTest)))
+
   it.effect("an execution that died after calling the provider is continued by the recovery job with the same key", () =>
     Effect.gen(function*() {
       const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }

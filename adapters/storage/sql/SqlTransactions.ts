@@ -27,11 +27,6 @@ const WriteBatch = Context.Reference<Array<Queued> | undefined>(
   { defaultValue: () => undefined }
 )
 
-const refusedBy = <E>(refusal: Refusal<E> | undefined) => (error: SqlError.SqlError): Effect.Effect<never, E | SqlError.SqlError> => {
-  const refused = refusal?.(error)
-  return refused === undefined ? Effect.fail(error) : Effect.fail(refused)
-}
-
 /**
  * Runs a write whose answer the caller does not read: at once, or queued when a `batch` is
  * running. A store method that can be part of a write-ahead writes through this. `refusal` names
@@ -44,7 +39,7 @@ export const write = <E = never>(
 ): Effect.Effect<void, E | SqlError.SqlError> =>
   Effect.flatMap(WriteBatch, (queued) =>
     queued === undefined
-      ? Effect.asVoid(statement).pipe(Effect.catchTag("SqlError", refusedBy(refusal)))
+      ? Effect.asVoid(statement).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(refusal?.(error) ?? error)))
       : Effect.sync(() => void queued.push({ statement, refusal })))
 
 const refused = () => new Error("A statement that is not a queued write ran inside Transactions.batch")
