@@ -15,15 +15,21 @@ const at = (seconds: number) => DateTime.add(t0, { seconds })
 let seq = 0
 const uid = (prefix: string) => `${prefix}${++seq}_${Math.random().toString(36).slice(2, 8)}`
 
+/** A new scope, and a claim of one of its keys at `now` with a 30 s lease, kept 24 hours. */
+const newScope = Effect.gen(function*() {
+  const store = yield* IdempotencyStore
+  const scope = uid("scope_")
+  const acquire = (key: string, now: DateTime.Utc, hash = "h1", holder = "x1") =>
+    store.acquire({ scope, key, requestHash: hash, holder, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
+  return { store, scope, acquire }
+})
+
 for (const target of storeTargets("idempotency")) {
   describe(`IdempotencyStore on ${target.name}`, () => {
     layer(target.layer(), { timeout: 60_000 })((it) => {
       it.effect("idempotency: one executor per key under 20 racing requests; replay, release, takeover, expiry", () =>
         Effect.gen(function*() {
-          const store = yield* IdempotencyStore
-          const scope = uid("scope_")
-          const acquire = (key: string, now: DateTime.Utc, hash = "h1", holder = "x1") =>
-            store.acquire({ scope, key, requestHash: hash, holder, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
+          const { acquire, scope, store } = yield* newScope
           const results = yield* Effect.all(Array.from({ length: 20 }, (_, i) => acquire("k1", t0, "h1", `x${i}`)), { concurrency: "unbounded" })
           assert.strictEqual(results.filter((r) => r._tag === "Acquired").length, 1)
           const waiting = results.find((r) => r._tag === "Existing")
@@ -52,10 +58,7 @@ for (const target of storeTargets("idempotency")) {
 
       it.effect("idempotency: a bound key is continued after a crash; heartbeats hold it; a lapsed lock goes to the same request only", () =>
         Effect.gen(function*() {
-          const store = yield* IdempotencyStore
-          const scope = uid("scope_")
-          const acquire = (key: string, now: DateTime.Utc, hash = "h1", holder = "x1") =>
-            store.acquire({ scope, key, requestHash: hash, holder, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
+          const { acquire, scope, store } = yield* newScope
           assert.deepStrictEqual(yield* acquire("k", t0), { _tag: "Acquired", resourceId: null })
           yield* store.bind(scope, "k", "TXN-1")
           // A heartbeat keeps the executor's lock past its first lease.
@@ -82,10 +85,8 @@ for (const target of storeTargets("idempotency")) {
 
       it.effect("an execution whose lapsed lease was taken over cannot free or end the new holder's claim", () =>
         Effect.gen(function*() {
-          const store = yield* IdempotencyStore
-          const scope = uid("scope_")
-          const acquire = (now: DateTime.Utc, holder: string) =>
-            store.acquire({ scope, key: "k", requestHash: "h1", holder, now, lockedUntil: DateTime.add(now, { seconds: 30 }), expiresAt: DateTime.add(now, { hours: 24 }) })
+          const { scope, store, ...claims } = yield* newScope
+          const acquire = (now: DateTime.Utc, holder: string) => claims.acquire("k", now, "h1", holder)
           assert.strictEqual((yield* acquire(t0, "A"))._tag, "Acquired")
           // A stalled past its lease (no heartbeat reached the store): B, a retry, takes the key over.
           assert.strictEqual((yield* acquire(at(40), "B"))._tag, "Acquired")
