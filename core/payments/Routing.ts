@@ -144,17 +144,19 @@ export class Routing extends Context.Service<Routing, {
       const forget = (environment: Environment, shopId: string) =>
         Effect.andThen(Effect.sync(() => void cachedRoutes.delete(routesKey(environment, shopId))), snapshots.forget(environment, shopId))
 
-      // One router per list of routes read: the catalog and GET /me ask for it on every request,
-      // and while the list is cached they get the same function (and whatever is memoized on it).
+      // One router per list of routes read: the catalog, GET /me and the payments routed from a
+      // kept snapshot ask for it on every request, and while the list is kept they get the same
+      // function (and whatever is memoized on it).
       const routers = new WeakMap<ReadonlyArray<ProviderRoute>, (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>()
-      const routerFor = Effect.fnUntraced(function*(environment: Environment, shopId: string) {
-        const configured = yield* routesOf(environment, shopId)
+      const routerOf = Effect.fnUntraced(function*(environment: Environment, configured: ReadonlyArray<ProviderRoute>) {
         const known = routers.get(configured)
         if (known !== undefined) return known
         const router = yield* routerFrom(environment, configured)
         routers.set(configured, router)
         return router
       })
+      const routerFor = (environment: Environment, shopId: string) =>
+        Effect.flatMap(routesOf(environment, shopId), (configured) => routerOf(environment, configured))
 
       const decode = Schema.decodeUnknownOption(RoutingConfig)
       const readConfig = (environment: Environment, shopId: string) =>
@@ -188,7 +190,7 @@ export class Routing extends Context.Service<Routing, {
         const candidates: ReadonlyArray<PaymentProvider> = selected.providers !== null && !method.sandboxOnly
           ? yield* Effect.map(Effect.forEach(selected.providers, (id) => registry.get(id)), (found) =>
             found.flatMap((p) => Option.isSome(p) && p.value.environments.includes(environment) && p.value.supports(method) ? [p.value] : []))
-          : (yield* routerFrom(environment, snapshot.routes))(method)
+          : (yield* routerOf(environment, snapshot.routes))(method)
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
