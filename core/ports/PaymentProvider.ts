@@ -90,6 +90,22 @@ export interface RefundRequest {
   readonly currency: string
 }
 
+/**
+ * Where a refund stands at the provider. `pending`: accepted, not yet paid back (the engine keeps
+ * the claim open and asks again later); `failed`: accepted first, then rejected or cancelled by the
+ * provider (the frozen money returns to the shop). A refund refused outright is a non-retryable
+ * `ProviderError` instead.
+ */
+export type RefundStatus = "succeeded" | "pending" | "failed"
+
+export interface RefundOutcome {
+  /** The provider's id of the refund. */
+  readonly providerRef: string
+  readonly status: RefundStatus
+  /** Provider's own words, for the record (rejection reason...). */
+  readonly detail?: string | undefined
+}
+
 export interface PaymentProvider {
   /** Stable id, used in routing configuration and in the callback URL. */
   readonly id: string
@@ -109,5 +125,11 @@ export interface PaymentProvider {
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
   ) => Effect.Effect<ReadonlyArray<ChargeUpdate>, CallbackRejected>
-  readonly refund: (request: RefundRequest) => Effect.Effect<{ readonly providerRef: string }, ProviderError>
+  /**
+   * Refunds (part of) a charge, or, when the provider already holds a refund for
+   * `request.refundId`, answers that refund as it stands now: never a second refund. The engine
+   * calls it again with the same request after a timeout and to follow a `pending` refund, so a
+   * connector whose provider documents no idempotency for refunds looks its refund up first.
+   */
+  readonly refund: (request: RefundRequest) => Effect.Effect<RefundOutcome, ProviderError>
 }

@@ -12,7 +12,9 @@ export {
   type ChargeUpdate,
   type PaymentProvider,
   ProviderError,
+  type RefundOutcome,
   type RefundRequest,
+  type RefundStatus,
   SandboxSimulate
 } from "./PaymentProvider.ts"
 export {

@@ -157,8 +157,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (created.status.trim().toUpperCase() === "REJECTED") {
         return yield* fail(false, "refund_rejected", `dLocal rejected the refund: ${created.status_detail ?? created.status}`)
       }
-      // SUCCESS, or PENDING (dLocal completes it later): the refund exists at dLocal.
-      return { providerRef: created.id }
+      // SUCCESS, or PENDING (dLocal completes it later and the engine asks again).
+      return { providerRef: created.id, status: Wire.toRefundStatus(created.status), detail: created.status_detail }
     })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>

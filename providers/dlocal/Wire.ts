@@ -19,7 +19,7 @@
  * as plain strings, so one dLocal adds later still decodes, and maps to `pending`.
  */
 import { Schema } from "effect"
-import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
+import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 
 /**
  * dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments).
@@ -125,6 +125,19 @@ export const RefundObject = Schema.Struct({
   status: Text,
   status_detail: Schema.optionalKey(Text)
 })
+
+/** A dLocal refund status as the engine's: only `SUCCESS` is money paid back; anything unknown is pending. */
+export const toRefundStatus = (status: string): RefundStatus => {
+  switch (status.trim().toUpperCase()) {
+    case "SUCCESS":
+      return "succeeded"
+    case "REJECTED":
+    case "CANCELLED":
+      return "failed"
+    default:
+      return "pending"
+  }
+}
 
 /**
  * dLocal's payment statuses (https://docs.dlocal.com/reference/payment-status-codes and the

@@ -186,7 +186,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const madeOn = (payment: Wire.Payment | undefined) => payment?.refunds?.find((r) => r.merchant_refund_code === code)
       // A retried refund: EBANX already holds one with this merchant_refund_code.
       const made = madeOn(yield* query({ hash: request.providerRef }))
-      if (made !== undefined) return { providerRef: String(made.id) }
+      if (made !== undefined) return { providerRef: String(made.id), status: Wire.toRefundStatus(made.status) }
       const answer = yield* exchange("refund", "/ws/refund", {
         operation: "request",
         hash: request.providerRef,
@@ -198,7 +198,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const refund = answer.status === "SUCCESS"
         ? answer.refund ?? madeOn(answer.payment) ?? madeOn(yield* query({ hash: request.providerRef }))
         : madeOn(yield* query({ hash: request.providerRef }))
-      if (refund !== undefined) return { providerRef: String(refund.id) }
+      if (refund !== undefined) return { providerRef: String(refund.id), status: Wire.toRefundStatus(refund.status) }
       if (answer.status !== "SUCCESS") return yield* refused(answer)
       return yield* fail(true, "malformed_response", "EBANX answered without the refund")
     })

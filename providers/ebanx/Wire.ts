@@ -18,7 +18,7 @@
  * `pending`.
  */
 import { Schema } from "effect"
-import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
+import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 
 /** EBANX's error codes the connector reads (https://docs.ebanx.com/docs/resources/error-codes/api-error-codes). */
 export const errorCodes = {
@@ -80,6 +80,21 @@ export const Refund = Schema.Struct({
   merchant_refund_code: Schema.optionalKey(Schema.NullOr(Schema.String)),
   status: Text
 })
+
+/**
+ * An EBANX refund status as the engine's: `CO` (confirmed) is money paid back, `CA` (cancelled)
+ * is a refund that will not happen; `RE` (requested), `PE` (pending) and anything unknown wait.
+ */
+export const toRefundStatus = (status: string): RefundStatus => {
+  switch (status.trim().toUpperCase()) {
+    case "CO":
+      return "succeeded"
+    case "CA":
+      return "failed"
+    default:
+      return "pending"
+  }
+}
 
 export const Payment = Schema.Struct({
   hash: Schema.NonEmptyString,

@@ -256,7 +256,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         whole ? post : HttpClientRequest.bodyText(post, UpstreamHttp.jsonText({ amount: new UpstreamHttp.JsonDecimal(request.amount) }), "application/json"),
         Wire.Refund
       )
-      return { providerRef: Wire.idText(created.id) }
+      return { providerRef: Wire.idText(created.id), status: Wire.toRefundStatus(created.status) }
     })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>

@@ -16,7 +16,7 @@
  */
 import { Schema } from "effect"
 import * as Money from "../../core/Money.ts"
-import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
+import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -85,6 +85,22 @@ export const Refund = Schema.Struct({
   payment_id: Schema.optionalKey(Id),
   status: Schema.optionalKey(Schema.NullOr(Text))
 })
+
+/**
+ * A Mercado Pago refund status as the engine's: `approved` is money paid back, `rejected` and
+ * `cancelled` will not happen; `in_process`, a missing status and anything unknown wait.
+ */
+export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
+  switch (status?.trim().toLowerCase()) {
+    case "approved":
+      return "succeeded"
+    case "rejected":
+    case "cancelled":
+      return "failed"
+    default:
+      return "pending"
+  }
+}
 
 /** `{ message, error, status, cause: [{ code, description }] }`. */
 export const ErrorBody = Schema.Struct({

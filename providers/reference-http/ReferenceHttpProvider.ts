@@ -148,7 +148,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         ),
         Wire.RefundCreated
       )
-      return { providerRef: created.id }
+      return { providerRef: created.id, status: Wire.toRefundStatus(created.status) }
     })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>

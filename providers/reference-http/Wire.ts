@@ -16,7 +16,7 @@
  * decodes, and maps to `pending`: only an explicit success or failure moves a payment.
  */
 import { Schema } from "effect"
-import type { ChargeStatus, ChargeUpdate } from "../../core/ports/PaymentProvider.ts"
+import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 
 /** An absolute `http:` or `https:` URL (the buyer is sent there; anything else is refused). */
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
@@ -118,3 +118,7 @@ export const toChargeStatus = (upstream: string): ChargeStatus => {
   const status = toUpdateStatus(upstream)
   return status === "chargeback" || status === "chargeback_won" || status === "chargeback_lost" || status === "refunded" ? "pending" : status
 }
+
+/** The reference upstream's refund status (`succeeded`, `pending`, `failed`); none or unknown is pending. */
+export const toRefundStatus = (status: string | undefined): RefundStatus =>
+  status === "succeeded" || status === "failed" ? status : "pending"

@@ -103,7 +103,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         )
         return [{ providerRef: body.reference, transactionId: body.transactionId, status: body.status }]
       }).pipe(Effect.provide(context)),
-    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}` })
+    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
   }))
 
 /** Registers the sandbox provider; it needs `Mac` to verify callbacks. */

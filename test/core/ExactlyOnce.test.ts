@@ -37,7 +37,7 @@ const scriptedProvider = (id: string, behaviour: { delay: Duration.Input; answer
       }),
     status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
     verifyCallback: () => Effect.succeed([]),
-    refund: () => Effect.succeed({ providerRef: "r" })
+    refund: () => Effect.succeed({ providerRef: "r", status: "succeeded" as const })
   }
   return { provider, calls }
 }

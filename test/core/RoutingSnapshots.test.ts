@@ -32,7 +32,7 @@ const upstream = (id: string, state: { failing: boolean }): PaymentProvider => (
     ),
   status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
   verifyCallback: () => Effect.succeed([]),
-  refund: () => Effect.succeed({ providerRef: "r" })
+  refund: () => Effect.succeed({ providerRef: "r", status: "succeeded" as const })
 })
 
 const pix = findMethod("sbx_pix")!
