@@ -13,7 +13,7 @@ export interface CurrencyLimit {
 }
 
 /** Buyer data a rail needs to be charged upstream (beyond the amount). */
-export type RequiredField = "userName" | "userEmail" | "documentId" | "userPhone"
+export type RequiredField = "userName" | "userEmail" | "documentId" | "userPhone" | "userAddress"
 
 export interface PaymentMethodDef {
   /** "1001".."9999" for real rails, or one of the `sbx_*` sandbox test ids. Never reused. */

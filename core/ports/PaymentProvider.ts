@@ -4,12 +4,31 @@
  * (`providers/kit`) against it. A provider imports only this port, the catalog types and `effect`.
  */
 import { type BigDecimal, type Effect, Schema } from "effect"
-import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 
 /** The deterministic outcomes the sandbox header `Sandbox-Simulate` asks for. */
 export const SandboxSimulate = Schema.Literals(["paid", "failed", "expired", "chargeback", "slow_payment"])
 export type SandboxSimulate = typeof SandboxSimulate.Type
+
+/**
+ * The buyer's postal address, as the API accepts it (`customer.address`). Street and number are
+ * apart because Latin-American providers take them apart (Mercado Pago `street_name` and
+ * `street_number`, EBANX `address` and `street_number`); `number` may be "S/N".
+ */
+export interface BuyerAddress {
+  readonly street: string
+  readonly number: string
+  readonly complement?: string | undefined
+  /** Neighbourhood (Brazil's bairro, Mexico's colonia). */
+  readonly district?: string | undefined
+  readonly city: string
+  /** State or province as the country abbreviates it (Brazil's UF: `SP`). */
+  readonly state: string
+  readonly postalCode: string
+  /** ISO-2. */
+  readonly country: string
+}
 
 export interface ChargeRequest {
   /** The engine's transaction id (`TXN-...`): the provider's merchant reference. */
@@ -30,6 +49,7 @@ export interface ChargeRequest {
     readonly documentId?: string | undefined
     readonly phone?: string | undefined
     readonly ip?: string | undefined
+    readonly address?: BuyerAddress | undefined
   }
   readonly expiresAt: Date
   /** Where the provider must send signed status callbacks for this charge. */
@@ -112,8 +132,18 @@ export interface PaymentProvider {
   readonly displayName: string
   /** Environments this provider may be configured in. */
   readonly environments: ReadonlyArray<Environment>
-  /** Whether this provider can charge that exact rail. */
+  /**
+   * Whether this provider can charge that exact rail with the buyer data the engine's API carries.
+   * A rail that needs something the API cannot carry (a bank code from the provider's own list)
+   * is not supported: it would only ever be declined.
+   */
   readonly supports: (method: PaymentMethodDef) => boolean
+  /**
+   * Buyer data this provider needs to charge the rail, beyond the catalog's `method.requires`
+   * (a boleto's address and phone). A charge without it is refused before any upstream call with
+   * 422 `missing_required_fields`; the catalog lists it per method. None when absent.
+   */
+  readonly requires?: ((method: PaymentMethodDef) => ReadonlyArray<RequiredField>) | undefined
   readonly charge: (request: ChargeRequest) => Effect.Effect<ChargeAccepted, ProviderError>
   /** The current status of a charge, for the reconcile poll when a callback was lost. */
   readonly status: (providerRef: string, transactionId: string) => Effect.Effect<ChargeUpdate, ProviderError>

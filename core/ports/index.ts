@@ -6,6 +6,7 @@
  */
 export {
   CallbackRejected,
+  type BuyerAddress,
   type ChargeAccepted,
   type ChargeRequest,
   type ChargeStatus,
