@@ -19,7 +19,7 @@
  *   `claim.resolved` at approval; `claim.resolved` at rejection. The payment becomes `refunded`
  *   when its refunds cover it in full.
  */
-import { BigDecimal, DateTime, Effect, Option, Result, Schema } from "effect"
+import { BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
 import { apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -38,6 +38,27 @@ import { claimView, refundView } from "./ClaimView.ts"
 import { type Funds, sum } from "./Funds.ts"
 
 export const JobKinds = { resolveRefund: "claim.resolve_refund" } as const
+
+/**
+ * How long the engine waits before asking the provider again about a refund it has pending: 1, 5
+ * and 15 minutes, 1 hour, then every 6 hours, for about 30 days. Past that the refund stays
+ * pending (its money frozen) and an error is logged: an operator settles it from the provider's
+ * report.
+ */
+export const refundPollDelays: ReadonlyArray<Duration.Duration> = [
+  Duration.minutes(1),
+  Duration.minutes(5),
+  Duration.minutes(15),
+  Duration.hours(1)
+]
+export const refundPollEvery = Duration.hours(6)
+export const refundPollLimit = refundPollDelays.length + 30 * 4
+
+const RefundJobPayload = Schema.Struct({
+  claimId: Schema.String,
+  /** How many times the provider answered `pending` already. */
+  poll: Schema.optionalKey(Schema.Int)
+})
 
 export interface RefundInput {
   readonly amount?: BigDecimal.BigDecimal | undefined
@@ -169,9 +190,30 @@ export const makeRefunds = (funds: Funds) =>
         yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
 
+    /**
+     * The provider holds the refund but has not paid it back: the claim stays open with the
+     * provider's reference, and the next question is enqueued in the same transaction.
+     */
+    const awaitProvider = (claimId: string, providerRef: string, poll: number) =>
+      tx.run(Effect.gen(function*() {
+        const claim = Option.getOrThrow(yield* claims.findById(claimId))
+        if (claim.status !== "open") return
+        if (claim.providerRef !== providerRef && !(yield* claims.update({ ...claim, providerRef, version: claim.version + 1 }))) {
+          return yield* new Conflict()
+        }
+        if (poll >= refundPollLimit) {
+          return yield* Effect.logError(`refund ${claimId}: still pending at ${providerRef} after ${poll} questions; settle it from the provider's report`)
+        }
+        const delay = refundPollDelays[poll] ?? refundPollEvery
+        yield* jobs.enqueue(JobKinds.resolveRefund, { claimId, poll: poll + 1 }, {
+          runAt: DateTime.addDuration(yield* DateTime.now, delay),
+          dedupeKey: `${JobKinds.resolveRefund}:${claimId}:${poll + 1}`
+        })
+      })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
     yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
       Effect.gen(function*() {
-        const { claimId } = yield* Schema.decodeUnknownEffect(Schema.Struct({ claimId: Schema.String }))(payload)
+        const { claimId, poll = 0 } = yield* Schema.decodeUnknownEffect(RefundJobPayload)(payload)
         const claim = Option.getOrThrow(yield* claims.findById(claimId))
         if (claim.status !== "open") return
         const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
@@ -188,7 +230,19 @@ export const makeRefunds = (funds: Funds) =>
           currency: claim.currency
         }).pipe(Effect.result)
         if (Result.isSuccess(result)) {
-          return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef: result.success.providerRef })
+          const { detail, providerRef, status } = result.success
+          switch (status) {
+            case "succeeded":
+              return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef })
+            case "failed":
+              return yield* resolve(claimId, {
+                approved: false,
+                resolution: `rejected by ${p.provider} after it accepted the refund${detail === undefined ? "" : `: ${detail}`}`,
+                providerRef
+              })
+            case "pending":
+              return yield* awaitProvider(claimId, providerRef, poll)
+          }
         }
         // A refusal resolves the claim; an outage makes the job retry with backoff.
         if (!result.failure.retryable) {
