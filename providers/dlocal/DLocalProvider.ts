@@ -17,7 +17,8 @@
  *   5004, 5010), our API version (5017), the acquirer's failure (5021), 429 (6000), 5xx (7000),
  *   timeouts and refused credentials (403 3001-3003) are retryable.
  * - **Notifications.** dLocal POSTs the payment object signed like every request; the connector
- *   verifies the signature over the exact bytes and the `X-Date` (300 s), then reads the status.
+ *   verifies the signature over the exact bytes, accepts the `X-Date` of a retried notification
+ *   within dLocal's retry horizon (`Signing.ts`), then reads the status.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
  */
 import { Effect, Schema } from "effect"

@@ -8,8 +8,16 @@
  * HMAC-SHA256 of `X-Login + X-Date + body` (no delimiters; the body is empty for a GET) keyed by
  * the secret key. dLocal signs its notifications the same way with the merchant's own login and
  * secret and the notification's `X-Date`, so `verifyNotification` recomputes it over the exact
- * bytes received and compares in constant time; it also refuses an `X-Date` further than the
- * tolerance from the Effect clock (a replay), which the documentation leaves to the merchant.
+ * bytes received and compares in constant time.
+ *
+ * **Age.** dLocal retries a notification that was not answered 2xx "every 1 hour for 6 hours, then
+ * every 12 hours for 4 days" (https://docs.dlocal.com/docs/receive-notifications; older pages and
+ * https://docs.dlocal.com/reference/notifications-v2-platforms say "once an hour for 7 days"), and
+ * a retry keeps the `X-Date` it was signed with. A notification carries no money by itself (the
+ * engine applies the status it names idempotently), so a correctly signed one is accepted up to
+ * {@link notificationMaxAgeSeconds} after its `X-Date` (the longer documented horizon and a day);
+ * one dated further back, or more than {@link notificationMaxAheadSeconds} ahead of the Effect
+ * clock, is `stale`.
  */
 import { Clock, Effect, Redacted } from "effect"
 import type { Mac } from "effect/crypto"
@@ -23,8 +31,11 @@ export interface Credentials {
 
 export const apiVersion = "2.1"
 
-/** Notifications dated further than this from now are refused. */
-export const notificationToleranceSeconds = 300
+/** The oldest `X-Date` accepted: dLocal's longest documented retry horizon (7 days) and a day. */
+export const notificationMaxAgeSeconds = 8 * 24 * 3600
+
+/** The furthest ahead of our clock an `X-Date` may be (clock skew). */
+export const notificationMaxAheadSeconds = 300
 
 export const authorizationOf = (signature: string) => `V2-HMAC-SHA256, Signature: ${signature}`
 
@@ -60,8 +71,7 @@ const authorizationPattern = /^V2-HMAC-SHA256,\s*Signature:\s*([0-9a-fA-F]{64})$
 export const verifyNotification = (
   credentials: Pick<Credentials, "login" | "secretKey">,
   headers: Readonly<Record<string, string | undefined>>,
-  rawBody: string,
-  toleranceSeconds: number = notificationToleranceSeconds
+  rawBody: string
 ): Effect.Effect<NotificationVerdict, never, Mac.Mac> =>
   Effect.gen(function*() {
     const date = headers["x-date"]
@@ -70,7 +80,7 @@ export const verifyNotification = (
     const dated = Date.parse(date)
     if (!Number.isFinite(dated)) return "malformed"
     const now = yield* Clock.currentTimeMillis
-    if (Math.abs(now - dated) > toleranceSeconds * 1000) return "stale"
+    if (now - dated > notificationMaxAgeSeconds * 1000 || dated - now > notificationMaxAheadSeconds * 1000) return "stale"
     const data = `${Redacted.value(credentials.login)}${date}${rawBody}`
     return (yield* verifyHmacSha256Hex(Redacted.value(credentials.secretKey), data, signature)) ? "valid" : "mismatch"
   })
