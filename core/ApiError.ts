@@ -116,7 +116,8 @@ export const ErrorCatalog = {
   missing_required_fields: entry(
     422,
     "invalid_request_error",
-    "The hosted-checkout flow needs userName, email and documentId; `details.missingFields` names each.",
+    "Buyer data is missing: the hosted-checkout flow needs userName, email and documentId, and some rails' providers need more " +
+      "(a Brazilian boleto's userAddress and userPhone; GET /payment-methods lists them as `requiredFields`). `details.missingFields` names each.",
     Schema.Struct({ missingFields: Schema.Array(Schema.String) })
   ),
   // Pay-ins

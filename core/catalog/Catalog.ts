@@ -5,6 +5,8 @@
  */
 import { Context, Effect, Layer } from "effect"
 import type { Environment } from "../Environment.ts"
+import { type FieldName, fieldName, neededByAll } from "../payments/BuyerData.ts"
+import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { noProviderReason, Routing } from "../payments/Routing.ts"
 import type { Channel } from "./Channel.ts"
 import { paymentMethods } from "./methods.ts"
@@ -16,6 +18,11 @@ export interface CatalogEntry {
   readonly unroutableReason: string | null
   /** Ids of the providers that would be tried, in order. */
   readonly providers: ReadonlyArray<string>
+  /**
+   * Buyer data without which none of those providers can charge the method, by the API's names
+   * (`userAddress`, `userPhone`...): a charge without it answers 422 `missing_required_fields`.
+   */
+  readonly requiredFields: ReadonlyArray<FieldName>
 }
 
 export interface CatalogFilter {
@@ -50,12 +57,18 @@ export class Catalog extends Context.Service<Catalog, {
        * which reads one) filters a ready list instead of asking each provider about 100 rails.
        */
       const everyEntry = new WeakMap<(method: PaymentMethodDef) => ReadonlyArray<unknown>, ReadonlyArray<CatalogEntry>>()
-      const entriesOf = (environment: Environment, route: (method: PaymentMethodDef) => ReadonlyArray<{ readonly id: string }>) => {
+      const entriesOf = (environment: Environment, route: (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>) => {
         const known = everyEntry.get(route)
         if (known !== undefined) return known
         const entries = methods(environment).map((method): CatalogEntry => {
-          const providers = route(method).map((p) => p.id)
-          return { method, routable: providers.length > 0, unroutableReason: providers.length > 0 ? null : noProviderReason, providers }
+          const routed = route(method)
+          return {
+            method,
+            routable: routed.length > 0,
+            unroutableReason: routed.length > 0 ? null : noProviderReason,
+            providers: routed.map((p) => p.id),
+            requiredFields: neededByAll(routed, method).map((field) => fieldName[field])
+          }
         })
         everyEntry.set(route, entries)
         return entries

@@ -22,13 +22,13 @@ import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
-import type { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../payments/Routing.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { emailPattern, missingFor, phonePattern } from "../payments/BuyerData.ts"
+import { emailPattern, missingFor, neededByAll, phonePattern } from "../payments/BuyerData.ts"
 import { type CheckoutSession, type Customer, transitionSession } from "./CheckoutSession.ts"
 
 export const sessionLifetimeHours = 24
@@ -39,6 +39,7 @@ export interface CustomerInput {
   readonly email?: string | undefined
   readonly phone?: string | undefined
   readonly documentId?: string | undefined
+  readonly address?: BuyerAddress | undefined
 }
 
 export interface CreateSession {
@@ -51,6 +52,7 @@ export interface CreateSession {
   readonly userEmail?: string | undefined
   readonly userPhone?: string | undefined
   readonly documentId?: string | undefined
+  readonly userAddress?: BuyerAddress | undefined
   readonly merchantOrderId?: string | undefined
   readonly returnUrl?: string | undefined
   readonly simulate?: SandboxSimulate | undefined
@@ -63,6 +65,7 @@ export interface SelectInput {
     readonly email?: string | undefined
     readonly documentId?: string | undefined
     readonly phone?: string | undefined
+    readonly address?: BuyerAddress | undefined
   } | undefined
 }
 
@@ -79,7 +82,7 @@ export interface Created {
 /** The `customer` block's checks (spec 8 limits); every problem at once. */
 export const checkCustomer = (input: CustomerInput | undefined): { readonly valid: Customer; readonly issues: ReadonlyArray<Issue> } => {
   const issues: Array<Issue> = []
-  const field = (key: keyof CustomerInput, max: number, test?: (v: string) => boolean, expected?: string) => {
+  const field = (key: Exclude<keyof CustomerInput, "address">, max: number, test?: (v: string) => boolean, expected?: string) => {
     const raw = input?.[key]
     if (raw === undefined) return null
     const value = raw.trim()
@@ -94,7 +97,8 @@ export const checkCustomer = (input: CustomerInput | undefined): { readonly vali
     lastName: field("lastName", 60),
     email: field("email", 254, (v) => emailPattern.test(v), "Expected a valid email address"),
     phone: field("phone", 40, (v) => phonePattern.test(v), "Expected a phone number with its country code, e.g. +5511987654321"),
-    documentId: field("documentId", 40)
+    documentId: field("documentId", 40),
+    address: input?.address ?? null
   }
   return { valid, issues }
 }
@@ -142,13 +146,6 @@ export class Checkout extends Context.Service<Checkout, {
         apiError("checkout_session_already_completed", "This checkout session already created its transaction", {
           existingTxId: session.completedTxId
         })
-
-      const routableMethod = Effect.fnUntraced(function*(scope: Pick<Scope, "environment"> & { readonly shopId: string }, id: string) {
-        const method = catalog.find(scope.environment, id)
-        if (method === undefined) return undefined
-        const providers = yield* routing.candidates(scope.environment, scope.shopId, method)
-        return providers.length > 0 ? method : undefined
-      })
 
       const create = Effect.fn("Checkout.create")(function*(scope: Scope, input: CreateSession) {
         const country = input.country === undefined ? undefined : Country.toIso3(input.country)
@@ -202,9 +199,11 @@ export class Checkout extends Context.Service<Checkout, {
           userName: input.userName ?? fullNameOf(checked.valid),
           email: input.userEmail ?? checked.valid.email,
           documentId: input.documentId ?? checked.valid.documentId,
-          phone: input.userPhone ?? checked.valid.phone
+          phone: input.userPhone ?? checked.valid.phone,
+          address: input.userAddress ?? checked.valid.address
         }
-        const missing = missingFor(buyer, method)
+        const providers = method === undefined ? [] : yield* routing.candidates(scope.environment, scope.shop.id, method)
+        const missing = missingFor(buyer, method, method === undefined ? [] : neededByAll(providers, method))
         if (missing.length === 0) {
           const payment = yield* createPayment(scope, {
             amount: input.amount,
@@ -215,6 +214,7 @@ export class Checkout extends Context.Service<Checkout, {
             userEmail: buyer.email ?? undefined,
             documentId: buyer.documentId ?? undefined,
             userPhone: buyer.phone ?? undefined,
+            userAddress: buyer.address ?? undefined,
             merchantOrderId: input.merchantOrderId,
             hostedCheckout: true,
             returnUrl: input.returnUrl,
@@ -226,7 +226,7 @@ export class Checkout extends Context.Service<Checkout, {
             mode: "one_shot",
             status: "pending",
             paymentMethodId: payment.paymentMethodId,
-            customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null },
+            customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null, address: null },
             completedTxId: payment.id
           }
           yield* store.insert(session)
@@ -238,7 +238,7 @@ export class Checkout extends Context.Service<Checkout, {
             amountUsd: payment.amount
           }
         }
-        if (method === undefined || (yield* routableMethod({ environment: scope.environment, shopId: scope.shop.id }, method.id)) === undefined) {
+        if (method === undefined || providers.length === 0) {
           return yield* apiError("cascade_exhausted", `Payment method '${input.paymentMethodId}' is not available to this shop`, {
             reason: method === undefined ? "unknown_payment_method" : "no_provider_for_method_region",
             // A rail of the shop's listing is enabled for it even while no provider serves it.
@@ -256,7 +256,8 @@ export class Checkout extends Context.Service<Checkout, {
             ...(buyer.userName === null ? { firstName: null, lastName: null } : splitName(buyer.userName)),
             email: buyer.email,
             phone: buyer.phone,
-            documentId: buyer.documentId
+            documentId: buyer.documentId,
+            address: buyer.address
           },
           completedTxId: null
         }
@@ -332,9 +333,10 @@ export class Checkout extends Context.Service<Checkout, {
           userName: c?.fullName?.trim() || fullNameOf(session.customer),
           email: c?.email?.trim() || session.customer.email,
           documentId: c?.documentId?.trim() || session.customer.documentId,
-          phone: c?.phone?.trim() || session.customer.phone
+          phone: c?.phone?.trim() || session.customer.phone,
+          address: c?.address ?? session.customer.address
         }
-        const missing = missingFor(buyer, method)
+        const missing = missingFor(buyer, method, neededByAll(yield* routing.candidates(session.environment, session.shopId, method), method))
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
         }
@@ -345,7 +347,7 @@ export class Checkout extends Context.Service<Checkout, {
           ...session,
           status: next.success,
           completedTxId: transactionId,
-          customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null },
+          customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null, address: null },
           version: session.version + 1
         }
         if (!(yield* store.update(claimed))) {
@@ -366,6 +368,7 @@ export class Checkout extends Context.Service<Checkout, {
           userEmail: buyer.email!,
           documentId: buyer.documentId!,
           userPhone: buyer.phone ?? undefined,
+          userAddress: buyer.address ?? undefined,
           userIp: session.customerIp ?? buyerIp,
           merchantOrderId: session.merchantOrderId ?? undefined,
           hostedCheckout: true,

@@ -1,7 +1,7 @@
 /** A hosted-checkout session and its pure state machine. */
-import { Result, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { Environment } from "../Environment.ts"
-import { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 
 /**
  * | from             | event             | to        |
@@ -41,7 +41,9 @@ export const Customer = Schema.Struct({
   lastName: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
   phone: Schema.NullOr(Schema.String),
-  documentId: Schema.NullOr(Schema.String)
+  documentId: Schema.NullOr(Schema.String),
+  /** Held, like the documentId, only until the transaction is created. Sessions written before it decode as null. */
+  address: Schema.NullOr(BuyerAddress).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null)))
 })
 export type Customer = typeof Customer.Type
 
@@ -62,8 +64,8 @@ export const CheckoutSession = Schema.Struct({
   /** One-shot mode: the method chosen by the merchant. */
   paymentMethodId: Schema.NullOr(Schema.String),
   /**
-   * Buyer data known so far. The documentId is held only until the transaction is created and
-   * then cleared: it is forwarded to the provider, never kept.
+   * Buyer data known so far. The documentId and the address are held only until the transaction
+   * is created and then cleared: they are forwarded to the provider, never kept.
    */
   customer: Customer,
   customerIp: Schema.NullOr(Schema.String),

@@ -18,12 +18,12 @@ import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
-import type { ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { BuyerAddress, ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "../routing/Learn.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { missingFor } from "./BuyerData.ts"
+import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { cascadeError, inFlight, tryProvider } from "./Cascade.ts"
 import { limitError, makeChecks } from "./Checks.ts"
 import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
@@ -51,6 +51,8 @@ export interface CreatePayment {
   readonly documentId?: string | undefined
   readonly userPhone?: string | undefined
   readonly userIp?: string | undefined
+  /** Forwarded to the provider, never stored (like `documentId`). */
+  readonly userAddress?: BuyerAddress | undefined
   readonly merchantOrderId?: string | undefined
   readonly tag1?: string | undefined
   readonly tag2?: string | undefined
@@ -75,6 +77,15 @@ export type StoredAnswer = (payment: Payment) => string
  */
 const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.createdAt)
 
+/**
+ * The buyer's data that is forwarded to the provider and never stored: a retry of the request
+ * brings it again; the recovery job continues without it.
+ */
+interface Forwarded {
+  readonly documentId?: string | undefined
+  readonly address?: BuyerAddress | undefined
+}
+
 /** A provider the cascade tries, with why routing put it there (none for a resumed record). */
 interface Route {
   readonly provider: PaymentProvider
@@ -98,7 +109,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const learn = yield* makeLearning
 
     /** The charge a provider is asked for; its idempotency key is the same on every retry. */
-    const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, documentId: string | undefined): ChargeRequest => ({
+    const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, forwarded: Forwarded): ChargeRequest => ({
       transactionId: p.id,
       idempotencyKey: `${p.id}:${provider.id}`,
       environment: p.environment,
@@ -109,9 +120,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       customer: {
         name: p.userName ?? undefined,
         email: p.userEmail ?? undefined,
-        documentId,
+        documentId: forwarded.documentId,
         phone: p.userPhone ?? undefined,
-        ip: p.userIp ?? undefined
+        ip: p.userIp ?? undefined,
+        address: forwarded.address
       },
       expiresAt: DateTime.toDateUtc(p.expiresAt),
       callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.id)}/callbacks`,
@@ -136,7 +148,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       start: Payment,
       method: PaymentMethodDef,
       planned: ReadonlyArray<Route>,
-      documentId: string | undefined,
+      forwarded: Forwarded,
       answer: StoredAnswer | undefined
     ) =>
       Effect.gen(function*() {
@@ -146,7 +158,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
             p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
           }
-          const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, documentId)))
+          const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, forwarded)))
           const { result } = tried
           // The answer completes the attempt written ahead, which keeps why routing chose it.
           const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
@@ -218,7 +230,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * recovery job): the provider in flight is asked again with the same idempotency key, then
      * the providers not tried yet. A record already routed answers as it stands.
      */
-    const resume = (p: Payment, documentId?: string | undefined): Effect.Effect<Payment, ApiError> =>
+    const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiError> =>
       Effect.gen(function*() {
         if (p.status !== "initiated") return yield* outcome(p)
         const method = catalog.find(p.environment, p.paymentMethodId)
@@ -234,7 +246,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         if (method === undefined || providers.length === 0) {
           return yield* outcome(yield* giveUp(p, interrupted, "interrupted and no provider is left to ask"))
         }
-        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, documentId, undefined)
+        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, forwarded, undefined)
       }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Routes a record and answers for it. */
@@ -242,9 +254,9 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       p: Payment,
       method: PaymentMethodDef,
       providers: ReadonlyArray<Route>,
-      documentId: string | undefined,
+      forwarded: Forwarded,
       answer: StoredAnswer | undefined
-    ) => Effect.flatMap(route(p, method, providers, documentId, answer), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+    ) => Effect.flatMap(route(p, method, providers, forwarded, answer), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
     const reread = (id: string) =>
@@ -253,7 +265,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment, answer?: StoredAnswer) {
       if (input.id !== undefined) {
         const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
-        if (Option.isSome(existing)) return yield* resume(existing.value, input.documentId)
+        if (Option.isSome(existing)) return yield* resume(existing.value, { documentId: input.documentId, address: input.userAddress })
       }
       const country = input.country === undefined ? undefined : Country.toIso3(input.country)
       if (country !== undefined && Option.isNone(country)) {
@@ -261,13 +273,15 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       }
       const countryIso3 = country === undefined ? undefined : country.value
       const method = yield* resolveMethod(scope, input, countryIso3)
+      const buyer: BuyerData = {
+        userName: input.userName ?? null,
+        email: input.userEmail ?? null,
+        documentId: input.documentId ?? null,
+        phone: input.userPhone ?? null,
+        address: input.userAddress ?? null
+      }
       if (input.hostedCheckout === true) {
-        const missing = missingFor({
-          userName: input.userName ?? null,
-          email: input.userEmail ?? null,
-          documentId: input.documentId ?? null,
-          phone: input.userPhone ?? null
-        }, method)
+        const missing = missingFor(buyer, method, neededByAll(yield* routing.candidates(scope.environment, scope.shop.id, method), method))
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `The hosted-checkout flow needs ${missing.join(", ")}`, { missingFields: missing })
         }
@@ -294,7 +308,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         })
       }
 
-      const providers = yield* routing.plan(scope.environment, scope.shop.id, method, {
+      const planned = yield* routing.plan(scope.environment, scope.shop.id, method, {
         country: method.country,
         paymentMethodId: method.id,
         method: method.method,
@@ -302,11 +316,20 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         amountUsd: usd,
         tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 }
       })
-      if (providers.length === 0) {
+      if (planned.length === 0) {
         return yield* apiError("cascade_exhausted", `No provider is configured for ${method.name} (${method.id}) on this shop`, {
           reason: noProviderReason,
           // The rail is in the shop's listing (not routable): enabled for it, with no provider.
           paymentMethodEnabledForShop: true
+        })
+      }
+      // A provider that cannot charge the rail without buyer data the request lacks is not tried:
+      // it could only decline. With none left, the merchant is told what to send.
+      const providers = planned.filter((r) => lacking(buyer, providerNeeds(r.provider, method)).length === 0)
+      if (providers.length === 0) {
+        const missing = lacking(buyer, providerNeeds(planned[0]!.provider, method))
+        return yield* apiError("missing_required_fields", `${method.name} (${method.id}) needs ${missing.join(", ")} to be charged`, {
+          missingFields: missing
         })
       }
 
@@ -375,7 +398,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           ...(timersAtAccept(payment) ? [] : [expireJob(payment)])
         ])
       }))
-      return yield* drive(payment, method, providers, input.documentId, answer)
+      return yield* drive(payment, method, providers, { documentId: input.documentId, address: input.userAddress }, answer)
     })
 
     return { create, headline, resume }

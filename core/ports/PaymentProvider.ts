@@ -16,19 +16,20 @@ export type SandboxSimulate = typeof SandboxSimulate.Type
  * apart because Latin-American providers take them apart (Mercado Pago `street_name` and
  * `street_number`, EBANX `address` and `street_number`); `number` may be "S/N".
  */
-export interface BuyerAddress {
-  readonly street: string
-  readonly number: string
-  readonly complement?: string | undefined
+export const BuyerAddress = Schema.Struct({
+  street: Schema.String,
+  number: Schema.String,
+  complement: Schema.optionalKey(Schema.String),
   /** Neighbourhood (Brazil's bairro, Mexico's colonia). */
-  readonly district?: string | undefined
-  readonly city: string
+  district: Schema.optionalKey(Schema.String),
+  city: Schema.String,
   /** State or province as the country abbreviates it (Brazil's UF: `SP`). */
-  readonly state: string
-  readonly postalCode: string
-  /** ISO-2. */
-  readonly country: string
-}
+  state: Schema.String,
+  postalCode: Schema.String,
+  /** ISO-2; the rail's country when absent. */
+  country: Schema.optionalKey(Schema.String)
+})
+export type BuyerAddress = typeof BuyerAddress.Type
 
 export interface ChargeRequest {
   /** The engine's transaction id (`TXN-...`): the provider's merchant reference. */

@@ -6,7 +6,7 @@
  */
 export {
   CallbackRejected,
-  type BuyerAddress,
+  BuyerAddress,
   type ChargeAccepted,
   type ChargeRequest,
   type ChargeStatus,

@@ -4,7 +4,7 @@ import { SessionStatus } from "../../../core/checkout/CheckoutSession.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -15,7 +15,8 @@ const CustomerBlock = Schema.Struct({
   lastName: Schema.optional(Schema.String).annotate({ description: "Max 60" }),
   email: Schema.optional(Schema.String).annotate({ description: "Valid email, max 254" }),
   phone: Schema.optional(Schema.String).annotate({ description: "With country code (+...), max 40" }),
-  documentId: Schema.optional(Schema.String).annotate({ description: "Max 40; forwarded to the provider, never kept" })
+  documentId: Schema.optional(Schema.String).annotate({ description: "Max 40; forwarded to the provider, never kept" }),
+  address: Schema.optional(BuyerAddressBody)
 })
 
 export const CreateSessionBody = Schema.Struct({
@@ -28,6 +29,7 @@ export const CreateSessionBody = Schema.Struct({
   userEmail: Schema.optional(Email),
   userPhone: Schema.optional(Text(40)),
   documentId: Schema.optional(Text(40)),
+  userAddress: Schema.optional(BuyerAddressBody),
   merchantOrderId: Schema.optional(Text(120)),
   returnUrl: Schema.optional(Text(2000)),
   merchantId: Schema.optional(Text(64)),
@@ -79,7 +81,8 @@ export const SelectBody = Schema.Struct({
     fullName: Schema.optional(Text(200)),
     email: Schema.optional(Text(300)),
     documentId: Schema.optional(Text(100)),
-    phone: Schema.optional(Text(100))
+    phone: Schema.optional(Text(100)),
+    address: Schema.optional(BuyerAddressBody)
   }))
 }).annotate({ identifier: "CheckoutSelect" })
 

@@ -107,6 +107,15 @@ plus a phone (with country code) on rails that require one; the same rule applie
 legacy call never answers \`awaiting_details\`, since its response is a payment). The buyer's
 IP is taken when the page is opened, from the trusted proxy hop, and forwarded as \`userIp\`.
 
+Some rails' providers need more of the buyer than the amount: a Brazilian boleto prints the
+payer's postal address and phone. \`GET /payment-methods\` lists, per method, the
+\`requiredFields\` without which no provider configured for the shop can charge it. A provider
+that needs data the request lacks is passed over in the cascade (it could only decline); when
+none is left, \`POST /payments\` answers 422 \`missing_required_fields\` naming what the first
+choice of routing needs, before any provider is asked and with nothing written. The address is
+\`userAddress\` on \`POST /payments\` and \`customer.address\` (or \`userAddress\`) in checkout
+sessions; like the document id it is forwarded to the provider and never stored.
+
 ## Payouts
 
 The payout balance is separate from the pay-in balance. Fund it with \`POST /me/payout/transfer\`

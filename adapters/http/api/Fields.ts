@@ -34,3 +34,24 @@ export const IdempotencyKey = Schema.String.check(Schema.isMinLength(1), Schema.
 export const IdempotencyHeaders = {
   "idempotency-key": Schema.optional(IdempotencyKey)
 }
+
+/**
+ * The buyer's postal address (`userAddress` on POST /payments, `customer.address` in checkout
+ * sessions). Forwarded to the provider and never stored on the transaction.
+ */
+export const BuyerAddressBody = Schema.Struct({
+  street: RequiredText(200).annotate({ description: "Street name, without the number" }),
+  number: RequiredText(20).annotate({ description: "House number, or S/N" }),
+  complement: Schema.optionalKey(RequiredText(200)).annotate({ description: "Apartment, floor, block" }),
+  district: Schema.optionalKey(RequiredText(100)).annotate({ description: "Neighbourhood (Brazil's bairro, Mexico's colonia); Brazilian boletos need it" }),
+  city: RequiredText(100),
+  state: RequiredText(40).annotate({ description: "State or province as the country abbreviates it (Brazil's UF, e.g. SP)" }),
+  postalCode: RequiredText(20).annotate({ description: "CEP in Brazil, código postal elsewhere" }),
+  country: Schema.optionalKey(Text(2).check(Schema.isPattern(/^[A-Z]{2}$/, { expected: "an ISO-2 country code" }))).annotate({
+    description: "ISO-2; the payment method's country when omitted"
+  })
+}).annotate({
+  identifier: "BuyerAddress",
+  description: "The buyer's postal address. Some rails' providers need it (a Brazilian boleto prints it): " +
+    "GET /payment-methods lists `userAddress` in `requiredFields` for those."
+})

@@ -4,7 +4,7 @@ import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -37,6 +37,7 @@ export const CreatePaymentBody = Schema.Struct({
   documentId: Schema.optional(Text(40).annotate({ description: "Forwarded to the provider, never stored" })),
   userPhone: Schema.optional(Text(40)),
   userIp: Schema.optional(Text(45)),
+  userAddress: Schema.optional(BuyerAddressBody),
   merchantOrderId: Schema.optional(Text(120)),
   tag1: Schema.optional(Text(200)),
   tag2: Schema.optional(Text(200)),
@@ -202,7 +203,12 @@ export const CatalogEntryView = Schema.Struct({
   enabled: Schema.Boolean,
   online: Schema.Boolean,
   routable: Schema.Boolean,
-  unroutableReason: Schema.NullOr(Schema.String)
+  unroutableReason: Schema.NullOr(Schema.String),
+  requiredFields: Schema.Array(Schema.Literals(["userName", "email", "documentId", "userPhone", "userAddress"])).annotate({
+    description: "Buyer data without which none of the providers configured for this shop can charge the method (a Brazilian boleto's " +
+      "`userAddress` and `userPhone`): POST /payments without it answers 422 missing_required_fields before any provider is asked, " +
+      "and the hosted checkout page collects it. The hosted checkout also always needs userName, email and documentId."
+  })
 }).annotate({ identifier: "PaymentMethod" })
 
 export class CatalogApi extends HttpApiGroup.make("catalog")

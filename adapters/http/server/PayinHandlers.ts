@@ -140,7 +140,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
           count: entries.length,
           totalAvailable,
           routableCount: entries.filter((e) => e.routable).length,
-          methods: entries.map(({ method: m, routable, unroutableReason }) => ({
+          methods: entries.map(({ method: m, requiredFields, routable, unroutableReason }) => ({
             paymentMethodId: m.id,
             method: m.method,
             methodLabel: m.methodLabel,
@@ -159,7 +159,8 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
             enabled: m.enabled,
             online: m.online,
             routable,
-            unroutableReason
+            unroutableReason,
+            requiredFields
           }))
         }
       }))

@@ -18,7 +18,10 @@ const session = (overrides: Partial<CheckoutSession> = {}): CheckoutSession => {
   return {
     id: `cs_${n}`, token: `cst_${n}`, environment: "sandbox", merchantId: "mer_1", shopId: "shop_1", mode: "selector",
     status: "awaiting_method", amount: Money.decimal("1234.56"), currency: "BRL", country: "BRA", paymentMethodId: null,
-    customer: { firstName: "Ana", lastName: "Souza", email: "ana@x.test", phone: null, documentId: "52998224725" },
+    customer: {
+      firstName: "Ana", lastName: "Souza", email: "ana@x.test", phone: null, documentId: "52998224725",
+      address: { street: "Av. Paulista", number: "1000", district: "Bela Vista", city: "São Paulo", state: "SP", postalCode: "01310-100", country: "BR" }
+    },
     customerIp: "10.0.0.1", returnUrl: "https://shop.example/back?order=1", merchantOrderId: "order-1", simulate: null,
     completedTxId: null, expiresAt: DateTime.add(t0, { hours: 24 }), createdAt: t0, version: 1,
     ...overrides

@@ -1,0 +1,145 @@
+/**
+ * Buyer data a provider needs for a rail (`PaymentProvider.requires`): a charge that lacks it is
+ * never sent to that provider (it could only be declined); with no provider left it is refused
+ * with 422 `missing_required_fields` before anything is written; the catalog names what every
+ * provider of the rail needs; hosted checkout collects it. Driven as an embedder would, with
+ * provider plugins that record what they were asked.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Cause, Effect, Exit } from "effect"
+import { Catalog } from "../../core/catalog/Catalog.ts"
+import { Checkout } from "../../core/checkout/Checkout.ts"
+import * as Money from "../../core/Money.ts"
+import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
+import { Payments } from "../../core/payments/Payments.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import type { Scope } from "../../core/tenancy/Scopes.ts"
+import { EngineTest, newScope } from "../support/Engine.ts"
+
+const address: BuyerAddress = {
+  street: "Avenida Paulista",
+  number: "1000",
+  district: "Bela Vista",
+  city: "São Paulo",
+  state: "SP",
+  postalCode: "01310-100",
+  country: "BR"
+}
+
+/** A provider that records its charges and needs `needs` on every rail. */
+const recording = (id: string, needs: ReadonlyArray<"userAddress" | "userPhone">) => {
+  const calls: Array<ChargeRequest> = []
+  const provider: PaymentProvider = {
+    id,
+    displayName: id,
+    environments: ["sandbox"],
+    supports: () => true,
+    requires: () => needs,
+    charge: (request) =>
+      Effect.sync(() => {
+        calls.push(request)
+        return { providerRef: `${id}_${request.transactionId}`, status: "pending" as const, paymentFormUrl: "https://pay.example/x", paymentData: {} }
+      }),
+    status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
+    verifyCallback: () => Effect.succeed([]),
+    refund: (request) => Effect.succeed({ providerRef: request.refundId, status: "succeeded" as const })
+  }
+  return { provider, calls }
+}
+
+/** A shop routed to `providers`, in that order, and not to the sandbox provider. */
+const shopWith = (...providers: ReadonlyArray<PaymentProvider>) =>
+  Effect.gen(function*() {
+    const scope = yield* newScope()
+    yield* (yield* ProviderRouteStore).put({
+      environment: "sandbox",
+      shopId: scope.shop.id,
+      providerId: "sandbox",
+      priority: 99,
+      methodIds: null,
+      enabled: false
+    })
+    for (const [i, provider] of providers.entries()) {
+      yield* (yield* ProviderRegistry).register(provider)
+      yield* (yield* ProviderRouteStore).put({
+        environment: "sandbox",
+        shopId: scope.shop.id,
+        providerId: provider.id,
+        priority: i + 1,
+        methodIds: null,
+        enabled: true
+      })
+    }
+    return scope
+  })
+
+const failureOf = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
+
+const requiredFieldsOf = (scope: Scope, methodId: string) =>
+  Effect.gen(function*() {
+    const { entries } = yield* (yield* Catalog).listing(scope.environment, scope.shop.id, {})
+    return entries.find((e) => e.method.id === methodId)?.requiredFields
+  })
+
+describe("buyer data a provider needs", () => {
+  it.effect("a charge without it is refused before any provider is asked or anything is written", () =>
+    Effect.gen(function*() {
+      const boleto = recording(`needs_address_${Math.random()}`, ["userAddress"])
+      const scope = yield* shopWith(boleto.provider)
+      const payments = yield* Payments
+      const refused = yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: "Ana Souza" }))
+      const error = failureOf(refused) as { code?: string; details?: { missingFields?: ReadonlyArray<string> } } | undefined
+      assert.strictEqual(error?.code, "missing_required_fields")
+      assert.deepStrictEqual(error?.details?.missingFields, ["userAddress"])
+      assert.strictEqual(boleto.calls.length, 0)
+      assert.strictEqual((yield* payments.list(scope, {}, { limit: 10, offset: 0 })).total, 0)
+      assert.deepStrictEqual(yield* requiredFieldsOf(scope, "sbx_pix"), ["userAddress"])
+
+      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: address })
+      assert.strictEqual(created.status, "pending")
+      assert.deepStrictEqual(boleto.calls.map((c) => c.customer.address), [address])
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("a provider that needs it is passed over for one that does not; the catalog asks only for what all need", () =>
+    Effect.gen(function*() {
+      const first = recording(`needs_address_phone_${Math.random()}`, ["userAddress", "userPhone"])
+      const second = recording(`needs_phone_${Math.random()}`, ["userPhone"])
+      const scope = yield* shopWith(first.provider, second.provider)
+      assert.deepStrictEqual(yield* requiredFieldsOf(scope, "sbx_pix"), ["userPhone"])
+      const payments = yield* Payments
+      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userPhone: "+5511987654321" })
+      assert.strictEqual(created.provider, second.provider.id)
+      assert.strictEqual(first.calls.length, 0)
+      assert.strictEqual(second.calls.length, 1)
+      // Neither can charge without a phone: named as the first choice of routing needs it.
+      const refused = failureOf(yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix" }))) as
+        | { details?: { missingFields?: ReadonlyArray<string> } }
+        | undefined
+      assert.deepStrictEqual(refused?.details?.missingFields, ["userAddress", "userPhone"])
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("hosted checkout waits for it, then forwards it and keeps none of it", () =>
+    Effect.gen(function*() {
+      const boleto = recording(`needs_address_${Math.random()}`, ["userAddress"])
+      const scope = yield* shopWith(boleto.provider)
+      const checkout = yield* Checkout
+      const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+      const created = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer })
+      assert.strictEqual(created.session.status, "awaiting_details")
+      assert.deepStrictEqual(created.missingFields, ["userAddress"])
+      assert.strictEqual(boleto.calls.length, 0)
+
+      const missing = failureOf(yield* Effect.exit(checkout.select(created.session.token, {}, undefined))) as { code?: string } | undefined
+      assert.strictEqual(missing?.code, "missing_required_fields")
+      const payment = yield* checkout.select(created.session.token, { customer: { address } }, undefined)
+      assert.strictEqual(payment.status, "pending")
+      assert.deepStrictEqual(boleto.calls.map((c) => c.customer.address), [address])
+      assert.strictEqual((yield* checkout.get(created.session.token)).customer.address, null, "forwarded, never kept")
+
+      // Given at creation (the customer block), the transaction is created at once.
+      const oneShot = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer, customer: { address } })
+      assert.strictEqual(oneShot.session.status, "pending")
+      assert.strictEqual(oneShot.session.customer.address, null)
+    }).pipe(Effect.provide(EngineTest)))
+})
