@@ -205,12 +205,13 @@ const optionsOf = (settings: ConnectorSettings): Options => ({
 
 /**
  * One dLocal account: its pay-ins and its payouts (`CONNECTORS=<id>=dlocal`). Secrets `LOGIN`
- * (`X-Login`), `TRANS_KEY` (`X-Trans-Key`), `SECRET_KEY` (the HMAC key, both ways); optional
- * `RETURN_URL` (the buyer's way back, dLocal's `callback_url`) and the payout settings.
+ * (`X-Login`), `TRANS_KEY` (`X-Trans-Key`), `SECRET_KEY` (the HMAC key, both ways), and the
+ * Payouts v3 OAuth2 credentials `CLIENT_ID` and `CLIENT_SECRET`; optional `RETURN_URL` (the
+ * buyer's way back, dLocal's `callback_url`) and the payout settings.
  */
 export const connector: Connector = {
   kind: "dlocal",
-  secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"],
+  secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY", "CLIENT_ID", "CLIENT_SECRET"],
   settings: ["RETURN_URL", "PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
   paymentProvider: (settings) => make(optionsOf(settings)),
   payoutProvider: payoutsFromSettings

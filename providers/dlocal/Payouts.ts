@@ -1,23 +1,27 @@
 /**
  * The dLocal payout connector (Payouts API v3): a `PayoutProvider` for SPEI (Mexico), PIX
  * (Brazil) and bank transfers in Colombia, Peru, Chile and Argentina. Wire types and the status
- * map are in `PayoutsWire.ts`, the request and notification signature in `Signing.ts` (shared with
- * the pay-in connector); its simulator is `PayoutsSimulator.ts`.
+ * map are in `PayoutsWire.ts`; calls are authenticated with an OAuth2 bearer token
+ * (`PayoutsClient.ts`, https://docs.dlocal.com/reference/security-payouts-v3), not the pay-in
+ * signature; notifications are checked with the pay-in signature (`Signing.ts`, see the README's
+ * "Not confirmed"); its simulator is `PayoutsSimulator.ts`.
  *
  * - **Idempotency.** dLocal's key for a payout is `external_id`, unique per merchant: the engine's
  *   payout id. A retry after a lost answer posts the same `external_id`; dLocal refuses the
  *   duplicate (400) and the connector answers the payout it already holds, looked up by
  *   `external_id`. So a retried payout is never paid twice.
  * - **Errors.** A maybe is never a refusal: a timeout, a network error, 5xx, 429 and refused
- *   credentials (401/403, which dLocal also answers for an unregistered IP or a balance too low
- *   to pay) are `PayoutProviderUnavailable`, and the engine asks again later with the same key.
+ *   credentials (a token refused twice, a client id or secret refused, 403 for an unregistered IP
+ *   or a balance too low to pay) are `PayoutProviderUnavailable`, and the engine asks again later
+ *   with the same key.
  *   Only another 4xx (invalid beneficiary, invalid bank account...) is `PayoutRejected`, which
  *   reverses the debit.
  * - **Callbacks.** dLocal POSTs the payout object, signed like every request (see `Signing.ts`);
  *   the update echoes `external_id` as the engine's payout id.
- * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
+ * - **Secrets** (`clientId`, `clientSecret`, the tokens, `login`, `secretKey`) stay `Redacted` and
+ *   out of errors and logs.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
@@ -31,9 +35,9 @@ import type { PayoutMethodDef } from "../../core/payouts/PayoutMethod.ts"
 import * as Money from "../../core/Money.ts"
 import type { ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
+import { makePayoutsClient, type PayoutsClientOptions } from "./PayoutsClient.ts"
 import * as Wire from "./PayoutsWire.ts"
-import { type ClientOptions, makeClient } from "./Client.ts"
-import { verifyNotification } from "./Signing.ts"
+import { type Credentials, verifyNotification } from "./Signing.ts"
 
 /** The engine's payout rails dLocal pays, with dLocal's payment method. */
 export const payoutRails: Readonly<Record<string, Wire.PayoutBody["payment_method_id"]>> = {
@@ -48,7 +52,7 @@ export const payoutRails: Readonly<Record<string, Wire.PayoutBody["payment_metho
 /** dLocal's code for a second payout with an `external_id` it already holds. */
 export const duplicateExternalIdCode = "5008"
 
-export interface PayoutOptions extends ClientOptions {
+export interface PayoutOptions extends PayoutsClientOptions, Pick<Credentials, "login" | "secretKey"> {
   /** dLocal's `purpose` (REMITTANCES, PAYROLL, SUPPLIER_PAYMENT, ...). Default `OTHER`. */
   readonly purpose?: string | undefined
   /** dLocal's `flow_type` (B2C, B2B, P2P). Default `B2C`. */
@@ -78,7 +82,8 @@ const beneficiaryOf = (method: PayoutMethodDef, recipient: Readonly<Record<strin
 
 export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
-    const { call, mac } = yield* makeClient(options)
+    const { call } = yield* makePayoutsClient(options)
+    const mac = yield* Effect.context<Mac.Mac>()
 
     const unavailable = (error: ProviderError) => new PayoutProviderUnavailable({ reason: `${error.reason}: ${error.message}` })
 
@@ -166,8 +171,11 @@ export const payoutsFromSettings = (settings: ConnectorSettings) =>
     id: settings.id,
     environment: settings.environment,
     baseUrl: settings.baseUrl,
+    // Required by `connector.secrets`; an embedding that builds settings itself without them gets
+    // a provider whose payouts wait (unavailable, `not_configured`) instead of a crash.
+    clientId: settings.secrets["CLIENT_ID"] ?? Redacted.make(""),
+    clientSecret: settings.secrets["CLIENT_SECRET"] ?? Redacted.make(""),
     login: settings.secrets["LOGIN"]!,
-    transKey: settings.secrets["TRANS_KEY"]!,
     secretKey: settings.secrets["SECRET_KEY"]!,
     purpose: settings.values["PAYOUT_PURPOSE"],
     flowType: settings.values["PAYOUT_FLOW_TYPE"],

@@ -10,7 +10,12 @@ import type { PayoutHarness } from "../kit/PayoutConformance.ts"
 import { makePayouts, type PayoutOptions } from "./Payouts.ts"
 import { PayoutsSimulator } from "./PayoutsSimulator.ts"
 
-export const credentials = { login: "dl_login_4Qm2", transKey: "dl_trans_9Zr7Yk", secretKey: "dl_secret_Hq8vN3pW" }
+export const credentials = {
+  clientId: "dl_client_7Tq2Wm",
+  clientSecret: "dl_client_secret_Kp4xR9vB",
+  login: "dl_login_4Qm2",
+  secretKey: "dl_secret_Hq8vN3pW"
+}
 
 export const Live = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
 
@@ -20,8 +25,9 @@ export const optionsFor = (baseUrl: string, overrides: Partial<PayoutOptions> = 
   id: "dlocal",
   environment: "production",
   baseUrl,
+  clientId: Redacted.make(credentials.clientId),
+  clientSecret: Redacted.make(credentials.clientSecret),
   login: Redacted.make(credentials.login),
-  transKey: Redacted.make(credentials.transKey),
   secretKey: Redacted.make(credentials.secretKey),
   timeoutMs: 2_000,
   ...overrides
@@ -31,7 +37,7 @@ export const payoutsHarness: Effect.Effect<PayoutHarness, never, Scope.Scope> = 
   const sim = yield* PayoutsSimulator.start(credentials)
   yield* sim.dropCallbacks(true)
   const provider = yield* makePayouts(optionsFor(sim.baseUrl))
-  const providerWithInvalidCredentials = yield* makePayouts(optionsFor(sim.baseUrl, { transKey: Redacted.make("dl_trans_wrong") }))
+  const providerWithInvalidCredentials = yield* makePayouts(optionsFor(sim.baseUrl, { clientSecret: Redacted.make("dl_client_secret_wrong") }))
   const body = (ref: { readonly providerRef: string; readonly payoutId: string }, status: string) =>
     JSON.stringify({ id: ref.providerRef, external_id: ref.payoutId, status, status_code: "0", status_detail: status })
   return {

@@ -20,8 +20,10 @@ const HostWithDLocal = Layer.unwrap(Effect.gen(function*() {
   const sim = yield* PayoutsSimulator.start(credentials, { slowMs: 1_500 })
   const instance = connectorInstance(dlocal, { id: "dlocal", environment: "production", baseUrl: sim.baseUrl, timeoutMs: 500 }, {
     LOGIN: credentials.login,
-    TRANS_KEY: credentials.transKey,
-    SECRET_KEY: credentials.secretKey
+    TRANS_KEY: "dl_trans_payins_only",
+    SECRET_KEY: credentials.secretKey,
+    CLIENT_ID: credentials.clientId,
+    CLIENT_SECRET: credentials.clientSecret
   })
   return Layer.merge(testHost(MemoryStore.layer, { connectors: [instance] }), Layer.succeed(Upstream, sim))
 }))

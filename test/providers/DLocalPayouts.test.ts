@@ -59,10 +59,10 @@ describe("dLocal payout connector", () => {
     )
   })
 
-  it.live("a signature made with the wrong secret is refused by dLocal: unavailable, never a refusal of the payout", () =>
+  it.live("a client secret dLocal refuses: unavailable, never a refusal of the payout", () =>
     Effect.gen(function*() {
       const sim = yield* PayoutsSimulator.start(credentials)
-      const provider = yield* makePayouts(optionsFor(sim.baseUrl, { secretKey: Redacted.make("not-the-secret") }))
+      const provider = yield* makePayouts(optionsFor(sim.baseUrl, { clientSecret: Redacted.make("not-the-client-secret") }))
       const exit = yield* Effect.exit(provider.send(pixPayout("po-wire-2")))
       assert.isTrue(Exit.isFailure(exit))
       assert.instanceOf(Exit.isFailure(exit) ? exit.cause.reasons.map((r) => (r as { error?: unknown }).error)[0] : undefined, PayoutProviderUnavailable)
@@ -70,13 +70,14 @@ describe("dLocal payout connector", () => {
     }).pipe(Effect.provide(Live)))
 
   it.live("credentials never appear in errors, log lines or the provider, even when dLocal echoes them", () =>
-    withSecretScrub([credentials.transKey, credentials.secretKey], (scrub) =>
+    withSecretScrub([credentials.clientSecret, credentials.clientId, credentials.secretKey], (scrub) =>
       Effect.gen(function*() {
         const sim = yield* PayoutsSimulator.start(credentials, { slowMs: 1_000 })
         const options = optionsFor(sim.baseUrl, { timeoutMs: 300 })
         const provider = yield* makePayouts(options)
-        // The right key with a wrong signature: dLocal's 401 echoes the key it received.
-        const echoed = yield* makePayouts({ ...options, secretKey: Redacted.make("not-the-secret") })
+        // A wrong client secret: dLocal's 401 echoes the secret it received, and a refused token
+        // the header it received.
+        const echoed = yield* makePayouts({ ...options, clientSecret: Redacted.make(credentials.clientSecret + "-old") })
         scrub.text(inspect(provider, { depth: 10 }), inspect(options, { depth: 10 }), JSON.stringify(options))
         yield* scrub.failed(yield* Effect.exit(echoed.send(pixPayout("po-leak-echo"))))
         for (const mode of ["slow", "unavailable", "reject"] as const) {
