@@ -10,7 +10,7 @@
  *   then reads the order (`GET /orders/{order_id}`, which answers the order object and its
  *   `payment_id`) and the payment itself (`GET /payments/{payment_id}`), and answers that payment:
  *   one upstream payment, however often the charge is retried. A refund carries the engine's
- *   refund id as dLocal's `order_refund_id`.
+ *   refund id as dLocal's `order_refund_id` and is looked up by it before it is sent (`Refunds.ts`).
  * - **Declines.** A payment created `REJECTED`, and dLocal's refusals of the buyer or the amount
  *   (5005 cadastral situation, 5006/5007/5016 limits, 5014 blacklisted, 5000/5001 invalid data...),
  *   are `ProviderError` not retryable. A country, currency or method this account cannot take (5003,
@@ -21,7 +21,7 @@
  *   within dLocal's retry horizon (`Signing.ts`), then reads the status.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
  */
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import * as Money from "../../core/Money.ts"
@@ -32,14 +32,14 @@ import {
   type ChargeRequest,
   type ChargeUpdate,
   type PaymentProvider,
-  ProviderError,
-  type RefundRequest
+  ProviderError
 } from "../../core/ports/PaymentProvider.ts"
 import type { Connector, ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type ClientOptions, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
 import * as Rails from "./Rails.ts"
+import { makeRefund } from "./Refunds.ts"
 import { verifyNotification } from "./Signing.ts"
 import * as Wire from "./Wire.ts"
 
@@ -54,6 +54,10 @@ export interface Options extends ClientOptions {
 }
 
 const decodeNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.PaymentObject))
+const decodeRefundNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.RefundObject))
+/** A refund object names its payment (`payment_id`) at the top; a payment object does not. */
+const namesPayment = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Struct({ payment_id: Schema.String })))
+const isRefundNotification = (rawBody: string) => Option.isSome(namesPayment(rawBody))
 
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
@@ -145,27 +149,18 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       return update(found)
     })
 
-    const refund = Effect.fn("DLocalProvider.refund")(function*(request: RefundRequest) {
-      // Major units from decimal text, as in `charge`.
-      const body = UpstreamHttp.jsonText({
-        payment_id: request.providerRef,
-        amount: new UpstreamHttp.JsonDecimal(Money.round(request.amount, request.currency)),
-        currency: request.currency,
-        order_refund_id: request.refundId,
-        description: `Refund ${request.refundId} of ${request.transactionId}`
-      })
-      const created = yield* call("refund", "/refunds", Wire.RefundObject, body)
-      if (created.status.trim().toUpperCase() === "REJECTED") {
-        return yield* fail(false, "refund_rejected", `dLocal rejected the refund: ${created.status_detail ?? created.status}`)
-      }
-      // SUCCESS, or PENDING (dLocal completes it later and the engine asks again).
-      return { providerRef: created.id, status: Wire.toRefundStatus(created.status), detail: created.status_detail }
-    })
+    const refund = makeRefund({ call, fail })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
       Effect.gen(function*() {
         const verdict = yield* verifyNotification(options, headers, rawBody)
         if (verdict !== "valid") return yield* new CallbackRejected({ reason: `signature ${verdict}` })
+        if (isRefundNotification(rawBody)) {
+          // A refund's confirmation, sent to the refund's notification_url (the payment's). It moves
+          // no charge: the engine learns the refund's status from `refund`, asked again.
+          yield* decodeRefundNotification(rawBody).pipe(Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" })))
+          return []
+        }
         const notified = yield* decodeNotification(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
         )

@@ -5,49 +5,54 @@
  *
  * - Every call must be signed with this account's credentials, else `403 { code: 3001 }` (the
  *   message echoes the `X-Trans-Key` it got, as careless APIs do, so scrubbing is tested); an
- *   `X-Version` other than `2.1` is `400 5017`.
+ *   `X-Version` other than `2.1` is `400 5017`. No `X-Version` is taken as 2.1: dLocal's own Postman
+ *   collection and ActiveMerchant's dLocal gateway send none.
  * - `POST /payments` -> `200` a `PENDING` payment with a `redirect_url`. A body that does not
- *   match, or an amount that is not a positive decimal with at most two decimals, is `400 5000`; a
- *   method dLocal does not list `400 5010`; a country other than the method's `400 5003`; a
- *   currency the method does not take `400 5004`; the document {@link invalidDocument} `400 5005`;
- *   an `order_id` already held `400 5009`. Amounts are read from the raw JSON text and compared as
- *   `BigDecimal`s, never as floats.
+ *   match, or an amount that is not a positive decimal with at most the currency's dLocal decimals
+ *   (two; none for COP and CLP), is `400 5000`; a payer without `name`, `email` or (in the
+ *   countries served, where dLocal's country reference says "required") `document`, or with one
+ *   empty, `400 5001`; a `DIRECT` payment without `payment_method_id` `400 5001` (a `REDIRECT` one
+ *   without it is dLocal's checkout, where the buyer picks the method); a method dLocal does not
+ *   list `400 5010`; a country other than the method's `400 5003`; a currency the method does not
+ *   take (USD is taken everywhere, converted by dLocal) `400 5004`; the document
+ *   {@link invalidDocument} `400 5005`; an `order_id` already held `400 5009`. Amounts are read
+ *   from the raw JSON text and compared as `BigDecimal`s, never as floats.
  * - `GET /payments/{id}` answers the payment object; `GET /orders/{order_id}` the order object
  *   (`payment_id`, `status`...), as documented; else `404 4000`.
- * - `POST /refunds` -> `200 { id, payment_id, status: "SUCCESS" }`. The same `order_refund_id` on
- *   the same payment with the same body answers the same refund, with another body `400 5000` (an
- *   assumption: dLocal does not document it); a payment that is not `PAID` is `400 5002`, more than
- *   what is left `400 5007`. A full refund makes the payment `REFUNDED`.
+ * - Refunds: `SimulatorRefunds.ts` (`POST /refunds`, `GET /refunds/{id}`, `GET /orders/{order_refund_id}`,
+ *   a second `order_refund_id` `400 5011`).
  * - Modes: `ok`; `unavailable` (`503 7000`); `slow` (the work is done, the answer comes after
- *   `slowMs`); `decline` (payments are created `REJECTED`, as dLocal answers a refused buyer).
+ *   `slowMs`); `slowWrites` (the same for POSTs only: a lost create whose look-up answers);
+ *   `decline` (payments are created `REJECTED`, as dLocal answers a refused buyer).
  *   `setRefusal({ status, code })` answers every `POST /payments` with that documented error.
  * - `complete(id)` / `fail(id, detail)` / `setStatus(id, status)` move a payment and POST it, signed,
  *   to its `notification_url` (or the callback target); `dropCallbacks(true)` loses them.
+ * - Refund controls: `setRefundMode("pending")` leaves new refunds `PENDING`; `settleRefund(id)` /
+ *   `rejectRefund(id, detail)` end one and notify it; `refundOf(id)` reads one.
+ * - `seedPayment(...)` holds a `PAID` payment made elsewhere (a documented example's `payment_id`).
  */
 import { BigDecimal, Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
-import { railOfMethodId, rails } from "./Rails.ts"
-import { amountTextOf, isSigned, notificationHeaders, type SimulatorCredentials } from "./SimulatorSigning.ts"
+import { dlocalDecimals, railOfMethodId, rails } from "./Rails.ts"
+import { makeRefundDesk, amountWithin, type RefundMode, type SimulatedRefund } from "./SimulatorRefunds.ts"
+import { isSigned, notificationHeaders, type SimulatorCredentials } from "./SimulatorSigning.ts"
 import * as Wire from "./Wire.ts"
 
-export type Mode = "ok" | "unavailable" | "slow" | "decline"
+export type Mode = "ok" | "unavailable" | "slow" | "slowWrites" | "decline"
+export type { RefundMode, SimulatedRefund }
 
 export const invalidDocument = "00000000000"
 
-export interface SimulatedRefund {
-  readonly id: string
-  readonly orderRefundId: string
-  readonly amountText: string
-  /** The request exactly as received. */
-  readonly raw: string
-}
+/** Countries whose payer `document` dLocal requires (the country reference's "document required": yes). */
+const documentRequired = new Set(["AR", "BR", "CL", "CO", "MX", "PE"])
 
 export interface SimulatedPayment {
   readonly id: string
   readonly orderId: string
   /** The amount exactly as the request's JSON wrote it. */
   readonly amountText: string
+  readonly currency: string
   readonly body: Wire.PaymentBody
   /** The request exactly as received. */
   readonly raw: string
@@ -73,20 +78,19 @@ export interface DLocalSimulator {
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
   /** The body dLocal would notify for the payment now. */
   readonly notificationBody: (id: string) => string
+  readonly refunds: ReadonlyMap<string, SimulatedRefund>
+  readonly refundOf: (id: string) => SimulatedRefund
+  readonly setRefundMode: (mode: RefundMode) => Effect.Effect<void>
+  readonly settleRefund: (id: string) => Effect.Effect<void>
+  readonly rejectRefund: (id: string, detail: string) => Effect.Effect<void>
+  /** Holds a `PAID` payment (a documented example's), as if it had been made and paid. */
+  readonly seedPayment: (payment: { readonly id: string; readonly orderId: string; readonly amount: string; readonly currency: string; readonly country: string }) => Effect.Effect<void>
 }
 
 const decodePayment = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PaymentBody))
-const decodeRefund = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.RefundBody))
 
 const error = (status: number, code: number, message: string): Answer => ({ status, body: { code, message } })
 
-/** A positive decimal with at most two decimals (dLocal's "16,2"), as exact text; else undefined. */
-const amountOf = (raw: string) => {
-  const text = amountTextOf(raw)
-  if (text === undefined || !/^\d+(\.\d{1,2})?$/.test(text)) return undefined
-  const amount = BigDecimal.fromStringUnsafe(text)
-  return BigDecimal.isPositive(amount) ? { text, amount } : undefined
-}
 
 const statusCodes: Readonly<Record<string, string>> = { PENDING: "100", PAID: "200", REJECTED: "300", CANCELLED: "400", AUTHORIZED: "600", VERIFIED: "700" }
 
@@ -113,9 +117,9 @@ export const start = (
     const view = (payment: SimulatedPayment, amount: unknown = Number(payment.amountText)) => ({
       id: payment.id,
       amount,
-      currency: payment.body.currency,
+      currency: payment.currency,
       country: payment.body.country,
-      payment_method_id: payment.body.payment_method_id,
+      ...(payment.body.payment_method_id === undefined ? {} : { payment_method_id: payment.body.payment_method_id }),
       payment_method_type: "TICKET",
       payment_method_flow: payment.body.payment_method_flow,
       ...statusOf(payment),
@@ -124,21 +128,35 @@ export const start = (
       redirect_url: `${server.baseUrl}/collect/pay/${payment.id}`
     })
 
+    /** A payer field dLocal requires, present and not empty. */
+    const given = (value: string | undefined) => value !== undefined && value.trim() !== ""
+
     const create = (raw: string): Answer => {
       const body = decodePayment(raw)
-      const amount = amountOf(raw)
-      if (Option.isNone(body) || amount === undefined) return error(400, 5000, "Invalid request.")
-      const rail = railOfMethodId(body.value.payment_method_id)
-      if (rail === undefined) return error(400, 5010, "Method not available.")
-      if (!countries.has(body.value.country) || body.value.country !== rail.country) return error(400, 5003, "Country not supported.")
-      if (!rail.currencies.includes(body.value.currency)) return error(400, 5004, "Currency not allowed for this country.")
-      if (body.value.payer.document === invalidDocument) return error(400, 5005, "User unauthorized due to cadastral situation.")
-      if ([...payments.values()].some((p) => p.orderId === body.value.order_id)) return error(400, 5009, "Order ID is duplicated.")
+      if (Option.isNone(body)) return error(400, 5000, "Invalid request.")
+      const request = body.value
+      const amount = amountWithin(raw, dlocalDecimals(request.currency))
+      if (amount === undefined) return error(400, 5000, "Invalid request: amount.")
+      for (const field of ["name", "email"] as const) {
+        if (!given(request.payer[field])) return error(400, 5001, `Invalid parameter: payer.${field}`)
+      }
+      if (documentRequired.has(request.country) && !given(request.payer.document)) return error(400, 5001, "Invalid parameter: payer.document")
+      if (request.payment_method_id === undefined && request.payment_method_flow === "DIRECT") {
+        return error(400, 5001, "Invalid parameter: payment_method_id")
+      }
+      const rail = request.payment_method_id === undefined ? undefined : railOfMethodId(request.payment_method_id)
+      if (request.payment_method_id !== undefined && rail === undefined) return error(400, 5010, "Method not available.")
+      if (!countries.has(request.country) || (rail !== undefined && request.country !== rail.country)) return error(400, 5003, "Country not supported.")
+      const local = rail?.currencies ?? rails.filter((r) => r.country === request.country).flatMap((r) => r.currencies)
+      if (request.currency !== "USD" && !local.includes(request.currency)) return error(400, 5004, "Currency not allowed for this country.")
+      if (request.payer.document === invalidDocument) return error(400, 5005, "User unauthorized due to cadastral situation.")
+      if ([...payments.values()].some((p) => p.orderId === request.order_id)) return error(400, 5009, "Order ID is duplicated.")
       const payment: SimulatedPayment = {
         id: `D-4-${String(++sequence).padStart(8, "0")}`,
-        orderId: body.value.order_id,
+        orderId: request.order_id,
         amountText: amount.text,
-        body: body.value,
+        currency: request.currency,
+        body: request,
         raw,
         status: mode === "decline" ? "REJECTED" : "PENDING",
         statusDetail: mode === "decline" ? "The payment was rejected." : "The payment is pending.",
@@ -149,32 +167,15 @@ export const start = (
       return { status: 200, body: view(payment) }
     }
 
-    const refund = (raw: string): Answer => {
-      const body = decodeRefund(raw)
-      const amount = amountOf(raw)
-      if (Option.isNone(body) || amount === undefined) return error(400, 5000, "Invalid request.")
-      const payment = payments.get(body.value.payment_id)
-      if (payment === undefined) return error(404, 4000, "Payment not found.")
-      const answerOf = (made: SimulatedRefund): Answer => ({
-        status: 200,
-        body: { id: made.id, payment_id: payment.id, status: "SUCCESS", status_code: 200, status_detail: "The refund was paid.", amount: Number(made.amountText), currency: payment.body.currency }
-      })
-      const seen = payment.refunds.find((r) => r.orderRefundId === body.value.order_refund_id)
-      if (seen !== undefined) return seen.raw === raw ? answerOf(seen) : error(400, 5000, "Invalid request.")
-      if (payment.status !== "PAID") return error(400, 5002, "Invalid transaction status.")
-      if (body.value.currency !== payment.body.currency) return error(400, 5000, "Invalid request.")
-      const total = BigDecimal.sum(BigDecimal.fromStringUnsafe(payment.refunded), amount.amount)
-      const paid = BigDecimal.fromStringUnsafe(payment.amountText)
-      if (BigDecimal.isGreaterThan(total, paid)) return error(400, 5007, "Amount exceeded.")
-      const made: SimulatedRefund = { id: `REF-${String(++sequence).padStart(8, "0")}`, orderRefundId: body.value.order_refund_id, amountText: amount.text, raw }
-      payment.refunds.push(made)
-      payment.refunded = BigDecimal.format(BigDecimal.normalize(total))
-      if (BigDecimal.equals(total, paid)) {
-        payment.status = "REFUNDED"
-        payment.statusDetail = "The payment was refunded."
+    const desk = makeRefundDesk({
+      payment: (id) => payments.get(id),
+      nextId: () => String(++sequence).padStart(8, "0"),
+      notify: async (url, body) => {
+        const to = target ?? url
+        if (to === undefined) return
+        await server.sendCallback(to, notificationHeaders(credentials, body), body, { drop: dropping })
       }
-      return answerOf(made)
-    }
+    })
 
     const found = (payment: SimulatedPayment | undefined): Answer =>
       payment === undefined ? error(404, 4000, "Payment not found.") : { status: 200, body: view(payment) }
@@ -184,17 +185,20 @@ export const start = (
       if (payment === undefined) return error(404, 4000, "Payment not found.")
       return {
         status: 200,
-        body: { order_id: payment.orderId, payment_id: payment.id, currency: payment.body.currency, amount: Number(payment.amountText), ...statusOf(payment) }
+        body: { order_id: payment.orderId, payment_id: payment.id, currency: payment.currency, amount: Number(payment.amountText), ...statusOf(payment) }
       }
     }
 
     const route = (req: SimulatorRequest): Answer => {
       if (mode === "unavailable") return error(503, 7000, "Failed to process the request.")
-      if (req.headers["x-version"] !== "2.1") return error(400, 5017, "Invalid API Version.")
+      const version = req.headers["x-version"]
+      if (version !== undefined && version !== "2.1") return error(400, 5017, "Invalid API Version.")
       if (req.method === "POST" && req.path === "/payments") {
         return refusal === undefined ? create(req.body) : error(refusal.status, refusal.code, `Refused with ${refusal.code}.`)
       }
-      if (req.method === "POST" && req.path === "/refunds") return refund(req.body)
+      if (req.method === "POST" && req.path === "/refunds") return desk.create(req.body)
+      const refundRead = req.method === "GET" ? desk.read(req.path) : undefined
+      if (refundRead !== undefined) return refundRead
       const byId = /^\/payments\/([^/]+)$/.exec(req.path)
       if (req.method === "GET" && byId !== null) return found(payments.get(decodeURIComponent(byId[1]!)))
       const byOrder = /^\/orders\/([^/]+)$/.exec(req.path)
@@ -207,7 +211,7 @@ export const start = (
       return {
         authorized: ok,
         answer: ok ? route(req) : error(403, 3001, `Invalid Credentials: ${req.headers["x-trans-key"] ?? ""}`),
-        delayMs: ok && mode === "slow" ? options.slowMs ?? 1_500 : 0
+        delayMs: ok && (mode === "slow" || (mode === "slowWrites" && req.method === "POST")) ? options.slowMs ?? 1_500 : 0
       }
     })
 
@@ -246,7 +250,27 @@ export const start = (
       setStatus,
       setCallbackTarget: (url) => Effect.sync(() => void (target = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
-      notificationBody
+      notificationBody,
+      refunds: desk.refunds,
+      refundOf: desk.refundOf,
+      setRefundMode: (next) => Effect.sync(() => desk.setMode(next)),
+      settleRefund: (id) => Effect.promise(() => desk.settle(id)),
+      rejectRefund: (id, detail) => Effect.promise(() => desk.reject(id, detail)),
+      seedPayment: (seed) =>
+        Effect.sync(() => {
+          const body = {
+            amount: Number(seed.amount),
+            currency: seed.currency,
+            country: seed.country,
+            payment_method_flow: "REDIRECT",
+            payer: { name: "Seeded", email: "seeded@example.com", document: "00000000191" },
+            order_id: seed.orderId
+          } satisfies Wire.PaymentBody
+          payments.set(seed.id, {
+            id: seed.id, orderId: seed.orderId, amountText: seed.amount, currency: seed.currency, body, raw: JSON.stringify(body),
+            status: "PAID", statusDetail: "The payment was paid.", refunded: "0", refunds: []
+          })
+        })
     } satisfies DLocalSimulator
   })
 

@@ -55,3 +55,11 @@ export const railOf = (method: Pick<PaymentMethodDef, "id">): Rail | undefined =
 /** The rail of a dLocal `payment_method_id` (the simulator's view). */
 export const railOfMethodId = (paymentMethodId: string): Rail | undefined =>
   rails.find((rail) => rail.paymentMethodId === paymentMethodId)
+
+/**
+ * Decimals dLocal takes in `amount`, per currency: the "`amount` decimals" column of the country
+ * reference (https://docs.dlocal.com/reference/country-reference, and each country page: Colombia
+ * COP 0, https://docs.dlocal.com/docs/colombia). ISO 4217 gives COP two; dLocal takes none, so a
+ * COP amount with cents cannot be sent (the connector refuses it before any call). CLP is 0 in both.
+ */
+export const dlocalDecimals = (currency: string): number => (currency === "COP" || currency === "CLP" ? 0 : 2)

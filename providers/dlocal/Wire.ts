@@ -11,7 +11,10 @@
  * | status       | `GET /payments/{payment_id}`                     | `200` {@link PaymentObject} |
  * | by order     | `GET /orders/{order_id}`                         | `200` {@link OrderObject}   |
  * | refund       | `POST /refunds` {@link RefundBody}               | `200` {@link RefundObject}  |
+ * | refund by id | `GET /refunds/{refund_id}`                       | `200` {@link RefundObject}  |
+ * | refund by ours | `GET /orders/{order_refund_id}`                | `200` {@link RefundObject} (see README, "Not confirmed") |
  * | notification | dLocal `POST`s the {@link PaymentObject}, signed | `2xx`                       |
+ * | refund notification | dLocal `POST`s the {@link RefundObject} to the refund's `notification_url`, signed | `2xx` |
  * | errors       | `4xx/5xx` `{ code, message, param? }`            |                             |
  *
  * Amounts are JSON numbers in major units of `currency`; the connector writes them from decimal
@@ -41,6 +44,8 @@ export const errorCodes = {
   amountExceeded: "5007",
   orderIdDuplicated: "5009",
   methodNotAvailable: "5010", // also 504 "Request Timeout"
+  orderRefundIdDuplicated: "5011", // refunds: "Order refund id is duplicated"
+  insufficientFunds: "5012", // refunds"
   unsupportedOperation: "5013",
   userBlacklisted: "5014",
   amountTooLow: "5016",
@@ -69,14 +74,18 @@ export const PaymentBody = Schema.Struct({
   amount: Schema.Number,
   currency: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{3}$/))),
   country: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{2}$/))),
-  payment_method_id: Schema.NonEmptyString,
+  /** Absent in dLocal's checkout (`REDIRECT`: the buyer picks the method on dLocal's page). */
+  payment_method_id: Schema.optionalKey(Schema.NonEmptyString),
   payment_method_flow: Schema.Literals(["DIRECT", "REDIRECT"]),
+  /** The payer object; which fields a country requires is checked apart (the simulator's 5001). */
   payer: Schema.Struct({
-    name: Schema.NonEmptyString,
-    email: Schema.NonEmptyString,
-    document: Schema.NonEmptyString,
+    name: Schema.optionalKey(Schema.String),
+    email: Schema.optionalKey(Schema.String),
+    document: Schema.optionalKey(Schema.String),
     phone: Schema.optionalKey(Schema.String),
-    ip: Schema.optionalKey(Schema.String)
+    ip: Schema.optionalKey(Schema.String),
+    user_reference: Schema.optionalKey(Schema.String),
+    address: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
   }),
   order_id: Schema.NonEmptyString,
   description: Schema.optionalKey(Schema.String),
@@ -93,6 +102,8 @@ export const PaymentObject = Schema.Struct({
   status: Text,
   status_code: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
   status_detail: Schema.optionalKey(Text),
+  /** Where dLocal notifies this payment's changes (the one the charge named). */
+  notification_url: Schema.optionalKey(Schema.String),
   redirect_url: Schema.optionalKey(HttpUrl),
   ticket: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })
@@ -107,26 +118,48 @@ export const OrderObject = Schema.Struct({
 })
 export type OrderObject = typeof OrderObject.Type
 
-/** `POST /refunds`. `order_refund_id` is "ID given by the merchant in their system" (125). */
+/**
+ * `POST /refunds`, as the simulator checks it (https://docs.dlocal.com/api-documentation/payins-api-reference/refunds).
+ * Only `payment_id` is always there: without `amount` and `currency` (each required with the
+ * other) the whole payment is refunded. `notification_url` is marked required on the page, but
+ * dLocal's own Postman collection sends refunds without it, so it is optional here.
+ * `order_refund_id` is "ID given by the merchant in their system" (125).
+ */
 export const RefundBody = Schema.Struct({
   payment_id: Schema.NonEmptyString,
-  amount: Schema.Number,
-  currency: Schema.String,
-  order_refund_id: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(125))),
+  amount: Schema.optionalKey(Schema.Number),
+  currency: Schema.optionalKey(Schema.String),
+  order_refund_id: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(125)))),
   description: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(200)))),
-  notification_url: Schema.optionalKey(HttpUrl)
+  notification_url: Schema.optionalKey(Schema.NullOr(HttpUrl)),
+  custom_merchant_name: Schema.optionalKey(Schema.String)
 })
 export type RefundBody = typeof RefundBody.Type
 
-/** The refund object; `status` is `SUCCESS`, `PENDING` or `REJECTED`. */
+/**
+ * The refund object (https://docs.dlocal.com/reference/the-refund-object): the answer to
+ * `POST /refunds` and `GET /refunds/{id}`, and the body of a refund notification. `status` is
+ * `PENDING` (100), `SUCCESS` (200), `REJECTED` (300) or `CANCELLED` (400); `amount` is always in
+ * local currency.
+ */
 export const RefundObject = Schema.Struct({
   id: Id,
   payment_id: Schema.optionalKey(Schema.String),
   status: Text,
-  status_detail: Schema.optionalKey(Text)
+  status_code: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
+  status_detail: Schema.optionalKey(Text),
+  amount: Schema.optionalKey(Schema.Number),
+  currency: Schema.optionalKey(Schema.String),
+  order_refund_id: Schema.optionalKey(Schema.String),
+  notification_url: Schema.optionalKey(Schema.String)
 })
+export type RefundObject = typeof RefundObject.Type
 
-/** A dLocal refund status as the engine's: only `SUCCESS` is money paid back; anything unknown is pending. */
+/**
+ * A dLocal refund status as the engine's: only `SUCCESS` is money paid back; `REJECTED` and
+ * `CANCELLED` ("the refund period has expired and is therefore automatically cancelled") end it
+ * unpaid; `PENDING` and anything unknown are pending.
+ */
 export const toRefundStatus = (status: string): RefundStatus => {
   switch (status.trim().toUpperCase()) {
     case "SUCCESS":

@@ -1,0 +1,100 @@
+/**
+ * dLocal refunds for the pay-in connector, idempotent by the engine's refund id as the port asks
+ * (https://docs.dlocal.com/api-documentation/payins-api-reference/refunds, https://docs.dlocal.com/docs/refunds,
+ * https://docs.dlocal.com/reference/the-refund-object, https://docs.dlocal.com/reference/retrieve-order-refund).
+ *
+ * dLocal documents no idempotency key for `POST /refunds`. It takes the merchant's own refund id as
+ * `order_refund_id`, refuses a second refund with the same one (`400 5011 Order refund id is
+ * duplicated`) and lets the merchant retrieve a refund by it. So one `refund(request)`:
+ *
+ * 1. asks dLocal for the refund of `order_refund_id` = the engine's refund id
+ *    (`GET /orders/{order_refund_id}`); if dLocal holds one, that refund, as it stands now, is the
+ *    answer (a timeout's retry, or the engine following a pending refund);
+ * 2. else reads the payment (`GET /payments/{payment_id}`) for its `notification_url`, the engine's
+ *    callback URL the charge named, which dLocal's refunds page marks required for a refund's
+ *    notification (the port's `RefundRequest` does not carry it);
+ * 3. sends `POST /refunds` with `payment_id`, the exact amount and currency, `order_refund_id`,
+ *    `notification_url` and a description. A `5011` (a refund made between 1 and 3) is read back
+ *    as in 1.
+ *
+ * | dLocal refund | answer                                                        |
+ * |---------------|---------------------------------------------------------------|
+ * | `SUCCESS`     | `succeeded`                                                   |
+ * | `PENDING`     | `pending`: the engine asks again until it is final            |
+ * | `REJECTED`, `CANCELLED` when found | `failed` (the money returns to the shop) |
+ * | `REJECTED` as the answer to the create | a `ProviderError`, not retryable (refused outright) |
+ * | a 4xx to the create (5002, 5007, 5012...) | a `ProviderError`, not retryable            |
+ * | anything unknown | `pending`                                                  |
+ */
+import { Effect, Option, type Schema } from "effect"
+import * as Money from "../../core/Money.ts"
+import type { ProviderError, RefundOutcome, RefundRequest } from "../../core/ports/PaymentProvider.ts"
+import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
+import { dlocalDecimals } from "./Rails.ts"
+import * as Wire from "./Wire.ts"
+
+export interface RefundDeps {
+  readonly call: <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) => Effect.Effect<A, ProviderError>
+  readonly fail: (retryable: boolean, reason: string, message: string) => ProviderError
+}
+
+const isNotFound = (error: ProviderError) => !error.retryable && (error.reason === Wire.errorCodes.paymentNotFound || error.reason === "http_404")
+
+export const makeRefund = ({ call, fail }: RefundDeps) => {
+  const outcomeOf = (refund: Wire.RefundObject): RefundOutcome => ({
+    providerRef: refund.id,
+    status: Wire.toRefundStatus(refund.status),
+    detail: refund.status_detail
+  })
+
+  /** The refund dLocal holds for this refund id, checked to be about this payment. */
+  const held = (request: RefundRequest) =>
+    call("refund.lookup", `/orders/${encodeURIComponent(request.refundId)}`, Wire.RefundObject).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<Wire.RefundObject>())),
+      Effect.flatMap((found) =>
+        Option.isSome(found) && found.value.payment_id !== undefined && found.value.payment_id !== request.providerRef
+          ? Effect.fail(fail(false, "order_refund_id_conflict", `dLocal holds refund ${request.refundId} for another payment`))
+          : Effect.succeed(found)
+      )
+    )
+
+  return Effect.fn("DLocalProvider.refund")(function*(request: RefundRequest) {
+    const amount = Money.round(request.amount, request.currency)
+    if (amount.scale > dlocalDecimals(request.currency)) {
+      return yield* fail(false, "amount_precision", `dLocal takes ${request.currency} amounts with ${dlocalDecimals(request.currency)} decimals`)
+    }
+    const before = yield* held(request)
+    if (Option.isSome(before)) return outcomeOf(before.value)
+
+    const payment = yield* call("refund.payment", `/payments/${encodeURIComponent(request.providerRef)}`, Wire.PaymentObject)
+    // Major units from decimal text, as in `charge`.
+    const body = UpstreamHttp.jsonText({
+      payment_id: request.providerRef,
+      amount: new UpstreamHttp.JsonDecimal(amount),
+      currency: request.currency,
+      order_refund_id: request.refundId,
+      ...UpstreamHttp.defined({ notification_url: payment.notification_url }),
+      description: `Refund ${request.refundId} of ${request.transactionId}`
+    })
+    const created = yield* call("refund", "/refunds", Wire.RefundObject, body).pipe(
+      Effect.map((refund) => ({ refund, fresh: true })),
+      Effect.catchIf(
+        (error) => error.reason === Wire.errorCodes.orderRefundIdDuplicated,
+        () =>
+          Effect.flatMap(held(request), (found) =>
+            Option.isSome(found)
+              ? Effect.succeed({ refund: found.value, fresh: false })
+              : Effect.fail(fail(true, "refund_lookup_failed", `dLocal says refund ${request.refundId} exists but does not show it`))
+          )
+      )
+    )
+    if (created.refund.payment_id !== undefined && created.refund.payment_id !== request.providerRef) {
+      return yield* fail(true, "malformed_response", "dLocal answered about another payment's refund")
+    }
+    if (created.fresh && created.refund.status.trim().toUpperCase() === "REJECTED") {
+      return yield* fail(false, "refund_rejected", `dLocal rejected the refund: ${created.refund.status_detail ?? created.refund.status}`)
+    }
+    return outcomeOf(created.refund)
+  })
+}
