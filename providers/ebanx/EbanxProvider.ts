@@ -1,26 +1,32 @@
 /**
- * The EBANX pay-in connector (Direct API): PIX and boleto in Brazil, SPEI and OXXO in Mexico, PSE
- * and Efecty in Colombia, PagoEfectivo in Peru, Webpay in Chile (`Rails.ts`).
+ * The EBANX pay-in connector (Direct API): PIX and boleto in Brazil, SPEI and OXXO in Mexico,
+ * Efecty in Colombia, PagoEfectivo in Peru, Webpay in Chile (`Rails.ts`; PSE is known but not
+ * served: EBANX's `eft` needs a bank code the engine cannot carry).
  *
- * - **Authentication.** The integration key travels in the JSON body of every call; it stays
- *   `Redacted` until the body is written and is scrubbed from anything EBANX answers.
+ * - **Authentication** (`Auth.ts`): the `X-JWS-Signature` header EBANX documents now (RS256 over
+ *   the exact body, the private key `Redacted`), or the legacy `integration_key` in the body. Both
+ *   secrets are scrubbed from anything EBANX answers.
+ * - **Buyer data.** Only what the engine knows is sent (no empty `name` or `document`); boleto
+ *   carries the buyer's address and phone. `requires(method)` declares what EBANX needs on a rail
+ *   beyond the catalog's `method.requires`, so the engine refuses a charge without it first.
  * - **Errors.** EBANX answers most errors with HTTP 200 and `status: "ERROR"` plus a documented
- *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (integration key) is `invalid_credentials` and a
+ *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (credentials) is `invalid_credentials` and a
  *   rail this account has not activated (`BP-CH-1`, `BP-DR-4`, `BP-DR-35`, `BP-DR-36`) is
- *   retryable, the next provider may serve the charge; every other code (invalid buyer data,
- *   amount limits...) is final. The same codes under an HTTP 4xx are read the same way; HTTP
+ *   retryable, the next provider may serve the charge; every other code (missing or invalid buyer
+ *   data, amount limits...) is final. The same codes under an HTTP 4xx are read the same way; HTTP
  *   5xx, 429, timeouts and network errors are retryable (`providers/kit/UpstreamHttp.ts`).
  * - **Idempotency.** `merchant_payment_code` (the engine's transaction id) is unique per account:
  *   a retry after a lost answer is refused `BP-DR-0` and the connector answers the payment EBANX
  *   holds, queried by that code. A refund carries `merchant_refund_code`, derived from the
  *   engine's refund id ({@link refundCodeOf}); before asking, and again when EBANX refuses, the
  *   connector looks for a refund with that code on the payment, so a retried refund is never a
- *   second one.
+ *   second one, and a refund asked again answers where it stands (`RE`/`PE` pending, `CO`
+ *   succeeded, `CA` failed).
  * - **Notifications** are not trusted: EBANX POSTs only the hashes of payments that changed
- *   (`operation=payment_status_change&hash_codes=...`). `verifyCallback` reads the form and asks
- *   `/ws/query` about each hash with our key (notify-then-query): a hash EBANX does not know, or a
- *   query that fails, is `CallbackRejected` (EBANX notifies again), and the status is always the
- *   one EBANX answers, never one a caller could forge.
+ *   (`operation=payment_status_change&notification_type=<type>&hash_codes=...`). `verifyCallback`
+ *   reads the form and asks `/ws/query` about each hash with our credentials (notify-then-query):
+ *   a hash EBANX does not know, or a query that fails, is `CallbackRejected` (EBANX notifies
+ *   again), and the status is always the one EBANX answers, never one a caller could forge.
  */
 import { Duration, Effect, Redacted, type Schema } from "effect"
 import { Mac } from "effect/crypto"
@@ -35,11 +41,13 @@ import {
   type ChargeUpdate,
   type PaymentProvider,
   type ProviderError,
+  type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { hmacSha256Hex } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
+import * as Auth from "./Auth.ts"
 import * as Rails from "./Rails.ts"
 import * as Wire from "./Wire.ts"
 
@@ -53,17 +61,11 @@ export interface Options {
   readonly displayName?: string | undefined
   readonly environment: Environment
   readonly baseUrl?: string | undefined
-  readonly integrationKey: Redacted.Redacted<string>
+  /** Legacy authentication (`integration_key` in the body), used when `jws` is not given. */
+  readonly integrationKey?: Redacted.Redacted<string> | undefined
+  /** JWS authentication: the `kid` EBANX gave for the registered public key, and the RSA private key (PKCS#8 PEM). */
+  readonly jws?: { readonly keyId: string; readonly privateKey: Redacted.Redacted<string> } | undefined
   readonly timeoutMs?: number | undefined
-}
-
-/** The `hash_codes` a notification names; none when it is not EBANX's form. */
-const hashesOf = (rawBody: string): ReadonlyArray<string> | undefined => {
-  if (rawBody.length > 16_384) return undefined
-  const form = new URLSearchParams(rawBody)
-  const hashes = (form.get("hash_codes") ?? "").split(",").map((h) => h.trim()).filter((h) => h !== "")
-  if (form.get("operation") !== "payment_status_change" || hashes.length === 0 || hashes.length > 100) return undefined
-  return hashes.every((h) => /^[A-Za-z0-9_-]{1,100}$/.test(h)) ? hashes : undefined
 }
 
 /** EBANX's `due_date` (`dd/mm/yyyy`): the UTC calendar day of the engine's expiry. */
@@ -81,15 +83,43 @@ export const dueDateOf = (expiresAt: Date): string =>
 export const refundCodeOf = (refundId: string): Effect.Effect<string, never, Mac.Mac> =>
   Effect.map(hmacSha256Hex("ebanx/merchant_refund_code", refundId), (hex) => hex.slice(0, Wire.maxMerchantRefundCode))
 
-type Outcome = { readonly status: string; readonly status_code?: string | undefined; readonly status_message?: string | undefined }
+/** The buyer fields of a Direct API `payment`: only those the engine knows, none empty. */
+export const buyerFieldsOf = (customer: ChargeRequest["customer"]) => {
+  const text = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim())
+  const address = customer.address
+  return UpstreamHttp.defined({
+    name: text(customer.name),
+    email: text(customer.email),
+    document: text(customer.documentId),
+    phone_number: text(customer.phone),
+    address: text(address?.street),
+    street_number: text(address?.number),
+    street_complement: text(address?.complement),
+    city: text(address?.city),
+    state: text(address?.state),
+    zipcode: text(address?.postalCode),
+    customer_ip: text(customer.ip)
+  })
+}
+
+/** The account's credentials from the options: JWS when given, else the integration key. */
+const credentialsOf = (options: Options): Auth.Credentials | undefined =>
+  options.jws !== undefined
+    ? { scheme: "jws", keyId: options.jws.keyId, privateKey: options.jws.privateKey }
+    : options.integrationKey !== undefined
+    ? { scheme: "integration_key", integrationKey: options.integrationKey }
+    : undefined
+
+type Outcome = { readonly status: string; readonly status_code?: string | null | undefined; readonly status_message?: string | null | undefined }
 
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
     const mac = yield* Mac.Mac
     const baseUrl = (options.baseUrl ?? baseUrls[options.environment]).replace(/\/+$/, "")
+    const credentials = credentialsOf(options)
     const upstream = yield* UpstreamHttp.make({
       providerId: options.id,
-      secrets: [options.integrationKey],
+      secrets: credentials === undefined ? [] : Auth.secretsOf(credentials),
       timeout: Duration.millis(options.timeoutMs ?? 10_000),
       readError: UpstreamHttp.jsonWords("status_code", "status_message"),
       // Some documented codes come with an HTTP 4xx: read them as their HTTP-200 twins.
@@ -97,6 +127,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         status >= 400 && status < 500 && status !== 429 && words.code?.startsWith("BP-") === true ? Wire.verdictOf(words.code) : undefined
     })
     const { fail } = upstream
+    const signer = credentials === undefined ? undefined : yield* Auth.make(credentials)
 
     /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for what is retryable). */
     const refused = (answer: Outcome) => {
@@ -106,44 +137,49 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     }
 
     /**
-     * One call with the key in the body, answered `SUCCESS` or `ERROR` (both HTTP 200). Amounts
-     * are `UpstreamHttp.JsonDecimal`s: `jsonText` writes each as a JSON number literal of its
-     * exact decimal text (`"amount_total":250.05`), so no float ever holds money on our side.
+     * One call, authenticated (`Auth.ts`), answered `SUCCESS` or `ERROR` (both HTTP 200). Amounts
+     * are `UpstreamHttp.JsonDecimal`s: the body is written with each as a JSON number literal of
+     * its exact decimal text (`"amount_total":250.05`), so no float ever holds money on our side.
      */
-    const exchange = <A extends Outcome>(operation: string, path: string, body: Record<string, unknown>, schema: Schema.Codec<A, unknown>) => {
-      const text = UpstreamHttp.jsonText({ integration_key: Redacted.value(options.integrationKey), ...body })
-      const request = HttpClientRequest.post(`${baseUrl}${path}`).pipe(
-        HttpClientRequest.bodyText(text, "application/json"),
-        HttpClientRequest.acceptJson
-      )
-      return upstream.call(operation, request, schema)
-    }
+    const exchange = <A extends Outcome>(operation: string, path: string, body: Record<string, unknown>, schema: Schema.Codec<A, unknown>) =>
+      Effect.gen(function*() {
+        if (signer === undefined) return yield* fail(true, "invalid_credentials", "EBANX: neither a JWS key nor an integration key is configured")
+        const signed = yield* signer.sign(body).pipe(Effect.mapError((why) => fail(true, "invalid_credentials", `EBANX: ${why}`)))
+        const request = HttpClientRequest.post(`${baseUrl}${path}`).pipe(
+          HttpClientRequest.setHeaders(signed.headers),
+          HttpClientRequest.bodyText(signed.text, "application/json"),
+          HttpClientRequest.acceptJson
+        )
+        return yield* upstream.call(operation, request, schema)
+      })
 
     /** {@link exchange}, where an `ERROR` answer fails. */
     const call = <A extends Outcome>(operation: string, path: string, body: Record<string, unknown>, schema: Schema.Codec<A, unknown>) =>
       Effect.flatMap(exchange(operation, path, body, schema), (answer) => answer.status === "SUCCESS" ? Effect.succeed(answer) : Effect.fail(refused(answer)))
 
-    const query = (by: { readonly hash: string } | { readonly merchant_payment_code: string }) =>
-      Effect.flatMap(call("status", "/ws/query", by, Wire.PaymentAnswer), (answer) =>
-        answer.payment === undefined ? Effect.fail(fail(true, "malformed_response", "EBANX answered without the payment")) : Effect.succeed(answer.payment))
+    const paymentOf = (answer: Wire.PaymentAnswer) =>
+      answer.payment === undefined || answer.payment === null
+        ? Effect.fail(fail(true, "malformed_response", "EBANX answered without the payment"))
+        : Effect.succeed({ payment: answer.payment, redirectUrl: answer.redirect_url ?? undefined })
 
-    const update = (payment: Wire.Payment): ChargeUpdate => ({
+    const query = (by: { readonly hash: string } | { readonly merchant_payment_code: string }) =>
+      Effect.flatMap(call("status", "/ws/query", by, Wire.PaymentAnswer), paymentOf)
+
+    const update = (payment: Wire.Payment, detail?: string): ChargeUpdate => ({
       providerRef: payment.hash,
       transactionId: payment.merchant_payment_code,
-      status: Wire.toUpdateStatus(payment.status)
+      status: Wire.toUpdateStatus(payment),
+      ...(detail === undefined ? {} : { detail })
     })
 
     const charge = Effect.fn("EbanxProvider.charge")(function*(request: ChargeRequest) {
-      const rail = Rails.railOf(request.method)
+      const rail = Rails.servedRailOf(request.method)
       if (rail === undefined) return yield* fail(true, "method_not_served", `EBANX is not configured for ${request.method.id}`)
       const type = rail.paymentTypeCode
-      const payment = yield* call("charge", "/ws/direct", {
+      const { payment, redirectUrl } = yield* call("charge", "/ws/direct", {
         operation: "request",
         payment: {
-          name: request.customer.name ?? "",
-          email: request.customer.email ?? "",
-          document: request.customer.documentId ?? "",
-          ...UpstreamHttp.defined({ phone_number: request.customer.phone }),
+          ...buyerFieldsOf(request.customer),
           country: request.country.toLowerCase(),
           payment_type_code: type,
           merchant_payment_code: request.transactionId,
@@ -154,39 +190,46 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           due_date: dueDateOf(request.expiresAt)
         }
       }, Wire.PaymentAnswer).pipe(
-        Effect.flatMap((answer) => answer.payment === undefined ? Effect.fail(fail(true, "malformed_response", "EBANX answered without the payment")) : Effect.succeed(answer.payment)),
+        Effect.flatMap(paymentOf),
         Effect.catchIf(
           (error: ProviderError) => error.reason === Wire.errorCodes.duplicate,
           () => query({ merchant_payment_code: request.transactionId })
         )
       )
       if (payment.merchant_payment_code !== request.transactionId) return yield* fail(true, "malformed_response", "EBANX answered about another payment")
-      const status = Wire.toChargeStatus(payment.status)
-      if (status === "failed") return yield* fail(false, "cancelled", "EBANX cancelled the payment")
-      const formUrl = payment[rail.page] ?? payment.redirect_url ?? payment.boleto_url ?? payment.voucher_url
-      if (formUrl === undefined) return yield* fail(true, "malformed_response", "EBANX answered without a page for the buyer")
+      const status = Wire.toUpdateStatus(payment)
+      if (status !== "pending" && status !== "completed") return yield* fail(false, "cancelled", "EBANX cancelled the payment")
+      const formUrl = payment[rail.page] ?? redirectUrl ?? Wire.pageFields.map((field) => payment[field]).find((url) => typeof url === "string")
+      if (formUrl === undefined || formUrl === null) return yield* fail(true, "malformed_response", "EBANX answered without a page for the buyer")
+      const qrCode = payment.pix?.qr_code_value
       return {
         providerRef: payment.hash,
         status,
         paymentFormUrl: formUrl,
-        paymentData: { type, ...(payment.pix?.qr_code_value === undefined ? {} : { qrCode: payment.pix.qr_code_value }) }
+        paymentData: { type, ...(typeof qrCode === "string" ? { qrCode } : {}) }
       } satisfies ChargeAccepted
     })
 
     const status = Effect.fn("EbanxProvider.status")(function*(providerRef: string, transactionId: string) {
-      const payment = yield* query({ hash: providerRef })
+      const { payment } = yield* query({ hash: providerRef })
       if (payment.hash !== providerRef || payment.merchant_payment_code !== transactionId) {
         return yield* fail(true, "malformed_response", "EBANX answered about another payment")
       }
       return update(payment)
     })
 
+    const outcomeOf = (refund: Wire.Refund): RefundOutcome => {
+      const status = Wire.toRefundStatus(refund.status)
+      return { providerRef: String(refund.id), status, ...(status === "failed" ? { detail: `EBANX cancelled the refund (${refund.status})` } : {}) }
+    }
+
     const refund = Effect.fn("EbanxProvider.refund")(function*(request: RefundRequest) {
       const code = yield* refundCodeOf(request.refundId).pipe(Effect.provideService(Mac.Mac, mac))
-      const madeOn = (payment: Wire.Payment | undefined) => payment?.refunds?.find((r) => r.merchant_refund_code === code)
-      // A retried refund: EBANX already holds one with this merchant_refund_code.
-      const made = madeOn(yield* query({ hash: request.providerRef }))
-      if (made !== undefined) return { providerRef: String(made.id), status: Wire.toRefundStatus(made.status) }
+      const madeOn = (payment: Wire.Payment | null | undefined) => payment?.refunds?.find((r) => r.merchant_refund_code === code)
+      const lookUp = Effect.map(query({ hash: request.providerRef }), ({ payment }) => madeOn(payment))
+      // Asked before (a retry, or the engine following a pending refund): answer it as it stands.
+      const made = yield* lookUp
+      if (made !== undefined) return outcomeOf(made)
       const answer = yield* exchange("refund", "/ws/refund", {
         operation: "request",
         hash: request.providerRef,
@@ -195,24 +238,32 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         merchant_refund_code: code
       }, Wire.RefundAnswer)
       // Refused, or answered without the refund: a twin request may have made it meanwhile.
-      const refund = answer.status === "SUCCESS"
-        ? answer.refund ?? madeOn(answer.payment) ?? madeOn(yield* query({ hash: request.providerRef }))
-        : madeOn(yield* query({ hash: request.providerRef }))
-      if (refund !== undefined) return { providerRef: String(refund.id), status: Wire.toRefundStatus(refund.status) }
+      const found = answer.status === "SUCCESS"
+        ? answer.refund ?? madeOn(answer.payment) ?? (yield* lookUp)
+        : yield* lookUp
+      if (found !== undefined && found !== null) return outcomeOf(found)
       if (answer.status !== "SUCCESS") return yield* refused(answer)
       return yield* fail(true, "malformed_response", "EBANX answered without the refund")
     })
 
+    /**
+     * A `refund` notification names the payment only; its refunds and their statuses come with
+     * the query and travel in `detail` (`refunds: <id> <status>, ...`) until the port carries
+     * refund outcomes (README, "Notifications").
+     */
+    const refundsDetail = (payment: Wire.Payment) =>
+      `refunds: ${(payment.refunds ?? []).map((r) => `${String(r.id)} ${Wire.toRefundStatus(r.status)}`).join(", ")}`
+
     const verifyCallback = (_headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
       Effect.gen(function*() {
-        const hashes = hashesOf(rawBody)
-        if (hashes === undefined) return yield* new CallbackRejected({ reason: "not an EBANX notification" })
+        const notification = Wire.notificationOf(rawBody)
+        if (notification === undefined) return yield* new CallbackRejected({ reason: "not an EBANX notification" })
         const updates: Array<ChargeUpdate> = []
-        for (const hash of hashes) {
-          const payment = yield* query({ hash }).pipe(
+        for (const hash of notification.hashes) {
+          const { payment } = yield* query({ hash }).pipe(
             Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.reason}` }))
           )
-          updates.push(update(payment))
+          updates.push(update(payment, notification.type === "refund" ? refundsDetail(payment) : undefined))
         }
         return updates
       }).pipe(
@@ -224,7 +275,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       id: options.id,
       displayName: options.displayName ?? "EBANX",
       environments: [options.environment],
-      supports: (method) => Rails.railOf(method) !== undefined,
+      supports: (method) => Rails.servedRailOf(method) !== undefined,
+      requires: Rails.requiredBeyondCatalog,
       charge,
       status,
       verifyCallback,
@@ -234,7 +286,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
 export const layer = (options: Options) => ProviderRegistry.register(make(options))
 
-/** One EBANX account (`CONNECTORS=<id>=ebanx`, secret `<ID>_INTEGRATION_KEY`). */
+/** One EBANX account on the legacy scheme (`CONNECTORS=<id>=ebanx`, secret `<ID>_INTEGRATION_KEY`). */
 export const connector: Connector = {
   kind: "ebanx",
   secrets: ["INTEGRATION_KEY"],
@@ -248,5 +300,22 @@ export const connector: Connector = {
     })
 }
 
-export const EbanxProvider = { make, layer, connector, baseUrls }
+/**
+ * One EBANX account on JWS (`CONNECTORS=<id>=ebanx-jws`, secrets `<ID>_JWS_PRIVATE_KEY` (PEM,
+ * best as `<ID>_JWS_PRIVATE_KEY_FILE`) and `<ID>_JWS_KEY_ID`, the `kid` EBANX gave; the kid is not
+ * secret, but the kit's plain settings are optional and this one is required).
+ */
+export const jwsConnector: Connector = {
+  kind: "ebanx-jws",
+  secrets: ["JWS_PRIVATE_KEY", "JWS_KEY_ID"],
+  paymentProvider: (settings) =>
+    make({
+      id: settings.id,
+      environment: settings.environment,
+      baseUrl: settings.baseUrl,
+      jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! },
+      timeoutMs: settings.timeoutMs
+    })
+}
 
+export const EbanxProvider = { make, layer, connector, jwsConnector, baseUrls }

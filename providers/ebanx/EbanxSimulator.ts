@@ -1,60 +1,74 @@
 /**
  * EBANX's Direct API in miniature (`Wire.ts`), on `SimulatorServer`: what the connector, the kit
  * and the host tests run against over real sockets. Test tooling, never imported by the plugin.
+ * What it refuses, and with which code, is in `SimulatorRules.ts`.
  *
- * - Every call carries `integration_key` in its JSON body: a wrong one is `200 { status: "ERROR",
- *   status_code: "BP-SA-2" }`, whose message echoes the key it got (as careless APIs do, so
- *   scrubbing is tested).
- * - `POST /ws/direct` -> a `PE` payment with a 40-hex `hash` and the buyer's page (`voucher_url`,
- *   `boleto_url` or `redirect_url` by rail); a body that does not match is `BP-DR-2`; a rail not
- *   listed `BP-DR-35`; the document {@link invalidDocument} `BP-DR-23` (invalid document); a
- *   `merchant_payment_code` already held `BP-DR-0`.
+ * - Authentication: an `X-JWS-Signature` verified against `options.jws` (the `kid` and public key
+ *   EBANX would hold), else `integration_key` in the JSON body. Neither (or a body that is not
+ *   JSON) is `BP-SA-1`; a wrong key or signature `BP-SA-2`, whose message echoes the key it got.
+ * - `POST /ws/direct` -> a `PE` payment with a 40-hex `hash`, its `due_date` and the buyer's page
+ *   in the field EBANX's SDK fixtures show for the rail (`boleto_url`, `oxxo_url`, `spei_url`,
+ *   `cip_url`, `voucher_url`, or the answer's top-level `redirect_url`). Missing fields are
+ *   refused with EBANX's `BP-DR-*` code (boleto: address and phone); the document
+ *   {@link invalidDocument} `BP-DR-23`; a `merchant_payment_code` already held `BP-DR-0`.
  * - `POST /ws/query` by `hash` or `merchant_payment_code` -> the payment with its refunds, or
  *   `BP-QU-1` (not found).
- * - `POST /ws/refund` -> `{ refund: { id, merchant_refund_code, status: "RE" }, payment }`; a
- *   body that does not match (a `merchant_refund_code` over 20 characters, say) is `BP-REF-1`, a
- *   payment that is not `CO` `BP-REF-7`, more than what is left {@link exceedingRefundCode}, a
- *   `merchant_refund_code` the payment already has {@link duplicateRefundCode}. A full refund
- *   leaves the payment `CO` with its refunds listed, as EBANX does.
+ * - `POST /ws/refund` -> `{ refund: { id, merchant_refund_code, status }, payment }`. A payment
+ *   that is not `CO` is `BP-REF-7`, more than what is left (cancelled refunds do not count)
+ *   {@link exceedingRefundCode}, a `merchant_refund_code` the payment already has
+ *   {@link duplicateRefundCode}.
  * - Modes: `ok`; `unavailable` (HTTP `503`); `slow` (the work is done, the answer comes after
- *   `slowMs`); `decline` (`BP-DR-19`, invalid customer data, on charges).
- *   `setErrorHttpStatus(400)` sends the `ERROR` answers with that HTTP status instead of 200 (some
- *   documented codes come so).
- * - `complete(hash)` / `fail(hash, reason)` / `setStatus(hash, status)` move a payment and POST the
- *   documented form `operation=payment_status_change&notification_type=update&hash_codes=<hash>` to
- *   its `notification_url` (or the callback target). EBANX also signs it with its RSA certificate
- *   (`X-SignatureContent`); the simulator does not, as the connector never relies on it (README).
+ *   `slowMs`); `decline` (`BP-DR-23`, the document refused, on charges).
+ *   `setErrorHttpStatus(400)` sends the `ERROR` answers with that HTTP status instead of 200.
+ * - Refunds: `setRefundMode("confirm")` (the default) confirms a refund at once (`CO`, as if EBANX
+ *   paid it back before answering); `setRefundMode("pending")` leaves new refunds `RE` (requested),
+ *   as EBANX first answers. `settleRefund(id)` / `rejectRefund(id)` move a refund by its EBANX id
+ *   to `CO` / `CA` and `setRefundStatus(id, status)` to anything (`PE`); each POSTs the documented
+ *   `notification_type=refund` form.
+ * - Payments: `complete(hash)` (`CO`), `fail(hash, reason)` (`CA` today, a cancellation),
+ *   `expire(hash)` (`CA` after the due date) and `setStatus(hash, status)` move a payment and POST
+ *   `operation=payment_status_change&notification_type=update&hash_codes=<hash>` to its
+ *   `notification_url` (or the callback target). EBANX also signs notifications with its RSA
+ *   certificate; the simulator does not, as the connector never relies on it (README).
+ * - `answerNext(path, body)` answers the next request on `path` with a canned body (an SDK or
+ *   documentation example), after authenticating it.
  */
 import { createHash } from "node:crypto"
-import { BigDecimal, Effect, Option, Schema, type Scope } from "effect"
+import { BigDecimal, Effect, type Scope } from "effect"
 import { type Answer, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import * as Rails from "./Rails.ts"
-import * as Wire from "./Wire.ts"
+import * as Rules from "./SimulatorRules.ts"
 
 export type Mode = "ok" | "unavailable" | "slow" | "decline"
+export type RefundMode = "confirm" | "pending"
 
 export const invalidDocument = "00000000000"
 
-/**
- * The simulator's answer to a second refund with a `merchant_refund_code` the payment already
- * has: the public pages name no code for it (the connector does not depend on one: it looks the
- * refund up by its code whenever EBANX refuses).
- */
+/** The simulator's answer to a second refund with a `merchant_refund_code` the payment already has (no public code). */
 export const duplicateRefundCode = "BP-REF-DUPLICATE"
 /** The simulator's answer to a refund over what is left (no public code either). */
 export const exceedingRefundCode = "BP-REF-EXCEEDS"
 
+export interface SimulatedRefund {
+  readonly id: string
+  readonly merchantRefundCode: string | undefined
+  /** The amount exactly as the request's JSON wrote it. */
+  readonly amountText: string
+  status: string
+}
+
 export interface SimulatedPayment {
   readonly hash: string
   readonly merchantPaymentCode: string
-  /** The amount exactly as the request's JSON wrote it. */
   readonly amountText: string
-  readonly body: Wire.DirectBody["payment"]
+  /** The request's `payment` as received. */
+  readonly body: Readonly<Record<string, unknown>>
+  /** `yyyy-mm-dd`. */
+  readonly dueDate: string
   status: string
-  /** Why `fail` cancelled it. */
+  statusDate: string | undefined
   cancelReason?: string | undefined
-  refunded: string
-  readonly refunds: Array<{ readonly id: string; readonly merchantRefundCode: string; readonly amountText: string }>
+  readonly refunds: Array<SimulatedRefund>
 }
 
 export interface EbanxSimulator {
@@ -65,39 +79,41 @@ export interface EbanxSimulator {
   readonly setMode: (mode: Mode, onlyPath?: string) => Effect.Effect<void>
   readonly complete: (hash: string) => Effect.Effect<void>
   readonly fail: (hash: string, reason?: string) => Effect.Effect<void>
+  readonly expire: (hash: string) => Effect.Effect<void>
   readonly setStatus: (hash: string, status: string) => Effect.Effect<void>
+  readonly setRefundMode: (mode: RefundMode) => Effect.Effect<void>
+  readonly settleRefund: (refundId: string) => Effect.Effect<void>
+  readonly rejectRefund: (refundId: string) => Effect.Effect<void>
+  readonly setRefundStatus: (refundId: string, status: string) => Effect.Effect<void>
+  readonly answerNext: (path: string, body: unknown) => Effect.Effect<void>
   readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
   readonly setErrorHttpStatus: (status: number) => Effect.Effect<void>
-  /** Every request received, in order (raw bodies: the key is in them). */
-  readonly received: ReadonlyArray<{ readonly path: string; readonly body: string }>
+  /** Every request received, in order (raw bodies and headers: the credentials are in them). */
+  readonly received: ReadonlyArray<{ readonly path: string; readonly body: string; readonly headers: Readonly<Record<string, string | undefined>> }>
 }
 
 /** The form EBANX POSTs about changed payments. */
-export const notificationBody = (hashes: ReadonlyArray<string>) =>
-  new URLSearchParams({ operation: "payment_status_change", notification_type: "update", hash_codes: hashes.join(",") }).toString()
-
-const decodeDirect = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.DirectBody))
-const decodeRefund = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.RefundBody))
-const decodeKeyed = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Struct({
-  integration_key: Schema.String,
-  hash: Schema.optionalKey(Schema.String),
-  merchant_payment_code: Schema.optionalKey(Schema.String)
-})))
-
-
-/** The amount of a JSON body exactly as written, at `key`. */
-const numberText = (raw: string, key: string) => new RegExp(`"${key}":(-?\\d+(?:\\.\\d+)?)[,}]`).exec(raw)?.[1]
+export const notificationBody = (hashes: ReadonlyArray<string>, type = "update") =>
+  new URLSearchParams({ operation: "payment_status_change", notification_type: type, hash_codes: hashes.join(",") }).toString()
 
 const decimal = (text: string) => BigDecimal.fromStringUnsafe(text)
+const today = () => new Date().toISOString().slice(0, 10)
+const now = () => new Date().toISOString().slice(0, 19).replace("T", " ")
+/** `dd/mm/yyyy` as `yyyy-mm-dd`; three days from today when absent. */
+const dueDateOf = (text: unknown) => {
+  const m = typeof text === "string" ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text) : null
+  return m !== null ? `${m[3]}-${m[2]}-${m[1]}` : new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)
+}
 
 export const start = (
   integrationKey: string,
-  options: { readonly slowMs?: number | undefined } = {}
+  options: { readonly slowMs?: number | undefined; readonly jws?: Rules.JwsAccount | undefined } = {}
 ): Effect.Effect<EbanxSimulator, never, Scope.Scope> =>
   Effect.gen(function*() {
     const payments = new Map<string, SimulatedPayment>()
-    const received: Array<{ readonly path: string; readonly body: string }> = []
+    const received: Array<EbanxSimulator["received"][number]> = []
+    const canned = new Map<string, unknown>()
     let errorHttpStatus = 200
     const refused = (code: string, message: string): Answer => ({
       status: errorHttpStatus,
@@ -106,110 +122,148 @@ export const start = (
     let chosenMode: Mode = "ok"
     let modePath: string | undefined
     let mode: Mode = "ok"
+    let refundMode: RefundMode = "confirm"
     let target: string | undefined
     let dropping = false
     let sequence = 0
 
+    const refundView = (r: SimulatedRefund) => ({
+      id: r.id,
+      merchant_refund_code: r.merchantRefundCode ?? null,
+      status: r.status,
+      amount_ext: r.amountText
+    })
+
     const view = (payment: SimulatedPayment) => {
-      const page = `${server.baseUrl}/print/${payment.hash}`
-      const type = payment.body.payment_type_code
+      const type = String(payment.body["payment_type_code"])
       const rail = Rails.rails.find((r) => r.paymentTypeCode === type)
+      const page = rail?.page === "redirect_url" ? {} : { [rail?.page ?? "voucher_url"]: `${server.baseUrl}/print/${payment.hash}` }
       return {
         hash: payment.hash,
         merchant_payment_code: payment.merchantPaymentCode,
         status: payment.status,
-        amount_ext: Number(payment.amountText),
-        currency_ext: payment.body.currency_code,
+        status_date: payment.statusDate ?? null,
+        due_date: payment.dueDate,
+        amount_ext: payment.amountText,
+        currency_ext: payment.body["currency_code"],
         payment_type_code: type,
-        [rail?.page ?? "voucher_url"]: page,
+        ...page,
         ...(type === "pix" ? { pix: { qr_code_value: `00020126580014br.gov.bcb.pix${payment.hash.slice(0, 12)}` } } : {}),
-        refunds: payment.refunds.map((r) => ({ id: r.id, merchant_refund_code: r.merchantRefundCode, status: "RE", amount_ext: Number(r.amountText) }))
+        refunds: payment.refunds.map(refundView)
       }
     }
 
-    const direct = (raw: string): Answer => {
-      const body = decodeDirect(raw)
-      const amountText = numberText(raw, "amount_total")
-      if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) return refused("BP-DR-2", "Field payment is required")
-      const p = body.value.payment
-      if (!Rails.paymentTypeCodes.has(p.payment_type_code)) return refused("BP-DR-35", `Invalid payment_type_code: ${p.payment_type_code}`)
-      if (p.document === invalidDocument) return refused("BP-DR-23", "Field payment.document is invalid")
-      if (mode === "decline") return refused("BP-DR-19", "Customer data is invalid")
-      const existing = [...payments.values()].find((x) => x.merchantPaymentCode === p.merchant_payment_code)
-      if (existing !== undefined) {
-        return refused("BP-DR-0", `Payment already exists with merchant_payment_code: ${p.merchant_payment_code} (status is ${existing.status})`)
-      }
+    /** `redirect_url` sits beside `payment` in EBANX's answers (SDK fixtures for eft, Webpay, PIX). */
+    const answerOf = (payment: SimulatedPayment, extra: Record<string, unknown> = {}): Answer => {
+      const rail = Rails.rails.find((r) => r.paymentTypeCode === payment.body["payment_type_code"])
+      const redirect = rail?.page === "redirect_url" ? { redirect_url: `${server.baseUrl}/redirect/${payment.hash}` } : {}
+      return { status: 200, body: { ...redirect, payment: view(payment), ...extra, status: "SUCCESS" } }
+    }
+
+    const direct = (raw: string, body: Record<string, unknown>): Answer => {
+      const checked = Rules.directRefusal(raw, body["payment"])
+      if ("code" in checked) return refused(checked.code, checked.message)
+      const p = body["payment"] as Record<string, unknown>
+      const code = Rules.textOf(p["merchant_payment_code"])!
+      if (p["document"] === invalidDocument || mode === "decline") return refused("BP-DR-23", "Field payment.document is invalid")
+      const existing = [...payments.values()].find((x) => x.merchantPaymentCode === code)
+      if (existing !== undefined) return refused("BP-DR-0", `Payment already exists with merchant_payment_code: ${code} (status is ${existing.status})`)
       const payment: SimulatedPayment = {
-        hash: createHash("sha1").update(`${p.merchant_payment_code}:${++sequence}`).digest("hex"),
-        merchantPaymentCode: p.merchant_payment_code,
-        amountText,
+        hash: createHash("sha1").update(`${code}:${++sequence}`).digest("hex"),
+        merchantPaymentCode: code,
+        amountText: checked.amountText,
         body: p,
+        dueDate: dueDateOf(p["due_date"]),
         status: "PE",
-        refunded: "0",
+        statusDate: undefined,
         refunds: []
       }
       payments.set(payment.hash, payment)
-      return { status: 200, body: { status: "SUCCESS", payment: view(payment) } }
+      return answerOf(payment)
     }
 
-    const query = (raw: string): Answer => {
-      const body = decodeKeyed(raw)
-      if (Option.isNone(body)) return refused("BP-QU-0", "Parameter hash or merchant_payment_code is required")
-      const payment = body.value.hash !== undefined
-        ? payments.get(body.value.hash)
-        : [...payments.values()].find((x) => x.merchantPaymentCode === body.value.merchant_payment_code)
-      return payment === undefined ? refused("BP-QU-1", "Payment not found") : { status: 200, body: { status: "SUCCESS", payment: view(payment) } }
+    const query = (body: Record<string, unknown>): Answer => {
+      const hash = Rules.textOf(body["hash"])
+      const code = Rules.textOf(body["merchant_payment_code"])
+      if (hash === undefined && code === undefined) return refused("BP-QU-0", "Parameter hash or merchant_payment_code is required")
+      const payment = hash !== undefined ? payments.get(hash) : [...payments.values()].find((x) => x.merchantPaymentCode === code)
+      return payment === undefined ? refused("BP-QU-1", "Payment not found") : answerOf(payment)
     }
 
-    const refund = (raw: string): Answer => {
-      const body = decodeRefund(raw)
-      const amountText = numberText(raw, "amount")
-      if (Option.isNone(body) || amountText === undefined || !(Number(amountText) > 0)) return refused("BP-REF-1", "Invalid refund request")
-      const payment = payments.get(body.value.hash)
+    const refund = (raw: string, body: Record<string, unknown>): Answer => {
+      const amountText = Rules.amountOf(raw, body, "amount")
+      const hash = Rules.textOf(body["hash"])
+      const description = Rules.textOf(body["description"])
+      const refundCode = Rules.textOf(body["merchant_refund_code"])
+      if (amountText === undefined || !(Number(amountText) > 0) || description === undefined || (hash ?? Rules.textOf(body["merchant_payment_code"])) === undefined) {
+        return refused("BP-REF-1", "Invalid refund request")
+      }
+      if (refundCode !== undefined && refundCode.length > 20) return refused("BP-DR-12", "Parameter merchant_refund_code can have 20 characters maximum")
+      const payment = hash !== undefined ? payments.get(hash) : [...payments.values()].find((x) => x.merchantPaymentCode === body["merchant_payment_code"])
       if (payment === undefined) return refused("BP-REF-3", "Payment not found")
       if (payment.status !== "CO") return refused("BP-REF-7", "Payment cannot be refunded: it is not confirmed")
-      if (payment.refunds.some((r) => r.merchantRefundCode === body.value.merchant_refund_code)) {
-        return refused(duplicateRefundCode, `Refund already exists with merchant_refund_code: ${body.value.merchant_refund_code}`)
+      if (refundCode !== undefined && payment.refunds.some((r) => r.merchantRefundCode === refundCode)) {
+        return refused(duplicateRefundCode, `Refund already exists with merchant_refund_code: ${refundCode}`)
       }
-      const total = BigDecimal.sum(decimal(payment.refunded), decimal(amountText))
+      const counted = payment.refunds.filter((r) => r.status !== "CA").map((r) => decimal(r.amountText))
+      const total = [...counted, decimal(amountText)].reduce(BigDecimal.sum)
       if (BigDecimal.isGreaterThan(total, decimal(payment.amountText))) return refused(exceedingRefundCode, "Refund amount exceeds what is left of the payment")
-      const made = { id: String(9000 + ++sequence), merchantRefundCode: body.value.merchant_refund_code, amountText }
+      const made: SimulatedRefund = { id: String(9000 + ++sequence), merchantRefundCode: refundCode, amountText, status: refundMode === "confirm" ? "CO" : "RE" }
       payment.refunds.push(made)
-      payment.refunded = BigDecimal.format(BigDecimal.normalize(total))
-      return {
-        status: 200,
-        body: { status: "SUCCESS", refund: { id: made.id, merchant_refund_code: made.merchantRefundCode, status: "RE" }, payment: view(payment) }
-      }
+      return answerOf(payment, { refund: refundView(made), operation: "refund" })
     }
 
-    const route = (req: SimulatorRequest): Answer => {
-      if (req.method === "POST" && req.path === "/ws/direct") return direct(req.body)
-      if (req.method === "POST" && req.path === "/ws/query") return query(req.body)
-      if (req.method === "POST" && req.path === "/ws/refund") return refund(req.body)
-      return { status: 404, body: { status: "ERROR", status_code: "NOT_FOUND", status_message: "No such route" } }
+    const route = (req: SimulatorRequest, body: Record<string, unknown>): Answer => {
+      if (req.path === "/ws/direct") return direct(req.body, body)
+      if (req.path === "/ws/query") return query(body)
+      return refund(req.body, body)
     }
 
+    const paths = new Set(["/ws/direct", "/ws/query", "/ws/refund"])
     const server = yield* serve((req) => {
-      received.push({ path: req.path, body: req.body })
+      received.push({ path: req.path, body: req.body, headers: req.headers })
+      if (req.method !== "POST" || !paths.has(req.path)) return { authorized: false, answer: { status: 404, body: "Not Found" } }
       mode = modePath === undefined || modePath === req.path ? chosenMode : "ok"
-      const key = /"integration_key":"([^"]*)"/.exec(req.body)?.[1]
-      const ok = key === integrationKey
-      if (mode === "unavailable") return { authorized: ok, answer: { status: 503, body: "Service Unavailable" } }
+      const denied = Rules.authRefusal(req.headers, req.body, integrationKey, options.jws)
+      if (mode === "unavailable") return { authorized: denied === undefined, answer: { status: 503, body: "Service Unavailable" } }
+      const body = Rules.objectOf(req.body) ?? {}
+      const cannedBody = canned.get(req.path)
+      if (denied === undefined && cannedBody !== undefined) canned.delete(req.path)
       return {
-        authorized: ok,
-        answer: ok ? route(req) : refused("BP-SA-2", `Invalid integration key: ${key ?? ""}`),
-        delayMs: ok && mode === "slow" ? options.slowMs ?? 1_500 : 0
+        authorized: denied === undefined,
+        answer: denied !== undefined
+          ? refused(denied.code, denied.message)
+          : cannedBody !== undefined
+          ? { status: 200, body: cannedBody }
+          : route(req, body),
+        delayMs: denied === undefined && mode === "slow" ? options.slowMs ?? 1_500 : 0
       }
     })
 
-    const setStatus = (hash: string, status: string, reason?: string) =>
+    const notify = (payment: SimulatedPayment, type: string) =>
+      server.sendCallback(
+        target ?? String(payment.body["notification_url"]),
+        { "content-type": "application/x-www-form-urlencoded" },
+        notificationBody([payment.hash], type),
+        { drop: dropping }
+      )
+
+    const setStatus = (hash: string, status: string, statusDate?: string, reason?: string) =>
       Effect.promise(async () => {
         const payment = payments.get(hash)
         if (payment === undefined) throw new Error(`simulator: no payment '${hash}'`)
         payment.status = status
+        payment.statusDate = statusDate ?? now()
         payment.cancelReason = reason
-        const headers = { "content-type": "application/x-www-form-urlencoded" }
-        await server.sendCallback(target ?? payment.body.notification_url, headers, notificationBody([hash]), { drop: dropping })
+        await notify(payment, "update")
+      })
+
+    const moveRefund = (refundId: string, status: string) =>
+      Effect.promise(async () => {
+        const payment = [...payments.values()].find((p) => p.refunds.some((r) => r.id === refundId))
+        if (payment === undefined) throw new Error(`simulator: no refund '${refundId}'`)
+        payment.refunds.find((r) => r.id === refundId)!.status = status
+        await notify(payment, "refund")
       })
 
     return {
@@ -222,8 +276,19 @@ export const start = (
           modePath = onlyPath
         }),
       complete: (hash) => setStatus(hash, "CO"),
-      fail: (hash, reason) => setStatus(hash, "CA", reason ?? "cancelled"),
+      fail: (hash, reason) => setStatus(hash, "CA", `${today()} 00:00:00`, reason ?? "cancelled"),
+      expire: (hash) =>
+        Effect.suspend(() => {
+          const due = payments.get(hash)?.dueDate ?? today()
+          const after = new Date(Date.parse(`${due}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+          return setStatus(hash, "CA", `${after} 00:00:01`, "expired")
+        }),
       setStatus: (hash, status) => setStatus(hash, status),
+      setRefundMode: (next) => Effect.sync(() => void (refundMode = next)),
+      settleRefund: (refundId) => moveRefund(refundId, "CO"),
+      rejectRefund: (refundId) => moveRefund(refundId, "CA"),
+      setRefundStatus: moveRefund,
+      answerNext: (path, body) => Effect.sync(() => void canned.set(path, body)),
       setCallbackTarget: (url) => Effect.sync(() => void (target = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
       setErrorHttpStatus: (status) => Effect.sync(() => void (errorHttpStatus = status)),
@@ -231,4 +296,4 @@ export const start = (
     } satisfies EbanxSimulator
   })
 
-export const EbanxSimulator = { start, invalidDocument, duplicateRefundCode, exceedingRefundCode, notificationBody }
+export const EbanxSimulator = { start, invalidDocument, duplicateRefundCode, exceedingRefundCode, notificationBody, eftCodeMissing: Rules.eftCodeMissing }

@@ -35,7 +35,9 @@ describe("EBANX connector", () => {
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const boleto = findMethod("1002")!
-      const request = { ...defaultChargeRequest(provider, boleto, "TXN-WIRE-1"), amount: Money.decimal("250.05") }
+      const base = defaultChargeRequest(provider, boleto, "TXN-WIRE-1")
+      const address = { street: "Rua E", number: "1040", city: "Curitiba", state: "PR", postalCode: "82530000", country: "BR" }
+      const request = { ...base, amount: Money.decimal("250.05"), customer: { ...base.customer, address } }
       const accepted = yield* provider.charge(request)
       const upstream = sim.charges.get(accepted.providerRef)!
       assert.strictEqual(upstream.amountText, "250.05")
@@ -52,7 +54,7 @@ describe("EBANX connector", () => {
       const raw = sim.received.find((r) => r.path === "/ws/direct")!.body
       assert.include(raw, `"amount_total":250.05,`)
       assert.include(raw, `"due_date":"${dueDateOf(request.expiresAt)}"`)
-      assert.match(upstream.body.due_date ?? "", /^\d{2}\/\d{2}\/\d{4}$/)
+      assert.match(String(upstream.body["due_date"]), /^\d{2}\/\d{2}\/\d{4}$/)
       assert.strictEqual(dueDateOf(new Date("2026-03-09T23:59:59Z")), "09/03/2026")
       const pixCharge = yield* provider.charge(defaultChargeRequest(provider, pix, "TXN-WIRE-2"))
       assert.match(String(pixCharge.paymentData["qrCode"]), /^00020126/)
@@ -110,7 +112,7 @@ describe("EBANX connector", () => {
 
   it("maps EBANX's statuses; anything else is pending", () => {
     assert.deepStrictEqual(
-      ["CO", "CA", "PE", "OP", "PN", "co", "XN", ""].map(Wire.toUpdateStatus),
+      ["CO", "CA", "PE", "OP", "PN", "co", "XN", ""].map((status) => Wire.toUpdateStatus({ status })),
       ["completed", "failed", "pending", "pending", "pending", "pending", "pending", "pending"]
     )
   })
