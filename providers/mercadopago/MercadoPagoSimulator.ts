@@ -1,53 +1,63 @@
 /**
  * A small Mercado Pago Payments API on `node:http` at `127.0.0.1:<free port>`, answering as the
- * documentation describes (README): what the connector and the conformance kit are tested against
- * over real sockets. A test tool, never imported by the plugin.
+ * documentation and the official Node SDK (`mercadopago`, see README) describe it: what the
+ * connector, the conformance kit and the SDK (`test/providers/MercadoPagoSdk.test.ts`) are tested
+ * against over real sockets. A test tool, never imported by the plugin.
  *
  * - Every call needs `Authorization: Bearer <access token>`, else `401`.
  * - `POST /v1/payments` needs `X-Idempotency-Key` (else `400`, cause `4292`) and a body with
- *   `transaction_amount` (a positive JSON number), `payment_method_id` (a rail of `Rails.ts`),
- *   `payer.email`, `external_reference`, `notification_url`, `date_of_expiration`; PSE also
- *   `transaction_details.financial_institution`, `callback_url`, `payer.entity_type`. A bad body
- *   is `400 bad_request`; the document {@link invalidDocument} is cause `2067`, the payer email
- *   {@link mixedUsersEmail} cause `2034` "Invalid users involved". Answer `201`: the payment,
- *   `pending` with its PIX QR data and `ticket_url`, or its voucher `external_resource_url`. The
- *   same key answers the same payment again (documented), whatever the body.
+ *   `transaction_amount` (a positive JSON number), `payment_method_id` (a method of `Rails.ts`) and
+ *   `payer.email`; the rest is optional, as in the documentation's minimal PIX body. Boleto
+ *   (`bolbradesco`) also needs `payer.identification` and `payer.address` with `zip_code`,
+ *   `street_name`, `street_number`, `neighborhood`, `city` and `federal_unit` (BACEN rule, 2024);
+ *   PSE needs `transaction_details.financial_institution`, `callback_url`, `payer.entity_type`.
+ *   A bad body is `400 bad_request`; the document {@link invalidDocument} is cause `2067`, the
+ *   payer email {@link mixedUsersEmail} cause `2034` "Invalid users involved". Answer `201`: the
+ *   payment, `pending`, with its PIX QR data and `ticket_url`, or its voucher under
+ *   `transaction_details` (`external_resource_url`; boleto adds `barcode.content`, 44 digits, and
+ *   `digitable_line`, 47). The same key answers the payment it made first, whatever the body
+ *   (documented: "If the payment has already been created, your information is returned").
  * - `GET /v1/payments/{id}` -> `200` the payment, or `404` (cause `2000` "Payment not found").
- * - `POST /v1/payments/{id}/refunds` (key required): no body = what is left; `{ amount }` = a part
- *   (`4040` when not positive, `400` when more than what is left). Only an `approved` payment is
- *   refundable (else cause `2063`). A refund that empties the payment makes it `refunded`, else
- *   its `status_detail` is `partially_refunded`. Idempotent like payments.
+ * - Refunds (`POST`, `GET /v1/payments/{id}/refunds[/{refund_id}]`): see `SimulatorRefunds.ts`.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500 internal_error` on every call; `slow` = the
  *   work is done (a payment IS created) but the answer comes after `slowMs`; `decline` = payments
- *   are created `rejected` (`rejected_by_bank`); `echo` = every call is `400` with the request's
+ *   are created `rejected` (`rejected_by_bank`); `conflict` = `409` (the documented idempotency
+ *   answer "The process has not been completed yet. Try again later.", cause `401001`); `locked` =
+ *   `423`; `failed_dependency` = `424` (the SDK's classes for them: key temporarily locked and a
+ *   dependency failed, both retryable); `echo` = every call is `400` with the request's
  *   `Authorization` header in the error body (for the secret-leak test).
  * - `complete(id)` (`approved` / `accredited`), `fail(id, detail)` (`rejected`), `setStatus(id,
  *   status, detail?)` move a payment and POST its Webhooks notification to its `notification_url`
- *   (or the callback target) with `?data.id=<id>&type=payment`, body `{ action, api_version, data:
- *   { id }, date_created, id, live_mode, type: "payment", user_id }` and headers `x-request-id`
- *   and `x-signature: ts=<unix s>,v1=<hex HMAC-SHA256 of id:<data.id>;request-id:<x-request-id>;
- *   ts:<ts>;>`, computed with `node:crypto`, independently of the plugin's verifier.
- *   `dropCallbacks(true)` loses them instead. (The real API also notifies `payment.created`;
- *   the simulator does not, to keep the recorded callbacks deterministic.)
+ *   (host and path replaced by the callback target when one is set; its query kept) with
+ *   `data.id=<id>&type=payment` appended, body `{ action, api_version, data: { id }, date_created,
+ *   id, live_mode, type: "payment", user_id }` and headers `x-request-id` and `x-signature:
+ *   ts=<unix s>,v1=<hex HMAC-SHA256 of id:<data.id>;request-id:<x-request-id>;ts:<ts>;>` with
+ *   `data.id` as it is in the URL, computed with `node:crypto`, independently of the plugin's
+ *   verifier. A `notification_url` without `source_news=webhooks` also gets the legacy IPN
+ *   (`?topic=payment&id=<id>`, unsigned), as Mercado Pago documents. `dropCallbacks(true)` loses
+ *   them instead. (The real API also notifies `payment.created`; the simulator does not.)
+ * - Refund controls: `setRefundsPending(true)` makes new refunds `in_process`; `settleRefund(id)`
+ *   and `rejectRefund(id)` decide one (and notify its payment like `setStatus`).
+ * - `view(id)` is the payment as `GET /v1/payments/{id}` answers it.
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
 import * as Money from "../../core/Money.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
-import { psePaymentMethodId, rails } from "./Rails.ts"
+import { rails } from "./Rails.ts"
+import { boletoAddressFields, invalidDocument, mixedUsersEmail, modeAnswers, type PaymentView, refusalOf, viewOf } from "./SimulatorPayments.ts"
+import { createRefund, decideRefund, errorAnswer as error, type SimulatedRefund, viewRefund } from "./SimulatorRefunds.ts"
 import * as Wire from "./Wire.ts"
 
-export type { RecordedRequest, SentCallback }
+export type { PaymentView, RecordedRequest, SentCallback, SimulatedRefund }
 
-export type Mode = "ok" | "unavailable" | "slow" | "decline" | "echo"
+export type Mode = "ok" | "unavailable" | "slow" | "decline" | "conflict" | "locked" | "failed_dependency" | "echo"
 
-/** The buyer document the simulator refuses (cause `2067`). */
-export const invalidDocument = "00000000000"
-/** The payer email the simulator refuses as a test/live mix-up (cause `2034`). */
-export const mixedUsersEmail = "test_user_live@testuser.com"
+export { invalidDocument, mixedUsersEmail }
 
 export interface SimulatedPayment {
   readonly id: string
+  /** `external_reference`, "" when none was sent. */
   readonly reference: string
   /** Decimal text. */
   readonly amount: string
@@ -56,12 +66,12 @@ export interface SimulatedPayment {
   /** The request body exactly as received. */
   readonly rawBody: string
   readonly idempotencyKey: string
-  readonly notificationUrl: string
+  readonly notificationUrl: string | undefined
   status: string
   statusDetail: string
-  /** Sum of the refunds, decimal text. */
+  /** Sum of the refunds not rejected, decimal text. */
   refunded: string
-  readonly refunds: Array<{ readonly id: string; readonly amount: string; readonly idempotencyKey: string; readonly rawBody: string }>
+  readonly refunds: Array<SimulatedRefund>
 }
 
 export interface MercadoPagoSimulator {
@@ -75,6 +85,14 @@ export interface MercadoPagoSimulator {
   readonly setStatus: (paymentId: string, status: string, detail?: string) => Effect.Effect<void>
   readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  /** New refunds are `in_process` (true) or `approved` at once (false, the default). */
+  readonly setRefundsPending: (pending: boolean) => Effect.Effect<void>
+  /** An `in_process` refund becomes `approved` (dies when there is none). */
+  readonly settleRefund: (refundId: string) => Effect.Effect<void>
+  /** An `in_process` refund becomes `rejected`: its amount is the payment's again. */
+  readonly rejectRefund: (refundId: string) => Effect.Effect<void>
+  /** The payment as `GET /v1/payments/{id}` answers it. */
+  readonly view: (paymentId: string) => PaymentView
   /** The body Mercado Pago sends about a payment. */
   readonly notificationBody: (paymentId: string) => string
   /** `x-signature` and `x-request-id` for a notification body, at the Effect clock unless given. */
@@ -88,9 +106,9 @@ export interface StartOptions {
   readonly slowMs?: number | undefined
 }
 
-/** The `x-signature` value of a notification about `dataId` (`node:crypto`). */
+/** The `x-signature` value of a notification about `dataId` (as it is in the URL), `node:crypto`. */
 export const signatureOf = (secret: string, dataId: string, requestId: string, timestampSeconds: number): string => {
-  const manifest = `id:${dataId.toLowerCase()};request-id:${requestId};ts:${timestampSeconds};`
+  const manifest = `id:${dataId};request-id:${requestId};ts:${timestampSeconds};`
   return `ts=${timestampSeconds},v1=${createHmac("sha256", secret).update(manifest).digest("hex")}`
 }
 
@@ -111,14 +129,8 @@ export const headersFor = (secret: string, rawBody: string, timestampSeconds: nu
 }
 
 const decodePayment = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PaymentBody))
-const decodeRefund = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.RefundBody))
 
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
-
-const error = (status: number, errorCode: string, message: string, cause?: { code: number; description: string }): Answer => ({
-  status,
-  body: { message, error: errorCode, status, cause: cause === undefined ? [] : [cause] }
-})
 
 const notFound = error(404, "not_found", "Payment not found", { code: 2000, description: "Payment not found" })
 
@@ -130,33 +142,12 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     let mode: Mode = "ok"
     let callbackTarget: string | undefined
     let dropping = false
+    let refundsPending = false
     let sequence = 0
     let notifications = 0
 
     const nextId = () => String(90_000_000_000 + ++sequence)
-
-    const view = (p: SimulatedPayment) => {
-      const pix = p.body.payment_method_id === "pix"
-      const voucher = `${server.baseUrl}/checkout/${p.body.payment_method_id}/${p.id}`
-      return {
-        id: Number(p.id),
-        status: p.status,
-        status_detail: p.statusDetail,
-        external_reference: p.reference,
-        payment_method_id: p.body.payment_method_id,
-        currency_id: p.currency,
-        transaction_amount: Money.toJsonNumber(Money.decimal(p.amount)),
-        transaction_amount_refunded: Money.toJsonNumber(Money.decimal(p.refunded)),
-        date_of_expiration: p.body.date_of_expiration,
-        point_of_interaction: pix
-          ? { type: "PIX", transaction_data: { qr_code: `00020126580014br.gov.bcb.pix0136${p.id}`, qr_code_base64: "iVBORw0KGgo=", ticket_url: `${server.baseUrl}/payments/${p.id}/ticket` } }
-          : {},
-        transaction_details: pix
-          ? { external_resource_url: null }
-          : { external_resource_url: voucher, payment_method_reference_id: p.id, digitable_line: p.body.payment_method_id === "bolbradesco" ? `23793.38128 60${p.id}` : null },
-        barcode: p.body.payment_method_id === "bolbradesco" ? { content: `2379${p.id}` } : null
-      }
-    }
+    const view = (p: SimulatedPayment) => viewOf(p, server.baseUrl)
 
     const notificationBody = (paymentId: string) =>
       JSON.stringify({
@@ -170,12 +161,33 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
         user_id: "1234567890"
       })
 
+    /** The notification URL with the callback target's origin and path, its own query kept. */
+    const targetOf = (notificationUrl: string) => {
+      const target = new URL(notificationUrl)
+      if (callbackTarget === undefined) return target
+      const override = new URL(callbackTarget)
+      override.search = target.search
+      return override
+    }
+
     const notify = async (p: SimulatedPayment, timestampSeconds: number): Promise<void> => {
+      if (p.notificationUrl === undefined && callbackTarget === undefined) return
+      const base = p.notificationUrl ?? callbackTarget!
+      const webhook = targetOf(base)
+      webhook.searchParams.set("data.id", p.id)
+      webhook.searchParams.set("type", "payment")
       const body = notificationBody(p.id)
-      const target = new URL(callbackTarget ?? p.notificationUrl)
-      target.searchParams.set("data.id", p.id)
-      target.searchParams.set("type", "payment")
-      await server.sendCallback(target.toString(), headersFor(options.webhookSecret, body, timestampSeconds), body, { drop: dropping })
+      const dataId = webhook.searchParams.get("data.id")!
+      const requestId = randomUUID()
+      const headers = { "content-type": "application/json", "x-request-id": requestId, "x-signature": signatureOf(options.webhookSecret, dataId, requestId, timestampSeconds) }
+      await server.sendCallback(webhook.toString(), headers, body, { drop: dropping })
+      if (new URL(base).searchParams.get("source_news") !== "webhooks") {
+        // Documented: without `source_news=webhooks`, the legacy IPN is sent too, unsigned.
+        const ipn = targetOf(base)
+        ipn.searchParams.set("topic", "payment")
+        ipn.searchParams.set("id", p.id)
+        await server.sendCallback(ipn.toString(), { "content-type": "application/json" }, JSON.stringify({ resource: p.id, topic: "payment" }), { drop: dropping })
+      }
     }
 
     const createPayment = (raw: string, key: string): Answer => {
@@ -184,20 +196,12 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
         return error(400, "bad_request", "The payment body does not match the API")
       }
       const body = parsed.value
-      const rail = rails.find((r) => r.paymentMethodId === body.payment_method_id)
-      if (rail === undefined) return error(400, "bad_request", "Invalid payment_method_id")
-      if (rail.paymentMethodId === psePaymentMethodId && (body.transaction_details === undefined || (body.callback_url ?? "") === "" || body.payer.entity_type === undefined)) {
-        return error(400, "bad_request", "callback_url, financial_institution and entity_type are required for pse")
-      }
-      if (body.payer.identification?.number === invalidDocument) {
-        return error(400, "bad_request", "Invalid user identification number", { code: 2067, description: "Invalid user identification number" })
-      }
-      if (body.payer.email === mixedUsersEmail) {
-        return error(400, "bad_request", "Invalid users involved", { code: 2034, description: "Invalid users involved" })
-      }
+      const refused = refusalOf(body)
+      if (refused !== undefined) return refused
+      const rail = rails.find((r) => r.paymentMethodId === body.payment_method_id)!
       const payment: SimulatedPayment = {
         id: nextId(),
-        reference: body.external_reference,
+        reference: body.external_reference ?? "",
         amount: Money.toText(body.transaction_amount),
         currency: rail.currency,
         body,
@@ -213,29 +217,6 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       return { status: 201, body: view(payment) }
     }
 
-    const createRefund = (p: SimulatedPayment, raw: string, key: string): Answer => {
-      if (p.status !== "approved") {
-        return error(400, "bad_request", "The action requested is not valid for the current payment state", {
-          code: 2063,
-          description: "The action requested is not valid for the current payment state"
-        })
-      }
-      const total = Money.decimal(p.amount)
-      const left = BigDecimal.subtract(total, Money.decimal(p.refunded))
-      const parsed = raw.trim() === "" ? Option.some({ amount: left }) : decodeRefund(raw)
-      if (Option.isNone(parsed)) return error(400, "bad_request", "amount attribute must be numeric", { code: 4041, description: "amount attribute must be numeric" })
-      const amount = parsed.value.amount
-      if (!BigDecimal.isPositive(amount)) return error(400, "bad_request", "amount attribute must be positive", { code: 4040, description: "amount attribute must be positive" })
-      if (BigDecimal.isGreaterThan(amount, left)) return error(400, "bad_request", "The refund amount exceeds the amount left to refund")
-      const refund = { id: nextId(), amount: Money.toText(amount), idempotencyKey: key, rawBody: raw }
-      p.refunds.push(refund)
-      const refunded = BigDecimal.sum(Money.decimal(p.refunded), amount)
-      p.refunded = Money.toText(refunded)
-      if (BigDecimal.equals(refunded, total)) [p.status, p.statusDetail] = ["refunded", "refunded"]
-      else p.statusDetail = "partially_refunded"
-      return { status: 201, body: { id: Number(refund.id), payment_id: Number(p.id), amount: Money.toJsonNumber(amount), status: "approved" } }
-    }
-
     /** The same key answers what it answered first (refusals are not remembered). */
     const once = (scope: string, key: string | undefined, create: () => Answer): Answer => {
       if (key === undefined || key === "") {
@@ -249,14 +230,23 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     }
 
     const route = (req: SimulatorRequest): Answer => {
-      if (mode === "unavailable") return error(500, "internal_error", "internal_error")
+      const refusal = modeAnswers[mode]
+      if (refusal !== undefined) return refusal
       if (mode === "echo") return error(400, "bad_request", `rejected ${req.headers.authorization ?? ""}`, { code: 1, description: `bad header ${req.headers.authorization ?? ""}` })
       const key = req.headers["x-idempotency-key"]
       if (req.method === "POST" && req.path === "/v1/payments") return once("payments", key, () => createPayment(req.body, key!))
-      const refund = /^\/v1\/payments\/(\d+)\/refunds$/.exec(req.path)
-      if (req.method === "POST" && refund !== null) {
-        const p = charges.get(refund[1]!)
-        return p === undefined ? notFound : once(`refunds ${p.id}`, key, () => createRefund(p, req.body, key!))
+      const refunds = /^\/v1\/payments\/(\d+)\/refunds(?:\/(\d+))?\/?$/.exec(req.path)
+      if (refunds !== null) {
+        const p = charges.get(refunds[1]!)
+        if (p === undefined) return notFound
+        if (req.method === "POST" && refunds[2] === undefined) {
+          if (key === undefined || key === "") return once("refunds", key, () => notFound)
+          return createRefund(p, req.body, key, { id: nextId, pending: refundsPending, now: new Date().toISOString() })
+        }
+        if (req.method === "GET" && refunds[2] === undefined) return { status: 200, body: p.refunds.map((r) => viewRefund(p, r)) }
+        const one = p.refunds.find((r) => r.id === refunds[2])
+        if (req.method === "GET" && one !== undefined) return { status: 200, body: viewRefund(p, one) }
+        return error(404, "not_found", "Refund not found", { code: 2032, description: "Refund not found" })
       }
       const get = /^\/v1\/payments\/([^/]+)$/.exec(req.path)
       if (req.method === "GET" && get !== null) {
@@ -284,13 +274,22 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
         return p === undefined ? Effect.die(new Error(`simulator: no payment '${id}'`)) : Effect.succeed(p)
       })
 
+    const notifyNow = (p: SimulatedPayment) => Effect.flatMap(nowSeconds, (t) => Effect.promise(() => notify(p, t)))
+
     const setStatus = (paymentId: string, status: string, detail?: string) =>
       Effect.gen(function*() {
         const p = yield* paymentOf(paymentId)
         p.status = status
         p.statusDetail = detail ?? status
-        const t = yield* nowSeconds
-        yield* Effect.promise(() => notify(p, t))
+        yield* notifyNow(p)
+      })
+
+    const decide = (refundId: string, outcome: "approved" | "rejected") =>
+      Effect.suspend(() => {
+        const p = [...charges.values()].find((c) => c.refunds.some((r) => r.id === refundId))
+        return p === undefined || !decideRefund(p, refundId, outcome)
+          ? Effect.die(new Error(`simulator: no refund in process '${refundId}'`))
+          : notifyNow(p)
       })
 
     return {
@@ -304,6 +303,14 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       setStatus,
       setCallbackTarget: (url) => Effect.sync(() => void (callbackTarget = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      setRefundsPending: (pending) => Effect.sync(() => void (refundsPending = pending)),
+      settleRefund: (id) => decide(id, "approved"),
+      rejectRefund: (id) => decide(id, "rejected"),
+      view: (id) => {
+        const p = charges.get(id)
+        if (p === undefined) throw new Error(`simulator: no payment '${id}'`)
+        return view(p)
+      },
       notificationBody,
       sign: (rawBody, timestampSeconds) =>
         Effect.map(
@@ -313,4 +320,4 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     } satisfies MercadoPagoSimulator
   })
 
-export const MercadoPagoSimulator = { start, signatureOf, headersFor, invalidDocument, mixedUsersEmail }
+export const MercadoPagoSimulator = { start, signatureOf, headersFor, invalidDocument, mixedUsersEmail, boletoAddressFields }

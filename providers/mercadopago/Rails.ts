@@ -9,9 +9,14 @@
  *   answers each account's own `min_allowed_amount` / `max_allowed_amount`.
  * - The sandbox test methods of the catalog (`sbx_*`) mirror a real rail and map to the same
  *   `payment_method_id` (Mercado Pago's test environment is the same API with a `TEST-` token).
- * - PSE needs the buyer's bank (`transaction_details.financial_institution`) and a return URL
- *   (`callback_url`), which the engine's charge request does not carry: the rail is served only
- *   when the connector is configured with both (see `MercadoPagoProvider.Options.pse`).
+ * - `served: false`: Mercado Pago's API takes the method (the simulator accepts it), but the
+ *   engine's API cannot carry what a charge on it needs, so the connector does not `supports` it
+ *   ("a rail is routable only if a charge on it can succeed with the data the API accepts"). PSE
+ *   needs the buyer's own bank (`transaction_details.financial_institution`, a code from Mercado
+ *   Pago's `GET /v1/payment_methods` list) and, in its current version, the buyer's phone and
+ *   address; one configured bank for every buyer would send most buyers to a bank not theirs.
+ * - Boleto needs the buyer's address (BACEN rule, 2024): `MercadoPagoProvider.requires` says so
+ *   and the engine refuses a boleto charge without `customer.address` before any call.
  */
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 
@@ -27,14 +32,16 @@ export interface Rail {
   /** Decimal text in major units. */
   readonly min: string
   readonly max: string
+  /** Whether the connector charges it (see the header). */
+  readonly served: boolean
 }
 
 export const rails: ReadonlyArray<Rail> = [
-  { catalogId: "1001", paymentMethodId: "pix", country: "BR", currency: "BRL", unit: "major", min: "1", max: "50000" },
-  { catalogId: "1002", paymentMethodId: "bolbradesco", country: "BR", currency: "BRL", unit: "major", min: "5", max: "50000" },
-  { catalogId: "1003", paymentMethodId: "pec", country: "BR", currency: "BRL", unit: "major", min: "5", max: "3000" },
-  { catalogId: "1033", paymentMethodId: "oxxo", country: "MX", currency: "MXN", unit: "major", min: "10", max: "10000" },
-  { catalogId: "1047", paymentMethodId: "pse", country: "CO", currency: "COP", unit: "major", min: "1000", max: "20000000" }
+  { catalogId: "1001", paymentMethodId: "pix", served: true, country: "BR", currency: "BRL", unit: "major", min: "1", max: "50000" },
+  { catalogId: "1002", paymentMethodId: "bolbradesco", served: true, country: "BR", currency: "BRL", unit: "major", min: "5", max: "50000" },
+  { catalogId: "1003", paymentMethodId: "pec", served: true, country: "BR", currency: "BRL", unit: "major", min: "5", max: "3000" },
+  { catalogId: "1033", paymentMethodId: "oxxo", served: true, country: "MX", currency: "MXN", unit: "major", min: "10", max: "10000" },
+  { catalogId: "1047", paymentMethodId: "pse", served: false, country: "CO", currency: "COP", unit: "major", min: "1000", max: "20000000" }
 ]
 
 /** The catalog's sandbox test methods, by the real rail they mirror. */
@@ -46,9 +53,17 @@ export const sandboxMirrors: Readonly<Record<string, string>> = {
 
 const byId = new Map(rails.map((rail) => [rail.catalogId, rail]))
 
-/** The rail of a catalog method (a sandbox test method answers the rail it mirrors). */
-export const railOf = (method: Pick<PaymentMethodDef, "id">): Rail | undefined =>
-  byId.get(Object.hasOwn(sandboxMirrors, method.id) ? sandboxMirrors[method.id]! : method.id)
+/**
+ * The rail the connector charges for a catalog method (a sandbox test method answers the rail it
+ * mirrors); undefined when Mercado Pago has none or it is not served.
+ */
+export const railOf = (method: Pick<PaymentMethodDef, "id">): Rail | undefined => {
+  const rail = byId.get(Object.hasOwn(sandboxMirrors, method.id) ? sandboxMirrors[method.id]! : method.id)
+  return rail?.served === true ? rail : undefined
+}
+
+/** Mercado Pago's `payment_method_id` for boleto: the buyer's address is required. */
+export const boletoPaymentMethodId = "bolbradesco"
 
 /** Mercado Pago's `payment_method_id` for PSE. */
 export const psePaymentMethodId = "pse"

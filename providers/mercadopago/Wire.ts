@@ -28,24 +28,43 @@ export const idText = (id: typeof Id.Type): string => String(id)
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
 
 /**
- * The body of `POST /v1/payments` as the simulator validates it. `transaction_amount` is a JSON
- * number in major units, decoded through its decimal text (`Money.Amount`), never a float sum.
+ * The payer's address as `POST /v1/payments` takes it (`payer.address`). Boleto requires all six
+ * fields (BACEN rule, 2024); `street_number` is a string in the official SDK's types and a number
+ * in some examples, so both are accepted.
+ */
+export const PayerAddress = Schema.Struct({
+  zip_code: Schema.optionalKey(Schema.String),
+  street_name: Schema.optionalKey(Schema.String),
+  street_number: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
+  neighborhood: Schema.optionalKey(Schema.String),
+  city: Schema.optionalKey(Schema.String),
+  federal_unit: Schema.optionalKey(Schema.String)
+})
+export type PayerAddress = typeof PayerAddress.Type
+
+/**
+ * The body of `POST /v1/payments` as the simulator validates it: what the documentation's minimal
+ * PIX body and the official SDK send is accepted (`transaction_amount`, `payment_method_id`,
+ * `payer.email`; the rest optional). `transaction_amount` is a JSON number in major units,
+ * decoded through its decimal text (`Money.Amount`), never a float sum.
  */
 export const PaymentBody = Schema.Struct({
   transaction_amount: Money.Amount,
-  description: Schema.String,
+  description: Schema.optionalKey(Schema.String),
   payment_method_id: Schema.NonEmptyString,
-  external_reference: Schema.NonEmptyString,
-  notification_url: Schema.NonEmptyString,
-  date_of_expiration: Schema.NonEmptyString,
+  external_reference: Schema.optionalKey(Schema.String),
+  notification_url: Schema.optionalKey(Schema.String),
+  date_of_expiration: Schema.optionalKey(Schema.String),
   payer: Schema.Struct({
     email: Schema.NonEmptyString,
     first_name: Schema.optionalKey(Schema.String),
     last_name: Schema.optionalKey(Schema.String),
     entity_type: Schema.optionalKey(Schema.String),
-    identification: Schema.optionalKey(Schema.Struct({ type: Schema.NonEmptyString, number: Schema.NonEmptyString }))
+    identification: Schema.optionalKey(Schema.Struct({ type: Schema.NonEmptyString, number: Schema.NonEmptyString })),
+    address: Schema.optionalKey(PayerAddress),
+    phone: Schema.optionalKey(Schema.Struct({ area_code: Schema.optionalKey(Schema.String), number: Schema.optionalKey(Schema.String) }))
   }),
-  transaction_details: Schema.optionalKey(Schema.Struct({ financial_institution: Schema.NonEmptyString })),
+  transaction_details: Schema.optionalKey(Schema.Struct({ financial_institution: Schema.optionalKey(Schema.String) })),
   callback_url: Schema.optionalKey(Schema.String),
   additional_info: Schema.optionalKey(Schema.Struct({ ip_address: Schema.optionalKey(Schema.String) }))
 })
@@ -71,24 +90,40 @@ export const Payment = Schema.Struct({
   transaction_details: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     external_resource_url: Schema.optionalKey(Schema.NullOr(HttpUrl)),
     digitable_line: Schema.optionalKey(Schema.NullOr(Text)),
-    payment_method_reference_id: Schema.optionalKey(Schema.NullOr(Text))
+    payment_method_reference_id: Schema.optionalKey(Schema.NullOr(Text)),
+    // Where the official SDK's types put the boleto barcode (`TransactionDetails.barcode`).
+    barcode: Schema.optionalKey(Schema.NullOr(Schema.Struct({ content: Schema.optionalKey(Schema.NullOr(Text)) })))
   }))),
+  // Older answers carry it at the top level; read there when `transaction_details` has none.
   barcode: Schema.optionalKey(Schema.NullOr(Schema.Struct({ content: Schema.optionalKey(Schema.NullOr(Text)) })))
 })
 export type Payment = typeof Payment.Type
 
-/** The body of a partial refund; a full refund has no body. */
-export const RefundBody = Schema.Struct({ amount: Money.Amount })
+/**
+ * The body of `POST /v1/payments/{id}/refunds`: `{ amount }` refunds a part; no body, or a body
+ * without `amount` (the official SDK's `total()` sends `{}`), refunds the whole payment.
+ */
+export const RefundBody = Schema.Struct({ amount: Schema.optionalKey(Money.Amount) })
 
+/** A refund as `POST` / `GET /v1/payments/{id}/refunds[/{refund_id}]` answer it (fields used). */
 export const Refund = Schema.Struct({
   id: Id,
   payment_id: Schema.optionalKey(Id),
+  amount: Schema.optionalKey(Schema.NullOr(Money.Amount)),
   status: Schema.optionalKey(Schema.NullOr(Text))
 })
+export type Refund = typeof Refund.Type
+/** `GET /v1/payments/{id}/refunds`: the payment's refunds. */
+export const RefundList = Schema.Array(Refund)
+
+const decodeRefundJson = Schema.decodeUnknownResult(Schema.fromJsonString(Refund))
+/** A refund answer's JSON text, decoded (documentation fixtures, tests). */
+export const decodeRefundText = (text: string) => decodeRefundJson(text)
 
 /**
- * A Mercado Pago refund status as the engine's: `approved` is money paid back, `rejected` and
- * `cancelled` will not happen; `in_process`, a missing status and anything unknown wait.
+ * A Mercado Pago refund status as the engine's: `approved` is money paid back; `rejected` and
+ * `cancelled` will not happen (the money stays the shop's); `in_process`, `pending`,
+ * `authorized`, a missing status and anything unknown wait (never a success).
  */
 export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
   switch (status?.trim().toLowerCase()) {
@@ -129,12 +164,12 @@ export const requestIdHeader = "x-request-id"
 
 /**
  * The signed manifest of a notification: `id:<data.id>;request-id:<x-request-id>;ts:<ts>;`, with
- * `data.id` lowercased (the docs ask it for alphanumeric ids; payment ids are digits) and a pair
- * left out when its value is absent, as the docs say.
+ * `data.id` exactly as sent (Mercado Pago signs its original casing: the official SDKs stopped
+ * lowercasing it, sdk-nodejs PR #439) and a pair left out when its value is absent, as the docs say.
  */
 export const manifestOf = (dataId: string | undefined, requestId: string | undefined, ts: string): string =>
   [
-    ...(dataId === undefined || dataId === "" ? [] : [`id:${dataId.toLowerCase()}`]),
+    ...(dataId === undefined || dataId === "" ? [] : [`id:${dataId}`]),
     ...(requestId === undefined || requestId === "" ? [] : [`request-id:${requestId}`]),
     `ts:${ts}`
   ].join(";") + ";"
