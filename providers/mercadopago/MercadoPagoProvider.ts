@@ -1,7 +1,8 @@
 /**
  * The Mercado Pago pay-in connector (Payments API, `https://api.mercadopago.com`): PIX, boleto and
- * lotérica in Brazil, OXXO in Mexico, PSE in Colombia (`Rails.ts`). Wire types and the status map
- * are in `Wire.ts`; a local upstream to test against is `MercadoPagoSimulator.ts`.
+ * lotérica in Brazil, OXXO in Mexico (`Rails.ts`; PSE is not served: the API cannot carry the
+ * buyer's bank). Wire types and the status map are in `Wire.ts`; a local upstream to test against
+ * is `MercadoPagoSimulator.ts`, itself judged by Mercado Pago's official Node SDK.
  *
  * - **Environments.** One base URL for both: the access token decides (`TEST-...` in the test
  *   environment, `APP_USR-...` in production). Every call carries `Authorization: Bearer <token>`.
@@ -10,42 +11,62 @@
  *   answers a repeated key with the payment (refund) it already made instead of a second one.
  * - **Declines.** A payment created `rejected` is a decline: `ProviderError` not retryable, with the
  *   `status_detail` as reason. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
- *   timeouts, network errors and refused credentials retryable; other 4xx not), except the
- *   documented errors that say this ACCOUNT is misconfigured ("Invalid users involved": test and
- *   live credentials or users mixed; "Collector user without key enabled for QR render": no PIX
- *   key), which are retryable: another provider may serve the charge.
- * - **Notifications** are signed but carry no status: `verifyCallback` checks `x-signature`
- *   (HMAC-SHA256 of `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the webhook secret,
- *   constant time), refuses a `ts` more than 300 s from the Effect clock, then asks
- *   `GET /v1/payments/{data.id}` and reports what the API says. `data.id` comes from the body (the
- *   port passes no URL query).
+ *   timeouts, network errors and refused credentials retryable; other 4xx not), except: `409`
+ *   (the documented idempotency answer "The process has not been completed yet. Try again
+ *   later."), `423` (key temporarily locked) and `424` (a dependency failed), which are not
+ *   verdicts and are retryable (the same key asks again); and the documented errors that say this
+ *   ACCOUNT is misconfigured ("Invalid users involved": test and live credentials or users mixed;
+ *   "Collector user without key enabled for QR render": no PIX key), retryable: another provider
+ *   may serve the charge.
+ * - **Buyer data.** Every rail needs `payer.email`; boleto also the CPF/CNPJ and the address
+ *   (`payer.address`, BACEN rule 2024): `requires` says so, and a charge without them is refused
+ *   before any call (retryable: another provider may not need them).
+ * - **Notifications** are signed but carry no status. `notification_url` is the engine's callback
+ *   URL with `source_news=webhooks` (without it Mercado Pago also sends IPN notifications, which
+ *   cannot be signed). `verifyCallback` checks `x-signature` (HMAC-SHA256 of
+ *   `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with the webhook secret, `data.id` exactly as
+ *   sent, constant time), refuses a `ts` older than Mercado Pago's last retry (4 days) plus a day,
+ *   or more than 300 s ahead of the Effect clock, then asks `GET /v1/payments/{data.id}` and
+ *   reports what the API says (an old notification only triggers that read). `data.id` comes from
+ *   the body: the port passes no URL query (see README).
+ * - **Refunds** answer where the refund stands: `POST /v1/payments/{id}/refunds` with the
+ *   engine's key finds the refund already made for that key; a refund not final yet is read
+ *   again (`GET .../refunds/{refund_id}`) so the answer is its current status.
  * - **Secrets** (access token, webhook secret) stay `Redacted`; no error or log line carries them.
  */
 import { BigDecimal, Clock, Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import {
+  type BuyerAddress,
   CallbackRejected,
   type ChargeAccepted,
   type ChargeRequest,
   type ChargeUpdate,
   type PaymentProvider,
   type ProviderError,
+  type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { verifyHmacSha256Hex } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
-import { psePaymentMethodId, railOf } from "./Rails.ts"
+import { boletoPaymentMethodId, railOf } from "./Rails.ts"
 import * as Wire from "./Wire.ts"
 
 export const defaultBaseUrl = "https://api.mercadopago.com"
 export const defaultTimeoutMs = 10_000
-/** Notifications signed further than this from now are refused (replays, clock trouble). */
+/** Notifications signed further than this ahead of now are refused (clock trouble). */
 export const callbackToleranceSeconds = 300
+/**
+ * Notifications signed longer ago than this are refused: Mercado Pago retries an unacknowledged
+ * notification up to 4 days after its first dispatch, plus a day of margin. A replayed old
+ * notification only makes the plugin read the payment's status.
+ */
+export const callbackMaxAgeSeconds = 5 * 24 * 3600
 
 export interface Options {
   readonly id: string
@@ -57,8 +78,6 @@ export interface Options {
   readonly accessToken: Redacted.Redacted<string>
   /** The secret signature of the application's Webhooks configuration. */
   readonly webhookSecret: Redacted.Redacted<string>
-  /** PSE's bank and return URL; without them PSE is not served (see `Rails.ts`). */
-  readonly pse?: { readonly financialInstitution: string; readonly returnUrl: string } | undefined
   readonly timeoutMs?: number | undefined
 }
 
@@ -82,7 +101,11 @@ export const readError = (text: string): UpstreamWords => {
   }
 }
 
+/** Answers that are not a verdict on the request: the same key asks again later. */
+const notYet: Readonly<Record<number, string>> = { 409: "in_progress", 423: "locked", 424: "failed_dependency" }
+
 export const classify = (status: number, words: UpstreamWords) => {
+  if (Object.hasOwn(notYet, status)) return { retryable: true, reason: notYet[status]! }
   if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) return undefined
   const message = (words.message ?? "").toLowerCase()
   const account = accountErrors.find((e) => e.code === words.code || (message !== "" && message.includes(e.words)))
@@ -108,6 +131,30 @@ const identificationOf = (country: string, documentId: string | undefined) => {
   }
   if (country === "CO") return { type: "CC", number: documentId.trim() }
   return undefined
+}
+
+/** `payer.address` from the buyer's address (the CEP as its 8 digits); undefined when none. */
+const addressOf = (address: BuyerAddress | undefined) =>
+  address === undefined ? undefined : UpstreamHttp.defined({
+    zip_code: address.postalCode.replace(/\D/g, ""),
+    street_name: address.street,
+    street_number: address.number,
+    neighborhood: address.district,
+    city: address.city,
+    federal_unit: address.state
+  })
+
+/** Boleto's address is complete when all six documented fields have a value. */
+const completeForBoleto = (address: ReturnType<typeof addressOf>) =>
+  address !== undefined &&
+  [address.zip_code, address.street_name, address.street_number, address.neighborhood, address.city, address.federal_unit]
+    .every((v) => v !== undefined && v.trim() !== "")
+
+/** The engine's callback URL with `source_news=webhooks`: Webhooks only, no unsignable IPN. */
+export const notificationUrlOf = (callbackUrl: string) => {
+  const url = new URL(callbackUrl)
+  url.searchParams.set("source_news", "webhooks")
+  return url.toString()
 }
 
 const decodeNotification = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Notification))
@@ -149,15 +196,19 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const paymentUrl = (id: string) => `${baseUrl}/v1/payments/${encodeURIComponent(id)}`
     const getPayment = (operation: string, id: string) => call(operation, HttpClientRequest.get(paymentUrl(id)), Wire.Payment)
 
-    const supports = (method: PaymentMethodDef) => {
+    const supports = (method: PaymentMethodDef) => railOf(method) !== undefined
+
+    /** Every rail needs the payer's email; boleto also the CPF/CNPJ and the address. */
+    const requires = (method: PaymentMethodDef): ReadonlyArray<RequiredField> => {
       const rail = railOf(method)
-      return rail !== undefined && (rail.paymentMethodId !== psePaymentMethodId || options.pse !== undefined)
+      if (rail === undefined) return []
+      return rail.paymentMethodId === boletoPaymentMethodId ? ["userEmail", "documentId", "userAddress"] : ["userEmail"]
     }
 
     const charge = Effect.fn("MercadoPagoProvider.charge")(function*(request: ChargeRequest) {
       const rail = railOf(request.method)
       // Retryable: another provider may serve what this connector cannot.
-      if (rail === undefined || !supports(request.method)) {
+      if (rail === undefined) {
         return yield* fail(true, "unsupported_method", `Mercado Pago connector does not serve ${request.method.id}`)
       }
       if (request.currency !== rail.currency) {
@@ -168,7 +219,16 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         return yield* fail(true, "payer_email_required", "Mercado Pago requires payer.email")
       }
       const identification = identificationOf(rail.country, request.customer.documentId)
-      const pse = rail.paymentMethodId === psePaymentMethodId ? options.pse : undefined
+      const sameCountry = (request.customer.address?.country ?? "").toUpperCase() === rail.country
+      const address = sameCountry ? addressOf(request.customer.address) : undefined
+      if (rail.paymentMethodId === boletoPaymentMethodId) {
+        if (!completeForBoleto(address)) {
+          return yield* fail(true, "payer_address_required", "Mercado Pago requires the payer's address for boleto")
+        }
+        if (identification === undefined) {
+          return yield* fail(true, "payer_identification_required", "Mercado Pago requires the payer's CPF/CNPJ for boleto")
+        }
+      }
       // `transaction_amount` is a JSON number in major units. `JsonDecimal` writes the amount's
       // exact decimal text (`Money.toText`: "150.5") into the JSON as a number literal, so no
       // float ever holds or rounds money on our side.
@@ -177,15 +237,14 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         description: `Payment ${request.transactionId}`,
         payment_method_id: rail.paymentMethodId,
         external_reference: request.transactionId,
-        notification_url: request.callbackUrl,
+        notification_url: notificationUrlOf(request.callbackUrl),
         date_of_expiration: dateOf(request.expiresAt),
         payer: {
           email,
           ...UpstreamHttp.defined(nameParts(request.customer.name)),
-          ...(pse === undefined ? {} : { entity_type: "individual" }),
-          ...(identification === undefined ? {} : { identification })
+          ...(identification === undefined ? {} : { identification }),
+          ...(address === undefined ? {} : { address })
         },
-        ...(pse === undefined ? {} : { transaction_details: { financial_institution: pse.financialInstitution }, callback_url: pse.returnUrl }),
         ...(request.customer.ip === undefined ? {} : { additional_info: { ip_address: request.customer.ip } })
       })
       const payment = yield* call(
@@ -218,7 +277,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           paymentMethodId: rail.paymentMethodId,
           qrCode: data?.qr_code ?? undefined,
           qrCodeBase64: data?.qr_code_base64 ?? undefined,
-          barcode: payment.barcode?.content ?? undefined,
+          barcode: details?.barcode?.content ?? payment.barcode?.content ?? undefined,
           digitableLine: details?.digitable_line ?? undefined,
           reference: details?.payment_method_reference_id ?? undefined,
           expiresAt: payment.date_of_expiration ?? undefined
@@ -248,15 +307,24 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const payment = yield* getPayment("refund.lookup", request.providerRef)
       const untouched = payment.transaction_amount_refunded === undefined || BigDecimal.isZero(payment.transaction_amount_refunded)
       const whole = untouched && payment.transaction_amount !== undefined && BigDecimal.equals(payment.transaction_amount, request.amount)
-      const post = HttpClientRequest.post(`${paymentUrl(request.providerRef)}/refunds`).pipe(
-        HttpClientRequest.setHeader("X-Idempotency-Key", request.idempotencyKey)
-      )
-      const created = yield* call(
+      const refundsUrl = `${paymentUrl(request.providerRef)}/refunds`
+      // The engine's key is the same on every call for this refund: Mercado Pago answers the
+      // refund already made for it instead of making a second one.
+      const post = HttpClientRequest.post(refundsUrl).pipe(HttpClientRequest.setHeader("X-Idempotency-Key", request.idempotencyKey))
+      const answered = yield* call(
         "refund",
         whole ? post : HttpClientRequest.bodyText(post, UpstreamHttp.jsonText({ amount: new UpstreamHttp.JsonDecimal(request.amount) }), "application/json"),
         Wire.Refund
       )
-      return { providerRef: Wire.idText(created.id), status: Wire.toRefundStatus(created.status) }
+      const providerRef = Wire.idText(answered.id)
+      // A refund not final when answered (or answered as it was when first made) is read as it
+      // stands now: the engine asks again to follow a pending refund until it is final.
+      const current = Wire.toRefundStatus(answered.status) === "pending"
+        ? yield* call("refund.status", HttpClientRequest.get(`${refundsUrl}/${encodeURIComponent(providerRef)}`), Wire.Refund)
+        : answered
+      if (Wire.idText(current.id) !== providerRef) return yield* fail(true, "malformed_response", "Mercado Pago answered about another refund")
+      const status = current.status ?? undefined
+      return { providerRef, status: Wire.toRefundStatus(status), ...(status === undefined ? {} : { detail: status }) } satisfies RefundOutcome
     })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
@@ -271,8 +339,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         if (!(yield* verifyHmacSha256Hex(Redacted.value(options.webhookSecret), manifest, signature.v1))) {
           return yield* reject("signature mismatch")
         }
-        const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        if (Math.abs(nowSeconds - tsSeconds(signature.ts)) > callbackToleranceSeconds) return yield* reject("signature stale")
+        const age = Math.floor((yield* Clock.currentTimeMillis) / 1000) - tsSeconds(signature.ts)
+        if (age > callbackMaxAgeSeconds || age < -callbackToleranceSeconds) return yield* reject("signature stale")
         // A signed notification about another topic (merchant_order, chargebacks...) moves nothing.
         const type = notification.value.type
         if (type !== undefined && type !== "payment") return []
@@ -295,6 +363,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       displayName: options.displayName ?? "Mercado Pago",
       environments: [options.environment],
       supports,
+      requires,
       charge,
       status,
       verifyCallback,
@@ -308,25 +377,21 @@ export const layer = (options: Options) => ProviderRegistry.register(make(option
 /**
  * `CONNECTORS=<id>=mercadopago` with `<PREFIX>_ACCESS_TOKEN` (the account's `TEST-` or `APP_USR-`
  * access token) and `<PREFIX>_WEBHOOK_SECRET` (the secret signature of the Webhooks
- * configuration); optional `<PREFIX>_PSE_FINANCIAL_INSTITUTION` and `<PREFIX>_PSE_RETURN_URL`.
+ * configuration).
  */
 export const connector: Connector = {
   kind: "mercadopago",
   secrets: ["ACCESS_TOKEN", "WEBHOOK_SECRET"],
-  settings: ["PSE_FINANCIAL_INSTITUTION", "PSE_RETURN_URL"],
-  paymentProvider: (settings) => {
-    const financialInstitution = settings.values["PSE_FINANCIAL_INSTITUTION"]
-    const returnUrl = settings.values["PSE_RETURN_URL"]
-    return make({
+  settings: [],
+  paymentProvider: (settings) =>
+    make({
       id: settings.id,
       environment: settings.environment,
       baseUrl: settings.baseUrl,
       accessToken: settings.secrets["ACCESS_TOKEN"]!,
       webhookSecret: settings.secrets["WEBHOOK_SECRET"]!,
-      pse: financialInstitution === undefined || returnUrl === undefined ? undefined : { financialInstitution, returnUrl },
       timeoutMs: settings.timeoutMs
     })
-  }
 }
 
-export const MercadoPagoProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, callbackToleranceSeconds }
+export const MercadoPagoProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, callbackToleranceSeconds, callbackMaxAgeSeconds, notificationUrlOf }
