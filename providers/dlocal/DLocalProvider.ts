@@ -27,6 +27,7 @@ import type { HttpClient } from "effect/http"
 import * as Money from "../../core/Money.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import {
+  type BuyerAddress,
   CallbackRejected,
   type ChargeAccepted,
   type ChargeRequest,
@@ -52,6 +53,18 @@ export interface Options extends ClientOptions {
    */
   readonly returnUrl?: string | undefined
 }
+
+/**
+ * dLocal's payer `address` (https://docs.dlocal.com/reference/the-payer-object: `state`, `city`,
+ * `zip_code`, `street`, `number`); the complement and district have no field there.
+ */
+const payerAddress = (address: BuyerAddress) => ({
+  street: address.street,
+  number: address.number,
+  city: address.city,
+  state: address.state,
+  zip_code: address.postalCode
+})
 
 const decodeNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.PaymentObject))
 const decodeRefundNotification = Schema.decodeUnknownEffect(Schema.fromJsonString(Wire.RefundObject))
@@ -106,12 +119,16 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         country: request.country,
         payment_method_id: rail.paymentMethodId,
         payment_method_flow: "REDIRECT",
-        payer: {
-          name: request.customer.name ?? "",
-          email: request.customer.email ?? "",
-          document: request.customer.documentId ?? "",
-          ...UpstreamHttp.defined({ phone: request.customer.phone, ip: request.customer.ip })
-        },
+        // What the engine does not know is left out, never sent empty: the fields dLocal needs are
+        // declared in `requires`, so the engine refuses a charge without them before any call.
+        payer: UpstreamHttp.defined({
+          name: request.customer.name,
+          email: request.customer.email,
+          document: request.customer.documentId,
+          phone: request.customer.phone,
+          ip: request.customer.ip,
+          address: request.customer.address === undefined ? undefined : payerAddress(request.customer.address)
+        }),
         order_id: request.transactionId,
         description: `Payment ${request.transactionId}`,
         notification_url: request.callbackUrl,
@@ -177,6 +194,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       displayName: options.displayName ?? "dLocal",
       environments: [options.environment],
       supports: (method) => Rails.railOf(method) !== undefined,
+      requires: Rails.requiresBeyondCatalog,
       charge,
       status,
       verifyCallback,

@@ -67,6 +67,8 @@ export interface DLocalSimulator {
   readonly baseUrl: string
   readonly charges: ReadonlyMap<string, SimulatedPayment>
   readonly requests: ReadonlyArray<RecordedRequest>
+  /** Every `POST /payments` body as received, refused ones too. */
+  readonly paymentBodies: ReadonlyArray<string>
   readonly callbacksSent: ReadonlyArray<SentCallback>
   readonly setMode: (mode: Mode) => Effect.Effect<void>
   /** Every `POST /payments` is answered `{ code }` with this HTTP status (undefined: stop). */
@@ -100,6 +102,7 @@ export const start = (
 ): Effect.Effect<DLocalSimulator, never, Scope.Scope> =>
   Effect.gen(function*() {
     const payments = new Map<string, SimulatedPayment>()
+    const paymentBodies: Array<string> = []
     const countries = new Set(rails.map((rail) => rail.country))
     let mode: Mode = "ok"
     let refusal: { readonly status: number; readonly code: number } | undefined
@@ -132,6 +135,7 @@ export const start = (
     const given = (value: string | undefined) => value !== undefined && value.trim() !== ""
 
     const create = (raw: string): Answer => {
+      paymentBodies.push(raw)
       const body = decodePayment(raw)
       if (Option.isNone(body)) return error(400, 5000, "Invalid request.")
       const request = body.value
@@ -242,6 +246,7 @@ export const start = (
       baseUrl: server.baseUrl,
       charges: payments,
       requests: server.requests,
+      paymentBodies,
       callbacksSent: server.callbacksSent,
       setMode: (next) => Effect.sync(() => void (mode = next)),
       setRefusal: (next) => Effect.sync(() => void (refusal = next)),

@@ -17,7 +17,7 @@
  *   dLocal enforces its own per account and method and answers `5006` (user limit), `5007`
  *   (amount exceeded) or `5016` (amount too low), all final.
  */
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */
@@ -63,3 +63,14 @@ export const railOfMethodId = (paymentMethodId: string): Rail | undefined =>
  * COP amount with cents cannot be sent (the connector refuses it before any call). CLP is 0 in both.
  */
 export const dlocalDecimals = (currency: string): number => (currency === "COP" || currency === "CLP" ? 0 : 2)
+
+/**
+ * The payer fields dLocal needs on every rail here: `name` and `email` (the payer object), and
+ * `document`, which the country reference marks required in Argentina, Brazil, Chile, Colombia,
+ * Mexico and Peru (https://docs.dlocal.com/reference/country-reference).
+ */
+export const payerFields: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
+
+/** The fields of {@link payerFields} the catalog's `method.requires` lacks, for a rail served here. */
+export const requiresBeyondCatalog = (method: Pick<PaymentMethodDef, "id" | "requires">): ReadonlyArray<RequiredField> =>
+  railOf(method) === undefined ? [] : payerFields.filter((field) => !method.requires.includes(field))
