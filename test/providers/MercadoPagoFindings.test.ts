@@ -109,6 +109,19 @@ describe("MercadoPagoProvider, checked against the documentation and the officia
       assert.strictEqual(errorOf(yield* Effect.exit(provider.verifyCallback(lowered, body)))?.reason, "signature mismatch")
     }))
 
+  it.live("the documentation's notification body, signed by the template, is verified and the payment is read", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.dropCallbacks(true)
+      const accepted = yield* provider.charge(defaultChargeRequest(provider, pix, "TXN-DOCS-NOTE"))
+      yield* sim.complete(accepted.providerRef)
+      const body = JSON.stringify({ ...Docs.webhookNotification, data: { id: accepted.providerRef } })
+      const headers = signed(accepted.providerRef, "docs-req-1", Math.floor(Date.now() / 1000))
+      assert.deepStrictEqual(yield* provider.verifyCallback(headers, body), [
+        { providerRef: accepted.providerRef, transactionId: "TXN-DOCS-NOTE", status: "completed", detail: "accredited" }
+      ])
+    }))
+
   it.effect("the ts window covers Mercado Pago's retries (4 days): an old but validly signed notification is accepted", () =>
     Effect.gen(function*() {
       const provider = yield* MercadoPagoProvider.make(optionsFor("http://upstream.invalid")).pipe(Effect.provide(Live))
