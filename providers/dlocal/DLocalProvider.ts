@@ -110,11 +110,17 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (!rail.currencies.includes(request.currency)) {
         return yield* fail(true, "currency_not_served", `dLocal is not configured for ${request.currency} on ${request.method.id}`)
       }
+      const amount = Money.round(request.amount, request.currency)
+      if (amount.scale > Rails.dlocalDecimals(request.currency)) {
+        // COP has two decimals in ISO 4217 and none at dLocal: cents cannot be charged here, and
+        // dLocal documents no rounding. Another provider may take the amount as it is.
+        return yield* fail(true, "amount_precision", `dLocal takes ${request.currency} amounts with ${Rails.dlocalDecimals(request.currency)} decimals`)
+      }
       // The exact JSON text that is signed and sent. `amount` is a JSON number in major units:
       // `JsonDecimal` carries `Money.toText` of the BigDecimal and `jsonText` splices that text in
       // as the number literal (`"amount":1234.5`), so no float ever holds the amount on our side.
       const body = UpstreamHttp.jsonText({
-        amount: new UpstreamHttp.JsonDecimal(Money.round(request.amount, request.currency)),
+        amount: new UpstreamHttp.JsonDecimal(amount),
         currency: request.currency,
         country: request.country,
         payment_method_id: rail.paymentMethodId,

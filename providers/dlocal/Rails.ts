@@ -9,7 +9,8 @@
  *   page for the method (QR code, voucher, bank redirect), so the engine never renders method
  *   data itself. PSE and Webpay allow nothing else.
  * - Amounts travel in MAJOR units of the charge's currency (`"amount": 150.5`), as a JSON number
- *   written from decimal text (see `DLocalProvider.ts`); dLocal takes two decimals at most.
+ *   written from decimal text (see `DLocalProvider.ts`); dLocal takes two decimals at most, and
+ *   none in COP and CLP ({@link dlocalDecimals}).
  * - Currencies are the catalog's for the rail (the local one first); dLocal refuses one it does
  *   not allow for the country with `5004`, which the connector treats as "this account cannot",
  *   retryable.
@@ -28,7 +29,7 @@ export interface Rail {
   readonly country: string
   /** The currencies the catalog lists for the rail, local first. */
   readonly currencies: ReadonlyArray<string>
-  /** `major`: `amount` is in major units (reais, pesos, soles), at most two decimals. */
+  /** `major`: `amount` is in major units (reais, pesos, soles), with {@link dlocalDecimals} decimals at most. */
   readonly unit: "major"
   /** Decimal text in major units of the first currency (the catalog's bounds). */
   readonly min: string
