@@ -26,6 +26,7 @@ export const claimView = (c: Claim) => ({
   reason: c.reason,
   resolution: c.resolution,
   resolvedBy: c.resolvedBy,
+  providerRef: c.providerRef,
   createdAt: DateTime.formatIso(c.createdAt),
   resolvedAt: c.resolvedAt === null ? null : DateTime.formatIso(c.resolvedAt),
   ...(c.kind === "user_dispute" ? { refundStatus: refundStatusOf(c.status) } : {})

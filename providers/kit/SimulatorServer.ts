@@ -3,11 +3,14 @@
  * a `node:http` server on `127.0.0.1:<free port>` in a `Scope`, requests recorded in order,
  * answers that may leave later than the work was done (a lost answer, as a real timeout looks),
  * callbacks POSTed with their outcome recorded, and the idempotency memo of POST endpoints.
+ * Run standalone (`Standalone.ts`), it listens on the port asked for, answers the control routes
+ * under `/_simulator/` and applies the notification faults they set.
  * Test tooling: never imported by a plugin.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, type Scope } from "effect"
+import { type Control, CurrentControl, matchRoute } from "./Standalone.ts"
 
 export interface SimulatorRequest {
   readonly method: string
@@ -91,6 +94,7 @@ export const serve = (
   handle: (request: SimulatorRequest, server: SimulatorServer) => Handled | Promise<Handled>
 ): Effect.Effect<SimulatorServer, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const control = yield* CurrentControl
     const requests: Array<RecordedRequest> = []
     const callbacksSent: Array<SentCallback> = []
     const timers = new Set<NodeJS.Timeout>()
@@ -111,6 +115,10 @@ export const serve = (
         Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v])
       )
       const request: SimulatorRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers, body }
+      if (control !== undefined && request.path.startsWith(controlPrefix)) {
+        const answer = await controlAnswer(control, request)
+        return void res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
+      }
       const handled = await handle(request, self!)
       const record: RecordedRequest = {
         method: request.method,
@@ -135,7 +143,7 @@ export const serve = (
             if (!res.headersSent) res.writeHead(500).end()
           })
         })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        server.listen(control?.port ?? 0, "127.0.0.1", () => resume(Effect.succeed(server)))
       }),
       (server) =>
         Effect.callback<void>((resume) => {
@@ -146,7 +154,7 @@ export const serve = (
         })
     )
 
-    const sendCallback: SimulatorServer["sendCallback"] = async (url, headers, body, options) => {
+    const post = async (url: string, headers: Readonly<Record<string, string>>, body: string, options?: { readonly drop?: boolean | undefined }) => {
       if (options?.drop === true) return void callbacksSent.push({ url, headers, body, outcome: "dropped" })
       const outcome = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(2_000) }).then(
         async (response) => {
@@ -156,6 +164,18 @@ export const serve = (
         () => "unreachable" as const
       )
       callbacksSent.push({ url, headers, body, outcome })
+    }
+    // Standalone, the control routes' faults apply to every notification: dropped, sent late,
+    // sent again. A simulator's own `drop` option still applies.
+    const sendCallback: SimulatorServer["sendCallback"] = async (url, headers, body, options) => {
+      if (control === undefined) return post(url, headers, body, options)
+      const { delayMs, drop, repeat } = control.faults
+      const send = () => post(url, headers, body, { drop: drop || options?.drop === true })
+      const sendAll = async () => {
+        for (let i = 0; i <= repeat; i++) await send()
+      }
+      if (delayMs <= 0) return sendAll()
+      later(delayMs, () => void sendAll())
     }
 
     self = {
@@ -167,6 +187,45 @@ export const serve = (
     }
     return self
   })
+
+const controlPrefix = "/_simulator"
+
+/** The control routes' answer: a move, a fault setting, or the list of routes. */
+const controlAnswer = async (control: Control, request: SimulatorRequest): Promise<Answer> => {
+  const faults = control.faults
+  let input: unknown
+  try {
+    input = request.body === "" ? {} : JSON.parse(request.body)
+  } catch {
+    return { status: 400, body: { error: "the body is not JSON" } }
+  }
+  const number = (key: string) => {
+    const value = (input as Record<string, unknown> | null)?.[key]
+    return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined
+  }
+  if (request.method === "POST" && request.path === `${controlPrefix}/notifications`) {
+    const drop = (input as Record<string, unknown> | null)?.["drop"]
+    if (drop !== undefined && typeof drop !== "boolean") return { status: 400, body: { error: "drop must be a boolean" } }
+    if (drop !== undefined) faults.drop = drop
+    const delayMs = number("delayMs")
+    const repeat = number("repeat")
+    if (delayMs !== undefined) faults.delayMs = delayMs
+    if (repeat !== undefined) faults.repeat = repeat
+    return { status: 200, body: { notifications: faults } }
+  }
+  const route = matchRoute(control, request.method, request.path)
+  if (route === undefined) {
+    return {
+      status: 404,
+      body: { error: "no such control route", routes: [`POST ${controlPrefix}/notifications`, ...control.routes.keys()] }
+    }
+  }
+  try {
+    return { status: 200, body: (await route.run(route.id, input)) ?? { ok: true } }
+  } catch (e) {
+    return { status: 404, body: { error: e instanceof Error ? e.message : String(e) } }
+  }
+}
 
 /**
  * The idempotency memo of an API's POST endpoints: the same key with the same body answers what

@@ -134,6 +134,15 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     })
 
     const refund = Effect.fn("ReferenceHttpProvider.refund")(function*(request: RefundRequest) {
+      // Asked again (a retry, or the engine following a pending refund): the refund as it stands
+      // now. A second POST with the key would only replay its first answer.
+      const made = yield* call(
+        "refund.lookup",
+        HttpClientRequest.get(`${baseUrl}/v1/refunds`).pipe(HttpClientRequest.setUrlParam("reference", request.refundId)),
+        Wire.RefundList
+      )
+      const existing = made.data[0]
+      if (existing !== undefined) return { providerRef: existing.id, status: Wire.toRefundStatus(existing.status) }
       const body: Wire.RefundBody = {
         charge_id: request.providerRef,
         amount: Money.toText(request.amount),

@@ -10,6 +10,9 @@
  * - `GET /v1/charges/{id}` -> `200 { id, reference, status, reason? }`, or `404`.
  * - `POST /v1/refunds` -> `201 { id, status }`; more than what is left to refund, or a charge that
  *   is not paid, is `422`. A full refund makes the charge `refunded`. Idempotent like charges.
+ *   `GET /v1/refunds?reference=` -> `200 { data: [{ id, status }] }`, the refund made with that
+ *   reference, if any. While `holdRefunds(true)`, a new refund is `pending` until
+ *   `settleRefund(id)` (`succeeded`) or `rejectRefund(id)` (`failed`: it no longer counts).
  * - Without `Authorization: Bearer <apiKey>`: `401 unauthorized`.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `503` on every API call; `slow` = the work is
  *   done (a charge IS created) but the answer comes after `slowMs`, past the client's timeout, the
@@ -54,7 +57,7 @@ export interface SimulatedCharge {
   reason: string | undefined
   /** Sum of the refunds, decimal text. */
   refunded: string
-  readonly refunds: Array<{ readonly id: string; readonly amount: string; readonly reference: string }>
+  readonly refunds: Array<{ readonly id: string; readonly amount: string; readonly reference: string; status: string }>
 }
 
 export interface UpstreamSimulator {
@@ -76,6 +79,12 @@ export interface UpstreamSimulator {
   readonly setCallbackTarget: (url: string | undefined) => Effect.Effect<void>
   /** While true, callbacks are lost (recorded as `dropped`, never sent). */
   readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  /** While true, new refunds stay `pending`. */
+  readonly holdRefunds: (hold: boolean) => Effect.Effect<void>
+  /** A pending refund succeeds. */
+  readonly settleRefund: (refundId: string) => Effect.Effect<void>
+  /** A pending refund fails: its amount is refundable again. */
+  readonly rejectRefund: (refundId: string) => Effect.Effect<void>
   /** The `x-upstream-signature` value for `rawBody`, at the Effect clock time unless given. */
   readonly sign: (rawBody: string, timestampSeconds?: number) => Effect.Effect<string>
 }
@@ -114,6 +123,7 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
     let mode: Mode = "ok"
     let callbackTarget: string | undefined
     let dropping = false
+    let holding = false
     let sequence = 0
 
     const nextId = (prefix: string) => `${prefix}_${String(++sequence).padStart(6, "0")}`
@@ -184,11 +194,11 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       const refunded = BigDecimal.sum(BigDecimal.fromStringUnsafe(charge.refunded), amount.value)
       const total = BigDecimal.fromStringUnsafe(charge.amount)
       if (BigDecimal.isGreaterThan(refunded, total)) return error(422, "amount_exceeds_charge", "more than what is left to refund")
-      const refund = { id: nextId("re"), amount: body.amount, reference: body.reference }
+      const refund = { id: nextId("re"), amount: body.amount, reference: body.reference, status: holding ? "pending" : "succeeded" }
       charge.refunds.push(refund)
       charge.refunded = BigDecimal.format(BigDecimal.normalize(refunded))
       if (BigDecimal.equals(refunded, total)) charge.status = "refunded"
-      return { status: 201, body: { id: refund.id, status: "succeeded" } }
+      return { status: 201, body: { id: refund.id, status: refund.status } }
     }
 
     /** Runs `create` once per key, replaying its answer to a retry with the same body. */
@@ -203,6 +213,11 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       const key = req.headers["idempotency-key"]
       if (req.method === "POST" && path === "/v1/charges") return once(path, key, raw, () => createCharge(raw, key!))
       if (req.method === "POST" && path === "/v1/refunds") return once(path, key, raw, () => createRefund(raw))
+      if (req.method === "GET" && path === "/v1/refunds") {
+        const reference = req.query.get("reference")
+        const made = [...charges.values()].flatMap((c) => c.refunds).filter((r) => r.reference === reference)
+        return { status: 200, body: { data: made.map((r) => ({ id: r.id, status: r.status })) } }
+      }
       const match = /^\/v1\/charges\/([^/]+)$/.exec(path)
       if (req.method === "GET" && match !== null) {
         const charge = charges.get(decodeURIComponent(match[1]!))
@@ -236,6 +251,15 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
         yield* Effect.promise(() => sendCallback(charge, t))
       })
 
+    const refundOf = (refundId: string) =>
+      Effect.suspend(() => {
+        for (const charge of charges.values()) {
+          const refund = charge.refunds.find((r) => r.id === refundId)
+          if (refund !== undefined && refund.status === "pending") return Effect.succeed({ charge, refund })
+        }
+        return Effect.die(new Error(`simulator: no pending refund '${refundId}'`))
+      })
+
     return {
       baseUrl: server.baseUrl,
       charges,
@@ -247,6 +271,14 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       setStatus,
       setCallbackTarget: (url) => Effect.sync(() => void (callbackTarget = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      holdRefunds: (hold) => Effect.sync(() => void (holding = hold)),
+      settleRefund: (refundId) => Effect.map(refundOf(refundId), ({ refund }) => void (refund.status = "succeeded")),
+      rejectRefund: (refundId) =>
+        Effect.map(refundOf(refundId), ({ charge, refund }) => {
+          refund.status = "failed"
+          charge.refunded = BigDecimal.format(BigDecimal.normalize(BigDecimal.subtract(BigDecimal.fromStringUnsafe(charge.refunded), BigDecimal.fromStringUnsafe(refund.amount))))
+          if (charge.status === "refunded") charge.status = "succeeded"
+        }),
       sign: (rawBody, timestampSeconds) =>
         Effect.map(
           timestampSeconds === undefined ? nowSeconds : Effect.succeed(timestampSeconds),

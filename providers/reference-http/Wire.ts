@@ -6,6 +6,7 @@
  * | charge   | `POST /v1/charges` {@link ChargeBody}                     | `201` {@link ChargeCreated}               |
  * | status   | `GET /v1/charges/{id}`                                    | `200` {@link ChargeState}                 |
  * | refund   | `POST /v1/refunds` {@link RefundBody}                     | `201` {@link RefundCreated}               |
+ * | refunds  | `GET /v1/refunds?reference=<refund reference>`           | `200` {@link RefundList}                  |
  * | callback | upstream `POST`s {@link CallbackEvent} or an array of them | signed `x-upstream-signature`            |
  * | errors   | any call                                                  | `4xx/5xx` `{ error?, message? }` (maybe)   |
  *
@@ -69,6 +70,9 @@ export const RefundCreated = Schema.Struct({
   id: Schema.NonEmptyString,
   status: Schema.optionalKey(Text)
 })
+
+/** The refunds made with one `reference`: none, or the one. */
+export const RefundList = Schema.Struct({ data: Schema.Array(RefundCreated) })
 
 export const CallbackEvent = Schema.Struct({
   id: Schema.NonEmptyString,

@@ -30,6 +30,9 @@ export const ClaimView = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   resolution: Schema.NullOr(Schema.String).annotate({ description: "Refunds: refunded, or why it was refused; chargebacks: won or lost" }),
   resolvedBy: Schema.NullOr(ClaimResolver).annotate({ description: "provider, sandbox (simulation) or operator" }),
+  providerRef: Schema.NullOr(Schema.String).annotate({
+    description: "Refunds: the provider's id of the refund once the provider has it (also while it is pending there), for support and reconciliation"
+  }),
   createdAt: IsoDateTime,
   resolvedAt: Schema.NullOr(IsoDateTime),
   refundStatus: Schema.optional(Schema.Literals(["pending", "succeeded", "failed"]))

@@ -1,0 +1,64 @@
+/**
+ * `npm run simulator -- <provider> [--port N]`: one provider's upstream simulator on its own, on
+ * 127.0.0.1, with fixed test credentials, like stripe-mock. It prints, one `NAME=value` a line, the
+ * environment that configures the reference host's connector against it, then its control routes,
+ * and serves until SIGTERM or SIGINT. `<provider>` is a folder under `providers/` (`mercadopago`)
+ * or a path to a provider folder with a `Standalone.ts` (a provider team's own).
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Cause, Effect, Exit, Runtime } from "effect"
+import { existsSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { CurrentControl, type Control, type Moves, type StandaloneSimulator } from "./Standalone.ts"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const usage = "usage: npm run simulator -- <provider> [--port N]"
+
+const [name, ...rest] = process.argv.slice(2)
+const portFlag = rest.indexOf("--port")
+const port = portFlag === -1 ? 0 : Number(rest[portFlag + 1])
+const folder = name === undefined ? undefined : name.includes("/") ? resolve(name) : join(root, "providers", name)
+if (folder === undefined || !existsSync(join(folder, "Standalone.ts")) || !Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(folder === undefined || Number.isInteger(port) ? `${usage}\n(no Standalone.ts in ${folder ?? "?"})` : usage)
+  process.exit(2)
+}
+
+const control: Control = { port, faults: { drop: false, delayMs: 0, repeat: 0 }, routes: new Map() }
+
+/** The moves as control routes. */
+const routesOf = (moves: Moves) => {
+  const run = (move: (id: string) => Effect.Effect<void>) => (id: string | undefined) => Effect.runPromise(move(id!))
+  const routes = new Map<string, (id: string | undefined, body: unknown) => Promise<unknown>>([
+    ["POST /_simulator/payments/:id/pay", run(moves.pay)],
+    ["POST /_simulator/payments/:id/fail", run(moves.fail)],
+    ["POST /_simulator/payments/:id/expire", run(moves.expire)]
+  ])
+  if (moves.chargeback !== undefined) routes.set("POST /_simulator/payments/:id/chargeback", run(moves.chargeback))
+  routes.set("POST /_simulator/refunds/hold", (_id, body) => {
+    const pending = (body as { pending?: unknown } | null)?.pending
+    if (typeof pending !== "boolean") return Promise.reject(new Error("body: { \"pending\": true | false }"))
+    return Effect.runPromise(moves.refunds.hold(pending)).then(() => ({ refundsPending: pending }))
+  })
+  routes.set("POST /_simulator/refunds/:id/settle", run(moves.refunds.settle))
+  routes.set("POST /_simulator/refunds/:id/reject", run(moves.refunds.reject))
+  for (const [route, handler] of routes) control.routes.set(route, handler)
+}
+
+const program = Effect.gen(function*() {
+  const loaded = yield* Effect.promise(() => import(pathToFileURL(join(folder, "Standalone.ts")).href) as Promise<{ default: StandaloneSimulator }>)
+  const simulator = loaded.default
+  const started = yield* simulator.start
+  routesOf(started.moves)
+  for (const [key, value] of started.environment) console.log(`${key}=${value}`)
+  console.log(`# ${simulator.kind} simulator on ${started.baseUrl}; control routes (JSON bodies):`)
+  console.log(`#   POST ${started.baseUrl}/_simulator/notifications {"drop":bool,"delayMs":n,"repeat":n}`)
+  for (const route of control.routes.keys()) console.log(`#   ${route.replace(" ", ` ${started.baseUrl}`)}`)
+  return yield* Effect.never
+}).pipe(Effect.scoped)
+
+// SIGTERM or SIGINT interrupts the program: a stop that was asked for, exit code 0.
+NodeRuntime.runMain(program.pipe(Effect.provideService(CurrentControl, control)), {
+  teardown: (exit, onExit) =>
+    Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+})

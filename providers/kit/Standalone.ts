@@ -1,0 +1,96 @@
+/**
+ * A simulator run on its own, like stripe-mock: `npm run simulator -- <provider> [--port N]`.
+ *
+ * A provider folder that can be run this way has a `Standalone.ts` whose default export is a
+ * {@link StandaloneSimulator}: how to start its simulator with fixed test credentials, the
+ * environment that configures the reference host's connector against it, and the moves a
+ * merchant rehearses before going live (pay, fail, expire, charge back; leave refunds pending,
+ * then settle or reject them). The runner (`Simulate.ts`) serves those moves as control routes
+ * under `/_simulator/` on the simulator's own port, beside the notification faults every
+ * simulator shares (drop, delay, repeat): {@link CurrentControl} hands them to
+ * `SimulatorServer.serve`, which answers them before the simulated API sees the request.
+ * Test tooling: never imported by a plugin.
+ */
+import { Context, type Effect, type Scope } from "effect"
+
+/** The moves of one simulator; ids are the provider's own (its payment and refund ids). */
+export interface Moves {
+  readonly pay: (id: string) => Effect.Effect<void>
+  readonly fail: (id: string) => Effect.Effect<void>
+  readonly expire: (id: string) => Effect.Effect<void>
+  /** Absent where the simulator has no chargebacks. */
+  readonly chargeback?: ((id: string) => Effect.Effect<void>) | undefined
+  readonly refunds: {
+    /** While true, new refunds stay pending until settled or rejected. */
+    readonly hold: (pending: boolean) => Effect.Effect<void>
+    readonly settle: (id: string) => Effect.Effect<void>
+    readonly reject: (id: string) => Effect.Effect<void>
+  }
+}
+
+export interface Started {
+  /** `http://127.0.0.1:<port>`. */
+  readonly baseUrl: string
+  /**
+   * The variables that point the reference host's connector at this simulator, in order:
+   * `CONNECTORS`, then the instance's (`<ID>_ENVIRONMENT=sandbox`, `<ID>_BASE_URL`, its secrets).
+   */
+  readonly environment: ReadonlyArray<readonly [name: string, value: string]>
+  readonly moves: Moves
+}
+
+export interface StandaloneSimulator {
+  /** The connector kind it simulates (`mercadopago`). */
+  readonly kind: string
+  /** Starts the simulator (on the port the runner asks `SimulatorServer` for) with fixed test credentials. */
+  readonly start: Effect.Effect<Started, never, Scope.Scope>
+}
+
+/** The host's variables for one connector instance of `kind` at `baseUrl` (id = kind). */
+export const hostEnvironment = (
+  kind: string,
+  baseUrl: string,
+  secrets: Readonly<Record<string, string>>
+): ReadonlyArray<readonly [string, string]> => {
+  const prefix = kind.toUpperCase().replace(/[^A-Z0-9]/g, "_")
+  return [
+    ["CONNECTORS", kind],
+    [`${prefix}_ENVIRONMENT`, "sandbox"],
+    [`${prefix}_BASE_URL`, baseUrl],
+    ...Object.entries(secrets).map(([name, value]) => [`${prefix}_${name}`, value] as const)
+  ]
+}
+
+/** What happens to the notifications a simulator sends, set through the control routes. */
+export interface NotificationFaults {
+  drop: boolean
+  delayMs: number
+  /** How many times each is sent again after the first. */
+  repeat: number
+}
+
+export interface Control {
+  /** The port to listen on (0: any free port). */
+  readonly port: number
+  readonly faults: NotificationFaults
+  /** `METHOD /_simulator/...` routes; `:id` stands for one path segment. */
+  readonly routes: Map<string, (id: string | undefined, body: unknown) => Promise<unknown>>
+}
+
+/** Set by the standalone runner; tests run simulators without it (any port, no control routes). */
+export const CurrentControl = Context.Reference<Control | undefined>("providers/kit/Standalone/CurrentControl", {
+  defaultValue: () => undefined
+})
+
+/** The route `method path` matches, with its `:id` segment. */
+export const matchRoute = (control: Control, method: string, path: string) => {
+  const segments = path.split("/")
+  for (const [pattern, run] of control.routes) {
+    const [m, p] = pattern.split(" ") as [string, string]
+    const want = p.split("/")
+    if (m !== method || want.length !== segments.length) continue
+    let id: string | undefined
+    if (want.every((w, i) => w === ":id" ? (id = decodeURIComponent(segments[i]!)) !== "" : w === segments[i])) return { run, id }
+  }
+  return undefined
+}

@@ -1,0 +1,29 @@
+/**
+ * `npm run simulator -- reference-http [--port N]`: the reference upstream on its own, with fixed
+ * test credentials (see `providers/kit/Standalone.ts`).
+ */
+import { Effect } from "effect"
+import { hostEnvironment, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { UpstreamSimulator } from "./UpstreamSimulator.ts"
+
+export const credentials = { API_KEY: "ref_test_api_key", CALLBACK_SECRET: "ref_test_callback_secret" } as const
+
+const standalone: StandaloneSimulator = {
+  kind: "reference-http",
+  start: Effect.gen(function*() {
+    const sim = yield* UpstreamSimulator.start({ apiKey: credentials.API_KEY, callbackSecret: credentials.CALLBACK_SECRET })
+    return {
+      baseUrl: sim.baseUrl,
+      environment: hostEnvironment("reference-http", sim.baseUrl, credentials),
+      moves: {
+        pay: sim.complete,
+        fail: (id) => sim.fail(id, "failed at the simulator"),
+        expire: (id) => sim.setStatus(id, "expired"),
+        chargeback: (id) => sim.setStatus(id, "chargeback"),
+        refunds: { hold: sim.holdRefunds, settle: sim.settleRefund, reject: sim.rejectRefund }
+      }
+    }
+  })
+}
+
+export default standalone
