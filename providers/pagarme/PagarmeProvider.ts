@@ -1,0 +1,291 @@
+/**
+ * The Pagar.me pay-in connector (Core API v5, `https://api.pagar.me/core/v5`): PIX and boleto in
+ * Brazil (`Rails.ts`; cards are not served, see there). Wire types and status maps are in
+ * `Wire.ts`, the webhook signature in `Notifications.ts`, the charge body in `OrderBody.ts`; a
+ * local upstream to test against is `PagarmeSimulator.ts`.
+ *
+ * - **Authentication.** `Authorization: Basic base64(<secret key>:)` (the secret key is the user,
+ *   the password empty), from a `Redacted` secret; one base URL for both environments, the key
+ *   decides (`sk_test_...` / `sk_...`).
+ * - **Charge**: `POST /orders` with one item, the customer and one payment (`pix` with
+ *   `expires_in`, or `boleto` with `due_at` and the billing address), `code` = the engine's
+ *   transaction id, and `Idempotency-Key` = the engine's idempotency key (documented: the same key
+ *   within 24 hours answers the one order created first). The provider reference is the CHARGE id
+ *   (`ch_...`): status and refunds are per charge.
+ * - **Errors.** `401` (bad key) is `invalid_credentials`, retryable; `422` (contract validation,
+ *   `errors` by field) and `412` (business validation) are final, the reason naming the first
+ *   field; an order answered `failed` is a decline (final, reason from the gateway's words).
+ * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
+ *   engine's refund id, `Idempotency-Key` = the refund's key. Pagar.me documents no lookup of a
+ *   refund by our reference, so the connector keeps its own marker on the charge: before asking,
+ *   it reads the charge's `metadata` (`refund_<refundId>` = the refund transaction's id) and, when
+ *   the refund is already there, answers it as it stands (`GET /charges/{id}/transactions`) without
+ *   asking again; after asking, it writes the marker (`PATCH /charges/{id}/metadata`). The
+ *   idempotency key covers a crash between the two (24 hours).
+ * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
+ *   trusted for their status: the connector asks `GET /charges/{id}` about the charge the webhook
+ *   names (verified notify-then-query), so a replayed old webhook reports what is true now.
+ */
+import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import type { Mac } from "effect/crypto"
+import { type HttpClient, HttpClientRequest } from "effect/http"
+import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { Environment } from "../../core/Environment.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import {
+  CallbackRejected,
+  type ChargeAccepted,
+  type ChargeRequest,
+  type ChargeUpdate,
+  type PaymentProvider,
+  type ProviderError,
+  type RefundOutcome,
+  type RefundRequest
+} from "../../core/ports/PaymentProvider.ts"
+import type { Connector } from "../kit/Connector.ts"
+import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
+import * as Notifications from "./Notifications.ts"
+import { orderBodyOf } from "./OrderBody.ts"
+import * as Rails from "./Rails.ts"
+import * as Wire from "./Wire.ts"
+
+export const defaultBaseUrl = "https://api.pagar.me/core/v5"
+export const defaultTimeoutMs = 10_000
+
+export interface Options {
+  readonly id: string
+  readonly displayName?: string | undefined
+  /** The one environment this account serves (an `sk_test_` key is `sandbox`). */
+  readonly environment: Environment
+  /** Default {@link defaultBaseUrl} (the same for both environments). */
+  readonly baseUrl?: string | undefined
+  readonly secretKey: Redacted.Redacted<string>
+  /** Where the webhook signature's public keys are; default {@link Wire.defaultJwksUrl}. */
+  readonly jwksUrl?: string | undefined
+  readonly timeoutMs?: number | undefined
+}
+
+const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.ErrorBody))
+
+/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message. */
+export const readError = (text: string): UpstreamWords => {
+  const body = decodeError(text)
+  if (Option.isNone(body)) return {}
+  const first = Object.entries(body.value.errors ?? {})[0]
+  return first === undefined
+    ? { message: body.value.message ?? undefined }
+    : { code: `invalid:${first[0]}`, message: `${first[0]}: ${first[1].join(" ")}` }
+}
+
+const decodeWebhook = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Webhook))
+
+/** A charge's metadata as `PATCH /charges/{id}/metadata` takes it back (text values only). */
+const keptMetadata = (metadata: Wire.Charge["metadata"]): Record<string, string> =>
+  Object.fromEntries(Object.entries(metadata ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+
+/** The refund marker this connector keeps in the charge's `metadata`. */
+export const refundMarkerOf = (refundId: string) => `refund_${refundId}`.slice(0, 64)
+
+export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
+  Effect.gen(function*() {
+    const providerId = options.id
+    const baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, "")
+    const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+    const upstream = yield* UpstreamHttp.make({
+      providerId,
+      secrets: [options.secretKey],
+      timeout: Duration.millis(timeoutMs),
+      readError
+    })
+    const verifier = yield* Notifications.make({ jwksUrl: options.jwksUrl ?? Wire.defaultJwksUrl, timeoutMs })
+    const { fail } = upstream
+    const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
+      upstream.call(operation, request.pipe(HttpClientRequest.basicAuth(options.secretKey, ""), HttpClientRequest.acceptJson), schema)
+    const chargeUrl = (id: string) => `${baseUrl}/charges/${encodeURIComponent(id)}`
+    const getCharge = (operation: string, id: string) => call(operation, HttpClientRequest.get(chargeUrl(id)), Wire.Charge)
+
+    const supports = (method: PaymentMethodDef) => Rails.railOf(method) !== undefined
+
+    const charge = Effect.fn("PagarmeProvider.charge")(function*(request: ChargeRequest) {
+      const rail = Rails.railOf(request.method)
+      // Retryable: another provider may serve what this connector cannot.
+      if (rail === undefined) return yield* fail(true, "unsupported_method", `Pagar.me connector does not serve ${request.method.id}`)
+      if (request.currency !== rail.currency) {
+        return yield* fail(true, "unsupported_currency", `${rail.paymentMethod} is charged in ${rail.currency}`)
+      }
+      const built = orderBodyOf(rail, request, yield* Effect.clockWith((clock) => clock.currentTimeMillis))
+      if (built._tag === "Failure") return yield* fail(true, built.failure.reason, built.failure.message)
+      const order = yield* call(
+        "charge",
+        HttpClientRequest.post(`${baseUrl}/orders`).pipe(
+          HttpClientRequest.setHeader("Idempotency-Key", request.idempotencyKey),
+          HttpClientRequest.bodyText(JSON.stringify(built.success), "application/json")
+        ),
+        Wire.Order
+      )
+      if (order.code !== undefined && order.code !== null && order.code !== request.transactionId) {
+        return yield* fail(true, "malformed_response", "Pagar.me answered about another order")
+      }
+      const created = order.charges?.[0]
+      const transaction = created?.last_transaction ?? undefined
+      if (order.status === "failed" || (created !== undefined && Wire.toChargeStatus(created) === "failed")) {
+        const words = transaction?.gateway_response?.errors?.[0]?.message ?? transaction?.status ?? "failed"
+        return yield* fail(false, upstream.clip(words) || "failed", `Pagar.me refused order ${order.id}`)
+      }
+      if (created === undefined) return yield* fail(true, "malformed_response", `order ${order.id} has no charge`)
+      const formUrl = rail.paymentMethod === "pix" ? transaction?.qr_code_url : transaction?.url ?? transaction?.pdf
+      if (formUrl === undefined || formUrl === null || !/^https?:\/\/\S+$/.test(formUrl)) {
+        return yield* fail(true, "malformed_response", `charge ${created.id} has no payment URL`)
+      }
+      return {
+        providerRef: created.id,
+        status: Wire.toChargeStatus(created),
+        paymentFormUrl: formUrl,
+        paymentData: UpstreamHttp.defined({
+          paymentMethod: rail.paymentMethod,
+          orderId: order.id,
+          qrCode: transaction?.qr_code ?? undefined,
+          qrCodeUrl: transaction?.qr_code_url ?? undefined,
+          expiresAt: transaction?.expires_at ?? undefined,
+          boletoUrl: transaction?.url ?? undefined,
+          pdf: transaction?.pdf ?? undefined,
+          digitableLine: transaction?.line ?? undefined,
+          barcode: transaction?.barcode ?? undefined,
+          dueAt: transaction?.due_at ?? undefined
+        })
+      } satisfies ChargeAccepted
+    })
+
+    /** What the API says about a charge, as an update; only the charge asked about may speak. */
+    const updateOf = (providerRef: string, charge: Wire.Charge, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> => {
+      const echoed = charge.order?.code ?? undefined
+      return charge.id !== providerRef || (transactionId !== undefined && echoed !== undefined && echoed !== transactionId)
+        ? Effect.fail(fail(true, "malformed_response", "Pagar.me answered about another charge"))
+        : Effect.succeed({
+          providerRef,
+          transactionId: transactionId ?? echoed,
+          status: Wire.toUpdateStatus(charge),
+          detail: charge.last_transaction?.status ?? charge.status
+        })
+    }
+
+    const status = Effect.fn("PagarmeProvider.status")(function*(providerRef: string, transactionId: string) {
+      return yield* updateOf(providerRef, yield* getCharge("status", providerRef), transactionId)
+    })
+
+    /** The refund transaction `transactionId` of the charge as it stands now. */
+    const refundAsItStands = (chargeId: string, transactionId: string, known: Wire.Transaction | undefined) =>
+      Effect.gen(function*() {
+        if (known !== undefined && Wire.toRefundStatus(known.status) !== "pending") return known
+        const list = yield* call(
+          "refund.lookup",
+          HttpClientRequest.get(`${chargeUrl(chargeId)}/transactions`),
+          Wire.TransactionList
+        )
+        return (list.data ?? []).find((t) => t.id === transactionId) ?? known
+      })
+
+    const refund = Effect.fn("PagarmeProvider.refund")(function*(request: RefundRequest) {
+      const centavos = Rails.toCentavos(request.amount)
+      if (Option.isNone(centavos) || centavos.value <= 0) {
+        return yield* fail(false, "invalid_amount", "a refund is a positive amount in whole centavos")
+      }
+      const marker = refundMarkerOf(request.refundId)
+      const before = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(request.providerRef)), Wire.Charge)
+      const marked = before.metadata?.[marker]
+      if (marked !== undefined && marked !== null && marked !== "") {
+        const now = yield* refundAsItStands(request.providerRef, marked, undefined)
+        return { providerRef: marked, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
+      }
+      const answered = yield* call(
+        "refund",
+        HttpClientRequest.delete(chargeUrl(request.providerRef)).pipe(
+          HttpClientRequest.setHeader("Idempotency-Key", request.idempotencyKey),
+          HttpClientRequest.bodyText(JSON.stringify({ amount: centavos.value, operation_reference: request.refundId }), "application/json")
+        ),
+        Wire.Charge
+      )
+      const transaction = answered.last_transaction ?? undefined
+      const refundRef = transaction?.id ?? undefined
+      if (answered.id !== request.providerRef || transaction === undefined || refundRef === undefined || refundRef === null) {
+        return yield* fail(true, "malformed_response", "Pagar.me's refund answer names no refund transaction")
+      }
+      if (Wire.toRefundStatus(transaction.status) === "failed") {
+        return yield* fail(false, upstream.clip(transaction.status ?? "refund_failed"), `Pagar.me refused the refund of ${answered.id}`)
+      }
+      yield* call(
+        "refund.mark",
+        HttpClientRequest.patch(`${chargeUrl(request.providerRef)}/metadata`).pipe(
+          HttpClientRequest.bodyText(
+            JSON.stringify({ metadata: { ...keptMetadata(before.metadata), [marker]: refundRef } }),
+            "application/json"
+          )
+        ),
+        Wire.Charge
+      ).pipe(Effect.ignore)
+      const now = yield* refundAsItStands(request.providerRef, refundRef, transaction)
+      return { providerRef: refundRef, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
+    })
+
+    const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
+      Effect.gen(function*(): Effect.fn.Return<ReadonlyArray<ChargeUpdate>, CallbackRejected> {
+        const reject = (reason: string) => Effect.fail(new CallbackRejected({ reason }))
+        if (!(yield* verifier.verify(headers, rawBody))) return yield* reject("signature missing or invalid")
+        const webhook = decodeWebhook(rawBody)
+        if (Option.isNone(webhook)) return yield* reject("unreadable body")
+        const { data, type } = webhook.value
+        const chargeIds = type.startsWith("charge.")
+          ? [data.id]
+          : type.startsWith("order.")
+          ? (data.charges ?? []).map((c) => c.id)
+          : []
+        const updates: Array<ChargeUpdate> = []
+        for (const chargeId of chargeIds) {
+          const charge = yield* getCharge("notification.query", chargeId).pipe(
+            Effect.mapError((error) => new CallbackRejected({ reason: `charge query failed: ${error.reason}` }))
+          )
+          updates.push(yield* updateOf(chargeId, charge).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.reason }))))
+        }
+        return updates
+      }).pipe(
+        // Untrusted input must never escape as a defect.
+        Effect.catchDefect(() => Effect.fail(new CallbackRejected({ reason: "unreadable callback" }))),
+        Effect.withSpan("PagarmeProvider.verifyCallback")
+      )
+
+    return {
+      id: providerId,
+      displayName: options.displayName ?? "Pagar.me",
+      environments: [options.environment],
+      supports,
+      requires: Rails.requiredBeyondCatalog,
+      charge,
+      status,
+      verifyCallback,
+      refund
+    } satisfies PaymentProvider
+  })
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const layer = (options: Options) => ProviderRegistry.register(make(options))
+
+/**
+ * `CONNECTORS=<id>=pagarme` with `<PREFIX>_SECRET_KEY` (the account's `sk_test_...` or `sk_...`
+ * secret key); optional `<PREFIX>_WEBHOOK_JWKS_URL` (default Pagar.me's JWKS).
+ */
+export const connector: Connector = {
+  kind: "pagarme",
+  secrets: ["SECRET_KEY"],
+  settings: ["WEBHOOK_JWKS_URL"],
+  paymentProvider: (settings) =>
+    make({
+      id: settings.id,
+      environment: settings.environment,
+      baseUrl: settings.baseUrl,
+      secretKey: settings.secrets["SECRET_KEY"]!,
+      jwksUrl: settings.values["WEBHOOK_JWKS_URL"],
+      timeoutMs: settings.timeoutMs
+    })
+}
+
+export const PagarmeProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, refundMarkerOf }

@@ -1,0 +1,273 @@
+/**
+ * The wire format of Pagar.me's Core API v5 (`https://api.pagar.me/core/v5`) as the connector
+ * uses it, as Schemas (only the fields read or validated), the status maps and the error body.
+ * Field names are those of the official SDK's models (`@pagarme/pagarme-nodejs-sdk` 7.0.2,
+ * `src/models/*.ts`, their `['wire_name', ...]` pairs) and of the documentation's examples.
+ *
+ * | call          | request                                                              | answer                 |
+ * |---------------|----------------------------------------------------------------------|------------------------|
+ * | charge        | `POST /orders` {@link OrderBody}, `Idempotency-Key`                  | `200` {@link Order}    |
+ * | status        | `GET /charges/{charge_id}`                                           | `200` {@link Charge}   |
+ * | refund        | `DELETE /charges/{charge_id}` {@link CancelBody}, `Idempotency-Key`  | `200` {@link Charge}   |
+ * | refund status | `GET /charges/{charge_id}/transactions`                              | `200` {@link TransactionList} |
+ * | webhook       | Pagar.me `POST`s {@link Webhook}, `X-Webhook-Asymmetric-Signature`   | (JWKS, RS256)          |
+ * | errors        | any call                                                             | {@link ErrorBody}      |
+ *
+ * Every call carries `Authorization: Basic base64(<secret key>:)`. Amounts are integers in
+ * centavos. Statuses are read as plain strings, so a status this connector has never seen still
+ * decodes, and maps to `pending`.
+ */
+import { Schema } from "effect"
+import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+
+const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
+const Centavos = Schema.Int
+const NullableText = Schema.optionalKey(Schema.NullOr(Text))
+
+/** An address as `POST /orders` takes it (`customer.address`, `boleto.billing_address`). */
+export const Address = Schema.Struct({
+  street: Schema.optionalKey(Schema.String),
+  number: Schema.optionalKey(Schema.String),
+  complement: Schema.optionalKey(Schema.String),
+  neighborhood: Schema.optionalKey(Schema.String),
+  zip_code: Schema.optionalKey(Schema.String),
+  city: Schema.optionalKey(Schema.String),
+  state: Schema.optionalKey(Schema.String),
+  country: Schema.optionalKey(Schema.String),
+  line_1: Schema.optionalKey(Schema.String),
+  line_2: Schema.optionalKey(Schema.String)
+})
+export type Address = typeof Address.Type
+
+const Phone = Schema.Struct({
+  country_code: Schema.optionalKey(Schema.String),
+  area_code: Schema.optionalKey(Schema.String),
+  number: Schema.optionalKey(Schema.String)
+})
+
+export const Customer = Schema.Struct({
+  name: Schema.optionalKey(Schema.String),
+  email: Schema.optionalKey(Schema.String),
+  document: Schema.optionalKey(Schema.String),
+  /** `individual` or `company`. */
+  type: Schema.optionalKey(Schema.String),
+  /** `CPF`, `CNPJ` or `PASSPORT`. */
+  document_type: Schema.optionalKey(Schema.String),
+  code: Schema.optionalKey(Schema.String),
+  address: Schema.optionalKey(Address),
+  phones: Schema.optionalKey(Schema.Struct({
+    home_phone: Schema.optionalKey(Phone),
+    mobile_phone: Schema.optionalKey(Phone)
+  }))
+})
+export type Customer = typeof Customer.Type
+
+/**
+ * The body of `POST /orders` as the simulator validates it: what the documentation's PIX example
+ * and the official SDK send is accepted (other fields are ignored). Amounts are JSON integers.
+ */
+export const OrderBody = Schema.Struct({
+  code: Schema.optionalKey(Schema.String),
+  closed: Schema.optionalKey(Schema.Boolean),
+  customer_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  customer: Schema.optionalKey(Customer),
+  items: Schema.Array(Schema.Struct({
+    amount: Centavos,
+    description: Schema.String,
+    quantity: Schema.Int,
+    code: Schema.optionalKey(Schema.String)
+  })),
+  payments: Schema.Array(Schema.Struct({
+    payment_method: Schema.String,
+    amount: Schema.optionalKey(Centavos),
+    pix: Schema.optionalKey(Schema.Struct({
+      expires_in: Schema.optionalKey(Schema.Int),
+      expires_at: Schema.optionalKey(Schema.String)
+    })),
+    boleto: Schema.optionalKey(Schema.Struct({
+      instructions: Schema.optionalKey(Schema.String),
+      due_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
+      document_number: Schema.optionalKey(Schema.String),
+      billing_address: Schema.optionalKey(Address)
+    }))
+  })),
+  metadata: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.String))),
+  ip: Schema.optionalKey(Schema.String)
+})
+export type OrderBody = typeof OrderBody.Type
+
+/** A transaction (`charge.last_transaction`, `GET /charges/{id}/transactions`), fields used. */
+export const Transaction = Schema.Struct({
+  id: Schema.optionalKey(Schema.NullOr(Text)),
+  transaction_type: Schema.optionalKey(Text),
+  status: NullableText,
+  amount: Schema.optionalKey(Schema.NullOr(Centavos)),
+  // pix
+  qr_code: NullableText,
+  qr_code_url: NullableText,
+  expires_at: NullableText,
+  // boleto
+  url: NullableText,
+  pdf: NullableText,
+  line: NullableText,
+  barcode: NullableText,
+  due_at: NullableText,
+  gateway_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({
+    code: NullableText,
+    errors: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ message: NullableText }))))
+  })))
+})
+export type Transaction = typeof Transaction.Type
+
+/** A charge as `GET` / `DELETE /charges/{id}` answer it, and inside an order (fields used). */
+export const Charge = Schema.Struct({
+  id: Text,
+  code: NullableText,
+  amount: Schema.optionalKey(Schema.NullOr(Centavos)),
+  status: Text,
+  payment_method: NullableText,
+  paid_amount: Schema.optionalKey(Schema.NullOr(Centavos)),
+  canceled_amount: Schema.optionalKey(Schema.NullOr(Centavos)),
+  last_transaction: Schema.optionalKey(Schema.NullOr(Transaction)),
+  order: Schema.optionalKey(Schema.NullOr(Schema.Struct({ id: Text, code: NullableText }))),
+  metadata: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.NullOr(Schema.String))))
+})
+export type Charge = typeof Charge.Type
+
+/** An order as `POST /orders` and `GET /orders/{id}` answer it (fields used). */
+export const Order = Schema.Struct({
+  id: Text,
+  code: NullableText,
+  amount: Schema.optionalKey(Schema.NullOr(Centavos)),
+  status: Text,
+  charges: Schema.optionalKey(Schema.NullOr(Schema.Array(Charge)))
+})
+export type Order = typeof Order.Type
+
+/** `GET /charges/{id}/transactions`: `{ data, paging }`. */
+export const TransactionList = Schema.Struct({ data: Schema.optionalKey(Schema.NullOr(Schema.Array(Transaction))) })
+
+/**
+ * The body of `DELETE /charges/{id}`: no `amount` cancels/refunds the whole charge; `amount`
+ * (centavos) a part. The official SDK's model requires `operation_reference` (a reference of the
+ * operation, the engine's refund id here).
+ */
+export const CancelBody = Schema.Struct({
+  amount: Schema.optionalKey(Centavos),
+  operation_reference: Schema.optionalKey(Schema.String)
+})
+
+/**
+ * `{ message, errors: { "<field path>": ["<words>"] } }` (`422`), or `{ message }` alone (`401`,
+ * `404`, `412`).
+ */
+export const ErrorBody = Schema.Struct({
+  message: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  errors: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Array(Schema.String))))
+})
+
+/**
+ * A webhook: `{ id: "hook_...", type: "charge.paid", created_at, data: <charge or order>, account }`.
+ * Its `data` is the charge (`charge.*`) or the order (`order.*`) as the API renders it.
+ */
+export const Webhook = Schema.Struct({
+  id: Text,
+  type: Text,
+  data: Schema.Struct({
+    id: Text,
+    charges: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ id: Text }))))
+  })
+})
+export type Webhook = typeof Webhook.Type
+
+/** The header of Pagar.me's asymmetric webhook signature (as the official plugins read it). */
+export const signatureHeader = "x-webhook-asymmetric-signature"
+
+/** Where Pagar.me publishes the public keys of that signature (official plugins). */
+export const defaultJwksUrl = "https://hubapi.pagar.me/.well-known/jwks.json"
+
+/** A key of the JWKS: an RSA public key with its `kid`. */
+export const Jwk = Schema.Struct({
+  kid: Text,
+  kty: Text,
+  use: Schema.optionalKey(Text),
+  alg: Schema.optionalKey(Text),
+  n: Text,
+  e: Text
+})
+export type Jwk = typeof Jwk.Type
+export const Jwks = Schema.Struct({ keys: Schema.Array(Schema.Unknown) })
+
+/**
+ * `alg=RS256; kid=<kid>; signature=<base64url>` (pairs split on `;`, each on its first `=`);
+ * undefined unless all three are there.
+ */
+export const parseSignature = (header: string | undefined) => {
+  if (header === undefined || header.length > 4096) return undefined
+  const parts = new Map<string, string>()
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=")
+    if (eq <= 0) continue
+    parts.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  }
+  const alg = parts.get("alg")
+  const kid = parts.get("kid")
+  const signature = parts.get("signature")
+  return alg === undefined || kid === undefined || kid === "" || signature === undefined || !/^[A-Za-z0-9_-]+={0,2}$/.test(signature)
+    ? undefined
+    : { alg, kid, signature }
+}
+
+/**
+ * Pagar.me charge status -> engine status. Anything not listed is `pending`, never a success.
+ *
+ * - `pending` (PIX QR or boleto waiting for the buyer), `processing` and `underpaid` (a boleto
+ *   paid short: not the amount asked) are `pending`.
+ * - `paid` and `overpaid` (more than asked: the amount asked is there) are `completed`.
+ * - `failed` is `failed`.
+ * - `canceled` is `expired` when its transaction says `expired` (a PIX not paid in time), else
+ *   `refunded` when money had been paid (a whole refund cancels the charge), else `failed`.
+ * - `chargedback` is `chargeback`.
+ */
+const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+  pending: "pending",
+  processing: "pending",
+  underpaid: "pending",
+  paid: "completed",
+  overpaid: "completed",
+  failed: "failed",
+  chargedback: "chargeback"
+}
+
+export const toUpdateStatus = (charge: Pick<Charge, "status" | "paid_amount" | "last_transaction">): ChargeUpdate["status"] => {
+  const status = charge.status.trim().toLowerCase()
+  if (status === "canceled") {
+    if (charge.last_transaction?.status === "expired") return "expired"
+    return (charge.paid_amount ?? 0) > 0 ? "refunded" : "failed"
+  }
+  return Object.hasOwn(updateStatuses, status) ? updateStatuses[status]! : "pending"
+}
+
+/** The status of a charge just created: a new charge cannot be disputed or refunded. */
+export const toChargeStatus = (charge: Pick<Charge, "status" | "paid_amount" | "last_transaction">): ChargeStatus => {
+  const update = toUpdateStatus(charge)
+  return update === "completed" || update === "failed" || update === "expired" ? update : "pending"
+}
+
+/**
+ * A refund transaction's status as the engine's: `refunded` is money paid back; `failed`,
+ * `with_error` and `canceled` mean it will not be (the money stays the shop's); `pending_refund`
+ * (PIX and boleto refunds are asynchronous), a missing status and anything unknown wait.
+ */
+export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
+  switch (status?.trim().toLowerCase()) {
+    case "refunded":
+      return "succeeded"
+    case "failed":
+    case "with_error":
+    case "canceled":
+      return "failed"
+    default:
+      return "pending"
+  }
+}
