@@ -31,5 +31,8 @@ export const notificationHeaders = (credentials: Pick<SimulatorCredentials, "log
   authorization: authorizationOf(credentials, date, body)
 })
 
-/** The amount exactly as a JSON body wrote it (`"amount":150.5`). */
-export const amountTextOf = (raw: string) => /"amount":(-?\d+(?:\.\d+)?)[,}]/.exec(raw)?.[1]
+/**
+ * The amount exactly as a JSON body wrote it (`"amount":150.5`, or `"amount": 100.00` with the
+ * spaces dLocal's own examples put there).
+ */
+export const amountTextOf = (raw: string) => /"amount"\s*:\s*(-?\d+(?:\.\d+)?)\s*[,}]/.exec(raw)?.[1]
