@@ -157,11 +157,12 @@ export const makeLifecycle = Effect.gen(function*() {
   const handleCallback = Effect.fn("Payments.handleCallback")(function*(
     providerId: string,
     headers: Readonly<Record<string, string | undefined>>,
-    rawBody: string
+    rawBody: string,
+    query: Readonly<Record<string, string>> = {}
   ) {
     const provider = yield* registry.get(providerId)
     if (Option.isNone(provider)) return yield* notFound("provider", providerId)
-    const updates = yield* provider.value.verifyCallback(headers, rawBody).pipe(
+    const updates = yield* provider.value.verifyCallback(headers, rawBody, query).pipe(
       Effect.mapError((e) => apiError("authentication_failed", `Callback rejected: ${e.reason}`))
     )
     let applied = 0

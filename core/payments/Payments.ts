@@ -61,7 +61,8 @@ export class Payments extends Context.Service<Payments, {
   readonly handleCallback: (
     providerId: string,
     headers: Readonly<Record<string, string | undefined>>,
-    rawBody: string
+    rawBody: string,
+    query?: Readonly<Record<string, string>>
   ) => Effect.Effect<number, ApiError>
   /**
    * One pass of the reconcile poll: asks providers about pending payments created more than

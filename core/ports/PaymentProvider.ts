@@ -150,11 +150,13 @@ export interface PaymentProvider {
   readonly status: (providerRef: string, transactionId: string) => Effect.Effect<ChargeUpdate, ProviderError>
   /**
    * Verifies (HMAC-SHA256, constant time) and parses a callback. The raw body is the exact bytes
-   * received; headers are lowercase.
+   * received; headers are lowercase; `query` is the callback URL's query string as received (the
+   * first value of each name), which some providers sign (Mercado Pago's `data.id`).
    */
   readonly verifyCallback: (
     headers: Readonly<Record<string, string | undefined>>,
-    rawBody: string
+    rawBody: string,
+    query?: Readonly<Record<string, string>>
   ) => Effect.Effect<ReadonlyArray<ChargeUpdate>, CallbackRejected>
   /**
    * Refunds (part of) a charge, or, when the provider already holds a refund for

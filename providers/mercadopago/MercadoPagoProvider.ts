@@ -327,14 +327,16 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       return { providerRef, status: Wire.toRefundStatus(status), ...(status === undefined ? {} : { detail: status }) } satisfies RefundOutcome
     })
 
-    const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
+    const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string, query: Readonly<Record<string, string>> = {}) =>
       Effect.gen(function*(): Effect.fn.Return<ReadonlyArray<ChargeUpdate>, CallbackRejected, Mac.Mac> {
         const reject = (reason: string) => Effect.fail(new CallbackRejected({ reason }))
         const signature = parseSignature(headers[Wire.signatureHeader])
         if (signature === undefined) return yield* reject("signature malformed")
         const notification = decodeNotification(rawBody)
         if (notification._tag === "None") return yield* reject("unreadable body")
-        const dataId = Wire.idText(notification.value.data.id)
+        // The documented manifest signs `data.id` as the URL carries it; the body must name the same.
+        const dataId = query["data.id"] ?? Wire.idText(notification.value.data.id)
+        if (dataId !== Wire.idText(notification.value.data.id)) return yield* reject("data.id of the URL and of the body differ")
         const manifest = Wire.manifestOf(dataId, headers[Wire.requestIdHeader], signature.ts)
         if (!(yield* verifyHmacSha256Hex(Redacted.value(options.webhookSecret), manifest, signature.v1))) {
           return yield* reject("signature mismatch")

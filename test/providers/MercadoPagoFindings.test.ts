@@ -109,6 +109,19 @@ describe("MercadoPagoProvider, checked against the documentation and the officia
       assert.strictEqual(errorOf(yield* Effect.exit(provider.verifyCallback(lowered, body)))?.reason, "signature mismatch")
     }))
 
+  it.effect("the signed data.id is the one the URL's query carries, as the documented template says; a body naming another is refused", () =>
+    Effect.gen(function*() {
+      const provider = yield* MercadoPagoProvider.make(optionsFor("http://upstream.invalid")).pipe(Effect.provide(Live))
+      const t = 1_716_651_000
+      yield* TestClock.setTime(t * 1000)
+      const body = JSON.stringify({ action: "order.updated", type: "order", data: { id: "ORD01JQ4S4KY8HWQ6NA5PXB65B3D3" } })
+      const headers = signed("ORD01JQ4S4KY8HWQ6NA5PXB65B3D3", "req-2", t)
+      assert.strictEqual((yield* provider.verifyCallback(headers, body, { "data.id": "ORD01JQ4S4KY8HWQ6NA5PXB65B3D3", type: "order" })).length, 0)
+      const other = signed("ORD02XXXXXXXXXXXXXXXXXXXXXXX", "req-2", t)
+      const mismatch = yield* Effect.exit(provider.verifyCallback(other, body, { "data.id": "ORD02XXXXXXXXXXXXXXXXXXXXXXX", type: "order" }))
+      assert.strictEqual(errorOf(mismatch)?.reason, "data.id of the URL and of the body differ")
+    }))
+
   it.live("the documentation's notification body, signed by the template, is verified and the payment is read", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()

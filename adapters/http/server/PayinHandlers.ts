@@ -170,7 +170,12 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
 const callbackOf = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.map(
     request.text.pipe(Effect.mapError(() => invalidRequest("The callback body could not be read", []))),
-    (rawBody) => ({ rawBody, headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])) })
+    (rawBody) => ({
+      rawBody,
+      headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v])),
+      // The first value of each name, as received (a provider may sign one: Mercado Pago's data.id).
+      query: Object.fromEntries([...new URL(request.url, "http://callback").searchParams].reverse())
+    })
   )
 
 export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers) =>
@@ -180,8 +185,8 @@ export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers
     return handlers
       .handleRaw("providerCallback", ({ params, request }) =>
         Effect.gen(function*() {
-          const { headers, rawBody } = yield* callbackOf(request)
-          return { received: true, applied: yield* payments.handleCallback(params.providerId, headers, rawBody) }
+          const { headers, query, rawBody } = yield* callbackOf(request)
+          return { received: true, applied: yield* payments.handleCallback(params.providerId, headers, rawBody, query) }
         }))
       .handleRaw("payoutCallback", ({ params, request }) =>
         Effect.gen(function*() {
