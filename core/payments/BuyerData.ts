@@ -45,9 +45,16 @@ export const neededByAll = (providers: ReadonlyArray<PaymentProvider>, method: P
 
 const present = (value: string | null) => value !== null && value.trim() !== ""
 
-/** Which of `needed` the buyer data lacks, by the API's names (presence only). */
-export const lacking = (buyer: BuyerData, needed: ReadonlyArray<RequiredField>): ReadonlyArray<FieldName> =>
-  needed.filter((field) => {
+/**
+ * What the address lacks on a rail of `country` (ISO-2): a Brazilian address names its bairro,
+ * which a boleto prints (Mercado Pago and EBANX refuse a boleto without it).
+ */
+const addressGaps = (address: BuyerAddress, country: string): ReadonlyArray<string> =>
+  (address.country ?? country) === "BR" && (address.district === undefined || address.district.trim() === "") ? ["userAddress.district"] : []
+
+/** Which of `needed` the buyer data lacks on a rail of `country`, by the API's names (presence only). */
+export const lacking = (buyer: BuyerData, needed: ReadonlyArray<RequiredField>, country: string): ReadonlyArray<string> => [
+  ...needed.filter((field) => {
     switch (field) {
       case "userName":
         return !present(buyer.userName)
@@ -60,7 +67,9 @@ export const lacking = (buyer: BuyerData, needed: ReadonlyArray<RequiredField>):
       case "userAddress":
         return buyer.address === null
     }
-  }).map((field) => fieldName[field])
+  }).map((field) => fieldName[field]),
+  ...(needed.includes("userAddress") && buyer.address !== null ? addressGaps(buyer.address, country) : [])
+]
 
 /**
  * The hosted-checkout rule: what is missing or malformed among the spec's fields, the rail's
@@ -78,6 +87,9 @@ export const missingFor = (
   if (buyer.documentId === null || buyer.documentId.trim() === "" || buyer.documentId.length > 40) missing.push("documentId")
   const needs = (field: RequiredField) => method?.requires.includes(field) === true || providersNeed.includes(field)
   if (needs("userPhone") && (buyer.phone === null || !phonePattern.test(buyer.phone))) missing.push("userPhone")
-  if (needs("userAddress") && buyer.address === null) missing.push("userAddress")
+  if (needs("userAddress")) {
+    if (buyer.address === null) missing.push("userAddress")
+    else if (method !== undefined) missing.push(...addressGaps(buyer.address, method.country))
+  }
   return missing
 }

@@ -325,9 +325,9 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       }
       // A provider that cannot charge the rail without buyer data the request lacks is not tried:
       // it could only decline. With none left, the merchant is told what to send.
-      const providers = planned.filter((r) => lacking(buyer, providerNeeds(r.provider, method)).length === 0)
+      const providers = planned.filter((r) => lacking(buyer, providerNeeds(r.provider, method), method.country).length === 0)
       if (providers.length === 0) {
-        const missing = lacking(buyer, providerNeeds(planned[0]!.provider, method))
+        const missing = lacking(buyer, providerNeeds(planned[0]!.provider, method), method.country)
         return yield* apiError("missing_required_fields", `${method.name} (${method.id}) needs ${missing.join(", ")} to be charged`, {
           missingFields: missing
         })

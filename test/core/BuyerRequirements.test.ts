@@ -96,6 +96,14 @@ describe("buyer data a provider needs", () => {
       assert.strictEqual((yield* payments.list(scope, {}, { limit: 10, offset: 0 })).total, 0)
       assert.deepStrictEqual(yield* requiredFieldsOf(scope, "sbx_pix"), ["userAddress"])
 
+      // A Brazilian address names its bairro: a boleto prints it.
+      const { district: _, ...withoutDistrict } = address
+      const noDistrict = failureOf(yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: withoutDistrict }))) as
+        | { details?: { missingFields?: ReadonlyArray<string> } }
+        | undefined
+      assert.deepStrictEqual(noDistrict?.details?.missingFields, ["userAddress.district"])
+      assert.strictEqual(boleto.calls.length, 0)
+
       const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: address })
       assert.strictEqual(created.status, "pending")
       assert.deepStrictEqual(boleto.calls.map((c) => c.customer.address), [address])

@@ -43,7 +43,10 @@ export const BuyerAddressBody = Schema.Struct({
   street: RequiredText(200).annotate({ description: "Street name, without the number" }),
   number: RequiredText(20).annotate({ description: "House number, or S/N" }),
   complement: Schema.optionalKey(RequiredText(200)).annotate({ description: "Apartment, floor, block" }),
-  district: Schema.optionalKey(RequiredText(100)).annotate({ description: "Neighbourhood (Brazil's bairro, Mexico's colonia); Brazilian boletos need it" }),
+  district: Schema.optionalKey(RequiredText(100)).annotate({
+    description: "Neighbourhood (Brazil's bairro, Mexico's colonia). Required in Brazil where an address is needed (a boleto prints it): " +
+      "without it the charge answers 422 missing_required_fields naming userAddress.district"
+  }),
   city: RequiredText(100),
   state: RequiredText(40).annotate({ description: "State or province as the country abbreviates it (Brazil's UF, e.g. SP)" }),
   postalCode: RequiredText(20).annotate({ description: "CEP in Brazil, código postal elsewhere" }),
