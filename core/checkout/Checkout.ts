@@ -17,7 +17,7 @@ import { type BigDecimal, Context, DateTime, Effect, Layer, Option } from "effec
 import { type ApiError, apiError, invalidRequest, type Issue } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
-import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
@@ -28,7 +28,7 @@ import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../payments/Routing.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { emailPattern, missingFor, neededByAll, phonePattern } from "../payments/BuyerData.ts"
+import { emailPattern, type FieldName, fieldName, missingFor, neededByAll, phonePattern } from "../payments/BuyerData.ts"
 import { type CheckoutSession, type Customer, transitionSession } from "./CheckoutSession.ts"
 
 export const sessionLifetimeHours = 24
@@ -68,6 +68,20 @@ export interface SelectInput {
     readonly address?: BuyerAddress | undefined
   } | undefined
 }
+
+/** A method the session offers, with the buyer data its charge needs beyond name, email and document. */
+export interface OfferedMethod {
+  readonly method: PaymentMethodDef
+  /**
+   * What the rail requires (`method.requires`) and what every provider that could take the charge
+   * needs (`neededByAll`), beyond the fields every hosted checkout asks for, by the API's names
+   * (`userPhone`, `userAddress`): without them select answers 422 `missing_required_fields`.
+   */
+  readonly requiredFields: ReadonlyArray<FieldName>
+}
+
+/** The fields every hosted checkout collects whatever the rail; `OfferedMethod.requiredFields` names the others. */
+const alwaysAsked: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
 
 export interface Created {
   readonly session: CheckoutSession
@@ -114,8 +128,11 @@ export class Checkout extends Context.Service<Checkout, {
   readonly create: (scope: Scope, input: CreateSession) => Effect.Effect<Created, ApiError>
   /** A live session by token; expired or unknown: 404 `checkout_session_not_found`. */
   readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiError>
-  /** The methods the session offers the buyer: routable rails of its shop, in its country. */
-  readonly methods: (session: CheckoutSession) => Effect.Effect<ReadonlyArray<PaymentMethodDef>>
+  /**
+   * The methods the session offers the buyer (routable rails of its shop, in its country), each
+   * with the buyer data beyond name, email and document that its charge needs.
+   */
+  readonly methods: (session: CheckoutSession) => Effect.Effect<ReadonlyArray<OfferedMethod>>
   /** Stores the buyer's address seen by the page (the merchant backend's is never used). */
   readonly recordBuyerIp: (session: CheckoutSession, ip: string) => Effect.Effect<void>
   readonly select: (token: string, input: SelectInput, buyerIp: string | undefined) => Effect.Effect<Payment, ApiError>
@@ -283,14 +300,25 @@ export class Checkout extends Context.Service<Checkout, {
         return found.value
       })
 
-      const methods = Effect.fn("Checkout.methods")(function*(session: CheckoutSession) {
+      /** The session's routable methods, each with what every provider that could take it needs. */
+      const offers = Effect.fnUntraced(function*(session: CheckoutSession) {
         const route = yield* routing.routerFor(session.environment, session.shopId)
         const iso2 = session.country === null ? undefined : Option.getOrUndefined(Country.toIso2(session.country))
-        return catalog.methods(session.environment).filter((m) =>
-          (session.paymentMethodId === null || m.id === session.paymentMethodId) &&
-          (iso2 === undefined || m.country === iso2) &&
-          route(m).length > 0
-        )
+        return catalog.methods(session.environment).flatMap((method) => {
+          if (session.paymentMethodId !== null && method.id !== session.paymentMethodId) return []
+          if (iso2 !== undefined && method.country !== iso2) return []
+          const providers = route(method)
+          return providers.length === 0 ? [] : [{ method, providersNeed: neededByAll(providers, method) }]
+        })
+      })
+
+      const methods = Effect.fn("Checkout.methods")(function*(session: CheckoutSession) {
+        return (yield* offers(session)).map(({ method, providersNeed }): OfferedMethod => ({
+          method,
+          requiredFields: [...new Set([...method.requires, ...providersNeed])]
+            .filter((field) => !alwaysAsked.includes(field))
+            .map((field) => fieldName[field])
+        }))
       })
 
       const recordBuyerIp = (session: CheckoutSession, ip: string) =>
@@ -319,9 +347,8 @@ export class Checkout extends Context.Service<Checkout, {
             message: `Expected ${session.paymentMethodId}`
           }])
         }
-        const offered = yield* methods(session)
-        const method = offered.find((m) => m.id === methodId)
-        if (method === undefined) {
+        const offered = (yield* offers(session)).find((o) => o.method.id === methodId)
+        if (offered === undefined) {
           return yield* invalidRequest(`Payment method '${methodId}' is not offered in this checkout`, [{
             path: "paymentMethodId",
             message: "Expected one of the methods listed for the session"
@@ -336,7 +363,8 @@ export class Checkout extends Context.Service<Checkout, {
           phone: c?.phone?.trim() || session.customer.phone,
           address: c?.address ?? session.customer.address
         }
-        const missing = missingFor(buyer, method, neededByAll(yield* routing.candidates(session.environment, session.shopId, method), method))
+        const { method, providersNeed } = offered
+        const missing = missingFor(buyer, method, providersNeed)
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
         }

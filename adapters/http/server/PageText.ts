@@ -71,6 +71,16 @@ export interface PageText {
   readonly documentHint: string
   readonly phone: string
   readonly phoneHint: string
+  /** The address block, shown only for a method whose providers need the buyer's address. */
+  readonly address: string
+  readonly street: string
+  readonly number: string
+  readonly numberHint: string
+  readonly complement: string
+  readonly district: string
+  readonly city: string
+  readonly state: string
+  readonly postalCode: string
   readonly submit: string
   readonly cancel: string
   readonly noMethodHeading: string
@@ -84,7 +94,27 @@ export interface PageText {
   readonly usedContinue: string
   readonly backToShop: string
   /** Messages the page's script shows. */
-  readonly script: Readonly<Record<"name" | "email" | "document" | "phone" | "method" | "check" | "failed" | "offline", string>>
+  readonly script: Readonly<
+    Record<
+      | "name"
+      | "email"
+      | "document"
+      | "phone"
+      | "street"
+      | "number"
+      | "district"
+      | "city"
+      | "state"
+      | "stateCode"
+      | "postalCode"
+      | "address"
+      | "method"
+      | "check"
+      | "failed"
+      | "offline",
+      string
+    >
+  >
 }
 
 const en: PageText = {
@@ -98,7 +128,16 @@ const en: PageText = {
   documentId: "Identity document number",
   documentHint: "CPF, CURP, RUT, DNI... as the payment method asks",
   phone: "Phone (with country code)",
-  phoneHint: "Needed for wallets",
+  phoneHint: "The payment method you chose asks for it",
+  address: "Your address",
+  street: "Street",
+  number: "Number",
+  numberHint: "S/N if the address has none",
+  complement: "Apartment, floor, unit (optional)",
+  district: "Neighbourhood",
+  city: "City",
+  state: "State or province",
+  postalCode: "Postal code",
   submit: "Continue to payment",
   cancel: "Cancel and go back to the shop",
   noMethodHeading: "No payment method is available",
@@ -116,6 +155,14 @@ const en: PageText = {
     email: "Enter a valid email address, like name@example.com.",
     document: "Enter your identity document number.",
     phone: "Enter your phone with its country code, like +5511987654321.",
+    street: "Enter your street.",
+    number: "Enter the number of the address, or S/N.",
+    district: "Enter your neighbourhood.",
+    city: "Enter your city.",
+    state: "Enter your state or province.",
+    stateCode: "Enter the state's two letters, like SP.",
+    postalCode: "Enter a valid postal code.",
+    address: "The payment method you chose needs your address.",
     method: "Choose a payment method.",
     check: "Please check this field.",
     failed: "The payment could not be started. Please try again.",
@@ -134,7 +181,16 @@ const pt: PageText = {
   documentId: "Número do documento de identidade",
   documentHint: "CPF, CNPJ... como a forma de pagamento pede",
   phone: "Telefone (com código do país)",
-  phoneHint: "Necessário para carteiras digitais",
+  phoneHint: "A forma de pagamento escolhida pede o telefone",
+  address: "Seu endereço",
+  street: "Rua ou avenida",
+  number: "Número",
+  numberHint: "S/N se o endereço não tiver",
+  complement: "Complemento (opcional)",
+  district: "Bairro",
+  city: "Cidade",
+  state: "Estado (UF)",
+  postalCode: "CEP",
   submit: "Continuar para o pagamento",
   cancel: "Cancelar e voltar à loja",
   noMethodHeading: "Nenhuma forma de pagamento disponível",
@@ -152,6 +208,14 @@ const pt: PageText = {
     email: "Informe um e-mail válido, como nome@exemplo.com.",
     document: "Informe o número do seu documento.",
     phone: "Informe seu telefone com o código do país, como +5511987654321.",
+    street: "Informe a rua ou avenida.",
+    number: "Informe o número do endereço, ou S/N.",
+    district: "Informe o bairro.",
+    city: "Informe a cidade.",
+    state: "Informe o estado.",
+    stateCode: "Informe a sigla do estado, como SP.",
+    postalCode: "Informe um CEP válido, como 01310-100.",
+    address: "A forma de pagamento escolhida pede seu endereço.",
     method: "Escolha uma forma de pagamento.",
     check: "Confira este campo.",
     failed: "Não foi possível iniciar o pagamento. Tente de novo.",
@@ -170,7 +234,16 @@ const es: PageText = {
   documentId: "Número de documento de identidad",
   documentHint: "CURP, RUT, DNI... según lo pida el medio de pago",
   phone: "Teléfono (con código de país)",
-  phoneHint: "Necesario para billeteras digitales",
+  phoneHint: "El medio de pago elegido lo pide",
+  address: "Tu dirección",
+  street: "Calle",
+  number: "Número",
+  numberHint: "S/N si la dirección no tiene",
+  complement: "Depto., piso, interior (opcional)",
+  district: "Colonia o barrio",
+  city: "Ciudad",
+  state: "Estado o provincia",
+  postalCode: "Código postal",
   submit: "Continuar al pago",
   cancel: "Cancelar y volver a la tienda",
   noMethodHeading: "No hay medios de pago disponibles",
@@ -188,6 +261,14 @@ const es: PageText = {
     email: "Ingresa un correo válido, como nombre@ejemplo.com.",
     document: "Ingresa tu número de documento.",
     phone: "Ingresa tu teléfono con el código de país, como +5215512345678.",
+    street: "Ingresa la calle.",
+    number: "Ingresa el número de la dirección, o S/N.",
+    district: "Ingresa la colonia o el barrio.",
+    city: "Ingresa la ciudad.",
+    state: "Ingresa el estado o la provincia.",
+    stateCode: "Ingresa la sigla del estado, como SP.",
+    postalCode: "Ingresa un código postal válido.",
+    address: "El medio de pago elegido pide tu dirección.",
     method: "Elige un medio de pago.",
     check: "Revisa este campo.",
     failed: "No se pudo iniciar el pago. Inténtalo de nuevo.",
