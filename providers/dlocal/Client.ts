@@ -1,9 +1,9 @@
 /**
- * One signed call to dLocal, shared by the pay-in and payout connectors: the exact JSON text is
- * signed (`Signing.ts`) and sent, bounded and classified by `providers/kit/UpstreamHttp.ts`. dLocal
- * errors are `{ code, message, param? }` (https://docs.dlocal.com/reference/http-errors-payments);
- * the code is the reason. A country, currency or method this account cannot take is retryable:
- * another provider may serve the charge.
+ * One signed call to dLocal's Payins API: the exact JSON text is signed (`Signing.ts`) and sent,
+ * bounded and classified by `providers/kit/UpstreamHttp.ts`. dLocal errors are
+ * `{ code, message, param? }` (https://docs.dlocal.com/reference/http-errors-payments); the code is
+ * the reason. A country, currency or method this account cannot take is retryable:
+ * another provider may serve the charge. (Payouts v3 authenticates otherwise: `PayoutsClient.ts`.)
  */
 import { type Context, Duration, Effect, type Schema } from "effect"
 import type { Mac } from "effect/crypto"

@@ -33,11 +33,11 @@ const post = (baseUrl: string, path: string, body: string) =>
   })
 
 describe("dLocal's documented examples", () => {
-  it.live("the simulator accepts the documented payment requests (checkout redirect without a method; the collection's SPEI redirect)", () =>
+  it.live("the simulator accepts the documented payment requests (checkout redirect without a method, PIX redirect; the collection's SPEI redirect)", () =>
     Effect.gen(function*() {
       const sim = yield* DLocalSimulator.start(credentials)
       yield* sim.dropCallbacks(true)
-      for (const name of ["payment-request-checkout.json", "payment-request-redirect.json"]) {
+      for (const name of ["payment-request-checkout.json", "payment-request-pix.json", "payment-request-redirect.json"]) {
         const answer = yield* post(sim.baseUrl, "/payments", fixture(name))
         assert.strictEqual(answer.status, 200, `${name}: ${JSON.stringify(answer.body)}`)
         assert.deepInclude(answer.body, { status: "PENDING", order_id: JSON.parse(fixture(name)).order_id })
