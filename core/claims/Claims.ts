@@ -10,6 +10,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
+import type { RefundOutcome } from "../ports/PaymentProvider.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type ChargebackOutcome, makeChargebacks } from "./Chargebacks.ts"
 import type { Claim } from "./Claim.ts"
@@ -24,6 +25,8 @@ export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */
   readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
+  /** The provider's word on one of a payment's refunds, reported by itself (see `Refunds.ts`); idempotent. */
+  readonly refundOutcome: (transactionId: string, outcome: RefundOutcome) => Effect.Effect<void>
   /**
    * Opens a chargeback on a completed payment (provider callback, or the sandbox `chargeback`
    * simulation): the payment becomes `chargeback`, what remains of it is frozen (its USD headline
@@ -48,7 +51,7 @@ export class Claims extends Context.Service<Claims, {
     Effect.gen(function*() {
       const claims = yield* ClaimStore
       const funds = yield* makeFunds
-      const { refund } = yield* makeRefunds(funds)
+      const { fromProvider, refund } = yield* makeRefunds(funds)
       const chargebacks = yield* makeChargebacks(funds)
 
       const get = Effect.fn("Claims.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
@@ -60,6 +63,7 @@ export class Claims extends Context.Service<Claims, {
       return Claims.of({
         refund,
         get,
+        refundOutcome: fromProvider,
         openChargeback: chargebacks.open,
         chargebackOutcome: chargebacks.fromProvider,
         simulateChargeback: chargebacks.simulate,

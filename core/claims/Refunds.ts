@@ -25,6 +25,7 @@ import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
+import type { RefundOutcome } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { transition } from "../payments/PaymentState.ts"
@@ -211,6 +212,28 @@ export const makeRefunds = (funds: Funds) =>
         })
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
 
+    /**
+     * The provider's word on a refund it reported by itself (a notification, a status read):
+     * settles or fails the open refund of the payment that has that provider reference. A refund
+     * the engine has not been answered about yet is left to its own job.
+     */
+    const fromProvider = (transactionId: string, outcome: RefundOutcome) =>
+      Effect.gen(function*() {
+        if (outcome.status === "pending") return
+        const claim = (yield* claims.forPayment(transactionId)).find((c) =>
+          c.kind === "user_dispute" && c.status === "open" && c.providerRef === outcome.providerRef
+        )
+        if (claim === undefined) return
+        const provider = Option.getOrThrow(yield* payments.findById(transactionId)).provider
+        yield* resolve(claim.id, outcome.status === "succeeded"
+          ? { approved: true, resolution: "refunded", providerRef: outcome.providerRef }
+          : {
+            approved: false,
+            resolution: `rejected by ${provider} after it accepted the refund${outcome.detail === undefined ? "" : `: ${outcome.detail}`}`,
+            providerRef: outcome.providerRef
+          })
+      })
+
     yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
       Effect.gen(function*() {
         const { claimId, poll = 0 } = yield* Schema.decodeUnknownEffect(RefundJobPayload)(payload)
@@ -251,5 +274,5 @@ export const makeRefunds = (funds: Funds) =>
         return yield* Effect.fail(result.failure.message)
       }))
 
-    return { refund }
+    return { refund, fromProvider }
   })

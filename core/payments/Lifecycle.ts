@@ -149,7 +149,9 @@ export const makeLifecycle = Effect.gen(function*() {
   const applyUpdate = (paymentId: string, update: ChargeUpdate) =>
     Effect.flatMap(store.findById(paymentId), (found) => {
       const move = moveOnce(paymentId, update).pipe(
-        retryOnConflict(`payment ${paymentId}`, 5)
+        retryOnConflict(`payment ${paymentId}`, 5),
+        // Refunds the provider reported with the charge: settled or failed at once.
+        Effect.tap(() => Effect.forEach(update.refunds ?? [], (refund) => claims.refundOutcome(paymentId, refund), { discard: true }))
       )
       return Option.isNone(found) ? move : clocks.within(found.value.environment, found.value.shopId, move)
     }).pipe(Effect.withSpan("Payments.applyUpdate"))

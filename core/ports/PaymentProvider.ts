@@ -95,6 +95,11 @@ export interface ChargeUpdate {
   readonly status: ChargeStatus | "chargeback" | "chargeback_won" | "chargeback_lost" | "refunded"
   /** Provider's own words, for the record (failure reason...). */
   readonly detail?: string | undefined
+  /**
+   * Refunds of this charge as the provider reports them now (a refund notification, or a status
+   * read that lists them): a pending refund the engine follows is settled or failed at once.
+   */
+  readonly refunds?: ReadonlyArray<RefundOutcome> | undefined
 }
 
 /** A callback that is unsigned, badly signed, stale or unreadable: answered 401, changes nothing. */

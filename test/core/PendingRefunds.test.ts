@@ -139,4 +139,33 @@ describe("a refund the provider has pending", () => {
       assert.include(yield* eventTypes(scope), "claim.resolved")
       assert.strictEqual((yield* (yield* Payments).get(scope, payment.id)).status, "completed")
     }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("is settled at once by the provider's word on it in a notification, and only for that refund", () =>
+    Effect.gen(function*() {
+      const { payment, scope, upstream } = yield* setup(["pending"])
+      const claims = yield* Claims
+      const payments = yield* Payments
+      const half = Money.round(BigDecimal.divideUnsafe(payment.amountLocal, Money.decimal("2")), payment.currencyLocal)
+      const first = yield* claims.refund(scope, payment.id, { amount: half })
+      const second = yield* claims.refund(scope, payment.id, { amount: half })
+      yield* drain
+      const refundRef = (yield* claims.get(scope, first.id)).providerRef!
+      // A notification about the charge that lists its refunds: the first succeeded, the other is still pending.
+      yield* payments.applyUpdate(payment.id, {
+        providerRef: payment.providerRef,
+        status: "completed",
+        refunds: [
+          { providerRef: refundRef, status: "succeeded" },
+          { providerRef: `${upstream.provider.id}_refund_${second.id}`, status: "pending" },
+          { providerRef: "a refund the engine never asked for", status: "succeeded" }
+        ]
+      })
+      assert.strictEqual((yield* claims.get(scope, first.id)).status, "approved")
+      assert.strictEqual((yield* claims.get(scope, second.id)).status, "open")
+      assert.strictEqual(text(yield* book(scope, "payin_frozen")), text(second.amountUsd))
+      // Said again, it changes nothing.
+      yield* payments.applyUpdate(payment.id, { providerRef: payment.providerRef, status: "completed", refunds: [{ providerRef: refundRef, status: "failed" }] })
+      assert.strictEqual((yield* claims.get(scope, first.id)).status, "approved")
+      assert.strictEqual(upstream.calls.length, 2, "the notification was enough: nobody asked the provider")
+    }).pipe(Effect.provide(EngineTest)))
 })

@@ -64,7 +64,7 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
       "Opens a refund (claim of kind user_dispute, status pending) that freezes its USD amount, then resolves it with the provider: " +
         "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns, repaying what the shop owes first). " +
         "It stays pending, its money frozen, for as long as the provider has it pending (a bank refund can take days): the engine asks the provider again after 1, 5 and 15 minutes, 1 hour, " +
-        "then every 6 hours for 30 days, and books it only when the provider says it succeeded; a refund the provider accepts and later rejects or cancels fails and its money returns. " +
+        "then every 6 hours for 30 days (or at once when the provider notifies it), and books it only when the provider says it succeeded; a refund the provider accepts and later rejects or cancels fails and its money returns. " +
         "The USD is taken from this payment's own pending net (before it settles), then its own rolling reserve, then available; never from another payment's share, " +
         "so every payment still settles and releases its reserve on schedule. What those cannot cover (a full refund before settlement: the fees) is owed by the shop " +
         "(see ledgerWarnings), repaid from its next income. " +
