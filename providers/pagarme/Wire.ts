@@ -224,7 +224,7 @@ export const parseSignature = (header: string | undefined) => {
  * - `pending` (PIX QR or boleto waiting for the buyer), `processing` and `underpaid` (a boleto
  *   paid short: not the amount asked) are `pending`.
  * - `paid` and `overpaid` (more than asked: the amount asked is there) are `completed`.
- * - `failed` is `failed`.
+ * - `failed` is `failed` (`expired` when its transaction says `expired`).
  * - `canceled` is `expired` when its transaction says `expired` (a PIX not paid in time), else
  *   `refunded` when money had been paid (a whole refund cancels the charge), else `failed`.
  * - `chargedback` is `chargeback`.
@@ -241,10 +241,9 @@ const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
 
 export const toUpdateStatus = (charge: Pick<Charge, "status" | "paid_amount" | "last_transaction">): ChargeUpdate["status"] => {
   const status = charge.status.trim().toLowerCase()
-  if (status === "canceled") {
-    if (charge.last_transaction?.status === "expired") return "expired"
-    return (charge.paid_amount ?? 0) > 0 ? "refunded" : "failed"
-  }
+  const expired = charge.last_transaction?.status === "expired"
+  if (status === "canceled") return expired ? "expired" : (charge.paid_amount ?? 0) > 0 ? "refunded" : "failed"
+  if (status === "failed" && expired) return "expired"
   return Object.hasOwn(updateStatuses, status) ? updateStatuses[status]! : "pending"
 }
 

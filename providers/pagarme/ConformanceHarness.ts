@@ -1,0 +1,88 @@
+/**
+ * The conformance harness of the Pagar.me connector: the plugin against its simulator, started
+ * afresh for each test on a loopback port, with a callback receiver the simulator posts its
+ * signed webhooks to. Test tooling (it starts servers), not part of the plugin.
+ */
+import { Effect, Layer, Redacted, type Scope } from "effect"
+import { Mac, SecureRandom } from "effect/crypto"
+import { FetchHttpClient } from "effect/http"
+import { findMethod } from "../../core/catalog/methods.ts"
+import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
+import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type Options, PagarmeProvider } from "./PagarmeProvider.ts"
+import { PagarmeSimulator } from "./PagarmeSimulator.ts"
+
+export const secretKey = "sk_test_4f9a2c7e1b5d8046c2e9a1f7b3d50c68"
+
+export const pix = findMethod("1001")!
+export const boleto = findMethod("1002")!
+export const visa = findMethod("1004")!
+
+export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+export const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+
+export const optionsFor = (baseUrl: string, jwksUrl: string, overrides: Partial<Options> = {}): Options => ({
+  id: "pagarme",
+  environment: "sandbox",
+  baseUrl,
+  jwksUrl,
+  secretKey: Redacted.make(secretKey),
+  timeoutMs: 2_000,
+  ...overrides
+})
+
+/** The buyer's address the kit's default request lacks (boleto needs it). */
+export const address = {
+  street: "Avenida Paulista",
+  number: "1578",
+  district: "Bela Vista",
+  city: "São Paulo",
+  state: "SP",
+  postalCode: "01310-200",
+  country: "BR"
+} as const
+
+/** A charge request Pagar.me accepts on `method` (the kit's default, with an address). */
+export const chargeRequestFor = (provider: Pick<PaymentProvider, "id">, method = pix) => (transactionId: string): ChargeRequest => {
+  const request = defaultChargeRequest(provider, method, transactionId)
+  return { ...request, customer: { ...request.customer, address } }
+}
+
+/** The engine's callback endpoint in miniature, verifying with this provider. */
+export const callbackReceiver = (provider: PaymentProvider) => receiveCallbacks(provider.verifyCallback, "/api/v1/providers/pagarme/callbacks")
+
+/** A simulator, the provider on it, and a callback receiver the simulator posts to. */
+export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
+  Effect.gen(function*() {
+    const sim = yield* PagarmeSimulator.start({ secretKey, slowMs })
+    const options = optionsFor(sim.baseUrl, sim.jwksUrl, overrides)
+    const provider = yield* PagarmeProvider.make(options)
+    const receiver = yield* callbackReceiver(provider)
+    yield* sim.setCallbackTarget(receiver.url)
+    return { sim, options, provider, receiver }
+  }).pipe(Effect.provide(Live))
+
+export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
+  const { options, provider, sim } = yield* setup()
+  yield* sim.dropCallbacks(true)
+  const providerWithInvalidCredentials = yield* PagarmeProvider.make({ ...options, secretKey: Redacted.make("sk_test_0000wrong") })
+  return {
+    provider,
+    providerWithInvalidCredentials,
+    method: pix,
+    chargeRequest: chargeRequestFor(provider),
+    completeUpstream: sim.complete,
+    failUpstream: (providerRef) => sim.fail(providerRef),
+    unknownUpstream: (providerRef) => sim.setStatus(providerRef, "under_review_v9"),
+    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+    upstreamCharges: (transactionId) => Effect.sync(() => [...sim.orders.values()].filter((o) => o.code === transactionId).length),
+    // A webhook carries the charge, but the plugin asks the API: the body names the charge.
+    callbackBody: (charge) =>
+      sim.charges.has(charge.providerRef)
+        ? sim.webhookBody(charge.providerRef, "charge.paid")
+        : JSON.stringify({ id: "hook_FORGED", type: "charge.paid", created_at: "2026-01-01T00:00:00", data: { id: charge.providerRef, status: "paid" } }),
+    signCallback: (rawBody, signing) => Effect.sync(() => sim.sign(rawBody, { foreignKey: signing?.wrongSecret === true }))
+  } satisfies ConformanceHarness
+}).pipe(Effect.provide(Live))
