@@ -182,14 +182,17 @@ const script = (token: string, messages: PageText["script"]) => `
       if (error.code === "missing_required_fields") {
         // The method's providers need more than the page knew: show those fields, and say so next to them.
         const errors = {};
-        for (const field of (error.details && error.details.missingFields) || []) {
+        for (const missing of (error.details && error.details.missingFields) || []) {
+          // \`userAddress.district\`: the address lacks one of its parts.
+          const [field, part] = missing.split(".");
           if (field === "userPhone" || field === "userAddress") {
             // Kept for this method when the buyer switches away and back.
             if (method && !needs(method).includes(field)) method.dataset.requires = needs(method).concat(field).join(" ");
             group(field).hidden = false;
           }
           if (field === "userAddress") {
-            for (const key of requiredAddress) if (value(data, key) === "") errors[key] = text[key];
+            if (part && addressKeys.includes(part)) errors[part] = text[part] || text.check;
+            else for (const key of requiredAddress) if (value(data, key) === "") errors[key] = text[key];
             errors.address = text.address;
           } else {
             errors[fieldNames[field] || field] = text.check;
