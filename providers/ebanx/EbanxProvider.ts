@@ -248,11 +248,9 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     /**
      * A `refund` notification names the payment only; its refunds and their statuses come with
-     * the query and travel in `detail` (`refunds: <id> <status>, ...`) until the port carries
-     * refund outcomes (README, "Notifications").
+     * the query, and travel as the update's `refunds` (the engine settles a pending one at once).
      */
-    const refundsDetail = (payment: Wire.Payment) =>
-      `refunds: ${(payment.refunds ?? []).map((r) => `${String(r.id)} ${Wire.toRefundStatus(r.status)}`).join(", ")}`
+    const withRefunds = (payment: Wire.Payment): ChargeUpdate => ({ ...update(payment), refunds: (payment.refunds ?? []).map(outcomeOf) })
 
     const verifyCallback = (_headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
       Effect.gen(function*() {
@@ -263,7 +261,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           const { payment } = yield* query({ hash }).pipe(
             Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.reason}` }))
           )
-          updates.push(update(payment, notification.type === "refund" ? refundsDetail(payment) : undefined))
+          updates.push(notification.type === "refund" ? withRefunds(payment) : update(payment))
         }
         return updates
       }).pipe(
