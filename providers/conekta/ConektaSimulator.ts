@@ -59,6 +59,8 @@ export interface ConektaSimulator {
   readonly orders: ReadonlyMap<string, SimulatedOrder>
   readonly requests: ReadonlyArray<RecordedRequest>
   readonly callbacksSent: ReadonlyArray<SentCallback>
+  /** The `Accept` header of every request, in order (the API version asked for). */
+  readonly acceptHeaders: ReadonlyArray<string | undefined>
   /** The webhook key's `public_key` (SPKI PEM), as `POST /webhook_keys` answers it. */
   readonly publicKeyPem: string
   readonly setMode: (mode: Mode) => Effect.Effect<void>
@@ -124,6 +126,7 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
     let webhookUrl: string | undefined
     let dropping = false
     let refundsPending = false
+    const acceptHeaders: Array<string | undefined> = []
 
     const view = (o: SimulatedOrder) => orderView(o, server.baseUrl)
 
@@ -223,6 +226,7 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
       header === `Bearer ${options.privateKey}` || header === `Basic ${Buffer.from(`${options.privateKey}:`).toString("base64")}`
 
     const server = yield* serve((req) => {
+      acceptHeaders.push(req.headers.accept)
       const authorized = authorizedBy(req.headers.authorization)
       return {
         authorized,
@@ -264,6 +268,7 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
       orders,
       requests: server.requests,
       callbacksSent: server.callbacksSent,
+      acceptHeaders,
       publicKeyPem: keys.publicKeyPem,
       setMode: (next) => Effect.sync(() => void (mode = next)),
       complete: (id) => Effect.flatMap(Clock.currentTimeMillis, (ms) => move(id, "paid", (o) => void (o.paidAt = Math.floor(ms / 1000)))),
