@@ -224,7 +224,7 @@ describe.skipIf(chromiumPath === undefined)("the checkout page collects the addr
 
     it.effect("a 422 naming the address is shown next to the fields; English and Spanish fit a phone; desktop", () =>
       Effect.gen(function*() {
-        const { open } = yield* shop
+        const { open, sk } = yield* shop
         const base = yield* baseUrl
         upstream.formUrl = `${base}/shop/pix`
         const chromium = yield* browser
@@ -293,6 +293,20 @@ describe.skipIf(chromiumPath === undefined)("the checkout page collects the addr
             await page.screenshot({ path: `/tmp/checkout-address-${locale}-390.png`, fullPage: true })
           })
         }
+
+        // A one-shot session for the boleto waiting for them: the page asks for them at once.
+        const oneShot = yield* call("POST", "/api/v1/checkout/sessions", {
+          bearer: sk,
+          body: { amount: 50, paymentMethodId: boleto, userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        })
+        assert.strictEqual(oneShot.body.status, "awaiting_details")
+        assert.deepStrictEqual(oneShot.body.missingFields, ["userPhone", "userAddress"])
+        const waiting = yield* visit(new URL(oneShot.body.checkoutUrl).pathname, "pt-BR")
+        yield* Effect.promise(async () => {
+          assert.isTrue(await waiting.locator(`input[value="${boleto}"]`).isChecked())
+          assert.isTrue(await visible(waiting, "#street"))
+          assert.isTrue(await visible(waiting, "#phone"))
+        })
 
         const desktop = yield* visit(yield* open("address-desktop"), "en-US", 1280)
         yield* Effect.promise(async () => {
