@@ -3,7 +3,8 @@
  * (`pagarme/ecommerce-module-core` `src/Webhook/Services/WebhookValidatorService.php`, read by
  * `pagarme/woocommerce` `src/Controller/Webhooks.php` and `pagarme/magento2`):
  *
- * - header `X-Webhook-Asymmetric-Signature: alg=RS256; kid=<key id>; signature=<base64url>`;
+ * - header `X-Webhook-Asymmetric-Signature` (woocommerce) or `X-Hub-Asymmetric-Signature`
+ *   (magento2): `alg=RS256; kid=<key id>; signature=<base64url>`;
  * - `signature` is RSASSA-PKCS1-v1_5 with SHA-256 over the exact bytes of the body;
  * - the public key is the RSA key with that `kid` (`kty: RSA`, `use: sig`, `alg` absent or
  *   `RS256`) of the JWKS Pagar.me publishes at `https://hubapi.pagar.me/.well-known/jwks.json`.
@@ -68,7 +69,7 @@ export const make = (options: { readonly jwksUrl: string; readonly timeoutMs: nu
 
     const verify: Verifier["verify"] = (headers, rawBody) =>
       Effect.gen(function*() {
-        const parsed = Wire.parseSignature(headers[Wire.signatureHeader])
+        const parsed = Wire.parseSignature(Wire.signatureHeaders.map((name) => headers[name]).find((value) => value !== undefined))
         if (parsed === undefined || parsed.alg !== "RS256") return false
         const bytes = Base64Url.decode(parsed.signature)
         if (Result.isFailure(bytes) || bytes.success.length === 0) return false

@@ -180,8 +180,14 @@ export const Webhook = Schema.Struct({
 })
 export type Webhook = typeof Webhook.Type
 
-/** The header of Pagar.me's asymmetric webhook signature (as the official plugins read it). */
+/**
+ * The header of Pagar.me's asymmetric webhook signature, as Pagar.me's own plugins read it:
+ * `X-Webhook-Asymmetric-Signature` (pagarme/woocommerce `src/Controller/Webhooks.php`) and
+ * `X-Hub-Asymmetric-Signature` (pagarme/magento2 `Model/WebhookManagement.php`). The first one
+ * present is read.
+ */
 export const signatureHeader = "x-webhook-asymmetric-signature"
+export const signatureHeaders: ReadonlyArray<string> = [signatureHeader, "x-hub-asymmetric-signature"]
 
 /** Where Pagar.me publishes the public keys of that signature (official plugins). */
 export const defaultJwksUrl = "https://hubapi.pagar.me/.well-known/jwks.json"
