@@ -86,6 +86,18 @@ const instance = (entry: string, known: ReadonlyArray<Connector>) =>
       }
       secrets[name] = value.value
     }
+    const payoutSecrets = connector.payoutSecrets ?? []
+    for (const name of payoutSecrets) {
+      const value = yield* secretSetting(`${prefix}_${name}`)
+      if (Option.isSome(value)) secrets[name] = value.value
+    }
+    const missingPayout = payoutSecrets.filter((name) => secrets[name] === undefined)
+    if (missingPayout.length > 0 && missingPayout.length < payoutSecrets.length) {
+      return yield* new ConnectorConfigError({
+        message: `${missingPayout.map((name) => `${prefix}_${name}`).join(", ")} (or _FILE) are required by connector '${id}' for payouts, ` +
+          `with ${payoutSecrets.filter((name) => !missingPayout.includes(name)).map((name) => `${prefix}_${name}`).join(", ")}`
+      })
+    }
     const values: Record<string, string> = {}
     for (const name of connector.settings ?? []) {
       const value = yield* Config.option(Config.String(`${prefix}_${name}`))
@@ -133,13 +145,15 @@ export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnec
     )
   ).pipe(Layer.provide(Requirements))
 
-/** The payout plugins of every configured instance that has one. */
+/** Whether the instance can pay out: its connector has a payout plugin, and its payout secrets are set. */
+const paysOut = ({ connector, settings }: ConfiguredConnector) =>
+  connector.payoutProvider !== undefined && (connector.payoutSecrets ?? []).every((name) => settings.secrets[name] !== undefined)
+
+/** The payout plugins of every configured instance that has one and its payout secrets. */
 export const payoutProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>): Layer.Layer<PayoutProviders> =>
   Layer.unwrap(
     Effect.map(
-      Effect.forEach(configured.flatMap(({ connector, settings }) =>
-        connector.payoutProvider === undefined ? [] : [connector.payoutProvider(settings)]
-      ), (make) => make),
+      Effect.forEach(configured.filter(paysOut).map(({ connector, settings }) => connector.payoutProvider!(settings)), (make) => make),
       Payouts.providers
     )
   ).pipe(Layer.provide(Requirements))

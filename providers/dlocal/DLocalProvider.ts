@@ -230,7 +230,9 @@ const optionsOf = (settings: ConnectorSettings): Options => ({
  */
 export const connector: Connector = {
   kind: "dlocal",
-  secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY", "CLIENT_ID", "CLIENT_SECRET"],
+  secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"],
+  // Payouts v3 authenticate with OAuth2 client credentials: without them, pay-ins only.
+  payoutSecrets: ["CLIENT_ID", "CLIENT_SECRET"],
   settings: ["RETURN_URL", "PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
   paymentProvider: (settings) => make(optionsOf(settings)),
   payoutProvider: payoutsFromSettings

@@ -35,6 +35,12 @@ export interface Connector {
   readonly kind: string
   /** Secret settings, e.g. `["LOGIN", "TRANS_KEY", "SECRET_KEY"]`; all are required. */
   readonly secrets: ReadonlyArray<string>
+  /**
+   * Secrets only the payout plugin needs (dLocal's Payouts v3 `CLIENT_ID`, `CLIENT_SECRET`): all
+   * or none. Without them the instance serves pay-ins only; with some but not all the host
+   * refuses to start.
+   */
+  readonly payoutSecrets?: ReadonlyArray<string> | undefined
   /** Whether `BASE_URL` must be given (a connector with no documented public URL). */
   readonly baseUrlRequired?: boolean | undefined
   /** Plain optional settings, e.g. `["PAYOUT_PURPOSE"]`. */

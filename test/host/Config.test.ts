@@ -26,6 +26,8 @@ describe("host configuration", () => {
         DLOCAL_LOGIN: "login-1",
         DLOCAL_TRANS_KEY: "trans-1",
         DLOCAL_SECRET_KEY: "secret-1",
+        DLOCAL_CLIENT_ID: "client-1",
+        DLOCAL_CLIENT_SECRET: "client-secret-1",
         DLOCAL_PAYOUT_PURPOSE: "PAYROLL"
       }))
       rmSync(dir, { recursive: true, force: true })
@@ -38,7 +40,8 @@ describe("host configuration", () => {
       assert.deepStrictEqual([dlocal?.settings.id, dlocal?.settings.environment, dlocal?.settings.baseUrl], ["dlocal", "sandbox", undefined])
       assert.deepStrictEqual(dlocal?.settings.values, { PAYOUT_PURPOSE: "PAYROLL" })
       const printed = JSON.stringify(config.connectors) + inspect(config.connectors, { depth: 10 })
-      for (const secret of ["key-a", "whsec-from-file", "login-1", "trans-1", "secret-1"]) assert.notInclude(printed, secret)
+      assert.strictEqual(Redacted.value(dlocal!.settings.secrets["CLIENT_SECRET"]!), "client-secret-1")
+      for (const secret of ["key-a", "whsec-from-file", "login-1", "trans-1", "secret-1", "client-1", "client-secret-1"]) assert.notInclude(printed, secret)
     }))
 
   it.effect("a missing secret, an unknown kind or a missing environment stops the host at start, naming the variable only", () =>
@@ -54,5 +57,11 @@ describe("host configuration", () => {
       assert.strictEqual(noEnvironment._tag, "Failure")
       const unreadable = yield* failure({ CONNECTORS: "dlocal", DLOCAL_ENVIRONMENT: "sandbox", DLOCAL_LOGIN: "l", DLOCAL_TRANS_KEY: "t", DLOCAL_SECRET_KEY_FILE: "/nonexistent/secret" })
       assert.include(unreadable, "DLOCAL_SECRET_KEY_FILE")
+      // Payout credentials are all or none: without them, pay-ins only; half of them stops the host.
+      const payIns = { CONNECTORS: "dlocal", DLOCAL_ENVIRONMENT: "sandbox", DLOCAL_LOGIN: "l", DLOCAL_TRANS_KEY: "t", DLOCAL_SECRET_KEY: "s" }
+      assert.strictEqual((yield* HostConfig.pipe(withEnv(payIns), Effect.result))._tag, "Success")
+      const half = yield* failure({ ...payIns, DLOCAL_CLIENT_ID: "client-1" })
+      assert.include(half, "DLOCAL_CLIENT_SECRET")
+      assert.notInclude(half, "client-1")
     }))
 })
