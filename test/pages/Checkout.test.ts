@@ -5,7 +5,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { browser, chromiumPath } from "../support/Browser.ts"
+import { browser, chromiumPath, violations } from "../support/Browser.ts"
 import { baseUrl, call, createMerchant, reachableHost } from "../support/Host.ts"
 
 describe.skipIf(chromiumPath === undefined)("checkout page in Chromium", () => {
@@ -44,12 +44,14 @@ describe.skipIf(chromiumPath === undefined)("checkout page in Chromium", () => {
           assert.include(await page.textContent("#error-email") ?? "", "valid email")
           assert.strictEqual(await page.getAttribute("#email", "aria-invalid"), "true")
           assert.strictEqual(new URL(page.url()).pathname, pagePath, "no navigation while a field is invalid")
+          assert.deepStrictEqual(await violations(page), [], "axe-core, with an error shown")
 
           await page.fill("#email", "ana@example.com")
           await Promise.all([page.waitForURL(/\/sandbox\/pay\//), page.click("button[type=submit]")])
           assert.include(await page.textContent("h1") ?? "", "PIX")
           assert.strictEqual((await page.textContent("[data-testid=status]"))?.trim(), "pending")
           await page.screenshot({ path: "/tmp/checkout-provider-form.png" })
+          assert.deepStrictEqual(await violations(page), [], "axe-core, the sandbox provider's form")
         })
         const list = yield* call("GET", "/api/v1/payments?merchantOrderId=browser-1", { bearer: sk })
         assert.strictEqual(list.body.pagination.total, 1)

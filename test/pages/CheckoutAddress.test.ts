@@ -9,14 +9,12 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import type { Page } from "playwright-core"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { RequiredField } from "../../core/catalog/PaymentMethod.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { Connector } from "../../providers/kit/Connector.ts"
-import { browser, chromiumPath } from "../support/Browser.ts"
+import { browser, chromiumPath, violations } from "../support/Browser.ts"
 import { adminToken, baseUrl, call, connectorInstance, createMerchant, reachableHost } from "../support/Host.ts"
 
 const pix = "1001"
@@ -47,32 +45,6 @@ const boletoProvider: PaymentProvider = {
 }
 
 const boletoConnector: Connector = { kind: "boletos", secrets: [], paymentProvider: () => Effect.succeed(boletoProvider) }
-
-/** axe-core's script, when the package is installed (`AXE_CORE` may name its `axe.min.js`). */
-const axeSource = (() => {
-  const require = createRequire(import.meta.url)
-  for (const candidate of ["axe-core/axe.min.js", process.env["AXE_CORE"]]) {
-    if (candidate === undefined || candidate === "") continue
-    try {
-      return readFileSync(require.resolve(candidate), "utf8")
-    } catch {
-      // not installed here: try the next
-    }
-  }
-  console.log("SKIP accessibility audit of the checkout page: axe-core is not installed")
-  return undefined
-})()
-
-/** axe-core's violations on the page as it stands (none when axe-core is not installed). */
-const violations = async (page: Page) => {
-  if (axeSource === undefined) return []
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource })
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe
-      .run(document)
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`)
-  })
-}
 
 /** Every tile, label and heading of the page that is wider inside than it shows. */
 const overflowing = (page: Page) =>

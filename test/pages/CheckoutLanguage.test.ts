@@ -9,7 +9,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { browser, chromiumPath } from "../support/Browser.ts"
+import { browser, chromiumPath, violations } from "../support/Browser.ts"
 import { baseUrl, call, createMerchant, reachableHost } from "../support/Host.ts"
 
 /** Every tile and label of the page that is wider inside than it shows. */
@@ -51,6 +51,7 @@ describe.skipIf(chromiumPath === undefined)("the buyer's page in the buyer's lan
           assert.isFalse(names.some((n) => n === "Itaú"), "no two tiles read the same")
           await portuguese.screenshot({ path: "/tmp/checkout-pt.png", fullPage: true })
           assert.deepStrictEqual(await overflowing(portuguese), [])
+          assert.deepStrictEqual(await violations(portuguese), [])
           // The inline validation speaks it too.
           await portuguese.click("button[type=submit]")
           assert.strictEqual((await portuguese.textContent("#error-paymentMethodId"))?.trim(), "Escolha uma forma de pagamento.")
@@ -63,6 +64,7 @@ describe.skipIf(chromiumPath === undefined)("the buyer's page in the buyer's lan
           assert.include(await spanish.locator("legend").allTextContents(), "Efectivo")
           await spanish.screenshot({ path: "/tmp/checkout-es.png", fullPage: true })
           assert.deepStrictEqual(await overflowing(spanish), [])
+          assert.deepStrictEqual(await violations(spanish), [])
         })
 
         const asked = yield* visit(br, "es-MX")

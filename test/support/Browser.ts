@@ -3,8 +3,10 @@
  * binary is missing the page tests skip and say why (CI installs it, so CI never skips them).
  */
 import { execSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { Effect } from "effect"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
 
 const find = (): string | undefined => {
   try {
@@ -40,3 +42,17 @@ export const browser = Effect.acquireRelease(
   ),
   (b) => Effect.promise(() => b.close())
 )
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's violations on the page as it stands, one line each (rule id and the nodes). */
+export const violations = async (page: Page): Promise<ReadonlyArray<string>> => {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource })
+  return page.evaluate(async () => {
+    const axe = (window as unknown as {
+      axe: { run: (context: Document) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> }
+    }).axe
+    const result = await axe.run(document)
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`)
+  })
+}
