@@ -11,4 +11,4 @@ export {
   defaultChargeRequest,
   providerConformance
 } from "./ProviderConformance.ts"
-export { type PayoutHarness, type PayoutRef, payoutConformance, type SendRequest } from "./PayoutConformance.ts"
+export { type PayoutConformanceOptions, type PayoutHarness, type PayoutRef, payoutConformance, type SendRequest } from "./PayoutConformance.ts"
