@@ -28,6 +28,7 @@
  */
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
+import { Base64 } from "effect/encoding"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
@@ -91,9 +92,12 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const providerId = options.id
     const baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, "")
     const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+    // The key travels base64-encoded in `Authorization: Basic`: an upstream that echoes the
+    // header echoes that form, which is as secret as the key.
+    const basicCredential = Redacted.make(Base64.encode(`${Redacted.value(options.secretKey)}:`))
     const upstream = yield* UpstreamHttp.make({
       providerId,
-      secrets: [options.secretKey],
+      secrets: [options.secretKey, basicCredential],
       timeout: Duration.millis(timeoutMs),
       readError
     })
