@@ -22,7 +22,7 @@
  *   settled refund carries no `status`, as in the documented example; a pending one `pending`.
  *   `DELETE /orders/{id}/refunds/{refund_id}` cancels a pending refund (`canceled`).
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500` on every call; `slow` = the work is done but
- *   the answer comes after `slowMs`; `decline` = `402 processing_error` on `POST /orders`;
+ *   the answer comes after `slowMs` (`slow_posts`: only the answers to `POST`s, the creating calls); `decline` = `402 processing_error` on `POST /orders`;
  *   `echo` = every call is `422` with the request's `Authorization` header in the error body.
  * - Controls: `complete(id)` (`paid`), `fail(id)` (`canceled`), `setStatus(id, status)` move an
  *   order and POST the event `order.<status>` to the webhook URL (`setWebhookUrl`; Conekta's
@@ -52,7 +52,7 @@ import * as Wire from "./Wire.ts"
 
 export type { RecordedRequest, SentCallback, SimulatedOrder, SimulatedRefund }
 
-export type Mode = "ok" | "unavailable" | "slow" | "decline" | "echo"
+export type Mode = "ok" | "unavailable" | "slow" | "slow_posts" | "decline" | "echo"
 
 export interface ConektaSimulator {
   readonly baseUrl: string
@@ -233,7 +233,7 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         answer: authorized || mode === "echo"
           ? route(req)
           : errorAnswer(401, "authentication_error", "conekta.errors.authentication.missing_key", "Please include your access key in your request."),
-        delayMs: authorized && mode === "slow" ? slowMs : 0
+        delayMs: authorized && (mode === "slow" || (mode === "slow_posts" && req.method === "POST")) ? slowMs : 0
       }
     })
 
