@@ -21,6 +21,7 @@
  */
 import { BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
 import { apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
@@ -75,6 +76,7 @@ export const makeRefunds = (funds: Funds) =>
     const jobs = yield* Jobs
     const ids = yield* Ids
     const tx = yield* Transactions
+    const config = yield* EngineConfig
 
     const open = (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
       tx.run(Effect.gen(function*() {
@@ -245,6 +247,7 @@ export const makeRefunds = (funds: Funds) =>
           return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
         }
         const result = yield* provider.value.refund({
+          callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.value.id)}/callbacks`,
           transactionId: p.id,
           providerRef: p.providerRef,
           refundId: claim.id,

@@ -114,6 +114,8 @@ export interface RefundRequest {
   readonly idempotencyKey: string
   readonly amount: BigDecimal.BigDecimal
   readonly currency: string
+  /** Where the provider sends notifications about this refund (the engine's callback URL for it). */
+  readonly callbackUrl?: string | undefined
 }
 
 /**

@@ -10,9 +10,9 @@
  * 1. asks dLocal for the refund of `order_refund_id` = the engine's refund id
  *    (`GET /orders/{order_refund_id}`); if dLocal holds one, that refund, as it stands now, is the
  *    answer (a timeout's retry, or the engine following a pending refund);
- * 2. else reads the payment (`GET /payments/{payment_id}`) for its `notification_url`, the engine's
- *    callback URL the charge named, which dLocal's refunds page marks required for a refund's
- *    notification (the port's `RefundRequest` does not carry it);
+ * 2. else takes the refund's `notification_url` (which dLocal's refunds page marks required for a
+ *    refund's notification) from the request's `callbackUrl`, the engine's callback URL; a request
+ *    without one (an embedder's own call) reads it from the payment (`GET /payments/{payment_id}`);
  * 3. sends `POST /refunds` with `payment_id`, the exact amount and currency, `order_refund_id`,
  *    `notification_url` and a description. A `5011` (a refund made between 1 and 3) is read back
  *    as in 1.
@@ -67,14 +67,15 @@ export const makeRefund = ({ call, fail }: RefundDeps) => {
     const before = yield* held(request)
     if (Option.isSome(before)) return outcomeOf(before.value)
 
-    const payment = yield* call("refund.payment", `/payments/${encodeURIComponent(request.providerRef)}`, Wire.PaymentObject)
+    const notificationUrl = request.callbackUrl ??
+      (yield* call("refund.payment", `/payments/${encodeURIComponent(request.providerRef)}`, Wire.PaymentObject)).notification_url
     // Major units from decimal text, as in `charge`.
     const body = UpstreamHttp.jsonText({
       payment_id: request.providerRef,
       amount: new UpstreamHttp.JsonDecimal(amount),
       currency: request.currency,
       order_refund_id: request.refundId,
-      ...UpstreamHttp.defined({ notification_url: payment.notification_url }),
+      ...UpstreamHttp.defined({ notification_url: notificationUrl }),
       description: `Refund ${request.refundId} of ${request.transactionId}`
     })
     const created = yield* call("refund", "/refunds", Wire.RefundObject, body).pipe(
