@@ -83,6 +83,28 @@ export const classify = (status: number) =>
 
 const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Event))
 
+/**
+ * The voucher reference as text. The API reference types it a string, but its own example writes
+ * a 20-digit number; a number past 2^53 was already rounded by JSON parsing, and a wrong reference
+ * would send the buyer's cash nowhere: it is dropped (the barcode stays), never shown rounded.
+ */
+const referenceText = (reference: string | number | null | undefined): string | undefined =>
+  typeof reference === "string" ? reference : typeof reference === "number" && Number.isSafeInteger(reference) ? String(reference) : undefined
+
+/** What the buyer needs to pay an order's charge: the voucher reference and barcode, or the CLABE. */
+export const paymentDataOf = (order: Wire.Order): Readonly<Record<string, unknown>> => {
+  const method = order.charges?.data[0]?.payment_method
+  return UpstreamHttp.defined({
+    paymentMethodType: method?.type ?? undefined,
+    reference: referenceText(method?.reference),
+    barcodeUrl: method?.barcode_url ?? undefined,
+    serviceName: method?.service_name ?? undefined,
+    clabe: method?.clabe ?? method?.receiving_account_number ?? undefined,
+    bank: method?.bank ?? method?.receiving_account_bank ?? undefined,
+    expiresAt: method?.expires_at === undefined || method.expires_at === null ? undefined : new Date(method.expires_at * 1000).toISOString()
+  })
+}
+
 const nonEmpty = (s: string | undefined) => (s === undefined || s.trim() === "" ? undefined : s.trim())
 
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient> =>
@@ -148,15 +170,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef: order.id,
           status,
           paymentFormUrl: formUrl,
-          paymentData: UpstreamHttp.defined({
-            paymentMethodType: method?.type ?? undefined,
-            reference: method?.reference === undefined || method.reference === null ? undefined : String(method.reference),
-            barcodeUrl,
-            serviceName: method?.service_name ?? undefined,
-            clabe: method?.clabe ?? method?.receiving_account_number ?? undefined,
-            bank: method?.bank ?? method?.receiving_account_bank ?? undefined,
-            expiresAt: method?.expires_at === undefined || method.expires_at === null ? undefined : new Date(method.expires_at * 1000).toISOString()
-          })
+          paymentData: paymentDataOf(order)
         } satisfies ChargeAccepted
       })
 
@@ -272,4 +286,4 @@ export const connector: Connector = {
     })
 }
 
-export const ConektaProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs }
+export const ConektaProvider = { make, layer, connector, paymentDataOf, defaultBaseUrl, defaultTimeoutMs }

@@ -295,3 +295,15 @@ describe("ConektaProvider", () => {
         assert.include(thrown, "[redacted]")
       })))
 })
+
+describe("ConektaProvider: the voucher reference", () => {
+  it("a reference written as a JSON number past 2^53 (the documented example's 20 digits, unquoted) is never shown rounded", () => {
+    // schemas/orders/examples/order_cash.yml writes `reference: 10001140326893401915` as a number.
+    const text = Docs.orderCashResponse.replace('"reference": "10001140326893401915"', '"reference": 10001140326893401915')
+    assert.notStrictEqual(text, Docs.orderCashResponse)
+    const data = ConektaProvider.paymentDataOf(decodeOrder(text))
+    assert.notStrictEqual(data["reference"], "10001140326893402000")
+    assert.isUndefined(data["reference"])
+    assert.strictEqual(ConektaProvider.paymentDataOf(decodeOrder(Docs.orderCashResponse))["reference"], "10001140326893401915")
+  })
+})
