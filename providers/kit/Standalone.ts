@@ -11,7 +11,7 @@
  * `SimulatorServer.serve`, which answers them before the simulated API sees the request.
  * Test tooling: never imported by a plugin.
  */
-import { Context, type Effect, type Scope } from "effect"
+import { Context, Effect, type Scope } from "effect"
 
 /** The moves of one simulator; ids are the provider's own (its payment and refund ids). */
 export interface Moves {
@@ -94,3 +94,18 @@ export const matchRoute = (control: Control, method: string, path: string) => {
   }
   return undefined
 }
+
+/**
+ * The provider's id of a payment named by either that id or the engine's transaction id (the
+ * merchant reference the charge carried), which is all a merchant rehearsing may know of it.
+ */
+export const paymentIdOf = <P>(
+  payments: ReadonlyMap<string, P>,
+  reference: (payment: P) => string
+) =>
+(id: string): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    if (payments.has(id)) return Effect.succeed(id)
+    for (const [key, payment] of payments) if (reference(payment) === id) return Effect.succeed(key)
+    return Effect.die(new Error(`no payment '${id}' (by the provider's id or the engine's transaction id)`))
+  })

@@ -1,9 +1,9 @@
 /**
- * A simulator run standalone (`npm run simulator -- <provider>`) with the reference host pointed
- * at it by the environment it prints, both as child processes, as a merchant rehearsing before
- * going live would run them: a payment paid through the control routes and learned from the
- * simulator's notification; a refund the provider leaves pending stays pending in the engine
- * until the provider settles it; SIGTERM stops the simulator.
+ * The simulators run standalone (`npm run simulator -- <provider>`), with the reference host
+ * pointed at them by the environment they print, all as child processes, as a merchant rehearsing
+ * before going live would run them: through each, a payment paid by a control route and learned
+ * from the simulator's notification; on the reference upstream, a refund the provider leaves
+ * pending stays pending in the engine until the provider settles it; SIGTERM stops a simulator.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -66,51 +66,72 @@ const until = <A>(probe: Effect.Effect<A>, done: (a: A) => boolean) =>
     return last
   })
 
-describe("a simulator run standalone", () => {
-  it.live("prints the host's environment, and its control routes move payments and refunds the host learns of", () =>
+const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725", userPhone: "+5511987654321" }
+
+describe("simulators run standalone", () => {
+  it.live("each prints the host's environment; the host charges through it, and its control routes move payments and refunds the host learns of", () =>
     Effect.scoped(Effect.gen(function*() {
-      const sim = yield* startSimulator("reference-http")
-      assert.deepStrictEqual(Object.keys(sim.environment), [
+      const providers = ["reference-http", "dlocal", "mercadopago", "ebanx"] as const
+      const sims = yield* Effect.forEach(providers, startSimulator, { concurrency: "unbounded" })
+      const reference = sims[0]!
+      assert.deepStrictEqual(Object.keys(reference.environment), [
         "CONNECTORS",
         "REFERENCE_HTTP_ENVIRONMENT",
         "REFERENCE_HTTP_BASE_URL",
         "REFERENCE_HTTP_API_KEY",
         "REFERENCE_HTTP_CALLBACK_SECRET"
       ])
-      const upstream = sim.environment["REFERENCE_HTTP_BASE_URL"]!
-      assert.match(upstream, /^http:\/\/127\.0\.0\.1:\d+$/)
+      for (const [i, sim] of sims.entries()) {
+        assert.strictEqual(sim.environment["CONNECTORS"], providers[i])
+        assert.match(sim.environment[`${providers[i]!.toUpperCase().replace("-", "_")}_BASE_URL`]!, /^http:\/\/127\.0\.0\.1:\d+$/)
+      }
+      // One host configured with what all four printed.
+      const environment = Object.assign({}, ...sims.map((s) => s.environment), { CONNECTORS: providers.join(",") }) as Record<string, string>
 
       const dataDir = mkdtempSync(join(tmpdir(), "standalone-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       const port = yield* Effect.promise(freePort)
       const hosts: Array<ChildHost> = []
       yield* Effect.addFinalizer(() => Effect.forEach(hosts, killHard, { discard: true }))
-      const host = yield* startChildHost(port, { ...sim.environment, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: "Error", BASE_URL: `http://127.0.0.1:${port}` })
+      const host = yield* startChildHost(port, { ...environment, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: "Error", BASE_URL: `http://127.0.0.1:${port}` })
       hosts.push(host)
 
-      const merchant = yield* request(`${host.url}/admin/v1/merchants`, "POST", adminToken, { name: "Rehearsal Co", email: "ops@rehearsal.test" })
-      const shopId = merchant.body.shops[0].id as string
-      const sk = merchant.body.keys.sandbox.secretKey as string
-      for (const [providerId, priority, enabled] of [["reference-http", 1, true], ["sandbox", 2, false]] as const) {
-        assert.strictEqual((yield* request(`${host.url}/admin/v1/shops/${shopId}/routes/${providerId}`, "PUT", adminToken, { environment: "sandbox", priority, enabled })).status, 200)
-      }
-      const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => request(`${host.url}/api/v1${path}`, method, sk, body, headers)
-      const control = (path: string, body?: unknown) => request(`${upstream}/_simulator${path}`, "POST", undefined, body ?? {})
+      /** A shop routed to `providerId` alone, and its API. */
+      const shopOn = (providerId: string) =>
+        Effect.gen(function*() {
+          const merchant = yield* request(`${host.url}/admin/v1/merchants`, "POST", adminToken, { name: `Rehearsal ${providerId}`, email: "ops@rehearsal.test" })
+          const shopId = merchant.body.shops[0].id as string
+          for (const [id, priority, enabled] of [[providerId, 1, true], ["sandbox", 2, false]] as const) {
+            assert.strictEqual((yield* request(`${host.url}/admin/v1/shops/${shopId}/routes/${id}`, "PUT", adminToken, { environment: "sandbox", priority, enabled })).status, 200)
+          }
+          const sk = merchant.body.keys.sandbox.secretKey as string
+          return (method: string, path: string, body?: unknown) => request(`${host.url}/api/v1${path}`, method, sk, body)
+        })
 
-      // Two payments (the second keeps the shop able to cover a full refund's fees).
-      const pay = Effect.gen(function*() {
-        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const chargeId = created.body.paymentData.reference as string
-        assert.deepStrictEqual((yield* control(`/payments/${chargeId}/pay`)).status, 200)
+      // Every simulator: a PIX charged through it, paid by its control route named by the engine's transaction id.
+      for (const [i, providerId] of providers.entries()) {
+        const upstream = sims[i]!.environment[`${providerId.toUpperCase().replace("-", "_")}_BASE_URL`]!
+        const api = yield* shopOn(providerId)
+        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: "1001", ...buyer })
+        assert.strictEqual(created.status, 201, `${providerId}: ${JSON.stringify(created.body)}`)
+        const moved = yield* request(`${upstream}/_simulator/payments/${created.body.transactionId}/pay`, "POST", undefined, {})
+        assert.strictEqual(moved.status, 200, `${providerId}: ${JSON.stringify(moved.body)}`)
         const paid = yield* until(api("GET", `/payments/${created.body.transactionId}`), (r) => r.body.status === "completed")
-        assert.strictEqual(paid.body.status, "completed", "learned from the simulator's notification")
+        assert.strictEqual(paid.body.status, "completed", `${providerId}: learned from the simulator's notification`)
+      }
+
+      // The reference upstream, step by step: a refund the provider holds pending stays pending.
+      const upstream = reference.environment["REFERENCE_HTTP_BASE_URL"]!
+      const api = yield* shopOn("reference-http")
+      const control = (path: string, body?: unknown) => request(`${upstream}/_simulator${path}`, "POST", undefined, body ?? {})
+      const pay = Effect.gen(function*() {
+        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: "1001", ...buyer })
+        assert.strictEqual((yield* control(`/payments/${created.body.paymentData.reference}/pay`)).status, 200, "by the provider's own id too")
+        yield* until(api("GET", `/payments/${created.body.transactionId}`), (r) => r.body.status === "completed")
         return created.body.transactionId as string
       })
       const transactionId = yield* pay
-      yield* pay
-
-      // A refund the provider holds pending stays pending, asked again on the shop's clock.
+      yield* pay // the shop's other money covers a full refund's fees
       assert.deepStrictEqual((yield* control("/refunds/hold", { pending: true })).body, { refundsPending: true })
       const refund = yield* api("POST", `/payments/${transactionId}/refund`, {})
       assert.strictEqual(refund.status, 201)
@@ -124,15 +145,14 @@ describe("a simulator run standalone", () => {
       assert.strictEqual((yield* claim()).body.refundStatus, "succeeded")
       assert.strictEqual((yield* api("GET", `/payments/${transactionId}`)).body.status, "refunded")
 
-      // An unknown move answers 404 with the routes; SIGTERM ends the simulator.
-      const unknown = yield* control("/payments/ch_nope/pay")
-      assert.strictEqual(unknown.status, 404)
+      // An unknown move answers 404; SIGTERM ends a simulator with 0.
+      assert.strictEqual((yield* control("/payments/ch_nope/pay")).status, 404)
       const exit = yield* Effect.promise(() =>
         new Promise<number | null>((resolve) => {
-          sim.child.once("exit", (code) => resolve(code))
-          sim.child.kill("SIGTERM")
+          reference.child.once("exit", (code) => resolve(code))
+          reference.child.kill("SIGTERM")
         })
       )
       assert.strictEqual(exit, 0)
-    })), 120_000)
+    })), 180_000)
 })

@@ -1,0 +1,34 @@
+/**
+ * `npm run simulator -- ebanx [--port N]`: EBANX's simulator on its own, with the conformance
+ * harness's test integration key (the legacy `integration_key` scheme; see
+ * `providers/kit/Standalone.ts`). EBANX reports chargebacks by a notification of their own, which
+ * this simulator does not send: no chargeback move.
+ */
+import { Effect } from "effect"
+import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { integrationKey } from "./ConformanceHarness.ts"
+import { EbanxSimulator } from "./EbanxSimulator.ts"
+
+const standalone: StandaloneSimulator = {
+  kind: "ebanx",
+  start: Effect.gen(function*() {
+    const sim = yield* EbanxSimulator.start(integrationKey)
+    const payment = paymentIdOf(sim.charges, (p) => p.merchantPaymentCode)
+    return {
+      baseUrl: sim.baseUrl,
+      environment: hostEnvironment("ebanx", sim.baseUrl, { INTEGRATION_KEY: integrationKey }),
+      moves: {
+        pay: (id) => Effect.flatMap(payment(id), sim.complete),
+        fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p)),
+        expire: (id) => Effect.flatMap(payment(id), sim.expire),
+        refunds: {
+          hold: (pending) => sim.setRefundMode(pending ? "pending" : "confirm"),
+          settle: sim.settleRefund,
+          reject: sim.rejectRefund
+        }
+      }
+    }
+  })
+}
+
+export default standalone

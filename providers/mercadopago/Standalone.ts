@@ -1,0 +1,30 @@
+/**
+ * `npm run simulator -- mercadopago [--port N]`: Mercado Pago's simulator on its own, with the
+ * conformance harness's test credentials (see `providers/kit/Standalone.ts`). The official SDK
+ * reaches it by setting its `AppConfig.BASE_URL` (see `test/providers/MercadoPagoSdk.test.ts`).
+ */
+import { Effect } from "effect"
+import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { accessToken, webhookSecret } from "./ConformanceHarness.ts"
+import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
+
+const standalone: StandaloneSimulator = {
+  kind: "mercadopago",
+  start: Effect.gen(function*() {
+    const sim = yield* MercadoPagoSimulator.start({ accessToken, webhookSecret })
+    const payment = paymentIdOf(sim.charges, (p) => p.reference)
+    return {
+      baseUrl: sim.baseUrl,
+      environment: hostEnvironment("mercadopago", sim.baseUrl, { ACCESS_TOKEN: accessToken, WEBHOOK_SECRET: webhookSecret }),
+      moves: {
+        pay: (id) => Effect.flatMap(payment(id), sim.complete),
+        fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p, "cc_rejected_other_reason")),
+        expire: (id) => Effect.flatMap(payment(id), (p) => sim.setStatus(p, "cancelled", "expired")),
+        chargeback: (id) => Effect.flatMap(payment(id), (p) => sim.setStatus(p, "charged_back", "settled")),
+        refunds: { hold: sim.setRefundsPending, settle: sim.settleRefund, reject: sim.rejectRefund }
+      }
+    }
+  })
+}
+
+export default standalone
