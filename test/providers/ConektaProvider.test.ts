@@ -15,6 +15,7 @@ import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentPro
 import { ConektaProvider } from "../../providers/conekta/ConektaProvider.ts"
 import { ConektaSimulator } from "../../providers/conekta/ConektaSimulator.ts"
 import { Live, optionsFor, oxxo, privateKey, setup, spei } from "../../providers/conekta/ConformanceHarness.ts"
+import * as Rails from "../../providers/conekta/Rails.ts"
 import * as Wire from "../../providers/conekta/Wire.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
@@ -306,4 +307,23 @@ describe("ConektaProvider: the voucher reference", () => {
     assert.isUndefined(data["reference"])
     assert.strictEqual(ConektaProvider.paymentDataOf(decodeOrder(Docs.orderCashResponse))["reference"], "10001140326893401915")
   })
+})
+
+describe("ConektaProvider: rails and events", () => {
+  it("the rail table's bounds are the catalog's", () => {
+    for (const rail of Rails.rails) {
+      const limit = findMethod(rail.catalogId)!.currencyLimits.find((l) => l.currency === rail.currency)!
+      assert.deepStrictEqual([rail.min, rail.max], [limit.min, limit.max], rail.catalogId)
+    }
+  })
+
+  it.live("a signed charge.* event names its order by order_id; the order is read from the API", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-CHARGE-EVT"))
+      yield* sim.complete(providerRef)
+      const chargeId = sim.orders.get(providerRef)!.chargeId
+      const body = JSON.stringify({ data: { object: { id: chargeId, object: "charge", order_id: providerRef, status: "paid" } }, type: "charge.paid", object: "event" })
+      assert.deepStrictEqual((yield* provider.verifyCallback(sim.sign(body), body)).map((u) => [u.providerRef, u.status]), [[providerRef, "completed"]])
+    }))
 })
