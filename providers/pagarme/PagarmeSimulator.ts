@@ -19,9 +19,12 @@
  * - `DELETE /charges/{id}`: see `SimulatorRefunds.ts`; the same `Idempotency-Key` answers its
  *   first answer again.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500` on every call; `slow` = the work is done
- *   but the answer comes after `slowMs`; `decline` = orders are created `failed` (charge
+ *   but the answer comes after `slowMs`; `slow_writes` = the same for `POST`, `DELETE` and
+ *   `PATCH` only, reads answer at once (so a lost-answer test reaches the write after its lookup);
+ *   `decline` = orders are created `failed` (charge
  *   `failed`, transaction `with_error` + gateway errors); `echo` = every authenticated call is
  *   `400` with the request's `Authorization` header in its body (the secret-leak test).
+ * - `expireIdempotencyKeys()` forgets every key, as Pagar.me does 24 hours after a key's first use.
  * - Controls: `complete(chargeId)` (`paid`), `fail(chargeId)` (`failed`), `expire(chargeId)`
  *   (`failed`, transaction `expired`), `setStatus(chargeId, status)`; refunds:
  *   `setRefundsPending(true)` makes new PIX refunds `pending_refund`, `settleRefund(id)` /
@@ -41,7 +44,7 @@ import * as Wire from "./Wire.ts"
 
 export type { RecordedRequest, SentCallback, SimCharge, SimOrder }
 
-export type Mode = "ok" | "unavailable" | "slow" | "decline" | "echo"
+export type Mode = "ok" | "unavailable" | "slow" | "slow_writes" | "decline" | "echo"
 
 export interface PagarmeSimulator {
   readonly baseUrl: string
@@ -63,6 +66,8 @@ export interface PagarmeSimulator {
   readonly settleRefund: (refundId: string) => Effect.Effect<void>
   /** A `pending_refund` becomes `failed`: its amount is the charge's again; webhook `charge.updated`. */
   readonly rejectRefund: (refundId: string) => Effect.Effect<void>
+  /** Forgets every `Idempotency-Key` (what Pagar.me does 24 hours after a key's first use). */
+  readonly expireIdempotencyKeys: () => Effect.Effect<void>
   /** The charge as `GET /charges/{id}` answers it. */
   readonly view: (chargeId: string) => ReturnType<typeof chargeView>
   /** The webhook body Pagar.me would send about a charge (`charge.*`) or its order (`order.*`). */
@@ -227,7 +232,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         authorized,
         idempotencyKey: req.headers["idempotency-key"],
         answer: authorized ? route(req) : unauthorized,
-        delayMs: authorized && mode === "slow" ? slowMs : 0
+        delayMs: authorized && (mode === "slow" || (mode === "slow_writes" && req.method !== "GET")) ? slowMs : 0
       }
     })
 
@@ -293,6 +298,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       setStatus: (id, status) => move(id, status, undefined, ["charge.updated"]),
       setCallbackTarget: (url) => Effect.sync(() => void (callbackTarget = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      expireIdempotencyKeys: () => Effect.sync(() => memo.clear()),
       setRefundsPending: (pending) => Effect.sync(() => void (refundsPending = pending)),
       settleRefund: (id) => decideRefund(id, "refunded"),
       rejectRefund: (id) => decideRefund(id, "failed"),

@@ -90,6 +90,22 @@ describe("Pagar.me connector", () => {
       assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund").length, 1)
     }))
 
+  it.live("a refund asked again after Pagar.me forgot its Idempotency-Key (24 h) is still the same refund: the connector's marker", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.dropCallbacks(true)
+      const accepted = yield* provider.charge(chargeRequestFor(provider)("TXN-PGM-24H"))
+      yield* sim.complete(accepted.providerRef)
+      yield* sim.setRefundsPending(true)
+      const request = refundOf("TXN-PGM-24H", accepted.providerRef, 1, "4")
+      const first = yield* provider.refund(request)
+      yield* sim.expireIdempotencyKeys()
+      const again = yield* provider.refund(request)
+      assert.deepStrictEqual([again.providerRef, again.status], [first.providerRef, "pending"])
+      assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund").length, 1)
+      assert.deepStrictEqual(sim.view(accepted.providerRef).metadata, { [`refund_TXN-PGM-24H-R1`]: first.providerRef })
+    }))
+
   it.live("a pending refund Pagar.me rejects later is failed (the money is the shop's again)", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
@@ -103,6 +119,38 @@ describe("Pagar.me connector", () => {
       const after = yield* provider.refund(request)
       assert.deepStrictEqual([after.providerRef, after.status], [first.providerRef, "failed"])
       assert.strictEqual(sim.view(accepted.providerRef).status, "paid")
+    }))
+
+  it.live("a charge whose answer was lost is retried as the same order", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const request = chargeRequestFor(provider)("TXN-PGM-LOST")
+      yield* sim.setMode("slow_writes")
+      const lost = failure(yield* Effect.exit(provider.charge(request))) as ProviderError
+      assert.deepStrictEqual([lost.reason, lost.retryable], ["timeout", true])
+      yield* sim.setMode("ok")
+      const retried = yield* provider.charge(request)
+      assert.strictEqual(sim.orders.size, 1)
+      assert.strictEqual(retried.providerRef, [...sim.orders.values()][0]!.charge.id)
+    }))
+
+  it.live("a refund whose answer was lost (after its lookup) is retried as the same refund", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      yield* sim.dropCallbacks(true)
+      const accepted = yield* provider.charge(chargeRequestFor(provider)("TXN-PGM-LOSTR"))
+      yield* sim.complete(accepted.providerRef)
+      const request = refundOf("TXN-PGM-LOSTR", accepted.providerRef, 1, "3")
+      yield* sim.setMode("slow_writes")
+      const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
+      assert.strictEqual(lost.reason, "timeout")
+      // The DELETE reached Pagar.me: the refund exists, its marker does not.
+      assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund").length, 1)
+      yield* sim.setMode("ok")
+      const retried = yield* provider.refund(request)
+      const refunds = sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund")
+      assert.deepStrictEqual(refunds.map((t) => [t.id, t.amount]), [[retried.providerRef, 300]])
+      assert.strictEqual(retried.status, "succeeded")
     }))
 
   it.live("a paid boleto cannot be refunded without the buyer's bank account: a final ProviderError", () =>
