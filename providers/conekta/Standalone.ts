@@ -1,0 +1,39 @@
+/**
+ * `npm run simulator -- conekta [--port N]`: Conekta's simulator on its own, with the conformance
+ * harness's test key (see `providers/kit/Standalone.ts`). The official SDK reaches it with
+ * `new Configuration({ accessToken, basePath: <baseUrl> })` (see `test/providers/ConektaSdk.test.ts`).
+ *
+ * Conekta's webhooks are configured per account, not per order, so the simulator sends its signed
+ * events to `CONEKTA_SIMULATOR_WEBHOOK_URL` when that is set (the host's
+ * `/api/v1/providers/conekta/callbacks`), and to nowhere otherwise. The host verifies them with the
+ * simulator's webhook public key, given in the environment below (`\n` escaped).
+ */
+import { Effect } from "effect"
+import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { ConektaSimulator } from "./ConektaSimulator.ts"
+import { privateKey } from "./ConformanceHarness.ts"
+
+const standalone: StandaloneSimulator = {
+  kind: "conekta",
+  start: Effect.gen(function*() {
+    const sim = yield* ConektaSimulator.start({ privateKey })
+    yield* sim.setWebhookUrl(process.env["CONEKTA_SIMULATOR_WEBHOOK_URL"])
+    const order = paymentIdOf(sim.orders, (o) => String(o.metadata["transaction_id"] ?? ""))
+    return {
+      baseUrl: sim.baseUrl,
+      environment: hostEnvironment("conekta", sim.baseUrl, {
+        PRIVATE_KEY: privateKey,
+        WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n")
+      }),
+      moves: {
+        pay: (id) => Effect.flatMap(order(id), sim.complete),
+        fail: (id) => Effect.flatMap(order(id), (o) => sim.fail(o)),
+        expire: (id) => Effect.flatMap(order(id), (o) => sim.setStatus(o, "expired")),
+        chargeback: (id) => Effect.flatMap(order(id), (o) => sim.setStatus(o, "charged_back")),
+        refunds: { hold: sim.setRefundsPending, settle: sim.settleRefund, reject: sim.rejectRefund }
+      }
+    }
+  })
+}
+
+export default standalone
