@@ -10,7 +10,9 @@
  * - **Charge**: `POST /orders` with one item, the customer and one payment (`pix` with
  *   `expires_in`, or `boleto` with `due_at` and the billing address), `code` = the engine's
  *   transaction id, and `Idempotency-Key` = the engine's idempotency key (documented: the same key
- *   within 24 hours answers the one order created first). The provider reference is the CHARGE id
+ *   within 24 hours answers the one order created first). Because the key lives 24 hours only, the
+ *   order is first looked up by `code` (`GET /orders?code=`), so a retry days later (a recovery
+ *   job) answers the order made then instead of making another. The provider reference is the CHARGE id
  *   (`ch_...`): status and refunds are per charge.
  * - **Errors.** `401` (bad key) is `invalid_credentials`, retryable; `422` (contract validation,
  *   `errors` by field) and `412` (business validation) are final, the reason naming the first
@@ -119,14 +121,22 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       }
       const built = orderBodyOf(rail, request, yield* Effect.clockWith((clock) => clock.currentTimeMillis))
       if (built._tag === "Failure") return yield* fail(true, built.failure.reason, built.failure.message)
-      const order = yield* call(
+      // The key is kept 24 hours only: an order made earlier for this transaction is found by its
+      // `code` first, so a retry after that (a recovery job) is never a second order.
+      const existing = yield* call(
+        "charge.lookup",
+        HttpClientRequest.get(`${baseUrl}/orders`).pipe(HttpClientRequest.setUrlParam("code", request.transactionId)),
+        Wire.OrderList
+      )
+      const earlier = (existing.data ?? []).find((o) => o.code === request.transactionId)
+      const order = earlier ?? (yield* call(
         "charge",
         HttpClientRequest.post(`${baseUrl}/orders`).pipe(
           HttpClientRequest.setHeader("Idempotency-Key", request.idempotencyKey),
           HttpClientRequest.bodyText(JSON.stringify(built.success), "application/json")
         ),
         Wire.Order
-      )
+      ))
       if (order.code !== undefined && order.code !== null && order.code !== request.transactionId) {
         return yield* fail(true, "malformed_response", "Pagar.me answered about another order")
       }

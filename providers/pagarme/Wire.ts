@@ -6,6 +6,7 @@
  *
  * | call          | request                                                              | answer                 |
  * |---------------|----------------------------------------------------------------------|------------------------|
+ * | charge lookup | `GET /orders?code=<transaction id>`                                  | `200` {@link OrderList} |
  * | charge        | `POST /orders` {@link OrderBody}, `Idempotency-Key`                  | `200` {@link Order}    |
  * | status        | `GET /charges/{charge_id}`                                           | `200` {@link Charge}   |
  * | refund        | `DELETE /charges/{charge_id}` {@link CancelBody}, `Idempotency-Key`  | `200` {@link Charge}   |
@@ -143,6 +144,9 @@ export const Order = Schema.Struct({
   charges: Schema.optionalKey(Schema.NullOr(Schema.Array(Charge)))
 })
 export type Order = typeof Order.Type
+
+/** `GET /orders?code=`: `{ data, paging }`. */
+export const OrderList = Schema.Struct({ data: Schema.optionalKey(Schema.NullOr(Schema.Array(Order))) })
 
 /** `GET /charges/{id}/transactions`: `{ data, paging }`. */
 export const TransactionList = Schema.Struct({ data: Schema.optionalKey(Schema.NullOr(Schema.Array(Transaction))) })

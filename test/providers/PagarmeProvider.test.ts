@@ -134,6 +134,17 @@ describe("Pagar.me connector", () => {
       assert.strictEqual(retried.providerRef, [...sim.orders.values()][0]!.charge.id)
     }))
 
+  it.live("a charge retried after Pagar.me forgot its Idempotency-Key (24 h) is still the same order: looked up by code", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const request = chargeRequestFor(provider)("TXN-PGM-24HC")
+      const first = yield* provider.charge(request)
+      yield* sim.expireIdempotencyKeys()
+      const again = yield* provider.charge(request)
+      assert.strictEqual(sim.orders.size, 1)
+      assert.strictEqual(again.providerRef, first.providerRef)
+    }))
+
   it.live("a refund whose answer was lost (after its lookup) is retried as the same refund", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
