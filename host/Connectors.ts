@@ -26,9 +26,11 @@ import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
+import { ConektaProvider } from "../providers/conekta/ConektaProvider.ts"
 import { DLocalProvider } from "../providers/dlocal/DLocalProvider.ts"
 import { EbanxProvider } from "../providers/ebanx/EbanxProvider.ts"
 import { MercadoPagoProvider } from "../providers/mercadopago/MercadoPagoProvider.ts"
+import { PagarmeProvider } from "../providers/pagarme/PagarmeProvider.ts"
 import { ReferenceHttpProvider } from "../providers/reference-http/ReferenceHttpProvider.ts"
 
 /** The connectors this host knows, by kind. */
@@ -36,7 +38,10 @@ export const knownConnectors: ReadonlyArray<Connector> = [
   ReferenceHttpProvider.connector,
   MercadoPagoProvider.connector,
   DLocalProvider.connector,
-  EbanxProvider.connector
+  EbanxProvider.connector,
+  EbanxProvider.jwsConnector,
+  PagarmeProvider.connector,
+  ConektaProvider.connector
 ]
 
 export interface ConfiguredConnector {
