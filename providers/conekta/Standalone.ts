@@ -4,12 +4,12 @@
  * `new Configuration({ accessToken, basePath: <baseUrl> })` (see `test/providers/ConektaSdk.test.ts`).
  *
  * Conekta's webhooks are configured per account, not per order, so the simulator sends its signed
- * events to `CONEKTA_SIMULATOR_WEBHOOK_URL` when that is set (the host's
+ * events to the runner's `--webhook-url` when given (the host's
  * `/api/v1/providers/conekta/callbacks`), and to nowhere otherwise. The host verifies them with the
  * simulator's webhook public key, given in the environment below (`\n` escaped).
  */
 import { Effect } from "effect"
-import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
 import { ConektaSimulator } from "./ConektaSimulator.ts"
 import { privateKey } from "./ConformanceHarness.ts"
 
@@ -17,7 +17,7 @@ const standalone: StandaloneSimulator = {
   kind: "conekta",
   start: Effect.gen(function*() {
     const sim = yield* ConektaSimulator.start({ privateKey })
-    yield* sim.setWebhookUrl(process.env["CONEKTA_SIMULATOR_WEBHOOK_URL"])
+    yield* sim.setWebhookUrl((yield* CurrentControl)?.webhookUrl)
     const order = paymentIdOf(sim.orders, (o) => String(o.metadata["transaction_id"] ?? ""))
     return {
       baseUrl: sim.baseUrl,

@@ -1,9 +1,11 @@
 /**
- * `npm run simulator -- <provider> [--port N]`: one provider's upstream simulator on its own, on
+ * `npm run simulator -- <provider> [--port N] [--webhook-url URL]`: one provider's upstream simulator on its own, on
  * 127.0.0.1, with fixed test credentials, like stripe-mock. It prints, one `NAME=value` a line, the
  * environment that configures the reference host's connector against it, then its control routes,
  * and serves until SIGTERM or SIGINT. `<provider>` is a folder under `providers/` (`mercadopago`)
- * or a path to a provider folder with a `Standalone.ts` (a provider team's own).
+ * or a path to a provider folder with a `Standalone.ts` (a provider team's own). `--webhook-url`
+ * is where a provider whose webhooks are set per account (Pagar.me, Conekta) sends them: the
+ * host's `/api/v1/providers/<id>/callbacks`.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Runtime } from "effect"
@@ -13,18 +15,20 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { CurrentControl, type Control, type Moves, type StandaloneSimulator } from "./Standalone.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-const usage = "usage: npm run simulator -- <provider> [--port N]"
+const usage = "usage: npm run simulator -- <provider> [--port N] [--webhook-url URL]"
 
 const [name, ...rest] = process.argv.slice(2)
 const portFlag = rest.indexOf("--port")
 const port = portFlag === -1 ? 0 : Number(rest[portFlag + 1])
+const webhookFlag = rest.indexOf("--webhook-url")
+const webhookUrl = webhookFlag === -1 ? undefined : rest[webhookFlag + 1]
 const folder = name === undefined ? undefined : name.includes("/") ? resolve(name) : join(root, "providers", name)
 if (folder === undefined || !existsSync(join(folder, "Standalone.ts")) || !Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(folder === undefined || Number.isInteger(port) ? `${usage}\n(no Standalone.ts in ${folder ?? "?"})` : usage)
   process.exit(2)
 }
 
-const control: Control = { port, faults: { drop: false, delayMs: 0, repeat: 0 }, routes: new Map() }
+const control: Control = { port, webhookUrl, faults: { drop: false, delayMs: 0, repeat: 0 }, routes: new Map() }
 
 /** The moves as control routes. */
 const routesOf = (moves: Moves) => {

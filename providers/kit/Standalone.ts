@@ -72,6 +72,11 @@ export interface NotificationFaults {
 export interface Control {
   /** The port to listen on (0: any free port). */
   readonly port: number
+  /**
+   * Where a provider whose webhooks are configured per account, not per charge (Pagar.me,
+   * Conekta), sends them: the host's `/api/v1/providers/<id>/callbacks` (`--webhook-url`).
+   */
+  readonly webhookUrl: string | undefined
   readonly faults: NotificationFaults
   /** `METHOD /_simulator/...` routes; `:id` stands for one path segment. */
   readonly routes: Map<string, (id: string | undefined, body: unknown) => Promise<unknown>>

@@ -18,11 +18,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 const adminToken = "standalone-admin-token"
 
 /** Starts `npm run simulator -- <provider>` and answers the variables it printed. */
-const startSimulator = (provider: string) =>
+const startSimulator = (provider: string, args: ReadonlyArray<string> = []) =>
   Effect.acquireRelease(
     Effect.promise(() =>
       new Promise<{ child: ChildProcess; environment: Record<string, string>; routes: ReadonlyArray<string> }>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", "providers/kit/Simulate.ts", provider, "--port", "0"], {
+        const child = spawn(process.execPath, ["--import", "tsx", "providers/kit/Simulate.ts", provider, "--port", "0", ...args], {
           cwd: root,
           stdio: ["ignore", "pipe", "pipe"]
         })
@@ -71,8 +71,22 @@ const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId:
 describe("simulators run standalone", () => {
   it.live("each prints the host's environment; the host charges through it, and its control routes move payments and refunds the host learns of", () =>
     Effect.scoped(Effect.gen(function*() {
-      const providers = ["reference-http", "dlocal", "mercadopago", "ebanx"] as const
-      const sims = yield* Effect.forEach(providers, startSimulator, { concurrency: "unbounded" })
+      // Each with a rail it serves; Pagar.me and Conekta send webhooks to the URL set per account.
+      const providers = ["reference-http", "dlocal", "mercadopago", "ebanx", "pagarme", "conekta"] as const
+      const railOf: Record<(typeof providers)[number], string> = {
+        "reference-http": "1001",
+        dlocal: "1001",
+        mercadopago: "1001",
+        ebanx: "1001",
+        pagarme: "1001",
+        conekta: "1033"
+      }
+      const port = yield* Effect.promise(freePort)
+      const sims = yield* Effect.forEach(
+        providers,
+        (p) => startSimulator(p, ["--webhook-url", `http://127.0.0.1:${port}/api/v1/providers/${p}/callbacks`]),
+        { concurrency: "unbounded" }
+      )
       const reference = sims[0]!
       assert.deepStrictEqual(Object.keys(reference.environment), [
         "CONNECTORS",
@@ -85,12 +99,11 @@ describe("simulators run standalone", () => {
         assert.strictEqual(sim.environment["CONNECTORS"], providers[i])
         assert.match(sim.environment[`${providers[i]!.toUpperCase().replace("-", "_")}_BASE_URL`]!, /^http:\/\/127\.0\.0\.1:\d+$/)
       }
-      // One host configured with what all four printed.
+      // One host configured with what all of them printed.
       const environment = Object.assign({}, ...sims.map((s) => s.environment), { CONNECTORS: providers.join(",") }) as Record<string, string>
 
       const dataDir = mkdtempSync(join(tmpdir(), "standalone-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-      const port = yield* Effect.promise(freePort)
       const hosts: Array<ChildHost> = []
       yield* Effect.addFinalizer(() => Effect.forEach(hosts, killHard, { discard: true }))
       const host = yield* startChildHost(port, { ...environment, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: "Error", BASE_URL: `http://127.0.0.1:${port}` })
@@ -108,11 +121,11 @@ describe("simulators run standalone", () => {
           return (method: string, path: string, body?: unknown) => request(`${host.url}/api/v1${path}`, method, sk, body)
         })
 
-      // Every simulator: a PIX charged through it, paid by its control route named by the engine's transaction id.
+      // Every simulator: a payment charged through it, paid by its control route named by the engine's transaction id.
       for (const [i, providerId] of providers.entries()) {
         const upstream = sims[i]!.environment[`${providerId.toUpperCase().replace("-", "_")}_BASE_URL`]!
         const api = yield* shopOn(providerId)
-        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: "1001", ...buyer })
+        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: railOf[providerId], ...buyer })
         assert.strictEqual(created.status, 201, `${providerId}: ${JSON.stringify(created.body)}`)
         const moved = yield* request(`${upstream}/_simulator/payments/${created.body.transactionId}/pay`, "POST", undefined, {})
         assert.strictEqual(moved.status, 200, `${providerId}: ${JSON.stringify(moved.body)}`)

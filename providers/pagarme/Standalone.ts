@@ -1,0 +1,39 @@
+/**
+ * `npm run simulator -- pagarme [--port N] [--webhook-url URL]`: Pagar.me's simulator on its own,
+ * with the conformance harness's test secret key (see `providers/kit/Standalone.ts`).
+ *
+ * Pagar.me's webhooks are configured per account, not per order, so the simulator sends its
+ * signed events to the runner's `--webhook-url` when given (the host's
+ * `/api/v1/providers/pagarme/callbacks`), and to nowhere otherwise. The host verifies them with
+ * the simulator's own JWKS, named in the environment below.
+ */
+import { Effect } from "effect"
+import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { secretKey } from "./ConformanceHarness.ts"
+import { PagarmeSimulator } from "./PagarmeSimulator.ts"
+
+const standalone: StandaloneSimulator = {
+  kind: "pagarme",
+  start: Effect.gen(function*() {
+    const sim = yield* PagarmeSimulator.start({ secretKey })
+    const webhookUrl = (yield* CurrentControl)?.webhookUrl
+    yield* webhookUrl === undefined ? sim.dropCallbacks(true) : sim.setCallbackTarget(webhookUrl)
+    const charge = paymentIdOf(sim.charges, (c) => c.orderCode)
+    return {
+      baseUrl: sim.baseUrl,
+      environment: [
+        ...hostEnvironment("pagarme", sim.baseUrl, { SECRET_KEY: secretKey }),
+        ["PAGARME_WEBHOOK_JWKS_URL", sim.jwksUrl] as const
+      ],
+      moves: {
+        pay: (id) => Effect.flatMap(charge(id), sim.complete),
+        fail: (id) => Effect.flatMap(charge(id), sim.fail),
+        expire: (id) => Effect.flatMap(charge(id), sim.expire),
+        chargeback: (id) => Effect.flatMap(charge(id), (c) => sim.setStatus(c, "chargedback")),
+        refunds: { hold: sim.setRefundsPending, settle: sim.settleRefund, reject: sim.rejectRefund }
+      }
+    }
+  })
+}
+
+export default standalone
