@@ -2,7 +2,6 @@
 import { providerConformance } from "../kit/ProviderConformance.ts"
 import { harness } from "./ConformanceHarness.ts"
 
-// Webhooks are signed (RS256 over the body, no timestamp), and the plugin then asks the API
-// about the charge they name: the kit's notify-then-query checks apply; the signature checks
-// without a timestamp are in test/providers/PagarmeProvider.test.ts.
-providerConformance("pagarme", harness, { callbacks: "notify-then-query" })
+// Webhooks are signed (RS256 over the body, no signing time in it), and the plugin then asks the
+// API about the charge they name: the kit's signature and notify-then-query checks apply, no age check.
+providerConformance("pagarme", harness, { callbacks: "signed-notify-then-query", timestamped: false })
