@@ -11,11 +11,9 @@ import { Catalog } from "../../core/catalog/Catalog.ts"
 import { Checkout } from "../../core/checkout/Checkout.ts"
 import * as Money from "../../core/Money.ts"
 import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
 import { Payments } from "../../core/payments/Payments.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
-import { EngineTest, newScope } from "../support/Engine.ts"
+import { EngineTest, newScope, routeShopTo, stubProvider } from "../support/Engine.ts"
 
 const address: BuyerAddress = {
   street: "Avenida Paulista",
@@ -30,21 +28,14 @@ const address: BuyerAddress = {
 /** A provider that records its charges and needs `needs` on every rail. */
 const recording = (id: string, needs: ReadonlyArray<"userAddress" | "userPhone">) => {
   const calls: Array<ChargeRequest> = []
-  const provider: PaymentProvider = {
-    id,
-    displayName: id,
-    environments: ["sandbox"],
-    supports: () => true,
+  const provider = stubProvider(id, {
     requires: () => needs,
     charge: (request) =>
       Effect.sync(() => {
         calls.push(request)
         return { providerRef: `${id}_${request.transactionId}`, status: "pending" as const, paymentFormUrl: "https://pay.example/x", paymentData: {} }
-      }),
-    status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
-    verifyCallback: () => Effect.succeed([]),
-    refund: (request) => Effect.succeed({ providerRef: request.refundId, status: "succeeded" as const })
-  }
+      })
+  })
   return { provider, calls }
 }
 
@@ -52,25 +43,7 @@ const recording = (id: string, needs: ReadonlyArray<"userAddress" | "userPhone">
 const shopWith = (...providers: ReadonlyArray<PaymentProvider>) =>
   Effect.gen(function*() {
     const scope = yield* newScope()
-    yield* (yield* ProviderRouteStore).put({
-      environment: "sandbox",
-      shopId: scope.shop.id,
-      providerId: "sandbox",
-      priority: 99,
-      methodIds: null,
-      enabled: false
-    })
-    for (const [i, provider] of providers.entries()) {
-      yield* (yield* ProviderRegistry).register(provider)
-      yield* (yield* ProviderRouteStore).put({
-        environment: "sandbox",
-        shopId: scope.shop.id,
-        providerId: provider.id,
-        priority: i + 1,
-        methodIds: null,
-        enabled: true
-      })
-    }
+    yield* routeShopTo(scope, providers, { sandboxLast: false })
     return scope
   })
 

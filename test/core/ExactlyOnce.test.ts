@@ -10,35 +10,26 @@ import { TestClock } from "effect/testing"
 import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
-import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import type { ChargeRequest } from "../../core/ports/PaymentProvider.ts"
 import { type PayoutProvider, PayoutProviderUnavailable } from "../../core/ports/PayoutProvider.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
-import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
 import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import { readView } from "../../core/payments/PaymentView.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
-import { EngineTest, EngineTestWith, newScope } from "../support/Engine.ts"
+import { EngineTest, EngineTestWith, newScope, routeShopTo, stubProvider } from "../support/Engine.ts"
 
 /** A provider whose charges answer after `delay` (or never, while `answering` is false). */
 const scriptedProvider = (id: string, behaviour: { delay: Duration.Input; answering: boolean }) => {
   const calls: Array<ChargeRequest> = []
-  const provider: PaymentProvider = {
-    id,
-    displayName: id,
-    environments: ["sandbox"],
-    supports: () => true,
+  const provider = stubProvider(id, {
     charge: (request) =>
       Effect.suspend(() => {
         calls.push(request)
         const answer = Effect.succeed({ providerRef: `${id}_${request.idempotencyKey}`, status: "pending" as const, paymentFormUrl: "", paymentData: {} })
         return behaviour.answering ? Effect.delay(answer, behaviour.delay) : Effect.never
-      }),
-    status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
-    verifyCallback: () => Effect.succeed([]),
-    refund: () => Effect.succeed({ providerRef: "r", status: "succeeded" as const })
-  }
+      })
+  })
   return { provider, calls }
 }
 
@@ -46,15 +37,7 @@ const setup = (behaviour: { delay: Duration.Input; answering: boolean }, claimIn
   Effect.gen(function*() {
     const scope = yield* newScope()
     const upstream = scriptedProvider(`slow_${scope.shop.id}`, behaviour)
-    yield* (yield* ProviderRegistry).register(upstream.provider)
-    yield* (yield* ProviderRouteStore).put({
-      environment: "sandbox",
-      shopId: scope.shop.id,
-      providerId: upstream.provider.id,
-      priority: 1,
-      methodIds: null,
-      enabled: true
-    })
+    yield* routeShopTo(scope, [upstream.provider])
     const payments = yield* Payments
     const idempotency = yield* Idempotency
     const create = idempotency.run(

@@ -14,12 +14,10 @@ import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import type { PaymentProvider, RefundOutcome, RefundRequest, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
+import type { RefundOutcome, RefundRequest, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
-import { EngineTest, newScope } from "../support/Engine.ts"
+import { EngineTest, newScope, routeShopTo, stubProvider } from "../support/Engine.ts"
 
 const drain = Effect.gen(function*() {
   const jobs = yield* Jobs
@@ -31,21 +29,14 @@ const drain = Effect.gen(function*() {
 /** A provider whose refunds answer the statuses of `script` in turn (the last one repeats). */
 const scriptedRefunds = (id: string, script: Array<RefundStatus>) => {
   const calls: Array<RefundRequest> = []
-  const provider: PaymentProvider = {
-    id,
-    displayName: id,
-    environments: ["sandbox"],
-    supports: () => true,
-    charge: (request) => Effect.succeed({ providerRef: `${id}_${request.transactionId}`, status: "pending", paymentFormUrl: "", paymentData: {} }),
-    status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
-    verifyCallback: () => Effect.succeed([]),
+  const provider = stubProvider(id, {
     refund: (request) =>
       Effect.sync((): RefundOutcome => {
         calls.push(request)
         const status = script.length > 1 ? script.shift()! : script[0]!
         return { providerRef: `${id}_refund_${request.refundId}`, status, detail: status === "failed" ? "bank account closed" : undefined }
       })
-  }
+  })
   return { provider, calls }
 }
 
@@ -54,15 +45,7 @@ const setup = (script: Array<RefundStatus>) =>
   Effect.gen(function*() {
     const scope = yield* newScope()
     const upstream = scriptedRefunds(`refunds_${scope.shop.id}`, script)
-    yield* (yield* ProviderRegistry).register(upstream.provider)
-    yield* (yield* ProviderRouteStore).put({
-      environment: "sandbox",
-      shopId: scope.shop.id,
-      providerId: upstream.provider.id,
-      priority: 1,
-      methodIds: null,
-      enabled: true
-    })
+    yield* routeShopTo(scope, [upstream.provider])
     const payments = yield* Payments
     const paid = Effect.gen(function*() {
       const created = yield* payments.create(scope, { amount: Money.decimal("100"), paymentMethodId: "sbx_pix" })

@@ -9,7 +9,11 @@ import { Engine, FoundationTest } from "../../core/Engine.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
+import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
+import { ProviderRouteStore } from "../../core/ports/ProviderRouteStore.ts"
+import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { sandboxProviderId } from "../../core/payments/Routing.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 import { type SendResult, WebhookSender } from "../../core/ports/WebhookSender.ts"
 import { Merchants, type NewMerchant } from "../../core/tenancy/Merchants.ts"
@@ -65,4 +69,37 @@ export const newScope = (environment: "sandbox" | "production" = "sandbox", inpu
     const { merchant, shops } = yield* (yield* Merchants).create({ name: "Acme", email: "ops@acme.test", ...input })
     const shop = Option.getOrThrow(yield* (yield* TenancyStore).findShop(shops[0]!.id))
     return { environment, merchant, shop } satisfies Scope
+  })
+
+/**
+ * A provider plugin for library tests: it supports every rail in sandbox, takes charges as
+ * pending, knows of no change, verifies nothing and refunds at once; `overrides` script the rest.
+ */
+export const stubProvider = (id: string, overrides: Partial<PaymentProvider> = {}): PaymentProvider => ({
+  id,
+  displayName: id,
+  environments: ["sandbox"],
+  supports: () => true,
+  charge: (request) => Effect.succeed({ providerRef: `${id}_${request.transactionId}`, status: "pending", paymentFormUrl: "", paymentData: {} }),
+  status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),
+  verifyCallback: () => Effect.succeed([]),
+  refund: (request) => Effect.succeed({ providerRef: `${id}_refund_${request.refundId}`, status: "succeeded" }),
+  ...overrides
+})
+
+/**
+ * Registers `providers` and routes the shop's sandbox payments to them, in that order; with
+ * `sandboxLast: false` the sandbox provider is not appended after them.
+ */
+export const routeShopTo = (scope: Scope, providers: ReadonlyArray<PaymentProvider>, options: { readonly sandboxLast?: boolean } = {}) =>
+  Effect.gen(function*() {
+    const registry = yield* ProviderRegistry
+    const routes = yield* ProviderRouteStore
+    const route = (providerId: string, priority: number, enabled: boolean) =>
+      routes.put({ environment: "sandbox", shopId: scope.shop.id, providerId, priority, methodIds: null, enabled })
+    for (const [i, provider] of providers.entries()) {
+      yield* registry.register(provider)
+      yield* route(provider.id, i + 1, true)
+    }
+    if (options.sandboxLast === false) yield* route(sandboxProviderId, providers.length + 1, false)
   })
