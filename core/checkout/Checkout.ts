@@ -14,7 +14,7 @@
  * block, which only fills what is missing; an invalid block value is never promoted.
  */
 import { type BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError, invalidRequest, type Issue } from "../ApiError.ts"
+import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
@@ -28,19 +28,13 @@ import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../payments/Routing.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { emailPattern, type FieldName, fieldName, missingFor, neededByAll, phonePattern } from "../payments/BuyerData.ts"
-import { type CheckoutSession, type Customer, transitionSession } from "./CheckoutSession.ts"
+import { type FieldName, fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
+import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
+import { checkCustomer, type CustomerInput, fullNameOf, splitName } from "./Customer.ts"
+
+export { checkCustomer, type CustomerInput } from "./Customer.ts"
 
 export const sessionLifetimeHours = 24
-
-export interface CustomerInput {
-  readonly firstName?: string | undefined
-  readonly lastName?: string | undefined
-  readonly email?: string | undefined
-  readonly phone?: string | undefined
-  readonly documentId?: string | undefined
-  readonly address?: BuyerAddress | undefined
-}
 
 export interface CreateSession {
   readonly amount: BigDecimal.BigDecimal
@@ -91,37 +85,6 @@ export interface Created {
   /** One-shot: what the buyer will pay on the chosen rail. */
   readonly local: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
   readonly amountUsd: BigDecimal.BigDecimal
-}
-
-/** The `customer` block's checks (spec 8 limits); every problem at once. */
-export const checkCustomer = (input: CustomerInput | undefined): { readonly valid: Customer; readonly issues: ReadonlyArray<Issue> } => {
-  const issues: Array<Issue> = []
-  const field = (key: Exclude<keyof CustomerInput, "address">, max: number, test?: (v: string) => boolean, expected?: string) => {
-    const raw = input?.[key]
-    if (raw === undefined) return null
-    const value = raw.trim()
-    if (value === "") issues.push({ path: `customer.${key}`, message: "Expected a non-empty string" })
-    else if (value.length > max) issues.push({ path: `customer.${key}`, message: `Expected at most ${max} characters` })
-    else if (test !== undefined && !test(value)) issues.push({ path: `customer.${key}`, message: expected ?? "Invalid value" })
-    else return value
-    return null
-  }
-  const valid: Customer = {
-    firstName: field("firstName", 60),
-    lastName: field("lastName", 60),
-    email: field("email", 254, (v) => emailPattern.test(v), "Expected a valid email address"),
-    phone: field("phone", 40, (v) => phonePattern.test(v), "Expected a phone number with its country code, e.g. +5511987654321"),
-    documentId: field("documentId", 40),
-    address: input?.address ?? null
-  }
-  return { valid, issues }
-}
-
-const fullNameOf = (c: Customer) => [c.firstName, c.lastName].filter((x): x is string => x !== null).join(" ") || null
-
-const splitName = (fullName: string): Pick<Customer, "firstName" | "lastName"> => {
-  const parts = fullName.trim().split(/\s+/)
-  return { firstName: parts[0] ?? null, lastName: parts.length > 1 ? parts.slice(1).join(" ") : null }
 }
 
 export class Checkout extends Context.Service<Checkout, {

@@ -21,7 +21,7 @@
  */
 import { BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
 import { apiError, invalidRequest, notFound } from "../ApiError.ts"
-import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
+import { EngineConfig } from "../EngineConfig.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
@@ -33,6 +33,7 @@ import { transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
 import * as Shares from "../payments/Shares.ts"
+import { callbackUrlOf } from "../payments/Upstream.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, transitionClaim } from "./Claim.ts"
@@ -247,7 +248,7 @@ export const makeRefunds = (funds: Funds) =>
           return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
         }
         const result = yield* provider.value.refund({
-          callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.value.id)}/callbacks`,
+          callbackUrl: callbackUrlOf(config, provider.value.id),
           transactionId: p.id,
           providerRef: p.providerRef,
           refundId: claim.id,

@@ -11,19 +11,20 @@ import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
-import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
+import { EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
 import { CurrentIdempotencyKey, Idempotency } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
-import type { BuyerAddress, ChargeAccepted, ChargeRequest, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { BuyerAddress, ChargeAccepted, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "../routing/Learn.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
+import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 import { cascadeError, inFlight, tryProvider } from "./Cascade.ts"
 import { limitError, makeChecks } from "./Checks.ts"
 import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
@@ -77,15 +78,6 @@ export type StoredAnswer = (payment: Payment) => string
  */
 const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.createdAt)
 
-/**
- * The buyer's data that is forwarded to the provider and never stored: a retry of the request
- * brings it again; the recovery job continues without it.
- */
-interface Forwarded {
-  readonly documentId?: string | undefined
-  readonly address?: BuyerAddress | undefined
-}
-
 /** A provider the cascade tries, with why routing put it there (none for a resumed record). */
 interface Route {
   readonly provider: PaymentProvider
@@ -108,27 +100,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const idempotency = yield* Idempotency
     const learn = yield* makeLearning
 
-    /** The charge a provider is asked for; its idempotency key is the same on every retry. */
-    const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, forwarded: Forwarded): ChargeRequest => ({
-      transactionId: p.id,
-      idempotencyKey: `${p.id}:${provider.id}`,
-      environment: p.environment,
-      method,
-      amount: p.amountLocal,
-      currency: p.currencyLocal,
-      country: method.country,
-      customer: {
-        name: p.userName ?? undefined,
-        email: p.userEmail ?? undefined,
-        documentId: forwarded.documentId,
-        phone: p.userPhone ?? undefined,
-        ip: p.userIp ?? undefined,
-        address: forwarded.address
-      },
-      expiresAt: DateTime.toDateUtc(p.expiresAt),
-      callbackUrl: `${baseUrlOf(config)}/providers/${encodeURIComponent(provider.id)}/callbacks`,
-      simulate: p.simulate ?? undefined
-    })
+    const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, forwarded: Forwarded) =>
+      chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(config, provider.id))
 
     /** Writes the next version of a record still being routed (with the key's response, when it is the last write). */
     const advance = (p: Payment, changes: Partial<Payment>, completes?: (next: Payment) => KeyCompletion) =>

@@ -1,0 +1,50 @@
+/**
+ * What the engine sends a provider about a payment: the charge request, and the URL its
+ * notifications (about the charge and its refunds) come back to.
+ */
+import { DateTime } from "effect"
+import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import { baseUrlOf, type EngineConfig } from "../EngineConfig.ts"
+import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../ports/PaymentProvider.ts"
+import type { Payment } from "./Payment.ts"
+
+/**
+ * The buyer's data that is forwarded to the provider and never stored: a retry of the request
+ * brings it again; the recovery job continues without it.
+ */
+export interface Forwarded {
+  readonly documentId?: string | undefined
+  readonly address?: BuyerAddress | undefined
+}
+
+/** Where `providerId` sends its signed notifications. */
+export const callbackUrlOf = (config: EngineConfig["Service"], providerId: string) =>
+  `${baseUrlOf(config)}/providers/${encodeURIComponent(providerId)}/callbacks`
+
+/** The charge a provider is asked for; its idempotency key is the same on every retry. */
+export const chargeRequestOf = (
+  p: Payment,
+  method: PaymentMethodDef,
+  provider: PaymentProvider,
+  forwarded: Forwarded,
+  callbackUrl: string
+): ChargeRequest => ({
+  transactionId: p.id,
+  idempotencyKey: `${p.id}:${provider.id}`,
+  environment: p.environment,
+  method,
+  amount: p.amountLocal,
+  currency: p.currencyLocal,
+  country: method.country,
+  customer: {
+    name: p.userName ?? undefined,
+    email: p.userEmail ?? undefined,
+    documentId: forwarded.documentId,
+    phone: p.userPhone ?? undefined,
+    ip: p.userIp ?? undefined,
+    address: forwarded.address
+  },
+  expiresAt: DateTime.toDateUtc(p.expiresAt),
+  callbackUrl,
+  simulate: p.simulate ?? undefined
+})
