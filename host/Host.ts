@@ -4,7 +4,7 @@
  */
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Console, Effect, Layer, Option, Redacted, References } from "effect"
-import { HttpRouter } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
@@ -129,9 +129,19 @@ const serverOptions = (config: HostConfig) => ({
   connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs)
 })
 
-/** The host listening on `config.host:config.port`. */
-export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>, payoutProviders?: Layer.Layer<PayoutProviders>) =>
-  HttpRouter.serve(appLayer(config, store, payoutProviders), { disableLogger: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })),
+/**
+ * The host listening on `config.host:config.port`. The port is bound only once the application
+ * is built (store open, migrations run, workers started, routes mounted): a connection before
+ * that is refused at once, which a load balancer or a readiness probe retries. (`HttpRouter.serve`
+ * binds first and builds the application after, so a request in that window was accepted by a
+ * server with no handler yet and hung.)
+ */
+export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>, payoutProviders?: Layer.Layer<PayoutProviders>) => {
+  const app = appLayer(config, store, payoutProviders).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
+  const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
+  const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve()(router.asHttpEffect())))
+  return HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server))).pipe(
+    Layer.provideMerge(app),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
   )
+}
