@@ -26,9 +26,13 @@
  *   again. An execution that wrote ahead ends its record in a final state before it answers an
  *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
  *   with nothing to continue. Results are kept 24 hours.
+ * - Keys live on real time, whatever clock the request runs on: a sandbox shop's test clock moves
+ *   its payments and schedules, never its keys' leases and retention (as Stripe's test clocks
+ *   leave idempotency alone), so a retry after an advance replays instead of executing again.
  */
 import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from "effect"
 import { type ApiError, apiError } from "../ApiError.ts"
+import { realNow } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import { IdempotencyStore, KeyTaken } from "../ports/IdempotencyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
@@ -168,7 +172,7 @@ export class Idempotency extends Context.Service<Idempotency, {
       const engineContext = yield* Effect.context<never>()
       let beating = false
       const extendAll = Effect.gen(function*() {
-        const at = yield* DateTime.now
+        const at = yield* realNow
         for (const { holder, key, scope } of running) yield* store.extend(scope, key, holder, leaseFrom(at))
       }).pipe(Effect.catchCause((cause) => Effect.logWarning("idempotency leases not extended", cause)))
       const heartbeat = Effect.gen(function*() {
@@ -204,7 +208,7 @@ export class Idempotency extends Context.Service<Idempotency, {
         Effect.gen(function*() {
           if (exit._tag === "Success") return stored() ? undefined : yield* complete(request, codec, exit.value)
           if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key, holder)
-          yield* store.extend(request.scope, request.key, holder, yield* DateTime.now)
+          yield* store.extend(request.scope, request.key, holder, yield* realNow)
         })
 
       /**
@@ -233,7 +237,7 @@ export class Idempotency extends Context.Service<Idempotency, {
               key: request.key,
               claimsInWriteAhead: true,
               bindTo: (resourceId) =>
-                Effect.flatMap(DateTime.now, (at) => {
+                Effect.flatMap(realNow, (at) => {
                   claimed = true
                   return store.claim({ ...claimAt(request, holder, at), resourceId })
                 }),
@@ -260,9 +264,9 @@ export class Idempotency extends Context.Service<Idempotency, {
         Effect.gen(function*() {
           const atomic = options?.atomic === true
           const holder = yield* ids.secret("", 12)
-          const deadline = DateTime.add(yield* DateTime.now, { milliseconds: Duration.toMillis(waitForExecution) })
+          const deadline = DateTime.add(yield* realNow, { milliseconds: Duration.toMillis(waitForExecution) })
           while (true) {
-            const at = yield* DateTime.now
+            const at = yield* realNow
             const acquired = yield* store.acquire(claimAt(request, holder, at))
             if (acquired._tag === "Acquired") {
               // An atomic execution stores its result in its own transaction; another may store it in its last write.

@@ -170,6 +170,24 @@ for (const target of storeTargets("sandboxclock")) {
           assert.strictEqual((yield* call("GET", "/api/v1/sandbox/clock", { bearer: b.sk })).body.offsetSeconds, 0)
         }))
 
+      it.effect("Idempotency-Keys live on real time: a retry after an advance replays the payment, never makes a second one", () =>
+        Effect.gen(function*() {
+          const { sk } = yield* sandboxKey
+          const request = { bearer: sk, headers: { "idempotency-key": "order-clock-1" }, body: { amount: 100, paymentMethodId: "sbx_pix" } }
+          const first = yield* call("POST", "/api/v1/payments", request)
+          assert.strictEqual(first.status, 201)
+          assert.strictEqual((yield* advance(sk, 2 * day)).status, 200)
+          const retried = yield* call("POST", "/api/v1/payments", request)
+          assert.strictEqual(retried.body.transactionId, first.body.transactionId, "the same payment")
+          assert.strictEqual(retried.headers.get("idempotent-replayed"), "true")
+          // And another body with the key is still a reuse of it.
+          const reused = yield* call("POST", "/api/v1/payments", { ...request, body: { amount: 101, paymentMethodId: "sbx_pix" } })
+          assert.strictEqual(reused.status, 409)
+          assert.strictEqual(reused.body.error.code, "idempotency_key_reused")
+          const { total } = (yield* call("GET", "/api/v1/payments", { bearer: sk })).body.pagination
+          assert.strictEqual(total, 1)
+        }))
+
       it.effect("seconds must be an integer from 1 to 400 days; a merchant-wide key names its shop", () =>
         Effect.gen(function*() {
           const m = yield* createMerchant()
