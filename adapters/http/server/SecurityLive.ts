@@ -14,6 +14,21 @@ import { makeOnShopClock } from "./RequestClock.ts"
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
 /**
+ * A header that is there but carries no Bearer token (HTTP Basic, a bare key, another scheme) is
+ * not a missing one: the key may be right and only the scheme wrong, so the answer says which
+ * (Stripe answers such a header with its invalid-key error too). `Bearer` with nothing after it
+ * sends no key: missing.
+ */
+const wrongScheme = (authorization: string | undefined) => {
+  const value = (authorization ?? "").trim()
+  return value !== "" && value.split(" ")[0]!.toLowerCase() !== "bearer"
+}
+const notBearer = apiError(
+  "invalid_api_key",
+  "The Authorization header does not carry a Bearer token: use `Authorization: Bearer <key>` (an access token or an API key; HTTP Basic is not accepted)"
+)
+
+/**
  * Authenticates the bearer. A raw API key is looked up like a login: an unknown one takes from the
  * client address's allowance of `POST /auth/token`, and once that is spent no raw key from the
  * address is even looked up (a right guess must not be told apart). Access tokens are signed and
@@ -26,7 +41,9 @@ const makeAuthenticate = Effect.gen(function*() {
   return (credential: Redacted.Redacted<string>) =>
     Effect.gen(function*() {
       const bearer = Redacted.value(credential).trim()
-      if (bearer === "") return yield* missing
+      if (bearer === "") {
+        return yield* wrongScheme((yield* HttpServerRequest.HttpServerRequest).headers["authorization"]) ? notBearer : missing
+      }
       if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
       const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
       yield* limits.check("auth", address)
