@@ -3,6 +3,10 @@
  * it in their own server (Node, Bun, Deno, a serverless runtime...). Give it the engine layer and
  * the memo map of the runtime that already built that layer, and the handler serves the very same
  * engine and store the embedder's own code calls.
+ *
+ * Requests run in the context the engine layer built, so they log through the embedder's loggers
+ * (`Logger.layer`) at the embedder's minimum level (`References.MinimumLogLevel`; `"None"` silences
+ * the handler's line per request) when the engine layer provides them.
  */
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -30,7 +34,9 @@ export const toFetchHandler = <E>(
   readonly dispose: () => Promise<void>
 } => {
   const web = HttpRouter.toWebHandler(
-    HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, Layer.succeed(HttpConfig, config), HttpServer.layerServices))),
+    // provideMerge, not provide: what the engine layer built (its loggers and log level among it)
+    // stays in the requests' context instead of being left behind once the routes are built.
+    HttpApp.pipe(Layer.provideMerge(Layer.mergeAll(engine, Layer.succeed(HttpConfig, config), HttpServer.layerServices))),
     { memoMap: options.memoMap, disableLogger: true }
   )
   return { handler: (request) => web.handler(request), dispose: web.dispose }

@@ -1,0 +1,98 @@
+/**
+ * The package's Fetch handler (`toFetchHandler`, subpath `/http`) logs through the embedder's
+ * loggers at the embedder's minimum level: with the level at `None` not one line reaches a custom
+ * logger or the console; with the default level its request lines reach the embedder's logger.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Layer, Logger, ManagedRuntime, Option, Redacted, References } from "effect"
+import { afterEach, vi } from "vitest"
+import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
+import { toFetchHandler } from "../../adapters/http/index.ts"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { HttpWebhookSender } from "../../adapters/webhooks/HttpWebhookSender.ts"
+import { Engine } from "../../core/Engine.ts"
+import { EngineConfig } from "../../core/EngineConfig.ts"
+import * as Money from "../../core/Money.ts"
+import { Merchants } from "../../core/tenancy/Merchants.ts"
+
+/** The embedder's engine with its own logger (and, when given, its own minimum level). */
+const embed = (lines: Array<string>, level?: "None") => {
+  const capture = Logger.make(({ message }) => {
+    lines.push((Array.isArray(message) ? message : [message]).map(String).join(" "))
+  })
+  const logging = Layer.mergeAll(
+    Logger.layer([capture]),
+    level === undefined ? Layer.empty : Layer.succeed(References.MinimumLogLevel, level)
+  )
+  const engine = Engine.layer.pipe(
+    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("an-embedder-secret-of-32-bytes!!"))),
+    Layer.provideMerge(HttpWebhookSender.layer({ allowPrivateTargets: false })),
+    Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
+      publicUrl: "https://shop.example",
+      checkoutUrl: "https://shop.example",
+      fxMarkupPct: Money.decimal("2"),
+      depositCallbackSecret: Redacted.make("an-embedder-deposit-secret")
+    }))),
+    Layer.provideMerge(MemoryStore.layer),
+    Layer.provideMerge(logging)
+  )
+  const runtime = ManagedRuntime.make(engine)
+  const api = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sbx"), trustedProxies: 0 }, { memoMap: runtime.memoMap })
+  return {
+    runtime,
+    api,
+    dispose: async () => {
+      await api.dispose()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** Three requests: a success, an authentication error and an unknown route. */
+const traffic = async (embedded: ReturnType<typeof embed>) => {
+  const { keys } = await embedded.runtime.runPromise(Merchants.use((m) => m.create({ name: "Acme", email: "ops@acme.example" })))
+  const me = await embedded.api.handler(new Request("https://shop.example/api/v1/me", { headers: { authorization: `Bearer ${keys.sandbox.secretKey}` } }))
+  assert.strictEqual(me.status, 200)
+  assert.strictEqual((await embedded.api.handler(new Request("https://shop.example/api/v1/me"))).status, 401)
+  assert.strictEqual((await embedded.api.handler(new Request("https://shop.example/api/v1/nowhere"))).status, 404)
+}
+
+describe("toFetchHandler's logging", () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it("the embedder's minimum level None: no line reaches the embedder's logger nor the console", async () => {
+    const printed: Array<string> = []
+    for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+      vi.spyOn(console, method).mockImplementation((...args: Array<unknown>) => {
+        printed.push(args.map(String).join(" "))
+      })
+    }
+    const lines: Array<string> = []
+    const embedded = embed(lines, "None")
+    try {
+      await traffic(embedded)
+    } finally {
+      await embedded.dispose()
+    }
+    assert.deepStrictEqual(lines, [])
+    assert.deepStrictEqual(printed.filter((p) => p.includes("/api/v1/")), [])
+  })
+
+  it("at the default level the request lines go to the embedder's logger", async () => {
+    const lines: Array<string> = []
+    const embedded = embed(lines)
+    try {
+      await traffic(embedded)
+    } finally {
+      await embedded.dispose()
+    }
+    const requests = lines.filter((l) => /^GET \/api\/v1\/\S+ \d{3} \d+ms$/.test(l))
+    assert.deepStrictEqual(requests.map((l) => l.split(" ").slice(0, 3).join(" ")), [
+      "GET /api/v1/me 200",
+      "GET /api/v1/me 401",
+      "GET /api/v1/nowhere 404"
+    ])
+  })
+})
