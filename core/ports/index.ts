@@ -25,6 +25,15 @@ export {
   PayoutRejected,
   type PayoutUpdate
 } from "./PayoutProvider.ts"
+export {
+  type ChainDestination,
+  type SettlementPayoutProvider,
+  SettlementPayoutRejected,
+  type SettlementPayoutRequest,
+  type SettlementPayoutStatus,
+  SettlementPayoutUnavailable,
+  type SettlementPayoutUpdate
+} from "./SettlementPayoutProvider.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
 export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 

@@ -1,0 +1,72 @@
+/**
+ * The contract of a settlement payout plugin: how a closed settlement batch's net leaves the
+ * platform for the merchant's own destination, a stablecoin address on a named chain (Circle's
+ * USDC transfers). Like pay-outs, the engine writes the batch ahead (`paying`) with the
+ * idempotency key the provider will see, calls `send`, and learns the outcome from the answer,
+ * the status poll or a verified notification. Only an explicit `complete` or `failed` moves
+ * money; anything else is `pending`.
+ */
+import type { BigDecimal, Effect } from "effect"
+import { Schema } from "effect"
+import type { Environment } from "../Environment.ts"
+import type { CallbackRejected } from "./PaymentProvider.ts"
+
+/** Where a batch is paid: a blockchain address on a chain the provider names (`ETH`, `SOL`, `MATIC`...). */
+export interface ChainDestination {
+  readonly chain: string
+  readonly address: string
+}
+
+export interface SettlementPayoutRequest {
+  /** The engine's batch id (`STL-...`). */
+  readonly batchId: string
+  /** The same on every retry of this batch's payout: `<batchId>:<providerId>`. */
+  readonly idempotencyKey: string
+  readonly environment: Environment
+  /** In USD, major units, rounded to the cent; paid 1:1 in USDC. */
+  readonly amountUsd: BigDecimal.BigDecimal
+  readonly destination: ChainDestination
+}
+
+export type SettlementPayoutStatus = "pending" | "complete" | "failed"
+
+/** A settlement payout as the provider reports it. */
+export interface SettlementPayoutUpdate {
+  readonly providerRef: string
+  /** The engine's batch id, when the provider echoes it (its idempotency key or metadata). */
+  readonly batchId?: string | undefined
+  readonly status: SettlementPayoutStatus
+  /** The transaction hash on chain, once the provider has one. */
+  readonly transactionHash?: string | undefined
+  /** The provider's words (failure reason...). */
+  readonly detail?: string | undefined
+}
+
+/** The provider refused the payout outright (bad address, unsupported chain): the batch fails, its money returns. */
+export class SettlementPayoutRejected extends Schema.TaggedError<SettlementPayoutRejected>()("SettlementPayoutRejected", {
+  reason: Schema.String
+}) {}
+
+/** The provider could not be asked (outage, timeout, 5xx): the engine asks again with the same key. */
+export class SettlementPayoutUnavailable extends Schema.TaggedError<SettlementPayoutUnavailable>()("SettlementPayoutUnavailable", {
+  reason: Schema.String
+}) {}
+
+export interface SettlementPayoutProvider {
+  readonly id: string
+  readonly environments: ReadonlyArray<Environment>
+  /** The chains it pays out on, by the provider's names. */
+  readonly chains: ReadonlyArray<string>
+  /**
+   * Sends the payout, or, when the provider already holds one for this idempotency key, answers
+   * that one as it stands now: never a second transfer.
+   */
+  readonly send: (request: SettlementPayoutRequest) => Effect.Effect<SettlementPayoutUpdate, SettlementPayoutRejected | SettlementPayoutUnavailable>
+  /** The payout as it stands now (the poll when a notification was lost). */
+  readonly status: (providerRef: string) => Effect.Effect<SettlementPayoutUpdate, SettlementPayoutUnavailable>
+  /** Verifies and parses a notification exactly as the provider documents it; headers lowercase, the body the exact bytes. */
+  readonly verifyCallback: (
+    headers: Readonly<Record<string, string | undefined>>,
+    rawBody: string
+  ) => Effect.Effect<ReadonlyArray<SettlementPayoutUpdate>, CallbackRejected>
+}
