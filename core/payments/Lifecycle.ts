@@ -22,6 +22,7 @@ import { type PaymentEvent, transition } from "./PaymentState.ts"
 import { readView } from "./PaymentView.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "./ProviderRegistry.ts"
+import { sandboxProviderId } from "./Routing.ts"
 
 /** Pending payments older than this are asked about by the reconcile poll. */
 export const reconcileAfter = Duration.minutes(2)
@@ -104,7 +105,9 @@ export const makeLifecycle = Effect.gen(function*() {
           yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
           yield* emit(next, "payment.completed")
           yield* learn.conversion(next, true)
-          if (next.environment === "sandbox") yield* emit(next, "payment.captured")
+          // Spec 6: the sandbox simulator's alias of payment.completed, nobody else's (not a
+          // deposit credit, not a real connector's sandbox).
+          if (next.environment === "sandbox" && next.provider === sandboxProviderId) yield* emit(next, "payment.captured")
           yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
             runAt: DateTime.add(at, { days: next.settlement.delayDays }),
             dedupeKey: `${JobKinds.settle}:${next.id}`
