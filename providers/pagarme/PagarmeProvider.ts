@@ -199,6 +199,32 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         return (list.data ?? []).find((t) => t.id === transactionId) ?? known
       })
 
+    /**
+     * Writes the refund's marker and reads it back. The marker is what finds the refund once the
+     * Idempotency-Key has lapsed (24 h; the engine follows a pending refund for 30 days), so it is
+     * never left unwritten: two refunds of one charge marking at once can overwrite each other's
+     * metadata, so the write is merged and checked again; failing that, the call fails retryable
+     * and its retry (within the key's 24 h, the same refund replayed) marks again.
+     */
+    const mark = (chargeId: string, marker: string, refundRef: string) =>
+      Effect.gen(function*() {
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const current = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(chargeId)), Wire.Charge)
+          if (current.metadata?.[marker] === refundRef) return
+          yield* call(
+            "refund.mark",
+            HttpClientRequest.patch(`${chargeUrl(chargeId)}/metadata`).pipe(
+              HttpClientRequest.bodyText(JSON.stringify({ metadata: { ...keptMetadata(current.metadata), [marker]: refundRef } }), "application/json")
+            ),
+            Wire.Charge
+          )
+        }
+        const last = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(chargeId)), Wire.Charge)
+        if (last.metadata?.[marker] !== refundRef) {
+          return yield* fail(true, "refund_marker_lost", `the refund marker of ${chargeId} could not be kept; asking again replays the refund`)
+        }
+      })
+
     const refund = Effect.fn("PagarmeProvider.refund")(function*(request: RefundRequest) {
       const centavos = Rails.toCentavos(request.amount)
       if (Option.isNone(centavos) || centavos.value <= 0) {
@@ -227,16 +253,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (Wire.toRefundStatus(transaction.status) === "failed") {
         return yield* fail(false, upstream.clip(transaction.status ?? "refund_failed"), `Pagar.me refused the refund of ${answered.id}`)
       }
-      yield* call(
-        "refund.mark",
-        HttpClientRequest.patch(`${chargeUrl(request.providerRef)}/metadata`).pipe(
-          HttpClientRequest.bodyText(
-            JSON.stringify({ metadata: { ...keptMetadata(before.metadata), [marker]: refundRef } }),
-            "application/json"
-          )
-        ),
-        Wire.Charge
-      ).pipe(Effect.ignore)
+      yield* mark(request.providerRef, marker, refundRef)
       const now = yield* refundAsItStands(request.providerRef, refundRef, transaction)
       return { providerRef: refundRef, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
     })

@@ -106,6 +106,21 @@ describe("Pagar.me connector", () => {
       assert.deepStrictEqual(sim.view(accepted.providerRef).metadata, { [`refund_TXN-PGM-24H-R1`]: first.providerRef })
     }))
 
+  it.live("two refunds of one charge at once keep both markers: asked again after the keys lapsed, neither is made twice", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.dropCallbacks(true)
+      const accepted = yield* provider.charge(chargeRequestFor(provider)("TXN-PGM-RACE"))
+      yield* sim.complete(accepted.providerRef)
+      yield* sim.setRefundsPending(true)
+      const requests = [1, 2].map((n) => refundOf("TXN-PGM-RACE", accepted.providerRef, n, "2"))
+      const first = yield* Effect.forEach(requests, provider.refund, { concurrency: 2 })
+      yield* sim.expireIdempotencyKeys()
+      const again = yield* Effect.forEach(requests, provider.refund, { concurrency: 1 })
+      assert.deepStrictEqual(again.map((r) => r.providerRef), first.map((r) => r.providerRef))
+      assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund").length, 2)
+    }))
+
   it.live("a pending refund Pagar.me rejects later is failed (the money is the shop's again)", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
