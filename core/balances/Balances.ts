@@ -16,7 +16,16 @@ import type { Scope } from "../tenancy/Scopes.ts"
 
 const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
 
-/** The balance view of a shop from its account balances and latest journal entries. */
+/**
+ * What a journal entry moves in the shop's USD pay-in books, to the cent. An entry that moves none
+ * of them (the payout balance's, a local-currency funding) is no movement of the pay-in balance.
+ */
+const payinPostings = (entry: JournalEntry) =>
+  entry.postings.filter((p) => p.currency === "USD" && merchantPayinBooks.includes(p.book) && !BigDecimal.isZero(Money.round(p.amount, "USD")))
+
+/** Journal entries looked at per page while filling `movements`, and at most how many pages. */
+const movementPages = 10
+
 /** A payment's rolling reserve still held, and when it goes to available. */
 export interface ReserveRelease {
   readonly transactionId: string
@@ -24,6 +33,7 @@ export interface ReserveRelease {
   readonly releaseAt: DateTime.Utc
 }
 
+/** The balance view of a shop from its account balances and latest journal entries. */
 export const summarize = (
   scope: Scope,
   balances: ReadonlyArray<AccountBalance>,
@@ -67,9 +77,9 @@ export const summarize = (
         totalFees: n(BigDecimal.sumAll([platformFees, flatFees, providerFees, chargebackFees])),
         netBalance: n(BigDecimal.subtract(BigDecimal.sumAll([available, pending, frozen, reserve]), owed))
       },
-      movements: entries.map((e) => {
-        const mine = e.postings.filter((p) => p.currency === "USD" && merchantPayinBooks.includes(p.book))
-        return {
+      movements: entries.flatMap((e) => {
+        const mine = payinPostings(e)
+        return mine.length === 0 ? [] : [{
           id: e.id,
           type: e.kind,
           reference: e.reference,
@@ -77,7 +87,7 @@ export const summarize = (
           amount: n(BigDecimal.sumAll(mine.map((p) => p.amount))),
           books: Object.fromEntries(mine.map((p) => [p.book, n(p.amount)])),
           createdAt: DateTime.formatIso(e.createdAt)
-        }
+        }]
       }),
       reserveSchedule: releases.map((r) => ({ transactionId: r.transactionId, amount: n(r.amount), releaseAt: DateTime.formatIso(r.releaseAt) })),
       balances: currencies.map((currency) => {
@@ -104,7 +114,15 @@ export class Balances extends Context.Service<Balances, {
       const payments = yield* PaymentStore
       const summary = Effect.fn("Balances.summary")(function*(scope: Scope, movementsLimit = 50) {
         const balances = yield* ledger.balances(scope.environment, scope.shop.id)
-        const { entries } = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset: 0 })
+        // The newest entries that move the pay-in balance: entries of the payout books are passed
+        // over, so pages are read until the list is full (bounded).
+        const entries: Array<JournalEntry> = []
+        for (let page = 0, offset = 0; page < movementPages && entries.length < movementsLimit; page++) {
+          const read = yield* ledger.entries(scope.environment, scope.shop.id, { limit: movementsLimit, offset })
+          entries.push(...read.entries.filter((e) => payinPostings(e).length > 0).slice(0, movementsLimit - entries.length))
+          offset += read.entries.length
+          if (read.entries.length < movementsLimit || offset >= read.total) break
+        }
         // The next releases: completed payments whose reserve is still held (newest 200 looked at).
         const { rows } = yield* payments.list(scope.environment, scope.shop.id, { statuses: ["completed"] }, { limit: 200, offset: 0 })
         // What each release will move: what is left of the payment's reserve after its refunds.
