@@ -84,7 +84,19 @@ export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
     )
     if (inFlight) return yield* fail(true, "refund_in_flight", "another refund of this Conekta order is still unresolved")
     const position = refunds.length + 1
-    const current = marked === position ? order : yield* mark(order, key, String(position))
+    const marking = marked === position ? order : yield* mark(order, key, String(position))
+    // Conekta's metadata has no compare-and-set: two refunds marking at once can overwrite each
+    // other, or both claim position n. Read back before asking: ours must be there, and no other
+    // unresolved mark beside it, else this one steps back (its mark voided, retryable) and asks
+    // on its retry. At worst both step back; never are two refunds asked for one position.
+    const current = marking === order ? order : yield* getOrder("refund.lookup", order.id)
+    const contested = Object.entries(current.metadata ?? {}).some(([k, v]) =>
+      k !== key && k.startsWith(Wire.refundKeyOf("")) && Number(v) > refunds.length
+    )
+    if (current.metadata?.[key] !== String(position) || contested) {
+      if (current.metadata?.[key] === String(position)) yield* Effect.ignore(mark(current, key, voided))
+      return yield* fail(true, "refund_in_flight", "another refund of this Conekta order is being asked for at the same time")
+    }
     const after = yield* call(
       "refund",
       HttpClientRequest.post(`${orderUrl(order.id)}/refunds`).pipe(

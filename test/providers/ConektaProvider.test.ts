@@ -227,6 +227,23 @@ describe("ConektaProvider", () => {
       assert.strictEqual(posts.length, 2)
     }))
 
+  it.live("refunds: two refunds of one order at once never take one position; retried until both are made, each is made once", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-RACE", { amount: Money.decimal("400") }))
+      yield* sim.complete(providerRef)
+      const requests = [1, 2].map((n) => refundOf("TXN-REF-RACE", providerRef, n, n === 1 ? "100" : "150"))
+      // As the engine's refund jobs do: each asks again after a retryable failure.
+      const asked = (request: (typeof requests)[number]) =>
+        provider.refund(request).pipe(Effect.retry({ while: (e) => e.retryable, times: 10 }))
+      const outcomes = yield* Effect.forEach(requests, asked, { concurrency: 2 })
+      const again = yield* Effect.forEach(requests, asked, { concurrency: 2 })
+      const order = sim.orders.get(providerRef)!
+      assert.deepStrictEqual([...order.refunds.map((r) => r.amount)].sort(), [10000, 15000])
+      assert.deepStrictEqual(again.map((r) => r.providerRef), outcomes.map((r) => r.providerRef))
+      assert.notStrictEqual(outcomes[0]!.providerRef, outcomes[1]!.providerRef)
+    }))
+
   it.live("refunds: a refund whose answer was lost is found on retry, never made twice", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup({ timeoutMs: 400 }, 900)
