@@ -4,7 +4,7 @@
  * hashing and HMAC are in `Foundation`. Provider plugins register into the `ProviderRegistry`
  * this layer exposes.
  */
-import { Layer } from "effect"
+import { type Duration, Layer } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
@@ -30,6 +30,7 @@ import { Scopes } from "./tenancy/Scopes.ts"
 import { Events } from "./webhooks/Events.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
+import { EngineConfig } from "./EngineConfig.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
@@ -75,7 +76,49 @@ export const Foundation = foundationWith(crypto)
 /** Deterministic ids (`TXN-000001`, ...), for tests. */
 export const FoundationTest = Layer.mergeAll(Ids.layerTest, crypto)
 
+/** What `Engine.make` assembles a runnable engine from. */
+export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
+  readonly config: EngineConfig["Service"]
+  /** The stores: `MemoryStore.layer` (`/store/memory`), `SqlStore.postgres(url)` or `SqlStore.pglite(dir)` (`/store/sql`). */
+  readonly store: Layer.Layer<S, SE>
+  /** Access tokens: `JoseTokenSigner.layer(secret)` (`/adapters`). */
+  readonly tokenSigner: Layer.Layer<T, TE>
+  /** Webhook deliveries: `HttpWebhookSender.layer({ allowPrivateTargets: false })` (`/adapters`). */
+  readonly webhookSender: Layer.Layer<W, WE>
+  /**
+   * Provider plugins, each a layer registering into the `ProviderRegistry`:
+   * `SandboxProvider.layer(...)` (`/providers/sandbox`), a connector's `layer(...)`. Without one,
+   * every payment fails with `422 cascade_exhausted`.
+   */
+  readonly providers?: ReadonlyArray<Layer.Layer<never, PE, PR>> | undefined
+  /**
+   * How often the two background loops look for due work: `Jobs.worker` (expiry, sandbox
+   * outcomes, settlement, reconcile, recovery) and `Webhooks.worker` (deliveries). Default
+   * 1 second; `false` starts neither (another process of the same store runs them).
+   */
+  readonly workerInterval?: Duration.Input | false | undefined
+}
+
+/**
+ * A runnable engine in one call: the core services on the given store, token signer and webhook
+ * sender, the given provider plugins registered, and the job and webhook loops running for as
+ * long as the layer is built (a `ManagedRuntime` until `dispose`).
+ */
+const make = <S, SE, T, TE, W, WE, PE = never, PR = never>(parts: EngineParts<S, SE, T, TE, W, WE, PE, PR>) => {
+  const every = parts.workerInterval ?? "1 second"
+  const workers = every === false ? Layer.empty : Layer.mergeAll(Jobs.worker(every), Webhooks.worker(every))
+  return Layer.mergeAll(workers, ...(parts.providers ?? [])).pipe(
+    Layer.provideMerge(services),
+    Layer.provideMerge(Payouts.noProviders),
+    Layer.provideMerge(Foundation),
+    Layer.provideMerge(Layer.mergeAll(parts.tokenSigner, parts.webhookSender, Layer.succeed(EngineConfig, parts.config))),
+    Layer.provideMerge(parts.store)
+  )
+}
+
 export const Engine = {
+  /** A runnable engine (services, providers, workers) from its parts; see `EngineParts`. */
+  make,
   services,
   /** With no payout provider plugins: real-rail payouts go through the simulated driver. */
   layer: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(Foundation)),

@@ -2,51 +2,44 @@
  * Embedding the engine in your own server: one runtime holds the engine on the store of your
  * choice (here the in-memory one); your code calls its services directly, and the HTTP API is a
  * Fetch handler (`Request` -> `Response`) on the same runtime that you mount wherever you route.
- * Run: `npx tsx examples/embed-engine/main.ts`.
+ *
+ * It imports only the package's public subpaths, so it runs as it is in your own project:
+ * `npm install effect payment-orchestration-engine` (or the tarball `npm pack` makes), copy this
+ * file into an ES module package (`"type": "module"` in its package.json, `npm pkg set
+ * type=module`), and run `npx tsx main.ts`. Secrets come from `JWT_SECRET`,
+ * `DEPOSIT_CALLBACK_SECRET` and `SANDBOX_CALLBACK_SECRET` when set; otherwise development ones
+ * are generated for this run (tokens and signatures then last as long as the process).
  */
-import { Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
-import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
-import { HttpApp } from "../../adapters/http/server/HttpApp.ts"
-import { HttpConfig } from "../../adapters/http/server/HttpConfig.ts"
-import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { HttpWebhookSender } from "../../adapters/webhooks/HttpWebhookSender.ts"
-import { Engine } from "../../core/Engine.ts"
-import { EngineConfig } from "../../core/EngineConfig.ts"
-import * as Money from "../../core/Money.ts"
-import { Jobs } from "../../core/jobs/Jobs.ts"
-import { Merchants } from "../../core/tenancy/Merchants.ts"
-import { Webhooks } from "../../core/webhooks/Webhooks.ts"
-import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
+import { randomBytes } from "node:crypto"
+import { ManagedRuntime, Option, Redacted } from "effect"
+import { HttpWebhookSender, JoseTokenSigner } from "payment-orchestration-engine/adapters"
+import { Engine, Merchants, Money } from "payment-orchestration-engine/core"
+import { toFetchHandler } from "payment-orchestration-engine/http"
+import { SandboxProvider } from "payment-orchestration-engine/providers/sandbox"
+import { MemoryStore } from "payment-orchestration-engine/store/memory"
 
-export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readonly publicUrl: string }) => {
-  const sandboxCallbackSecret = Redacted.make("sandbox-callback-secret")
-  const services = Engine.layer.pipe(
-    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make(options.jwtSecret))),
-    // Production embedders keep private targets refused; this example delivers to localhost.
-    Layer.provideMerge(HttpWebhookSender.layer({ allowPrivateTargets: true })),
-    Layer.provideMerge(Layer.succeed(EngineConfig, EngineConfig.of({
+const secret = (name: string) => Redacted.make(process.env[name] || randomBytes(32).toString("hex"))
+
+export const makeEmbeddedEngine = (options: { readonly jwtSecret?: string; readonly publicUrl: string }) => {
+  const sandboxCallbackSecret = secret("SANDBOX_CALLBACK_SECRET")
+  // The engine with the sandbox provider (so sandbox payments have somewhere to go) and its two
+  // background loops: jobs (expiry, sandbox outcomes, settlement, reconcile) and webhook deliveries.
+  const engine = Engine.make({
+    config: {
       publicUrl: options.publicUrl,
       checkoutUrl: options.publicUrl,
       fxMarkupPct: Money.decimal("2"),
-      depositCallbackSecret: Redacted.make("change-me")
-    }))),
-    Layer.provideMerge(MemoryStore.layer)
-  )
-  // The sandbox provider (so sandbox payments have somewhere to go) and the two background loops
-  // the engine needs: jobs (expiry, sandbox outcomes, settlement, reconcile) and webhook deliveries.
-  const engine = Layer.mergeAll(
-    SandboxProvider.layer({ formBaseUrl: options.publicUrl, callbackSecret: sandboxCallbackSecret }),
-    Jobs.worker("1 second"),
-    Webhooks.worker("1 second")
-  ).pipe(Layer.provideMerge(services))
+      depositCallbackSecret: secret("DEPOSIT_CALLBACK_SECRET")
+    },
+    store: MemoryStore.layer,
+    tokenSigner: JoseTokenSigner.layer(options.jwtSecret === undefined ? secret("JWT_SECRET") : Redacted.make(options.jwtSecret)),
+    // Production embedders keep private targets refused; this example delivers to localhost.
+    webhookSender: HttpWebhookSender.layer({ allowPrivateTargets: true }),
+    providers: [SandboxProvider.layer({ formBaseUrl: options.publicUrl, callbackSecret: sandboxCallbackSecret })]
+  })
   const runtime = ManagedRuntime.make(engine)
-  const config = Layer.succeed(HttpConfig, HttpConfig.of({ adminToken: Option.none(), sandboxCallbackSecret, trustedProxies: 0 }))
   // Sharing the runtime's memo map makes the handler use the very same engine and store.
-  const web = HttpRouter.toWebHandler(
-    HttpApp.pipe(Layer.provide(Layer.mergeAll(engine, config, HttpServer.layerServices))),
-    { memoMap: runtime.memoMap, disableLogger: true }
-  )
+  const web = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret, trustedProxies: 0 }, { memoMap: runtime.memoMap })
   return {
     handler: web.handler,
     onboard: (name: string, email: string) => runtime.runPromise(Merchants.use((m) => m.create({ name, email }))),
@@ -58,23 +51,27 @@ export const makeEmbeddedEngine = (options: { readonly jwtSecret: string; readon
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const engine = makeEmbeddedEngine({ jwtSecret: "change-me-to-32-random-bytes-please", publicUrl: "http://localhost" })
+  const engine = makeEmbeddedEngine({ publicUrl: "http://localhost" })
   const { keys } = await engine.onboard("Acme", "ops@acme.example")
   const me = await engine.handler(new Request("http://localhost/api/v1/me", {
     headers: { authorization: `Bearer ${keys.sandbox.secretKey}` }
   }))
   console.log(me.status, await me.json())
-  // A sandbox payment that the sandbox pays: the job worker completes it within a second.
+  // A sandbox payment that the sandbox pays: the job worker completes it within a second or two.
   const created = await engine.handler(new Request("http://localhost/api/v1/payments", {
     method: "POST",
     headers: { authorization: `Bearer ${keys.sandbox.secretKey}`, "content-type": "application/json", "idempotency-key": "order-1", "sandbox-simulate": "paid" },
     body: JSON.stringify({ amount: 100, paymentMethodId: "sbx_pix", merchantOrderId: "order-1", userName: "Ana Souza", userEmail: "ana@example.com" })
   }))
   const { transactionId } = await created.json() as { transactionId: string }
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  const paid = await engine.handler(new Request(`http://localhost/api/v1/payments/${transactionId}`, {
-    headers: { authorization: `Bearer ${keys.sandbox.secretKey}` }
-  }))
-  console.log(transactionId, (await paid.json() as { status: string }).status)
+  let status = "pending"
+  for (let i = 0; i < 20 && status === "pending"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const paid = await engine.handler(new Request(`http://localhost/api/v1/payments/${transactionId}`, {
+      headers: { authorization: `Bearer ${keys.sandbox.secretKey}` }
+    }))
+    status = (await paid.json() as { status: string }).status
+  }
+  console.log(transactionId, status)
   await engine.dispose()
 }

@@ -1,10 +1,14 @@
 /**
  * A webhook receiver a merchant copies: a plain Node HTTP server that reads the raw body, verifies
  * `X-Service-Signature` with `verifyWebhook`, and answers 2xx only for a genuine event (anything
- * else makes the engine retry). Run: `WEBHOOK_SECRET=whsec_... PORT=4000 npx tsx examples/webhook-receiver/main.ts`.
+ * else makes the engine retry). It imports only the package (`payment-orchestration-engine/webhooks`,
+ * which needs `effect` only), so it runs as it is in your own project: copy it into an ES module
+ * package (`"type": "module"`, `npm pkg set type=module`) and run
+ * `WEBHOOK_SECRET=whsec_... PORT=4000 npx tsx main.ts` (`PORT=0` picks a free port).
  */
 import { createServer, type Server } from "node:http"
-import { verifyWebhook } from "../../core/webhooks/verifyWebhook.ts"
+import type { AddressInfo } from "node:net"
+import { verifyWebhook } from "payment-orchestration-engine/webhooks"
 
 export interface ReceivedEvent {
   readonly id: string
@@ -61,6 +65,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const secret = process.env["WEBHOOK_SECRET"]
   if (secret === undefined) throw new Error("set WEBHOOK_SECRET to the webhook's whsec_ secret")
   const port = Number(process.env["PORT"] ?? 4000)
-  await startReceiver({ port, secret, onEvent: (e) => console.log(`${e.type} ${e.id}`, JSON.stringify(e.envelope["data"])) })
-  console.log(`listening on http://127.0.0.1:${port}`)
+  const server = await startReceiver({ port, secret, onEvent: (e) => console.log(`${e.type} ${e.id}`, JSON.stringify(e.envelope["data"])) })
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`)
 }

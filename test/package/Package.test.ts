@@ -1,16 +1,17 @@
 /**
  * The npm package as an embedder gets it: `npm pack` (of the `dist` that `npm test` has just
- * built), installed into an empty project, imported only by package name and subpaths, typechecked
- * with the project's own `tsc` (NodeNext) and run with `node`.
+ * built), installed into a project made by `npm init -y`, imported only by package name and
+ * subpaths, typechecked with `tsc` (NodeNext) and run with `node`; the README's "Install as a
+ * library" program and every file of `examples/` are copied there and run as written.
  *
  * The install is offline: the empty project gets a lockfile holding the tarball and, for its
  * dependencies, the production entries of this repository's lockfile (with their registry URLs),
  * so `npm ci --offline` takes exactly the versions the suite runs on from the cache `npm ci` filled.
  */
-import { assert, describe, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
-import { createHash } from "node:crypto"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import { execFile, spawn } from "node:child_process"
+import { createHash, createHmac } from "node:crypto"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
@@ -18,6 +19,7 @@ import { promisify } from "node:util"
 const run = promisify(execFile)
 const repo = resolve(import.meta.dirname, "../..")
 const tsc = join(repo, "node_modules/.bin/tsc")
+const tsx = join(repo, "node_modules/.bin/tsx")
 const packageName = "payment-orchestration-engine"
 
 interface PackedFile {
@@ -41,12 +43,12 @@ interface LockEntry {
 const npm = (args: ReadonlyArray<string>, cwd: string) => run("npm", [...args], { cwd, maxBuffer: 64 * 1024 * 1024 })
 
 /** The embedder's lockfile: the tarball, and the repository's production dependency tree. */
-const embedderLock = (tarball: string, registry: string) => {
+const embedderLock = (root: { readonly name: string; readonly version: string }, tarball: string, registry: string) => {
   const pkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"))
   const lock = JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> }
   const spec = `file:${tarball}`
   const packages: Record<string, unknown> = {
-    "": { name: "embedder", dependencies: { [packageName]: spec } },
+    "": { name: root.name, version: root.version, dependencies: { [packageName]: spec } },
     [`node_modules/${packageName}`]: {
       version: pkg.version,
       resolved: spec,
@@ -63,10 +65,7 @@ const embedderLock = (tarball: string, registry: string) => {
     // npm takes each tarball from the cache by URL and integrity, asking the registry nothing.
     packages[key] = { ...entry, resolved: entry.resolved ?? `${registry.replace(/\/$/, "")}/${name}/-/${name.split("/").pop()}-${entry.version}.tgz` }
   }
-  return {
-    packageJson: { name: "embedder", private: true, type: "module", dependencies: { [packageName]: spec } },
-    lockfile: { name: "embedder", lockfileVersion: 3, requires: true, packages }
-  }
+  return { dependencies: { [packageName]: spec }, lockfile: { name: root.name, version: root.version, lockfileVersion: 3, requires: true, packages } }
 }
 
 /**
@@ -149,6 +148,7 @@ await api.dispose()
 await runtime.dispose()
 `
 
+/** The embedder's TypeScript settings; its `esm/` folder is an ES module package (`"type": "module"`). */
 const tsconfig = {
   compilerOptions: {
     target: "ES2022",
@@ -166,60 +166,163 @@ const tsconfig = {
   include: ["main.ts"]
 }
 
+/** The first fenced block of a README section, and the file name its first line gives (`// main.mjs`). */
+const readmeProgram = (section: string) => {
+  const readme = readFileSync(join(repo, "README.md"), "utf8")
+  const start = readme.indexOf(`\n## ${section}\n`)
+  assert.isAtLeast(start, 0, `README has a section "${section}"`)
+  const body = readme.slice(start + 1).split(/\n## /)[0]!.slice(3)
+  const block = /```(\w*)\n([\s\S]*?)```/.exec(body)
+  assert.isNotNull(block, `a code block in "${section}"`)
+  const code = block![2]!
+  const named = /^\/\/ ([\w.-]+\.[cm]?[jt]s)\b/.exec(code)
+  return { file: named?.[1] ?? "main.js", code }
+}
+
+/** A child process's output until it prints a line matching `ready`, or exits. */
+const startUntil = (command: string, args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv, ready: RegExp) => {
+  const child = spawn(command, [...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  const seen = new Promise<void>((resolveSeen, reject) => {
+    const check = (chunk: Buffer) => {
+      out += chunk.toString("utf8")
+      if (ready.test(out)) resolveSeen()
+    }
+    child.stdout.on("data", check)
+    child.stderr.on("data", check)
+    child.on("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)))
+  })
+  return { child, seen, output: () => out }
+}
+
+/** Node without the repository's test-runner options, and none of the secrets the README names. */
+const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "", ...extra }
+  for (const name of ["JWT_SECRET", "DEPOSIT_CALLBACK_SECRET", "SANDBOX_CALLBACK_SECRET", "DEPOSIT_SECRET", "SANDBOX_SECRET"]) {
+    if (!(name in extra)) delete env[name]
+  }
+  return env
+}
+
 describe("the npm package", () => {
-  it("packs dist only, installs offline into an empty project, typechecks and runs by package name", { timeout: 120_000 }, async () => {
+  let work = ""
+  let packed: Packed
+  let app = ""
+
+  beforeAll(async () => {
     // `npm test` builds before vitest runs; alone, this test builds what is missing.
     if (!existsSync(join(repo, "dist/core/index.js"))) await run(tsc, ["-p", join(repo, "tsconfig.build.json")], { cwd: repo })
-    const work = mkdtempSync(join(tmpdir(), "poe-package-"))
+    work = mkdtempSync(join(tmpdir(), "poe-package-"))
+    // --ignore-scripts: no prepack rebuild of the dist other tests may be running from.
+    const packOut = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work], repo)
+    packed = (JSON.parse(packOut.stdout) as ReadonlyArray<Packed>)[0]!
+
+    // A newcomer's project: `npm init -y` (CommonJS by default), then the tarball installed.
+    app = join(work, "app")
+    mkdirSync(app)
+    await npm(["init", "-y"], app)
+    const initial = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { name: string; version: string }
+    const registry = (await npm(["config", "get", "registry"], repo)).stdout.trim()
+    const { dependencies, lockfile } = embedderLock(initial, join(work, packed.filename), registry)
+    writeFileSync(join(app, "package.json"), JSON.stringify({ ...initial, dependencies }, null, 2))
+    writeFileSync(join(app, "package-lock.json"), JSON.stringify(lockfile, null, 2))
+    const installStart = Date.now()
+    await npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], app)
+    console.log(`package: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${packed.files.length} files; offline install ${Date.now() - installStart} ms`)
+  }, 180_000)
+
+  afterAll(() => {
+    if (work !== "") rmSync(work, { recursive: true, force: true })
+  })
+
+  it("packs dist only, with every exported file", () => {
+    const paths = packed.files.map((f) => f.path)
+    const stray = paths.filter((p) => !(p.startsWith("dist/") || p === "package.json" || /^(README|LICENSE|NOTICE)/i.test(p)))
+    assert.deepStrictEqual(stray, [], "only dist, package.json, README and licence files")
+    assert.deepStrictEqual(paths.filter((p) => /\.test\.|\.conformance\.|(^|\/)test\//.test(p)), [])
+    assert.deepStrictEqual(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts")), [], "no TypeScript sources")
+    const exportsMap = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).exports as Record<string, string | { types: string; default: string }>
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      if (typeof target === "string") continue
+      assert.include(paths, target.types.slice(2), `${subpath}: types`)
+      assert.include(paths, target.default.slice(2), `${subpath}: JavaScript`)
+    }
+    assert.include(paths, "dist/host/main.js", "the reference host's compiled entry")
+    assert.isTrue(existsSync(join(app, "node_modules", packageName, "dist/core/index.d.ts")))
+  })
+
+  it("runs the README's \"Install as a library\" program as written, with no variable set, and it prints keys and a payment that completes", { timeout: 60_000 }, async () => {
+    const { code, file } = readmeProgram("Install as a library")
+    writeFileSync(join(app, file), code)
+    const result = await run("node", [file], { cwd: app, env: cleanEnv(), timeout: 40_000 }).catch((e: { stdout?: string; stderr?: string }) => {
+      assert.fail(`node ${file} in a project made by npm init -y failed:\n${e.stdout ?? ""}\n${e.stderr ?? String(e)}`)
+    })
+    const out = result.stdout
+    const key = /sandbox secret key: (sk_test_\S+)/.exec(out)
+    assert.isNotNull(key, out)
+    const created = /payment (TXN\S+) pending/.exec(out)
+    assert.isNotNull(created, out)
+    assert.match(out, new RegExp(`payment ${created![1]} completed`))
+  })
+
+  it("typechecks and runs an embedder's TypeScript program by package name", { timeout: 60_000 }, async () => {
+    const esm = join(app, "esm")
+    mkdirSync(esm, { recursive: true })
+    writeFileSync(join(esm, "package.json"), JSON.stringify({ type: "module" }))
+    writeFileSync(join(esm, "main.ts"), program)
+    writeFileSync(join(esm, "tsconfig.json"), JSON.stringify({ ...tsconfig, include: ["main.ts"] }, null, 2))
+    await run(tsc, ["-p", join(esm, "tsconfig.json")], { cwd: esm }).catch((e: { stdout?: string }) => {
+      assert.fail(`the embedder's program does not typecheck:\n${e.stdout ?? String(e)}`)
+    })
+    const { stdout } = await run("node", [join(esm, "out/main.js")], { cwd: esm, env: cleanEnv() })
+    const line = stdout.split("\n").find((l) => l.startsWith("RESULT "))
+    assert.isDefined(line, stdout)
+    assert.deepStrictEqual(JSON.parse(line!.slice("RESULT ".length)), {
+      typed: 10,
+      rootIsCore: true,
+      ping: 200,
+      me: [200, true],
+      payment: [201, "pending", true],
+      webhook: [true, "mismatch"],
+      providerError: "ProviderError",
+      deepImport: "ERR_PACKAGE_PATH_NOT_EXPORTED"
+    })
+  })
+
+  it("copies examples/ into an ES module project as they are: they typecheck and run by package name", { timeout: 90_000 }, async () => {
+    const esm = join(app, "examples")
+    mkdirSync(esm, { recursive: true })
+    writeFileSync(join(esm, "package.json"), JSON.stringify({ type: "module" }))
+    for (const example of ["embed-engine", "webhook-receiver"]) cpSync(join(repo, "examples", example), join(esm, example), { recursive: true })
+    writeFileSync(join(esm, "tsconfig.json"), JSON.stringify({ ...tsconfig, include: ["embed-engine/main.ts", "webhook-receiver/main.ts"] }, null, 2))
+    await run(tsc, ["-p", join(esm, "tsconfig.json"), "--noEmit"], { cwd: esm }).catch((e: { stdout?: string }) => {
+      assert.fail(`the examples do not typecheck outside the repository:\n${e.stdout ?? String(e)}`)
+    })
+
+    // embed-engine, as its header says: `npx tsx embed-engine/main.ts`.
+    const embed = await run(tsx, ["embed-engine/main.ts"], { cwd: esm, env: cleanEnv(), timeout: 40_000 }).catch((e: { stdout?: string; stderr?: string }) => {
+      assert.fail(`examples/embed-engine does not run outside the repository:\n${e.stdout ?? ""}\n${e.stderr ?? String(e)}`)
+    })
+    assert.match(embed.stdout, /^200 /m, embed.stdout)
+    assert.match(embed.stdout, /TXN\S* completed/, embed.stdout)
+
+    // webhook-receiver, as its header says: `WEBHOOK_SECRET=whsec_... PORT=4000 npx tsx webhook-receiver/main.ts`.
+    const secret = "whsec_outside"
+    const receiver = startUntil(tsx, ["webhook-receiver/main.ts"], esm, cleanEnv({ WEBHOOK_SECRET: secret, PORT: "0" }), /listening on (http:\S+)/)
     try {
-      // --ignore-scripts: no prepack rebuild of the dist other tests may be running from.
-      const packOut = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work], repo)
-      const packed = (JSON.parse(packOut.stdout) as ReadonlyArray<Packed>)[0]!
-      const paths = packed.files.map((f) => f.path)
-      const stray = paths.filter((p) => !(p.startsWith("dist/") || p === "package.json" || /^(README|LICENSE|NOTICE)/i.test(p)))
-      assert.deepStrictEqual(stray, [], "only dist, package.json, README and licence files")
-      assert.deepStrictEqual(paths.filter((p) => /\.test\.|\.conformance\.|(^|\/)test\//.test(p)), [])
-      assert.deepStrictEqual(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts")), [], "no TypeScript sources")
-      const exportsMap = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).exports as Record<string, string | { types: string; default: string }>
-      for (const [subpath, target] of Object.entries(exportsMap)) {
-        if (typeof target === "string") continue
-        assert.include(paths, target.types.slice(2), `${subpath}: types`)
-        assert.include(paths, target.default.slice(2), `${subpath}: JavaScript`)
-      }
-      assert.include(paths, "dist/host/main.js", "the reference host's compiled entry")
-
-      const app = join(work, "app")
-      const registry = (await npm(["config", "get", "registry"], repo)).stdout.trim()
-      const { lockfile, packageJson } = embedderLock(join(work, packed.filename), registry)
-      await run("mkdir", ["-p", app])
-      writeFileSync(join(app, "package.json"), JSON.stringify(packageJson, null, 2))
-      writeFileSync(join(app, "package-lock.json"), JSON.stringify(lockfile, null, 2))
-      writeFileSync(join(app, "tsconfig.json"), JSON.stringify(tsconfig, null, 2))
-      writeFileSync(join(app, "main.ts"), program)
-      const installStart = Date.now()
-      await npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], app)
-      const installMs = Date.now() - installStart
-      assert.isTrue(existsSync(join(app, "node_modules", packageName, "dist/core/index.d.ts")))
-
-      await run(tsc, ["-p", join(app, "tsconfig.json")], { cwd: app }).catch((e: { stdout?: string }) => {
-        assert.fail(`the embedder's program does not typecheck:\n${e.stdout ?? String(e)}`)
-      })
-      const { stdout } = await run("node", [join(app, "out/main.js")], { cwd: app, env: { ...process.env, NODE_OPTIONS: "" } })
-      const line = stdout.split("\n").find((l) => l.startsWith("RESULT "))
-      assert.isDefined(line, stdout)
-      assert.deepStrictEqual(JSON.parse(line!.slice("RESULT ".length)), {
-        typed: 10,
-        rootIsCore: true,
-        ping: 200,
-        me: [200, true],
-        payment: [201, "pending", true],
-        webhook: [true, "mismatch"],
-        providerError: "ProviderError",
-        deepImport: "ERR_PACKAGE_PATH_NOT_EXPORTED"
-      })
-      console.log(`package: ${packed.size} bytes packed, ${packed.unpackedSize} unpacked, ${paths.length} files; offline install ${installMs} ms`)
+      await receiver.seen
+      const url = /listening on (http:\S+)/.exec(receiver.output())![1]!
+      const body = JSON.stringify({ id: "evt_outside", type: "payment.completed", data: { transactionId: "TXN-1" } })
+      const t = Math.floor(Date.now() / 1000)
+      const signature = `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`
+      const accepted = await fetch(url, { method: "POST", headers: { "x-service-signature": signature }, body })
+      assert.strictEqual(accepted.status, 204)
+      const forged = await fetch(url, { method: "POST", headers: { "x-service-signature": signature }, body: body + " " })
+      assert.strictEqual(forged.status, 400)
+      await new Promise((r) => setTimeout(r, 200))
+      assert.match(receiver.output(), /payment\.completed evt_outside/)
     } finally {
-      rmSync(work, { recursive: true, force: true })
+      receiver.child.kill("SIGTERM")
     }
   })
 })
