@@ -5,6 +5,7 @@
  */
 import type { Channel } from "../../../core/catalog/Channel.ts"
 import type { PaymentMethodDef } from "../../../core/catalog/PaymentMethod.ts"
+import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 
 export type Language = "pt" | "es" | "en"
 
@@ -59,6 +60,19 @@ export const displayNames = (methods: ReadonlyArray<PaymentMethodDef>, language:
   ]))
 }
 
+/** The sandbox provider's payment form: what a buyer sees at the (simulated) provider. */
+export interface SandboxText {
+  readonly notice: string
+  /** `Payment TXN-… is pending.`: the sentence around the id and the status. */
+  readonly paymentIs: (id: string, status: string) => string
+  readonly status: Readonly<Record<PaymentStatus, string>>
+  readonly pay: string
+  readonly fail: string
+  readonly notFoundTitle: string
+  readonly notFoundBody: string
+  readonly badRequest: string
+}
+
 export interface PageText {
   readonly channel: Readonly<Record<Channel, string>>
   readonly title: string
@@ -93,6 +107,8 @@ export interface PageText {
   readonly usedBody: string
   readonly usedContinue: string
   readonly backToShop: string
+  /** The sandbox provider's payment form (`SandboxPages.ts`). */
+  readonly sandbox: SandboxText
   /** Messages the page's script shows. */
   readonly script: Readonly<
     Record<
@@ -150,6 +166,16 @@ const en: PageText = {
   usedBody: "A payment method was already chosen for this checkout.",
   usedContinue: "Continue to the payment",
   backToShop: "Back to the shop",
+  sandbox: {
+    notice: "Sandbox provider — no real money moves",
+    paymentIs: (id, status) => `Payment ${id} is ${status}.`,
+    status: { pending: "pending", completed: "completed", failed: "failed", refunded: "refunded", expired: "expired", chargeback: "charged back" },
+    pay: "Pay",
+    fail: "Fail the payment",
+    notFoundTitle: "Payment not found",
+    notFoundBody: "This sandbox payment does not exist.",
+    badRequest: "Choose Pay or Fail the payment."
+  },
   script: {
     name: "Enter your first and last name.",
     email: "Enter a valid email address, like name@example.com.",
@@ -203,6 +229,16 @@ const pt: PageText = {
   usedBody: "Uma forma de pagamento já foi escolhida para este pagamento.",
   usedContinue: "Continuar para o pagamento",
   backToShop: "Voltar à loja",
+  sandbox: {
+    notice: "Provedor de testes (sandbox) — nenhum dinheiro real se move",
+    paymentIs: (id, status) => `O pagamento ${id} está ${status}.`,
+    status: { pending: "pendente", completed: "concluído", failed: "recusado", refunded: "reembolsado", expired: "expirado", chargeback: "contestado" },
+    pay: "Pagar",
+    fail: "Fazer o pagamento falhar",
+    notFoundTitle: "Pagamento não encontrado",
+    notFoundBody: "Este pagamento de teste não existe.",
+    badRequest: "Escolha Pagar ou Fazer o pagamento falhar."
+  },
   script: {
     name: "Informe seu nome e sobrenome.",
     email: "Informe um e-mail válido, como nome@exemplo.com.",
@@ -256,6 +292,16 @@ const es: PageText = {
   usedBody: "Ya se eligió un medio de pago para este pago.",
   usedContinue: "Continuar al pago",
   backToShop: "Volver a la tienda",
+  sandbox: {
+    notice: "Proveedor de pruebas (sandbox) — no se mueve dinero real",
+    paymentIs: (id, status) => `El pago ${id} está ${status}.`,
+    status: { pending: "pendiente", completed: "completado", failed: "rechazado", refunded: "reembolsado", expired: "vencido", chargeback: "contracargado" },
+    pay: "Pagar",
+    fail: "Hacer fallar el pago",
+    notFoundTitle: "Pago no encontrado",
+    notFoundBody: "Este pago de prueba no existe.",
+    badRequest: "Elige Pagar o Hacer fallar el pago."
+  },
   script: {
     name: "Ingresa tu nombre y apellido.",
     email: "Ingresa un correo válido, como nombre@ejemplo.com.",

@@ -1,17 +1,21 @@
 /**
  * The sandbox provider's payment form (`paymentFormUrl` of sandbox charges): what a buyer sees at
  * the provider, with buttons to pay or fail the charge. Choosing one makes the sandbox provider
- * send its signed callback, which the engine verifies and applies like any provider's.
+ * send its signed callback, which the engine verifies and applies like any provider's. It speaks
+ * the buyer's language as the checkout pages do (`PageText.languageFor`: the payment's country,
+ * unless the browser asks for a language the pages speak).
  */
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Mac } from "effect/crypto"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
+import { publicStatus } from "../../../core/payments/PaymentState.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { signatureHeader } from "../../../core/Signatures.ts"
 import { sandboxProviderId } from "../../../providers/sandbox/SandboxProvider.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { escapeHtml, formatAmount, page } from "./Html.ts"
+import { type Language, languageFor, pageText } from "./PageText.ts"
 
 const Action = Schema.Struct({ action: Schema.Literals(["paid", "failed"]) })
 
@@ -23,7 +27,14 @@ export const withOutcome = (returnUrl: string, transactionId: string, status: st
   return url.toString()
 }
 
-const notFoundPage = page("Payment not found", "<h1>Payment not found</h1><p>This sandbox payment does not exist.</p>", { status: 404 })
+const notFoundPage = (language: Language) => {
+  const t = pageText[language].sandbox
+  return page(t.notFoundTitle, `<h1>${escapeHtml(t.notFoundTitle)}</h1><p>${escapeHtml(t.notFoundBody)}</p>`, { status: 404, lang: language })
+}
+
+/** The buyer's language: the payment's country, unless the browser asks for one the pages speak. */
+const languageOf = (country: string | null) =>
+  Effect.map(HttpServerRequest.HttpServerRequest, (request) => languageFor(country, request.headers["accept-language"]))
 
 export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
   const store = yield* PaymentStore
@@ -37,28 +48,39 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
   const show = Effect.gen(function*() {
     const { id = "" } = yield* HttpRouter.params
     const found = yield* load(id)
-    if (Option.isNone(found)) return notFoundPage
+    if (Option.isNone(found)) return notFoundPage(yield* languageOf(null))
     const p = found.value
+    const language = yield* languageOf(p.country)
+    const t = pageText[language].sandbox
+    const status = publicStatus(p.status)
     const action = `/sandbox/pay/${encodeURIComponent(p.id)}`
-    const buttons = p.status === "pending"
+    const buttons = status === "pending"
       ? `<form method="post" action="${escapeHtml(action)}"><p>
-           <button name="action" value="paid">Pay</button>
-           <button class="secondary" name="action" value="failed">Fail the payment</button></p></form>`
+           <button name="action" value="paid">${escapeHtml(t.pay)}</button>
+           <button class="secondary" name="action" value="failed">${escapeHtml(t.fail)}</button></p></form>`
       : ""
+    // The sentence is translated whole; the id and the status are marked up inside it.
+    const sentence = escapeHtml(t.paymentIs("\u0000id", "\u0000status"))
+      .replace("\u0000id", `<code>${escapeHtml(p.id)}</code>`)
+      .replace("\u0000status", `<strong data-testid="status" data-status="${escapeHtml(status)}">${escapeHtml(t.status[status])}</strong>`)
     return page(`Sandbox · ${p.methodName}`, `
-      <p class="muted">Sandbox provider — no real money moves</p>
+      <p class="muted">${escapeHtml(t.notice)}</p>
       <h1>${escapeHtml(p.methodName)}</h1>
       <p class="amount" data-testid="amount">${escapeHtml(formatAmount(p.amountLocal, p.currencyLocal))}</p>
-      <p>Payment <code>${escapeHtml(p.id)}</code> is <strong data-testid="status">${escapeHtml(p.status)}</strong>.</p>
-      ${buttons}`)
+      <p>${sentence}</p>
+      ${buttons}`, { lang: language, head: "<style>code{overflow-wrap:anywhere}</style>" })
   })
 
   const act = Effect.gen(function*() {
     const { id = "" } = yield* HttpRouter.params
     const found = yield* load(id)
-    if (Option.isNone(found)) return notFoundPage
+    if (Option.isNone(found)) return notFoundPage(yield* languageOf(null))
     const form = yield* HttpServerRequest.schemaBodyUrlParams(Action).pipe(Effect.option)
-    if (Option.isNone(form)) return page("Bad request", "<h1>Choose Pay or Fail.</h1>", { status: 400 })
+    if (Option.isNone(form)) {
+      const language = yield* languageOf(found.value.country)
+      const t = pageText[language].sandbox
+      return page(t.badRequest, `<h1>${escapeHtml(t.badRequest)}</h1>`, { status: 400, lang: language })
+    }
     const p = found.value
     const secret = Redacted.value(config.sandboxCallbackSecret)
     const body = JSON.stringify({ reference: p.providerRef, transactionId: p.id, status: form.value.action === "paid" ? "completed" : "failed" })
