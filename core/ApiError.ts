@@ -75,6 +75,12 @@ export const ErrorCatalog = {
       id: Schema.optionalKey(Schema.String).annotate({ description: "The id that was not found" })
     })
   ),
+  method_not_allowed: entry(
+    405,
+    "invalid_request_error",
+    "The path exists but does not accept this HTTP method; the `Allow` header and `details.allowed` list the methods it accepts.",
+    Schema.Struct({ allowed: Schema.Array(Schema.String).annotate({ description: "The methods the path accepts, as in the `Allow` header" }) })
+  ),
   // Idempotency
   idempotency_key_reused: entry(
     409,

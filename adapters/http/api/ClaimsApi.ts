@@ -51,7 +51,7 @@ const refundEndpoint = (name: "refund" | "refundTransaction", path: "/payments/:
     params: { id: Schema.String },
     headers: IdempotencyHeaders,
     payload: Schema.Struct({
-      amount: Schema.optional(Amount).annotate({ description: "Local currency of the transaction; default: all that remains" }),
+      amount: Schema.optional(Amount).annotate({ description: "Local currency of the transaction; default (also with no body at all): all that remains" }),
       reason: Schema.optional(Text(500)).annotate({ description: "requested_by_customer, duplicate, fraudulent, other, or free text" })
     }),
     success: RefundView.pipe(HttpApiSchema.status(201))
@@ -61,7 +61,8 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
   .add(
     refundEndpoint("refund", "/payments/:id/refund").annotate(
       OpenApi.Description,
-      "Opens a refund (claim of kind user_dispute, status pending) that freezes its USD amount, then resolves it with the provider: " +
+      "Every field is optional: a request with no body (or `Content-Length: 0`) is `{}` and refunds all that remains, like Stripe's POST /v1/refunds with its defaults. " +
+        "Opens a refund (claim of kind user_dispute, status pending) that freezes its USD amount, then resolves it with the provider: " +
         "succeeded (the money leaves the balance; `payment.refunded`, `claim.resolved`; the payment is `refunded` once fully refunded) or failed (the money returns, repaying what the shop owes first). " +
         "It stays pending, its money frozen, for as long as the provider has it pending (a bank refund can take days): the engine asks the provider again after 1, 5 and 15 minutes, 1 hour, " +
         "then every 6 hours for 30 days (or at once when the provider notifies it), and books it only when the provider says it succeeded; a refund the provider accepts and later rejects or cancels fails and its money returns. " +

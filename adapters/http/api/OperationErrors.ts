@@ -9,6 +9,11 @@
  * does not decode (400 `invalid_request`), a declared body over 1 MB (413), a defect (500); a JSON
  * body adds 415, an `Idempotency-Key` header adds the two 409s, and a path parameter adds 404
  * `not_found` (the router matches no route for a parameter over 100 characters).
+ *
+ * A path called with a method it does not accept answers 405 `method_not_allowed` (with `Allow`):
+ * no operation answers it, so its envelope is published beside the others and in `Error`. A JSON
+ * body whose fields are all optional may be left out (an empty body is read as `{}`), and its
+ * `requestBody` says so.
  */
 import { Schema } from "effect"
 import { ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
@@ -19,6 +24,8 @@ const everyRequest: Codes = ["invalid_request", "payload_too_large", "internal_e
 const jsonBody: Codes = ["unsupported_media_type"]
 const idempotent: Codes = ["idempotency_key_reused", "idempotency_key_in_progress"]
 const pathParameter: Codes = ["not_found"]
+/** Answered for a path, whatever its operations: a method none of them has. */
+const anyPath: Codes = ["method_not_allowed"]
 
 /** A bearer API key or access token: a raw key also draws from the address's login allowance. */
 const anyKey: Codes = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"]
@@ -174,16 +181,28 @@ export const codesOf = (operation: Spec): Codes => {
   ])]
 }
 
+/** An operation whose JSON body has no required field may be sent without one (read as `{}`). */
+const optionalBody = (operation: Spec, schemas: Spec) => {
+  const body: Spec | undefined = operation["requestBody"]
+  let schema: Spec | undefined = body?.["content"]?.["application/json"]?.["schema"]
+  const ref = schema?.["$ref"]
+  if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) schema = schemas[ref.slice("#/components/schemas/".length)]
+  if (body === undefined || schema?.["type"] !== "object" || (schema["required"]?.length ?? 0) > 0) return
+  body["required"] = false
+  body["description"] ??= "Every field is optional: the body may be left out, and an empty body is read as `{}`."
+}
+
 /**
  * Replaces the generic error responses of each operation with its own, and publishes one envelope
  * per code (`Error_<code>`) plus `Error`, the union of them all, for a client's catch-all.
  */
 export const withOperationErrors = (spec: Spec): Spec => {
   const schemas: Spec = (spec["components"] ??= {})["schemas"] ??= {}
-  const used = new Set<ErrorCode>()
+  const used = new Set<ErrorCode>(anyPath)
   for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
     for (const operation of Object.values<Spec>(item)) {
       if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
+      optionalBody(operation, schemas)
       const responses: Spec = operation["responses"] ??= {}
       for (const status of Object.keys(responses)) if (errorStatuses.has(status)) delete responses[status]
       const byStatus = new Map<number, Array<ErrorCode>>()

@@ -1,15 +1,20 @@
 /**
  * The API-wide middleware that answers every endpoint failure with the envelope: an `ApiError`
  * as it is, and a request that does not decode as `400 invalid_request` with `details.issues[]`
- * (`{ path, message }`) and `details.missingFields`.
+ * (`{ path, message }`, in the merchant's words: ErrorRendering.ts) and `details.missingFields`.
+ *
+ * It also reads an empty body sent to an endpoint that takes JSON as `{}`, as Stripe does: a
+ * refund with no body refunds all that remains, and a body that must name fields answers
+ * "Missing required parameter: ..." for each instead of "Expected object".
  */
 import { Effect, Layer, Option } from "effect"
 import { SchemaIssue } from "effect"
+import { HttpMethod, HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { ApiError, invalidRequest, type Issue } from "../../../core/ApiError.ts"
 import { ErrorResponses } from "../api/Errors.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
-import { renderError } from "./ErrorRendering.ts"
+import { firstProblem, merchantMessage, renderError } from "./ErrorRendering.ts"
 import { RequestId } from "./RequestLifecycle.ts"
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -19,22 +24,35 @@ const pathText = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey 
 
 /** The issues of a request that failed to decode, and the top-level fields that were absent. */
 export const fromSchemaError = (error: HttpApiError.HttpApiSchemaError): ApiError => {
-  const slot = error.kind === "Payload" || error.kind === "Body" ? "body" : error.kind.toLowerCase()
-  const issues: Array<Issue> = formatIssues(error.cause.issue).issues.map((issue) => ({
-    path: pathText(issue.path),
-    message: issue.message
-  }))
-  const missingFields = [...new Set(issues.filter((i) => i.message === "Missing key" && !i.path.includes(".")).map((i) => i.path))]
-  const where = issues.map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`)).join("; ")
-  return invalidRequest(`Invalid ${slot}: ${where}`, issues, missingFields)
+  const raw = formatIssues(error.cause.issue).issues.map((issue) => ({ path: pathText(issue.path), message: issue.message }))
+  const missingFields = [...new Set(raw.filter((i) => i.message === "Missing key" && !i.path.includes(".")).map((i) => i.path))]
+  const issues: Array<Issue> = raw.map((i) => ({ path: i.path, message: merchantMessage(i.path, i.message) }))
+  return invalidRequest(firstProblem(issues), issues, missingFields)
 }
+
+/** The request as the endpoint reads it: an empty body is the empty JSON object. */
+const emptyBodyAsObject = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
+  new Proxy(request, {
+    get(target, property) {
+      if (property === "text") return Effect.map(target.text, (text) => (text.trim() === "" ? "{}" : text))
+      const value = Reflect.get(target, property, target)
+      return typeof value === "function" ? value.bind(target) : value
+    }
+  })
 
 export const ErrorResponsesLive = Layer.effect(
   ErrorResponses,
   Effect.gen(function*() {
     const config = yield* EngineConfig
-    return ErrorResponses.of((httpEffect) =>
-      Effect.catch(httpEffect, (error) =>
+    return ErrorResponses.of((httpEffect, { endpoint }) => {
+      const takesJson = endpoint.payload.has("application/json") && HttpMethod.hasBody(endpoint.method)
+      const handled = takesJson
+        ? Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          return yield* Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, emptyBodyAsObject(request))
+        })
+        : httpEffect
+      return Effect.catch(handled, (error) =>
         Effect.gen(function*() {
           const apiError = error instanceof ApiError
             ? error
@@ -46,6 +64,6 @@ export const ErrorResponsesLive = Layer.effect(
           return renderError(apiError, requestId, config.publicUrl)
         })
       )
-    )
+    })
   })
 )

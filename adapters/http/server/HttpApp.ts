@@ -3,12 +3,15 @@
  * the reference page, and the request lifecycle. Serve it with `HttpRouter.serve` on a Node
  * server, or mount it in another server with `HttpRouter.toWebHandler`.
  */
-import { Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { Effect, Layer, Option } from "effect"
+import { FindMyWay, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { apiError } from "../../../core/ApiError.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { AdminDocument, Api } from "../api/Api.ts"
 import { errorsPage } from "../api/Description.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
+import { renderError } from "./ErrorRendering.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
 import { CheckoutHandlers, CheckoutPublicHandlers } from "./CheckoutHandlers.ts"
 import { CheckoutPages } from "./CheckoutPages.ts"
@@ -22,7 +25,7 @@ import { SandboxPages } from "./SandboxPages.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { Compression } from "./Compression.ts"
-import { RequestLifecycle } from "./RequestLifecycle.ts"
+import { RequestId, RequestLifecycle } from "./RequestLifecycle.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
@@ -69,5 +72,48 @@ export const DocsRoutes = Layer.mergeAll(
   HttpRouter.add("GET", "/docs/errors", HttpServerResponse.html(errorsPage))
 )
 
+/** The methods a path of the API accepts, in the order `Allow` lists them. */
+const methodOrder = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+const apiMethods = (() => {
+  const matcher = FindMyWay.make<true>()
+  const declared = new Set<string>()
+  const on = (method: string, path: string) => {
+    if (declared.has(`${method} ${path}`)) return
+    declared.add(`${method} ${path}`)
+    matcher.on(method, path as FindMyWay.PathInput, true)
+  }
+  HttpApi.reflect(Api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => on(endpoint.method, endpoint.path) })
+  for (const path of ["/openapi.json", "/admin/openapi.json"]) on("GET", path)
+  return (url: string) => methodOrder.filter((method) => matcher.find(method, url) !== undefined)
+})()
+
+/**
+ * A path of the API called with a method it does not accept is `405 method_not_allowed` with an
+ * `Allow` header (RFC 9110), not 404: the router tries every route first and comes here last
+ * (a wildcard is its lowest priority); a path no method matches stays 404. HEAD is left to the
+ * router, which answers it as GET.
+ */
+export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* EngineConfig
+  const methodNotAllowed = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = Option.getOrElse(yield* Effect.serviceOption(RequestId), () => "")
+    const allowed = apiMethods(request.url)
+    const error = allowed.length === 0 || allowed.includes(request.method as (typeof methodOrder)[number])
+      ? apiError("not_found", "No such endpoint", {})
+      : apiError("method_not_allowed", `${request.method} is not allowed on ${request.url.split("?")[0]}: it accepts ${allowed.join(", ")}`, { allowed })
+    return renderError(error, requestId, config.publicUrl)
+  })
+  return Layer.mergeAll(
+    HttpRouter.add("GET", "*", methodNotAllowed),
+    HttpRouter.add("POST", "*", methodNotAllowed),
+    HttpRouter.add("PUT", "*", methodNotAllowed),
+    HttpRouter.add("PATCH", "*", methodNotAllowed),
+    HttpRouter.add("DELETE", "*", methodNotAllowed),
+    HttpRouter.add("OPTIONS", "*", methodNotAllowed)
+  )
+}))
+
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, RequestLifecycle, Compression)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)
