@@ -1,0 +1,353 @@
+/**
+ * Circle's transfer API in miniature (`Wire.ts`), on `SimulatorServer`: what the settlement
+ * payout connector and Circle's own Node SDK are tested against over real sockets. Test tooling,
+ * never imported by the plugin.
+ *
+ * - Authentication: `Authorization: Bearer <the API key>` on every `/v1` call, else `401
+ *   { code: 401, message: "Malformed authorization. ..." }` (the SDK's `NotAuthorized` example;
+ *   the message echoes the header it got, as careless APIs do, so scrubbing is tested).
+ * - `POST /v1/transfers` -> `201 { data: transfer }` `pending`. Refused with `400 { code: 2,
+ *   message: "Invalid entity. ...", errors: [{ error, location, message }] }` (Circle's
+ *   documented error shape): an `idempotencyKey` that is not a UUID v4, a source that is not this
+ *   account's wallet, a chain outside the SDK's `Chain` enum, a malformed address for the chain
+ *   (EVM chains `0x` + 40 hex, SOL base58 of 32 to 44 characters, others any 20 to 128 printable
+ *   characters), an amount that is not decimal text with at most two decimals, or not positive.
+ * - Idempotency: the same `idempotencyKey` with the same body answers the first answer again
+ *   (Circle: "produce the same result as the initial request"); with another body `409 { code:
+ *   409, message: "Conflicts with another request." }` (the SDK's `Conflict`: "re-using an
+ *   idempotencyKey for a different request").
+ * - `GET /v1/transfers/{id}` -> `200 { data }` or `404 { code: 404, message: "Not found." }`;
+ *   `GET /v1/transfers` lists them (`{ data: [...] }`, newest first).
+ * - Modes: `ok`, `unavailable` (`503 { code: -1, message: "Something went wrong" }`), `slow` (the
+ *   transfer IS created, the answer leaves after `slowMs`: a lost answer). Settlement: transfers
+ *   stay `pending` until `complete(id, txHash?)` or `fail(id, errorCode)`, or, with
+ *   `setAutoComplete(ms)`, complete on their own that long after creation.
+ * - Notifications: `subscribe(url)` sends an SNS `SubscriptionConfirmation` (its `SubscribeURL` is
+ *   on this server; `confirmations` counts the visits); then each created, completed or failed
+ *   transfer is sent as an SNS `Notification` whose `Message` is `{ clientId, notificationType:
+ *   "transfers", version: 1, transfer }`, signed with the simulator's key (`SimulatorSns.ts`,
+ *   `SignatureVersion` 2 by default, `setSignatureVersion`). The certificate and the
+ *   `SubscribeURL` are served by a second local server standing for SNS's host (`certUrlPrefix`);
+ *   the connector trusts it through `SNS_CERT_URL_PREFIX`.
+ */
+import { Effect, type Scope } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type Answer, idempotencyMemo, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import { makeSigner, messageId, type SignatureVersion } from "./SimulatorSns.ts"
+import * as Wire from "./Wire.ts"
+
+export type Mode = "ok" | "unavailable" | "slow"
+
+export const topicArn = "arn:aws:sns:us-west-2:908968368384:sandbox_platform-notifications-topic"
+export const clientId = "c60d2d5b-203c-45bb-9f6e-93641d40a599"
+/** Where the certificate is served, under the simulator's base URL. */
+export const certPath = "/SimpleNotificationService-simulator.pem"
+
+export interface SimulatedTransfer {
+  readonly id: string
+  readonly idempotencyKey: string
+  readonly source: Record<string, unknown>
+  readonly destination: Record<string, unknown>
+  readonly amount: { readonly amount: string; readonly currency: string }
+  /** The raw body of the request that created it. */
+  readonly rawBody: string
+  readonly createDate: string
+  status: "pending" | "complete" | "failed" | string
+  transactionHash: string | undefined
+  errorCode: string | undefined
+}
+
+export interface CircleSimulator {
+  readonly baseUrl: string
+  /** The URL prefix the connector is told to trust (`SNS_CERT_URL_PREFIX`). */
+  readonly certUrlPrefix: string
+  readonly certificatePem: string
+  readonly transfers: ReadonlyMap<string, SimulatedTransfer>
+  /** `Authorization` headers of every `/v1` call, with whether they were accepted. */
+  readonly calls: ReadonlyArray<{ readonly method: string; readonly path: string; readonly authorization: string | undefined; readonly accepted: boolean }>
+  readonly callbacksSent: ReadonlyArray<SentCallback>
+  readonly confirmations: () => number
+  /** How many times the certificate was fetched. */
+  readonly certificateFetches: () => number
+  readonly setMode: (mode: Mode) => Effect.Effect<void>
+  readonly setAutoComplete: (ms: number | undefined) => Effect.Effect<void>
+  readonly setSignatureVersion: (version: SignatureVersion) => Effect.Effect<void>
+  readonly complete: (id: string, transactionHash?: string) => Effect.Effect<void>
+  readonly fail: (id: string, errorCode: string) => Effect.Effect<void>
+  /** Any status, even one Circle never documented. */
+  readonly setStatus: (id: string, status: string) => Effect.Effect<void>
+  readonly subscribe: (url: string) => Effect.Effect<void>
+  readonly dropCallbacks: (drop: boolean) => Effect.Effect<void>
+  /** An SNS message about `transfer` as the simulator signs it (the body text), without sending it. */
+  readonly notificationBody: (id: string) => string
+  /** The headers SNS sends with a message of `type`. */
+  readonly snsHeaders: (body: string) => Record<string, string>
+}
+
+export interface Credentials {
+  readonly apiKey: string
+  readonly walletId: string
+}
+
+const evmChains = new Set(["ETH", "ARB", "AVAX", "BASE", "CELO", "OP", "POLY"])
+const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+/** Whether `address` looks like an address on `chain` (the simulator's rule, see the README). */
+export const addressFits = (chain: string, address: string): boolean =>
+  evmChains.has(chain)
+    ? /^0x[0-9a-fA-F]{40}$/.test(address)
+    : chain === "SOL"
+    ? /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)
+    : /^[\x21-\x7e]{20,128}$/.test(address)
+
+const error = (status: number, code: number, message: string, errors?: ReadonlyArray<unknown>): Answer => ({
+  status,
+  body: errors === undefined ? { code, message } : { code, message, errors }
+})
+
+const invalid = (location: string, kind: string, message: string) =>
+  error(400, 2, `Invalid entity. ${message}`, [{ error: kind, location, message }])
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+export const start = (
+  credentials: Credentials,
+  options: { readonly slowMs?: number | undefined } = {}
+): Effect.Effect<CircleSimulator, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const transfers = new Map<string, SimulatedTransfer>()
+    const calls: Array<{ method: string; path: string; authorization: string | undefined; accepted: boolean }> = []
+    const signer = makeSigner()
+    const memo = idempotencyMemo(error(409, 409, "Conflicts with another request."))
+    let mode: Mode = "ok"
+    let autoCompleteMs: number | undefined
+    let version: SignatureVersion = "2"
+    let subscriber: string | undefined
+    let dropping = false
+    let confirmations = 0
+    let certificateFetches = 0
+    let post: (url: string, headers: Record<string, string>, body: string, drop: boolean) => Promise<void> = async () => {}
+
+    const view = (t: SimulatedTransfer) => ({
+      id: t.id,
+      source: t.source,
+      destination: t.destination,
+      amount: t.amount,
+      ...(t.transactionHash === undefined ? {} : { transactionHash: t.transactionHash }),
+      status: t.status,
+      ...(t.errorCode === undefined ? {} : { errorCode: t.errorCode }),
+      createDate: t.createDate
+    })
+
+    const snsHeaders = (body: string): Record<string, string> => {
+      const parsed = JSON.parse(body) as Record<string, string>
+      return {
+        "content-type": "text/plain; charset=UTF-8",
+        "x-amz-sns-message-type": parsed["Type"] ?? "",
+        "x-amz-sns-message-id": parsed["MessageId"] ?? "",
+        "x-amz-sns-topic-arn": parsed["TopicArn"] ?? ""
+      }
+    }
+
+    const notificationBody = (id: string) => {
+      const transfer = transfers.get(id)
+      if (transfer === undefined) throw new Error(`simulator: no transfer '${id}'`)
+      const message = JSON.stringify({ clientId, notificationType: "transfers", version: 1, transfer: view(transfer) })
+      return JSON.stringify(signer.sign({
+        Type: "Notification",
+        MessageId: messageId(),
+        TopicArn: topicArn,
+        Message: message,
+        Timestamp: new Date().toISOString(),
+        UnsubscribeURL: `${snsUrl}/?Action=Unsubscribe&SubscriptionArn=${topicArn}:sim`
+      }, version, `${snsUrl}${certPath}`))
+    }
+
+    const notify = async (id: string) => {
+      if (subscriber === undefined) return
+      const body = notificationBody(id)
+      await post(subscriber, snsHeaders(body), body, dropping)
+    }
+
+    const create = (raw: string): Answer => {
+      let input: unknown
+      try {
+        input = JSON.parse(raw)
+      } catch {
+        return error(400, 2, "Invalid entity. The body is not JSON.")
+      }
+      if (!isRecord(input)) return error(400, 2, "Invalid entity.")
+      const { amount, destination, idempotencyKey, source } = input
+      if (typeof idempotencyKey !== "string" || !uuidV4.test(idempotencyKey)) {
+        return invalid("idempotencyKey", "pattern_mismatch", "idempotencyKey must be a UUID v4")
+      }
+      if (!isRecord(source) || source["type"] !== "wallet" || typeof source["id"] !== "string") {
+        return invalid("source", "required", "source must be { type: \"wallet\", id }")
+      }
+      if (source["id"] !== credentials.walletId) return invalid("source.id", "invalid_value", "source.id is not a wallet of this account")
+      if (!isRecord(destination)) return invalid("destination", "required", "destination may not be null")
+      if (destination["type"] === "blockchain") {
+        const chain = destination["chain"]
+        const address = destination["address"]
+        if (typeof chain !== "string" || !(Wire.chains as ReadonlyArray<string>).includes(chain)) {
+          return invalid("destination.chain", "invalid_value", `destination.chain must be one of ${Wire.chains.join(", ")}`)
+        }
+        if (typeof address !== "string" || !addressFits(chain, address)) {
+          return invalid("destination.address", "pattern_mismatch", `destination.address is not a ${chain} address`)
+        }
+      } else if (destination["type"] !== "wallet" || typeof destination["id"] !== "string") {
+        return invalid("destination.type", "invalid_value", "destination.type must be blockchain or wallet")
+      }
+      if (!isRecord(amount) || typeof amount["amount"] !== "string" || !/^\d+(\.\d{1,2})?$/.test(amount["amount"])) {
+        return invalid("amount.amount", "number_format", "amount.amount must be decimal text with at most two decimals")
+      }
+      if (!(Number(amount["amount"]) > 0)) return invalid("amount.amount", "min_value", "amount.amount must be greater than 0")
+      if (amount["currency"] !== "USD" && amount["currency"] !== "EUR") {
+        return invalid("amount.currency", "invalid_value", "amount.currency must be USD or EUR")
+      }
+      const transfer: SimulatedTransfer = {
+        id: randomUUID(),
+        idempotencyKey,
+        source,
+        destination,
+        amount: { amount: amount["amount"], currency: amount["currency"] },
+        rawBody: raw,
+        createDate: new Date().toISOString(),
+        status: "pending",
+        transactionHash: undefined,
+        errorCode: undefined
+      }
+      transfers.set(transfer.id, transfer)
+      void notify(transfer.id)
+      if (autoCompleteMs !== undefined) server.later(autoCompleteMs, () => void Effect.runPromise(complete(transfer.id)))
+      return { status: 201, body: { data: view(transfer) } }
+    }
+
+    const route = (req: SimulatorRequest): Answer & { readonly key?: string } => {
+      if (req.method === "POST" && req.path === "/v1/transfers") {
+        let key: string | undefined
+        try {
+          const parsed = JSON.parse(req.body) as unknown
+          key = isRecord(parsed) && typeof parsed["idempotencyKey"] === "string" ? parsed["idempotencyKey"] : undefined
+        } catch {
+          key = undefined
+        }
+        return key === undefined ? create(req.body) : { ...memo("transfers", key, req.body, () => create(req.body)), key }
+      }
+      if (req.method === "GET" && req.path === "/v1/transfers") {
+        const wallet = req.query.get("walletId") ?? req.query.get("sourceWalletId")
+        const list = [...transfers.values()].filter((t) => wallet === null || t.source["id"] === wallet).reverse()
+        return { status: 200, body: { data: list.map(view) } }
+      }
+      const match = /^\/v1\/transfers\/([^/]+)$/.exec(req.path)
+      if (req.method === "GET" && match !== null) {
+        const found = transfers.get(decodeURIComponent(match[1]!))
+        return found === undefined ? error(404, 404, "Not found.") : { status: 200, body: { data: view(found) } }
+      }
+      return error(404, 404, "Not found.")
+    }
+
+    // SNS is another host than Circle's API: its own small server serves the certificate (as PEM
+    // text) and the SubscribeURL.
+    const snsUrl = yield* Effect.acquireRelease(
+      Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
+        const sns = createServer((req, res) => {
+          const url = new URL(req.url ?? "/", "http://sns")
+          if (req.method === "GET" && url.pathname === certPath) {
+            certificateFetches++
+            return void res.writeHead(200, { "content-type": "application/x-pem-file" }).end(signer.certificatePem)
+          }
+          if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
+            confirmations++
+            return void res.writeHead(200, { "content-type": "text/xml" }).end("<ConfirmSubscriptionResponse/>")
+          }
+          res.writeHead(404).end()
+        })
+        sns.listen(0, "127.0.0.1", () =>
+          resume(Effect.succeed({
+            url: `http://127.0.0.1:${(sns.address() as AddressInfo).port}`,
+            close: () => {
+              sns.close()
+              sns.closeAllConnections()
+            }
+          })))
+      }),
+      (sns) => Effect.sync(sns.close)
+    ).pipe(Effect.map((sns) => sns.url))
+
+    const server = yield* serve((req) => {
+      const authorization = req.headers["authorization"]
+      const accepted = authorization === `Bearer ${credentials.apiKey}`
+      calls.push({ method: req.method, path: req.path, authorization, accepted })
+      if (!accepted) {
+        return { authorized: false, answer: error(401, 401, `Malformed authorization. Got: ${authorization ?? "nothing"}`) }
+      }
+      if (mode === "unavailable") return { authorized: true, answer: error(503, -1, "Something went wrong") }
+      const answer = route(req)
+      return {
+        authorized: true,
+        idempotencyKey: answer.key,
+        answer: { status: answer.status, body: answer.body },
+        delayMs: mode === "slow" && req.method === "POST" ? options.slowMs ?? 1_500 : 0
+      }
+    })
+    post = (url, headers, body, drop) => server.sendCallback(url, headers, body, { drop })
+
+    const move = (id: string, f: (t: SimulatedTransfer) => void) =>
+      Effect.promise(async () => {
+        const transfer = transfers.get(id)
+        if (transfer === undefined) throw new Error(`simulator: no transfer '${id}'`)
+        f(transfer)
+        await notify(id)
+      })
+
+    const complete = (id: string, transactionHash?: string) =>
+      move(id, (t) => {
+        t.status = "complete"
+        t.transactionHash = transactionHash ?? `0x${randomBytes(32).toString("hex")}`
+        t.errorCode = undefined
+      })
+
+    return {
+      baseUrl: server.baseUrl,
+      certUrlPrefix: `${snsUrl}/`,
+      certificateFetches: () => certificateFetches,
+      certificatePem: signer.certificatePem,
+      transfers,
+      calls,
+      callbacksSent: server.callbacksSent,
+      confirmations: () => confirmations,
+      setMode: (next) => Effect.sync(() => void (mode = next)),
+      setAutoComplete: (ms) => Effect.sync(() => void (autoCompleteMs = ms)),
+      setSignatureVersion: (next) => Effect.sync(() => void (version = next)),
+      complete,
+      fail: (id, errorCode) =>
+        move(id, (t) => {
+          t.status = "failed"
+          t.errorCode = errorCode
+        }),
+      setStatus: (id, status) => move(id, (t) => void (t.status = status)),
+      subscribe: (url) =>
+        Effect.promise(async () => {
+          subscriber = url
+          const token = randomBytes(64).toString("hex")
+          const body = JSON.stringify(signer.sign({
+            Type: "SubscriptionConfirmation",
+            MessageId: messageId(),
+            Token: token,
+            TopicArn: topicArn,
+            Message: `You have chosen to subscribe to the topic ${topicArn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
+            SubscribeURL: `${snsUrl}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topicArn)}&Token=${token}`,
+            Timestamp: new Date().toISOString()
+          }, version, `${snsUrl}${certPath}`))
+          await post(url, snsHeaders(body), body, dropping)
+        }),
+      dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
+      notificationBody,
+      snsHeaders
+    } satisfies CircleSimulator
+  })
+
+export const CircleSimulator = { start, topicArn, clientId, certPath, addressFits }
