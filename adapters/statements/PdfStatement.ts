@@ -14,7 +14,7 @@
  * or `?`, and control characters (line breaks, tabs) as spaces, so a name cannot break the
  * layout. The CSV carries the exact text.
  *
- * Rendering is synchronous CPU work; it yields to the event loop every few hundred lines so a
+ * Rendering is synchronous CPU work; it yields to the event loop every 250 lines so a
  * host serving other requests is not blocked for the whole of a 10,000-line batch.
  */
 import { BigDecimal, DateTime, Effect } from "effect"
@@ -106,19 +106,39 @@ const columns: ReadonlyArray<Column> = [
   { title: "Fees USD", width: 53, align: "right", cell: (l) => l.feesUsd === null ? "" : usd(l.feesUsd) }
 ]
 
+/** One line of a cell, with its width measured once. */
+interface Part {
+  readonly text: string
+  readonly width: number
+}
+
+interface Row {
+  readonly cells: ReadonlyArray<ReadonlyArray<Part>>
+  readonly height: number
+  /** The row does not fit below the previous one: it opens a new page. */
+  readonly startsPage: boolean
+}
+
 /** A cell's text cut into lines that fit `width`, by characters (ids and order ids have no words to break at). */
-const wrap = (doc: PDFKit.PDFDocument, text: string, width: number): ReadonlyArray<string> => {
-  if (doc.widthOfString(text) <= width) return [text]
-  const lines: Array<string> = []
+const wrap = (doc: PDFKit.PDFDocument, text: string, width: number): ReadonlyArray<Part> => {
+  const whole = doc.widthOfString(text)
+  if (whole <= width) return [{ text, width: whole }]
+  const parts: Array<Part> = []
   let current = ""
+  let currentWidth = 0
   for (const char of text) {
-    if (current.length > 0 && doc.widthOfString(current + char) > width) {
-      lines.push(current)
+    const next = doc.widthOfString(current + char)
+    if (current.length > 0 && next > width) {
+      parts.push({ text: current, width: currentWidth })
       current = char === " " ? "" : char
-    } else current += char
+      currentWidth = doc.widthOfString(current)
+    } else {
+      current += char
+      currentWidth = next
+    }
   }
-  if (current.length > 0) lines.push(current)
-  return lines
+  if (current.length > 0) parts.push({ text: current, width: currentWidth })
+  return parts
 }
 
 /** Renders the statement; the caller checks it first (`Statement.check`). */
@@ -127,7 +147,6 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
     size: "A4",
     layout: "landscape",
     margin: page.margin,
-    bufferPages: true,
     lang: "en",
     displayTitle: true,
     info: {
@@ -174,7 +193,8 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
   ]
   for (const [label, value] of facts) {
     text(label, left, y, fonts.bold, 9)
-    doc.font(fonts.regular).fontSize(9).text(drawable(value), left + 100, y, { width: right - left - 100 })
+    // At most three lines a fact, so no name can push the table off the first page.
+    doc.font(fonts.regular).fontSize(9).text(drawable(value), left + 100, y, { width: right - left - 100, height: 34, ellipsis: true })
     y = Math.max(doc.y, y + 12) + 1
   }
 
@@ -208,11 +228,35 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
   text(`${statement.lines.length.toLocaleString("en-US")} ${statement.lines.length === 1 ? "line" : "lines"}`, left, y + 2, fonts.regular, 8)
   y += 22
 
-  // Lines.
+  // Lines, in two passes. The layout pass cuts every cell into the lines it takes and places
+  // every row on its page, so the number of pages is known before the first row is drawn: each
+  // page gets its "page n of N" as it is made and goes out to the output stream at once, rather
+  // than every page being held in memory until the end (pdfkit's `bufferPages`).
   const lineHeight = page.bodySize + 2
+  const headerHeight = lineHeight + page.rowPadding * 2
+  doc.font(fonts.regular).fontSize(page.bodySize)
+  const rowsLaidOut: Array<Row> = []
+  let pages = 1
+  let layoutY = y + headerHeight
+  for (const line of statement.lines) {
+    const cells = columns.map((column) => wrap(doc, drawable(column.cell(line)), column.width - page.cellPadding * 2))
+    const height = Math.max(...cells.map((c) => c.length)) * lineHeight + page.rowPadding * 2
+    const startsPage = layoutY + height > bottom
+    if (startsPage) {
+      pages += 1
+      layoutY = page.margin + headerHeight
+    }
+    rowsLaidOut.push({ cells, height, startsPage })
+    layoutY += height
+  }
+
+  const footer = (n: number) => {
+    const footerY = doc.page.height - page.margin - 6
+    text(`Settlement statement ${batch.id}. Times in UTC; amounts in USD unless a currency is shown.`, left, footerY, fonts.regular, 7)
+    textRight(`page ${n} of ${pages}`, right, footerY, fonts.regular, 7)
+  }
   const tableHeader = (top: number): number => {
-    const height = lineHeight + page.rowPadding * 2
-    doc.rect(left, top, right - left, height).fill("#e6e6e6")
+    doc.rect(left, top, right - left, headerHeight).fill("#e6e6e6")
     doc.fillColor("#000000")
     let x = left
     for (const column of columns) {
@@ -221,46 +265,40 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
       else text(column.title, x + page.cellPadding, cellY, fonts.bold, page.bodySize)
       x += column.width
     }
-    return top + height
+    doc.font(fonts.regular).fontSize(page.bodySize)
+    return top + headerHeight
   }
+
+  let pageNumber = 1
+  footer(pageNumber)
   y = tableHeader(y)
-  doc.font(fonts.regular).fontSize(page.bodySize)
   let index = 0
-  for (const line of statement.lines) {
-    const cells = columns.map((column) => wrap(doc, drawable(column.cell(line)), column.width - page.cellPadding * 2))
-    const height = Math.max(...cells.map((c) => c.length)) * lineHeight + page.rowPadding * 2
-    if (y + height > bottom) {
+  for (const { cells, height, startsPage } of rowsLaidOut) {
+    if (startsPage) {
       doc.addPage()
+      pageNumber += 1
+      footer(pageNumber)
       y = tableHeader(page.margin)
-      doc.font(fonts.regular).fontSize(page.bodySize)
     }
     if (index % 2 === 1) {
       doc.rect(left, y, right - left, height).fill("#f4f4f4")
       doc.fillColor("#000000")
     }
     let x = left
-    columns.forEach((column, c) => {
-      cells[c]!.forEach((part, n) => {
-        const cellY = y + page.rowPadding + n * lineHeight
-        const cellX = column.align === "right"
-          ? x + column.width - page.cellPadding - doc.widthOfString(part)
-          : x + page.cellPadding
-        doc.text(part, cellX, cellY, { lineBreak: false })
-      })
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c]!
+      const parts = cells[c]!
+      for (let n = 0; n < parts.length; n++) {
+        const part = parts[n]!
+        if (part.text === "") continue
+        const cellX = column.align === "right" ? x + column.width - page.cellPadding - part.width : x + page.cellPadding
+        doc.text(part.text, cellX, y + page.rowPadding + n * lineHeight, { lineBreak: false })
+      }
       x += column.width
-    })
+    }
     y += height
     index += 1
-    if (index % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 0))
-  }
-
-  // "page n of N" on every page, once N is known.
-  const range = doc.bufferedPageRange()
-  for (let n = 0; n < range.count; n++) {
-    doc.switchToPage(range.start + n)
-    const footerY = doc.page.height - page.margin - 6
-    text(`Settlement statement ${batch.id}. Times in UTC; amounts in USD unless a currency is shown.`, left, footerY, fonts.regular, 7)
-    textRight(`page ${n + 1} of ${range.count}`, right, footerY, fonts.regular, 7)
+    if (index % 250 === 0) await new Promise((resolve) => setTimeout(resolve, 0))
   }
   doc.end()
   await done
