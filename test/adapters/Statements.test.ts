@@ -362,6 +362,32 @@ describe.skipIf(popplerMissing.length > 0)("PDF statement, read by poppler", () 
       })
     }))
 
+  it.effect("an empty batch: one page with the summary, the column headers and 0 lines; its CSV is the header row", () =>
+    Effect.gen(function*() {
+      const empty = statement([], d("0"))
+      assert.isTrue(Result.isSuccess(check(empty)))
+      assert.deepStrictEqual(readCsv(csv(empty).slice(1)), [[...csvColumns]])
+      withPdf(yield* pdf(empty), (path) => {
+        assert.match(run("pdfinfo", [path]), /^Pages:\s+1$/m)
+        const text = run("pdftotext", ["-layout", "-enc", "UTF-8", path, "-"])
+        assert.match(text, /Net paid out\s+0\.00/)
+        assert.include(text, "0 lines")
+        assert.include(text, "Merchant order id")
+        assert.include(text, "page 1 of 1")
+      })
+    }))
+
+  it.effect("a very long merchant name cannot push the table off the first page", () =>
+    Effect.gen(function*() {
+      const long = { ...small, merchant: { id: "mer_long", name: "Very Long Name ".repeat(1500) } }
+      withPdf(yield* pdf(long), (path) => {
+        assert.match(run("pdfinfo", [path]), /^Pages:\s+1$/m)
+        const text = run("pdftotext", ["-layout", "-enc", "UTF-8", path, "-"])
+        for (const l of smallLines) if (l.transactionId !== null) assert.include(text, l.transactionId)
+        assert.include(text, "page 1 of 1")
+      })
+    }))
+
   it.effect("10,000 lines: many pages, column headers on each, every transaction id, page n of N", () =>
     Effect.gen(function*() {
       const started = performance.now()
