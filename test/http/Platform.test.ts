@@ -23,14 +23,19 @@ describe("platform", () => {
         assert.notStrictEqual(other.body.error.requestId, error.body.error.requestId)
       }))
 
-    it.effect("unknown routes and methods answer 404 in the envelope", () =>
+    it.effect("unknown routes answer 404 and a known route's unknown method 405 with Allow, in the envelope", () =>
       Effect.gen(function*() {
-        for (const [method, path] of [["GET", "/api/v1/nope"], ["DELETE", "/api/v1/me"], ["GET", "/"]] as const) {
+        for (const [method, path] of [["GET", "/api/v1/nope"], ["GET", "/"]] as const) {
           const reply = yield* call(method, path)
           assert.strictEqual(reply.status, 404)
           assert.strictEqual(reply.body.error.code, "not_found")
           assert.strictEqual(reply.body.error.requestId, reply.headers.get("x-request-id"))
         }
+        const wrongMethod = yield* call("DELETE", "/api/v1/me")
+        assert.strictEqual(wrongMethod.status, 405)
+        assert.strictEqual(wrongMethod.body.error.code, "method_not_allowed")
+        assert.strictEqual(wrongMethod.headers.get("allow"), "GET")
+        assert.strictEqual(wrongMethod.body.error.requestId, wrongMethod.headers.get("x-request-id"))
       }))
 
     it.effect("malformed JSON and schema violations answer 400 invalid_request with every issue", () =>
@@ -46,7 +51,7 @@ describe("platform", () => {
 
         const wrongType = yield* call("POST", "/api/v1/auth/token", { body: { apiKey: 5 } })
         assert.deepStrictEqual(wrongType.body.error.details.missingFields, ["secretKey"])
-        assert.deepInclude(wrongType.body.error.details.issues, { path: "apiKey", message: "Expected string" })
+        assert.deepInclude(wrongType.body.error.details.issues, { path: "apiKey", message: "apiKey: expected a string" })
       }))
 
     it.effect("GET /ping and GET /me answer exactly the fields of spec 2.2 and 2.3", () =>
