@@ -157,3 +157,6 @@ export const amountText = (amount: BigDecimal.BigDecimal, currency: Money.Curren
   const text = digits === 0 ? whole : `${whole}.${magnitude.slice(magnitude.length - digits)}`
   return negative ? `-${text}` : text
 }
+
+/** The statement as JSON (amounts as decimal text, times as ISO 8601), to keep or send a snapshot. */
+export const StatementJson = Schema.toCodecJson(Statement)

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { BigDecimal, DateTime, Effect, Result } from "effect"
+import { BigDecimal, DateTime, Effect, Result, Schema } from "effect"
 import { csv, csvColumns } from "../../adapters/statements/CsvStatement.ts"
 import { pdf } from "../../adapters/statements/PdfStatement.ts"
 import * as Money from "../../core/Money.ts"
@@ -18,6 +18,7 @@ import {
   linesTotal,
   type Statement,
   type StatementLine,
+  StatementJson,
   StatementUnbalanced
 } from "../../core/settlements/Statement.ts"
 
@@ -236,6 +237,22 @@ describe("Statement.check", () => {
   })
 })
 
+describe("StatementJson", () => {
+  it.effect("keeps a statement as JSON and gives back the same amounts, times and lines", () =>
+    Effect.gen(function*() {
+      const json = yield* Schema.encodeEffect(StatementJson)(small)
+      const text = JSON.stringify(json)
+      const back = yield* Schema.decodeUnknownEffect(StatementJson)(JSON.parse(text))
+      assert.strictEqual(back.lines.length, smallLines.length)
+      assert.strictEqual(Money.toText(back.summary.net), "993.15")
+      assert.strictEqual(Money.toText(back.lines[3]!.amountUsd), "-18.5")
+      assert.strictEqual(DateTime.formatIso(back.batch.closedAt), "2026-11-08T00:00:05.000Z")
+      assert.deepStrictEqual(back.batch.destination, small.batch.destination)
+      assert.isTrue(Result.isSuccess(check(back)))
+      assert.strictEqual(csv(back), csv(small))
+    }))
+})
+
 describe("amountText", () => {
   it("writes the currency's decimals, half to even, no exponent and no negative zero", () => {
     assert.strictEqual(amountText(d("50"), "USD"), "50.00")
@@ -350,6 +367,15 @@ describe.skipIf(popplerMissing.length > 0)("PDF statement, read by poppler", () 
         assert.include(raw.replace(/\s+/g, ""), hyperlink.replace(/\s+/g, ""))
         assert.notInclude(new TextDecoder("latin1").decode(bytes), "/Annots")
       })
+    }))
+
+  it.effect("the same statement gives the same bytes (dated by the batch's close, not the render)", () =>
+    Effect.gen(function*() {
+      const first = yield* pdf(small)
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+      const second = yield* pdf(small)
+      assert.deepStrictEqual(second, first)
+      withPdf(first, (path) => assert.match(run("pdfinfo", ["-isodates", path]), /^CreationDate:\s+2026-11-08T00:00:05/m))
     }))
 
   it.effect("draws characters Helvetica lacks as their bare letter or ?, never as garbage", () =>
