@@ -56,7 +56,7 @@ const encoder = new TextEncoder()
 export const trustedCertUrl = (text: string, prefix: string | undefined): boolean => {
   const url = parseUrl(text)
   if (url === undefined || url.username !== "" || url.password !== "") return false
-  if (prefix !== undefined && prefix !== "") return text.startsWith(prefix) && !text.slice(prefix.length).includes("..")
+  if (prefix !== undefined && prefix !== "") return underPrefix(url, prefix)
   return url.protocol === "https:" && snsHost.test(url.hostname) && url.port === "" && url.pathname.endsWith(".pem")
 }
 
@@ -68,6 +68,13 @@ const trustedSnsUrl = (text: string, prefix: string | undefined): boolean => {
     return trusted !== undefined && url.origin === trusted.origin
   }
   return url.protocol === "https:" && snsHost.test(url.hostname) && url.port === ""
+}
+
+/** Same origin as `prefix`, and a path under its path (URLs compared parsed, never as text). */
+const underPrefix = (url: URL, prefix: string): boolean => {
+  const trusted = parseUrl(prefix)
+  return trusted !== undefined && url.origin === trusted.origin && url.pathname.startsWith(trusted.pathname) &&
+    !url.pathname.split("/").includes("..")
 }
 
 const parseUrl = (text: string): URL | undefined => {

@@ -212,6 +212,12 @@ describe("Circle notifications (AWS SNS)", () => {
       assert.deepStrictEqual(yield* rejected(JSON.stringify({ ...envelope, SigningCertURL: elsewhere })), ["CallbackRejected", "untrusted SigningCertURL"])
       assert.strictEqual(sim.certificateFetches(), fetchesBefore)
 
+      // A prefix is matched by origin and path, not as text: `http://127.0.0.1` does not trust
+      // `http://127.0.0.1.evil.invalid`.
+      const loose = yield* make(optionsFor(sim, { snsCertUrlPrefix: "http://127.0.0.1" }))
+      const lookalike = JSON.stringify({ ...envelope, SigningCertURL: "http://127.0.0.1.evil.invalid/SimpleNotificationService.pem" })
+      const looseExit = yield* Effect.exit(loose.verifyCallback(headers, lookalike))
+      assert.deepStrictEqual([errorOf(looseExit)._tag, errorOf(looseExit).reason], ["CallbackRejected", "untrusted SigningCertURL"])
       // Without the simulator's prefix, only https://sns.<region>.amazonaws.com/...pem is trusted.
       const strict = yield* make(optionsFor(sim, { snsCertUrlPrefix: undefined }))
       const strictExit = yield* Effect.exit(strict.verifyCallback(headers, body))
