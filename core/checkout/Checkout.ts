@@ -77,6 +77,13 @@ export interface OfferedMethod {
 /** The fields every hosted checkout collects whatever the rail; `OfferedMethod.requiredFields` names the others. */
 const alwaysAsked: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
 
+/**
+ * What a rail is apart from its id and names: a sandbox test method is a copy of the real rail
+ * it mirrors (`catalog/methods.ts`), so the two share it.
+ */
+const railShape = (m: PaymentMethodDef) =>
+  JSON.stringify([m.country, m.channel, m.methodLabel, m.currencies, m.currencyLimits, m.fee, m.requires, m.expiresInMinutes, m.settlementDays])
+
 export interface Created {
   readonly session: CheckoutSession
   /** The transaction, when one-shot data was complete. */
@@ -275,8 +282,18 @@ export class Checkout extends Context.Service<Checkout, {
         })
       })
 
+      /**
+       * One tile per rail: a sandbox test method (`sbx_*`) is left out when a real rail it mirrors
+       * is offered too. The test methods let a merchant pick an outcome through the API
+       * (`Sandbox-Simulate`); the buyer's page shows what production will show, and the buyer of a
+       * sandbox shop still picks the outcome on the sandbox provider's form. A session opened for a
+       * test method (`paymentMethodId: "sbx_pix"`) offers it alone and still shows it, and `select`
+       * still takes any method the session offers.
+       */
       const methods = Effect.fn("Checkout.methods")(function*(session: CheckoutSession) {
-        return (yield* offers(session)).map(({ method, providersNeed }): OfferedMethod => ({
+        const offered = yield* offers(session)
+        const realShapes = new Set(offered.filter((o) => !o.method.sandboxOnly).map((o) => railShape(o.method)))
+        return offered.filter((o) => !o.method.sandboxOnly || !realShapes.has(railShape(o.method))).map(({ method, providersNeed }): OfferedMethod => ({
           method,
           requiredFields: [...new Set([...method.requires, ...providersNeed])]
             .filter((field) => !alwaysAsked.includes(field))

@@ -36,10 +36,18 @@ import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { escapeHtml, formatAmount, page } from "./Html.ts"
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
-import { type AddressInput, addressInputs, addressStyle, script } from "./CheckoutScript.ts"
+import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "./RequestLifecycle.ts"
 
 const channelOrder: ReadonlyArray<Channel> = ["ONLINE", "CASH", "CREDIT_CARD"]
+
+/**
+ * A group of more than `foldAbove` methods shows its first `shownPerGroup` (the catalog's order,
+ * most used first) and folds the rest into a disclosure, so that on a phone the details form is
+ * reached after a screen or so, not after thirty tiles.
+ */
+const foldAbove = 8
+const shownPerGroup = 5
 
 const expiredPage = (language: Language) => {
   const t = pageText[language]
@@ -170,17 +178,21 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     // One method is chosen already: what it needs is shown before any script runs.
     const only = offered.length === 1 ? offered[0] : undefined
     const needs = (field: FieldName) => only?.requiredFields.includes(field) === true
+    const tiles = (group: ReadonlyArray<OfferedMethod>) =>
+      group.map((o) =>
+        methodOption(o, names.get(o.method.id) ?? o.method.name, single === undefined ? locals.get(o.method.id) ?? Option.none() : Option.none(), only !== undefined)
+      ).join("")
     const grid = channelOrder
       .map((channel) => {
         const inGroup = offered.filter((o) => o.method.channel === channel)
+        const folds = inGroup.length > foldAbove
+        const shown = folds ? inGroup.slice(0, shownPerGroup) : inGroup
+        const folded = folds ? inGroup.slice(shownPerGroup) : []
         return inGroup.length === 0 ? "" : `
-          <fieldset><legend>${escapeHtml(t.channel[channel])}</legend><ul class="methods">
-            ${
-          inGroup.map((o) =>
-            methodOption(o, names.get(o.method.id) ?? o.method.name, single === undefined ? locals.get(o.method.id) ?? Option.none() : Option.none(), only !== undefined)
-          ).join("")
-        }
-          </ul></fieldset>`
+          <fieldset><legend>${escapeHtml(t.channel[channel])}</legend><ul class="methods">${tiles(shown)}</ul>${
+          folded.length === 0 ? "" : `
+            <details class="more"><summary>${escapeHtml(t.moreMethods(folded.length))}</summary><ul class="methods">${tiles(folded)}</ul></details>`
+        }</fieldset>`
       })
       .join("")
     const body = methods.length === 0
@@ -206,7 +218,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
       </form>
       ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
       ${script(session.token, t.script)}`
-    return page(t.title, body, { lang: language, head: addressStyle })
+    return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
 
   const selectForPage = Effect.gen(function*() {

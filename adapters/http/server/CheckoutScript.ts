@@ -37,6 +37,18 @@ export const addressStyle = `<style>
 }
 </style>`
 
+/**
+ * The method tiles, compact: one line of 44 px (a finger's target) per method, and a group's
+ * further methods behind a disclosure that looks like the tiles it opens.
+ */
+export const tileStyle = `<style>
+.methods{gap:.35rem}
+.methods label{padding:.25rem .5rem;min-height:44px;box-sizing:border-box}
+details.more{margin-top:.35rem}
+details.more>summary{cursor:pointer;padding:.6rem .5rem;border:1px dashed #8886;border-radius:.6rem;min-height:44px;box-sizing:border-box}
+details.more[open]>summary{margin-bottom:.35rem}
+</style>`
+
 export const script = (token: string, messages: PageText["script"]) => `
 <script>
 (() => {

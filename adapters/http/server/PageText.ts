@@ -78,6 +78,8 @@ export interface PageText {
   readonly title: string
   readonly heading: string
   readonly payWith: string
+  /** The summary of a group's further methods, folded away on the page. */
+  readonly moreMethods: (count: number) => string
   readonly yourDetails: string
   readonly fullName: string
   readonly email: string
@@ -138,6 +140,7 @@ const en: PageText = {
   title: "Checkout",
   heading: "Complete your payment",
   payWith: "Pay with",
+  moreMethods: (count) => `Show ${count} more`,
   yourDetails: "Your details",
   fullName: "Full name",
   email: "Email",
@@ -201,6 +204,7 @@ const pt: PageText = {
   title: "Pagamento",
   heading: "Conclua seu pagamento",
   payWith: "Pagar com",
+  moreMethods: (count) => `Mostrar mais ${count}`,
   yourDetails: "Seus dados",
   fullName: "Nome completo",
   email: "E-mail",
@@ -264,6 +268,7 @@ const es: PageText = {
   title: "Pago",
   heading: "Completa tu pago",
   payWith: "Pagar con",
+  moreMethods: (count) => `Mostrar ${count} más`,
   yourDetails: "Tus datos",
   fullName: "Nombre completo",
   email: "Correo electrónico",
