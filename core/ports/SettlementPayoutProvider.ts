@@ -11,7 +11,7 @@ import { Schema } from "effect"
 import type { Environment } from "../Environment.ts"
 import type { CallbackRejected } from "./PaymentProvider.ts"
 
-/** Where a batch is paid: a blockchain address on a chain the provider names (`ETH`, `SOL`, `MATIC`...). */
+/** Where a batch is paid: a blockchain address on a chain the provider names (Circle: `ETH`, `SOL`, `POLY`...). */
 export interface ChainDestination {
   readonly chain: string
   readonly address: string
