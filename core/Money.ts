@@ -75,12 +75,17 @@ export const withinInputBound = (amount: BigDecimal.BigDecimal): boolean =>
 /**
  * A JSON number in major units, decoded to `BigDecimal` through its decimal text.
  * Rejects NaN, infinities and magnitudes above `maxAmountInput` (1e21, 1e308);
- * sign and scale rules belong to the endpoint that reads it.
+ * sign and scale rules belong to the endpoint that reads it (each answers its own code for 0 or
+ * a negative amount), so the documents say what every endpoint accepts: above 0
+ * (`exclusiveMinimum`), at most `maxAmountInput`.
  */
 export const Amount = Schema.Finite.check(
   Schema.isLessThanOrEqualTo(maxAmountInput),
-  Schema.isGreaterThanOrEqualTo(-maxAmountInput)
-).pipe(
+  Schema.isGreaterThanOrEqualTo(-maxAmountInput, { toJsonSchema: () => ({ exclusiveMinimum: 0 }) })
+).annotate({
+  description: "Major units of its currency (50.5 is fifty and a half), above 0, with at most the currency's decimals",
+  examples: [100]
+}).pipe(
   Schema.decodeTo(
     Schema.BigDecimal,
     SchemaTransformation.transform({
