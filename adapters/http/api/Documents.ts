@@ -6,6 +6,8 @@
  * the operator's (`/admin/openapi.json`).
  */
 import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
+import { errorCodes } from "../../../core/ApiError.ts"
+import { errorExample } from "./Description.ts"
 import { withOperationErrors } from "./OperationErrors.ts"
 
 const summaries: Readonly<Record<string, string>> = {
@@ -109,6 +111,20 @@ const requestExamples: Readonly<Record<string, unknown>> = {
   "sandbox.advance": { seconds: 86400 }
 }
 
+/**
+ * Examples of the main responses, as the sandbox host answered them (a PIX payment of 100 USD, its
+ * partial refund, the balance after them, a webhook subscription); `redocly lint` and the tests
+ * check them against their schemas. Errors take theirs from `errorGuide` (`Description.ts`).
+ */
+const responseExamples: Readonly<Record<string, unknown>> = {
+  CreatedPayment: {"transactionId": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "status": "pending", "amount": 100, "currency": "USD", "amountLocal": 550.8, "currencyLocal": "BRL", "paymentMethodId": "1001", "paymentMethod": "pix", "paymentMethodName": "PIX", "logoUrl": "https://api.example.com/icons/payment-methods/1001.svg", "iconUrl": "https://api.example.com/icons/payment-methods/1001.svg", "fees": {"platform": 3.2, "provider": 0.9, "network": 0, "total": 4.1}, "settlement": {"type": "delayed", "delay": "T+1", "reserve": 10, "status": "pending"}, "paymentFormUrl": "https://api.example.com/sandbox/pay/TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "paymentData": {"method": "pix", "reference": "KCJKXKJKTEVF", "qrCode": "00020126580014br.gov.bcb.pix0136sandbox-KCJKXKJKTEVF5204000053039865802BR6304SBOX"}, "merchantOrderId": "order-1001", "tag1": null, "tag2": null, "tag3": null, "expiresAt": "2026-11-26T14:51:46.187Z"},
+  Payment: {"id": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "status": "completed", "amount": 100, "currency": "USD", "amountLocal": 550.8, "currencyLocal": "BRL", "paymentMethodId": "1001", "paymentMethod": "pix", "paymentMethodName": "PIX", "country": "BRA", "fees": {"platform": 3.2, "provider": 0.9, "network": 0, "total": 4.1}, "settlement": {"type": "delayed", "delay": "T+1", "reserve": 10, "status": "pending"}, "timestamps": {"created": "2026-11-26T14:21:46.187Z", "updated": "2026-11-26T14:21:51.843Z", "completed": "2026-11-26T14:21:46.840Z", "expires": "2026-11-26T14:51:46.187Z"}, "merchantOrderId": "order-1001", "tag1": null, "tag2": null, "tag3": null, "failureReason": null},
+  PaymentDetail: {"id": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "status": "completed", "amount": 100, "currency": "USD", "amountLocal": 550.8, "currencyLocal": "BRL", "paymentMethodId": "1001", "paymentMethod": "pix", "paymentMethodName": "PIX", "country": "BRA", "fees": {"platform": 3.2, "provider": 0.9, "network": 0, "total": 4.1}, "settlement": {"type": "delayed", "delay": "T+1", "reserve": 10, "status": "pending"}, "timestamps": {"created": "2026-11-26T14:21:46.187Z", "updated": "2026-11-26T14:21:51.843Z", "completed": "2026-11-26T14:21:46.840Z", "expires": "2026-11-26T14:51:46.187Z"}, "merchantOrderId": "order-1001", "tag1": null, "tag2": null, "tag3": null, "failureReason": null, "routing": {"provider": "sandbox", "attempts": [{"provider": "sandbox", "outcome": "accepted", "latencyMs": 0, "reason": null, "at": "2026-11-26T14:21:46.200Z"}]}},
+  Refund: {"refundId": "CLM-01M8C3QWV9300PCPSYWKHGJNCQ", "transactionId": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "amount": 50.25, "amountUsd": 9.12, "currency": "BRL", "status": "pending", "reason": "requested_by_customer", "createdAt": "2026-11-26T14:21:51.849Z"},
+  Balance: {"merchantId": "mer_01m8c3f6qbqq9jfj5gfnfbzfth", "shopId": "shop_01m8c3f6qdyvbk23v5kme91xa7", "currency": "USD", "balance": {"available": 0, "pending": 76.78, "frozen": 9.12, "reserve": 10}, "ledgerWarnings": [], "tier": "starter", "trustScore": 500, "rollingReservePct": 10, "withdrawalFeeUsd": 5, "feeSummary": {"grossVolume": 100, "platformFees": 2.9, "flatFees": 0.3, "providerFees": 0.9, "chargebackFees": 0, "totalFees": 4.1, "netBalance": 95.9}, "movements": [{"id": "jnl_01m8c3qwvsesdw0meydhty7sj0", "type": "claim.opened", "reference": "CLM-01M8C3QWV9300PCPSYWKHGJNCQ", "currency": "USD", "amount": 0, "books": {"payin_pending": -9.12, "payin_frozen": 9.12}, "createdAt": "2026-11-26T14:21:51.865Z"}, {"id": "jnl_01m8c3qqys3g4ebjecrp9b0j1k", "type": "payment.completed", "reference": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "currency": "USD", "amount": 95.9, "books": {"payin_pending": 85.9, "payin_reserve": 10}, "createdAt": "2026-11-26T14:21:46.841Z"}], "reserveSchedule": [{"transactionId": "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", "amount": 10, "releaseAt": "2027-02-24T14:21:46.840Z"}], "balances": []},
+  WebhookWithSecret: {"id": "wh_01m8c3qx1d4t4sy4sy4x6y3076", "url": "https://shop.example/webhooks", "events": ["payment.completed", "payment.failed", "payment.refunded"], "active": true, "description": null, "managed": false, "disabledReason": null, "createdAt": "2026-11-26T14:21:52.045Z", "updatedAt": "2026-11-26T14:21:52.045Z", "secret": "whsec_9bQx3c7TnW2kLr8VfYp4ZsHd6JmA1eUo5gNi0KtXwRy", "previousSecretExpiresAt": null}
+}
+
 /** An operation id (`group.endpoint`) as words, for an operation the table does not name yet. */
 const fallbackSummary = (operationId: string) => {
   const words = (operationId.split(".").at(-1) ?? operationId).replace(/([A-Z])/g, " $1").toLowerCase().trim()
@@ -170,7 +186,30 @@ export const polishDocument = (spec: Spec): Spec => {
     }
   }
   spec["servers"] = [{ url: "/", description: "This host" }]
-  return withOperationErrors(spec)
+  return withExamples(withOperationErrors(spec))
+}
+
+/**
+ * The response schemas' `examples` (the reference page shows them instead of `"string"` and `1`),
+ * and what the amount of a payment may be (its schema is the shared `Amount`).
+ */
+const withExamples = (spec: Spec): Spec => {
+  const schemas: Spec = spec["components"]?.["schemas"] ?? {}
+  for (const [name, example] of Object.entries(responseExamples)) {
+    if (schemas[name] !== undefined) schemas[name]["examples"] = [example]
+  }
+  for (const code of errorCodes) {
+    if (schemas[`Error_${code}`] !== undefined) schemas[`Error_${code}`]["examples"] = [errorExample(code)]
+  }
+  if (schemas["Error"] !== undefined) schemas["Error"]["examples"] = [errorExample("amount_out_of_limits"), errorExample("invalid_request")]
+  for (const name of ["CreatePayment", "CreateCheckoutSession"]) {
+    const amount = schemas[name]?.["properties"]?.["amount"]
+    if (amount !== undefined) {
+      amount["description"] = "Above 0, in `currency` (major units, at most its decimals); its USD headline may not exceed 100,000 USD " +
+        "(`422 amount_out_of_limits`), and it must be within the method's `min` and `max` (GET /payment-methods)"
+    }
+  }
+  return spec
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })

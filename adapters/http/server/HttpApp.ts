@@ -5,11 +5,12 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { FindMyWay, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiBuilder, OpenApi } from "effect/http-api"
 import { apiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { AdminDocument, Api } from "../api/Api.ts"
-import { errorsPage } from "../api/Description.ts"
+import { DocsErrors } from "./DocsErrors.ts"
+import { DocsPage } from "./DocsPage.ts"
 import { ErrorResponsesLive } from "./ErrorResponses.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./Handlers.ts"
@@ -66,10 +67,9 @@ const adminDocument = JSON.stringify(OpenApi.fromApi(AdminDocument))
 
 export const DocsRoutes = Layer.mergeAll(
   HttpRouter.add("GET", "/admin/openapi.json", HttpServerResponse.text(adminDocument, { contentType: "application/json" })),
-  // The Scalar script is served inline by the host; its default fonts would come from Scalar's
-  // CDN, so the page uses the system fonts and asks nothing of another host.
-  HttpApiScalar.layer(Api, { path: "/docs", scalar: { withDefaultFonts: false } }),
-  HttpRouter.add("GET", "/docs/errors", HttpServerResponse.html(errorsPage))
+  // The reference page (Scalar, from the host itself, nothing from another host) and the error codes.
+  DocsPage,
+  DocsErrors
 )
 
 /** The methods a path of the API accepts, in the order `Allow` lists them. */
