@@ -94,7 +94,7 @@ describe.skipIf(chromiumPath === undefined)("the buyer's page in the buyer's lan
           const page = await chromium.newPage()
           await page.goto(created.body.checkoutUrl.replace(/^https?:\/\/[^/]+/, base))
           await page.fill("#documentId", "52998224725")
-          await page.locator("input[value=sbx_pix]").check()
+          await page.locator('input[value="1001"]').check()
           await Promise.all([page.waitForURL(/\/sandbox\/pay\//), page.click("button[type=submit]")])
           await Promise.all([page.waitForURL(/\/shop\/thanks/), page.click("button[value=paid]")])
           return new URL(page.url())
