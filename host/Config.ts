@@ -23,7 +23,7 @@ export interface HostConfig {
   readonly workerInterval: Duration.Duration
   /** Secret of the sandbox provider's signed callbacks (`SANDBOX_CALLBACK_SECRET`). */
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
-  /** Provider connector instances (`CONNECTORS` and their prefixed variables, see `Connectors.ts`). */
+  /** Provider connector instances (`CONNECTORS` and their prefixed variables, among the built-in connectors and those `CONNECTOR_MODULES` loads; see `Connectors.ts`). */
   readonly connectors: ReadonlyArray<ConfiguredConnector>
   /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
   readonly trustedProxies: number

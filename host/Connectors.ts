@@ -16,11 +16,21 @@
  * mounted), never from JSON on a command line; it is kept `Redacted` from the moment it is read.
  * Anything missing or unknown stops the host at start with the variable's name (never a value).
  * Routing a shop to an instance is the admin API's `PUT /admin/v1/shops/{id}/routes/{providerId}`.
+ *
+ * Connectors published outside this repository are loaded by configuration, not by editing this
+ * file: `CONNECTOR_MODULES=acme-connector,./connectors/other.js` names npm packages (resolved as
+ * the host's own imports are, so installed beside the engine package) or module files (relative to
+ * the working directory), each exporting `connector` (or a default export) of type `Connector`
+ * from `payment-orchestration-engine/providers/kit`. Their kinds join the known ones for
+ * `CONNECTORS`; a module that does not load, exports no connector or repeats a known kind stops
+ * the host at start, naming it.
  */
 import { Config, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { Mac, SecureRandom } from "effect/crypto"
 import { readFileSync } from "node:fs"
+import { isAbsolute, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
 import { Environment } from "../core/Environment.ts"
 import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
@@ -123,9 +133,51 @@ const instance = (entry: string, known: ReadonlyArray<Connector>) =>
     return { connector, settings } satisfies ConfiguredConnector
   })
 
-/** The instances `CONNECTORS` names, each with its settings read and checked. */
-export const readConnectors = (known: ReadonlyArray<Connector> = knownConnectors) =>
+/** Whether `value` has the shape of a `Connector` (what a module outside the repository exports). */
+const isConnector = (value: unknown): value is Connector => {
+  if (typeof value !== "object" || value === null) return false
+  const c = value as Record<string, unknown>
+  const names = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((n) => typeof n === "string"))
+  return typeof c["kind"] === "string" && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(c["kind"]) && Array.isArray(c["secrets"]) &&
+    names(c["secrets"]) && names(c["payoutSecrets"]) && names(c["settings"]) &&
+    (typeof c["paymentProvider"] === "function" || typeof c["payoutProvider"] === "function")
+}
+
+/** A path (`./x.js`, `/opt/x.js`, `file:`) from the working directory, or a package name as the host imports it. */
+const moduleUrl = (spec: string) =>
+  spec.startsWith("file:") ? spec : spec.startsWith(".") || isAbsolute(spec) ? pathToFileURL(resolve(spec)).href : spec
+
+/** The connectors of the modules `CONNECTOR_MODULES` names (comma separated), in order. */
+export const readConnectorModules = (known: ReadonlyArray<Connector>) =>
   Effect.gen(function*() {
+    const list = yield* Config.String("CONNECTOR_MODULES").pipe(Config.withDefault(""))
+    const loaded: Array<Connector> = []
+    for (const spec of list.split(",").map((e) => e.trim()).filter((e) => e !== "")) {
+      const module = yield* Effect.tryPromise({
+        try: () => import(moduleUrl(spec)) as Promise<Record<string, unknown>>,
+        catch: (e) => new ConnectorConfigError({ message: `CONNECTOR_MODULES: cannot load '${spec}': ${e instanceof Error ? e.message : String(e)}` })
+      })
+      const connector = isConnector(module["connector"]) ? module["connector"] : module["default"]
+      if (!isConnector(connector)) {
+        return yield* new ConnectorConfigError({
+          message: `CONNECTOR_MODULES: '${spec}' exports no connector (an export named 'connector', or a default export, of type Connector from payment-orchestration-engine/providers/kit)`
+        })
+      }
+      if ([...known, ...loaded].some((c) => c.kind === connector.kind)) {
+        return yield* new ConnectorConfigError({ message: `CONNECTOR_MODULES: '${spec}' exports kind '${connector.kind}', which is already known` })
+      }
+      loaded.push(connector)
+    }
+    return loaded as ReadonlyArray<Connector>
+  })
+
+/**
+ * The instances `CONNECTORS` names, each with its settings read and checked, among the `known`
+ * connectors and those `CONNECTOR_MODULES` loads.
+ */
+export const readConnectors = (builtIn: ReadonlyArray<Connector> = knownConnectors) =>
+  Effect.gen(function*() {
+    const known = [...builtIn, ...yield* readConnectorModules(builtIn)]
     const list = yield* Config.String("CONNECTORS").pipe(Config.withDefault(""))
     const entries = list.split(",").map((e) => e.trim()).filter((e) => e !== "")
     const configured: Array<ConfiguredConnector> = []

@@ -12,6 +12,8 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { execFile, spawn } from "node:child_process"
 import { createHash, createHmac } from "node:crypto"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
@@ -38,6 +40,10 @@ interface LockEntry {
   readonly dev?: boolean
   readonly devOptional?: boolean
   readonly link?: boolean
+  readonly dependencies?: Record<string, string>
+  readonly optionalDependencies?: Record<string, string>
+  readonly peerDependencies?: Record<string, string>
+  readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>
 }
 
 const npm = (args: ReadonlyArray<string>, cwd: string) => run("npm", [...args], { cwd, maxBuffer: 64 * 1024 * 1024 })
@@ -54,6 +60,9 @@ const embedderLock = (root: { readonly name: string; readonly version: string },
       resolved: spec,
       integrity: `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`,
       dependencies: pkg.dependencies,
+      // As npm records them: the lockfile's `bin` is what `npm ci` links into node_modules/.bin.
+      ...(pkg.bin === undefined ? {} : { bin: pkg.bin }),
+      ...(pkg.engines === undefined ? {} : { engines: pkg.engines }),
       peerDependencies: pkg.peerDependencies,
       peerDependenciesMeta: pkg.peerDependenciesMeta
     }
@@ -147,6 +156,75 @@ console.log("RESULT " + JSON.stringify({
 await api.dispose()
 await runtime.dispose()
 `
+
+/**
+ * The repository's lockfile entries that installing `names` takes (their dependency trees, as
+ * npm laid them out), without dev flags: a provider team's dev dependencies, from the same cache.
+ */
+const lockClosure = (names: ReadonlyArray<string>, registry: string) => {
+  const lock = (JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> }).packages
+  const taken: Record<string, unknown> = {}
+  const visit = (from: string, name: string) => {
+    for (let base = from; ; base = base.includes("/node_modules/") ? base.slice(0, base.lastIndexOf("/node_modules/")) : "") {
+      const key = `${base === "" ? "" : `${base}/`}node_modules/${name}`
+      const entry = lock[key]
+      if (entry !== undefined && !entry.link) {
+        if (key in taken) return
+        const { dev: _dev, devOptional: _devOptional, ...rest } = entry as LockEntry & Record<string, unknown>
+        taken[key] = { ...rest, resolved: entry.resolved ?? `${registry.replace(/\/$/, "")}/${name}/-/${name.split("/").pop()}-${entry.version}.tgz` }
+        const peers = Object.keys(entry.peerDependencies ?? {}).filter((p) => entry.peerDependenciesMeta?.[p]?.optional !== true)
+        for (const dep of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers]) visit(key, dep)
+        return
+      }
+      if (base === "") return
+    }
+  }
+  for (const name of names) visit("", name)
+  return taken
+}
+
+/** A free loopback port. */
+const freePort = () =>
+  new Promise<number>((resolvePort) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolvePort(port))
+    })
+  })
+
+/**
+ * The reference connector (`providers/reference-http`) as a provider team outside the repository
+ * copies it: the same files, renamed kind `acme`, importing only the package's public subpaths.
+ * A relative import into the repository left over fails the test, naming it.
+ */
+const outsideConnector = () => {
+  const pkg = (sub: string) => `"${packageName}/${sub}"`
+  const rewrite = (text: string) => {
+    let out = text
+      .replace(/import \* as Money from "\.\.\/\.\.\/core\/Money\.ts"/, `import { Money } from ${pkg("core")}`)
+      .replace(/import \{ verifySignature \} from "\.\.\/\.\.\/core\/Signatures\.ts"/, `import { Signatures } from ${pkg("core")}\nconst { verifySignature } = Signatures`)
+      .replace(/"\.\.\/\.\.\/core\/(catalog\/PaymentMethod|Environment|payments\/ProviderRegistry)\.ts"/g, pkg("core"))
+      .replace(/"\.\.\/\.\.\/core\/ports\/PaymentProvider\.ts"/g, pkg("ports"))
+      .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver)\.ts"/g, pkg("providers/kit"))
+      .replace(/"\.\.\/kit\/ProviderConformance\.ts"/g, pkg("providers/conformance"))
+      .replace(/kind: "reference-http"/, `kind: "acme"`)
+      .replace(/providerConformance\("reference-http"/, `providerConformance("acme"`)
+    if (out.includes(`"../kit/SimulatorServer.ts"`)) {
+      out = out
+        .replace(/\n  idempotencyMemo,/, "").replace(/\n  serve,/, "\n  SimulatorServer,")
+        .replace(`"../kit/SimulatorServer.ts"`, `${pkg("providers/kit")}\nconst { idempotencyMemo, serve } = SimulatorServer`)
+    }
+    const left = /from "\.\.\/[^"]*"/.exec(out)
+    assert.isNull(left, `the reference connector imports ${left?.[0]}, which the package does not export under the rewrite`)
+    return out
+  }
+  const dir = join(repo, "providers/reference-http")
+  const files: Record<string, string> = {}
+  for (const file of ["Wire.ts", "ReferenceHttpProvider.ts", "UpstreamSimulator.ts", "ConformanceHarness.ts"]) files[file] = rewrite(readFileSync(join(dir, file), "utf8"))
+  files["acme.conformance.ts"] = rewrite(readFileSync(join(dir, "reference-http.conformance.ts"), "utf8"))
+  files["index.ts"] = `export { connector } from "./ReferenceHttpProvider.ts"\n`
+  return files
+}
 
 /** The embedder's TypeScript settings; its `esm/` folder is an ES module package (`"type": "module"`). */
 const tsconfig = {
@@ -323,6 +401,107 @@ describe("the npm package", () => {
       assert.match(receiver.output(), /payment\.completed evt_outside/)
     } finally {
       receiver.child.kill("SIGTERM")
+    }
+  })
+
+  it("a connector in its own package passes the kit with `npx payment-engine-conformance src`, and the host loads it from CONNECTOR_MODULES", { timeout: 180_000 }, async () => {
+    const registry = (await npm(["config", "get", "registry"], repo)).stdout.trim()
+    const project = join(work, "acme-connector")
+    mkdirSync(join(project, "src"), { recursive: true })
+    await npm(["init", "-y"], project)
+    const initial = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as { name: string; version: string }
+    const repoPkg = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { devDependencies: Record<string, string> }
+    const devDependencies = { vitest: repoPkg.devDependencies["vitest"]!, "@effect/vitest": repoPkg.devDependencies["@effect/vitest"]! }
+    const { dependencies, lockfile } = embedderLock(initial, join(work, packed.filename), registry)
+    Object.assign(lockfile.packages, lockClosure(Object.keys(devDependencies), registry))
+    Object.assign(lockfile.packages[""] as object, { devDependencies })
+    writeFileSync(join(project, "package.json"), JSON.stringify({ ...initial, type: "module", exports: "./dist/index.js", dependencies, devDependencies }, null, 2))
+    writeFileSync(join(project, "package-lock.json"), JSON.stringify(lockfile, null, 2))
+    await npm(["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], project)
+    for (const [file, text] of Object.entries(outsideConnector())) writeFileSync(join(project, "src", file), text)
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({
+      compilerOptions: {
+        target: "ES2022", lib: ["ES2022", "DOM"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true,
+        allowImportingTsExtensions: true, rewriteRelativeImportExtensions: true, verbatimModuleSyntax: true,
+        rootDir: "src", outDir: "dist", types: ["node"], typeRoots: [join(repo, "node_modules/@types")]
+      },
+      include: ["src"]
+    }, null, 2))
+    await run(tsc, ["-p", join(project, "tsconfig.json")], { cwd: project }).catch((e: { stdout?: string }) => {
+      assert.fail(`the outside connector does not compile against the package:\n${e.stdout ?? String(e)}`)
+    })
+
+    // The kit, with the one documented command: the package's bin on the project's own vitest.
+    const env = cleanEnv()
+    for (const name of Object.keys(env)) if (name.startsWith("VITEST")) delete env[name]
+    const kit = await run(join(project, "node_modules/.bin/payment-engine-conformance"), ["src"], { cwd: project, env, timeout: 150_000 })
+      .catch((e: { stdout?: string; stderr?: string }) => assert.fail(`the kit failed outside the repository:\n${e.stdout ?? ""}\n${e.stderr ?? ""}\n${String(e)}`))
+    const totals = /^(\d+) passed, (\d+) failed$/m.exec(kit.stdout)
+    assert.isNotNull(totals, kit.stdout)
+    assert.isAbove(Number(totals![1]), 10, kit.stdout)
+    assert.strictEqual(totals![2], "0")
+
+    // A module that does not load, or exports no connector, stops the host at start, naming it.
+    const hostMain = join(project, "node_modules", packageName, "dist/host/main.js")
+    for (const [modules, said] of [
+      ["./dist/missing.js", "CONNECTOR_MODULES: cannot load './dist/missing.js'"],
+      ["./dist/Wire.js", "CONNECTOR_MODULES: './dist/Wire.js' exports no connector"]
+    ] as const) {
+      const refused = await run("node", [hostMain], { cwd: project, env: cleanEnv({ CONNECTOR_MODULES: modules, PORT: "0", DATA_DIR: join(work, "refused") }), timeout: 30_000 })
+        .then(() => assert.fail(`the host started with CONNECTOR_MODULES=${modules}`), (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ""}${e.stderr ?? ""}`)
+      assert.include(refused, said)
+    }
+
+    // The reference host of the installed package, with the connector loaded by configuration:
+    // its charge reaches the upstream the instance is configured with.
+    const seen: Array<{ method: string; url: string; authorization: string | undefined }> = []
+    const upstream = createServer((req, res) => {
+      seen.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization })
+      req.resume()
+      res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "unavailable", message: "down for the test" }))
+    })
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()))
+    const port = await freePort()
+    const dataDir = mkdtempSync(join(tmpdir(), "poe-acme-host-"))
+    const host = startUntil("node", [hostMain], project, cleanEnv({
+      CONNECTOR_MODULES: "./dist/index.js",
+      CONNECTORS: "acme",
+      ACME_ENVIRONMENT: "sandbox",
+      ACME_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      ACME_API_KEY: "acme-api-key",
+      ACME_CALLBACK_SECRET: "acme-callback-secret",
+      ADMIN_TOKEN: "acme-admin",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "Error"
+    }), /^$/)
+    host.seen.catch(() => undefined)
+    try {
+      const base = `http://127.0.0.1:${port}`
+      const deadline = Date.now() + 60_000
+      while (!(await fetch(`${base}/openapi.json`).then((r) => r.ok, () => false))) {
+        if (host.child.exitCode !== null || Date.now() > deadline) assert.fail(`the host did not start:\n${host.output()}`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const call = async (path: string, method: string, token: string, body?: unknown) => {
+        const response = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+        return { status: response.status, body: await response.json() as Record<string, any> }
+      }
+      const merchant = await call("/admin/v1/merchants", "POST", "acme-admin", { name: "Acme Shop", email: "ops@acme.example" })
+      assert.strictEqual(merchant.status, 201, JSON.stringify(merchant.body))
+      const shopId = merchant.body["shops"][0].id as string
+      assert.strictEqual((await call(`/admin/v1/shops/${shopId}/routes/acme`, "PUT", "acme-admin", { environment: "sandbox", priority: 1 })).status, 200)
+      assert.strictEqual((await call(`/admin/v1/shops/${shopId}/routes/sandbox`, "PUT", "acme-admin", { environment: "sandbox", priority: 2, enabled: false })).status, 200)
+      const payment = await call("/api/v1/payments", "POST", merchant.body["keys"].sandbox.secretKey, {
+        amount: 40, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725"
+      })
+      assert.deepStrictEqual(seen.map((r) => [r.method, r.url, r.authorization]), [["POST", "/v1/charges", "Bearer acme-api-key"]], JSON.stringify(payment.body))
+      assert.include(JSON.stringify(payment.body), "acme", "the answer names the provider it tried")
+    } finally {
+      host.child.kill("SIGTERM")
+      upstream.close()
+      rmSync(dataDir, { recursive: true, force: true })
     }
   })
 })
