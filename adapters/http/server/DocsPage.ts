@@ -4,8 +4,9 @@
  * Effect's `HttpApiScalar.layer` inlines both Scalar's 3.1 MB standalone bundle and the whole
  * document into one 3.4 MB page (890 KB with br) that no cache can keep apart. Here the page is a
  * few hundred bytes; the bundle (the same one `HttpApiScalar` ships) is served at a name carrying
- * its hash with `Cache-Control: immutable`, brotli-compressed once at the highest quality (696 KB
- * rather than 860 KB on the fly) and then from memory; the document is `/openapi.json` itself.
+ * its hash with `Cache-Control: immutable`, brotli-compressed once per process at the highest
+ * quality (696 KB rather than 860 KB on the fly) and then from memory; the document is
+ * `/openapi.json` itself.
  *
  * Scalar's configuration turns off what points at the vendor's cloud: the developer toolbar
  * ("Generate SDKs", "Share", "Register"), telemetry, its request proxy and its fonts; samples are
@@ -20,11 +21,13 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 
 /** Scalar's standalone bundle as `effect` ships it for `HttpApiScalar.layer` (one copy on disk, no CDN). */
-const loadBundle = async (): Promise<string> => {
-  const httpApi = createRequire(import.meta.url).resolve("effect/http-api")
-  const module: { readonly javascript: string } = await import(pathToFileURL(join(dirname(httpApi), "internal", "httpApiScalar.js")).href)
-  return module.javascript
-}
+let bundleOnce: Promise<Buffer> | undefined
+const loadBundle = (): Promise<Buffer> =>
+  bundleOnce ??= (async () => {
+    const httpApi = createRequire(import.meta.url).resolve("effect/http-api")
+    const module: { readonly javascript: string } = await import(pathToFileURL(join(dirname(httpApi), "internal", "httpApiScalar.js")).href)
+    return Buffer.from(module.javascript)
+  })()
 
 /** What Scalar is told; see https://github.com/scalar/scalar/blob/main/documentation/configuration.md */
 const scalarConfig = {
@@ -68,35 +71,39 @@ const acceptsBr = (header: string | undefined) =>
     return name?.trim().toLowerCase() === "br" && (q === undefined || Number(q) > 0)
   })
 
+/**
+ * The bundle brotli-compressed at the highest quality, once per process (every host in it serves
+ * the same bundle), off the event loop, from the first request of the script on: about 4 s of
+ * one core, so a host whose script nobody asks for never spends it. Until it is ready the
+ * compression middleware compresses on the fly.
+ */
+let brotli: Buffer | undefined
+let compressing = false
+const compressed = (bundle: Buffer): Buffer | undefined => {
+  if (brotli !== undefined || compressing) return brotli
+  compressing = true
+  brotliCompress(bundle, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bundle.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT
+    }
+  }, (error, out) => {
+    if (error === null) brotli = out
+    compressing = false
+  })
+  return undefined
+}
+
 export const DocsPage = Layer.unwrap(Effect.gen(function*() {
-  const bundle = Buffer.from(yield* Effect.promise(loadBundle))
+  const bundle = yield* Effect.promise(loadBundle)
   const scriptPath: `/docs/${string}` = `/docs/scalar-${createHash("sha256").update(bundle).digest("hex").slice(0, 16)}.js`
   const html = pageHtml(scriptPath)
 
-  // Compressed once, off the event loop, when the page is first asked for (not at start-up: a
-  // host that never serves /docs never spends the 4 s); until then the compression middleware
-  // compresses on the fly.
-  let brotli: Buffer | undefined
-  let compressing = false
-  const warm = () => {
-    if (compressing) return
-    compressing = true
-    brotliCompress(bundle, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_LGWIN]: 24,
-        [constants.BROTLI_PARAM_SIZE_HINT]: bundle.length,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT
-      }
-    }, (error, out) => {
-      if (error === null) brotli = out
-      else compressing = false
-    })
-  }
-
   const scriptHeaders = { "cache-control": "public, max-age=31536000, immutable", vary: "Accept-Encoding" }
   const script = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-    warm()
+    const brotli = compressed(bundle)
     return brotli !== undefined && acceptsBr(request.headers["accept-encoding"])
       ? HttpServerResponse.uint8Array(brotli, {
         contentType: "text/javascript; charset=utf-8",
@@ -106,10 +113,7 @@ export const DocsPage = Layer.unwrap(Effect.gen(function*() {
   })
 
   return Layer.mergeAll(
-    HttpRouter.add("GET", "/docs", Effect.sync(() => {
-      warm()
-      return HttpServerResponse.html(html).pipe(HttpServerResponse.setHeader("cache-control", "no-cache"))
-    })),
+    HttpRouter.add("GET", "/docs", HttpServerResponse.html(html).pipe(HttpServerResponse.setHeader("cache-control", "no-cache"))),
     HttpRouter.add("GET", scriptPath, script)
   )
 }))
