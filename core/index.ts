@@ -6,7 +6,7 @@
  * import { Engine, EngineConfig, Merchants, Money } from "payment-orchestration-engine/core"
  * ```
  */
-export { Engine, Foundation, FoundationTest } from "./Engine.ts"
+export { Engine, type EngineParts, Foundation, FoundationTest } from "./Engine.ts"
 export { baseUrlOf, developmentSecrets, EngineConfig, isDevelopmentSecret } from "./EngineConfig.ts"
 export { ApiError, ErrorCatalog, type ErrorCode, errorCodes } from "./ApiError.ts"
 export { Environment } from "./Environment.ts"

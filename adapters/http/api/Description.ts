@@ -284,7 +284,7 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   \`all_providers_failed\` or \`provider_declined\` (with \`details.attempts\`).
 - Life cycle: \`pending\` -> \`completed\` (signed provider callback, or the reconcile poll every 5
   minutes when the callback was lost) | \`failed\` | \`expired\` (at \`expiresAt\`, after asking
-  the provider once more). Events: \`payment.completed\` (plus \`payment.captured\` in sandbox),
+  the provider once more). Events: \`payment.completed\` (plus \`payment.captured\` for payments the sandbox provider completes),
   \`payment.failed\` (also for expiry: its \`data.status\` says \`expired\`).
 - \`Idempotency-Key\` (1 to 255 characters) on every POST that moves money: a retry with the same
   key and body replays the first response with the header \`Idempotent-Replayed: true\` (also

@@ -234,7 +234,7 @@ const events: ReadonlyArray<readonly [string, string, Spec | ((components: Spec)
   ["payment.completed", "The payment was captured and its money landed in the balance (from the provider's callback or the reconcile poll).", payment],
   ["payment.failed", "The charge failed, or a pending voucher or instant payment was abandoned or expired.", payment],
   ["payment.refunded", "A completed payment was refunded, in full or in part: the payment and the `refund`.", withField(payment, "refund", ref("Refund"))],
-  ["payment.captured", "Sandbox only: back-compatible alias of payment.completed.", payment],
+  ["payment.captured", "Sandbox simulator only (payments the sandbox provider completes; never deposit credits or real connectors): back-compatible alias of payment.completed.", payment],
   ["chargeback.created", "A chargeback was opened against a completed payment: the payment and the `claim`.", withField(payment, "claim", ref("Claim"))],
   ["claim.opened", "A claim (refund, chargeback, dispute) was opened.", ref("Claim")],
   ["claim.resolved", "A claim reached its final resolution.", ref("Claim")],

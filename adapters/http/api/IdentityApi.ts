@@ -71,6 +71,7 @@ export const BalanceView = Schema.Struct({
     netBalance: Usd.annotate({ description: "available + pending + frozen + reserve, less what the shop owes" })
   }),
   movements: Schema.Array(Schema.Struct({
+    // Only journal entries that move the shop's USD pay-in books are listed.
     id: Schema.String,
     type: Schema.String,
     reference: Schema.String,

@@ -27,7 +27,7 @@ const Tags = {
 }
 
 export const CreatePaymentBody = Schema.Struct({
-  amount: Amount.annotate({ description: "> 0, in `currency`; the USD headline may not exceed 100000" }),
+  amount: Amount.pipe(Schema.annotateEncoded({ description: "> 0, in `currency`; the USD headline may not exceed 100000" })),
   currency: Schema.optional(Text(3).annotate({ description: "ISO 4217, default USD" })),
   paymentMethodId: Schema.optional(Text(20).annotate({ description: "From GET /payment-methods" })),
   paymentMethod: Schema.optional(Text(40).annotate({ description: "Legacy slug, used only without paymentMethodId" })),

@@ -99,7 +99,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
     }).annotate(OpenApi.Description, "Sorted by currency, USD first."),
     HttpApiEndpoint.post("transfer", "/me/payout/transfer", {
       headers: IdempotencyHeaders,
-      payload: Schema.Struct({ amount: Amount.annotate({ description: "USD" }) }),
+      payload: Schema.Struct({ amount: Amount.pipe(Schema.annotateEncoded({ description: "USD" })) }),
       success: TransferResult
     }).annotate(OpenApi.Description, "Moves USD from the pay-in available balance to the payout balance, atomically."),
     HttpApiEndpoint.get("swapQuote", "/me/payout/swap", {

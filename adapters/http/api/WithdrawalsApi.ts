@@ -35,7 +35,7 @@ export class WithdrawalsApi extends HttpApiGroup.make("withdrawals")
     HttpApiEndpoint.post("create", "/me/withdrawals", {
       headers: IdempotencyHeaders,
       payload: Schema.Struct({
-        amount: Amount.annotate({ description: "USD to send, at least 10; the fee is charged on top" }),
+        amount: Amount.pipe(Schema.annotateEncoded({ description: "USD to send, at least 10; the fee is charged on top" })),
         destination: Schema.Struct({
           accountHolder: Text(140),
           bankName: Text(140),
