@@ -7,7 +7,7 @@
  */
 import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
 import { errorCodes } from "../../../core/ApiError.ts"
-import { errorExample } from "./Description.ts"
+import { errorExample } from "./ErrorGuide.ts"
 import { withOperationErrors } from "./OperationErrors.ts"
 
 const summaries: Readonly<Record<string, string>> = {

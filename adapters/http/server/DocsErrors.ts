@@ -6,7 +6,7 @@
  */
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { ErrorCatalog, errorCodes } from "../../../core/ApiError.ts"
-import { errorExample, errorGuide } from "../api/Description.ts"
+import { errorExample, errorGuide } from "../api/ErrorGuide.ts"
 import { escapeHtml } from "./Html.ts"
 
 /** Escaped text with its `code spans` as `<code>`. */

@@ -1,0 +1,224 @@
+/**
+ * What the merchant should do on each error code, with an example of its envelope: shown on
+ * `/docs/errors`, in the OpenAPI description's error table, and as the examples of the
+ * `Error_<code>` schemas.
+ */
+import { type DetailsOf, ErrorCatalog, type ErrorCode } from "../../../core/ApiError.ts"
+
+export interface Guide<C extends ErrorCode> {
+  /** One line: what the merchant should do on this code. */
+  readonly advice: string
+  /** A message the host really writes for this code. */
+  readonly message: string
+  readonly details: DetailsOf<C>
+}
+
+/** Every code: what to do, and an example of its envelope's `message` and `details`. */
+export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
+  missing_authorization: {
+    advice: "Send `Authorization: Bearer <accessToken>` (from POST /auth/token) or a secret key as the bearer.",
+    message: "Send `Authorization: Bearer <access token or API key>`",
+    details: {}
+  },
+  invalid_api_key: {
+    advice: "Check the key's environment and that it was not rotated; exchange the key pair again at POST /auth/token.",
+    message: "The bearer value is not a valid access token or API key",
+    details: {}
+  },
+  token_expired: {
+    advice: "Get a new access token with POST /auth/refresh (or POST /auth/token) and retry the request.",
+    message: "The access token has expired",
+    details: {}
+  },
+  token_revoked: {
+    advice: "The keys were rotated: exchange the new key pair at POST /auth/token.",
+    message: "The access token was revoked",
+    details: {}
+  },
+  authentication_failed: {
+    advice: "Check the key pair (same shop, same environment) or log in again; do not retry the same refresh token.",
+    message: "The key pair was rejected",
+    details: {}
+  },
+  secret_key_required: {
+    advice: "Call this endpoint from your server with the secret key; the publishable key is for checkout only.",
+    message: "This endpoint needs a secret key",
+    details: {}
+  },
+  invalid_request: {
+    advice: "Fix the fields named in `details.issues[].path`, then send the request again; retrying unchanged gives the same answer.",
+    message: "Missing required parameter: amount",
+    details: { issues: [{ path: "amount", message: "Missing required parameter: amount" }], missingFields: ["amount"] }
+  },
+  payload_too_large: {
+    advice: "Send a body under 1 MB; large lists go in several requests.",
+    message: "The request body is larger than 1048576 bytes",
+    details: { maxBytes: 1048576 }
+  },
+  unsupported_media_type: {
+    advice: "Send the body as JSON with `Content-Type: application/json`.",
+    message: "The request body must be JSON: send Content-Type: application/json",
+    details: {}
+  },
+  not_found: {
+    advice: "Check the id and that the credential belongs to the shop and environment that created it.",
+    message: "No such payment: 'TXN-01M8C3QQABHZAEKCJKXKJKTEVX'",
+    details: { resource: "payment", id: "TXN-01M8C3QQABHZAEKCJKXKJKTEVX" }
+  },
+  method_not_allowed: {
+    advice: "Use one of the methods in the `Allow` header.",
+    message: "DELETE is not allowed on /api/v1/payments",
+    details: { allowed: ["GET", "POST"] }
+  },
+  idempotency_key_reused: {
+    advice: "Use a new Idempotency-Key for a different request; reuse a key only to retry the very same request.",
+    message: "The Idempotency-Key was already used with a different request",
+    details: { key: "order-1001" }
+  },
+  idempotency_key_in_progress: {
+    advice: "Wait a second and retry with the same key: you will get the first request's answer.",
+    message: "A request with this Idempotency-Key is still executing",
+    details: { key: "order-1001" }
+  },
+  fund_sandbox_only: {
+    advice: "Fund the balance with real pay-ins in production; use sandbox keys to fund a test balance.",
+    message: "Sandbox funding is not available in production",
+    details: {}
+  },
+  simulate_sandbox_only: {
+    advice: "Use sandbox keys to simulate; in production the provider or the operator decides the outcome.",
+    message: "Simulation is not available in production",
+    details: {}
+  },
+  sandbox_only: {
+    advice: "Use sandbox keys: test clocks exist in sandbox only.",
+    message: "The sandbox clock does not exist in production",
+    details: {}
+  },
+  checkout_session_not_found: {
+    advice: "Create a new checkout session (they last 24 hours) and send the buyer its new URL.",
+    message: "No such checkout session",
+    details: { token: "cs_01m8c3r2k4w5x6y7z8a9b0c1d2" }
+  },
+  checkout_session_already_completed: {
+    advice: "Read the payment in `details.existingTxId` instead of paying again.",
+    message: "The checkout session already created its transaction",
+    details: { existingTxId: "TXN-01M8C3QQABHZAEKCJKXKJKTEVF" }
+  },
+  missing_required_fields: {
+    advice: "Collect the fields in `details.missingFields` from the buyer (or use hosted checkout) and send them.",
+    message: "Missing buyer data: userName, documentId",
+    details: { missingFields: ["userName", "documentId"] }
+  },
+  amount_out_of_limits: {
+    advice: "Charge an amount within the method's `min` and `max` (GET /payment-methods) and the 100,000 USD headline limit, or split the order.",
+    message: "The USD amount 150000 is above the limit of 100000 USD",
+    details: { amountUsd: 150000, maxUsd: 100000 }
+  },
+  cascade_exhausted: {
+    advice: "Act on `details.reason`: enable the method or a provider for it, ask the buyer for another method, or retry later.",
+    message: "No provider could process the payment",
+    details: { reason: "provider_declined", paymentMethodEnabledForShop: true, providerReason: "insufficient_funds", transactionId: "TXN-01M8C3QQABHZAEKCJKXKJKTEVF" }
+  },
+  fx_unavailable: {
+    advice: "Charge in USD or in the method's own currency, or retry later when the rate is back.",
+    message: "No FX rate is available for VES",
+    details: { currency: "VES" }
+  },
+  refund_not_allowed: {
+    advice: "Refund only completed payments; read the payment's status first.",
+    message: "A pending payment cannot be refunded",
+    details: { status: "pending" }
+  },
+  refund_amount_exceeds_remaining: {
+    advice: "Refund at most `details.remaining` (in the payment's local currency).",
+    message: "The refund is above what remains refundable",
+    details: { requested: 600, remaining: 500.55, currency: "BRL" }
+  },
+  claim_not_chargeback: {
+    advice: "Simulate an outcome on chargebacks only; a refund is settled by its provider.",
+    message: "Only a chargeback is resolved with an outcome",
+    details: { kind: "refund" }
+  },
+  claim_already_resolved: {
+    advice: "Read the claim: it is final, and its outcome cannot change.",
+    message: "The chargeback was already resolved",
+    details: { status: "won" }
+  },
+  routing_version_conflict: {
+    advice: "Read the routing again (GET), apply your change to it and send it with the new version.",
+    message: "The routing configuration changed since it was read",
+    details: { version: 4 }
+  },
+  payout_already_final: {
+    advice: "Read the payout: it is final and cannot be resolved again.",
+    message: "The payout is no longer processing",
+    details: { status: "completed" }
+  },
+  payout_dispatch_failed: {
+    advice: "Correct the recipient data named in `details.failureReason` and retry; nothing stays debited.",
+    message: "The provider rejected the beneficiary data",
+    details: { failureReason: "invalid_account", payoutId: "PO-01M8C3R5N2P3Q4R5S6T7U8V9W0", debitReversed: true }
+  },
+  payout_method_unavailable: {
+    advice: "Take a method id from GET /me/payout/methods; in production ask the operator to configure its provider.",
+    message: "No payout method 'mx_spei_x': take ids from GET /me/payout/methods",
+    details: { methodId: "mx_spei_x" }
+  },
+  currency_not_funded: {
+    advice: "Transfer USD to the payout balance and swap it to the currency (POST /me/payout/transfer, then /me/payout/swap).",
+    message: "The payout balance holds no MXN",
+    details: { currency: "MXN" }
+  },
+  balance_insufficient: {
+    advice: "Send at most the available amount, or wait for pending funds to settle (GET /me/balance).",
+    message: "Only 76.78 USD is available",
+    details: { currency: "USD", requested: 100, available: 76.78, shortfall: 23.22 }
+  },
+  amount_invalid: {
+    advice: "Send an amount above 0 with the currency's decimals, within the range the message states.",
+    message: "A withdrawal is at least 10 USD",
+    details: { amount: 5, currency: "USD", minimumUsd: 10 }
+  },
+  deposit_method_required: {
+    advice: "Send one of the `depositMethodId`s listed in `details.depositMethods`.",
+    message: "Choose a deposit method",
+    details: { depositMethods: [{ depositMethodId: "mx_spei", name: "SPEI" }, { depositMethodId: "mx_oxxo", name: "OXXO" }] }
+  },
+  deposit_method_unavailable: {
+    advice: "Use one of `details.depositMethods`, or ask the operator to enable the method.",
+    message: "The deposit method is not enabled for the shop",
+    details: { depositMethodId: "br_pix", depositMethods: [{ depositMethodId: "mx_spei", name: "SPEI" }] }
+  },
+  deposit_accounts_unavailable: {
+    advice: "Ask the operator to enable deposit accounts for the shop.",
+    message: "Deposit accounts are not enabled for the shop",
+    details: {}
+  },
+  rate_limited: {
+    advice: "Wait `Retry-After` seconds, then retry; spread requests out or cache what you read.",
+    message: "Too many requests: at most 25 per second for one credential",
+    details: { limit: 25, retryAfterSeconds: 1 }
+  },
+  internal_error: {
+    advice: "Retry with the same Idempotency-Key; if it persists, report the `requestId`.",
+    message: "An unexpected error occurred",
+    details: {}
+  }
+}
+
+/** An example envelope of `code`, as the host writes it. */
+export const errorExample = (code: ErrorCode, docsBase = "https://api.example.com") => {
+  const e = ErrorCatalog[code]
+  const guide: Guide<ErrorCode> = errorGuide[code]
+  return {
+    error: {
+      code,
+      type: e.type,
+      message: guide.message,
+      requestId: "req_01m8c3qx531p57ge0gkanvf62j",
+      docs_url: `${docsBase}/docs/errors#${code}`,
+      details: guide.details
+    }
+  }
+}
