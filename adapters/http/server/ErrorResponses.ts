@@ -30,6 +30,12 @@ export const fromSchemaError = (error: HttpApiError.HttpApiSchemaError): ApiErro
   return invalidRequest(firstProblem(issues), issues, missingFields)
 }
 
+/** Whether a request can have an empty body: no length, or a length of 0, and not chunked. */
+const mayBeEmpty = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = request.headers["content-length"]
+  return (length === undefined || length.trim() === "0") && request.headers["transfer-encoding"] === undefined
+}
+
 /** The request as the endpoint reads it: an empty body is the empty JSON object. */
 const emptyBodyAsObject = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
   new Proxy(request, {
@@ -46,11 +52,12 @@ export const ErrorResponsesLive = Layer.effect(
     const config = yield* EngineConfig
     return ErrorResponses.of((httpEffect, { endpoint }) => {
       const takesJson = endpoint.payload.has("application/json") && HttpMethod.hasBody(endpoint.method)
+      // Only a request that may have no body is wrapped: the others (every POST /payments) run as they are.
       const handled = takesJson
-        ? Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          return yield* Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, emptyBodyAsObject(request))
-        })
+        ? Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+          mayBeEmpty(request)
+            ? Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, emptyBodyAsObject(request))
+            : httpEffect)
         : httpEffect
       return Effect.catch(handled, (error) =>
         Effect.gen(function*() {
