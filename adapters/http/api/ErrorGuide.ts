@@ -160,6 +160,16 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The provider rejected the beneficiary data",
     details: { failureReason: "invalid_account", payoutId: "PO-01M8C3R5N2P3Q4R5S6T7U8V9W0", debitReversed: true }
   },
+  settlement_destination_unavailable: {
+    advice: "Choose a chain listed in `details.chains` (sandbox: `SANDBOX`); in production ask the operator to configure a settlement payout provider for the chain.",
+    message: "No settlement payout provider pays on ETH in production",
+    details: { chain: "ETH", chains: [] }
+  },
+  settlement_open: {
+    advice: "Wait for the batch to close (`details.closesAt`, then `settlement.closed` and `settlement.pdf_ready`) and fetch the statement then.",
+    message: "Settlement STL-01M8C3R5N2P3Q4R5S6T7U8V9W0 is still open: it closes at 2026-11-27T00:00:00.000Z",
+    details: { settlementId: "STL-01M8C3R5N2P3Q4R5S6T7U8V9W0", closesAt: "2026-11-27T00:00:00.000Z" }
+  },
   payout_method_unavailable: {
     advice: "Take a method id from GET /me/payout/methods; in production ask the operator to configure its provider.",
     message: "No payout method 'mx_spei_x': take ids from GET /me/payout/methods",
