@@ -205,6 +205,18 @@ export const ErrorCatalog = {
     "The provider rejected the beneficiary data; the debit was reversed; a corrected retry with the same Idempotency-Key re-executes.",
     Schema.Struct({ failureReason: Schema.NullOr(Schema.String), payoutId: Schema.String, debitReversed: Schema.Boolean })
   ),
+  settlement_destination_unavailable: entry(
+    422,
+    "invalid_request_error",
+    "No settlement payout provider pays on the destination's chain in this environment (sandbox pays on `SANDBOX`, or on a chain a configured sandbox provider names).",
+    Schema.Struct({ chain: Schema.String, chains: Schema.Array(Schema.String).annotate({ description: "The chains this environment can pay on" }) })
+  ),
+  settlement_open: entry(
+    409,
+    "invalid_request_error",
+    "The settlement batch is still open: its statement exists once it closes (`settlement.closed`, then `settlement.pdf_ready`).",
+    Schema.Struct({ settlementId: Schema.String, closesAt: Schema.String.annotate({ description: "The next scheduled close, ISO 8601" }) })
+  ),
   payout_method_unavailable: entry(
     422,
     "invalid_request_error",

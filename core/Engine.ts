@@ -27,6 +27,8 @@ import { Routing } from "./payments/Routing.ts"
 import { ProviderRegistry } from "./payments/ProviderRegistry.ts"
 import { Merchants } from "./tenancy/Merchants.ts"
 import { Scopes } from "./tenancy/Scopes.ts"
+import { Settlements } from "./settlements/Settlements.ts"
+import { SettlementPayoutProviders } from "./ports/SettlementPayoutProvider.ts"
 import { Events } from "./webhooks/Events.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
@@ -48,6 +50,7 @@ export const services = Layer.mergeAll(
   Payouts.layer,
   SandboxClocks.layer
 ).pipe(
+  Layer.provideMerge(Settlements.layer),
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Claims.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
@@ -92,6 +95,12 @@ export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
    */
   readonly providers?: ReadonlyArray<Layer.Layer<never, PE, PR>> | undefined
   /**
+   * Settlement payout plugins (`SettlementPayoutProviders.layer([...])`, e.g. Circle's). Without
+   * one, only sandbox shops' batches (on the sandbox chain) can be paid; a production schedule is
+   * refused with 422 `settlement_destination_unavailable`.
+   */
+  readonly settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders> | undefined
+  /**
    * How often the two background loops look for due work: `Jobs.worker` (expiry, sandbox
    * outcomes, settlement, reconcile, recovery) and `Webhooks.worker` (deliveries). Default
    * 1 second; `false` starts neither (another process of the same store runs them).
@@ -110,6 +119,7 @@ const make = <S, SE, T, TE, W, WE, PE = never, PR = never>(parts: EngineParts<S,
   return Layer.mergeAll(workers, ...(parts.providers ?? [])).pipe(
     Layer.provideMerge(services),
     Layer.provideMerge(Payouts.noProviders),
+    Layer.provideMerge(parts.settlementPayoutProviders ?? SettlementPayoutProviders.none),
     Layer.provideMerge(Foundation),
     Layer.provideMerge(Layer.mergeAll(parts.tokenSigner, parts.webhookSender, Layer.succeed(EngineConfig, parts.config))),
     Layer.provideMerge(parts.store)
@@ -121,6 +131,6 @@ export const Engine = {
   make,
   services,
   /** With no payout provider plugins: real-rail payouts go through the simulated driver. */
-  layer: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(Foundation)),
-  layerTest: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(FoundationTest))
+  layer: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(SettlementPayoutProviders.none), Layer.provideMerge(Foundation)),
+  layerTest: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(SettlementPayoutProviders.none), Layer.provideMerge(FoundationTest))
 }

@@ -25,7 +25,8 @@ export const IdPrefixes = {
   refreshToken: "rtk_",
   job: "job_",
   journal: "jnl_",
-  withdrawal: "wdr_"
+  withdrawal: "wdr_",
+  settlement: "STL-"
 } as const
 
 export type IdKind = keyof typeof IdPrefixes

@@ -78,6 +78,7 @@ const kindLabels: Record<StatementLineKind, string> = {
   owed_recovered: "Owed recovered",
   withdrawal: "Withdrawal",
   transfer: "Transfer",
+  settlement_returned: "Failed payout returned",
   adjustment: "Adjustment"
 }
 
@@ -213,6 +214,7 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
     ["Owed amounts recovered", minus(summary.owedRecovered), false],
     ["Reserve held", minus(summary.reserveHeld), false],
     ["Reserve released", summary.reserveReleased, false],
+    ["Withdrawals, transfers and other", summary.other, false],
     ["Net paid out", summary.net, true]
   ]
   const summaryRight = left + 300

@@ -5,19 +5,27 @@
  * its webhook deliveries and retries; the reconcile poll of its pending payments). So a merchant
  * advances 30 days and at once reads `settlement.status: settled`.
  *
+ * An advance steps through the shop's settlement closes in order (`settlements/Schedule.ts`):
+ * the clock stops just before each close to run what came due, then at the close, so each batch
+ * holds what became available before it, as it would have in real time.
+ *
  * Time only moves forward, at most 400 days per call. Production has no test clock
  * (`sandbox_only`); one shop's clock never moves another's.
  */
-import { Context, DateTime, Duration, Effect, Layer } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Payments, reconcileAfter } from "../payments/Payments.ts"
 import { SandboxClockStore } from "../ports/SandboxClockStore.ts"
+import { SettlementStore } from "../ports/SettlementStore.ts"
+import { closesBetween } from "../settlements/Schedule.ts"
 import { Webhooks } from "../webhooks/Webhooks.ts"
 import { atRealTime, realNow, ShopClocks } from "./ShopClocks.ts"
 
 export const maxAdvanceSeconds = 400 * 86_400
+/** Settlement closes an advance steps through one by one; later ones run together at the end. */
+const maxSteppedCloses = 400
 /** Rounds of due work an advance runs inline; what is left (a flood) the worker finishes. */
 const maxRounds = 50
 /** How long an advance waits for due jobs another worker is already running. */
@@ -47,6 +55,7 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
       const jobs = yield* Jobs
       const webhooks = yield* Webhooks
       const payments = yield* Payments
+      const settlements = yield* SettlementStore
 
       const sandboxOnly = (scope: ShopRef) =>
         scope.environment === "sandbox"
@@ -85,8 +94,26 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
             message: `Expected an integer from 1 to ${maxAdvanceSeconds}`
           }])
         }
-        yield* store.advance(scope.shop.id, seconds * 1000, yield* realNow)
-        yield* runDue(scope.shop.id)
+        // Through each settlement close on the way, in order: first what came due before the
+        // close, then the close, so each batch holds what became available before it.
+        const schedule = yield* settlements.schedule(scope.environment, scope.shop.id)
+        const start = (yield* read(scope)).now
+        const target = DateTime.add(start, { seconds })
+        const closes = Option.isNone(schedule) ? [] : closesBetween(schedule.value, start, target, maxSteppedCloses)
+        let at = start
+        const moveTo = (to: DateTime.Utc) =>
+          Effect.gen(function*() {
+            const by = DateTime.toEpochMillis(to) - DateTime.toEpochMillis(at)
+            if (by <= 0) return
+            yield* store.advance(scope.shop.id, by, yield* realNow)
+            at = to
+            yield* runDue(scope.shop.id)
+          })
+        for (const close of closes) {
+          yield* moveTo(DateTime.subtract(close, { milliseconds: 1 }))
+          yield* moveTo(close)
+        }
+        yield* moveTo(target)
         return yield* read(scope)
       })
 

@@ -7,7 +7,7 @@
  * money; anything else is `pending`.
  */
 import type { BigDecimal, Effect } from "effect"
-import { Schema } from "effect"
+import { Context, Layer, Schema } from "effect"
 import type { Environment } from "../Environment.ts"
 import type { CallbackRejected } from "./PaymentProvider.ts"
 
@@ -69,4 +69,19 @@ export interface SettlementPayoutProvider {
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
   ) => Effect.Effect<ReadonlyArray<SettlementPayoutUpdate>, CallbackRejected>
+}
+
+/** The settlement payout plugins a host configured; without one, production batches cannot be paid (schedules are refused). */
+export class SettlementPayoutProviders extends Context.Service<SettlementPayoutProviders, {
+  /** The provider that pays out on `chain` in `environment`, if one is configured. */
+  readonly forChain: (environment: Environment, chain: string) => SettlementPayoutProvider | undefined
+  readonly byId: (id: string) => SettlementPayoutProvider | undefined
+}>()("core/ports/SettlementPayoutProviders") {
+  /** A registry of the given plugins (the first that names a chain pays on it). */
+  static readonly layer = (providers: ReadonlyArray<SettlementPayoutProvider>): Layer.Layer<SettlementPayoutProviders> =>
+    Layer.succeed(SettlementPayoutProviders, {
+      forChain: (environment: Environment, chain: string) => providers.find((p) => p.environments.includes(environment) && p.chains.includes(chain)),
+      byId: (id: string) => providers.find((p) => p.id === id)
+    })
+  static readonly none = SettlementPayoutProviders.layer([])
 }

@@ -28,6 +28,7 @@ export {
 export {
   type ChainDestination,
   type SettlementPayoutProvider,
+  SettlementPayoutProviders,
   SettlementPayoutRejected,
   type SettlementPayoutRequest,
   type SettlementPayoutStatus,

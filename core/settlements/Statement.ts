@@ -37,6 +37,7 @@ export const StatementLineKind = Schema.Literals([
   "owed_recovered",
   "withdrawal",
   "transfer",
+  "settlement_returned",
   "adjustment"
 ])
 export type StatementLineKind = typeof StatementLineKind.Type
@@ -67,8 +68,11 @@ export const StatementLine = Schema.Struct({
 export type StatementLine = typeof StatementLine.Type
 
 /**
- * The batch's totals in USD, each a magnitude (non-negative); `net` is what was paid out and is
- * what the lines sum to.
+ * The batch's totals in USD. Each is what those movements took from (or, for `gross`,
+ * `reserveReleased` and `other`, added to) the batch, so that
+ * `net = gross - fees - refunds - chargebacks - owedRecovered - reserveHeld + reserveReleased + other`
+ * exactly; a figure is negative when the movements went the other way (a rejected refund returns
+ * money: negative `refunds`). `net` is what was paid out and what the lines sum to.
  */
 export const StatementSummary = Schema.Struct({
   gross: Schema.BigDecimal,
@@ -82,6 +86,8 @@ export const StatementSummary = Schema.Struct({
   owedRecovered: Schema.BigDecimal,
   reserveHeld: Schema.BigDecimal,
   reserveReleased: Schema.BigDecimal,
+  /** Withdrawals, transfers to the payout balance, swaps, a failed batch's money returned, sandbox funding (signed). */
+  other: Schema.BigDecimal,
   net: Schema.BigDecimal
 })
 export type StatementSummary = typeof StatementSummary.Type

@@ -11,6 +11,7 @@ import { CredentialStore } from "../ports/CredentialStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { secretHasher } from "../Secrets.ts"
+import { Settlements } from "../settlements/Settlements.ts"
 import type { Merchant, Shop, Tier } from "./Merchant.ts"
 
 export type KeyScope = "shop" | "merchant"
@@ -58,6 +59,7 @@ export class Merchants extends Context.Service<Merchants, {
     Effect.gen(function*() {
       const ids = yield* Ids
       const tenancy = yield* TenancyStore
+      const settlements = yield* Settlements
       const credentials = yield* CredentialStore
       const tx = yield* Transactions
       const hash = yield* secretHasher
@@ -122,6 +124,8 @@ export class Merchants extends Context.Service<Merchants, {
           for (const s of shopInputs) {
             const shop: Shop = { id: yield* ids.next("shop"), merchantId: merchant.id, name: s.name, createdAt }
             yield* tenancy.insertShop(shop)
+            // A sandbox shop is settled daily from the start (the operator can change or stop it).
+            yield* settlements.startSandboxDefault({ environment: "sandbox", merchantId: merchant.id, shopId: shop.id })
             shops.push(shop)
           }
           // One shop: keys bound to it. Several: merchant-wide keys that choose the shop per call.

@@ -110,6 +110,7 @@ const smallSummary = {
   owedRecovered: d("0"),
   reserveHeld: d("100"),
   reserveReleased: d("0"),
+  other: d("0"),
   net: d("993.15")
 }
 

@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { Engine, FoundationTest } from "../../core/Engine.ts"
+import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
@@ -52,9 +53,15 @@ export class ScriptedSender extends Context.Service<ScriptedSender, {
  * The test engine with the given payout provider plugins (`EngineTest` has none), on its own
  * memory store or on `store` (two engines on one store are two replicas).
  */
-export const EngineTestWith = (payoutProviders: Layer.Layer<PayoutProviders>, store: typeof MemoryStore.layer = MemoryStore.layer) =>
+export const EngineTestWith = (
+  payoutProviders: Layer.Layer<PayoutProviders>,
+  store: typeof MemoryStore.layer = MemoryStore.layer,
+  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = SettlementPayoutProviders.none
+) =>
   SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
-    Layer.provideMerge(Engine.services.pipe(Layer.provideMerge(payoutProviders), Layer.provideMerge(FoundationTest))),
+    Layer.provideMerge(
+      Engine.services.pipe(Layer.provideMerge(Layer.merge(payoutProviders, settlementPayoutProviders)), Layer.provideMerge(FoundationTest))
+    ),
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
     Layer.provideMerge(ScriptedSender.layer),
     Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),

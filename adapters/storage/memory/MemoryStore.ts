@@ -24,6 +24,7 @@ import { MemoryCheckoutSessionStore } from "./MemoryCheckoutSessionStore.ts"
 import { MemoryClaimStore } from "./MemoryClaimStore.ts"
 import { MemoryPayoutStore } from "./MemoryPayoutStore.ts"
 import { MemoryWithdrawalStore } from "./MemoryWithdrawalStore.ts"
+import { MemorySettlementStore } from "./MemorySettlementStore.ts"
 
 /** Every storage port on one fresh in-memory database. */
 export const MemoryStore = {
@@ -46,6 +47,7 @@ export const MemoryStore = {
     MemoryClaimStore,
     MemoryPayoutStore,
     MemoryWithdrawalStore,
+    MemorySettlementStore,
     MemoryWebhookStore,
     MemoryDepositStore
   ).pipe(Layer.provide(MemoryDb.layer))

@@ -385,6 +385,38 @@ export const migrations = {
   // touches only its own claim, never that of an execution that took over a lapsed lease.
   "0016_idempotency_holder": statements(
     `ALTER TABLE idempotency_keys ADD COLUMN holder text`
+  ),
+  // Settlement batches (issue 29): schedules and batches as documents; a line binds one journal
+  // entry to one batch (primary key), so no entry can be settled twice.
+  "0017_settlements": statements(
+    `CREATE TABLE settlement_schedules (
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      version integer NOT NULL,
+      data jsonb NOT NULL,
+      PRIMARY KEY (environment, shop_id)
+    )`,
+    `CREATE TABLE settlement_batches (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      status text NOT NULL,
+      provider text,
+      provider_ref text,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX settlement_batches_by_shop ON settlement_batches (environment, shop_id, created_at DESC, id DESC)`,
+    `CREATE UNIQUE INDEX settlement_batches_one_open ON settlement_batches (environment, shop_id) WHERE status = 'open'`,
+    `CREATE INDEX settlement_batches_by_provider_ref ON settlement_batches (provider, provider_ref) WHERE provider_ref IS NOT NULL`,
+    `CREATE TABLE settlement_lines (
+      entry_id text PRIMARY KEY REFERENCES journal_entries (id),
+      batch_id text NOT NULL REFERENCES settlement_batches (id),
+      seq integer NOT NULL,
+      line jsonb NOT NULL
+    )`,
+    `CREATE INDEX settlement_lines_by_batch ON settlement_lines (batch_id, seq)`
   )
 }
 

@@ -31,6 +31,7 @@ import { SqlTenancyStore } from "./SqlTenancyStore.ts"
 import { SqlTransactions } from "./SqlTransactions.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import { SqlWithdrawalStore } from "./SqlWithdrawalStore.ts"
+import { SqlSettlementStore } from "./SqlSettlementStore.ts"
 
 /**
  * A name transform that remembers its answers: statements name the same few columns on every
@@ -77,6 +78,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlClaimStore,
   SqlPayoutStore,
   SqlWithdrawalStore,
+  SqlSettlementStore,
   SqlWebhookStore,
   SqlDepositStore
 ).pipe(Layer.provideMerge(MigrationsLayer))

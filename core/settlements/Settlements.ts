@@ -1,0 +1,243 @@
+/**
+ * Settlement batches (issue 29): a shop's schedule, the close job that sweeps its available USD
+ * into a batch (`Close.ts`), the payout of the batch (`Pay.ts`), and what the merchant reads: the
+ * batches and their statements.
+ *
+ * Exactly once per period: a close is a job enqueued with the dedupe key of its shop, schedule
+ * version and instant, so two replicas (or a retry) never enqueue it twice, and the close itself
+ * runs under the lock of the shop's available balance, binding each entry to one batch. Each close
+ * job enqueues the next close first; a schedule change starts a new chain under its new version
+ * and the old chain's next job finds its version stale and stops.
+ *
+ * Sandbox shops get {@link sandboxDefault} at creation and run on their test clock: an advance
+ * steps through each close in order (`SandboxClocks`), so a week's advance closes seven daily
+ * batches, each with what became available that day.
+ */
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
+import type { Environment } from "../Environment.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import { SettlementPayoutProviders } from "../ports/SettlementPayoutProvider.ts"
+import { SettlementStore } from "../ports/SettlementStore.ts"
+import { TenancyStore } from "../ports/TenancyStore.ts"
+import { Transactions } from "../ports/Transactions.ts"
+import { Schema } from "effect"
+import { Events } from "../webhooks/Events.ts"
+import { JobKinds, makeClose, payerOf } from "./Close.ts"
+import { makePay } from "./Pay.ts"
+import { nextCloseOf, sandboxChain, sandboxDefault, type ScheduleInput, type SettlementSchedule, validate } from "./Schedule.ts"
+import type { SettlementBatch } from "./Settlement.ts"
+import { check, type Statement } from "./Statement.ts"
+import { statementPaths } from "./SettlementView.ts"
+import * as Money from "../Money.ts"
+
+/** A shop as the settlement services address it. */
+export interface ShopAccount {
+  readonly environment: Environment
+  readonly merchantId: string
+  readonly shopId: string
+}
+
+const decodeClose = Schema.decodeUnknownEffect(Schema.Struct({
+  environment: Schema.Literals(["sandbox", "production"]),
+  shopId: Schema.String,
+  version: Schema.Int
+}))
+const decodeBatch = Schema.decodeUnknownEffect(Schema.Struct({ settlementId: Schema.String }))
+
+export class Settlements extends Context.Service<Settlements, {
+  /** The shop's schedule and its next close (none: the shop's money stays available). */
+  readonly schedule: (account: ShopAccount) => Effect.Effect<Option.Option<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }>>
+  /** Sets the shop's schedule (the operator); the open batch closes at the new schedule's next close. */
+  readonly setSchedule: (account: ShopAccount, input: ScheduleInput) => Effect.Effect<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }, ApiError>
+  /** Gives a new sandbox shop the default schedule (in the transaction that creates it). */
+  readonly startSandboxDefault: (account: ShopAccount) => Effect.Effect<void>
+  /** The shop's batches, newest first (the open one first). */
+  readonly list: (account: ShopAccount, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{ readonly rows: ReadonlyArray<SettlementBatch>; readonly total: number }>
+  readonly get: (account: ShopAccount, id: string) => Effect.Effect<SettlementBatch, ApiError>
+  /** The statement of a closed batch, checked (its lines sum to its net); an open batch is 409 `settlement_open`. */
+  readonly statement: (account: ShopAccount, id: string) => Effect.Effect<Statement, ApiError>
+  /** The stablecoins the shop is paid in (`["USDC"]` with a daily or weekly schedule). */
+  readonly crypto: (account: Pick<ShopAccount, "environment" | "shopId">) => Effect.Effect<ReadonlyArray<string>>
+  /** A settlement payout provider's notification; answers how many batches it named. */
+  readonly callback: (providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string) => Effect.Effect<number, ApiError>
+}>()("core/settlements/Settlements") {
+  static readonly layer = Layer.effect(
+    Settlements,
+    Effect.gen(function*() {
+      const store = yield* SettlementStore
+      const tenancy = yield* TenancyStore
+      const jobs = yield* Jobs
+      const tx = yield* Transactions
+      const clocks = yield* ShopClocks
+      const events = yield* Events
+      const providers = yield* SettlementPayoutProviders
+      const { close, openBatch } = yield* makeClose
+      const { callback } = yield* makePay
+
+      /** Enqueues the close after `after` of this schedule version (once ever per key). Run on the shop's clock. */
+      const enqueueNext = (schedule: SettlementSchedule, after: DateTime.Utc) =>
+        Effect.gen(function*() {
+          const at = nextCloseOf(schedule, after)
+          if (at === null) return
+          yield* jobs.enqueue(JobKinds.close, { environment: schedule.environment, shopId: schedule.shopId, version: schedule.version }, {
+            runAt: at,
+            dedupeKey: `${JobKinds.close}:${schedule.environment}:${schedule.shopId}:${schedule.version}:${DateTime.formatIso(at)}`
+          })
+        })
+
+      /** Writes the schedule and makes sure the shop has an open batch ending at its next close. */
+      const install = (account: ShopAccount, schedule: SettlementSchedule) =>
+        Effect.gen(function*() {
+          const now = yield* DateTime.now
+          yield* store.putSchedule(schedule)
+          const open = yield* store.open(account.environment, account.shopId)
+          if (Option.isNone(open)) yield* openBatch(schedule, account.merchantId, now)
+          else {
+            const updated: SettlementBatch = {
+              ...open.value,
+              periodEnd: nextCloseOf(schedule, now) ?? open.value.periodEnd,
+              destination: schedule.destination,
+              updatedAt: now,
+              version: open.value.version + 1
+            }
+            yield* store.update(updated)
+          }
+          yield* enqueueNext(schedule, now)
+        })
+
+      yield* jobs.handle(JobKinds.close, (payload) =>
+        Effect.gen(function*() {
+          const job = yield* decodeClose(payload)
+          const found = yield* store.schedule(job.environment, job.shopId)
+          if (Option.isNone(found) || found.value.version !== job.version) return
+          // The next close first: a chain broken by a failing close would stop the shop's payouts.
+          yield* enqueueNext(found.value, yield* DateTime.now)
+          yield* close(found.value)
+        }))
+
+      yield* jobs.handle(JobKinds.statement, (payload) =>
+        Effect.gen(function*() {
+          const { settlementId } = yield* decodeBatch(payload)
+          const found = yield* store.findById(settlementId)
+          if (Option.isNone(found) || found.value.status === "open" || found.value.statementReadyAt !== null) return
+          const b = found.value
+          // Built and checked once here, so that the event only announces a statement that renders.
+          yield* statementOf(b)
+          yield* tx.run(Effect.gen(function*() {
+            const current = yield* store.findById(b.id)
+            if (Option.isNone(current) || current.value.statementReadyAt !== null) return
+            const now = yield* DateTime.now
+            if (!(yield* store.update({ ...current.value, statementReadyAt: now, updatedAt: now, version: current.value.version + 1 }))) {
+              return yield* Effect.fail("settlement changed while its statement was checked: retried")
+            }
+            const paths = statementPaths(b.id)
+            yield* events.emit({
+              environment: b.environment,
+              merchantId: b.merchantId,
+              shopId: b.shopId,
+              type: "settlement.pdf_ready",
+              data: { settlementId: b.id, pdfUrl: paths.pdf, csvUrl: paths.csv, lineCount: b.lineCount, net: Money.toJsonNumber(Money.round(b.summary!.net, "USD")) },
+              relatedTxId: null,
+              relatedId: b.id
+            })
+          }))
+        }))
+
+      const statementOf = (b: SettlementBatch) =>
+        Effect.gen(function*() {
+          const merchant = yield* tenancy.findMerchant(b.merchantId)
+          const shop = yield* tenancy.findShop(b.shopId)
+          const lines = yield* store.lines(b.id)
+          const statement: Statement = {
+            merchant: { id: b.merchantId, name: Option.match(merchant, { onNone: () => b.merchantId, onSome: (m) => m.name }) },
+            shop: { id: b.shopId, name: Option.match(shop, { onNone: () => b.shopId, onSome: (s) => s.name }) },
+            batch: {
+              id: b.id,
+              periodStart: b.periodStart,
+              periodEnd: b.periodEnd,
+              closedAt: b.closedAt ?? b.periodEnd,
+              status: b.status === "open" ? "closed" : b.status,
+              destination: b.destination,
+              payoutReference: b.transactionHash ?? b.providerRef
+            },
+            summary: b.summary!,
+            lines
+          }
+          const checked = check(statement)
+          // Lines that do not add up to the net are a bug in the close, never the merchant's input.
+          if (checked._tag === "Failure") return yield* Effect.die(checked.failure)
+          return checked.success
+        })
+
+      const get = Effect.fn("Settlements.get")(function*(account: ShopAccount, id: string) {
+        const found = yield* store.find(account.environment, account.shopId, id)
+        if (Option.isNone(found)) return yield* notFound("settlement", id)
+        return found.value
+      })
+
+      const setSchedule = Effect.fn("Settlements.setSchedule")(function*(account: ShopAccount, input: ScheduleInput) {
+        const issues = validate(input)
+        if (issues.length > 0) return yield* invalidRequest(`Invalid settlement schedule: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues)
+        if (input.keepReserve === false) {
+          return yield* invalidRequest("keepReserve: false is not supported by this build: each payment's reserve is released on its own date", [
+            { path: "keepReserve", message: "Only true is supported" }
+          ])
+        }
+        const current = yield* store.schedule(account.environment, account.shopId)
+        const draft: SettlementSchedule = {
+          environment: account.environment,
+          shopId: account.shopId,
+          frequency: input.frequency,
+          weekday: input.frequency === "weekly" ? input.weekday ?? null : null,
+          time: input.time,
+          timeZone: input.timeZone ?? "UTC",
+          destination: { kind: "usdc", chain: input.destination.chain, address: input.destination.address },
+          minimumUsd: input.minimumUsd ?? Money.zero,
+          keepReserve: true,
+          updatedAt: yield* clocks.now(account.environment, account.shopId),
+          version: Option.match(current, { onNone: () => 1, onSome: (s) => s.version + 1 })
+        }
+        if (payerOf(providers, draft) === null) {
+          const chains = account.environment === "sandbox" ? [sandboxChain] : []
+          return yield* apiError("settlement_destination_unavailable", `No settlement payout provider pays on ${draft.destination.chain} in ${account.environment}`, {
+            chain: draft.destination.chain,
+            chains
+          })
+        }
+        yield* clocks.within(account.environment, account.shopId, tx.run(install(account, draft)))
+        return { schedule: draft, nextCloseAt: nextCloseOf(draft, draft.updatedAt) }
+      })
+
+      return Settlements.of({
+        schedule: (account) =>
+          Effect.gen(function*() {
+            const found = yield* store.schedule(account.environment, account.shopId)
+            if (Option.isNone(found)) return Option.none()
+            const now = yield* clocks.now(account.environment, account.shopId)
+            return Option.some({ schedule: found.value, nextCloseAt: nextCloseOf(found.value, now) })
+          }),
+        setSchedule,
+        startSandboxDefault: (account) =>
+          clocks.within("sandbox", account.shopId, Effect.flatMap(DateTime.now, (now) => install(account, sandboxDefault(account.shopId, now)))),
+        list: (account, page) => store.list(account.environment, account.shopId, page),
+        get,
+        statement: Effect.fn("Settlements.statement")(function*(account: ShopAccount, id: string) {
+          const b = yield* get(account, id)
+          if (b.status === "open") {
+            return yield* apiError("settlement_open", `Settlement ${b.id} is still open: it closes at ${DateTime.formatIso(b.periodEnd)}`, {
+              settlementId: b.id,
+              closesAt: DateTime.formatIso(b.periodEnd)
+            })
+          }
+          return yield* statementOf(b)
+        }),
+        crypto: (account) =>
+          Effect.map(store.schedule(account.environment, account.shopId), (s) =>
+            Option.isSome(s) && s.value.frequency !== "manual" ? ["USDC"] : []),
+        callback
+      })
+    })
+  )
+}
