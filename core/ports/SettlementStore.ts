@@ -33,7 +33,7 @@ export class SettlementStore extends Context.Service<SettlementStore, {
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<SettlementBatch>; readonly total: number }>
   /**
    * The shop's journal entries that post to `payin_available` in USD and belong to no batch yet,
-   * oldest first. Call it with that balance locked (`LedgerStore.lockBalance`), so that no entry
+   * oldest first, but the sweeps (`sweepKind`): each cancels the lines of its own batch. Call it with that balance locked (`LedgerStore.lockBalance`), so that no entry
    * posting to it commits in between.
    */
   readonly unbatched: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<JournalEntry>>

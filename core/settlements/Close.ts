@@ -30,7 +30,7 @@ import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { Events } from "../webhooks/Events.ts"
 import { availableDelta, type LineSource, lineOf, summaryOf } from "./Lines.ts"
 import { nextCloseOf, sandboxChain, type SettlementSchedule } from "./Schedule.ts"
-import type { SettlementBatch } from "./Settlement.ts"
+import { type SettlementBatch, sweepKind } from "./Settlement.ts"
 import { settlementView } from "./SettlementView.ts"
 
 export const JobKinds = {
@@ -153,7 +153,7 @@ export const makeClose = Effect.gen(function*() {
         version: open.version + 1
       }
       if (!(yield* store.update(closed))) return yield* new Conflict()
-      yield* ledger.record(schedule, "settlement.closed", closed.id, [
+      yield* ledger.record(schedule, sweepKind, closed.id, [
         { book: "payin_available", currency: "USD", amount: BigDecimal.negate(net) },
         { book: "settlements_in_flight", currency: "USD", amount: net }
       ]).pipe(Effect.orDie)

@@ -18,6 +18,12 @@ import { Environment } from "../Environment.ts"
 import { SettlementDestination } from "./Schedule.ts"
 import { StatementSummary } from "./Statement.ts"
 
+/**
+ * The kind of the journal entry that sweeps a batch's net out of `payin_available`. It is no line
+ * of any batch: it cancels the lines of the batch it closes.
+ */
+export const sweepKind = "settlement.closed"
+
 export const SettlementStatus = Schema.Literals(["open", "paying", "paid", "failed"])
 export type SettlementStatus = typeof SettlementStatus.Type
 

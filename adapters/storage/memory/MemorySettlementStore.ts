@@ -3,7 +3,7 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import type { JournalEntry } from "../../../core/ledger/Journal.ts"
 import { SettlementStore } from "../../../core/ports/SettlementStore.ts"
 import type { SettlementSchedule } from "../../../core/settlements/Schedule.ts"
-import type { SettlementBatch } from "../../../core/settlements/Settlement.ts"
+import { type SettlementBatch, sweepKind } from "../../../core/settlements/Settlement.ts"
 import type { StatementLine } from "../../../core/settlements/Statement.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { rowsOf, versionedRows } from "./MemoryRows.ts"
@@ -47,7 +47,7 @@ export const MemorySettlementStore = Layer.effect(
       unbatched: (environment, shopId) =>
         db.run(Effect.sync(() =>
           rowsOf(entries, entriesOf(environment, shopId)).filter((e) =>
-            !boundTo.has(e.id) && e.postings.some((p) => p.book === "payin_available" && p.currency === "USD")
+            !boundTo.has(e.id) && e.kind !== sweepKind && e.postings.some((p) => p.book === "payin_available" && p.currency === "USD")
           )
         )),
       addLines: (batchId, lines) =>

@@ -10,7 +10,7 @@ import type { Book, JournalEntry } from "../../../core/ledger/Journal.ts"
 import * as Money from "../../../core/Money.ts"
 import { SettlementStore } from "../../../core/ports/SettlementStore.ts"
 import { SettlementScheduleJson } from "../../../core/settlements/Schedule.ts"
-import { SettlementBatchJson } from "../../../core/settlements/Settlement.ts"
+import { SettlementBatchJson, sweepKind } from "../../../core/settlements/Settlement.ts"
 import { StatementLine } from "../../../core/settlements/Statement.ts"
 import { jsonDocuments } from "./JsonDocuments.ts"
 import { date, utc } from "./Rows.ts"
@@ -67,7 +67,7 @@ export const SqlSettlementStore = Layer.effect(
           SELECT e.*, (SELECT json_agg(json_build_object('book', p.book, 'currency', p.currency, 'amount', p.amount::text) ORDER BY p.seq)
                        FROM postings p WHERE p.entry_id = e.id) AS postings
           FROM journal_entries e
-          WHERE e.environment = ${environment} AND e.shop_id = ${shopId}
+          WHERE e.environment = ${environment} AND e.shop_id = ${shopId} AND e.kind <> ${sweepKind}
             AND EXISTS (SELECT 1 FROM postings p WHERE p.entry_id = e.id AND p.book = 'payin_available' AND p.currency = 'USD')
             AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.entry_id = e.id)
           ORDER BY e.created_at, e.id`.pipe(
