@@ -11,6 +11,7 @@ import type { HttpClient } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
+import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
 
 /** One configured instance of a connector: one account at the provider, in one environment. */
 export interface ConnectorSettings {
@@ -45,6 +46,21 @@ export interface Connector {
   readonly baseUrlRequired?: boolean | undefined
   /** Plain optional settings, e.g. `["PAYOUT_PURPOSE"]`. */
   readonly settings?: ReadonlyArray<string> | undefined
+  /**
+   * Plain settings that must be given (Circle's `WALLET_ID`): the host refuses to start without
+   * them, naming the variable. They reach the plugin in `values` like `settings`.
+   */
+  readonly requiredSettings?: ReadonlyArray<string> | undefined
   readonly paymentProvider?: ((settings: ConnectorSettings) => Effect.Effect<PaymentProvider, never, ConnectorRequirements>) | undefined
   readonly payoutProvider?: ((settings: ConnectorSettings) => Effect.Effect<PayoutProvider, never, ConnectorRequirements>) | undefined
+  /**
+   * The settlement payout plugin (`core/ports/SettlementPayoutProvider.ts`): how a closed
+   * settlement batch's net is paid to the merchant's own destination (Circle's USDC transfers to
+   * a blockchain address). The host registers it in `SettlementPayoutProviders` for the
+   * instance's one environment, on the chains the plugin names; a connector may have this alone,
+   * with no pay-in or payout plugin.
+   */
+  readonly settlementPayoutProvider?:
+    | ((settings: ConnectorSettings) => Effect.Effect<SettlementPayoutProvider, never, ConnectorRequirements>)
+    | undefined
 }

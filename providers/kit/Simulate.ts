@@ -53,7 +53,10 @@ const program = Effect.gen(function*() {
   const loaded = yield* Effect.promise(() => import(pathToFileURL(join(folder, "Standalone.ts")).href) as Promise<{ default: StandaloneSimulator }>)
   const simulator = loaded.default
   const started = yield* simulator.start
-  routesOf(started.moves)
+  if (started.moves !== undefined) routesOf(started.moves)
+  for (const [route, handler] of Object.entries(started.routes ?? {})) {
+    control.routes.set(route, (id, body) => Effect.runPromise(handler(id, body)))
+  }
   for (const [key, value] of started.environment) console.log(`${key}=${value}`)
   console.log(`# ${simulator.kind} simulator on ${started.baseUrl}; control routes (JSON bodies):`)
   console.log(`#   POST ${started.baseUrl}/_simulator/notifications {"drop":bool,"delayMs":n,"repeat":n}`)

@@ -5,7 +5,8 @@
  * {@link StandaloneSimulator}: how to start its simulator with fixed test credentials, the
  * environment that configures the reference host's connector against it, and the moves a
  * merchant rehearses before going live (pay, fail, expire, charge back; leave refunds pending,
- * then settle or reject them). The runner (`Simulate.ts`) serves those moves as control routes
+ * then settle or reject them), or, for a simulator of other money movements (Circle's settlement
+ * transfers), control routes of its own. The runner (`Simulate.ts`) serves those as control routes
  * under `/_simulator/` on the simulator's own port, beside the notification faults every
  * simulator shares (drop, delay, repeat): {@link CurrentControl} hands them to
  * `SimulatorServer.serve`, which answers them before the simulated API sees the request.
@@ -36,7 +37,14 @@ export interface Started {
    * `CONNECTORS`, then the instance's (`<ID>_ENVIRONMENT=sandbox`, `<ID>_BASE_URL`, its secrets).
    */
   readonly environment: ReadonlyArray<readonly [name: string, value: string]>
-  readonly moves: Moves
+  /** The pay-in moves; absent where the simulator moves no pay-ins (Circle's settlement transfers). */
+  readonly moves?: Moves | undefined
+  /**
+   * Control routes of the simulator's own, beside the moves' (or instead of them), by
+   * `METHOD /_simulator/...` with `:id` for one path segment; each gets that segment and the JSON
+   * body, and answers what the route returns (a failure's message is a `404`).
+   */
+  readonly routes?: Readonly<Record<string, (id: string | undefined, body: unknown) => Effect.Effect<unknown, Error>>> | undefined
 }
 
 export interface StandaloneSimulator {
