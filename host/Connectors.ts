@@ -10,6 +10,18 @@
  * DLOCAL_TIMEOUT_MS=10000                              # optional
  * ```
  *
+ * A connector may have settlement payouts alone (`circle`: a closed settlement batch paid in
+ * USDC to the merchant's blockchain address); its instance registers in
+ * `SettlementPayoutProviders` for its one environment (`settlementPayoutProvidersLayer`):
+ *
+ * ```sh
+ * CONNECTORS=circle
+ * CIRCLE_ENVIRONMENT=production
+ * CIRCLE_API_KEY_FILE=/run/secrets/circle_api_key
+ * CIRCLE_WALLET_ID=1000066041                         # required by the connector
+ * CIRCLE_CHAINS=ETH,SOL                               # optional
+ * ```
+ *
  * Each instance is one account at the provider in one environment; its variables are prefixed by
  * its id in upper case with `-` as `_` (`dlocal-test` reads `DLOCAL_TEST_*`). A secret comes from
  * `<PREFIX>_<NAME>` or from the file `<PREFIX>_<NAME>_FILE` names (the way container secrets are
@@ -35,7 +47,9 @@ import { Environment } from "../core/Environment.ts"
 import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
+import { type SettlementPayoutProvider, SettlementPayoutProviders } from "../core/ports/SettlementPayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
+import { settlementConnector as CircleConnector } from "../providers/circle/CirclePayouts.ts"
 import { ConektaProvider } from "../providers/conekta/ConektaProvider.ts"
 import { DLocalProvider } from "../providers/dlocal/DLocalProvider.ts"
 import { EbanxProvider } from "../providers/ebanx/EbanxProvider.ts"
@@ -51,7 +65,8 @@ export const knownConnectors: ReadonlyArray<Connector> = [
   EbanxProvider.connector,
   EbanxProvider.jwsConnector,
   PagarmeProvider.connector,
-  ConektaProvider.connector
+  ConektaProvider.connector,
+  CircleConnector
 ]
 
 export interface ConfiguredConnector {
@@ -114,6 +129,13 @@ const instance = (entry: string, known: ReadonlyArray<Connector>) =>
       })
     }
     const values: Record<string, string> = {}
+    for (const name of connector.requiredSettings ?? []) {
+      const value = yield* Config.option(Config.String(`${prefix}_${name}`))
+      if (Option.isNone(value) || value.value.trim() === "") {
+        return yield* new ConnectorConfigError({ message: `${prefix}_${name} is required by connector '${id}'` })
+      }
+      values[name] = value.value
+    }
     for (const name of connector.settings ?? []) {
       const value = yield* Config.option(Config.String(`${prefix}_${name}`))
       if (Option.isSome(value)) values[name] = value.value
@@ -139,8 +161,9 @@ const isConnector = (value: unknown): value is Connector => {
   const c = value as Record<string, unknown>
   const names = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((n) => typeof n === "string"))
   return typeof c["kind"] === "string" && /^[a-z0-9][a-z0-9_-]{0,62}$/.test(c["kind"]) && Array.isArray(c["secrets"]) &&
-    names(c["secrets"]) && names(c["payoutSecrets"]) && names(c["settings"]) &&
-    (typeof c["paymentProvider"] === "function" || typeof c["payoutProvider"] === "function")
+    names(c["secrets"]) && names(c["payoutSecrets"]) && names(c["settings"]) && names(c["requiredSettings"]) &&
+    (typeof c["paymentProvider"] === "function" || typeof c["payoutProvider"] === "function" ||
+      typeof c["settlementPayoutProvider"] === "function")
 }
 
 /** A path (`./x.js`, `/opt/x.js`, `file:`) from the working directory, or a package name as the host imports it. */
@@ -212,5 +235,28 @@ export const payoutProvidersLayer = (configured: ReadonlyArray<ConfiguredConnect
     Effect.map(
       Effect.forEach(configured.filter(paysOut).map(({ connector, settings }) => connector.payoutProvider!(settings)), (make) => make),
       Payouts.providers
+    )
+  ).pipe(Layer.provide(Requirements))
+
+/**
+ * The settlement payout plugins of every configured instance that has one, each registered for
+ * its instance's one environment (a `circle-sandbox` instance pays sandbox batches only).
+ */
+export const settlementPayoutProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>): Layer.Layer<SettlementPayoutProviders> =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.forEach(
+        configured.flatMap(({ connector, settings }) =>
+          connector.settlementPayoutProvider === undefined ? [] : [
+            // Whatever the plugin says, the instance is one account in one environment.
+            Effect.map(connector.settlementPayoutProvider(settings), (provider): SettlementPayoutProvider => ({
+              ...provider,
+              environments: provider.environments.filter((environment) => environment === settings.environment)
+            }))
+          ]
+        ),
+        (make) => make
+      ),
+      SettlementPayoutProviders.layer
     )
   ).pipe(Layer.provide(Requirements))

@@ -16,6 +16,7 @@ import { Engine, foundationWith } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
 import { Webhooks } from "../core/webhooks/Webhooks.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
+import type { SettlementPayoutProviders } from "../core/ports/SettlementPayoutProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
 import * as SecureRandomPool from "../core/SecureRandomPool.ts"
@@ -23,7 +24,7 @@ import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
 import type { HostConfig } from "./Config.ts"
-import { paymentProvidersLayer, payoutProvidersLayer } from "./Connectors.ts"
+import { paymentProvidersLayer, payoutProvidersLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
 export const storeLayer = (config: HostConfig) =>
@@ -87,10 +88,20 @@ export const appLayer = (
   config: HostConfig,
   store: Layer.Layer<any, any, never> = storeLayer(config),
   /** Payout provider plugins: the configured connectors' by default (none: real payout rails are not routable in production). */
-  payoutProviders: Layer.Layer<PayoutProviders> = payoutProvidersLayer(config.connectors)
+  payoutProviders: Layer.Layer<PayoutProviders> = payoutProvidersLayer(config.connectors),
+  /**
+   * Settlement payout plugins: the configured connectors' by default (none: production
+   * settlement schedules are refused, no batch can be paid).
+   */
+  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = settlementPayoutProvidersLayer(config.connectors)
 ) => {
   const engine = Engine.services.pipe(
-    Layer.provideMerge(Layer.mergeAll(tokenSignerLayer(config.jwtSecret), HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }), payoutProviders)),
+    Layer.provideMerge(Layer.mergeAll(
+      tokenSignerLayer(config.jwtSecret),
+      HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }),
+      payoutProviders,
+      settlementPayoutProviders
+    )),
     Layer.provideMerge(foundationWith(nodeCrypto))
   )
   const settings = Layer.mergeAll(
@@ -136,8 +147,13 @@ const serverOptions = (config: HostConfig) => ({
  * binds first and builds the application after, so a request in that window was accepted by a
  * server with no handler yet and hung.)
  */
-export const hostLayer = (config: HostConfig, store?: Layer.Layer<any, any, never>, payoutProviders?: Layer.Layer<PayoutProviders>) => {
-  const app = appLayer(config, store, payoutProviders).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
+export const hostLayer = (
+  config: HostConfig,
+  store?: Layer.Layer<any, any, never>,
+  payoutProviders?: Layer.Layer<PayoutProviders>,
+  settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders>
+) => {
+  const app = appLayer(config, store, payoutProviders, settlementPayoutProviders).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
   const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve()(router.asHttpEffect())))
   return HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server))).pipe(

@@ -41,7 +41,7 @@ import {
   SettlementPayoutUnavailable,
   type SettlementPayoutUpdate
 } from "../../core/ports/SettlementPayoutProvider.ts"
-import type { ConnectorSettings } from "../kit/Connector.ts"
+import type { Connector, ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Sns from "./Sns.ts"
 import * as Wire from "./Wire.ts"
@@ -253,15 +253,17 @@ export const fromSettings = (settings: ConnectorSettings) =>
   })
 
 /**
- * How a host configures this connector (`CONNECTORS=<id>=circle`): the kit's `Connector` has no
- * settlement field yet, so this is its own shape (see the README).
+ * How a host configures this connector (`CONNECTORS=<id>=circle`, see the README): the API key
+ * secret, the wallet (required), the chains and SNS settings (optional). Settlement payouts only:
+ * no pay-in or payout plugin.
  */
 export const settlementConnector = {
   kind: "circle",
   secrets: ["API_KEY"],
-  settings: ["WALLET_ID", "CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN"],
+  requiredSettings: ["WALLET_ID"],
+  settings: ["CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN"],
   settlementPayoutProvider: (settings: ConnectorSettings): Effect.Effect<SettlementPayoutProvider, never, HttpClient.HttpClient> =>
     fromSettings(settings)
-} as const
+} as const satisfies Connector
 
 export const CirclePayouts = { make, fromSettings, idempotencyKeyOf, amountText, settlementConnector }
