@@ -28,7 +28,10 @@ export const MerchantIdentity = Schema.Struct({
     directCharge: Schema.Boolean,
     refunds: Schema.Boolean,
     webhooks: Schema.Boolean,
-    crypto: Schema.Array(Schema.String),
+    crypto: Schema.Array(Schema.String).annotate({
+      description: "The stablecoins the shop's settlement batches are paid in (`[\"USDC\"]` with a daily or weekly settlement schedule; " +
+        "sandbox shops start with one); empty when its money stays `available` (no schedule, or `manual`)"
+    }),
     methods: Schema.Array(Schema.String)
   }).annotate({ description: "What this merchant can use on this deployment now" })
 }).annotate({ identifier: "MerchantIdentity" })

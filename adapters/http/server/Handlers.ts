@@ -4,6 +4,7 @@ import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { type CurrencyBalance, Swaps } from "../../../core/balances/Swaps.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Settlements } from "../../../core/settlements/Settlements.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import * as Money from "../../../core/Money.ts"
@@ -61,6 +62,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const catalog = yield* Catalog
     const scopes = yield* Scopes
     const swaps = yield* Swaps
+    const settlements = yield* Settlements
     const idempotent = yield* makeIdempotent
     const n = Money.toJsonNumber
     const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
@@ -118,6 +120,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
         const { environment, merchant } = principal
         const scope = yield* scopes.resolve(principal)
         const { entries } = yield* catalog.listing(environment, scope.shop.id, {})
+        const crypto = yield* settlements.crypto({ environment, shopId: scope.shop.id })
         return {
           id: merchant.id,
           name: merchant.name,
@@ -127,13 +130,14 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           trustScore: merchant.trustScore,
           environment,
           // Each flag turns on with its feature in this build; `methods` lists the method slugs
-          // the shop can charge now (routable rails of its default shop).
+          // the shop can charge now (routable rails of its default shop); `crypto` the
+          // stablecoins its settlement batches are paid in (none without a schedule).
           capabilities: {
             checkout: true,
             directCharge: true,
             refunds: true,
             webhooks: true,
-            crypto: [],
+            crypto,
             methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()
           }
         }
