@@ -10,6 +10,7 @@ import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
 import { PayoutAdminApi, PayoutsApi } from "./PayoutsApi.ts"
 import { RoutingAdminApi } from "./RoutingApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
+import { SettlementAdminApi, SettlementCallbacksApi, SettlementsApi } from "./SettlementsApi.ts"
 import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
@@ -23,7 +24,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SandboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
   .prefix("/api/v1")
 {}
 
@@ -39,7 +40,8 @@ export class Api extends HttpApi.make("payment-orchestration")
     WithdrawalAdminApi.annotate(OpenApi.Exclude, true),
     ClaimAdminApi.annotate(OpenApi.Exclude, true),
     PayoutAdminApi.annotate(OpenApi.Exclude, true),
-    RoutingAdminApi.annotate(OpenApi.Exclude, true)
+    RoutingAdminApi.annotate(OpenApi.Exclude, true),
+    SettlementAdminApi.annotate(OpenApi.Exclude, true)
   )
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first; an unknown field is an error
@@ -55,14 +57,14 @@ export class Api extends HttpApi.make("payment-orchestration")
 
 /** The operator's document, served at `/admin/openapi.json`. */
 export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi)
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi)
   .middleware(ErrorResponses)
   .annotate(OpenApi.Title, "Payment Orchestration Admin API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(
     OpenApi.Description,
     "The operator's API of the reference host, under `/admin/v1`, authorized by the host's `ADMIN_TOKEN` as a bearer token: merchants and keys, " +
-      "FX rates, provider routes and routing rules, deposit settings, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
+      "FX rates, provider routes and routing rules, deposit settings, settlement schedules, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
   )
   .annotate(OpenApi.Transform, polishDocument)
 {}

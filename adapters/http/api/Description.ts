@@ -148,6 +148,37 @@ swapped to USD first. Life cycle as payouts: \`processing\` -> \`completed\`
 decides; in either environment the operator records the bank's answer with
 \`POST /admin/v1/withdrawals/{id}/resolve\`.
 
+## Settlements
+
+A shop with a settlement schedule is paid in batches, in USDC. The operator sets the schedule
+(\`PUT /admin/v1/shops/{shopId}/settlement-schedule\`): a \`daily\` or \`weekly\` close at a time
+of the shop's time zone, the USDC address and chain it is paid to, and a minimum. Sandbox shops
+start with a daily close at 00:00 UTC paid on the sandbox chain (\`SANDBOX\`), which completes at
+once. A shop without a schedule (or with \`manual\`) keeps its money \`available\` for withdrawals
+and payout transfers; \`GET /me\` says \`capabilities.crypto: ["USDC"]\` when it is paid in batches.
+
+- **The open batch** (\`status: open\`, first in \`GET /me/settlements\`) is the current period: it
+  closes at \`period.end\`. Its totals are \`null\` until then.
+- **At the close** what is \`available\` in USD is swept into the batch in one entry (money a
+  withdrawal or payout transfer in flight holds has already left \`available\` and is never
+  taken): every movement of the period (payments, refunds, chargebacks, fees, reserve held and
+  released, owed amounts recovered) is a line of exactly one batch, and the lines sum to \`net\`
+  to the cent. The batch is \`paying\`, \`settlement.closed\` is sent with it, and a new open
+  batch starts. A net below the schedule's \`minimumUsd\` (or nothing) leaves the batch open
+  until the next close. Local-currency balances are not swept: swap them to USD first.
+- **The payout** is one transfer of \`net\` to the destination, sent once whatever the retries:
+  \`paid\` with \`payout.transactionHash\`, or \`failed\` with \`payout.failureReason\`. There is
+  no \`settlement.failed\` event: a failed batch's net goes back to \`available\` (balance movement
+  \`settlement.failed\` in \`GET /me/balance\`) and the next batch pays it again.
+- **Statements**: \`GET /me/settlements/{id}/statement.pdf\` (a receipt to file: merchant, shop,
+  period, destination, summary and every line with its transaction id, merchant order id, method,
+  local and USD amounts and fees) and \`.csv\` (the same lines, for a spreadsheet), from the close
+  on; \`settlement.pdf_ready\` says when they are ready. An open batch answers
+  \`409 settlement_open\`.
+
+On a sandbox shop, advancing the test clock runs each close on the way: a week's advance closes
+seven daily batches, each with what became available that day.
+
 ## Sandbox
 
 Every rail of the catalog is served in sandbox by the sandbox provider (after any provider the
@@ -171,7 +202,8 @@ Each sandbox shop has its own clock, like Stripe's test clocks, so a week of lif
 second. \`POST /sandbox/clock/advance\` \`{ "seconds": N }\` (an integer from 1 to 400 days) moves
 the shop's sandbox time forward and, before answering \`{ "now", "offsetSeconds" }\` (the total
 offset), runs everything that came due for the shop: payment expiry and \`Sandbox-Simulate\`
-outcomes, settlement T+n and reserve release, refund resolution, payout and withdrawal timers,
+outcomes, settlement T+n and reserve release, settlement batch closes and their payouts,
+refund resolution, payout and withdrawal timers,
 webhook deliveries and their retries, and the reconcile poll of its pending payments (which
 completes a \`slow_payment\` two minutes after its creation). So after advancing by a payment's
 settlement days it reads \`settlement.status: settled\` and its net has moved from \`pending\` to

@@ -69,6 +69,12 @@ const summaries: Readonly<Record<string, string>> = {
   "withdrawals.list": "List withdrawals",
   "withdrawals.get": "Get a withdrawal",
   "withdrawals.simulate": "Simulate a withdrawal outcome (sandbox)",
+  "settlements.list": "List settlements",
+  "settlements.get": "Get a settlement",
+  "settlements.statementPdf": "Download a settlement's PDF statement",
+  "settlements.statementCsv": "Download a settlement's CSV statement",
+  "settlementCallbacks.notify": "Receive a provider's settlement payout notification",
+  "settlementCallbacks.check": "Check the settlement notification endpoint",
   "sandbox.clock": "Get the sandbox clock",
   "sandbox.advance": "Advance the sandbox clock",
   "admin.createMerchant": "Create a merchant",
@@ -89,7 +95,9 @@ const summaries: Readonly<Record<string, string>> = {
   "payoutAdmin.resolve": "Resolve a payout",
   "routingAdmin.getRouting": "Get a shop's routing",
   "routingAdmin.putRouting": "Set a shop's routing",
-  "routingAdmin.getPaymentRouting": "Explain a payment's routing"
+  "routingAdmin.getPaymentRouting": "Explain a payment's routing",
+  "settlementAdmin.getSchedule": "Get a shop's settlement schedule",
+  "settlementAdmin.putSchedule": "Set a shop's settlement schedule"
 }
 
 /** Request examples of the main operations (`redocly lint` checks each against its schema). */
@@ -186,7 +194,15 @@ export const polishDocument = (spec: Spec): Spec => {
     }
   }
   spec["servers"] = [{ url: "/", description: "This host" }]
-  return withExamples(withOperationErrors(spec))
+  return withExamples(withoutHeadBodies(withOperationErrors(spec)))
+}
+
+/** A HEAD answer has no body (RFC 9110 9.3.2): its responses keep their status and lose their `content`. */
+const withoutHeadBodies = (spec: Spec): Spec => {
+  for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
+    for (const response of Object.values<Spec>(item["head"]?.["responses"] ?? {})) delete response["content"]
+  }
+  return spec
 }
 
 /**
@@ -238,8 +254,27 @@ const events: ReadonlyArray<readonly [string, string, Spec | ((components: Spec)
   ["chargeback.created", "A chargeback was opened against a completed payment: the payment and the `claim`.", withField(payment, "claim", ref("Claim"))],
   ["claim.opened", "A claim (refund, chargeback, dispute) was opened.", ref("Claim")],
   ["claim.resolved", "A claim reached its final resolution.", ref("Claim")],
-  ["settlement.closed", "A settlement batch closed. Not emitted by this build (settlement is per payment, see `settlement` on the payment).", { type: "object" }],
-  ["settlement.pdf_ready", "The receipt of a closed settlement is ready. Not emitted by this build.", { type: "object" }],
+  ["settlement.closed",
+    "A settlement batch closed and its payout began: what was `available` in USD at the close was swept into the batch (status `paying`, " +
+      "its totals and `lineCount` set) and is being sent to the shop's USDC address; the batch as GET /me/settlements/{id} returns it. " +
+      "There is no `settlement.failed` event: a payout that fails shows as the batch's `status: failed` with `payout.failureReason`, " +
+      "its net back in `available` as the balance movement `settlement.failed` (GET /me/balance), and then in the next batch.",
+    ref("Settlement")],
+  ["settlement.pdf_ready",
+    "The statement of a closed batch was checked (its lines sum to its net) and can be fetched with the secret key: the PDF receipt at `pdfUrl` " +
+      "and the same lines as CSV at `csvUrl`.",
+    {
+      type: "object",
+      required: ["settlementId", "pdfUrl", "csvUrl", "lineCount", "net"],
+      additionalProperties: false,
+      properties: {
+        settlementId: { type: "string", description: "The batch (`STL-...`)" },
+        pdfUrl: { type: "string", description: "Path relative to the API's base URL (`/api/v1`): `/me/settlements/{id}/statement.pdf`" },
+        csvUrl: { type: "string", description: "Path relative to the API's base URL: `/me/settlements/{id}/statement.csv`" },
+        lineCount: { type: "integer", description: "Lines of the statement" },
+        net: { type: "number", description: "What the batch pays out, USD" }
+      }
+    }],
   ["withdrawal.completed", "A withdrawal was paid out.", ref("Withdrawal")],
   ["withdrawal.failed", "A withdrawal failed; its amount and fee went back to the balance.", ref("Withdrawal")],
   ["payout.completed", "The provider confirmed the payout.", ref("Payout")],

@@ -106,6 +106,12 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "withdrawals.list": secretKey,
   "withdrawals.get": secretKey,
   "withdrawals.simulate": [...secretKey, "simulate_sandbox_only"],
+  "settlements.list": secretKey,
+  "settlements.get": secretKey,
+  "settlements.statementPdf": [...secretKey, "settlement_open"],
+  "settlements.statementCsv": [...secretKey, "settlement_open"],
+  "settlementCallbacks.notify": signed,
+  "settlementCallbacks.check": ["not_found"],
   "sandbox.clock": [...secretKey, "sandbox_only"],
   "sandbox.advance": [...secretKey, "sandbox_only"],
   "admin.createMerchant": admin,
@@ -126,7 +132,9 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "payoutAdmin.resolve": [...admin, "payout_already_final"],
   "routingAdmin.getRouting": admin,
   "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
-  "routingAdmin.getPaymentRouting": admin
+  "routingAdmin.getPaymentRouting": admin,
+  "settlementAdmin.getSchedule": admin,
+  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable"]
 }
 
 type Spec = Record<string, any>

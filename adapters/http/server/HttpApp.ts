@@ -23,6 +23,7 @@ import { PayoutAdminHandlers, PayoutHandlers } from "./PayoutHandlers.ts"
 import { RoutingAdminHandlers } from "./RoutingHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
+import { SettlementAdminHandlers, SettlementCallbackHandlers, SettlementHandlers } from "./SettlementHandlers.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { Compression } from "./Compression.ts"
@@ -56,6 +57,9 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     RoutingAdminHandlers,
     WithdrawalHandlers,
     WithdrawalAdminHandlers,
+    SettlementHandlers,
+    SettlementCallbackHandlers,
+    SettlementAdminHandlers,
     SandboxHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive]),

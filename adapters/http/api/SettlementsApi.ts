@@ -1,0 +1,252 @@
+/**
+ * Settlement batches (issue 29) as the API shows them: the merchant's batches and their
+ * statements (`/me/settlements`), the operator's schedule of a shop
+ * (`/admin/v1/shops/{shopId}/settlement-schedule`), and the notifications of the settlement
+ * payout providers (`/providers/{providerId}/settlement-callbacks`).
+ *
+ * The JSON shapes are `settlementView` and `scheduleView` (core/settlements/SettlementView.ts):
+ * the schemas here describe exactly what those write.
+ */
+import { BigDecimal, Schema, SchemaTransformation } from "effect"
+import * as Money from "../../../core/Money.ts"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Environment, IsoDateTime } from "./Fields.ts"
+import { PageQuery, Pagination } from "./PaymentsApi.ts"
+import { AdminToken, SecretKey } from "./Security.ts"
+
+const Usd = Schema.Finite.annotate({ description: "USD, major units, rounded to the cent" })
+/** A figure of the batch's totals: null while the batch is open (its lines are bound at the close). */
+const Total = (description: string) => Schema.NullOr(Usd).annotate({ description: `${description}; null while open` })
+
+export const SettlementStatus = Schema.Literals(["open", "paying", "paid", "failed"]).annotate({
+  description: "`open`: the current period, collecting what becomes available until the next close. " +
+    "`paying`: closed and swept out of `available` (`settlement.closed`), the payout sent. " +
+    "`paid`: the provider confirmed the transfer (`payout.transactionHash`). " +
+    "`failed`: the provider refused or lost the transfer (`payout.failureReason`): `net` went back to `available` " +
+    "(balance movement `settlement.failed`) and the next batch pays it again. Final: `paid`, `failed`."
+})
+
+export const SettlementDestinationView = Schema.Struct({
+  kind: Schema.Literal("usdc"),
+  chain: Schema.String.annotate({ description: "The blockchain, in Circle's names (`ETH`, `SOL`, `POLY`...); `SANDBOX` is the sandbox's own chain" }),
+  address: Schema.String.annotate({ description: "The receiving address on that chain" })
+}).annotate({ identifier: "SettlementDestination", description: "Where the batch's net is paid: a USDC address on a chain" })
+
+export const SettlementView = Schema.Struct({
+  id: Schema.String.annotate({ description: "`STL-...`" }),
+  status: SettlementStatus,
+  currency: Schema.Literal("USD"),
+  period: Schema.Struct({
+    start: IsoDateTime.annotate({ description: "The previous close (or when the schedule began)" }),
+    end: IsoDateTime.annotate({ description: "When it closed; while open, the next scheduled close" })
+  }).annotate({ description: "The movements posted in `[start, end)` are this batch's lines" }),
+  closedAt: Schema.NullOr(IsoDateTime),
+  gross: Total("What the period's payments added"),
+  fees: Schema.NullOr(Schema.Struct({
+    platform: Usd,
+    provider: Usd,
+    chargeback: Usd.annotate({ description: "The tier's chargeback fees" })
+  })).annotate({ description: "The fees taken in the period; null while open" }),
+  refunds: Total("What refunds took (negative when a rejected refund returned money)"),
+  chargebacks: Total("What chargebacks took (net of those won)"),
+  owedRecovered: Total("What the shop owed (refunds and chargebacks its balance could not cover) and this batch repaid"),
+  reserve: Schema.NullOr(Schema.Struct({
+    held: Usd.annotate({ description: "Rolling reserve withheld from the period's payments" }),
+    released: Usd.annotate({ description: "Reserve of earlier payments released in the period" })
+  })).annotate({ description: "null while open" }),
+  other: Total("Everything else that moved `available`: balance swaps, a failed batch's money returned, sandbox funding, withdrawals and transfers"),
+  net: Total(
+    "What the batch pays out: gross - fees - refunds - chargebacks - owedRecovered - reserve.held + reserve.released + other, to the cent; " +
+      "the statement's lines sum to it"
+  ),
+  lineCount: Schema.Int.annotate({ description: "Lines of the statement (0 while open)" }),
+  destination: SettlementDestinationView,
+  payout: Schema.Struct({
+    provider: Schema.NullOr(Schema.String).annotate({ description: "Who pays it: a settlement payout provider (`circle`) or `sandbox`" }),
+    reference: Schema.NullOr(Schema.String).annotate({ description: "The provider's transfer id, once it answered" }),
+    transactionHash: Schema.NullOr(Schema.String).annotate({ description: "The transaction on chain, once there is one" }),
+    failureReason: Schema.NullOr(Schema.String).annotate({ description: "Why the payout failed (status `failed`)" }),
+    paidAt: Schema.NullOr(IsoDateTime)
+  }),
+  statement: Schema.NullOr(Schema.Struct({
+    pdf: Schema.String.annotate({ description: "Path of the PDF receipt, relative to the API's base URL" }),
+    csv: Schema.String.annotate({ description: "Path of the CSV, relative to the API's base URL" }),
+    readyAt: Schema.NullOr(IsoDateTime).annotate({ description: "When `settlement.pdf_ready` was sent; the statement can be fetched from the close on" })
+  })).annotate({ description: "null while open (`409 settlement_open`)" }),
+  environment: Environment,
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime
+}).annotate({
+  identifier: "Settlement",
+  description: "A settlement batch: what became available in USD during one period of the shop's schedule, swept at its close and paid out in one USDC transfer"
+})
+
+export const SettlementPdfReady = Schema.Struct({
+  settlementId: Schema.String,
+  pdfUrl: Schema.String.annotate({ description: "Path of the PDF receipt, relative to the API's base URL (GET with the secret key)" }),
+  csvUrl: Schema.String.annotate({ description: "Path of the CSV with the same lines" }),
+  lineCount: Schema.Int,
+  net: Usd
+}).annotate({ identifier: "SettlementPdfReady" })
+
+/**
+ * A constraint published in the document but checked by the endpoint itself, with the request's
+ * other problems (`validate` in core/settlements/Schedule.ts), so one answer names them all.
+ */
+const documented = (jsonSchema: Record<string, unknown>) => Schema.makeFilter(() => true, { toJsonSchema: () => jsonSchema })
+
+const ScheduleTime = Schema.String.check(documented({ pattern: "^([01]\\d|2[0-3]):([0-5]\\d)$" })).annotate({
+  description: "`HH:MM`, 24 hours, 00:00 to 23:59, in `timeZone`",
+  examples: ["18:00"]
+})
+
+export const SettlementScheduleInput = Schema.Struct({
+  frequency: Schema.Literals(["daily", "weekly", "manual"]).annotate({
+    description: "`daily` or `weekly` closes at `time`; `manual` never closes: the money stays `available` for withdrawals and payout transfers, as without a schedule"
+  }),
+  weekday: Schema.optional(Schema.Int.check(documented({ minimum: 1, maximum: 7 }))).annotate({
+    description: "Weekly only (required there): ISO weekday, 1 Monday to 7 Sunday"
+  }),
+  time: ScheduleTime,
+  timeZone: Schema.optional(Schema.String).annotate({ description: "IANA time zone of `time` (`America/Mexico_City`); default `UTC`", examples: ["America/Mexico_City"] }),
+  destination: Schema.Struct({
+    kind: Schema.Literal("usdc"),
+    chain: Schema.String.check(documented({ pattern: "^[A-Z0-9_-]{2,20}$" })).annotate({
+      description: "A chain a settlement payout provider of the environment pays on (`ETH`, `SOL`, `POLY` with Circle); sandbox: `SANDBOX`. " +
+        "Another: `422 settlement_destination_unavailable` with the chains available"
+    }),
+    address: Schema.String.check(documented({ pattern: "^[A-Za-z0-9:_-]{8,128}$" })).annotate({ description: "The receiving address, 8 to 128 letters, digits, `:`, `_` or `-`" })
+  }),
+  minimumUsd: Schema.optional(
+    Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1e12)).pipe(
+      Schema.decodeTo(
+        Schema.BigDecimal,
+        SchemaTransformation.transform({
+          decode: (n: number) => BigDecimal.normalize(BigDecimal.fromNumberUnsafe(n)),
+          encode: Money.toJsonNumber
+        })
+      )
+    )
+  ).annotate({ description: "A close whose net is below it stays open and rolls over to the next close; at most 2 decimals; default 0" }),
+  keepReserve: Schema.optional(Schema.Boolean).annotate({
+    description: "`true` (the default, and the only value this build accepts): each payment's rolling reserve stays held until its release date, then a later batch pays it"
+  })
+}).annotate({ identifier: "SettlementScheduleInput" })
+
+export const SettlementScheduleView = Schema.Struct({
+  shopId: Schema.String,
+  environment: Environment,
+  frequency: Schema.Literals(["daily", "weekly", "manual"]),
+  weekday: Schema.NullOr(Schema.Int),
+  time: Schema.String,
+  timeZone: Schema.String,
+  destination: SettlementDestinationView,
+  minimumUsd: Usd,
+  keepReserve: Schema.Boolean,
+  nextCloseAt: Schema.NullOr(IsoDateTime).annotate({ description: "The next close, in UTC; null for `manual`" }),
+  updatedAt: IsoDateTime
+}).annotate({ identifier: "SettlementSchedule" })
+
+const Id = { id: Schema.String }
+
+/** `Content-Disposition: attachment; filename="<id>.<ext>"`: a browser saves the file under the batch's id. */
+const Attachment = (ext: "pdf" | "csv") => ({
+  "content-disposition": Schema.String.annotate({ description: `\`attachment; filename="<id>.${ext}"\``, examples: [`attachment; filename="STL-01M8C3R5N2P3Q4R5S6T7U8V9W0.${ext}"`] })
+})
+
+export const SettlementPdf = HttpApiSchema.WithHeaders(
+  Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/pdf" })),
+  Attachment("pdf")
+)
+
+export const SettlementCsv = HttpApiSchema.WithHeaders(
+  Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv; charset=utf-8" })),
+  Attachment("csv")
+)
+
+export class SettlementsApi extends HttpApiGroup.make("settlements")
+  .add(
+    HttpApiEndpoint.get("list", "/me/settlements", {
+      query: PageQuery,
+      success: Schema.Struct({ data: Schema.Array(SettlementView), pagination: Pagination })
+    }).annotate(
+      OpenApi.Description,
+      "The shop's settlement batches, newest first: the open batch (the current period) first, then the closed ones by close. limit 1 to 100 (default 50), clamped. " +
+        "A shop without a schedule has none."
+    ),
+    HttpApiEndpoint.get("get", "/me/settlements/:id", { params: Id, success: SettlementView }).annotate(
+      OpenApi.Description,
+      "One batch with its totals, destination and payout. An id of another shop answers 404 like an unknown one."
+    ),
+    HttpApiEndpoint.get("statementPdf", "/me/settlements/:id/statement.pdf", { params: Id, success: SettlementPdf }).annotate(
+      OpenApi.Description,
+      "The batch's receipt as a PDF to file: merchant and shop, period, destination and payout reference, the summary, then every line " +
+        "(payment, refund, chargeback, fee, reserve...) with its transaction id, merchant order id, method, local amount, USD amount and fees; " +
+        "the lines sum to `net`. Its text is selectable; a long batch runs over as many pages as it needs. Available from the close on " +
+        "(`settlement.pdf_ready` says when it is checked); an open batch answers `409 settlement_open` with `closesAt`."
+    ),
+    HttpApiEndpoint.get("statementCsv", "/me/settlements/:id/statement.csv", { params: Id, success: SettlementCsv }).annotate(
+      OpenApi.Description,
+      "The same lines as the PDF as CSV (RFC 4180, UTF-8, CRLF), one row per line after a header row: `batch_id`, `at_utc` (ISO 8601), `kind`, " +
+        "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, `amount_usd` (signed, `.` decimals, no thousands " +
+        "separator), `fees_usd`. It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
+    )
+  )
+  .middleware(SecretKey)
+  .annotate(OpenApi.Title, "Settlements")
+  .annotate(
+    OpenApi.Description,
+    "A shop with a settlement schedule is paid in batches: at each close (daily or weekly, at a time of the shop's time zone) what is `available` " +
+      "in USD is swept into the batch and paid to the shop's USDC address in one transfer. Sandbox shops start with a daily close at 00:00 UTC, " +
+      "paid on the sandbox chain at once."
+  )
+{}
+
+export class SettlementCallbacksApi extends HttpApiGroup.make("settlementCallbacks")
+  .add(
+    HttpApiEndpoint.post("notify", "/providers/:providerId/settlement-callbacks", {
+      params: { providerId: Schema.String },
+      payload: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain" })).annotate({
+        description: "The provider's notification as sent, whatever its Content-Type (Circle: an AWS SNS message with `Content-Type: text/plain; charset=UTF-8`)"
+      }),
+      success: Schema.Struct({
+        received: Schema.Boolean,
+        settlements: Schema.Int.annotate({ description: "How many batches the notification named" })
+      })
+    }).annotate(
+      OpenApi.Description,
+      "Inbound notifications of settlement payout providers, verified as each provider documents it (Circle: the SNS signature, and the " +
+        "subscription confirmation). The body is read as sent, of any Content-Type. A transfer's outcome moves its batch: `paid` with the " +
+        "transaction hash, or `failed` (net back to `available`). An unknown provider answers 404; a notification that fails verification 401 and changes nothing."
+    ),
+    HttpApiEndpoint.head("check", "/providers/:providerId/settlement-callbacks", {
+      params: { providerId: Schema.String },
+      success: HttpApiSchema.Empty(200)
+    }).annotate(OpenApi.Description, "Answers 200 for a configured provider (Circle checks a subscription's endpoint with HEAD), 404 otherwise.")
+  )
+  .annotate(OpenApi.Title, "Settlement callbacks")
+{}
+
+export class SettlementAdminApi extends HttpApiGroup.make("settlementAdmin")
+  .add(
+    HttpApiEndpoint.get("getSchedule", "/shops/:shopId/settlement-schedule", {
+      params: { shopId: Schema.String },
+      query: { environment: Environment },
+      success: SettlementScheduleView
+    }).annotate(OpenApi.Description, "The shop's settlement schedule in the environment and its next close; 404 when the shop has none (its money stays available)."),
+    HttpApiEndpoint.put("putSchedule", "/shops/:shopId/settlement-schedule", {
+      params: { shopId: Schema.String },
+      query: { environment: Environment },
+      payload: SettlementScheduleInput,
+      success: SettlementScheduleView
+    }).annotate(
+      OpenApi.Description,
+      "Sets the shop's settlement schedule in the environment. The open batch (created if there is none) now closes at the new schedule's next close " +
+        "and pays to the new destination. Every problem of the body is answered at once (`400 invalid_request`, `details.issues[].path`); a chain no " +
+        "settlement payout provider of the environment pays on is `422 settlement_destination_unavailable`."
+    )
+  )
+  .middleware(AdminToken)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Title, "Admin: settlements")
+{}

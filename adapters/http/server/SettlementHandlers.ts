@@ -1,0 +1,88 @@
+/** Handlers of the settlement endpoints: the merchant's batches and statements, provider notifications, the operator's schedule. */
+import { Effect, Option } from "effect"
+import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
+import { invalidRequest, notFound } from "../../../core/ApiError.ts"
+import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import type { Environment } from "../../../core/Environment.ts"
+import { SettlementPayoutProviders } from "../../../core/ports/SettlementPayoutProvider.ts"
+import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
+import { type ShopAccount, Settlements } from "../../../core/settlements/Settlements.ts"
+import { scheduleView, settlementView } from "../../../core/settlements/SettlementView.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { csv } from "../../statements/CsvStatement.ts"
+import { pdf } from "../../statements/PdfStatement.ts"
+import { Api } from "../api/Api.ts"
+import { clampPage, pagination } from "./Paging.ts"
+
+/** `attachment; filename="<id>.<ext>"`: ids are `STL-` and base62, nothing to quote. */
+const attachment = (id: string, ext: "pdf" | "csv") => ({ "content-disposition": `attachment; filename="${id}.${ext}"` })
+
+export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (handlers) =>
+  Effect.gen(function*() {
+    const settlements = yield* Settlements
+    const scopes = yield* Scopes
+    const account = Effect.map(
+      Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p)),
+      (s): ShopAccount => ({ environment: s.environment, merchantId: s.merchant.id, shopId: s.shop.id })
+    )
+    return handlers.handleAll({
+      list: ({ query }) =>
+        Effect.gen(function*() {
+          const page = clampPage(query)
+          const { rows, total } = yield* settlements.list(yield* account, page)
+          return { data: rows.map(settlementView), pagination: pagination(total, page) }
+        }),
+      get: ({ params }) => Effect.map(Effect.flatMap(account, (a) => settlements.get(a, params.id)), settlementView),
+      statementPdf: ({ params }) =>
+        Effect.gen(function*() {
+          const statement = yield* settlements.statement(yield* account, params.id)
+          const body = yield* pdf(statement)
+          return HttpApiSchema.withHeaders({ body, headers: attachment(statement.batch.id, "pdf") })
+        }),
+      statementCsv: ({ params }) =>
+        Effect.gen(function*() {
+          const statement = yield* settlements.statement(yield* account, params.id)
+          return HttpApiSchema.withHeaders({ body: csv(statement), headers: attachment(statement.batch.id, "csv") })
+        })
+    })
+  }))
+
+export const SettlementCallbackHandlers = HttpApiBuilder.group(Api, "settlementCallbacks", (handlers) =>
+  Effect.gen(function*() {
+    const settlements = yield* Settlements
+    const providers = yield* SettlementPayoutProviders
+    return handlers
+      // Raw: the body is verified as it was sent, and Circle sends its JSON as text/plain.
+      .handleRaw("notify", ({ params, request }) =>
+        Effect.gen(function*() {
+          const rawBody = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The notification body could not be read", [])))
+          const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
+          return { received: true, settlements: yield* settlements.callback(params.providerId, headers, rawBody) }
+        }))
+      .handle("check", ({ params }) =>
+        providers.byId(params.providerId) === undefined ? Effect.fail(notFound("settlement payout provider", params.providerId)) : Effect.void)
+  }))
+
+export const SettlementAdminHandlers = HttpApiBuilder.group(Api, "settlementAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const settlements = yield* Settlements
+    const tenancy = yield* TenancyStore
+    /** The shop's account in the environment: its merchant is the shop's own. */
+    const accountOf = (shopId: string, environment: Environment) =>
+      Effect.flatMap(tenancy.findShop(shopId), (shop) =>
+        Option.isNone(shop)
+          ? Effect.fail(notFound("shop", shopId))
+          : Effect.succeed<ShopAccount>({ environment, merchantId: shop.value.merchantId, shopId }))
+    return handlers
+      .handle("getSchedule", ({ params, query }) =>
+        Effect.gen(function*() {
+          const found = yield* settlements.schedule(yield* accountOf(params.shopId, query.environment))
+          if (Option.isNone(found)) return yield* notFound("settlement schedule", `${params.shopId} (${query.environment})`)
+          return scheduleView(found.value.schedule, found.value.nextCloseAt)
+        }))
+      .handle("putSchedule", ({ params, payload, query }) =>
+        Effect.gen(function*() {
+          const set = yield* settlements.setSchedule(yield* accountOf(params.shopId, query.environment), payload)
+          return scheduleView(set.schedule, set.nextCloseAt)
+        }))
+  }))
