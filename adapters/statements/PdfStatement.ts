@@ -89,22 +89,26 @@ interface Column {
   readonly cell: (line: StatementLine) => string
 }
 
-/** The lines table: 769 pt wide, within the margins of A4 landscape (841.89 - 2 x 36); an engine id (`TXN-` and a ULID) fits its column on one line. */
+/**
+ * The lines table: 769 pt wide, within the margins of A4 landscape (841.89 - 2 x 36). An engine id
+ * (`TXN-` and a ULID, about 140 to 152 pt at 7 pt) fits its column on one line; one made mostly of
+ * the widest letters (W, M) wraps inside its cell.
+ */
 const columns: ReadonlyArray<Column> = [
   { title: "Date (UTC)", width: 72, align: "left", cell: (l) => utc(l.at) },
   { title: "Kind", width: 60, align: "left", cell: (l) => kindLabels[l.kind] },
-  { title: "Transaction id", width: 138, align: "left", cell: (l) => l.transactionId ?? "" },
-  { title: "Reference", width: 138, align: "left", cell: (l) => l.reference },
-  { title: "Merchant order id", width: 110, align: "left", cell: (l) => l.merchantOrderId ?? "" },
-  { title: "Method", width: 50, align: "left", cell: (l) => l.method ?? "" },
+  { title: "Transaction id", width: 158, align: "left", cell: (l) => l.transactionId ?? "" },
+  { title: "Reference", width: 158, align: "left", cell: (l) => l.reference },
+  { title: "Merchant order id", width: 90, align: "left", cell: (l) => l.merchantOrderId ?? "" },
+  { title: "Method", width: 42, align: "left", cell: (l) => l.method ?? "" },
   {
     title: "Local amount",
-    width: 82,
+    width: 74,
     align: "right",
     cell: (l) => l.amountLocal === null || l.currencyLocal === null ? "" : `${amount(l.amountLocal, l.currencyLocal)} ${l.currencyLocal}`
   },
   { title: "Amount USD", width: 66, align: "right", cell: (l) => usd(l.amountUsd) },
-  { title: "Fees USD", width: 53, align: "right", cell: (l) => l.feesUsd === null ? "" : usd(l.feesUsd) }
+  { title: "Fees USD", width: 49, align: "right", cell: (l) => l.feesUsd === null ? "" : usd(l.feesUsd) }
 ]
 
 /** One line of a cell, with its width measured once. */

@@ -76,12 +76,15 @@ export class SettlementPayoutProviders extends Context.Service<SettlementPayoutP
   /** The provider that pays out on `chain` in `environment`, if one is configured. */
   readonly forChain: (environment: Environment, chain: string) => SettlementPayoutProvider | undefined
   readonly byId: (id: string) => SettlementPayoutProvider | undefined
+  /** Every chain some provider pays on in `environment`. */
+  readonly chains: (environment: Environment) => ReadonlyArray<string>
 }>()("core/ports/SettlementPayoutProviders") {
   /** A registry of the given plugins (the first that names a chain pays on it). */
   static readonly layer = (providers: ReadonlyArray<SettlementPayoutProvider>): Layer.Layer<SettlementPayoutProviders> =>
     Layer.succeed(SettlementPayoutProviders, {
       forChain: (environment: Environment, chain: string) => providers.find((p) => p.environments.includes(environment) && p.chains.includes(chain)),
-      byId: (id: string) => providers.find((p) => p.id === id)
+      byId: (id: string) => providers.find((p) => p.id === id),
+      chains: (environment: Environment) => [...new Set(providers.filter((p) => p.environments.includes(environment)).flatMap((p) => p.chains))].sort()
     })
   static readonly none = SettlementPayoutProviders.layer([])
 }

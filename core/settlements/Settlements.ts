@@ -21,7 +21,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import { SettlementPayoutProviders } from "../ports/SettlementPayoutProvider.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { Schema } from "effect"
 import { Events } from "../webhooks/Events.ts"
 import { JobKinds, makeClose, payerOf } from "./Close.ts"
@@ -125,12 +125,13 @@ export class Settlements extends Context.Service<Settlements, {
           const b = found.value
           // Built and checked once here, so that the event only announces a statement that renders.
           yield* statementOf(b)
+          // The payout may move the batch meanwhile: read again and retry at once on a conflict.
           yield* tx.run(Effect.gen(function*() {
             const current = yield* store.findById(b.id)
             if (Option.isNone(current) || current.value.statementReadyAt !== null) return
             const now = yield* DateTime.now
             if (!(yield* store.update({ ...current.value, statementReadyAt: now, updatedAt: now, version: current.value.version + 1 }))) {
-              return yield* Effect.fail("settlement changed while its statement was checked: retried")
+              return yield* new Conflict()
             }
             const paths = statementPaths(b.id)
             yield* events.emit({
@@ -142,7 +143,7 @@ export class Settlements extends Context.Service<Settlements, {
               relatedTxId: null,
               relatedId: b.id
             })
-          }))
+          })).pipe(retryOnConflict("settlement", 5))
         }))
 
       const statementOf = (b: SettlementBatch) =>
@@ -200,7 +201,7 @@ export class Settlements extends Context.Service<Settlements, {
           version: Option.match(current, { onNone: () => 1, onSome: (s) => s.version + 1 })
         }
         if (payerOf(providers, draft) === null) {
-          const chains = account.environment === "sandbox" ? [sandboxChain] : []
+          const chains = [...(account.environment === "sandbox" ? [sandboxChain] : []), ...providers.chains(account.environment)]
           return yield* apiError("settlement_destination_unavailable", `No settlement payout provider pays on ${draft.destination.chain} in ${account.environment}`, {
             chain: draft.destination.chain,
             chains
