@@ -19,10 +19,11 @@ import * as Money from "../Money.ts"
 import { withdrawalFeeUsd } from "../payments/Pricing.ts"
 import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
+import { SettlementStore } from "../ports/SettlementStore.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
-import type { Withdrawal, WithdrawalDestination } from "./Withdrawal.ts"
+import { destinationIssues, maskedAccount, normalizeDestination, type Withdrawal } from "./Withdrawal.ts"
 
 type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
 
@@ -36,28 +37,12 @@ export const withdrawalView = (w: Withdrawal) => ({
   fee: Money.toJsonNumber(w.fee),
   totalDebited: Money.toJsonNumber(BigDecimal.sum(w.amount, w.fee)),
   status: w.status,
-  destination: { ...w.destination, accountNumber: `****${w.destination.accountNumber.slice(-4)}` },
+  destination: { ...w.destination, accountNumber: maskedAccount(w.destination.accountNumber) },
   environment: w.environment,
   createdAt: DateTime.formatIso(w.createdAt),
   completedAt: w.completedAt === null ? null : DateTime.formatIso(w.completedAt),
   failureReason: w.failureReason
 })
-
-const issuesOf = (d: { readonly accountHolder: string; readonly bankName: string; readonly accountNumber: string; readonly swiftCode?: string | null | undefined }) => {
-  const issues: Array<{ readonly path: string; readonly message: string }> = []
-  const text = (path: string, value: string) => {
-    if (value.trim().length < 2 || value.trim().length > 140) issues.push({ path: `destination.${path}`, message: "Expected 2 to 140 characters" })
-  }
-  text("accountHolder", d.accountHolder)
-  text("bankName", d.bankName)
-  if (!/^[A-Z0-9]{4,34}$/.test(d.accountNumber.replace(/[\s-]/g, "").toUpperCase())) {
-    issues.push({ path: "destination.accountNumber", message: "Expected 4 to 34 letters or digits (an IBAN or a local account number)" })
-  }
-  if (d.swiftCode != null && !/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(d.swiftCode.toUpperCase())) {
-    issues.push({ path: "destination.swiftCode", message: "Expected a BIC of 8 or 11 characters" })
-  }
-  return issues
-}
 
 export class Withdrawals extends Context.Service<Withdrawals, {
   readonly request: (scope: ShopRef, input: {
@@ -84,6 +69,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
       const tx = yield* Transactions
       const clocks = yield* ShopClocks
       const events = yield* Events
+      const settlements = yield* SettlementStore
 
       const request = Effect.fn("Withdrawals.request")(function*(scope: ShopRef, input: {
         readonly amount: BigDecimal.BigDecimal
@@ -96,14 +82,9 @@ export class Withdrawals extends Context.Service<Withdrawals, {
             minimumUsd: Number(minimumWithdrawalUsd)
           })
         }
-        const issues = issuesOf(input.destination)
+        const issues = destinationIssues(input.destination)
         if (issues.length > 0) return yield* invalidRequest(`Invalid destination: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues)
-        const destination: WithdrawalDestination = {
-          accountHolder: input.destination.accountHolder.trim(),
-          bankName: input.destination.bankName.trim(),
-          accountNumber: input.destination.accountNumber.replace(/[\s-]/g, "").toUpperCase(),
-          swiftCode: input.destination.swiftCode?.toUpperCase() ?? null
-        }
+        const destination = normalizeDestination(input.destination)
         const fee = Money.decimal(withdrawalFeeUsd[scope.merchant.tier])
         const total = BigDecimal.sum(amount, fee)
         const at = yield* DateTime.now
@@ -142,6 +123,22 @@ export class Withdrawals extends Context.Service<Withdrawals, {
         return withdrawal
       })
 
+      /**
+       * The settlement batch a withdrawal pays follows it, in its transaction: paid when the bank
+       * transfer completed, failed when it failed (the withdrawal's own entry returned the money).
+       */
+      const settleBatch = (settlementId: string, w: Withdrawal) =>
+        Effect.gen(function*() {
+          const found = yield* settlements.findById(settlementId)
+          if (Option.isNone(found) || found.value.status !== "paying") return
+          const b = found.value
+          const now = yield* DateTime.now
+          const next = w.status === "completed"
+            ? { ...b, status: "paid" as const, paidAt: now, updatedAt: now, version: b.version + 1 }
+            : { ...b, status: "failed" as const, failureReason: `the withdrawal ${w.id} failed: ${w.failureReason ?? "at the bank"}`, updatedAt: now, version: b.version + 1 }
+          if (!(yield* settlements.update(next))) return yield* new Conflict()
+        })
+
       const move = (w: Withdrawal, status: PayoutStatus, failureReason: string | null) =>
         Effect.gen(function*() {
           if (status === w.status) return w
@@ -157,6 +154,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
               { book: "fees_withdrawal", currency: "USD", amount: BigDecimal.negate(w.fee) },
               { book: "payin_available", currency: "USD", amount: BigDecimal.sum(w.amount, w.fee) }
             ]).pipe(Effect.orDie)
+          if (w.settlementId !== undefined) yield* settleBatch(w.settlementId, next)
           yield* events.emit({
             environment: next.environment,
             merchantId: next.merchantId,

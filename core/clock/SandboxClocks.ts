@@ -7,7 +7,9 @@
  *
  * An advance steps through the shop's settlement closes in order (`settlements/Schedule.ts`):
  * the clock stops just before each close to run what came due, then at the close, so each batch
- * holds what became available before it, as it would have in real time.
+ * holds what became available before it, as it would have in real time. The first 31 closes of
+ * an advance are stepped through; later ones run together at its end (a year's advance does not
+ * take a year of steps).
  *
  * Time only moves forward, at most 400 days per call. Production has no test clock
  * (`sandbox_only`); one shop's clock never moves another's.
@@ -24,8 +26,11 @@ import { Webhooks } from "../webhooks/Webhooks.ts"
 import { atRealTime, realNow, ShopClocks } from "./ShopClocks.ts"
 
 export const maxAdvanceSeconds = 400 * 86_400
-/** Settlement closes an advance steps through one by one; later ones run together at the end. */
-const maxSteppedCloses = 400
+/**
+ * Settlement closes an advance steps through one by one (a month of daily closes); the closes
+ * after them run together at the end of the advance, the first of them taking what is left.
+ */
+export const maxSteppedCloses = 31
 /** Rounds of due work an advance runs inline; what is left (a flood) the worker finishes. */
 const maxRounds = 50
 /** How long an advance waits for due jobs another worker is already running. */

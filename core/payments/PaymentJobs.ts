@@ -136,16 +136,16 @@ export const registerPaymentJobs = (
 
     // The rolling reserve of a payment goes to available after the tier's holding period; what
     // its refunds or chargeback took from it is not released.
-    yield* jobs.handle(JobKinds.releaseReserve, (payload) =>
-      Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
-        closeShare(paymentId, {
-          due: (p) => p.settlement.reserveReleasedAt === null && p.completedAt !== null,
-          share: Shares.reserveShare,
-          book: "payin_reserve",
-          kind: "reserve.released",
-          close: (p, at) => ({ ...p.settlement, reserveReleasedAt: at }),
-          postings: Postings.reserveRelease
-        })))
+    const releaseReserve = (paymentId: string) =>
+      closeShare(paymentId, {
+        due: (p) => p.settlement.reserveReleasedAt === null && p.completedAt !== null,
+        share: Shares.reserveShare,
+        book: "payin_reserve",
+        kind: "reserve.released",
+        close: (p, at) => ({ ...p.settlement, reserveReleasedAt: at }),
+        postings: Postings.reserveRelease
+      })
+    yield* jobs.handle(JobKinds.releaseReserve, (payload) => Effect.flatMap(decodeJob(payload), ({ paymentId }) => releaseReserve(paymentId)))
 
     // The poll also forgets routing outcomes older than a week: routing looks at the latest few
     // hundred per provider and rail, and the table must not grow forever.
@@ -160,4 +160,5 @@ export const registerPaymentJobs = (
       const slot = Math.floor((yield* Clock.currentTimeMillis) / Duration.toMillis(reconcileEvery))
       yield* jobs.enqueue(JobKinds.reconcile, {}, { dedupeKey: `${JobKinds.reconcile}:${slot}` })
     }))
+    return { releaseReserve }
   })

@@ -15,6 +15,7 @@ import { type ApiError, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
 import type { KeyTaken } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
+import type { Conflict } from "../ports/Transactions.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type CreatePayment, makeCreate, type StoredAnswer } from "./Create.ts"
@@ -70,6 +71,11 @@ export class Payments extends Context.Service<Payments, {
    * those of one sandbox shop; answers how many moved.
    */
   readonly reconcile: (olderThan?: Duration.Duration, sandboxShopId?: string) => Effect.Effect<number>
+  /**
+   * Releases what is left of a completed payment's rolling reserve now, as its release job would
+   * on its date (a settlement schedule that does not keep reserves); nothing when already released.
+   */
+  readonly releaseReserveNow: (paymentId: string) => Effect.Effect<void, Conflict>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,
@@ -78,7 +84,7 @@ export class Payments extends Context.Service<Payments, {
       const lifecycle = yield* makeLifecycle
       const { create, headline, resume } = yield* makeCreate(lifecycle)
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
-      yield* registerPaymentJobs(lifecycle, resume)
+      const { releaseReserve } = yield* registerPaymentJobs(lifecycle, resume)
 
       const get = Effect.fn("Payments.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
@@ -108,7 +114,8 @@ export class Payments extends Context.Service<Payments, {
         list,
         applyUpdate: lifecycle.applyUpdate,
         handleCallback: lifecycle.handleCallback,
-        reconcile: lifecycle.reconcile
+        reconcile: lifecycle.reconcile,
+        releaseReserveNow: releaseReserve
       })
     })
   )

@@ -40,11 +40,19 @@ export const JobKinds = {
   statement: "settlement.statement"
 } as const
 
-/** Who pays a batch on this chain: `sandbox` for the sandbox chain, else the configured provider's id. */
+/**
+ * Who pays a batch: `withdrawal` for a bank account, `sandbox` for the sandbox chain, else the
+ * provider configured for the chain (null: none).
+ */
 export const payerOf = (providers: SettlementPayoutProviders["Service"], schedule: SettlementSchedule): string | null =>
-  schedule.environment === "sandbox" && schedule.destination.chain === sandboxChain
+  schedule.destination.kind === "bank"
+    ? withdrawalPayer
+    : schedule.environment === "sandbox" && schedule.destination.chain === sandboxChain
     ? "sandbox"
     : providers.forChain(schedule.environment, schedule.destination.chain)?.id ?? null
+
+/** The payer of a batch paid to a bank account: a withdrawal, confirmed as withdrawals are. */
+export const withdrawalPayer = "withdrawal"
 
 export const makeClose = Effect.gen(function*() {
   const store = yield* SettlementStore
@@ -132,7 +140,7 @@ export const makeClose = Effect.gen(function*() {
       if (!BigDecimal.isPositive(net) || BigDecimal.isLessThan(net, schedule.minimumUsd) || payer === null) {
         if (payer === null && BigDecimal.isPositive(net)) {
           yield* Effect.logError("settlement close: no settlement payout provider pays on the destination's chain; the batch stays open").pipe(
-            Effect.annotateLogs({ settlementId: open.id, chain: schedule.destination.chain })
+            Effect.annotateLogs({ settlementId: open.id, destination: schedule.destination.kind === "usdc" ? schedule.destination.chain : "bank" })
           )
         }
         const extended: SettlementBatch = { ...open, periodEnd: next, destination: schedule.destination, updatedAt: now, version: open.version + 1 }

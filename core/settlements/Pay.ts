@@ -28,6 +28,10 @@ import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { JobKinds } from "./Close.ts"
 import type { SettlementBatch } from "./Settlement.ts"
 import * as Money from "../Money.ts"
+import type { Withdrawal } from "../balances/Withdrawal.ts"
+import { Ids } from "../Ids.ts"
+import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
+import type { BankDestination } from "./Schedule.ts"
 
 /** Minutes from one status poll of a pending transfer to the next, by round; then every 6 hours. */
 const pollMinutes = [1, 5, 15, 60]
@@ -45,6 +49,8 @@ export const makePay = Effect.gen(function*() {
   const tx = yield* Transactions
   const clocks = yield* ShopClocks
   const providers = yield* SettlementPayoutProviders
+  const withdrawals = yield* WithdrawalStore
+  const ids = yield* Ids
 
   const netOf = (b: SettlementBatch) => b.summary === null ? Money.zero : b.summary.net
 
@@ -99,12 +105,51 @@ export const makePay = Effect.gen(function*() {
       })
     })
 
+  /**
+   * A batch paid to a bank account becomes a withdrawal (no fee: the batch is the merchant's
+   * scheduled payout), written with the batch in one transaction: its net moves from
+   * `settlements_in_flight` to `withdrawals_in_flight`, and the batch names the withdrawal. The
+   * withdrawal is then confirmed as every withdrawal is (the operator, or the sandbox
+   * simulation), and moves the batch with it (`Withdrawals`); its failure returns the money.
+   */
+  const payByWithdrawal = (b: SettlementBatch, destination: BankDestination) =>
+    tx.run(Effect.gen(function*() {
+      const found = yield* store.findById(b.id)
+      if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef !== null) return
+      const current = found.value
+      const now = yield* DateTime.now
+      const net = netOf(current)
+      const withdrawal: Withdrawal = {
+        id: yield* ids.next("withdrawal"),
+        environment: current.environment,
+        merchantId: current.merchantId,
+        shopId: current.shopId,
+        amount: net,
+        fee: Money.zero,
+        status: "processing",
+        destination: { accountHolder: destination.accountHolder, bankName: destination.bankName, accountNumber: destination.accountNumber, swiftCode: destination.swiftCode },
+        failureReason: null,
+        settlementId: current.id,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+        version: 1
+      }
+      if (!(yield* store.update({ ...current, providerRef: withdrawal.id, updatedAt: now, version: current.version + 1 }))) return yield* new Conflict()
+      yield* withdrawals.insert(withdrawal)
+      yield* ledger.record(current, "settlement.withdrawal", current.id, [
+        { book: "settlements_in_flight", currency: "USD", amount: BigDecimal.negate(net) },
+        { book: "withdrawals_in_flight", currency: "USD", amount: net }
+      ]).pipe(Effect.orDie)
+    })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }), Effect.orDie)
+
   /** Carries out the payout of a batch written ahead; safe to run again (same key, same transfer). */
   const pay = (settlementId: string) =>
     Effect.gen(function*() {
       const found = yield* store.findById(settlementId)
       if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef !== null) return
       const b = found.value
+      if (b.destination.kind === "bank") return yield* payByWithdrawal(b, b.destination)
       if (b.provider === "sandbox") {
         yield* apply(b, { providerRef: `sbx_${b.id}`, status: "complete", transactionHash: sandboxHash(b.id) })
         return

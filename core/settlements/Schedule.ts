@@ -10,6 +10,7 @@
  * occurrence.
  */
 import { BigDecimal, DateTime, Option, Schema } from "effect"
+import { type BankAccountInput, destinationIssues, normalizeDestination } from "../balances/Withdrawal.ts"
 import { Environment } from "../Environment.ts"
 import * as Money from "../Money.ts"
 
@@ -21,8 +22,18 @@ export const UsdcDestination = Schema.Struct({
 })
 export type UsdcDestination = typeof UsdcDestination.Type
 
-export const SettlementDestination = UsdcDestination
-export type SettlementDestination = UsdcDestination
+/** A bank account, paid through the withdrawal path: the batch's net becomes a withdrawal (no fee) the bank transfer confirms. */
+export const BankDestination = Schema.Struct({
+  kind: Schema.Literal("bank"),
+  accountHolder: Schema.String,
+  bankName: Schema.String,
+  accountNumber: Schema.String,
+  swiftCode: Schema.NullOr(Schema.String)
+})
+export type BankDestination = typeof BankDestination.Type
+
+export const SettlementDestination = Schema.Union([UsdcDestination, BankDestination])
+export type SettlementDestination = typeof SettlementDestination.Type
 
 /** `manual`: no close; the money stays `available` (for withdrawals and transfers) as without a schedule. */
 export const Frequency = Schema.Literals(["daily", "weekly", "manual"])
@@ -79,7 +90,9 @@ export interface ScheduleInput {
   readonly weekday?: number | null | undefined
   readonly time: string
   readonly timeZone?: string | undefined
-  readonly destination: { readonly kind: "usdc"; readonly chain: string; readonly address: string }
+  readonly destination:
+    | { readonly kind: "usdc"; readonly chain: string; readonly address: string }
+    | ({ readonly kind: "bank" } & BankAccountInput)
   readonly minimumUsd?: BigDecimal.BigDecimal | undefined
   readonly keepReserve?: boolean | undefined
 }
@@ -90,6 +103,12 @@ export interface Issue {
 }
 
 const timePattern = /^([01]\d|2[0-3]):([0-5]\d)$/
+
+/** The destination as stored: a bank account normalized as withdrawals store it. */
+export const destinationOf = (input: ScheduleInput["destination"]): SettlementDestination =>
+  input.kind === "bank"
+    ? { kind: "bank", ...normalizeDestination(input) }
+    : { kind: "usdc", chain: input.chain, address: input.address }
 
 /** Problems of an input, each with the path of the field, empty when it is valid. */
 export const validate = (input: ScheduleInput): ReadonlyArray<Issue> => {
@@ -105,11 +124,15 @@ export const validate = (input: ScheduleInput): ReadonlyArray<Issue> => {
   if (input.timeZone !== undefined && Option.isNone(DateTime.zoneMakeNamed(input.timeZone))) {
     issues.push({ path: "timeZone", message: `Unknown IANA time zone '${input.timeZone}'` })
   }
-  if (!/^[A-Z0-9_-]{2,20}$/.test(input.destination.chain)) {
-    issues.push({ path: "destination.chain", message: "Expected a chain name such as ETH, SOL or POLY" })
-  }
-  if (!/^[A-Za-z0-9:_-]{8,128}$/.test(input.destination.address)) {
-    issues.push({ path: "destination.address", message: "Expected a blockchain address, 8 to 128 letters or digits" })
+  const destination = input.destination
+  if (destination.kind === "bank") issues.push(...destinationIssues(destination))
+  else {
+    if (!/^[A-Z0-9_-]{2,20}$/.test(destination.chain)) {
+      issues.push({ path: "destination.chain", message: "Expected a chain name such as ETH, SOL or POLY" })
+    }
+    if (!/^[A-Za-z0-9:_-]{8,128}$/.test(destination.address)) {
+      issues.push({ path: "destination.address", message: "Expected a blockchain address, 8 to 128 letters or digits" })
+    }
   }
   if (input.minimumUsd !== undefined && (BigDecimal.isNegative(input.minimumUsd) || !Money.fitsExponent(input.minimumUsd, "USD"))) {
     issues.push({ path: "minimumUsd", message: "Expected a USD amount of 0 or more, with at most 2 decimals" })

@@ -5,7 +5,8 @@
  */
 import { DateTime } from "effect"
 import * as Money from "../Money.ts"
-import type { SettlementSchedule } from "./Schedule.ts"
+import { maskedAccount } from "../balances/Withdrawal.ts"
+import type { SettlementDestination, SettlementSchedule } from "./Schedule.ts"
 import type { SettlementBatch } from "./Settlement.ts"
 
 const usd = (d: Parameters<typeof Money.round>[0]) => Money.toJsonNumber(Money.round(d, "USD"))
@@ -16,6 +17,9 @@ export const statementPaths = (id: string) => ({
   pdf: `/me/settlements/${encodeURIComponent(id)}/statement.pdf`,
   csv: `/me/settlements/${encodeURIComponent(id)}/statement.csv`
 })
+
+/** A destination as shown back: a bank account by its last four characters. */
+export const destinationView = (d: SettlementDestination) => d.kind === "bank" ? { ...d, accountNumber: maskedAccount(d.accountNumber) } : d
 
 export const settlementView = (b: SettlementBatch) => ({
   id: b.id,
@@ -36,7 +40,7 @@ export const settlementView = (b: SettlementBatch) => ({
   other: b.summary === null ? null : usd(b.summary.other),
   net: b.summary === null ? null : usd(b.summary.net),
   lineCount: b.lineCount,
-  destination: b.destination,
+  destination: destinationView(b.destination),
   payout: {
     provider: b.provider,
     reference: b.providerRef,
@@ -59,7 +63,7 @@ export const scheduleView = (s: SettlementSchedule, nextCloseAt: DateTime.Utc | 
   weekday: s.weekday,
   time: s.time,
   timeZone: s.timeZone,
-  destination: s.destination,
+  destination: destinationView(s.destination),
   minimumUsd: usd(s.minimumUsd),
   keepReserve: s.keepReserve,
   nextCloseAt: iso(nextCloseAt),

@@ -13,11 +13,15 @@
  * steps through each close in order (`SandboxClocks`), so a week's advance closes seven daily
  * batches, each with what became available that day.
  */
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { Environment } from "../Environment.ts"
+import { maskedAccount } from "../balances/Withdrawal.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import { Payments } from "../payments/Payments.ts"
+import { reserveShare } from "../payments/Shares.ts"
+import { PaymentStore } from "../ports/PaymentStore.ts"
 import { SettlementPayoutProviders } from "../ports/SettlementPayoutProvider.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
@@ -26,7 +30,7 @@ import { Schema } from "effect"
 import { Events } from "../webhooks/Events.ts"
 import { JobKinds, makeClose, payerOf } from "./Close.ts"
 import { makePay } from "./Pay.ts"
-import { nextCloseOf, sandboxChain, sandboxDefault, type ScheduleInput, type SettlementSchedule, validate } from "./Schedule.ts"
+import { destinationOf, nextCloseOf, sandboxChain, sandboxDefault, type ScheduleInput, type SettlementSchedule, validate } from "./Schedule.ts"
 import type { SettlementBatch } from "./Settlement.ts"
 import { check, type Statement } from "./Statement.ts"
 import { statementPaths } from "./SettlementView.ts"
@@ -44,6 +48,9 @@ const decodeClose = Schema.decodeUnknownEffect(Schema.Struct({
   shopId: Schema.String,
   version: Schema.Int
 }))
+/** Payments read per page while releasing a shop's reserves. */
+const reservePage = 200
+
 const decodeBatch = Schema.decodeUnknownEffect(Schema.Struct({ settlementId: Schema.String }))
 
 export class Settlements extends Context.Service<Settlements, {
@@ -73,6 +80,8 @@ export class Settlements extends Context.Service<Settlements, {
       const clocks = yield* ShopClocks
       const events = yield* Events
       const providers = yield* SettlementPayoutProviders
+      const payments = yield* Payments
+      const paymentStore = yield* PaymentStore
       const { close, openBatch } = yield* makeClose
       const { callback } = yield* makePay
 
@@ -107,6 +116,27 @@ export class Settlements extends Context.Service<Settlements, {
           yield* enqueueNext(schedule, now)
         })
 
+      /**
+       * A schedule that does not keep reserves: before the close, every reserve the shop still
+       * holds is released (each payment's own release, as its job would on its date), so the batch
+       * pays it now; the release jobs that come due later find it released and do nothing.
+       */
+      const releaseReserves = (schedule: SettlementSchedule) =>
+        Effect.gen(function*() {
+          for (let offset = 0; ; offset += reservePage) {
+            const { rows } = yield* paymentStore.list(schedule.environment, schedule.shopId, { statuses: ["completed", "refunded", "chargeback"] }, {
+              limit: reservePage,
+              offset
+            })
+            for (const p of rows) {
+              if (p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(reserveShare(p))) {
+                yield* payments.releaseReserveNow(p.id)
+              }
+            }
+            if (rows.length < reservePage) return
+          }
+        })
+
       yield* jobs.handle(JobKinds.close, (payload) =>
         Effect.gen(function*() {
           const job = yield* decodeClose(payload)
@@ -114,6 +144,7 @@ export class Settlements extends Context.Service<Settlements, {
           if (Option.isNone(found) || found.value.version !== job.version) return
           // The next close first: a chain broken by a failing close would stop the shop's payouts.
           yield* enqueueNext(found.value, yield* DateTime.now)
+          if (!found.value.keepReserve) yield* releaseReserves(found.value)
           yield* close(found.value)
         }))
 
@@ -160,7 +191,9 @@ export class Settlements extends Context.Service<Settlements, {
               periodEnd: b.periodEnd,
               closedAt: b.closedAt ?? b.periodEnd,
               status: b.status === "open" ? "closed" : b.status,
-              destination: b.destination,
+              destination: b.destination.kind === "usdc"
+                ? b.destination
+                : { kind: "bank", label: `${b.destination.bankName} ${maskedAccount(b.destination.accountNumber)} (${b.destination.accountHolder})` },
               payoutReference: b.transactionHash ?? b.providerRef
             },
             summary: b.summary!,
@@ -181,11 +214,6 @@ export class Settlements extends Context.Service<Settlements, {
       const setSchedule = Effect.fn("Settlements.setSchedule")(function*(account: ShopAccount, input: ScheduleInput) {
         const issues = validate(input)
         if (issues.length > 0) return yield* invalidRequest(`Invalid settlement schedule: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues)
-        if (input.keepReserve === false) {
-          return yield* invalidRequest("keepReserve: false is not supported by this build: each payment's reserve is released on its own date", [
-            { path: "keepReserve", message: "Only true is supported" }
-          ])
-        }
         const current = yield* store.schedule(account.environment, account.shopId)
         const draft: SettlementSchedule = {
           environment: account.environment,
@@ -194,16 +222,17 @@ export class Settlements extends Context.Service<Settlements, {
           weekday: input.frequency === "weekly" ? input.weekday ?? null : null,
           time: input.time,
           timeZone: input.timeZone ?? "UTC",
-          destination: { kind: "usdc", chain: input.destination.chain, address: input.destination.address },
+          destination: destinationOf(input.destination),
           minimumUsd: input.minimumUsd ?? Money.zero,
-          keepReserve: true,
+          keepReserve: input.keepReserve ?? true,
           updatedAt: yield* clocks.now(account.environment, account.shopId),
           version: Option.match(current, { onNone: () => 1, onSome: (s) => s.version + 1 })
         }
         if (payerOf(providers, draft) === null) {
           const chains = [...(account.environment === "sandbox" ? [sandboxChain] : []), ...providers.chains(account.environment)]
-          return yield* apiError("settlement_destination_unavailable", `No settlement payout provider pays on ${draft.destination.chain} in ${account.environment}`, {
-            chain: draft.destination.chain,
+          const chain = draft.destination.kind === "usdc" ? draft.destination.chain : ""
+          return yield* apiError("settlement_destination_unavailable", `No settlement payout provider pays on ${chain} in ${account.environment}`, {
+            chain,
             chains
           })
         }

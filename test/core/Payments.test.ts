@@ -13,13 +13,14 @@ import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import * as Pricing from "../../core/payments/Pricing.ts"
-import { EngineTest, newScope } from "../support/Engine.ts"
+import { EngineTest, keepAvailable, newScope } from "../support/Engine.ts"
 
 const d = Money.decimal
 
 const pay = (simulate?: SandboxSimulate, amount = "100") =>
   Effect.gen(function*() {
     const scope = yield* newScope()
+    yield* keepAvailable(scope)
     const payment = yield* (yield* Payments).create(scope, { amount: d(amount), paymentMethodId: "sbx_pix", simulate })
     return { scope, payment }
   })

@@ -20,7 +20,7 @@ import { Payments } from "../../core/payments/Payments.ts"
 import * as Pricing from "../../core/payments/Pricing.ts"
 import * as Shares from "../../core/payments/Shares.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
-import { EngineTest, newScope } from "../support/Engine.ts"
+import { EngineTest, keepAvailable, newScope } from "../support/Engine.ts"
 
 const d = Money.decimal
 const text = (x: BigDecimal.BigDecimal) => Money.toText(Money.round(x, "USD"))
@@ -56,6 +56,7 @@ describe("settlement with claims before it", () => {
   it.effect("a partial refund before settlement: the payment settles what is left of its net, on its schedule", () =>
     Effect.gen(function*() {
       const scope = yield* newScope()
+      yield* keepAvailable(scope)
       const p = yield* pay(scope)
       const net = Pricing.net(p.amount, p.fees, p.settlement)
       const refund = yield* (yield* Claims).refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.3")), p.currencyLocal) })
@@ -77,6 +78,7 @@ describe("settlement with claims before it", () => {
   it.effect("a refund above the pending share takes the rest from the payment's reserve; both still close", () =>
     Effect.gen(function*() {
       const scope = yield* newScope()
+      yield* keepAvailable(scope)
       const p = yield* pay(scope)
       const net = Pricing.net(p.amount, p.fees, p.settlement)
       // 90 % of a 100 USD payment: its whole pending net (86.x) and part of its 10 USD reserve.
@@ -101,6 +103,7 @@ describe("settlement with claims before it", () => {
   it.effect("a chargeback before settlement never settles with another payment's money; the healthy one settles its full net", () =>
     Effect.gen(function*() {
       const scope = yield* newScope()
+      yield* keepAvailable(scope)
       const healthy = yield* pay(scope)
       const disputed = yield* pay(scope, "chargeback")
       assert.strictEqual((yield* (yield* Payments).get(scope, disputed.id)).status, "chargeback")
@@ -123,6 +126,7 @@ describe("what the shop owes", () => {
   it.effect("is repaid first from the next settlement and reserve release, and netBalance subtracts it", () =>
     Effect.gen(function*() {
       const scope = yield* newScope()
+      yield* keepAvailable(scope)
       const balances = yield* Balances
       const disputed = yield* pay(scope, "chargeback")
       // The chargeback took the payment's shares (100 - fees) and owes the rest: its fees + 15.
@@ -157,6 +161,7 @@ describe("payment documents written before the shares were tracked", () => {
   it.effect("decode with nothing taken, so they settle their full net as before", () =>
     Effect.gen(function*() {
       const scope = yield* newScope()
+      yield* keepAvailable(scope)
       const p = yield* pay(scope)
       const encoded = Schema.encodeSync(PaymentJson)(p) as { settlement: Record<string, unknown> }
       delete encoded.settlement["pendingTaken"]

@@ -155,7 +155,8 @@ const checkBatches = (scope: Scope, label: string) =>
     const sweptByLedger = BigDecimal.negate(BigDecimal.sumAll(sweeps.flatMap((e) => e.postings.filter((p) => p.book === "payin_available").map((p) => p.amount))))
     assert.strictEqual(text(sweptByLedger), text(swept), `${label}: sweeps = nets`)
     const inFlight = yield* ledger.balance(scope.environment, scope.shop.id, "settlements_in_flight", "USD")
-    const paying = BigDecimal.sumAll(closed.filter((b) => b.status === "paying").map((b) => b.summary!.net))
+    // (A batch paid to a bank is in flight as its withdrawal's money.)
+    const paying = BigDecimal.sumAll(closed.filter((b) => b.status === "paying" && b.destination.kind === "usdc").map((b) => b.summary!.net))
     assert.strictEqual(text(inFlight), text(paying), `${label}: in flight = paying batches`)
     // The ledger as a whole: every entry balanced; cached balances = postings.
     for (const e of entries) assert.deepStrictEqual(imbalance(e), [], `${label}: ${e.kind} ${e.reference}`)
@@ -242,6 +243,77 @@ const settledPayment = (scope: Scope) =>
       yield* drain
     }
   })
+
+describe("a schedule that does not keep reserves", () => {
+  it.effect("the close releases every reserve first, the batch pays it, and the release jobs later release nothing twice", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const settlements = yield* Settlements
+      const ledger = yield* LedgerStore
+      yield* settlements.setSchedule(account(scope), { frequency: "daily", time: "00:00", destination: { kind: "usdc", chain: "SANDBOX", address: "0xSANDBOXNORESERVE" }, keepReserve: false })
+      yield* settledPayment(scope)
+      const reserve = yield* ledger.balance("sandbox", scope.shop.id, "payin_reserve", "USD")
+      assert.strictEqual(text(reserve), "0")
+      const closed = (yield* allBatches(scope)).filter((b) => b.status !== "open")
+      assert.isTrue(closed.some((b) => BigDecimal.isPositive(b.summary!.reserveReleased)))
+      // Past every release date: the scheduled releases find the reserve released.
+      for (let i = 0; i < 100; i++) {
+        yield* TestClock.adjust("1 day")
+        yield* drain
+      }
+      const after = yield* checkBatches(scope, "no reserve")
+      const released = BigDecimal.sumAll(after.closed.map((b) => b.summary!.reserveReleased))
+      const held = BigDecimal.sumAll(after.closed.map((b) => b.summary!.reserveHeld))
+      assert.strictEqual(text(released), text(held), "released exactly what was held, once")
+    }).pipe(Effect.provide(EngineTest)))
+})
+
+describe("a schedule paying a bank account, through the withdrawal path", () => {
+  it.effect("a batch becomes a withdrawal without fee; its completion pays the batch, its failure fails it and returns the money to the next batch", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const settlements = yield* Settlements
+      const withdrawals = yield* Withdrawals
+      const ledger = yield* LedgerStore
+      yield* settlements.setSchedule(account(scope), {
+        frequency: "daily",
+        time: "00:00",
+        destination: { kind: "bank", accountHolder: "Acme SA", bankName: "BBVA", accountNumber: "0321-8000-0118-359719" }
+      })
+      yield* settledPayment(scope)
+      const first = (yield* allBatches(scope)).filter((b) => b.status === "paying")
+      assert.strictEqual(first.length, 1)
+      const batch = first[0]!
+      assert.match(batch.providerRef ?? "", /^wdr_/)
+      const w = yield* withdrawals.get(scope, batch.providerRef!)
+      assert.strictEqual(w.status, "processing")
+      assert.strictEqual(text(w.amount), text(batch.summary!.net))
+      assert.strictEqual(text(w.fee), "0")
+      assert.strictEqual(w.destination.accountNumber, "032180000118359719")
+      assert.strictEqual(text(yield* ledger.balance("sandbox", scope.shop.id, "withdrawals_in_flight", "USD")), text(batch.summary!.net))
+      yield* withdrawals.simulate(scope, w.id, "completed")
+      const paid = Option.getOrThrow(yield* (yield* SettlementStore).findById(batch.id))
+      assert.strictEqual(paid.status, "paid")
+
+      // The next one fails at the bank: the batch fails, and its money is back for the batch after.
+      yield* (yield* Payments).create(scope, { amount: Money.decimal("80"), paymentMethodId: "sbx_pix", simulate: "paid" })
+      for (let i = 0; i < 5; i++) {
+        yield* TestClock.adjust("1 day")
+        yield* drain
+      }
+      const second = (yield* allBatches(scope)).filter((b) => b.status === "paying")
+      assert.strictEqual(second.length, 1)
+      yield* withdrawals.simulate(scope, second[0]!.providerRef!, "failed")
+      const failed = Option.getOrThrow(yield* (yield* SettlementStore).findById(second[0]!.id))
+      assert.strictEqual(failed.status, "failed")
+      assert.match(failed.failureReason ?? "", /withdrawal .* failed/)
+      const waiting = yield* (yield* SettlementStore).unbatched("sandbox", scope.shop.id)
+      assert.isTrue(waiting.some((e) => e.kind === "withdrawal.failed" && e.reference === second[0]!.providerRef))
+      yield* checkBatches(scope, "bank")
+      const statement = yield* settlements.statement(account(scope), batch.id)
+      assert.deepStrictEqual(statement.batch.destination, { kind: "bank", label: "BBVA ****9719 (Acme SA)" })
+    }).pipe(Effect.provide(EngineTest)))
+})
 
 describe("settlement payouts through a plugin", () => {
   it.effect("a refused payout fails the batch, returns its net to available, and the next batch takes it again", () => {

@@ -7,7 +7,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createServer, type IncomingHttpHeaders } from "node:http"
-import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { call, createMerchant, eventually, keepAvailable, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const day = 86_400
@@ -58,7 +58,9 @@ for (const target of storeTargets("sandboxclock")) {
     layer(testHost(target.layer()), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("advancing by the settlement days settles a paid payment at once; the reserve is released on its day", () =>
         Effect.gen(function*() {
-          const { sk } = yield* sandboxKey
+          const { shopId, sk } = yield* sandboxKey
+          // The shop keeps its money available (no daily settlement batch): this test reads it.
+          yield* keepAvailable(shopId)
           const start = yield* call("GET", "/api/v1/sandbox/clock", { bearer: sk })
           assert.strictEqual(start.status, 200)
           assert.strictEqual(start.body.offsetSeconds, 0)

@@ -86,7 +86,7 @@ describe("settlements over HTTP", () => {
         const daysOff = yield* putSchedule(shopId, "production", { ...daily, weekday: 3, minimumUsd: 10.005 })
         refused(daysOff, 400, "invalid_request")
         assert.deepStrictEqual(daysOff.body.error.details.issues.map((i: { path: string }) => i.path), ["weekday", "minimumUsd"])
-        const reserve = yield* putSchedule(shopId, "production", { ...daily, keepReserve: false })
+        const reserve = yield* putSchedule(shopId, "production", { ...daily, keepReserve: "no" })
         refused(reserve, 400, "invalid_request")
         assert.deepStrictEqual(reserve.body.error.details.issues.map((i: { path: string }) => i.path), ["keepReserve"])
         refused(yield* call("PUT", schedulePath(shopId), { bearer: adminToken, body: daily }), 400, "invalid_request")

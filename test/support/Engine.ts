@@ -7,6 +7,7 @@ import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { Engine, FoundationTest } from "../../core/Engine.ts"
 import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
+import { Settlements } from "../../core/settlements/Settlements.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
@@ -110,3 +111,15 @@ export const routeShopTo = (scope: Scope, providers: ReadonlyArray<PaymentProvid
     }
     if (options.sandboxLast === false) yield* route(sandboxProviderId, providers.length + 1, false)
   })
+
+/**
+ * Sets the shop's settlement schedule to `manual`: its money stays `available` (no daily sweep),
+ * for tests of balances, settlement of payments and withdrawals that read `available` across days.
+ */
+export const keepAvailable = (scope: Scope) =>
+  Effect.flatMap(Settlements, (settlements) =>
+    settlements.setSchedule({ environment: scope.environment, merchantId: scope.merchant.id, shopId: scope.shop.id }, {
+      frequency: "manual",
+      time: "00:00",
+      destination: { kind: "bank", accountHolder: "Test Holder", bankName: "Test Bank", accountNumber: "000011112222" }
+    }))

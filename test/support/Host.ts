@@ -152,3 +152,18 @@ export const connectorInstance = (
     values
   }
 })
+
+/**
+ * Sets a shop's settlement schedule to `manual` through the admin API: its money stays
+ * `available` (no daily sweep), for tests of balances and withdrawals across simulated days.
+ */
+export const keepAvailable = (shopId: string, environment: Environment = "sandbox") =>
+  Effect.map(
+    call("PUT", `/admin/v1/shops/${shopId}/settlement-schedule?environment=${environment}`, {
+      bearer: adminToken,
+      body: { frequency: "manual", time: "00:00", destination: { kind: "bank", accountHolder: "Test Holder", bankName: "Test Bank", accountNumber: "000011112222" } }
+    }),
+    (reply) => {
+      if (reply.status !== 200) throw new Error(`keepAvailable: ${reply.status} ${JSON.stringify(reply.body)}`)
+    }
+  )

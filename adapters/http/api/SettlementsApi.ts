@@ -26,11 +26,23 @@ export const SettlementStatus = Schema.Literals(["open", "paying", "paid", "fail
     "(balance movement `settlement.failed`) and the next batch pays it again. Final: `paid`, `failed`."
 })
 
-export const SettlementDestinationView = Schema.Struct({
-  kind: Schema.Literal("usdc"),
-  chain: Schema.String.annotate({ description: "The blockchain, in Circle's names (`ETH`, `SOL`, `POLY`...); `SANDBOX` is the sandbox's own chain" }),
-  address: Schema.String.annotate({ description: "The receiving address on that chain" })
-}).annotate({ identifier: "SettlementDestination", description: "Where the batch's net is paid: a USDC address on a chain" })
+export const SettlementDestinationView = Schema.Union([
+  Schema.Struct({
+    kind: Schema.Literal("usdc"),
+    chain: Schema.String.annotate({ description: "The blockchain, in Circle's names (`ETH`, `SOL`, `POLY`...); `SANDBOX` is the sandbox's own chain" }),
+    address: Schema.String.annotate({ description: "The receiving address on that chain" })
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("bank"),
+    accountHolder: Schema.String,
+    bankName: Schema.String,
+    accountNumber: Schema.String.annotate({ description: "Masked: the last 4 characters" }),
+    swiftCode: Schema.NullOr(Schema.String)
+  })
+]).annotate({
+  identifier: "SettlementDestination",
+  description: "Where the batch's net is paid: a USDC address on a chain, or a bank account (through a withdrawal, `payout.reference` its `wdr_...` id)"
+})
 
 export const SettlementView = Schema.Struct({
   id: Schema.String.annotate({ description: "`STL-...`" }),
@@ -109,13 +121,25 @@ export const SettlementScheduleInput = Schema.Struct({
   }),
   time: ScheduleTime,
   timeZone: Schema.optional(Schema.String).annotate({ description: "IANA time zone of `time` (`America/Mexico_City`); default `UTC`", examples: ["America/Mexico_City"] }),
-  destination: Schema.Struct({
-    kind: Schema.Literal("usdc"),
-    chain: Schema.String.check(documented({ pattern: "^[A-Z0-9_-]{2,20}$" })).annotate({
-      description: "A chain a settlement payout provider of the environment pays on (`ETH`, `SOL`, `POLY` with Circle); sandbox: `SANDBOX`. " +
-        "Another: `422 settlement_destination_unavailable` with the chains available"
+  destination: Schema.Union([
+    Schema.Struct({
+      kind: Schema.Literal("usdc"),
+      chain: Schema.String.check(documented({ pattern: "^[A-Z0-9_-]{2,20}$" })).annotate({
+        description: "A chain a settlement payout provider of the environment pays on (`ETH`, `SOL`, `POLY` with Circle); sandbox: `SANDBOX`. " +
+          "Another: `422 settlement_destination_unavailable` with the chains available"
+      }),
+      address: Schema.String.check(documented({ pattern: "^[A-Za-z0-9:_-]{8,128}$" })).annotate({ description: "The receiving address, 8 to 128 letters, digits, `:`, `_` or `-`" })
     }),
-    address: Schema.String.check(documented({ pattern: "^[A-Za-z0-9:_-]{8,128}$" })).annotate({ description: "The receiving address, 8 to 128 letters, digits, `:`, `_` or `-`" })
+    Schema.Struct({
+      kind: Schema.Literal("bank"),
+      accountHolder: Schema.String.annotate({ description: "2 to 140 characters" }),
+      bankName: Schema.String.annotate({ description: "2 to 140 characters" }),
+      accountNumber: Schema.String.annotate({ description: "IBAN or local account number, 4 to 34 letters or digits (spaces and dashes ignored)" }),
+      swiftCode: Schema.optional(Schema.NullOr(Schema.String)).annotate({ description: "BIC of 8 or 11 characters" })
+    })
+  ]).annotate({
+    description: "A USDC address on a chain, or a bank account: a batch paid to a bank becomes a withdrawal without fee (`GET /me/withdrawals`), " +
+      "confirmed as withdrawals are (the operator; sandbox: its simulate endpoint); the batch is `paid` or `failed` with it"
   }),
   minimumUsd: Schema.optional(
     Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1e12)).pipe(
@@ -129,7 +153,8 @@ export const SettlementScheduleInput = Schema.Struct({
     )
   ).annotate({ description: "A close whose net is below it stays open and rolls over to the next close; at most 2 decimals; default 0" }),
   keepReserve: Schema.optional(Schema.Boolean).annotate({
-    description: "`true` (the default, and the only value this build accepts): each payment's rolling reserve stays held until its release date, then a later batch pays it"
+    description: "`true` (the default): each payment's rolling reserve stays held until its release date, then a later batch pays it. " +
+      "`false`: each close first releases every reserve the shop holds, so the batch pays it now (the release on its date then finds nothing left)"
   })
 }).annotate({ identifier: "SettlementScheduleInput" })
 
