@@ -1,0 +1,128 @@
+/**
+ * Matching a provider's report with the engine's records (issue 30), as a pure function: the
+ * report's lines on one side, the engine's payments and refunds with that provider on the other.
+ *
+ * A line is matched to a record by the provider's reference (`providerRef`), or else by the
+ * reference the engine sent the provider (a payment's upstream idempotency key
+ * `<transactionId>:<providerId>`, a refund's claim id). Then status, amount, currency and fee are
+ * compared. Outcomes:
+ * - `matched`: the line agrees with its record;
+ * - `unknown_to_engine`: a line no record answers (a capture the engine never heard about);
+ * - `missing_from_report`: a record that moved money in the report's period and is not in it;
+ * - `status_differs`: e.g. the provider captured a payment the engine has as failed or expired;
+ * - `amount_differs`, `fee_differs`: amount or currency, or the provider's fee, differ;
+ * - `duplicate`: a second line for a record already matched (a refund paid twice).
+ */
+import { BigDecimal, DateTime } from "effect"
+import type { ReportLine, ReportStatus } from "../ports/ProviderReports.ts"
+
+/** The engine's side of one thing the provider did: a payment or a refund, as the report should show it. */
+export interface EngineRecord {
+  readonly kind: "payment" | "refund"
+  /** `TXN-...` or `CLM-...`. */
+  readonly id: string
+  readonly providerRef: string | null
+  /** What the engine sent the provider as its reference (upstream key, refund id). */
+  readonly reference: string
+  /** Whether the money moved at the provider in the engine's books: a completed payment, an approved refund. */
+  readonly moved: boolean
+  /** The engine's status, for the operator's side-by-side view. */
+  readonly status: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  /** The provider's fee the engine booked, with its currency; null when the engine has none to compare. */
+  readonly fee: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
+  /** When the money moved (completion, refund approval): the report is due after the provider's delay. */
+  readonly movedAt: DateTime.Utc | null
+}
+
+export type DiscrepancyKind = "unknown_to_engine" | "missing_from_report" | "status_differs" | "amount_differs" | "fee_differs" | "duplicate"
+
+export type Outcome =
+  | { readonly _tag: "matched"; readonly line: ReportLine; readonly record: EngineRecord }
+  | { readonly _tag: "discrepancy"; readonly kind: DiscrepancyKind; readonly line: ReportLine | null; readonly record: EngineRecord | null; readonly detail: string }
+
+/** Report statuses that say the money moved for a line of this kind. */
+const movedStatuses: Record<"payment" | "refund", ReadonlyArray<ReportStatus>> = {
+  payment: ["captured", "settled", "refunded", "charged_back"],
+  refund: ["refunded", "settled", "captured"]
+}
+
+const recordKindOf = (line: ReportLine): "payment" | "refund" | null =>
+  line.kind === "payment" ? "payment" : line.kind === "refund" ? "refund" : null
+
+const same = (a: BigDecimal.BigDecimal, b: BigDecimal.BigDecimal) => BigDecimal.equals(BigDecimal.normalize(a), BigDecimal.normalize(b))
+
+/**
+ * The period the report covers, `[start, end)`. A run matches a period only once the provider's
+ * documented delay after its end has passed, so every record that moved money in it is due.
+ */
+export interface MatchOptions {
+  readonly periodStart: DateTime.Utc
+  readonly periodEnd: DateTime.Utc
+}
+
+/** Matches every line of a report with the engine's records of that provider; answers one outcome per line and per missing record. */
+export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<EngineRecord>, options: MatchOptions): ReadonlyArray<Outcome> => {
+  const byRef = new Map<string, EngineRecord>()
+  const byReference = new Map<string, EngineRecord>()
+  for (const r of records) {
+    if (r.providerRef !== null) byRef.set(`${r.kind}|${r.providerRef}`, r)
+    byReference.set(`${r.kind}|${r.reference}`, r)
+  }
+  const seen = new Set<string>()
+  const outcomes: Array<Outcome> = []
+  for (const line of lines) {
+    const kind = recordKindOf(line)
+    if (kind === null) continue // fees, payouts and adjustments have no record of their own here
+    const record = (line.providerRef === null ? undefined : byRef.get(`${kind}|${line.providerRef}`)) ??
+      (line.reference === null ? undefined : byReference.get(`${kind}|${line.reference}`))
+    if (record === undefined) {
+      outcomes.push({ _tag: "discrepancy", kind: "unknown_to_engine", line, record: null, detail: `no ${kind} of the engine has reference ${line.providerRef ?? line.reference ?? "(none)"}` })
+      continue
+    }
+    if (seen.has(record.id)) {
+      outcomes.push({ _tag: "discrepancy", kind: "duplicate", line, record, detail: `a second line for ${record.id}` })
+      continue
+    }
+    seen.add(record.id)
+    const reportMoved = movedStatuses[kind].includes(line.normalized)
+    if (reportMoved !== record.moved && line.normalized !== "pending") {
+      outcomes.push({
+        _tag: "discrepancy",
+        kind: "status_differs",
+        line,
+        record,
+        detail: `the provider says ${line.status}; the engine has ${record.id} ${record.status}`
+      })
+      continue
+    }
+    if (line.currency !== record.currency || !same(line.amount, record.amount)) {
+      outcomes.push({
+        _tag: "discrepancy",
+        kind: "amount_differs",
+        line,
+        record,
+        detail: `the provider says ${BigDecimal.format(line.amount)} ${line.currency}; the engine has ${BigDecimal.format(record.amount)} ${record.currency}`
+      })
+      continue
+    }
+    if (line.fee !== null && record.fee !== null && line.feeCurrency === record.fee.currency && !same(line.fee, record.fee.amount)) {
+      outcomes.push({
+        _tag: "discrepancy",
+        kind: "fee_differs",
+        line,
+        record,
+        detail: `the provider charged ${BigDecimal.format(line.fee)} ${line.feeCurrency}; the engine booked ${BigDecimal.format(record.fee.amount)} ${record.fee.currency}`
+      })
+      continue
+    }
+    outcomes.push({ _tag: "matched", line, record })
+  }
+  for (const record of records) {
+    if (seen.has(record.id) || !record.moved || record.movedAt === null) continue
+    if (DateTime.isLessThan(record.movedAt, options.periodStart) || !DateTime.isLessThan(record.movedAt, options.periodEnd)) continue
+    outcomes.push({ _tag: "discrepancy", kind: "missing_from_report", line: null, record, detail: `${record.id} moved money at the provider but is not in its report` })
+  }
+  return outcomes
+}
