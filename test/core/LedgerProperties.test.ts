@@ -30,15 +30,8 @@ import { Payments } from "../../core/payments/Payments.ts"
 import * as Shares from "../../core/payments/Shares.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
+import { prng } from "../support/Random.ts"
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-const prng = (seed: number) => () => {
-  seed |= 0
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 const outcomes: ReadonlyArray<SandboxSimulate | undefined> = ["paid", "paid", "paid", "failed", "expired", "chargeback", undefined]
 const methods = ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash"]

@@ -42,15 +42,8 @@ import type { Scope } from "../../core/tenancy/Scopes.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { EngineTest, EngineTestWith, newScope } from "../support/Engine.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { prng } from "../support/Random.ts"
 
-/** mulberry32: a failing seed can be replayed. */
-const prng = (seed: number) => () => {
-  seed |= 0
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 const drain = Effect.gen(function*() {
   const jobs = yield* Jobs

@@ -2,7 +2,7 @@
 import { Array as Arr, BigDecimal, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Environment } from "../../../core/Environment.ts"
-import { type AccountBalance, type Book, isGuarded } from "../../../core/ledger/Journal.ts"
+import { type AccountBalance, type Book, isGuarded, type JournalEntry } from "../../../core/ledger/Journal.ts"
 import { GuardViolation, LedgerStore } from "../../../core/ports/LedgerStore.ts"
 import * as Money from "../../../core/Money.ts"
 import { date, utc } from "./Rows.ts"
@@ -10,6 +10,31 @@ import { date, utc } from "./Rows.ts"
 const zero = BigDecimal.fromBigInt(0n)
 
 const isCheckViolation = (e: SqlError.SqlError) => (e.reason as { cause?: { code?: string } }).cause?.code === "23514"
+
+/** A journal entry row with its postings aggregated (`postingsJson`). */
+export interface EntryRow {
+  readonly id: string
+  readonly environment: Environment
+  readonly shopId: string
+  readonly kind: string
+  readonly reference: string
+  readonly createdAt: Date
+  readonly postings: ReadonlyArray<{ book: Book; currency: string; amount: string | number }>
+}
+
+/** The select expression of an entry's postings, in order, as `postings` (alias the entry `e`). */
+export const postingsJson = `(SELECT json_agg(json_build_object('book', p.book, 'currency', p.currency, 'amount', p.amount::text) ORDER BY p.seq)
+  FROM postings p WHERE p.entry_id = e.id) AS postings`
+
+export const entryOf = (r: EntryRow): JournalEntry => ({
+  id: r.id,
+  environment: r.environment,
+  shopId: r.shopId,
+  kind: r.kind,
+  reference: r.reference,
+  createdAt: utc(r.createdAt),
+  postings: r.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.decimal(String(p.amount)) }))
+})
 
 export const SqlLedgerStore = Layer.effect(
   LedgerStore,
@@ -19,15 +44,6 @@ export const SqlLedgerStore = Layer.effect(
       readonly book: Book
       readonly currency: string
       readonly balance: string
-    }
-    interface EntryRow {
-      readonly id: string
-      readonly environment: Environment
-      readonly shopId: string
-      readonly kind: string
-      readonly reference: string
-      readonly createdAt: Date
-      readonly postings: ReadonlyArray<{ book: Book; currency: string; amount: string | number }>
     }
     const toBalance = (r: BalanceRow): AccountBalance => ({ book: r.book, currency: r.currency, balance: Money.decimal(r.balance) })
     return LedgerStore.of({
@@ -101,23 +117,14 @@ export const SqlLedgerStore = Layer.effect(
       entries: (environment, shopId, { limit, offset }) =>
         Effect.gen(function*() {
           const rows = yield* sql<EntryRow>`
-            SELECT e.*, (SELECT json_agg(json_build_object('book', p.book, 'currency', p.currency, 'amount', p.amount::text) ORDER BY p.seq)
-                         FROM postings p WHERE p.entry_id = e.id) AS postings
+            SELECT e.*, ${sql.literal(postingsJson)}
             FROM journal_entries e WHERE e.environment = ${environment} AND e.shop_id = ${shopId}
             ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit} OFFSET ${offset}`
           const total = yield* sql<{ readonly n: number }>`
             SELECT count(*)::int AS n FROM journal_entries WHERE environment = ${environment} AND shop_id = ${shopId}`
           return {
             total: total[0]?.n ?? 0,
-            entries: rows.map((r) => ({
-              id: r.id,
-              environment: r.environment,
-              shopId: r.shopId,
-              kind: r.kind,
-              reference: r.reference,
-              createdAt: utc(r.createdAt),
-              postings: r.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.decimal(String(p.amount)) }))
-            }))
+            entries: rows.map(entryOf)
           }
         }).pipe(Effect.orDie),
       postingSums: (environment, shopId) =>

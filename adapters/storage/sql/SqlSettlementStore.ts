@@ -5,15 +5,13 @@
  */
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Environment } from "../../../core/Environment.ts"
-import type { Book, JournalEntry } from "../../../core/ledger/Journal.ts"
-import * as Money from "../../../core/Money.ts"
 import { SettlementStore } from "../../../core/ports/SettlementStore.ts"
 import { SettlementScheduleJson } from "../../../core/settlements/Schedule.ts"
 import { SettlementBatchJson, sweepKind } from "../../../core/settlements/Settlement.ts"
 import { StatementLine } from "../../../core/settlements/Statement.ts"
 import { jsonDocuments } from "./JsonDocuments.ts"
-import { date, utc } from "./Rows.ts"
+import { date } from "./Rows.ts"
+import { type EntryRow, entryOf, postingsJson } from "./SqlLedgerStore.ts"
 
 const LineJson = Schema.toCodecJson(StatementLine)
 const encodeLine = Schema.encodeSync(LineJson)
@@ -26,15 +24,6 @@ export const SqlSettlementStore = Layer.effect(
     const batches = jsonDocuments(sql, "settlement_batches", SettlementBatchJson)
     const decodeSchedule = Schema.decodeUnknownSync(SettlementScheduleJson)
     const encodeSchedule = Schema.encodeSync(SettlementScheduleJson)
-    interface EntryRow {
-      readonly id: string
-      readonly environment: Environment
-      readonly shopId: string
-      readonly kind: string
-      readonly reference: string
-      readonly createdAt: Date
-      readonly postings: ReadonlyArray<{ book: Book; currency: string; amount: string | number }>
-    }
     return SettlementStore.of({
       schedule: (environment, shopId) =>
         sql<{ readonly data: unknown }>`SELECT data FROM settlement_schedules WHERE environment = ${environment} AND shop_id = ${shopId}`.pipe(
@@ -64,24 +53,13 @@ export const SqlSettlementStore = Layer.effect(
       list: (environment, shopId, page) => batches.page(sql`environment = ${environment} AND shop_id = ${shopId}`, page),
       unbatched: (environment, shopId) =>
         sql<EntryRow>`
-          SELECT e.*, (SELECT json_agg(json_build_object('book', p.book, 'currency', p.currency, 'amount', p.amount::text) ORDER BY p.seq)
-                       FROM postings p WHERE p.entry_id = e.id) AS postings
+          SELECT e.*, ${sql.literal(postingsJson)}
           FROM journal_entries e
           WHERE e.environment = ${environment} AND e.shop_id = ${shopId} AND e.kind <> ${sweepKind}
             AND EXISTS (SELECT 1 FROM postings p WHERE p.entry_id = e.id AND p.book = 'payin_available' AND p.currency = 'USD')
             AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.entry_id = e.id)
           ORDER BY e.created_at, e.id`.pipe(
-          Effect.map((rows) =>
-            rows.map((r): JournalEntry => ({
-              id: r.id,
-              environment: r.environment,
-              shopId: r.shopId,
-              kind: r.kind,
-              reference: r.reference,
-              createdAt: utc(r.createdAt),
-              postings: r.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.decimal(String(p.amount)) }))
-            }))
-          ),
+          Effect.map((rows) => rows.map(entryOf)),
           Effect.orDie
         ),
       addLines: (batchId, lines) =>

@@ -1,0 +1,8 @@
+/** A small deterministic PRNG (mulberry32): numbers in [0, 1) from a seed, so a failing seed replays. */
+export const prng = (seed: number) => () => {
+  seed |= 0
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
