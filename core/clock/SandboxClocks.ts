@@ -14,13 +14,15 @@
  * Time only moves forward, at most 400 days per call. Production has no test clock
  * (`sandbox_only`); one shop's clock never moves another's.
  */
-import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { BigDecimal, Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Payments, reconcileAfter } from "../payments/Payments.ts"
 import { SandboxClockStore } from "../ports/SandboxClockStore.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
+import { JobKinds as SettlementJobKinds } from "../settlements/Close.ts"
 import { closesBetween } from "../settlements/Schedule.ts"
 import { Webhooks } from "../webhooks/Webhooks.ts"
 import { atRealTime, realNow, ShopClocks } from "./ShopClocks.ts"
@@ -61,6 +63,7 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
       const webhooks = yield* Webhooks
       const payments = yield* Payments
       const settlements = yield* SettlementStore
+      const ledger = yield* LedgerStore
 
       const sandboxOnly = (scope: ShopRef) =>
         scope.environment === "sandbox"
@@ -114,7 +117,17 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
             at = to
             yield* runDue(scope.shop.id)
           })
+        // A close is stepped through when it can matter: money is available to sweep, or work
+        // (a settlement, a release, a refund...) comes due before it. Otherwise it runs with the
+        // last step and finds nothing to take, as it would have.
+        const matters = (close: DateTime.Utc) =>
+          Effect.gen(function*() {
+            if (BigDecimal.isPositive(yield* ledger.balance("sandbox", scope.shop.id, "payin_available", "USD"))) return true
+            const ahead = DateTime.toEpochMillis(close) - DateTime.toEpochMillis(at)
+            return (yield* jobs.countDueAhead(scope.shop.id, ahead, [SettlementJobKinds.close])) > 0
+          })
         for (const close of closes) {
+          if (!(yield* matters(close))) continue
           yield* moveTo(DateTime.subtract(close, { milliseconds: 1 }))
           yield* moveTo(close)
         }

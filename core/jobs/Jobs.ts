@@ -52,6 +52,8 @@ export class Jobs extends Context.Service<Jobs, {
   readonly runDueOn: (clockScope: string) => Effect.Effect<number>
   /** How many jobs of one clock scope are due, including those another worker is running. */
   readonly countDueOn: (clockScope: string) => Effect.Effect<number>
+  /** How many jobs of one clock scope will be due `aheadMs` from now, but those of `exceptKinds`. */
+  readonly countDueAhead: (clockScope: string, aheadMs: number, exceptKinds: ReadonlyArray<string>) => Effect.Effect<number>
   /** Tasks to run on every worker tick before claiming (e.g. enqueue the periodic reconcile). */
   readonly onTick: (task: Effect.Effect<void>) => Effect.Effect<void>
 }>()("core/jobs/Jobs") {
@@ -124,6 +126,13 @@ export class Jobs extends Context.Service<Jobs, {
         runDue,
         runDueOn: (clockScope) => runBatch(clockScope).pipe(Effect.withSpan("Jobs.runDueOn")),
         countDueOn: (clockScope) => Effect.flatMap(realNow, (now) => store.countDue({ kinds: [...handlers.keys()], now, clockScope })),
+        countDueAhead: (clockScope, aheadMs, exceptKinds) =>
+          Effect.flatMap(realNow, (now) =>
+            store.countDue({
+              kinds: [...handlers.keys()].filter((k) => !exceptKinds.includes(k)),
+              now: DateTime.add(now, { milliseconds: aheadMs }),
+              clockScope
+            })),
         onTick: (task) => Effect.sync(() => void tickTasks.push(task))
       })
     })

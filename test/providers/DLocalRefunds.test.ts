@@ -49,7 +49,7 @@ const setup = (overrides: Parameters<typeof optionsFor>[1] = {}, slowMs?: number
 describe("dLocal refunds", () => {
   it.live("a refund whose answer was lost is found by its order_refund_id when asked again: never a second refund", () =>
     Effect.gen(function*() {
-      const { charged, refund, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const { charged, refund, sim } = yield* setup({ timeoutMs: 1_000 }, 3_000)
       yield* sim.setMode("slowWrites")
       assert.deepInclude(errorOf(yield* Effect.exit(refund("CLM-LOST-1", "40"))), { reason: "timeout", retryable: true })
       yield* sim.setMode("ok")
