@@ -11,7 +11,8 @@
  *   `settlement.failed`: the next batch takes it again, as a `settlement_returned` line), and
  *   `pending` keeps it `paying` with the provider's reference, polled (1, 5, 15 minutes, 1 hour,
  *   then every 6 hours for 30 days) until a notification or a poll answers.
- * - A provider that could not be asked leaves the batch `paying`: the job retries with the same key.
+ * - A provider that could not be asked leaves the batch `paying`: it is asked again with the same
+ *   key, every 5 minutes for a day, then hourly for 30 days.
  *
  * There is no `settlement.failed` event in the spec: a merchant sees a failed payout as the
  * batch's `status: failed` with `payout.failureReason`, and its money back in the balance's
@@ -36,6 +37,8 @@ import type { BankDestination } from "./Schedule.ts"
 /** Minutes from one status poll of a pending transfer to the next, by round; then every 6 hours. */
 const pollMinutes = [1, 5, 15, 60]
 const pollRounds = pollMinutes.length + 4 * 30
+/** Asks of an unreachable provider: every 5 minutes for a day (288), then hourly for 29 more days. */
+const maxPayAttempts = 288 + 24 * 29
 
 const decodeJob = Schema.decodeUnknownEffect(Schema.Struct({ settlementId: Schema.String, round: Schema.optionalKey(Schema.Int) }))
 
@@ -64,7 +67,8 @@ export const makePay = Effect.gen(function*() {
       const now = yield* DateTime.now
       const base: SettlementBatch = {
         ...current,
-        providerRef: update.providerRef,
+        // A refusal has no transfer: the batch keeps no reference rather than an empty one.
+        providerRef: update.providerRef === "" ? current.providerRef : update.providerRef,
         transactionHash: update.transactionHash ?? current.transactionHash,
         updatedAt: now,
         version: current.version + 1
@@ -144,7 +148,28 @@ export const makePay = Effect.gen(function*() {
     })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }), Effect.orDie)
 
   /** Carries out the payout of a batch written ahead; safe to run again (same key, same transfer). */
-  const pay = (settlementId: string) =>
+  /**
+   * A provider that could not be asked is asked again with the same key: every 5 minutes for a
+   * day, then every hour for 30 days (the batch stays `paying`, its money in flight); then the
+   * batch is the operator's. A job's own retries would give up after hours.
+   */
+  const retryLater = (b: SettlementBatch, attempt: number, reason: string) =>
+    Effect.gen(function*() {
+      yield* Effect.logWarning("settlement payout provider unavailable: the batch stays paying and is asked again").pipe(
+        Effect.annotateLogs({ settlementId: b.id, provider: b.provider, attempt, reason })
+      )
+      if (attempt >= maxPayAttempts) {
+        return yield* Effect.logError("settlement payout provider unreachable for 30 days: the batch needs the operator").pipe(
+          Effect.annotateLogs({ settlementId: b.id, provider: b.provider })
+        )
+      }
+      yield* jobs.enqueue(JobKinds.pay, { settlementId: b.id, round: attempt + 1 }, {
+        runAt: DateTime.add(yield* DateTime.now, { minutes: attempt < 288 ? 5 : 60 }),
+        dedupeKey: `${JobKinds.pay}:${b.id}:${attempt + 1}`
+      })
+    })
+
+  const pay = (settlementId: string, attempt = 1) =>
     Effect.gen(function*() {
       const found = yield* store.findById(settlementId)
       if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef !== null) return
@@ -167,13 +192,16 @@ export const makePay = Effect.gen(function*() {
         amountUsd: Money.round(netOf(b), "USD"),
         destination: { chain: b.destination.chain, address: b.destination.address }
       }).pipe(
-        Effect.catchTag("SettlementPayoutRejected", (e) => Effect.succeed({ providerRef: "", status: "failed" as const, detail: `refused: ${e.reason}` }))
+        Effect.map((update): Option.Option<SettlementPayoutUpdate> => Option.some(update)),
+        Effect.catchTag("SettlementPayoutRejected", (e) => Effect.succeed(Option.some<SettlementPayoutUpdate>({ providerRef: "", status: "failed", detail: `refused: ${e.reason}` }))),
+        Effect.catchTag("SettlementPayoutUnavailable", (e) => Effect.as(retryLater(b, attempt, e.reason), Option.none<SettlementPayoutUpdate>()))
       )
-      const after = yield* apply(b, sent)
+      if (Option.isNone(sent)) return
+      const after = yield* apply(b, sent.value)
       if (after.status === "paying") yield* schedulePoll(after, 1)
     })
 
-  yield* jobs.handle(JobKinds.pay, (payload) => Effect.flatMap(decodeJob(payload), ({ settlementId }) => pay(settlementId)))
+  yield* jobs.handle(JobKinds.pay, (payload) => Effect.flatMap(decodeJob(payload), ({ round, settlementId }) => pay(settlementId, round ?? 1)))
 
   yield* jobs.handle(JobKinds.poll, (payload) =>
     Effect.gen(function*() {

@@ -30,6 +30,7 @@ import {
   SettlementPayoutProviders,
   SettlementPayoutRejected,
   type SettlementPayoutRequest,
+  SettlementPayoutUnavailable,
   type SettlementPayoutUpdate
 } from "../../core/ports/SettlementPayoutProvider.ts"
 import { SettlementStore } from "../../core/ports/SettlementStore.ts"
@@ -199,15 +200,16 @@ describe("settlement batches", () => {
 const scripted = () => {
   const sent: Array<SettlementPayoutRequest> = []
   const transfers = new Map<string, SettlementPayoutUpdate>()
-  const state = { answer: "pending" as "pending" | "complete" | "reject", statusAnswer: "pending" as "pending" | "complete" | "failed" }
+  const state = { answer: "pending" as "pending" | "complete" | "reject" | "unavailable", statusAnswer: "pending" as "pending" | "complete" | "failed" }
   const provider: SettlementPayoutProvider = {
     id: "usdc-test",
     environments: ["production", "sandbox"],
     chains: ["ETH"],
     send: (request) =>
-      Effect.suspend(() => {
+      Effect.suspend((): Effect.Effect<SettlementPayoutUpdate, SettlementPayoutRejected | SettlementPayoutUnavailable> => {
         sent.push(request)
         if (state.answer === "reject") return Effect.fail(new SettlementPayoutRejected({ reason: "address not allowed" }))
+        if (state.answer === "unavailable") return Effect.fail(new SettlementPayoutUnavailable({ reason: "503 from upstream" }))
         const existing = transfers.get(request.idempotencyKey)
         if (existing !== undefined) return Effect.succeed(existing)
         const update: SettlementPayoutUpdate = { providerRef: `tr_${transfers.size + 1}`, batchId: request.batchId, status: state.answer === "complete" ? "complete" : "pending" }
@@ -353,6 +355,33 @@ describe("settlement payouts through a plugin", () => {
       const batchesSent = provider.sent.map((r) => r.batchId)
       assert.strictEqual(new Set(batchesSent).size, batchesSent.length)
       yield* checkBatches(scope, "pending")
+    }).pipe(Effect.provide(withProvider(provider)))
+  })
+
+  it.effect("a provider unreachable for hours: the batch stays paying, asked again with the same key until it answers, then paid once", () => {
+    const provider = scripted()
+    provider.state.answer = "unavailable"
+    return Effect.gen(function*() {
+      const scope = yield* newScope()
+      yield* (yield* Settlements).setSchedule(account(scope), usdcEth)
+      yield* settledPayment(scope)
+      const paying = (yield* allBatches(scope)).filter((b) => b.status === "paying")
+      assert.strictEqual(paying.length, 1)
+      // Eight hours of outage, in 5-minute steps: more than a job's own retries would last.
+      for (let i = 0; i < 96; i++) {
+        yield* TestClock.adjust("5 minutes")
+        yield* drain
+      }
+      assert.isAbove(provider.sent.length, 10, "asked again and again")
+      provider.state.answer = "complete"
+      for (let i = 0; i < 12; i++) {
+        yield* TestClock.adjust("5 minutes")
+        yield* drain
+      }
+      const after = Option.getOrThrow(yield* (yield* SettlementStore).findById(paying[0]!.id))
+      assert.strictEqual(after.status, "paid")
+      assert.isTrue(provider.sent.every((r) => r.idempotencyKey === `${paying[0]!.id}:usdc-test`), "one key: never a second transfer")
+      yield* checkBatches(scope, "outage")
     }).pipe(Effect.provide(withProvider(provider)))
   })
 
