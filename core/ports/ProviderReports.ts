@@ -6,7 +6,7 @@
  * A parser is all or nothing: a file with one malformed line is refused whole, naming the line
  * and the column, so that nothing is half-imported.
  */
-import type { BigDecimal, DateTime, Result } from "effect"
+import type { BigDecimal, DateTime, Duration, Effect, Result } from "effect"
 import { Schema } from "effect"
 
 /** What a report line is about, in the engine's words. */
@@ -56,4 +56,30 @@ export interface ReportFormat {
   /** The provider's documentation of the format, cited. */
   readonly documentation: string
   readonly parse: (text: string) => Result.Result<ReadonlyArray<ReportLine>, ReportFormatError>
+}
+
+/** The provider's reports API did not answer with the report (down, not ready yet, refused). */
+export class ReportUnavailable extends Schema.TaggedError<ReportUnavailable>()("ReportUnavailable", {
+  provider: Schema.String,
+  reason: Schema.String
+}) {}
+
+/** The period a report covers, `[start, end)`. */
+export interface ReportPeriod {
+  readonly start: DateTime.Utc
+  readonly end: DateTime.Utc
+}
+
+/**
+ * A connector's way to fetch its provider's report for a period, where the provider has a reports
+ * API (Mercado Pago's release report API). Providers that only e-mail or SFTP their reports have
+ * none: their files are uploaded by an operator.
+ */
+export interface ReportSource {
+  /** The format of what `fetch` answers. */
+  readonly format: ReportFormat
+  /** How long after a period ends the provider's report for it is complete (its documented delay). */
+  readonly delay: Duration.Duration
+  /** The report's file text for the period, asked with the connector's own credentials. */
+  readonly fetch: (period: ReportPeriod) => Effect.Effect<string, ReportUnavailable>
 }

@@ -11,6 +11,7 @@ import type { HttpClient } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
+import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReports.ts"
 import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
 
 /** One configured instance of a connector: one account at the provider, in one environment. */
@@ -63,4 +64,14 @@ export interface Connector {
   readonly settlementPayoutProvider?:
     | ((settings: ConnectorSettings) => Effect.Effect<SettlementPayoutProvider, never, ConnectorRequirements>)
     | undefined
+  /**
+   * The formats of the provider's report files an operator may upload for this instance
+   * (`POST /admin/v1/reconciliation/reports`), e.g. dLocal's settlement CSV (issue 30).
+   */
+  readonly reportFormats?: ((settings: ConnectorSettings) => ReadonlyArray<ReportFormat>) | undefined
+  /**
+   * Where the provider has a reports API: how the instance fetches its report for a period, for
+   * the scheduled reconciliation runs. Its `format` must be one of `reportFormats`.
+   */
+  readonly reportSource?: ((settings: ConnectorSettings) => Effect.Effect<ReportSource, never, ConnectorRequirements>) | undefined
 }
