@@ -55,6 +55,8 @@ import { verifyHmacSha256Hex } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import { boletoPaymentMethodId, railOf } from "./Rails.ts"
+import { mercadopagoReleaseReport } from "./Report.ts"
+import * as Reports from "./ReportSource.ts"
 import * as Wire from "./Wire.ts"
 
 export const defaultBaseUrl = "https://api.mercadopago.com"
@@ -379,12 +381,22 @@ export const layer = (options: Options) => ProviderRegistry.register(make(option
 /**
  * `CONNECTORS=<id>=mercadopago` with `<PREFIX>_ACCESS_TOKEN` (the account's `TEST-` or `APP_USR-`
  * access token) and `<PREFIX>_WEBHOOK_SECRET` (the secret signature of the Webhooks
- * configuration).
+ * configuration); optional `<PREFIX>_ACCOUNT_CURRENCY` (default BRL), the account's currency,
+ * which its release report is in (`ReportSource.ts`).
  */
 export const connector: Connector = {
   kind: "mercadopago",
   secrets: ["ACCESS_TOKEN", "WEBHOOK_SECRET"],
-  settings: [],
+  settings: [Reports.accountCurrencySetting],
+  reportFormats: (settings) => [mercadopagoReleaseReport(Reports.accountCurrencyOf(settings))],
+  reportSource: (settings) =>
+    Reports.make({
+      id: settings.id,
+      baseUrl: settings.baseUrl ?? defaultBaseUrl,
+      accessToken: settings.secrets["ACCESS_TOKEN"]!,
+      accountCurrency: Reports.accountCurrencyOf(settings),
+      timeoutMs: settings.timeoutMs
+    }),
   paymentProvider: (settings) =>
     make({
       id: settings.id,

@@ -39,6 +39,10 @@
  * - Refund controls: `setRefundsPending(true)` makes new refunds `in_process`; `settleRefund(id)`
  *   and `rejectRefund(id)` decide one (and notify its payment like `setStatus`).
  * - `view(id)` is the payment as `GET /v1/payments/{id}` answers it.
+ * - Reports (issue 30): the release report API and CSV, see `SimulatorReport.ts`; `reports` is the
+ *   simulator's `SimulatorReports` (`report`, `setFeeRule`) plus `setFaults` for the reports the API
+ *   generates. A payment records when it was approved (`approvedAt`) and charged back
+ *   (`setStatus(id, "charged_back")`), a refund when it was paid.
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
@@ -47,6 +51,7 @@ import { type Answer, type RecordedRequest, type SentCallback, serve, type Simul
 import { rails } from "./Rails.ts"
 import { boletoAddressFields, invalidDocument, mixedUsersEmail, modeAnswers, type PaymentView, refusalOf, viewOf } from "./SimulatorPayments.ts"
 import { createRefund, decideRefund, errorAnswer as error, type SimulatedRefund, viewRefund } from "./SimulatorRefunds.ts"
+import { makeReleaseReports, type ReleaseReports } from "./SimulatorReport.ts"
 import * as Wire from "./Wire.ts"
 
 export type { PaymentView, RecordedRequest, SentCallback, SimulatedRefund }
@@ -72,6 +77,10 @@ export interface SimulatedPayment {
   /** Sum of the refunds not rejected, decimal text. */
   refunded: string
   readonly refunds: Array<SimulatedRefund>
+  /** When the payment became `approved` (epoch ms), for the release report. */
+  approvedAt?: number | undefined
+  /** When it was charged back (epoch ms). */
+  chargedBackAt?: number | undefined
 }
 
 export interface MercadoPagoSimulator {
@@ -97,6 +106,8 @@ export interface MercadoPagoSimulator {
   readonly notificationBody: (paymentId: string) => string
   /** `x-signature` and `x-request-id` for a notification body, at the Effect clock unless given. */
   readonly sign: (rawBody: string, timestampSeconds?: number) => Effect.Effect<Readonly<Record<string, string>>>
+  /** The release report (issue 30): `SimulatorReports` plus the faults of API-generated reports. */
+  readonly reports: Omit<ReleaseReports, "route">
 }
 
 export interface StartOptions {
@@ -104,6 +115,10 @@ export interface StartOptions {
   readonly webhookSecret: string
   /** How late `slow` answers are. Default 1 500 ms. */
   readonly slowMs?: number | undefined
+  /** The account's currency, the release report's (default BRL): payments in others are not in it. */
+  readonly accountCurrency?: string | undefined
+  /** How long a requested release report takes to be generated. Default 300 ms. */
+  readonly reportReadyMs?: number | undefined
 }
 
 /** The `x-signature` value of a notification about `dataId` (as it is in the URL), `node:crypto`. */
@@ -235,13 +250,15 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       if (mode === "echo") return error(400, "bad_request", `rejected ${req.headers.authorization ?? ""}`, { code: 1, description: `bad header ${req.headers.authorization ?? ""}` })
       const key = req.headers["x-idempotency-key"]
       if (req.method === "POST" && req.path === "/v1/payments") return once("payments", key, () => createPayment(req.body, key!))
+      const report = reports.route(req)
+      if (report !== undefined) return report
       const refunds = /^\/v1\/payments\/(\d+)\/refunds(?:\/(\d+))?\/?$/.exec(req.path)
       if (refunds !== null) {
         const p = charges.get(refunds[1]!)
         if (p === undefined) return notFound
         if (req.method === "POST" && refunds[2] === undefined) {
           if (key === undefined || key === "") return once("refunds", key, () => notFound)
-          return createRefund(p, req.body, key, { id: nextId, pending: refundsPending, now: new Date().toISOString() })
+          return createRefund(p, req.body, key, { id: nextId, pending: refundsPending, now: new Date().toISOString(), nowMs: Date.now() })
         }
         if (req.method === "GET" && refunds[2] === undefined) return { status: 200, body: p.refunds.map((r) => viewRefund(p, r)) }
         const one = p.refunds.find((r) => r.id === refunds[2])
@@ -255,6 +272,14 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       }
       return error(404, "not_found", "resource not found")
     }
+
+    const reports = makeReleaseReports({
+      payments: () => charges.values(),
+      accountCurrency: options.accountCurrency ?? "BRL",
+      accountId: 1234567890,
+      later: (ms, f) => server.later(ms, f),
+      readyAfterMs: options.reportReadyMs ?? 300
+    })
 
     const server = yield* serve((req) => {
       const authorized = req.headers.authorization === `Bearer ${options.accessToken}`
@@ -279,6 +304,9 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     const setStatus = (paymentId: string, status: string, detail?: string) =>
       Effect.gen(function*() {
         const p = yield* paymentOf(paymentId)
+        const at = yield* Clock.currentTimeMillis
+        if (status === "approved" && p.approvedAt === undefined) p.approvedAt = at
+        if (status === "charged_back" && p.chargedBackAt === undefined) p.chargedBackAt = at
         p.status = status
         p.statusDetail = detail ?? status
         yield* notifyNow(p)
@@ -287,7 +315,7 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     const decide = (refundId: string, outcome: "approved" | "rejected") =>
       Effect.suspend(() => {
         const p = [...charges.values()].find((c) => c.refunds.some((r) => r.id === refundId))
-        return p === undefined || !decideRefund(p, refundId, outcome)
+        return p === undefined || !decideRefund(p, refundId, outcome, Date.now())
           ? Effect.die(new Error(`simulator: no refund in process '${refundId}'`))
           : notifyNow(p)
       })
@@ -312,6 +340,7 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
         return view(p)
       },
       notificationBody,
+      reports: { report: reports.report, setFeeRule: reports.setFeeRule, setFaults: reports.setFaults },
       sign: (rawBody, timestampSeconds) =>
         Effect.map(
           timestampSeconds === undefined ? nowSeconds : Effect.succeed(timestampSeconds),

@@ -26,6 +26,8 @@ export interface SimulatedRefund {
   readonly rawBody: string
   status: "approved" | "in_process" | "rejected"
   readonly dateCreated: string
+  /** When the refund was paid (`approved`, epoch ms), for the release report. */
+  paidAt?: number | undefined
 }
 
 /** What a refund needs of its payment. */
@@ -77,7 +79,7 @@ export const createRefund = (
   p: Refundable,
   raw: string,
   key: string,
-  next: { readonly id: () => string; readonly pending: boolean; readonly now: string }
+  next: { readonly id: () => string; readonly pending: boolean; readonly now: string; readonly nowMs?: number | undefined }
 ): Answer => {
   const earlier = p.refunds.find((r) => r.idempotencyKey === key)
   if (earlier !== undefined) return { status: 201, body: viewRefund(p, earlier) }
@@ -99,7 +101,8 @@ export const createRefund = (
     idempotencyKey: key,
     rawBody: raw,
     status: next.pending ? "in_process" : "approved",
-    dateCreated: next.now
+    dateCreated: next.now,
+    paidAt: next.pending ? undefined : next.nowMs ?? Date.parse(next.now)
   }
   p.refunds.push(refund)
   p.refunded = Money.toText(BigDecimal.sum(Money.decimal(p.refunded), amount))
@@ -108,10 +111,11 @@ export const createRefund = (
 }
 
 /** Settles (`approved`) or rejects (`rejected`) an `in_process` refund; false when there is none. */
-export const decideRefund = (p: Refundable, refundId: string, outcome: "approved" | "rejected"): boolean => {
+export const decideRefund = (p: Refundable, refundId: string, outcome: "approved" | "rejected", nowMs: number = Date.now()): boolean => {
   const refund = p.refunds.find((r) => r.id === refundId)
   if (refund === undefined || refund.status !== "in_process") return false
   refund.status = outcome
+  if (outcome === "approved") refund.paidAt = nowMs
   if (outcome === "rejected") p.refunded = Money.toText(BigDecimal.subtract(Money.decimal(p.refunded), Money.decimal(refund.amount)))
   restate(p)
   return true
