@@ -46,6 +46,8 @@ import {
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import type { Connector } from "../kit/Connector.ts"
+import { pagarmePayablesReport } from "./Report.ts"
+import { PagarmeReportSource } from "./ReportSource.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import * as Notifications from "./Notifications.ts"
 import { orderBodyOf } from "./OrderBody.ts"
@@ -308,6 +310,14 @@ export const connector: Connector = {
   kind: "pagarme",
   secrets: ["SECRET_KEY"],
   settings: ["WEBHOOK_JWKS_URL"],
+  reportFormats: () => [pagarmePayablesReport],
+  reportSource: (settings) =>
+    PagarmeReportSource.make({
+      id: settings.id,
+      baseUrl: settings.baseUrl ?? defaultBaseUrl,
+      secretKey: settings.secrets["SECRET_KEY"]!,
+      timeoutMs: settings.timeoutMs
+    }),
   paymentProvider: (settings) =>
     make({
       id: settings.id,

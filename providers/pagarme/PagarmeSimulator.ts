@@ -34,11 +34,15 @@
  *   `charge.payment_failed` + `order.payment_failed`, `charge.refunded`, else `charge.updated`)
  *   signed `X-Webhook-Asymmetric-Signature: alg=RS256; kid=<kid>; signature=<base64url>` with
  *   `node:crypto`, independently of the plugin's verifier. `dropCallbacks(true)` loses them.
+ * - Payables (issue 30): `GET /payables` of what it was asked, see `SimulatorReport.ts`;
+ *   `reports` is its `SimulatorReports` plus `setFaults`. A charge records when it was paid and
+ *   charged back (`setStatus(id, "chargedback")`), a refund when it was paid.
  */
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto"
 import { Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { cancelCharge, decide } from "./SimulatorRefunds.ts"
+import { makePayables, type SimulatorPayables } from "./SimulatorReport.ts"
 import { chargeView, invalid, orderAmount, orderView, refusalOf, type SimCharge, type SimOrder } from "./SimulatorRules.ts"
 import * as Wire from "./Wire.ts"
 
@@ -74,6 +78,8 @@ export interface PagarmeSimulator {
   readonly webhookBody: (chargeId: string, type: string) => string
   /** Signed headers for a body; with another key (unknown to the JWKS) when `foreignKey`. */
   readonly sign: (rawBody: string, options?: { readonly foreignKey?: boolean }) => Readonly<Record<string, string>>
+  /** The payables (issue 30): `SimulatorReports` plus the faults `GET /payables` applies. */
+  readonly reports: Omit<SimulatorPayables, "route">
 }
 
 export interface StartOptions {
@@ -180,6 +186,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       if (mode === "echo") return { status: 400, body: { message: `rejected ${req.headers.authorization ?? ""}` } }
       const path = req.path.replace(/\/+$/, "")
       const key = req.headers["idempotency-key"]
+      const payables = reports.route(req)
+      if (payables !== undefined) return payables
       if (req.method === "POST" && /^\/orders$/i.test(path)) return once("orders", key, () => createOrder(req.body, key))
       if (req.method === "GET" && /^\/orders$/i.test(path)) {
         const code = req.query.get("code")
@@ -218,6 +226,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       const t = last.find((x) => x.id === transactionId)!
       return chargeView({ ...c, transactions: [t] }, server.baseUrl).last_transaction
     }
+
+    const reports = makePayables({ charges: () => charges.values(), now: () => Date.now() })
 
     const server = yield* serve((req) => {
       if (req.method === "GET" && req.path === "/.well-known/jwks.json") {
@@ -270,6 +280,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         c.status = status
         c.updatedAt = at
         if (status === "paid") c.paidAmount = c.amount
+        if (status === "paid" && c.paidAt === undefined) c.paidAt = Date.parse(at)
+        if (status === "chargedback" && c.chargedBackAt === undefined) c.chargedBackAt = Date.parse(at)
         const payment = c.transactions.find((t) => t.kind === "payment")
         if (payment !== undefined && paymentStatus !== undefined) [payment.status, payment.updatedAt] = [paymentStatus, at]
         yield* notify(c, types)
@@ -308,7 +320,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         return view(c)
       },
       webhookBody,
-      sign
+      sign,
+      reports: { report: reports.report, setFeeRule: reports.setFeeRule, setFaults: reports.setFaults }
     } satisfies PagarmeSimulator
   })
 

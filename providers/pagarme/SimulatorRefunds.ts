@@ -72,7 +72,8 @@ export const cancelCharge = (
     status: next.pending ? "pending_refund" : "refunded",
     createdAt: next.now,
     updatedAt: next.now,
-    idempotencyKey: next.idempotencyKey
+    idempotencyKey: next.idempotencyKey,
+    refundedAt: next.pending ? undefined : Date.parse(next.now)
   }
   c.transactions.push(refund)
   restate(c)
@@ -85,6 +86,7 @@ export const decide = (c: SimCharge, refundId: string, outcome: "refunded" | "fa
   if (refund === undefined || refund.status !== "pending_refund") return false
   refund.status = outcome
   refund.updatedAt = now
+  if (outcome === "refunded") refund.refundedAt = Date.parse(now)
   c.updatedAt = now
   restate(c)
   return true

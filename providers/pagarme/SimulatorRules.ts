@@ -27,6 +27,8 @@ export interface SimTransaction {
   updatedAt: string
   /** The idempotency key of the request that made a refund. */
   readonly idempotencyKey?: string | undefined
+  /** When a refund was paid (`refunded`, epoch ms), for the payables. */
+  refundedAt?: number | undefined
 }
 
 export interface SimCharge {
@@ -44,6 +46,10 @@ export interface SimCharge {
   readonly customer: Wire.Customer | undefined
   readonly createdAt: string
   updatedAt: string
+  /** When the charge was paid (epoch ms), for the payables. */
+  paidAt?: number | undefined
+  /** When it was charged back (`chargedback`, epoch ms). */
+  chargedBackAt?: number | undefined
 }
 
 export interface SimOrder {
