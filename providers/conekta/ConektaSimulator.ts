@@ -32,9 +32,12 @@
  *   would answer). `dropCallbacks(true)` loses them. `setRefundsPending(true)` makes new refunds
  *   `pending`; `settleRefund(id)` settles one; `rejectRefund(id)` cancels it (its amount is the
  *   order's again); both notify the order's event.
+ * - `reports`: the transactions (`GET /transactions`) of what it captured, refunded and charged
+ *   back in a period, each stamped with the simulator's clock when it happened (`SimulatorReport.ts`).
  */
 import { createSign, generateKeyPairSync, randomBytes } from "node:crypto"
 import { Clock, Effect, Schema, type Scope } from "effect"
+import type { SimulatorReports } from "../kit/SimulatorReports.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import {
   createRefund,
@@ -48,6 +51,7 @@ import {
   type SimulatedRefund,
   validateOrder
 } from "./SimulatorOrders.ts"
+import { type BookedMove, makeSimulatorReports } from "./SimulatorReport.ts"
 import * as Wire from "./Wire.ts"
 
 export type { RecordedRequest, SentCallback, SimulatedOrder, SimulatedRefund }
@@ -81,6 +85,8 @@ export interface ConektaSimulator {
   readonly eventBody: (orderId: string, paymentStatus?: string) => string
   /** The headers Conekta sends with `rawBody`: `digest` signed with the simulator's key. */
   readonly sign: (rawBody: string) => Readonly<Record<string, string>>
+  /** Conekta's transactions (`GET /transactions`) of what the simulator captured, refunded and charged back (`SimulatorReport.ts`). */
+  readonly reports: SimulatorReports
 }
 
 export interface StartOptions {
@@ -127,6 +133,8 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
     let dropping = false
     let refundsPending = false
     const acceptHeaders: Array<string | undefined> = []
+    const clock = yield* Clock.Clock
+    const nowMs = () => clock.currentTimeMillisUnsafe()
 
     const view = (o: SimulatedOrder) => orderView(o, server.baseUrl)
 
@@ -194,6 +202,8 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         if (o === undefined) return notFound("Order", refund[1]!)
         if (req.method === "POST" && refund[2] === undefined) {
           const refused = createRefund(o, parseJson(req.body), { id: () => hex(12), pending: refundsPending, now: nowSeconds() })
+          const made = refused === undefined ? o.refunds[o.refunds.length - 1] : undefined
+          if (made !== undefined && made.status === undefined) made.settledAtMs = nowMs()
           return refused ?? { status: 200, body: view(o) }
         }
         const r = o.refunds.find((x) => x.id === refund[2])
@@ -248,6 +258,8 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         const o = yield* orderOf(id)
         const previous = o.status
         o.status = status
+        if (status === "paid") o.capturedAtMs ??= nowMs()
+        if (status === "charged_back") o.chargedBackAtMs ??= nowMs()
         change?.(o)
         yield* Effect.promise(() => notify(o, previous))
       })
@@ -259,9 +271,22 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         const r = o.refunds.find((x) => x.id === refundId)!
         const previous = o.status
         r.status = outcome === "settled" ? undefined : "canceled"
+        if (outcome === "settled") r.settledAtMs = nowMs()
         restate(o)
         return Effect.promise(() => notify(o, previous))
       })
+
+    /** Every capture, settled refund and chargeback, for the report. */
+    const booked = (): ReadonlyArray<BookedMove> =>
+      [...orders.values()].flatMap((o) => [
+        ...(o.capturedAtMs === undefined ? [] : [{ type: "capture" as const, id: `txn_cap_${o.chargeId}`, orderId: o.id, amount: o.amount, at: o.capturedAtMs }]),
+        ...o.refunds.flatMap((r) =>
+          r.status !== undefined || r.settledAtMs === undefined
+            ? []
+            : [{ type: "refund" as const, id: `txn_ref_${r.id}`, orderId: o.id, refundId: r.id, amount: r.amount, at: r.settledAtMs }]
+        ),
+        ...(o.chargedBackAtMs === undefined ? [] : [{ type: "chargeback" as const, id: `txn_chb_${o.chargeId}`, orderId: o.id, amount: o.amount, at: o.chargedBackAtMs }])
+      ])
 
     return {
       baseUrl: server.baseUrl,
@@ -292,7 +317,8 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         }
         return eventBody(o, o.status, paymentStatus)
       },
-      sign: (rawBody) => headersFor(keys.privateKeyPem, rawBody)
+      sign: (rawBody) => headersFor(keys.privateKeyPem, rawBody),
+      reports: makeSimulatorReports(booked)
     } satisfies ConektaSimulator
   })
 

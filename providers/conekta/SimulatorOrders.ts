@@ -17,6 +17,8 @@ export interface SimulatedRefund {
   readonly createdAt: number
   /** `undefined` = settled (the documented example carries no status). */
   status: "pending" | "canceled" | undefined
+  /** When it was settled, epoch ms on the simulator's clock (for its report). */
+  settledAtMs?: number | undefined
 }
 
 export interface SimulatedOrder {
@@ -36,6 +38,9 @@ export interface SimulatedOrder {
   paidAt: number | undefined
   failureCode: string | undefined
   readonly refunds: Array<SimulatedRefund>
+  /** When it was first paid and charged back, epoch ms on the simulator's clock (for its report). */
+  capturedAtMs?: number | undefined
+  chargedBackAtMs?: number | undefined
 }
 
 /** The customer of the official SDK's own tests and of the API reference's examples. */

@@ -30,12 +30,16 @@
  * - Refund controls: `setRefundMode("pending")` leaves new refunds `PENDING`; `settleRefund(id)` /
  *   `rejectRefund(id, detail)` end one and notify it; `refundOf(id)` reads one.
  * - `seedPayment(...)` holds a `PAID` payment made elsewhere (a documented example's `payment_id`).
+ * - `reports`: the settlement report of what it captured, refunded and charged back in a period,
+ *   each move stamped with the simulator's clock when it happened (`SimulatorReport.ts`).
  */
-import { BigDecimal, Effect, Option, Schema, type Scope } from "effect"
+import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
+import type { SimulatorReports } from "../kit/SimulatorReports.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { dlocalDecimals, railOfMethodId, rails } from "./Rails.ts"
 import { makeRefundDesk, amountWithin, type RefundMode, type SimulatedRefund } from "./SimulatorRefunds.ts"
+import { type BookedMove, makeSimulatorReports } from "./SimulatorReport.ts"
 import { isSigned, notificationHeaders, type SimulatorCredentials } from "./SimulatorSigning.ts"
 import * as Wire from "./Wire.ts"
 
@@ -61,6 +65,10 @@ export interface SimulatedPayment {
   /** Sum of the refunds, decimal text. */
   refunded: string
   readonly refunds: Array<SimulatedRefund>
+  /** When the payment was made, first `PAID` and charged back (epoch ms, the simulator's clock). */
+  readonly createdAt: number
+  capturedAt?: number | undefined
+  chargedBackAt?: number | undefined
 }
 
 export interface DLocalSimulator {
@@ -87,6 +95,8 @@ export interface DLocalSimulator {
   readonly rejectRefund: (id: string, detail: string) => Effect.Effect<void>
   /** Holds a `PAID` payment (a documented example's), as if it had been made and paid. */
   readonly seedPayment: (payment: { readonly id: string; readonly orderId: string; readonly amount: string; readonly currency: string; readonly country: string }) => Effect.Effect<void>
+  /** dLocal's settlement report of what the simulator captured, refunded and charged back (`SimulatorReport.ts`). */
+  readonly reports: SimulatorReports
 }
 
 const decodePayment = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PaymentBody))
@@ -109,6 +119,8 @@ export const start = (
     let target: string | undefined
     let dropping = false
     let sequence = 0
+    const clock = yield* Clock.Clock
+    const now = () => clock.currentTimeMillisUnsafe()
 
     const statusOf = (payment: SimulatedPayment) => ({
       status: payment.status,
@@ -165,7 +177,8 @@ export const start = (
         status: mode === "decline" ? "REJECTED" : "PENDING",
         statusDetail: mode === "decline" ? "The payment was rejected." : "The payment is pending.",
         refunded: "0",
-        refunds: []
+        refunds: [],
+        createdAt: now()
       }
       payments.set(payment.id, payment)
       return { status: 200, body: view(payment) }
@@ -174,6 +187,7 @@ export const start = (
     const desk = makeRefundDesk({
       payment: (id) => payments.get(id),
       nextId: () => String(++sequence).padStart(8, "0"),
+      now,
       notify: async (url, body) => {
         const to = target ?? url
         if (to === undefined) return
@@ -236,10 +250,25 @@ export const start = (
         const payment = paymentOf(id)
         payment.status = status
         payment.statusDetail = detail ?? `The payment is ${status.toLowerCase()}.`
+        if (status === "PAID" && payment.capturedAt === undefined) payment.capturedAt = now()
+        if (status === "CHARGEBACK" && payment.chargedBackAt === undefined) payment.chargedBackAt = now()
         const url = target ?? payment.body.notification_url
         if (url === undefined) return
         const body = notificationBody(id)
         await server.sendCallback(url, notificationHeaders(credentials, body), body, { drop: dropping })
+      })
+
+    /** Every capture, paid refund and chargeback, for the settlement report. */
+    const booked = (): ReadonlyArray<BookedMove> =>
+      [...payments.values()].flatMap((p) => {
+        const base = { paymentId: p.id, orderId: p.orderId, country: p.body.country, amountText: p.amountText, currency: p.currency, createdAt: p.createdAt }
+        return [
+          ...(p.capturedAt === undefined ? [] : [{ ...base, kind: "PAYMENT" as const, id: p.id, at: p.capturedAt }]),
+          ...p.refunds.flatMap((r) =>
+            r.paidAt === undefined ? [] : [{ ...base, kind: "REFUND" as const, id: r.id, amountText: r.amountText, currency: r.currency, createdAt: r.createdAt, at: r.paidAt }]
+          ),
+          ...(p.chargedBackAt === undefined ? [] : [{ ...base, kind: "CHARGEBACK" as const, id: `CHB-${p.id}`, at: p.chargedBackAt }])
+        ]
       })
 
     return {
@@ -273,9 +302,10 @@ export const start = (
           } satisfies Wire.PaymentBody
           payments.set(seed.id, {
             id: seed.id, orderId: seed.orderId, amountText: seed.amount, currency: seed.currency, body, raw: JSON.stringify(body),
-            status: "PAID", statusDetail: "The payment was paid.", refunded: "0", refunds: []
+            status: "PAID", statusDetail: "The payment was paid.", refunded: "0", refunds: [], createdAt: now(), capturedAt: now()
           })
-        })
+        }),
+      reports: makeSimulatorReports(booked, credentials.login)
     } satisfies DLocalSimulator
   })
 

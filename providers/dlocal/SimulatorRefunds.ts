@@ -38,6 +38,10 @@ export interface SimulatedRefund {
   readonly raw: string
   status: string
   statusDetail: string
+  /** When the refund was made (epoch ms, the simulator's clock). */
+  readonly createdAt: number
+  /** When the refund was paid (`SUCCESS`), epoch ms; undefined while it is not. */
+  paidAt: number | undefined
 }
 
 /** What the refund desk needs of the payment it refunds. */
@@ -73,6 +77,8 @@ export const amountWithin = (raw: string, decimals: number) => {
 export const makeRefundDesk = (deps: {
   readonly payment: (id: string) => RefundablePayment | undefined
   readonly nextId: () => string
+  /** The simulator's clock, epoch ms. */
+  readonly now: () => number
   /** Sends the body, signed, to the refund's notification URL (or the callback target). */
   readonly notify: (url: string | undefined, body: string) => Promise<void>
 }) => {
@@ -119,7 +125,9 @@ export const makeRefundDesk = (deps: {
       notificationUrl: request.notification_url ?? undefined,
       raw,
       status: mode === "pending" ? "PENDING" : "SUCCESS",
-      statusDetail: mode === "pending" ? "The refund is pending." : "The refund was paid."
+      statusDetail: mode === "pending" ? "The refund is pending." : "The refund was paid.",
+      createdAt: deps.now(),
+      paidAt: mode === "pending" ? undefined : deps.now()
     }
     refunds.set(made.id, made)
     payment.refunds.push(made)
@@ -169,6 +177,7 @@ export const makeRefundDesk = (deps: {
     if (refund.status !== "PENDING") throw new Error(`simulator: refund '${id}' is ${refund.status}, not PENDING`)
     refund.status = status
     refund.statusDetail = detail
+    if (status === "SUCCESS") refund.paidAt = deps.now()
     const payment = deps.payment(refund.paymentId)!
     if (status === "SUCCESS") settled(payment)
     else payment.refunded = text(BigDecimal.subtract(decimal(payment.refunded), decimal(refund.amountText)))

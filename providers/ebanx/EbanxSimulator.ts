@@ -32,12 +32,17 @@
  *   certificate; the simulator does not, as the connector never relies on it (README).
  * - `answerNext(path, body)` answers the next request on `path` with a canned body (an SDK or
  *   documentation example), after authenticating it.
+ * - `reports`: the All Transactions Report of what it confirmed, refunded and charged back
+ *   (`chargeback(hash)`, booked for the report only) in a period, each stamped with the
+ *   simulator's clock when it happened (`SimulatorReport.ts`).
  */
 import { createHash } from "node:crypto"
-import { BigDecimal, Effect, type Scope } from "effect"
+import { BigDecimal, Clock, Effect, type Scope } from "effect"
+import type { SimulatorReports } from "../kit/SimulatorReports.ts"
 import { type Answer, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import * as Rails from "./Rails.ts"
 import * as Rules from "./SimulatorRules.ts"
+import { type BookedMove, makeSimulatorReports } from "./SimulatorReport.ts"
 
 export type Mode = "ok" | "unavailable" | "slow" | "decline"
 export type RefundMode = "confirm" | "pending"
@@ -55,6 +60,8 @@ export interface SimulatedRefund {
   /** The amount exactly as the request's JSON wrote it. */
   readonly amountText: string
   status: string
+  /** When the refund was confirmed (`CO`), epoch ms on the simulator's clock. */
+  confirmedAt?: number | undefined
 }
 
 export interface SimulatedPayment {
@@ -69,6 +76,10 @@ export interface SimulatedPayment {
   statusDate: string | undefined
   cancelReason?: string | undefined
   readonly refunds: Array<SimulatedRefund>
+  /** When it was made, first confirmed and charged back (epoch ms, the simulator's clock). */
+  readonly openedAt: number
+  confirmedAt?: number | undefined
+  chargedBackAt?: number | undefined
 }
 
 export interface EbanxSimulator {
@@ -91,6 +102,10 @@ export interface EbanxSimulator {
   readonly setErrorHttpStatus: (status: number) => Effect.Effect<void>
   /** Every request received, in order (raw bodies and headers: the credentials are in them). */
   readonly received: ReadonlyArray<{ readonly path: string; readonly body: string; readonly headers: Readonly<Record<string, string | undefined>> }>
+  /** Books a chargeback on a confirmed payment, for the report only (EBANX's chargeback notification is not simulated). */
+  readonly chargeback: (hash: string) => Effect.Effect<void>
+  /** EBANX's All Transactions Report of what the simulator confirmed, refunded and charged back (`SimulatorReport.ts`). */
+  readonly reports: SimulatorReports
 }
 
 /** The form EBANX POSTs about changed payments. */
@@ -126,6 +141,8 @@ export const start = (
     let target: string | undefined
     let dropping = false
     let sequence = 0
+    const clock = yield* Clock.Clock
+    const nowMs = () => clock.currentTimeMillisUnsafe()
 
     const refundView = (r: SimulatedRefund) => ({
       id: r.id,
@@ -176,7 +193,8 @@ export const start = (
         dueDate: dueDateOf(p["due_date"]),
         status: "PE",
         statusDate: undefined,
-        refunds: []
+        refunds: [],
+        openedAt: nowMs()
       }
       payments.set(payment.hash, payment)
       return answerOf(payment)
@@ -208,7 +226,10 @@ export const start = (
       const counted = payment.refunds.filter((r) => r.status !== "CA").map((r) => decimal(r.amountText))
       const total = [...counted, decimal(amountText)].reduce(BigDecimal.sum)
       if (BigDecimal.isGreaterThan(total, decimal(payment.amountText))) return refused(exceedingRefundCode, "Refund amount exceeds what is left of the payment")
-      const made: SimulatedRefund = { id: String(9000 + ++sequence), merchantRefundCode: refundCode, amountText, status: refundMode === "confirm" ? "CO" : "RE" }
+      const made: SimulatedRefund = {
+        id: String(9000 + ++sequence), merchantRefundCode: refundCode, amountText, status: refundMode === "confirm" ? "CO" : "RE",
+        confirmedAt: refundMode === "confirm" ? nowMs() : undefined
+      }
       payment.refunds.push(made)
       return answerOf(payment, { refund: refundView(made), operation: "refund" })
     }
@@ -253,6 +274,7 @@ export const start = (
         const payment = payments.get(hash)
         if (payment === undefined) throw new Error(`simulator: no payment '${hash}'`)
         payment.status = status
+        if (status === "CO" && payment.confirmedAt === undefined) payment.confirmedAt = nowMs()
         payment.statusDate = statusDate ?? now()
         payment.cancelReason = reason
         await notify(payment, "update")
@@ -262,8 +284,23 @@ export const start = (
       Effect.promise(async () => {
         const payment = [...payments.values()].find((p) => p.refunds.some((r) => r.id === refundId))
         if (payment === undefined) throw new Error(`simulator: no refund '${refundId}'`)
-        payment.refunds.find((r) => r.id === refundId)!.status = status
+        const moved = payment.refunds.find((r) => r.id === refundId)!
+        moved.status = status
+        if (status === "CO" && moved.confirmedAt === undefined) moved.confirmedAt = nowMs()
         await notify(payment, "refund")
+      })
+
+    /** Every confirmed payment, confirmed refund and chargeback, for the report. */
+    const booked = (): ReadonlyArray<BookedMove> =>
+      [...payments.values()].flatMap((p) => {
+        const base = { hash: p.hash, merchantPaymentCode: p.merchantPaymentCode, amountText: p.amountText, currency: String(p.body["currency_code"]), openedAt: p.openedAt }
+        return [
+          ...(p.confirmedAt === undefined ? [] : [{ ...base, kind: "Payment" as const, at: p.confirmedAt }]),
+          ...p.refunds.flatMap((r) =>
+            r.status !== "CO" || r.confirmedAt === undefined ? [] : [{ ...base, kind: "Refund" as const, refundId: r.id, amountText: r.amountText, at: r.confirmedAt }]
+          ),
+          ...(p.chargedBackAt === undefined ? [] : [{ ...base, kind: "Chargeback" as const, at: p.chargedBackAt }])
+        ]
       })
 
     return {
@@ -292,7 +329,14 @@ export const start = (
       setCallbackTarget: (url) => Effect.sync(() => void (target = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
       setErrorHttpStatus: (status) => Effect.sync(() => void (errorHttpStatus = status)),
-      received
+      received,
+      chargeback: (hash) =>
+        Effect.sync(() => {
+          const payment = payments.get(hash)
+          if (payment === undefined || payment.confirmedAt === undefined) throw new Error(`simulator: no confirmed payment '${hash}'`)
+          payment.chargedBackAt ??= nowMs()
+        }),
+      reports: makeSimulatorReports(booked)
     } satisfies EbanxSimulator
   })
 
