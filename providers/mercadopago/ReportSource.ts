@@ -6,8 +6,9 @@
  *    period's report (documented answer `202` with the report's `id`, `currency_id`...). The
  *    period is `[start, end)`; `end_date` is sent as `end` minus one second, as the documented
  *    sample's `end_date` (`...T02:59:59Z`) is inclusive.
- * 2. The report is generated asynchronously: `GET /v1/account/release_report/list` is polled every
- *    `pollInterval` until the report with that `id` has a `file_name`.
+ * 2. The report is generated asynchronously: `GET /v1/account/release_report/list` is polled (after
+ *    0.5 s, 1 s, 2 s..., at most every `pollInterval`) until the report with that `id` has a
+ *    `file_name`.
  * 3. `GET /v1/account/release_report/{file_name}` downloads the CSV.
  *
  * All of it within `maxWait` (each call within `timeoutMs`); otherwise, and on any refusal, the
@@ -92,13 +93,14 @@ export const make = (options: ReportSourceOptions): Effect.Effect<ReportSource, 
         return unwrapJsonText(response.headers["content-type"], text)
       }).pipe(Effect.timeoutOrElse({ duration: timeout, orElse: () => Effect.fail(unavailable("timeout: the download did not answer")) }))
 
-    const fileOf = (id: string): Effect.Effect<string, ReportUnavailable> =>
+    /** Waits 0.5 s, 1 s, 2 s... between polls, never longer than `pollInterval`. */
+    const fileOf = (id: string, attempt = 0): Effect.Effect<string, ReportUnavailable> =>
       Effect.gen(function*() {
         const list = yield* call("report.list", HttpClientRequest.get(`${baseUrl}/v1/account/release_report/list`), Listed)
         const found = list.find((r) => String(r.id) === id)
         if (found?.file_name !== undefined && found.file_name !== null && found.file_name !== "") return found.file_name
-        yield* Effect.sleep(pollInterval)
-        return yield* fileOf(id)
+        yield* Effect.sleep(Duration.min(pollInterval, Duration.millis(500 * 2 ** Math.min(attempt, 10))))
+        return yield* fileOf(id, attempt + 1)
       })
 
     const fetch = (period: ReportPeriod) =>
