@@ -34,6 +34,7 @@ import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import * as ConektaRefunds from "./ConektaRefunds.ts"
 import { railOf, requiredBeyondCatalog } from "./Rails.ts"
+import { conektaTransactionsReport } from "./Report.ts"
 import * as Signing from "./Signing.ts"
 import * as Wire from "./Wire.ts"
 
@@ -283,7 +284,9 @@ export const connector: Connector = {
       webhookPublicKey: settings.values["WEBHOOK_PUBLIC_KEY"],
       instructionsUrl: settings.values["INSTRUCTIONS_URL"],
       timeoutMs: settings.timeoutMs
-    })
+    }),
+  // The answer of GET /transactions, uploaded by an operator (no reportSource fetches it yet).
+  reportFormats: () => [conektaTransactionsReport]
 }
 
 export const ConektaProvider = { make, layer, connector, paymentDataOf, defaultBaseUrl, defaultTimeoutMs }

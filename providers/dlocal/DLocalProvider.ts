@@ -41,6 +41,7 @@ import { type ClientOptions, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
 import * as Rails from "./Rails.ts"
 import { makeRefund } from "./Refunds.ts"
+import { dlocalSettlementReport } from "./Report.ts"
 import { verifyNotification } from "./Signing.ts"
 import * as Wire from "./Wire.ts"
 
@@ -235,7 +236,9 @@ export const connector: Connector = {
   payoutSecrets: ["CLIENT_ID", "CLIENT_SECRET"],
   settings: ["RETURN_URL", "PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
   paymentProvider: (settings) => make(optionsOf(settings)),
-  payoutProvider: payoutsFromSettings
+  payoutProvider: payoutsFromSettings,
+  // dLocal e-mails or SFTPs its settlement report: uploaded by an operator, no reports API.
+  reportFormats: () => [dlocalSettlementReport]
 }
 
 export const DLocalProvider = { make, layer, connector }

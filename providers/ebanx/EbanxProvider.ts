@@ -49,6 +49,7 @@ import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Auth from "./Auth.ts"
 import * as Rails from "./Rails.ts"
+import { ebanxTransactionsReport } from "./Report.ts"
 import * as Wire from "./Wire.ts"
 
 export const baseUrls: Readonly<Record<Environment, string>> = {
@@ -295,7 +296,9 @@ export const connector: Connector = {
       baseUrl: settings.baseUrl,
       integrationKey: settings.secrets["INTEGRATION_KEY"]!,
       timeoutMs: settings.timeoutMs
-    })
+    }),
+  // EBANX delivers its reports from the merchant area: uploaded by an operator, no reports API used.
+  reportFormats: () => [ebanxTransactionsReport]
 }
 
 /**
@@ -313,7 +316,8 @@ export const jwsConnector: Connector = {
       baseUrl: settings.baseUrl,
       jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! },
       timeoutMs: settings.timeoutMs
-    })
+    }),
+  reportFormats: () => [{ ...ebanxTransactionsReport, provider: "ebanx-jws" }]
 }
 
 export const EbanxProvider = { make, layer, connector, jwsConnector, baseUrls }

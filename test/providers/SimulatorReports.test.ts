@@ -24,6 +24,9 @@ import { EbanxSimulator } from "../../providers/ebanx/EbanxSimulator.ts"
 import { ebanxTransactionsReport } from "../../providers/ebanx/Report.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
 import type { SimulatorReports } from "../../providers/kit/SimulatorReports.ts"
+import ConektaStandalone from "../../providers/conekta/Standalone.ts"
+import DLocalStandalone from "../../providers/dlocal/Standalone.ts"
+import EbanxStandalone from "../../providers/ebanx/Standalone.ts"
 
 const text = (amount: BigDecimal.BigDecimal | null) => (amount === null ? null : BigDecimal.format(BigDecimal.normalize(amount)))
 
@@ -231,5 +234,22 @@ describe("Conekta simulator transactions", () => {
       assert.strictEqual(faulty.filter((l) => l.kind === "refund").length, 2, "the refund reported twice")
       assert.deepStrictEqual(faulty.filter((l) => l.kind === "payment" && l.providerRef === a.providerRef).map((l) => l.fee), ["9.99"])
       assert.deepStrictEqual(faulty.filter((l) => l.kind === "payment" && l.providerRef === b.providerRef), clean.filter((l) => l.kind === "payment" && l.providerRef === b.providerRef))
+    }))
+})
+
+describe("standalone simulators serve their report", () => {
+  it.live("POST /_simulator/reports { from, to, faults } answers the report of the period, refusing a period that is not ISO", () =>
+    Effect.gen(function*() {
+      for (const [standalone, format] of [[DLocalStandalone, dlocalSettlementReport], [EbanxStandalone, ebanxTransactionsReport], [ConektaStandalone, conektaTransactionsReport]] as const) {
+        const started = yield* standalone.start
+        const route = started.routes?.["POST /_simulator/reports"]
+        assert.isDefined(route, standalone.kind)
+        const now = yield* DateTime.now
+        const answer = (yield* route!(undefined, { from: DateTime.formatIso(DateTime.subtract(now, { hours: 1 })), to: DateTime.formatIso(now), faults: { unknownCaptures: 1 } })) as { report: string }
+        const lines = parsed(format, answer.report)
+        assert.deepStrictEqual(lines.map((l) => [l.kind, l.normalized]), [["payment", "captured"]], standalone.kind)
+        const refused = yield* Effect.flip(route!(undefined, { from: "yesterday", to: DateTime.formatIso(now) }))
+        assert.include(refused.message, "from")
+      }
     }))
 })
