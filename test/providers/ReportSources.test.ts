@@ -184,7 +184,7 @@ describe("Pagar.me payables through GET /payables", () => {
       ]
       const byRef = (a: { providerRef: string | null; kind: string }, b: { providerRef: string | null; kind: string }) =>
         `${a.kind}${a.providerRef}`.localeCompare(`${b.kind}${b.providerRef}`)
-      assert.deepStrictEqual([...lines].sort(byRef), [...expected].sort(byRef))
+      assert.deepStrictEqual([...lines].sort(byRef), [...expected].sort(byRef) as ReadonlyArray<unknown>)
       assert.isTrue(sim.requests.filter((r) => r.path === "/payables").every((r) => r.authorized))
     }))
 
