@@ -140,6 +140,7 @@ const normalize = (kind: ReportLineKind, status: string): ReportStatus => {
     case "paid_out":
     case "transferred":
       return kind === "payment" ? "captured" : kind === "refund" ? "refunded" : kind === "chargeback" ? "charged_back" : "settled"
+    // An adjustment's status is often its own type word (the description mixes them): settled.
     default:
       return "other"
   }
@@ -196,7 +197,7 @@ const line = (tx: Json): ReportLine => {
     providerRef: charge ?? id,
     reference: null,
     status: kind === "adjustment" ? `${type}/${status}` : status,
-    normalized: kind === "adjustment" && normalize(kind, status) !== "pending" ? "settled" : normalize(kind, status),
+    normalized: normalize(kind, status) === "other" && kind === "adjustment" ? "settled" : normalize(kind, status),
     amount: minor(amount),
     currency: currency.value,
     fee: fee === null ? null : minor(fee),
