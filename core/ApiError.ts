@@ -217,6 +217,43 @@ export const ErrorCatalog = {
     "The settlement batch is still open: its statement exists once it closes (`settlement.closed`, then `settlement.pdf_ready`).",
     Schema.Struct({ settlementId: Schema.String, closesAt: Schema.String.annotate({ description: "The next scheduled close, ISO 8601" }) })
   ),
+  // Reconciliation (operator)
+  report_format_unknown: entry(
+    422,
+    "invalid_request_error",
+    "The provider has no report format of that name here (`details.formats` lists those it has); nothing was imported.",
+    Schema.Struct({ provider: Schema.String, formats: Schema.Array(Schema.String) })
+  ),
+  report_malformed: entry(
+    400,
+    "invalid_request_error",
+    "The report file breaks its format at `details.line`, `details.column`; nothing was imported.",
+    Schema.Struct({ line: Schema.Int, column: Schema.String, problem: Schema.String })
+  ),
+  report_source_unavailable: entry(
+    422,
+    "invalid_request_error",
+    "The provider has no reports API the engine can fetch from (upload its file instead: `POST /admin/v1/reconciliation/reports`).",
+    Schema.Struct({ provider: Schema.String })
+  ),
+  report_unavailable: entry(
+    502,
+    "provider_error",
+    "The provider's reports API did not give the report; nothing was imported. Retry later.",
+    Schema.Struct({ provider: Schema.String, reason: Schema.String })
+  ),
+  discrepancy_resolved: entry(
+    409,
+    "invalid_request_error",
+    "The discrepancy is already resolved; history is not edited (a further correction is another journal entry).",
+    Schema.Struct({ discrepancyId: Schema.String, resolvedAt: Schema.String })
+  ),
+  adjustment_needs_record: entry(
+    422,
+    "invalid_request_error",
+    "An adjustment is booked on the shop of the engine's record; this discrepancy has no record (resolve it with a note alone).",
+    Schema.Struct({ discrepancyId: Schema.String })
+  ),
   payout_method_unavailable: entry(
     422,
     "invalid_request_error",

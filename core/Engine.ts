@@ -29,6 +29,8 @@ import { Merchants } from "./tenancy/Merchants.ts"
 import { Scopes } from "./tenancy/Scopes.ts"
 import { Settlements } from "./settlements/Settlements.ts"
 import { SettlementPayoutProviders } from "./ports/SettlementPayoutProvider.ts"
+import { ProviderReports } from "./ports/ProviderReports.ts"
+import { Reconciliation } from "./reconciliation/Reconciliation.ts"
 import { Events } from "./webhooks/Events.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
@@ -48,7 +50,8 @@ export const services = Layer.mergeAll(
   Swaps.layer,
   Withdrawals.layer,
   Payouts.layer,
-  SandboxClocks.layer
+  SandboxClocks.layer,
+  Reconciliation.layer
 ).pipe(
   Layer.provideMerge(Settlements.layer),
   Layer.provideMerge(Payments.layer),
@@ -101,6 +104,11 @@ export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
    */
   readonly settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders> | undefined
   /**
+   * The providers' report formats and reports APIs, for reconciliation
+   * (`ProviderReports.layer([...])`). Without it, every report upload and run is refused.
+   */
+  readonly providerReports?: Layer.Layer<ProviderReports> | undefined
+  /**
    * How often the two background loops look for due work: `Jobs.worker` (expiry, sandbox
    * outcomes, settlement, reconcile, recovery) and `Webhooks.worker` (deliveries). Default
    * 1 second; `false` starts neither (another process of the same store runs them).
@@ -120,6 +128,7 @@ const make = <S, SE, T, TE, W, WE, PE = never, PR = never>(parts: EngineParts<S,
     Layer.provideMerge(services),
     Layer.provideMerge(Payouts.noProviders),
     Layer.provideMerge(parts.settlementPayoutProviders ?? SettlementPayoutProviders.none),
+    Layer.provideMerge(parts.providerReports ?? ProviderReports.none),
     Layer.provideMerge(Foundation),
     Layer.provideMerge(Layer.mergeAll(parts.tokenSigner, parts.webhookSender, Layer.succeed(EngineConfig, parts.config))),
     Layer.provideMerge(parts.store)
@@ -131,6 +140,16 @@ export const Engine = {
   make,
   services,
   /** With no payout provider plugins: real-rail payouts go through the simulated driver. */
-  layer: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(SettlementPayoutProviders.none), Layer.provideMerge(Foundation)),
-  layerTest: services.pipe(Layer.provideMerge(Payouts.noProviders), Layer.provideMerge(SettlementPayoutProviders.none), Layer.provideMerge(FoundationTest))
+  layer: services.pipe(
+    Layer.provideMerge(Payouts.noProviders),
+    Layer.provideMerge(SettlementPayoutProviders.none),
+    Layer.provideMerge(ProviderReports.none),
+    Layer.provideMerge(Foundation)
+  ),
+  layerTest: services.pipe(
+    Layer.provideMerge(Payouts.noProviders),
+    Layer.provideMerge(SettlementPayoutProviders.none),
+    Layer.provideMerge(ProviderReports.none),
+    Layer.provideMerge(FoundationTest)
+  )
 }

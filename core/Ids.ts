@@ -26,7 +26,9 @@ export const IdPrefixes = {
   job: "job_",
   journal: "jnl_",
   withdrawal: "wdr_",
-  settlement: "STL-"
+  settlement: "STL-",
+  report: "rcr_",
+  discrepancy: "rcd_"
 } as const
 
 export type IdKind = keyof typeof IdPrefixes

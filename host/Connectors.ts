@@ -47,6 +47,7 @@ import { Environment } from "../core/Environment.ts"
 import { ProviderRegistry } from "../core/payments/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
+import { ProviderReports, type ProviderReportsEntry } from "../core/ports/ProviderReports.ts"
 import { type SettlementPayoutProvider, SettlementPayoutProviders } from "../core/ports/SettlementPayoutProvider.ts"
 import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
 import { settlementConnector as CircleConnector } from "../providers/circle/CirclePayouts.ts"
@@ -258,5 +259,33 @@ export const settlementPayoutProvidersLayer = (configured: ReadonlyArray<Configu
         (make) => make
       ),
       SettlementPayoutProviders.layer
+    )
+  ).pipe(Layer.provide(Requirements))
+
+/**
+ * The report formats and reports APIs of every configured instance that has them, for
+ * reconciliation: an operator uploads a file in one of an instance's formats; an instance with a
+ * reports API is also fetched from by the scheduled runs.
+ */
+export const providerReportsLayer = (configured: ReadonlyArray<ConfiguredConnector>): Layer.Layer<ProviderReports> =>
+  Layer.unwrap(
+    Effect.map(
+      Effect.forEach(
+        configured.filter(({ connector }) => connector.reportFormats !== undefined || connector.reportSource !== undefined),
+        ({ connector, settings }) =>
+          Effect.map(
+            connector.reportSource === undefined ? Effect.succeed(null) : connector.reportSource(settings),
+            (source): ProviderReportsEntry => {
+              const formats = connector.reportFormats?.(settings) ?? []
+              return {
+                provider: settings.id,
+                environment: settings.environment,
+                formats: source === null || formats.some((f) => f.name === source.format.name) ? formats : [...formats, source.format],
+                source
+              }
+            }
+          )
+      ),
+      ProviderReports.layer
     )
   ).pipe(Layer.provide(Requirements))

@@ -16,6 +16,7 @@ import { Engine, foundationWith } from "../core/Engine.ts"
 import { Jobs } from "../core/jobs/Jobs.ts"
 import { Webhooks } from "../core/webhooks/Webhooks.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
+import type { ProviderReports } from "../core/ports/ProviderReports.ts"
 import type { SettlementPayoutProviders } from "../core/ports/SettlementPayoutProvider.ts"
 import { SandboxProvider } from "../providers/sandbox/SandboxProvider.ts"
 import { Ids } from "../core/Ids.ts"
@@ -24,7 +25,7 @@ import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
 import type { HostConfig } from "./Config.ts"
-import { paymentProvidersLayer, payoutProvidersLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
+import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
 export const storeLayer = (config: HostConfig) =>
@@ -93,14 +94,17 @@ export const appLayer = (
    * Settlement payout plugins: the configured connectors' by default (none: production
    * settlement schedules are refused, no batch can be paid).
    */
-  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = settlementPayoutProvidersLayer(config.connectors)
+  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = settlementPayoutProvidersLayer(config.connectors),
+  /** The configured connectors' report formats and reports APIs, for reconciliation, by default. */
+  providerReports: Layer.Layer<ProviderReports> = providerReportsLayer(config.connectors)
 ) => {
   const engine = Engine.services.pipe(
     Layer.provideMerge(Layer.mergeAll(
       tokenSignerLayer(config.jwtSecret),
       HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }),
       payoutProviders,
-      settlementPayoutProviders
+      settlementPayoutProviders,
+      providerReports
     )),
     Layer.provideMerge(foundationWith(nodeCrypto))
   )
@@ -151,9 +155,10 @@ export const hostLayer = (
   config: HostConfig,
   store?: Layer.Layer<any, any, never>,
   payoutProviders?: Layer.Layer<PayoutProviders>,
-  settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders>
+  settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders>,
+  providerReports?: Layer.Layer<ProviderReports>
 ) => {
-  const app = appLayer(config, store, payoutProviders, settlementPayoutProviders).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
+  const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
   const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve()(router.asHttpEffect())))
   return HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server))).pipe(

@@ -7,7 +7,8 @@
  * and the column, so that nothing is half-imported.
  */
 import type { BigDecimal, DateTime, Duration, Effect, Result } from "effect"
-import { Schema } from "effect"
+import { Context, Layer, Schema } from "effect"
+import type { Environment } from "../Environment.ts"
 
 /** What a report line is about, in the engine's words. */
 export type ReportLineKind = "payment" | "refund" | "chargeback" | "fee" | "payout" | "adjustment"
@@ -82,4 +83,28 @@ export interface ReportSource {
   readonly delay: Duration.Duration
   /** The report's file text for the period, asked with the connector's own credentials. */
   readonly fetch: (period: ReportPeriod) => Effect.Effect<string, ReportUnavailable>
+}
+
+/** One provider instance's reports: the formats an operator may upload, and its reports API if it has one. */
+export interface ProviderReportsEntry {
+  /** The provider id (a configured connector instance). */
+  readonly provider: string
+  readonly environment: Environment
+  readonly formats: ReadonlyArray<ReportFormat>
+  readonly source: ReportSource | null
+}
+
+/** The report formats and sources of the configured providers, by environment and provider id. */
+export class ProviderReports extends Context.Service<ProviderReports, {
+  readonly entry: (environment: Environment, provider: string) => ProviderReportsEntry | undefined
+  /** Every instance with a reports API: the scheduled runs' work. */
+  readonly sources: ReadonlyArray<ProviderReportsEntry & { readonly source: ReportSource }>
+}>()("core/ports/ProviderReports") {
+  static readonly layer = (entries: ReadonlyArray<ProviderReportsEntry>) =>
+    Layer.succeed(ProviderReports, ProviderReports.of({
+      entry: (environment, provider) => entries.find((e) => e.environment === environment && e.provider === provider),
+      sources: entries.filter((e): e is ProviderReportsEntry & { readonly source: ReportSource } => e.source !== null)
+    }))
+  /** No provider reports: every upload and run answers that the provider has none. */
+  static readonly none = ProviderReports.layer([])
 }

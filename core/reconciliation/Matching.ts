@@ -5,7 +5,7 @@
  * A line is matched to a record by the provider's reference (`providerRef`), or else by the
  * reference the engine sent the provider (a payment's upstream idempotency key
  * `<transactionId>:<providerId>`, a refund's claim id). Then status, amount, currency and fee are
- * compared. Outcomes:
+ * compared (the engine's own id, which connectors send as the order reference, is a reference too). Outcomes:
  * - `matched`: the line agrees with its record;
  * - `unknown_to_engine`: a line no record answers (a capture the engine never heard about);
  * - `missing_from_report`: a record that moved money in the report's period and is not in it;
@@ -14,6 +14,7 @@
  * - `duplicate`: a second line for a record already matched (a refund paid twice).
  */
 import { BigDecimal, DateTime } from "effect"
+import * as Money from "../Money.ts"
 import type { ReportLine, ReportStatus } from "../ports/ProviderReports.ts"
 
 /** The engine's side of one thing the provider did: a payment or a refund, as the report should show it. */
@@ -21,6 +22,8 @@ export interface EngineRecord {
   readonly kind: "payment" | "refund"
   /** `TXN-...` or `CLM-...`. */
   readonly id: string
+  /** The shop whose record it is (where a correction of it is booked). */
+  readonly shopId: string
   readonly providerRef: string | null
   /** What the engine sent the provider as its reference (upstream key, refund id). */
   readonly reference: string
@@ -30,8 +33,17 @@ export interface EngineRecord {
   readonly status: string
   readonly amount: BigDecimal.BigDecimal
   readonly currency: string
-  /** The provider's fee the engine booked, with its currency; null when the engine has none to compare. */
-  readonly fee: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
+  /**
+   * The provider's fee the engine booked (USD) and the payment's local units per USD, to compare
+   * with a report that states fees in USD or in the local currency; null when the engine has none.
+   */
+  readonly fee: { readonly usd: BigDecimal.BigDecimal; readonly localPerUsd: BigDecimal.BigDecimal } | null
+  /**
+   * What the record did to the provider clearing account, USD: a payment's completion books the
+   * provider owing its headline (`-amount`), a refund paid gives back its USD share (`+amountUsd`).
+   * 0 while no money moved.
+   */
+  readonly clearingUsd: BigDecimal.BigDecimal
   /** When the money moved (completion, refund approval): the report is due after the provider's delay. */
   readonly movedAt: DateTime.Utc | null
 }
@@ -48,10 +60,38 @@ const movedStatuses: Record<"payment" | "refund", ReadonlyArray<ReportStatus>> =
   refund: ["refunded", "settled", "captured"]
 }
 
+/** Whether a line says the money moved (captured, settled, refunded...) for its kind. */
+export const lineMoved = (line: ReportLine): boolean => {
+  const kind = recordKindOf(line)
+  return kind !== null && movedStatuses[kind].includes(line.normalized)
+}
+
 const recordKindOf = (line: ReportLine): "payment" | "refund" | null =>
   line.kind === "payment" ? "payment" : line.kind === "refund" ? "refund" : null
 
 const same = (a: BigDecimal.BigDecimal, b: BigDecimal.BigDecimal) => BigDecimal.equals(BigDecimal.normalize(a), BigDecimal.normalize(b))
+
+/**
+ * The fee the engine expects on the line, in the line's fee currency: the booked USD fee, or it
+ * converted at the payment's own rate when the report states fees in the local currency; null
+ * when the report uses a third currency (not compared).
+ */
+const expectedFee = (record: EngineRecord, feeCurrency: string): BigDecimal.BigDecimal | null =>
+  record.fee === null ? null
+  : feeCurrency === "USD" ? record.fee.usd
+  : feeCurrency === record.currency ? Money.round(BigDecimal.multiply(record.fee.usd, record.fee.localPerUsd), feeCurrency)
+  : null
+
+/**
+ * Fees are a contract's percent of an amount the provider converted at its own rate, so the
+ * provider's and the engine's can differ by the rounding of one minor unit without anything being
+ * wrong; a larger difference is a fee charged differently.
+ */
+const feeAgrees = (reported: BigDecimal.BigDecimal, expected: BigDecimal.BigDecimal, currency: string) =>
+  BigDecimal.isLessThanOrEqualTo(
+    BigDecimal.abs(BigDecimal.subtract(reported, expected)),
+    BigDecimal.make(1n, Money.exponent(currency))
+  )
 
 /**
  * The period the report covers, `[start, end)`. A run matches a period only once the provider's
@@ -69,6 +109,7 @@ export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<E
   for (const r of records) {
     if (r.providerRef !== null) byRef.set(`${r.kind}|${r.providerRef}`, r)
     byReference.set(`${r.kind}|${r.reference}`, r)
+    byReference.set(`${r.kind}|${r.id}`, r) // connectors send the engine's id as the provider's order reference
   }
   const seen = new Set<string>()
   const outcomes: Array<Outcome> = []
@@ -86,7 +127,7 @@ export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<E
       continue
     }
     seen.add(record.id)
-    const reportMoved = movedStatuses[kind].includes(line.normalized)
+    const reportMoved = lineMoved(line)
     if (reportMoved !== record.moved && line.normalized !== "pending") {
       outcomes.push({
         _tag: "discrepancy",
@@ -107,13 +148,14 @@ export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<E
       })
       continue
     }
-    if (line.fee !== null && record.fee !== null && line.feeCurrency === record.fee.currency && !same(line.fee, record.fee.amount)) {
+    const expected = line.fee === null || line.feeCurrency === null ? null : expectedFee(record, line.feeCurrency)
+    if (line.fee !== null && line.feeCurrency !== null && expected !== null && !feeAgrees(line.fee, expected, line.feeCurrency)) {
       outcomes.push({
         _tag: "discrepancy",
         kind: "fee_differs",
         line,
         record,
-        detail: `the provider charged ${BigDecimal.format(line.fee)} ${line.feeCurrency}; the engine booked ${BigDecimal.format(record.fee.amount)} ${record.fee.currency}`
+        detail: `the provider charged ${Money.toText(line.fee)} ${line.feeCurrency}; the engine expected ${Money.toText(expected)} ${line.feeCurrency}`
       })
       continue
     }

@@ -24,7 +24,9 @@ const payment = (n: number, amount: string): EngineRecord => ({
   status: "completed",
   amount: Money.decimal(amount),
   currency: "BRL",
-  fee: { amount: Money.decimal("1.25"), currency: "BRL" },
+  shopId: "shop_1",
+  fee: { usd: Money.decimal("0.25"), localPerUsd: Money.decimal("5") },
+  clearingUsd: Money.decimal("-1"),
   movedAt: DateTime.add(periodStart, { minutes: n % 1400 })
 })
 
@@ -37,8 +39,8 @@ const lineOf = (r: EngineRecord, line: number): ReportLine => ({
   normalized: r.kind === "payment" ? "captured" : "refunded",
   amount: r.amount,
   currency: r.currency,
-  fee: r.fee?.amount ?? null,
-  feeCurrency: r.fee?.currency ?? null,
+  fee: r.fee === null ? null : BigDecimal.multiply(r.fee.usd, r.fee.localPerUsd),
+  feeCurrency: r.fee === null ? null : "BRL",
   occurredAt: r.movedAt
 })
 
@@ -59,7 +61,9 @@ describe("report matching", () => {
           status: "approved",
           amount: BigDecimal.divideUnsafe(paid.amount, Money.decimal("2")),
           currency: "BRL",
+          shopId: "shop_1",
           fee: null,
+          clearingUsd: Money.decimal("1"),
           movedAt: paid.movedAt
         })
       }
@@ -79,7 +83,7 @@ describe("report matching", () => {
         expected.set(`X-${k}`, "unknown_to_engine")
         // A fee changed.
         const f = fresh()
-        lines[f] = { ...lines[f]!, fee: lines[f]!.fee === null ? null : BigDecimal.sum(lines[f]!.fee!, Money.decimal("0.01")) }
+        lines[f] = { ...lines[f]!, fee: lines[f]!.fee === null ? null : BigDecimal.sum(lines[f]!.fee!, Money.decimal("0.02")) }
         if (lines[f]!.fee !== null) expected.set(lines[f]!.providerRef!, "fee_differs")
         // An amount changed.
         const a = fresh()
@@ -127,5 +131,14 @@ describe("report matching", () => {
     const pending = payment(3, "10.00")
     const outcomes = match([{ ...lineOf(pending, 2), status: "PENDING", normalized: "pending" }], [{ ...pending, moved: false, status: "pending" }], { periodStart, periodEnd })
     assert.deepStrictEqual(outcomes.map((o) => o._tag), ["matched"])
+  })
+  it("a fee in the local currency is the booked USD fee at the payment's rate, give or take one minor unit of rounding", () => {
+    const p = payment(4, "100.00") // fee 0.25 USD at 5 BRL per USD: 1.25 BRL
+    const at = (fee: string) => match([{ ...lineOf(p, 2), fee: Money.decimal(fee) }], [p], { periodStart, periodEnd }).map((o) => o._tag === "matched" ? "matched" : o.kind)[0]
+    assert.deepStrictEqual([at("1.25"), at("1.26"), at("1.24"), at("1.27"), at("1.23")], ["matched", "matched", "matched", "fee_differs", "fee_differs"])
+    const inUsd = match([{ ...lineOf(p, 2), fee: Money.decimal("0.25"), feeCurrency: "USD" }], [p], { periodStart, periodEnd })
+    assert.deepStrictEqual(inUsd.map((o) => o._tag), ["matched"])
+    const otherCurrency = match([{ ...lineOf(p, 2), fee: Money.decimal("99"), feeCurrency: "EUR" }], [p], { periodStart, periodEnd })
+    assert.deepStrictEqual(otherCurrency.map((o) => o._tag), ["matched"])
   })
 })

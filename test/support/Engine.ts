@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { Engine, FoundationTest } from "../../core/Engine.ts"
+import { ProviderReports } from "../../core/ports/ProviderReports.ts"
 import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
 import { Settlements } from "../../core/settlements/Settlements.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
@@ -57,11 +58,12 @@ export class ScriptedSender extends Context.Service<ScriptedSender, {
 export const EngineTestWith = (
   payoutProviders: Layer.Layer<PayoutProviders>,
   store: typeof MemoryStore.layer = MemoryStore.layer,
-  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = SettlementPayoutProviders.none
+  settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = SettlementPayoutProviders.none,
+  providerReports: Layer.Layer<ProviderReports> = ProviderReports.none
 ) =>
   SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
     Layer.provideMerge(
-      Engine.services.pipe(Layer.provideMerge(Layer.merge(payoutProviders, settlementPayoutProviders)), Layer.provideMerge(FoundationTest))
+      Engine.services.pipe(Layer.provideMerge(Layer.mergeAll(payoutProviders, settlementPayoutProviders, providerReports)), Layer.provideMerge(FoundationTest))
     ),
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
     Layer.provideMerge(ScriptedSender.layer),

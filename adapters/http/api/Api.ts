@@ -8,6 +8,7 @@ import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
 import { PayoutAdminApi, PayoutsApi } from "./PayoutsApi.ts"
+import { ReconciliationAdminApi } from "./ReconciliationApi.ts"
 import { RoutingAdminApi } from "./RoutingApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { SettlementAdminApi, SettlementCallbacksApi, SettlementsApi } from "./SettlementsApi.ts"
@@ -41,7 +42,8 @@ export class Api extends HttpApi.make("payment-orchestration")
     ClaimAdminApi.annotate(OpenApi.Exclude, true),
     PayoutAdminApi.annotate(OpenApi.Exclude, true),
     RoutingAdminApi.annotate(OpenApi.Exclude, true),
-    SettlementAdminApi.annotate(OpenApi.Exclude, true)
+    SettlementAdminApi.annotate(OpenApi.Exclude, true),
+    ReconciliationAdminApi.annotate(OpenApi.Exclude, true)
   )
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first; an unknown field is an error
@@ -57,14 +59,14 @@ export class Api extends HttpApi.make("payment-orchestration")
 
 /** The operator's document, served at `/admin/openapi.json`. */
 export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi)
+  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
   .middleware(ErrorResponses)
   .annotate(OpenApi.Title, "Payment Orchestration Admin API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(
     OpenApi.Description,
     "The operator's API of the reference host, under `/admin/v1`, authorized by the host's `ADMIN_TOKEN` as a bearer token: merchants and keys, " +
-      "FX rates, provider routes and routing rules, deposit settings, settlement schedules, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
+      "FX rates, provider routes and routing rules, deposit settings, settlement schedules, reconciliation with the providers' reports, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
   )
   .annotate(OpenApi.Transform, polishDocument)
 {}

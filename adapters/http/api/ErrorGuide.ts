@@ -170,6 +170,36 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "Settlement STL-01M8C3R5N2P3Q4R5S6T7U8V9W0 is still open: it closes at 2026-11-27T00:00:00.000Z",
     details: { settlementId: "STL-01M8C3R5N2P3Q4R5S6T7U8V9W0", closesAt: "2026-11-27T00:00:00.000Z" }
   },
+  report_format_unknown: {
+    advice: "Name one of `details.formats` (the provider's documented report formats this host reads) in `format`.",
+    message: "Provider dlocal has no report format 'settlement.csv'",
+    details: { provider: "dlocal", formats: ["settlement-cross-border-csv"] }
+  },
+  report_malformed: {
+    advice: "Fix the file at `details.line`, `details.column` (or ask the provider for a new one) and upload it again; nothing was imported.",
+    message: "The report breaks its format at line 7, column LOCAL_AMOUNT: not a decimal amount: '12,5O'",
+    details: { line: 7, column: "LOCAL_AMOUNT", problem: "not a decimal amount: '12,5O'" }
+  },
+  report_source_unavailable: {
+    advice: "Upload the provider's report file with POST /admin/v1/reconciliation/reports instead.",
+    message: "Provider dlocal has no reports API here: upload its report file",
+    details: { provider: "dlocal" }
+  },
+  report_unavailable: {
+    advice: "Retry the run later; the scheduled run retries by itself with backoff.",
+    message: "Provider mercadopago did not give the report: the report is not ready after 10 questions",
+    details: { provider: "mercadopago", reason: "the report is not ready after 10 questions" }
+  },
+  discrepancy_resolved: {
+    advice: "Read the discrepancy's `resolution`; a further correction is another adjustment on another discrepancy or a manual journal entry.",
+    message: "Discrepancy rcd_01M8C3R5N2P3Q4R5S6T7U8V9W0 was resolved at 2026-11-27T09:12:00.000Z",
+    details: { discrepancyId: "rcd_01M8C3R5N2P3Q4R5S6T7U8V9W0", resolvedAt: "2026-11-27T09:12:00.000Z" }
+  },
+  adjustment_needs_record: {
+    advice: "Resolve it with a `note` alone: a line unknown to the engine has no shop to book an adjustment on.",
+    message: "Discrepancy rcd_01M8C3R5N2P3Q4R5S6T7U8V9W0 has no engine record to book an adjustment on",
+    details: { discrepancyId: "rcd_01M8C3R5N2P3Q4R5S6T7U8V9W0" }
+  },
   payout_method_unavailable: {
     advice: "Take a method id from GET /me/payout/methods; in production ask the operator to configure its provider.",
     message: "No payout method 'mx_spei_x': take ids from GET /me/payout/methods",

@@ -134,7 +134,14 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
   "routingAdmin.getPaymentRouting": admin,
   "settlementAdmin.getSchedule": admin,
-  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable"]
+  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable"],
+  "reconciliationAdmin.upload": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
+  "reconciliationAdmin.run": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
+  "reconciliationAdmin.listReports": admin,
+  "reconciliationAdmin.getReport": admin,
+  "reconciliationAdmin.listDiscrepancies": admin,
+  "reconciliationAdmin.getDiscrepancy": admin,
+  "reconciliationAdmin.resolve": [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
 }
 
 type Spec = Record<string, any>

@@ -23,6 +23,7 @@ import { PayoutAdminHandlers, PayoutHandlers } from "./PayoutHandlers.ts"
 import { RoutingAdminHandlers } from "./RoutingHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
+import { ReconciliationAdminHandlers } from "./ReconciliationHandlers.ts"
 import { SettlementAdminHandlers, SettlementCallbackHandlers, SettlementHandlers } from "./SettlementHandlers.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
@@ -60,6 +61,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     SettlementHandlers,
     SettlementCallbackHandlers,
     SettlementAdminHandlers,
+    ReconciliationAdminHandlers,
     SandboxHandlers
   ]),
   Layer.provide([SecretKeyLive, AnyKeyLive, AdminTokenLive, ErrorResponsesLive]),

@@ -17,6 +17,13 @@ const requestIdHeader = "x-request-id"
 /** The largest request body read (`payload_too_large` past it). */
 export const maxBodyBytes = 1024 * 1024
 
+/** A provider's report file uploaded by the operator: a day of a busy account runs to megabytes. */
+export const maxReportBytes = 32 * 1024 * 1024
+
+/** The body limit of a request: the report upload's, or the one of every other route. */
+const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest) =>
+  request.method === "POST" && request.url.startsWith("/admin/v1/reconciliation/reports") ? maxReportBytes : maxBodyBytes
+
 /** Translates what escaped the endpoints into an `ApiError`. */
 const toApiError = (cause: Cause.Cause<unknown>): ApiError => {
   const failure = cause.reasons.find(Cause.isFailReason)?.error
@@ -26,14 +33,14 @@ const toApiError = (cause: Cause.Cause<unknown>): ApiError => {
       return apiError("not_found", "No such endpoint", {})
     case "RequestParseError":
       return reason.reason === "BodyTooLarge"
-        ? tooLarge
+        ? tooLarge(maxBodyBytes)
         : apiError("invalid_request", "The request body is not valid JSON", { issues: [], missingFields: [] })
     default:
       return apiError("internal_error", "Internal error", {})
   }
 }
 
-const tooLarge = apiError("payload_too_large", `The request body is larger than ${maxBodyBytes} bytes`, { maxBytes: maxBodyBytes })
+const tooLarge = (limit: number) => apiError("payload_too_large", `The request body is larger than ${limit} bytes`, { maxBytes: limit })
 
 const isEnvelope = (response: HttpServerResponse.HttpServerResponse) =>
   (response.headers["content-type"] ?? "").includes("application/json")
@@ -71,7 +78,7 @@ const refuseNul = (request: HttpServerRequest.HttpServerRequest) =>
 /** A declared body over the limit is refused before a byte of it is read. */
 const declaredTooLarge = (request: HttpServerRequest.HttpServerRequest) => {
   const length = Number(request.headers["content-length"] ?? "0")
-  return Number.isFinite(length) && length > maxBodyBytes
+  return Number.isFinite(length) && length > bodyLimitOf(request)
 }
 
 export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; handles: unknown }>()(
@@ -85,7 +92,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = `req_${(yield* random.ulid).toLowerCase()}`
         const started = yield* Clock.currentTimeMillis
-        const answer = declaredTooLarge(request) ? Effect.fail(tooLarge) : Effect.andThen(refuseNul(request), httpEffect)
+        const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseNul(request), httpEffect)
         const response = yield* answer.pipe(
           // The endpoints' own answer to a body that is not JSON is a bare 415: give it the envelope.
           Effect.flatMap((response) =>
@@ -94,7 +101,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
               : Effect.succeed(response)
           ),
           Effect.provideService(RequestId, requestId),
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBodyBytes)),
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyLimitOf(request))),
           Effect.catchCause((cause) =>
             Effect.gen(function*() {
               const failure = cause.reasons.find(Cause.isFailReason)?.error

@@ -24,6 +24,7 @@ import { MemoryCheckoutSessionStore } from "./MemoryCheckoutSessionStore.ts"
 import { MemoryClaimStore } from "./MemoryClaimStore.ts"
 import { MemoryPayoutStore } from "./MemoryPayoutStore.ts"
 import { MemoryWithdrawalStore } from "./MemoryWithdrawalStore.ts"
+import { MemoryReconciliationStore } from "./MemoryReconciliationStore.ts"
 import { MemorySettlementStore } from "./MemorySettlementStore.ts"
 
 /** Every storage port on one fresh in-memory database. */
@@ -48,6 +49,7 @@ export const MemoryStore = {
     MemoryPayoutStore,
     MemoryWithdrawalStore,
     MemorySettlementStore,
+    MemoryReconciliationStore,
     MemoryWebhookStore,
     MemoryDepositStore
   ).pipe(Layer.provide(MemoryDb.layer))

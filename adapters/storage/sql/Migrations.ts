@@ -417,6 +417,38 @@ export const migrations = {
       line jsonb NOT NULL
     )`,
     `CREATE INDEX settlement_lines_by_batch ON settlement_lines (batch_id, seq)`
+  ),
+  "0018_reconciliation": statements(
+    `CREATE TABLE reconciliation_reports (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      provider text NOT NULL,
+      file_sha256 text NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL,
+      CONSTRAINT reconciliation_reports_once_per_file UNIQUE (environment, provider, file_sha256)
+    )`,
+    `CREATE INDEX reconciliation_reports_by_created ON reconciliation_reports (environment, created_at DESC, id DESC)`,
+    `CREATE TABLE reconciliation_discrepancies (
+      id text PRIMARY KEY,
+      environment text NOT NULL,
+      provider text NOT NULL,
+      dedupe_key text NOT NULL,
+      kind text NOT NULL,
+      status text NOT NULL,
+      report_id text NOT NULL REFERENCES reconciliation_reports (id),
+      shop_id text,
+      version integer NOT NULL,
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL,
+      CONSTRAINT reconciliation_discrepancies_once UNIQUE (environment, provider, dedupe_key)
+    )`,
+    `CREATE INDEX reconciliation_discrepancies_by_created ON reconciliation_discrepancies (environment, created_at DESC, id DESC)`,
+    // Reading a provider's records for a report: by the references it names, or by the period.
+    `CREATE INDEX payments_by_provider_ref ON payments ((data->>'provider'), (data->>'providerRef'))`,
+    `CREATE INDEX payments_by_provider_completed ON payments ((data->>'provider'), (data->>'completedAt')) WHERE data->>'completedAt' IS NOT NULL`,
+    `CREATE INDEX claims_by_provider_ref ON claims ((data->>'providerRef')) WHERE data->>'providerRef' IS NOT NULL`,
+    `CREATE INDEX claims_by_resolved ON claims ((data->>'resolvedAt')) WHERE data->>'status' = 'approved'`
   )
 }
 

@@ -31,6 +31,7 @@ import { SqlTenancyStore } from "./SqlTenancyStore.ts"
 import { SqlTransactions } from "./SqlTransactions.ts"
 import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import { SqlWithdrawalStore } from "./SqlWithdrawalStore.ts"
+import { SqlReconciliationStore } from "./SqlReconciliationStore.ts"
 import { SqlSettlementStore } from "./SqlSettlementStore.ts"
 
 /**
@@ -79,6 +80,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlPayoutStore,
   SqlWithdrawalStore,
   SqlSettlementStore,
+  SqlReconciliationStore,
   SqlWebhookStore,
   SqlDepositStore
 ).pipe(Layer.provideMerge(MigrationsLayer))
