@@ -39,7 +39,8 @@ export class ReconciliationStore extends Context.Service<ReconciliationStore, {
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<ReconciliationReport>; readonly total: number }>
   /**
    * The environment's payments with `provider` that the query names or that completed in its
-   * period, and their refunds (claims of kind `user_dispute`) named or paid in the period.
+   * period, and their refunds (claims of kind `user_dispute`) named, of a payment named (providers
+   * write a refund's line with its payment's references), or paid in the period.
    */
   readonly records: (environment: Environment, provider: string, query: RecordsQuery) => Effect.Effect<{
     readonly payments: ReadonlyArray<Payment>

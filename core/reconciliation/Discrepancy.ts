@@ -37,6 +37,7 @@ export const EngineRecordSnapshot = Schema.Struct({
   kind: Schema.Literals(["payment", "refund"]),
   id: Schema.String,
   shopId: Schema.String,
+  paymentId: Schema.NullOr(Schema.String),
   providerRef: Schema.NullOr(Schema.String),
   reference: Schema.String,
   moved: Schema.Boolean,

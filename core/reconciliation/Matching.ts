@@ -24,6 +24,8 @@ export interface EngineRecord {
   readonly id: string
   /** The shop whose record it is (where a correction of it is booked). */
   readonly shopId: string
+  /** A refund's payment (`TXN-...`); null for a payment. */
+  readonly paymentId: string | null
   readonly providerRef: string | null
   /** What the engine sent the provider as its reference (upstream key, refund id). */
   readonly reference: string
@@ -83,15 +85,21 @@ const expectedFee = (record: EngineRecord, feeCurrency: string): BigDecimal.BigD
   : null
 
 /**
- * Fees are a contract's percent of an amount the provider converted at its own rate, so the
- * provider's and the engine's can differ by the rounding of one minor unit without anything being
- * wrong; a larger difference is a fee charged differently.
+ * Fees are a contract's percent of an amount the provider converted at its own rate, and the
+ * engine's booked fee is rounded to the USD cent, so the two can differ by those roundings
+ * without anything being wrong; a larger difference is a fee charged differently.
  */
-const feeAgrees = (reported: BigDecimal.BigDecimal, expected: BigDecimal.BigDecimal, currency: string) =>
-  BigDecimal.isLessThanOrEqualTo(
-    BigDecimal.abs(BigDecimal.subtract(reported, expected)),
-    BigDecimal.make(1n, Money.exponent(currency))
-  )
+const feeAgrees = (reported: BigDecimal.BigDecimal, expected: BigDecimal.BigDecimal, currency: string, record: EngineRecord) =>
+  BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(BigDecimal.subtract(reported, expected)), feeTolerance(currency, record))
+
+/**
+ * One minor unit of the fee's currency; in the local currency, plus what the booked fee's rounding
+ * to the USD cent is worth there (half a cent at the payment's rate: 0.0275 BRL at 5.5).
+ */
+const feeTolerance = (currency: string, record: EngineRecord) => {
+  const unit = BigDecimal.make(1n, Money.exponent(currency))
+  return currency === "USD" || record.fee === null ? unit : BigDecimal.sum(unit, BigDecimal.multiply(BigDecimal.make(5n, 3), record.fee.localPerUsd))
+}
 
 /**
  * The period the report covers, `[start, end)`. A run matches a period only once the provider's
@@ -106,18 +114,34 @@ export interface MatchOptions {
 export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<EngineRecord>, options: MatchOptions): ReadonlyArray<Outcome> => {
   const byRef = new Map<string, EngineRecord>()
   const byReference = new Map<string, EngineRecord>()
+  const refundsOf = new Map<string, Array<EngineRecord>>()
   for (const r of records) {
+    if (r.paymentId !== null) refundsOf.set(r.paymentId, [...refundsOf.get(r.paymentId) ?? [], r])
     if (r.providerRef !== null) byRef.set(`${r.kind}|${r.providerRef}`, r)
     byReference.set(`${r.kind}|${r.reference}`, r)
     byReference.set(`${r.kind}|${r.id}`, r) // connectors send the engine's id as the provider's order reference
   }
   const seen = new Set<string>()
   const outcomes: Array<Outcome> = []
+  const find = (kind: "payment" | "refund", line: ReportLine) =>
+    (line.providerRef === null ? undefined : byRef.get(`${kind}|${line.providerRef}`)) ??
+      (line.reference === null ? undefined : byReference.get(`${kind}|${line.reference}`))
+  /**
+   * Many providers write a refund's line with the payment's references (Mercado Pago's
+   * `SOURCE_ID`, dLocal's and EBANX's order reference): it is then the payment's refund of the
+   * same amount not matched yet, else the first one not matched, else (all matched) the one of
+   * the same amount again, which makes the line a duplicate.
+   */
+  const refundOfPayment = (line: ReportLine) => {
+    const payment = find("payment", line)
+    const refunds = payment === undefined ? [] : refundsOf.get(payment.id) ?? []
+    const sameAmount = (r: EngineRecord) => r.currency === line.currency && same(r.amount, line.amount)
+    return refunds.find((r) => !seen.has(r.id) && sameAmount(r)) ?? refunds.find((r) => !seen.has(r.id)) ?? refunds.find(sameAmount)
+  }
   for (const line of lines) {
     const kind = recordKindOf(line)
     if (kind === null) continue // fees, payouts and adjustments have no record of their own here
-    const record = (line.providerRef === null ? undefined : byRef.get(`${kind}|${line.providerRef}`)) ??
-      (line.reference === null ? undefined : byReference.get(`${kind}|${line.reference}`))
+    const record = find(kind, line) ?? (kind === "refund" ? refundOfPayment(line) : undefined)
     if (record === undefined) {
       outcomes.push({ _tag: "discrepancy", kind: "unknown_to_engine", line, record: null, detail: `no ${kind} of the engine has reference ${line.providerRef ?? line.reference ?? "(none)"}` })
       continue
@@ -149,7 +173,7 @@ export const match = (lines: ReadonlyArray<ReportLine>, records: ReadonlyArray<E
       continue
     }
     const expected = line.fee === null || line.feeCurrency === null ? null : expectedFee(record, line.feeCurrency)
-    if (line.fee !== null && line.feeCurrency !== null && expected !== null && !feeAgrees(line.fee, expected, line.feeCurrency)) {
+    if (line.fee !== null && line.feeCurrency !== null && expected !== null && !feeAgrees(line.fee, expected, line.feeCurrency, record)) {
       outcomes.push({
         _tag: "discrepancy",
         kind: "fee_differs",

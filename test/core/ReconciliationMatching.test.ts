@@ -25,6 +25,7 @@ const payment = (n: number, amount: string): EngineRecord => ({
   amount: Money.decimal(amount),
   currency: "BRL",
   shopId: "shop_1",
+  paymentId: null,
   fee: { usd: Money.decimal("0.25"), localPerUsd: Money.decimal("5") },
   clearingUsd: Money.decimal("-1"),
   movedAt: DateTime.add(periodStart, { minutes: n % 1400 })
@@ -62,6 +63,7 @@ describe("report matching", () => {
           amount: BigDecimal.divideUnsafe(paid.amount, Money.decimal("2")),
           currency: "BRL",
           shopId: "shop_1",
+          paymentId: paid.id,
           fee: null,
           clearingUsd: Money.decimal("1"),
           movedAt: paid.movedAt
@@ -83,7 +85,7 @@ describe("report matching", () => {
         expected.set(`X-${k}`, "unknown_to_engine")
         // A fee changed.
         const f = fresh()
-        lines[f] = { ...lines[f]!, fee: lines[f]!.fee === null ? null : BigDecimal.sum(lines[f]!.fee!, Money.decimal("0.02")) }
+        lines[f] = { ...lines[f]!, fee: lines[f]!.fee === null ? null : BigDecimal.sum(lines[f]!.fee!, Money.decimal("0.05")) }
         if (lines[f]!.fee !== null) expected.set(lines[f]!.providerRef!, "fee_differs")
         // An amount changed.
         const a = fresh()
@@ -132,13 +134,35 @@ describe("report matching", () => {
     const outcomes = match([{ ...lineOf(pending, 2), status: "PENDING", normalized: "pending" }], [{ ...pending, moved: false, status: "pending" }], { periodStart, periodEnd })
     assert.deepStrictEqual(outcomes.map((o) => o._tag), ["matched"])
   })
-  it("a fee in the local currency is the booked USD fee at the payment's rate, give or take one minor unit of rounding", () => {
-    const p = payment(4, "100.00") // fee 0.25 USD at 5 BRL per USD: 1.25 BRL
+  it("a fee in the local currency is the booked USD fee at the payment's rate, give or take the roundings (a minor unit, half a USD cent)", () => {
+    const p = payment(4, "100.00") // fee 0.25 USD at 5 BRL per USD: 1.25 BRL, give or take 0.01 + 0.025
     const at = (fee: string) => match([{ ...lineOf(p, 2), fee: Money.decimal(fee) }], [p], { periodStart, periodEnd }).map((o) => o._tag === "matched" ? "matched" : o.kind)[0]
-    assert.deepStrictEqual([at("1.25"), at("1.26"), at("1.24"), at("1.27"), at("1.23")], ["matched", "matched", "matched", "fee_differs", "fee_differs"])
-    const inUsd = match([{ ...lineOf(p, 2), fee: Money.decimal("0.25"), feeCurrency: "USD" }], [p], { periodStart, periodEnd })
-    assert.deepStrictEqual(inUsd.map((o) => o._tag), ["matched"])
+    assert.deepStrictEqual([at("1.25"), at("1.28"), at("1.22"), at("1.29"), at("1.21")], ["matched", "matched", "matched", "fee_differs", "fee_differs"])
+    const inUsd = (fee: string) => match([{ ...lineOf(p, 2), fee: Money.decimal(fee), feeCurrency: "USD" }], [p], { periodStart, periodEnd })[0]!._tag
+    assert.deepStrictEqual([inUsd("0.25"), inUsd("0.26"), inUsd("0.27")], ["matched", "matched", "discrepancy"])
     const otherCurrency = match([{ ...lineOf(p, 2), fee: Money.decimal("99"), feeCurrency: "EUR" }], [p], { periodStart, periodEnd })
     assert.deepStrictEqual(otherCurrency.map((o) => o._tag), ["matched"])
+  })
+  it("a refund's line written with its payment's references is that payment's refund of the same amount; a second one is a duplicate", () => {
+    const p = payment(5, "90.00")
+    const refund = (n: number, amount: string): EngineRecord => ({
+      ...p,
+      kind: "refund",
+      id: `CLM-${n}`,
+      paymentId: p.id,
+      providerRef: `R-${n}`,
+      reference: `CLM-${n}`,
+      amount: Money.decimal(amount),
+      fee: null
+    })
+    const [small, large] = [refund(1, "10.00"), refund(2, "30.00")]
+    const asPayments = (amount: string, line: number): ReportLine => ({ ...lineOf(p, line), kind: "refund", status: "REFUNDED", normalized: "refunded", amount: Money.decimal(amount), fee: null })
+    const outcomes = match([asPayments("30.00", 2), asPayments("10.00", 3), asPayments("10.00", 4)], [p, small, large], { periodStart, periodEnd })
+    assert.deepStrictEqual(outcomes.map((o) => [o._tag === "matched" ? "matched" : o.kind, o.record?.id]), [
+      ["matched", "CLM-2"],
+      ["matched", "CLM-1"],
+      ["duplicate", "CLM-1"],
+      ["missing_from_report", "TXN-000005"]
+    ])
   })
 })

@@ -51,7 +51,8 @@ export const MemoryReconciliationStore = Layer.effect(
             payments: [...ofProvider.values()].filter((p) => refs.has(p.providerRef) || ids.has(p.id) || within(p.completedAt, q.movedFrom, q.movedTo)),
             refunds: [...claims.values()].filter((c) =>
               c.environment === environment && c.kind === "user_dispute" && ofProvider.has(c.transactionId) &&
-              ((c.providerRef !== null && refs.has(c.providerRef)) || ids.has(c.id) || (c.status === "approved" && within(c.resolvedAt, q.movedFrom, q.movedTo)))
+              ((c.providerRef !== null && refs.has(c.providerRef)) || ids.has(c.id) || refs.has(ofProvider.get(c.transactionId)!.providerRef) ||
+                ids.has(c.transactionId) || (c.status === "approved" && within(c.resolvedAt, q.movedFrom, q.movedTo)))
             )
           }
         })),

@@ -74,6 +74,7 @@ export const SqlReconciliationStore = Layer.effect(
             SELECT c.data FROM claims c JOIN payments p ON p.id = c.transaction_id
             WHERE c.environment = ${environment} AND p.data->>'provider' = ${provider} AND c.data->>'kind' = 'user_dispute'
               AND (c.data->>'providerRef' IN ${texts(q.providerRefs)} OR c.id IN ${texts(q.ids)}
+                OR p.data->>'providerRef' IN ${texts(q.providerRefs)} OR p.id IN ${texts(q.ids)}
                 OR (c.data->>'status' = 'approved' AND c.data->>'resolvedAt' >= ${isoText(q.movedFrom)} AND c.data->>'resolvedAt' < ${isoText(q.movedTo)}))`.pipe(
             Effect.map((rows) => rows.map((r) => decodeClaim(r.data)))
           )
