@@ -6,7 +6,7 @@
  * operators resolve at the same time), the clearing explanation, and the scheduled run.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, DateTime, Duration, Effect, Exit, Layer, Result } from "effect"
+import { BigDecimal, DateTime, Duration, Effect, Exit, Layer, Metric, Result } from "effect"
 import { TestClock } from "effect/testing"
 import type { ApiError } from "../../core/ApiError.ts"
 import type { Claim } from "../../core/claims/Claim.ts"
@@ -21,7 +21,7 @@ import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProv
 import type { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
-import { Reconciliation } from "../../core/reconciliation/Reconciliation.ts"
+import { Reconciliation, reportLinesCounter } from "../../core/reconciliation/Reconciliation.ts"
 import type { Scope } from "../../core/tenancy/Scopes.ts"
 import { EngineTestWith, newScope } from "../support/Engine.ts"
 import { storeTargets } from "../support/Stores.ts"
@@ -282,6 +282,8 @@ describe("reconciliation", () => {
       yield* TestClock.setTime(DateTime.toEpochMillis(day("2026-11-02T10:00:00Z")))
       const { completed, refundLines } = yield* history(3, byTestClock)
       const r = yield* reconciliation
+      const matchedCounter = Metric.withAttributes(reportLinesCounter, { provider: "sandbox", outcome: "matched" })
+      const countedBefore = (yield* Metric.value(matchedCounter)).count
       served = undefined
       // 2026-11-03 05:59: the report of the 2nd is not due (6 hours' delay).
       yield* TestClock.setTime(DateTime.toEpochMillis(day("2026-11-03T05:59:00Z")))
@@ -296,6 +298,8 @@ describe("reconciliation", () => {
       yield* drain
       const after = yield* r.listReports(environment, undefined, { limit: 10, offset: 0 })
       assert.strictEqual(after.total, 1)
+      // Counted for the metrics exporter, by provider and outcome.
+      assert.strictEqual((yield* Metric.value(matchedCounter)).count - countedBefore, after.rows[0]!.counts.matched)
       assert.deepInclude(after.rows[0], { source: "fetch", periodStart: period.start, periodEnd: period.end })
       assert.deepStrictEqual(after.rows[0]!.counts.discrepancies, {})
       // Later ticks of the same day propose nothing new; an on-demand run of the same period changes nothing.
