@@ -3,7 +3,8 @@
  * store, named after it. Each method body runs under `db.run`, so it sees and leaves a consistent
  * state, and joins an enclosing transaction.
  */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { StoreHealth } from "../../../core/ports/StoreHealth.ts"
 import { MemoryAccessStore } from "./MemoryAccessStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { MemoryJobStore } from "./MemoryJobStore.ts"
@@ -51,6 +52,8 @@ export const MemoryStore = {
     MemorySettlementStore,
     MemoryReconciliationStore,
     MemoryWebhookStore,
-    MemoryDepositStore
+    MemoryDepositStore,
+    // In-process: it answers as long as the process does.
+    Layer.succeed(StoreHealth, StoreHealth.of({ ping: Effect.void }))
   ).pipe(Layer.provide(MemoryDb.layer))
 }

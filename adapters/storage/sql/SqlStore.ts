@@ -7,7 +7,7 @@
  */
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted, String } from "effect"
+import { Cause, Effect, Layer, Redacted, String } from "effect"
 import { SqlClient } from "effect/sql"
 import { MigrationsLayer } from "./Migrations.ts"
 import { pgliteStream } from "./PgliteStream.ts"
@@ -33,6 +33,7 @@ import { SqlWebhookStore } from "./SqlWebhookStore.ts"
 import { SqlWithdrawalStore } from "./SqlWithdrawalStore.ts"
 import { SqlReconciliationStore } from "./SqlReconciliationStore.ts"
 import { SqlSettlementStore } from "./SqlSettlementStore.ts"
+import { StoreHealth, StoreUnavailable } from "../../../core/ports/StoreHealth.ts"
 
 /**
  * A name transform that remembers its answers: statements name the same few columns on every
@@ -59,6 +60,18 @@ const names = {
   transformJson: false
 } as const
 
+/** `SELECT 1` on a connection of the pool: an error or a broken connection is `StoreUnavailable`. */
+const SqlStoreHealth = Layer.effect(
+  StoreHealth,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    StoreHealth.of({
+      ping: sql`SELECT 1`.pipe(
+        Effect.asVoid,
+        Effect.catchCause((cause) => Effect.fail(new StoreUnavailable({ message: Cause.pretty(cause).split("\n")[0] ?? "store unavailable" })))
+      )
+    }))
+)
+
 /** Every storage port, on the `SqlClient` in context, migrated first. */
 export const layerFromClient = Layer.mergeAll(
   SqlTransactions,
@@ -82,7 +95,8 @@ export const layerFromClient = Layer.mergeAll(
   SqlSettlementStore,
   SqlReconciliationStore,
   SqlWebhookStore,
-  SqlDepositStore
+  SqlDepositStore,
+  SqlStoreHealth
 ).pipe(Layer.provideMerge(MigrationsLayer))
 
 /**
