@@ -1,5 +1,5 @@
 /** The reference host's configuration, read from the environment. */
-import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted } from "effect"
+import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
 import { developmentSecrets } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, readConnectors } from "./Connectors.ts"
@@ -45,6 +45,14 @@ export interface HostConfig {
    * holds merchants (`DEMO_KEYS=new`); only without `ADMIN_TOKEN`.
    */
   readonly newDemoKeys: boolean
+  /** `text` (default: one human-readable line per entry) or `json` (one JSON object per line), `LOG_FORMAT`. */
+  readonly logFormat: "text" | "json"
+  /**
+   * On SIGTERM, how long the host answers `/health/ready` with 503 before it stops accepting and
+   * drains its connections (`SHUTDOWN_GRACE_MS`, default 0): a little more than the load
+   * balancer's probe interval.
+   */
+  readonly shutdownGraceMs: number
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -85,7 +93,11 @@ export const HostConfig = Effect.gen(function*() {
     },
     headersTimeoutMs: yield* Config.Int("HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
     requestTimeoutMs: yield* Config.Int("REQUEST_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
-    newDemoKeys: (yield* Config.Literals(["new", ""], "DEMO_KEYS").pipe(Config.withDefault(""))) === "new"
+    newDemoKeys: (yield* Config.Literals(["new", ""], "DEMO_KEYS").pipe(Config.withDefault(""))) === "new",
+    logFormat: yield* Config.Literals(["text", "json"], "LOG_FORMAT").pipe(Config.withDefault<"text" | "json">("text")),
+    shutdownGraceMs: yield* Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 300_000 })), "SHUTDOWN_GRACE_MS").pipe(
+      Config.withDefault(0)
+    )
   } satisfies HostConfig
 })
 
@@ -111,5 +123,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   newDemoKeys: false,
+  logFormat: "text",
+  shutdownGraceMs: 0,
   ...overrides
 })

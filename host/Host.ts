@@ -3,10 +3,11 @@
  * server. `main.ts` launches it; tests start it on port 0 against any store.
  */
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { Console, Effect, Layer, Option, Redacted, References } from "effect"
+import { Console, Duration, Effect, Formatter, Layer, Logger, Option, Redacted, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
+import { Readiness } from "../adapters/http/server/Health.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
 import { HttpWebhookSender } from "../adapters/webhooks/HttpWebhookSender.ts"
@@ -120,13 +121,16 @@ export const appLayer = (
       checkoutUrl: config.checkoutUrl,
       fxMarkupPct: config.fxMarkupPct,
       depositCallbackSecret: config.depositCallbackSecret
-    }))
+    })),
+    Readiness.layer
   )
   const providers = Layer.merge(
     SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
     paymentProvidersLayer(config.connectors)
   )
-  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, Jobs.worker(config.workerInterval), Webhooks.worker(config.workerInterval)).pipe(
+  // Marked running for `/health/ready` once both loops are forked, stopped before they are.
+  const workers = Readiness.workersRunning.pipe(Layer.provide(Layer.mergeAll(Jobs.worker(config.workerInterval), Webhooks.worker(config.workerInterval))))
+  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, workers).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),
     Layer.provideMerge(store)
@@ -161,8 +165,34 @@ export const hostLayer = (
   const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
   const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve()(router.asHttpEffect())))
-  return HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server))).pipe(
+  // Built last, released first: on SIGTERM readiness drops, then the grace, then the server drains.
+  return Readiness.drainFirst(Duration.millis(config.shutdownGraceMs)).pipe(
+    Layer.provideMerge(HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server)))),
     Layer.provideMerge(app),
-    Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(References.MinimumLogLevel, config.logLevel),
+      config.logFormat === "json" ? Logger.layer([jsonLogger, Logger.tracerLogger]) : Layer.empty
+    ))
   )
 }
+
+/**
+ * `LOG_FORMAT=json`: Effect's structured entry (`Logger.formatStructured`) as one JSON object per
+ * line on stdout: timestamp, level, message, the annotations as top-level fields (requestId,
+ * shopId, method, route, status, durationMs on the request line), the cause when there is one,
+ * and the trace and span ids of the span current when the line was written.
+ */
+export const jsonLogger = Logger.withConsoleLog(Logger.make((options) => {
+  const entry = Logger.formatStructured.log(options)
+  const span = options.fiber.cache.span
+  return Formatter.formatJson({
+    ...entry.annotations,
+    timestamp: entry.timestamp,
+    level: entry.level,
+    message: entry.message,
+    ...(entry.cause === undefined ? {} : { cause: entry.cause }),
+    ...(Object.keys(entry.spans).length === 0 ? {} : { spans: entry.spans }),
+    fiberId: entry.fiberId,
+    ...(span === undefined ? {} : { traceId: span.traceId, spanId: span.spanId })
+  })
+}))

@@ -50,3 +50,13 @@ export const killHard = (host: ChildHost) =>
       host.process.kill("SIGKILL")
     })
   )
+
+/** `kill -TERM`: the host's graceful shutdown; answers its exit code (or the signal that ended it). */
+export const terminate = (host: ChildHost) =>
+  Effect.promise(() =>
+    new Promise<number | string>((resolve) => {
+      if (host.process.exitCode !== null || host.process.signalCode !== null) return resolve(host.process.exitCode ?? host.process.signalCode!)
+      host.process.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"))
+      host.process.kill("SIGTERM")
+    })
+  )

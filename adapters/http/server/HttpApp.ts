@@ -28,6 +28,7 @@ import { SettlementAdminHandlers, SettlementCallbackHandlers, SettlementHandlers
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { Compression } from "./Compression.ts"
+import { HealthRoutes } from "./Health.ts"
 import { RequestId, RequestLifecycle } from "./RequestLifecycle.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
@@ -122,4 +123,4 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)
