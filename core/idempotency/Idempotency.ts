@@ -34,6 +34,7 @@ import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from 
 import { type ApiError, apiError } from "../ApiError.ts"
 import { realNow } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
+import * as Metrics from "../Metrics.ts"
 import { IdempotencyStore, KeyTaken } from "../ports/IdempotencyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 
@@ -291,6 +292,7 @@ export class Idempotency extends Context.Service<Idempotency, {
             }
             const record = acquired.record
             if (record.requestHash !== request.fingerprint) {
+              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "conflict" })
               return yield* apiError(
                 "idempotency_key_reused",
                 "This Idempotency-Key was already used with a different request; use a new key for a new request",
@@ -299,9 +301,11 @@ export class Idempotency extends Context.Service<Idempotency, {
             }
             if (record.state === "completed" && record.responseBody !== null) {
               if (options?.onReplay !== undefined) yield* options.onReplay
+              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "replay" })
               return yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
             }
             if (DateTime.isGreaterThan(at, deadline)) {
+              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "in_progress" })
               return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {
                 key: request.key
               })

@@ -15,6 +15,7 @@
 import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
 import { CurrentClockScope, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
+import * as Metrics from "../Metrics.ts"
 import { type Job, JobStore } from "../ports/JobStore.ts"
 
 export type JobHandler = (payload: unknown) => Effect.Effect<void, unknown>
@@ -94,11 +95,13 @@ export class Jobs extends Context.Service<Jobs, {
         return handler(job.payload).pipe(
           Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
           Effect.matchEffect({
-            onSuccess: () => store.complete(job.id),
+            onSuccess: () => Effect.andThen(store.complete(job.id), Metrics.count(Metrics.jobsRun, { kind: job.kind, outcome: "done" })),
             onFailure: (error) =>
               Effect.gen(function*() {
                 yield* Effect.logWarning(`job ${job.kind} ${job.id} failed (attempt ${job.attempts})`, error)
-                if (job.attempts >= maxAttempts) return yield* store.kill(job.id, error)
+                const dead = job.attempts >= maxAttempts
+                yield* Metrics.count(Metrics.jobsRun, { kind: job.kind, outcome: dead ? "dead" : "retry" })
+                if (dead) return yield* store.kill(job.id, error)
                 const retryAt = DateTime.add(yield* DateTime.now, { milliseconds: backoffMs(job.attempts) })
                 yield* store.retry(job.id, retryAt, error)
               })

@@ -1,5 +1,6 @@
 import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
 import type { Environment } from "../Environment.ts"
+import * as Metrics from "../Metrics.ts"
 import { Ids } from "../Ids.ts"
 import { type GuardViolation, LedgerStore } from "../ports/LedgerStore.ts"
 import type { JournalEntry, Posting } from "./Journal.ts"
@@ -40,6 +41,7 @@ export class Ledger extends Context.Service<Ledger, {
         const postings = entry.postings.filter((p) => !BigDecimal.isZero(p.amount))
         if (postings.length === 0) return
         yield* store.append({ ...entry, postings })
+        yield* Metrics.count(Metrics.ledgerEntries, { kind: entry.kind })
       })
       const record = (
         account: { readonly environment: Environment; readonly shopId: string },

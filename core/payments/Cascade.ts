@@ -5,7 +5,8 @@
  * would refuse the same charge. The loop itself, with its write-ahead of every attempt, is in
  * `Create.ts`.
  */
-import { Clock, DateTime, Duration, Effect, Result } from "effect"
+import { Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
+import * as Metrics from "../Metrics.ts"
 import { type ApiError, apiError } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
@@ -26,6 +27,8 @@ export const inFlight = (provider: string, at: DateTime.Utc, routing?: Attempt["
 /** Calls the provider (bounded by `chargeTimeout`) and records how it went. */
 export const tryProvider = Effect.fnUntraced(function*(
   provider: PaymentProvider,
+  /** The rail's id, a label of the attempt metrics. */
+  rail: string,
   charge: Effect.Effect<ChargeAccepted, ProviderError>
 ) {
   const started = yield* Clock.currentTimeMillis
@@ -38,6 +41,9 @@ export const tryProvider = Effect.fnUntraced(function*(
   )
   const latencyMs = (yield* Clock.currentTimeMillis) - started
   const at = yield* DateTime.now
+  const outcomeOf = Result.isSuccess(result) ? "accepted" : result.failure.retryable ? "failed" : "declined"
+  yield* Metrics.count(Metrics.providerAttempts, { provider: provider.id, rail, outcome: outcomeOf })
+  yield* Metric.update(Metric.withAttributes(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
   if (Result.isSuccess(result)) {
     return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
   }

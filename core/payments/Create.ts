@@ -6,6 +6,7 @@
  * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
  * continues an interrupted record with the same keys (`resume`).
  */
+import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
@@ -131,7 +132,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
             p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
           }
-          const tried = yield* tryProvider(provider, provider.charge(chargeRequest(p, method, provider, forwarded)))
+          const tried = yield* tryProvider(provider, method.id, provider.charge(chargeRequest(p, method, provider, forwarded)))
           const { result } = tried
           // The answer completes the attempt written ahead, which keeps why routing chose it.
           const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
@@ -371,6 +372,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           ...(timersAtAccept(payment) ? [] : [expireJob(payment)])
         ])
       }))
+      yield* Metrics.count(Metrics.paymentsCreated, { rail: payment.paymentMethodId, country: payment.country })
       return yield* drive(payment, method, providers, { documentId: input.documentId, address: input.userAddress }, answer)
     })
 

@@ -4,6 +4,7 @@
  * optimistic check in one transaction together with its ledger entry, its events and its
  * follow-up jobs.
  */
+import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
 import { Claims } from "../claims/Claims.ts"
@@ -78,6 +79,10 @@ export const makeLifecycle = Effect.gen(function*() {
   const save = (next: Payment, completes?: KeyCompletion) =>
     Effect.flatMap(store.update(next, completes), (written) => written ? Effect.void : Effect.fail(new Conflict()))
 
+  /** Counted for the metrics (in the transaction: a rolled-back move, rare, is counted too). */
+  const finalized = (p: Payment) =>
+    Metrics.count(Metrics.paymentsFinalized, { status: p.status, provider: p.provider, rail: p.paymentMethodId, country: p.country })
+
   const moveOnce = (paymentId: string, update: ChargeUpdate) =>
     tx.run(Effect.gen(function*() {
       const found = yield* store.findById(paymentId)
@@ -105,6 +110,7 @@ export const makeLifecycle = Effect.gen(function*() {
           yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
           yield* emit(next, "payment.completed")
           yield* learn.conversion(next, true)
+          yield* finalized(next)
           // Spec 6: the sandbox simulator's alias of payment.completed, nobody else's (not a
           // deposit credit, not a real connector's sandbox).
           if (next.environment === "sandbox" && next.provider === sandboxProviderId) yield* emit(next, "payment.captured")
@@ -130,6 +136,7 @@ export const makeLifecycle = Effect.gen(function*() {
           yield* save(next)
           yield* emit(next, "payment.failed")
           yield* learn.conversion(next, false)
+          yield* finalized(next)
           return Option.some(next)
         }
         case "chargeback_opened": {

@@ -11,7 +11,8 @@
  *   (`RoutingStore`), are skipped; `success_rate` orders by Thompson sampling over recent
  *   conversions. Each planned provider carries why it is there, recorded on its attempt.
  */
-import { Context, Effect, Layer, Option, Random, Schema } from "effect"
+import * as Metrics from "../Metrics.ts"
+import { Context, Effect, Layer, Metric, Option, Random, Schema } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
 import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
@@ -194,7 +195,9 @@ export class Routing extends Context.Service<Routing, {
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
-          circuits.set(c.id, circuitOfOutcomes(snapshot.health.filter((o) => o.providerId === c.id), now))
+          const circuit = circuitOfOutcomes(snapshot.health.filter((o) => o.providerId === c.id), now)
+          circuits.set(c.id, circuit)
+          yield* Metric.update(Metric.withAttributes(Metrics.circuitOpen, { provider: c.id, rail: method.id }), circuit.state === "closed" ? 0 : 1)
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))

@@ -34,7 +34,7 @@ import { recordsFor } from "./Records.ts"
 export const JobKinds = { run: "reconciliation.run" } as const
 
 /** Report lines by provider and outcome (`matched` or a discrepancy kind): bounded labels, no ids. */
-export const reportLinesCounter = Metric.counter("reconciliation_report_lines", {
+export const reportLinesCounter = Metric.counter("reconciliation_report_lines_total", {
   description: "Report lines matched with the engine's records, by provider and outcome",
   incremental: true
 })

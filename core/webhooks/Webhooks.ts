@@ -26,6 +26,7 @@ import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
+import * as Metrics from "../Metrics.ts"
 import { WebhookSender } from "../ports/WebhookSender.ts"
 import { type DeliveryOutcome, type DeliveryResult, WebhookStore } from "../ports/WebhookStore.ts"
 import { signatureHeader, verifySignature } from "../Signatures.ts"
@@ -350,6 +351,10 @@ export class Webhooks extends Context.Service<Webhooks, {
               Effect.forEach(group, (d) => attempt(d, subscriptions.get(d.webhookId)!), { concurrency: "unbounded" })
             ), { concurrency: "unbounded" })
           yield* store.recordAttempts(outcomes.flat())
+          for (const o of outcomes.flat()) {
+            const outcome = o.result.status === "succeeded" ? "delivered" : o.result.status === "dead_letter" ? "dead" : "failed"
+            yield* Metrics.count(Metrics.webhookDeliveries, { outcome })
+          }
           return due.length
         })
       const deliverDue = deliverBatch(undefined).pipe(Effect.withSpan("Webhooks.deliverDue"))

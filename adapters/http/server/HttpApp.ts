@@ -4,8 +4,8 @@
  * server, or mount it in another server with `HttpRouter.toWebHandler`.
  */
 import { Effect, Layer, Option } from "effect"
-import { FindMyWay, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApi, HttpApiBuilder, OpenApi } from "effect/http-api"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, OpenApi } from "effect/http-api"
 import { apiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { AdminDocument, Api } from "../api/Api.ts"
@@ -30,6 +30,8 @@ import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandl
 import { Compression } from "./Compression.ts"
 import { HealthRoutes } from "./Health.ts"
 import { RequestId, RequestLifecycle } from "./RequestLifecycle.ts"
+import { MetricsRoute } from "./Metrics.ts"
+import { methodsOf } from "./RouteTemplates.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
@@ -79,22 +81,6 @@ export const DocsRoutes = Layer.mergeAll(
   DocsErrors
 )
 
-/** The methods a path of the API accepts, in the order `Allow` lists them. */
-const methodOrder = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
-
-const apiMethods = (() => {
-  const matcher = FindMyWay.make<true>()
-  const declared = new Set<string>()
-  const on = (method: string, path: string) => {
-    if (declared.has(`${method} ${path}`)) return
-    declared.add(`${method} ${path}`)
-    matcher.on(method, path as FindMyWay.PathInput, true)
-  }
-  HttpApi.reflect(Api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => on(endpoint.method, endpoint.path) })
-  for (const path of ["/openapi.json", "/admin/openapi.json"]) on("GET", path)
-  return (url: string) => methodOrder.filter((method) => matcher.find(method, url) !== undefined)
-})()
-
 /**
  * A path of the API called with a method it does not accept is `405 method_not_allowed` with an
  * `Allow` header (RFC 9110), not 404: the router tries every route first and comes here last
@@ -106,8 +92,8 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
   const methodNotAllowed = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = Option.getOrElse(yield* Effect.serviceOption(RequestId), () => "")
-    const allowed = apiMethods(request.url)
-    const error = allowed.length === 0 || allowed.includes(request.method as (typeof methodOrder)[number])
+    const allowed = methodsOf(request.url)
+    const error = allowed.length === 0 || allowed.includes(request.method as (typeof allowed)[number])
       ? apiError("not_found", "No such endpoint", {})
       : apiError("method_not_allowed", `${request.method} is not allowed on ${request.url.split("?")[0]}: it accepts ${allowed.join(", ")}`, { allowed })
     return renderError(error, requestId, config.publicUrl)
@@ -123,4 +109,4 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)

@@ -16,6 +16,7 @@
  * `429 rate_limited` with `Retry-After`; every limited response carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
  */
+import * as Metrics from "../../../core/Metrics.ts"
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -85,6 +86,7 @@ export class RateLimits extends Context.Service<RateLimits, {
           }
           yield* HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
           if (!allowed) {
+            yield* Metrics.count(Metrics.rateLimitRefusals, { bucket })
             return yield* apiError("rate_limited", `Too many requests: at most ${points} per ${bucket === "auth" ? "minute from one address" : "second for one credential"}; retry after ${resetSeconds} s`, {
               limit: points,
               retryAfterSeconds: resetSeconds

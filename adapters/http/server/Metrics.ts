@@ -1,0 +1,56 @@
+/**
+ * The host's metrics (issue 31): `GET /metrics` in the Prometheus text format, behind the
+ * operator's `ADMIN_TOKEN` (Prometheus sends it with `authorization: { credentials: ... }`), and
+ * the HTTP request metrics the request lifecycle records. Labels are bounded sets: the route's
+ * template, the method, the status; never a URL, an id or a name.
+ */
+import { Effect, Layer, Metric, Option, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { apiError } from "../../../core/ApiError.ts"
+import { safeEqual } from "../../../core/Secrets.ts"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
+import { renderError } from "./ErrorRendering.ts"
+import { HttpConfig } from "./HttpConfig.ts"
+import { routeOf } from "./RouteTemplates.ts"
+
+export const httpRequests = Metric.counter("http_requests_total", {
+  description: "HTTP requests answered, by route template, method and status",
+  incremental: true
+})
+
+export const httpRequestSeconds = Metric.histogram("http_request_duration_seconds", {
+  description: "Time to answer an HTTP request, by route template and method",
+  boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+})
+
+/** Records one answered request. */
+export const recordRequest = (method: string, url: string, status: number, elapsedMs: number) => {
+  const route = routeOf(method, url)
+  return Effect.andThen(
+    Metric.update(Metric.withAttributes(httpRequests, { route, method, status: String(status) }), 1),
+    Metric.update(Metric.withAttributes(httpRequestSeconds, { route, method }), elapsedMs / 1000)
+  )
+}
+
+const bearer = (header: string | undefined) => header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined
+
+/** `GET /metrics`: the admin token as the bearer; 404 like the admin API when the host has none. */
+export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* HttpConfig
+  const engine = yield* EngineConfig
+  return HttpRouter.add(
+    "GET",
+    "/metrics",
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const given = bearer(request.headers["authorization"])
+      const refused = Option.match(config.adminToken, {
+        onNone: () => apiError("not_found", "The admin API is disabled: the host has no ADMIN_TOKEN", {}),
+        onSome: (token) => given !== undefined && safeEqual(given, Redacted.value(token)) ? undefined : apiError("invalid_api_key", "Invalid admin token")
+      })
+      if (refused !== undefined) return renderError(refused, "", engine.publicUrl)
+      return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
+    })
+  )
+}))

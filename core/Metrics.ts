@@ -1,0 +1,60 @@
+/**
+ * The engine's metrics (issue 31), recorded where the work happens and exported by the host
+ * (`GET /metrics`, OTLP). Every label is a bounded set: a provider id (configured instances), a
+ * rail id (the catalog), a country, a status or outcome word, a job or journal entry kind; never
+ * a transaction, merchant or shop id, an amount or a name.
+ */
+import { Metric } from "effect"
+
+export const providerAttempts = Metric.counter("provider_attempts_total", {
+  description: "Charges asked of providers, by provider, rail and outcome (accepted, failed, declined)",
+  incremental: true
+})
+
+export const providerAttemptSeconds = Metric.histogram("provider_attempt_duration_seconds", {
+  description: "Time a provider took to answer a charge, by provider and rail",
+  boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30]
+})
+
+export const circuitOpen = Metric.gauge("routing_circuit_open", {
+  description: "1 while a provider's circuit on a rail is open or half open (as last seen by routing on this replica), 0 when closed"
+})
+
+export const paymentsCreated = Metric.counter("payments_created_total", {
+  description: "Payments created, by rail and country",
+  incremental: true
+})
+
+export const paymentsFinalized = Metric.counter("payments_finalized_total", {
+  description: "Payments that reached a final status, by status, provider, rail and country",
+  incremental: true
+})
+
+export const ledgerEntries = Metric.counter("ledger_entries_total", {
+  description: "Journal entries written, by kind",
+  incremental: true
+})
+
+export const jobsRun = Metric.counter("jobs_run_total", {
+  description: "Background jobs run, by kind and outcome (done, retry, dead)",
+  incremental: true
+})
+
+export const webhookDeliveries = Metric.counter("webhook_deliveries_total", {
+  description: "Webhook delivery attempts, by outcome (delivered, failed, dead)",
+  incremental: true
+})
+
+export const idempotentRequests = Metric.counter("idempotency_requests_total", {
+  description: "Requests with an Idempotency-Key that were not executed again, by outcome (replay, conflict, in_progress)",
+  incremental: true
+})
+
+export const rateLimitRefusals = Metric.counter("rate_limit_refusals_total", {
+  description: "Requests refused by a rate limit, by bucket",
+  incremental: true
+})
+
+/** `metric` with these attributes, incremented by `by`. */
+export const count = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, by = 1) =>
+  Metric.update(Metric.withAttributes(metric, attributes), by)

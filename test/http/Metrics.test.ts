@@ -1,0 +1,59 @@
+/**
+ * `GET /metrics` (issue 31): the Prometheus text of the host's metrics, behind the admin token;
+ * payments, provider attempts, ledger entries and HTTP requests counted as a merchant works, with
+ * labels from bounded sets (route templates, never a URL with an id in it).
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+
+const scrape = (bearer: string | undefined) =>
+  Effect.gen(function*() {
+    const url = `${yield* baseUrl}/metrics`
+    return yield* Effect.promise(async () => {
+      const r = await fetch(url, { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } })
+      return { status: r.status, type: r.headers.get("content-type"), text: await r.text() }
+    })
+  })
+
+/** The value of the sample whose name and labels include these. */
+const sample = (text: string, name: string, labels: Record<string, string>) => {
+  const lines = text.split("\n").filter((l) =>
+    l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`))
+  )
+  return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0)
+}
+
+describe("GET /metrics", () => {
+  layer(testHost(MemoryStore.layer), { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("the admin token gets the Prometheus text; payments, attempts, entries and requests move as a merchant works", () =>
+      Effect.gen(function*() {
+        assert.strictEqual((yield* scrape(undefined)).status, 401)
+        assert.strictEqual((yield* scrape("not-the-token")).status, 401)
+        const before = yield* scrape(adminToken)
+        assert.strictEqual(before.status, 200)
+        assert.match(before.type ?? "", /^text\/plain; version=0\.0\.4/)
+
+        const merchant = yield* createMerchant()
+        const sk = merchant.keys.sandbox.secretKey
+        for (let i = 0; i < 3; i++) {
+          const paid = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10 + i, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" } })
+          assert.strictEqual(paid.status, 201)
+          assert.strictEqual((yield* call("GET", `/api/v1/payments/${paid.body.transactionId}`, { bearer: sk })).status, 200)
+        }
+        const funded = yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 50 } })
+        assert.strictEqual(funded.status, 200)
+        const after = yield* scrape(adminToken)
+        const moved = (name: string, labels: Record<string, string>) => sample(after.text, name, labels) - sample(before.text, name, labels)
+        assert.strictEqual(moved("payments_created_total", { rail: "sbx_pix" }), 3)
+        assert.strictEqual(moved("provider_attempts_total", { provider: "sandbox", rail: "sbx_pix", outcome: "accepted" }), 3)
+        assert.strictEqual(moved("http_requests_total", { route: "/api/v1/payments", method: "POST", status: "201" }), 3)
+        assert.strictEqual(moved("http_requests_total", { route: "/api/v1/payments/:id", method: "GET", status: "200" }), 3)
+        assert.isAbove(moved("http_request_duration_seconds_count", { route: "/api/v1/payments", method: "POST" }), 2)
+        assert.isAtLeast(moved("ledger_entries_total", {}), 1, "the funding is a journal entry")
+        // Bounded labels: no transaction, shop or merchant id anywhere in the text.
+        assert.notMatch(after.text, /TXN-|shop_|mer_|sk_(test|live)_/)
+      }))
+  })
+})
