@@ -4,7 +4,7 @@
  */
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Console, Duration, Effect, Formatter, Layer, Logger, Option, Redacted, References } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { Readiness } from "../adapters/http/server/Health.ts"
@@ -164,7 +164,8 @@ export const hostLayer = (
 ) => {
   const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
-  const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve()(router.asHttpEffect())))
+  // A server span per request (incoming `traceparent` honoured): its trace and span ids are on the request's log lines.
+  const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve(HttpMiddleware.tracer)(router.asHttpEffect())))
   // Built last, released first: on SIGTERM readiness drops, then the grace, then the server drains.
   return Readiness.drainFirst(Duration.millis(config.shutdownGraceMs)).pipe(
     Layer.provideMerge(HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server)))),

@@ -9,8 +9,15 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
+import { routeOf } from "./RouteTemplates.ts"
 
 export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
+
+/**
+ * Fields of the request's log line that an inner middleware learns on the way (the shop, once
+ * the credential is authenticated: `SecurityLive.ts`), read when the line is written.
+ */
+export class RequestLogFields extends Context.Service<RequestLogFields, { shopId?: string }>()("adapters/http/RequestLogFields") {}
 
 const requestIdHeader = "x-request-id"
 
@@ -92,6 +99,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = `req_${(yield* random.ulid).toLowerCase()}`
         const started = yield* Clock.currentTimeMillis
+        const fields: { shopId?: string } = {}
         const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseNul(request), httpEffect)
         const response = yield* answer.pipe(
           // The endpoints' own answer to a body that is not JSON is a bare 415: give it the envelope.
@@ -101,19 +109,22 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
               : Effect.succeed(response)
           ),
           Effect.provideService(RequestId, requestId),
+          Effect.provideService(RequestLogFields, fields),
           Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyLimitOf(request))),
           Effect.catchCause((cause) =>
             Effect.gen(function*() {
               const failure = cause.reasons.find(Cause.isFailReason)?.error
               const error = failure instanceof ApiErrorClass ? failure : toApiError(cause)
-              if (error.code === "internal_error") yield* Effect.logError("request failed", cause)
+              if (error.code === "internal_error") yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, ...fields }))
               return renderError(error, requestId, config.publicUrl)
             })
           )
         )
         const elapsed = (yield* Clock.currentTimeMillis) - started
-        yield* Effect.logInfo(`${request.method} ${request.url} ${response.status} ${elapsed}ms`).pipe(
-          Effect.annotateLogs({ requestId })
+        // The path only: a query string can carry an email, a phone or a document number.
+        const path = request.url.split("?")[0]
+        yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(
+          Effect.annotateLogs({ requestId, ...fields, method: request.method, route: routeOf(request.method, request.url), status: response.status, durationMs: elapsed })
         )
         return HttpServerResponse.setHeader(response, requestIdHeader, requestId)
       })

@@ -3,13 +3,27 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { apiError } from "../../../core/ApiError.ts"
 import { Auth } from "../../../core/auth/Auth.ts"
-import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
+import { CurrentPrincipal, type Principal } from "../../../core/auth/Principal.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { RateLimits } from "./RateLimits.ts"
+import { RequestLogFields } from "./RequestLifecycle.ts"
 import { makeOnShopClock } from "./RequestClock.ts"
+
+/**
+ * The authenticated principal's shop on the request's log line and on every line logged under it
+ * (read with the credential already: no store read).
+ */
+const logShop = <A, E, R>(principal: Principal, effect: Effect.Effect<A, E, R>) => {
+  const shopId = principal.shop?.id
+  if (shopId === undefined) return effect
+  return Effect.flatMap(Effect.serviceOption(RequestLogFields), (fields) => {
+    if (Option.isSome(fields)) fields.value.shopId = shopId
+    return Effect.annotateLogs(effect, { shopId })
+  })
+}
 
 const missing = apiError("missing_authorization", "Send `Authorization: Bearer <access token or API key>`")
 
@@ -71,7 +85,7 @@ export const SecretKeyLive = Layer.effect(
               "This endpoint needs a secret key or an access token; publishable keys serve hosted checkout and `any key` endpoints only"
             )
           }
-          return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
+          return yield* onShopClock(principal, logShop(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
         })
     })
   })
@@ -88,7 +102,7 @@ export const AnyKeyLive = Layer.effect(
         Effect.gen(function*() {
           const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
-          return yield* onShopClock(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal))
+          return yield* onShopClock(principal, logShop(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
         })
     })
   })
