@@ -9,6 +9,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { renderError } from "./ErrorRendering.ts"
+import { recordRequest } from "./Metrics.ts"
 import { routeOf } from "./RouteTemplates.ts"
 
 export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
@@ -121,6 +122,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
           )
         )
         const elapsed = (yield* Clock.currentTimeMillis) - started
+        yield* recordRequest(request.method, request.url, response.status, elapsed)
         // The path only: a query string can carry an email, a phone or a document number.
         const path = request.url.split("?")[0]
         yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(
