@@ -4,7 +4,7 @@
  */
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Console, Duration, Effect, Formatter, Layer, Logger, Option, Redacted, References } from "effect"
-import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
 import { Readiness } from "../adapters/http/server/Health.ts"
@@ -26,6 +26,7 @@ import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
 import type { HostConfig } from "./Config.ts"
+import { TelemetryLive } from "./Telemetry.ts"
 import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
@@ -164,13 +165,16 @@ export const hostLayer = (
 ) => {
   const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
-  // A server span per request (incoming `traceparent` honoured): its trace and span ids are on the request's log lines.
-  const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve(HttpMiddleware.tracer)(router.asHttpEffect())))
+  // One server span per request (incoming `traceparent` honoured): the server wraps any middleware
+  // in its tracer, even with no exporter, so that the request's log lines carry trace and span
+  // ids; an identity middleware asks for exactly that (`HttpMiddleware.tracer` here gave two).
+  const serving = Layer.unwrap(Effect.map(Effect.service(HttpRouter.HttpRouter), (router) => HttpServer.serve((app) => app)(router.asHttpEffect())))
   // Built last, released first: on SIGTERM readiness drops, then the grace, then the server drains.
   return Readiness.drainFirst(Duration.millis(config.shutdownGraceMs)).pipe(
     Layer.provideMerge(HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server)))),
     Layer.provideMerge(app),
     Layer.provide(Layer.mergeAll(
+      TelemetryLive,
       Layer.succeed(References.MinimumLogLevel, config.logLevel),
       config.logFormat === "json" ? Logger.layer([jsonLogger, Logger.tracerLogger]) : Layer.empty
     ))

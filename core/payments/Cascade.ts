@@ -24,8 +24,12 @@ export const inFlight = (provider: string, at: DateTime.Utc, routing?: Attempt["
   ...(routing === undefined ? {} : { routing })
 })
 
-/** Calls the provider (bounded by `chargeTimeout`) and records how it went. */
-export const tryProvider = Effect.fnUntraced(function*(
+/**
+ * Calls the provider (bounded by `chargeTimeout`) and records how it went: the attempt, its
+ * metrics, and a span `Provider.charge` with the provider, the rail, the outcome and the latency
+ * (nothing of the buyer).
+ */
+export const tryProvider = Effect.fn("Provider.charge")(function*(
   provider: PaymentProvider,
   /** The rail's id, a label of the attempt metrics. */
   rail: string,
@@ -43,6 +47,7 @@ export const tryProvider = Effect.fnUntraced(function*(
   const at = yield* DateTime.now
   const outcomeOf = Result.isSuccess(result) ? "accepted" : result.failure.retryable ? "failed" : "declined"
   yield* Metrics.count(Metrics.providerAttempts, { provider: provider.id, rail, outcome: outcomeOf })
+  yield* Effect.annotateCurrentSpan({ "provider.id": provider.id, "payment.rail": rail, "provider.outcome": outcomeOf, "provider.latency_ms": latencyMs })
   yield* Metric.update(Metric.withAttributes(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
   if (Result.isSuccess(result)) {
     return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }

@@ -1,0 +1,92 @@
+/**
+ * Traces over OTLP (issue 31): the host with `OTEL_EXPORTER_OTLP_ENDPOINT` pointed at a receiver
+ * on loopback sends the spans of a payment: the request's, and inside it the payment's creation,
+ * the routing decision and the provider attempt, each with its parent; an incoming `traceparent`
+ * is honoured (the request joins the caller's trace).
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+
+interface Span {
+  readonly traceId: string
+  readonly spanId: string
+  readonly parentSpanId?: string
+  readonly name: string
+  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
+}
+
+class Receiver extends Context.Service<Receiver, { readonly spans: Array<Span> }>()("test/OtlpReceiver") {}
+
+/** An OTLP/HTTP JSON receiver on loopback: keeps every span it is sent. */
+const receiver = Effect.acquireRelease(
+  Effect.promise(() =>
+    new Promise<{ url: string; spans: Array<Span>; close: () => void }>((resolve) => {
+      const spans: Array<Span> = []
+      const server = createServer((req, res) => {
+        let body = ""
+        req.on("data", (c) => (body += c))
+        req.on("end", () => {
+          if (req.url === "/v1/traces") {
+            const doc = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Span> }> }> }
+            for (const r of doc.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans)
+          }
+          res.writeHead(200, { "content-type": "application/json" }).end("{}")
+        })
+      })
+      server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => server.close() }))
+    })
+  ),
+  (r) => Effect.sync(r.close)
+)
+
+const HostWithTelemetry = Layer.unwrap(Effect.gen(function*() {
+  const r = yield* receiver
+  const env = ConfigProvider.fromEnvRecord({
+    OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_BSP_SCHEDULE_DELAY: "100",
+    OTEL_SERVICE_NAME: "engine-under-test"
+  })
+  return Layer.merge(
+    // As an operator configures it: the standard variables in the host's environment.
+    testHost(MemoryStore.layer).pipe(Layer.provide(ConfigProvider.layer(env))),
+    Layer.succeed(Receiver, { spans: r.spans })
+  )
+}))
+
+describe("OTLP traces", () => {
+  layer(HostWithTelemetry, { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("a payment's request, creation, routing and provider attempt arrive as one trace with their parents", () =>
+      Effect.gen(function*() {
+        const { spans } = yield* Receiver
+        const merchant = yield* createMerchant()
+        const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+        const created = yield* call("POST", "/api/v1/payments", {
+          bearer: merchant.keys.sandbox.secretKey,
+          headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+          body: { amount: 12, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" }
+        })
+        assert.strictEqual(created.status, 201)
+        const trace = yield* eventually(Effect.sync(() => spans.filter((s) => s.traceId === traceId)), (t) => t.some((s) => s.name === "Provider.charge"))
+        const names = trace.map((s) => s.name)
+        const byId = new Map(trace.map((s) => [s.spanId, s]))
+        const byName = (name: string) => trace.find((s) => s.name === name)
+        /** The names from a span up to the request's. */
+        const ancestry = (s: Span | undefined): Array<string> => s === undefined ? [] : [s.name, ...ancestry(byId.get(s.parentSpanId ?? ""))]
+        for (const name of ["Auth.authenticate", "Routing.plan", "Payments.create", "Provider.charge"]) assert.isDefined(byName(name), `${name} in ${names.join(", ")}`)
+        // One tree under the caller's span: the request's span is its child, every other span descends from it.
+        const roots = trace.filter((s) => !byId.has(s.parentSpanId ?? ""))
+        assert.deepStrictEqual(roots.map((s) => [s.name, s.parentSpanId]), [["POST", "00f067aa0ba902b7"]])
+        assert.includeMembers(ancestry(byName("Provider.charge")), ["Provider.charge", "Payments.create", "POST"])
+        const attempt = byName("Provider.charge")!
+        const attribute = (key: string) => Object.values(attempt.attributes.find((a) => a.key === key)?.value ?? {})[0]
+        assert.deepStrictEqual([attribute("provider.id"), attribute("payment.rail"), attribute("provider.outcome")], ["sandbox", "sbx_pix", "accepted"])
+        // Nothing of the buyer in any span of the trace.
+        assert.notMatch(JSON.stringify(trace), /Ana Souza|52998224725/)
+      }))
+  })
+})
