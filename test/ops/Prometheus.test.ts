@@ -158,6 +158,86 @@ const queryUntil = (prometheus: PrometheusServer, promql: string, done: (samples
     return samples
   })
 
+/** The metrics the host exports (adapters/http/server/Metrics.ts, core/Metrics.ts, reconciliation), as PromQL sees them. */
+const exported = new Set([
+  "http_requests_total",
+  "payments_created_total",
+  "payments_finalized_total",
+  "provider_attempts_total",
+  "routing_circuit_open",
+  "ledger_entries_total",
+  "jobs_run_total",
+  "webhook_deliveries_total",
+  "idempotency_requests_total",
+  "rate_limit_refusals_total",
+  "reconciliation_report_lines_total",
+  ...["http_request_duration_seconds", "provider_attempt_duration_seconds"].flatMap((h) => ["_bucket", "_sum", "_count"].map((s) => h + s))
+])
+
+const keywords = new Set(["and", "or", "unless", "bool", "offset", "by", "without", "on", "ignoring", "group_left", "group_right"])
+
+/** The metric names a PromQL expression selects. */
+const metricsOf = (expr: string) =>
+  expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, "")
+    .replace(/\{[^}]*\}/g, "")
+    .replace(/\[[^\]]*\]/g, "")
+    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, "")
+    .match(/[a-zA-Z_:][a-zA-Z0-9_:]*\b(?!\s*\()/g)
+    ?.filter((name) => !keywords.has(name) && !/^\d/.test(name)) ?? []
+
+const dashboard = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../ops/grafana/engine-dashboard.json"), "utf8")) as {
+  schemaVersion: number
+  __inputs: Array<{ name: string; type: string; pluginId: string }>
+  templating: { list: Array<{ name: string; datasource?: { uid: string } }> }
+  panels: Array<{ type: string; title: string; datasource?: { type: string; uid: string }; targets?: Array<{ expr: string; datasource?: { uid: string } }> }>
+}
+const dashboardExprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })))
+/** A dashboard expression as Prometheus runs it once Grafana fills in its variables. */
+const asGrafanaSends = (expr: string) => expr.replaceAll("$__rate_interval", "1m").replaceAll("$__range", "1h").replaceAll("$job", job)
+
+describe("the Grafana dashboard (ops/grafana/engine-dashboard.json)", () => {
+  it("is an importable dashboard: schemaVersion 39, the Prometheus data source as the DS_PROMETHEUS input", () => {
+    assert.strictEqual(dashboard.schemaVersion, 39)
+    assert.isTrue(dashboard.__inputs.some((i) => i.name === "DS_PROMETHEUS" && i.type === "datasource" && i.pluginId === "prometheus"), JSON.stringify(dashboard.__inputs))
+    const panels = dashboard.panels.filter((p) => p.type !== "row")
+    assert.isAtLeast(panels.length, 12)
+    for (const p of panels) {
+      assert.deepStrictEqual(p.datasource, { type: "prometheus", uid: "${DS_PROMETHEUS}" }, p.title)
+      assert.isNotEmpty(p.targets, p.title)
+      for (const t of p.targets!) assert.strictEqual(t.datasource?.uid, "${DS_PROMETHEUS}", p.title)
+    }
+    for (const v of dashboard.templating.list) if (v.datasource !== undefined) assert.strictEqual(v.datasource.uid, "${DS_PROMETHEUS}", v.name)
+  })
+
+  it("every panel queries only metrics the host exports, and covers each of them", () => {
+    // The reader of metric names itself: functions, labels, grouping, ranges and keywords are not metrics.
+    assert.deepStrictEqual(
+      metricsOf(`histogram_quantile(0.95, sum by (le, route) (rate(a_bucket{job=~"$job",x="y{z}"}[5m]))) / on (route) b_total and max without (c) (up) > 0.01`),
+      ["a_bucket", "b_total", "up"]
+    )
+    const used = new Set<string>()
+    for (const { panel, expr } of dashboardExprs) {
+      const names = metricsOf(expr)
+      assert.isNotEmpty(names, `${panel}: ${expr}`)
+      for (const name of names) {
+        assert.isTrue(exported.has(name), `${panel} queries ${name}, which the host does not export: ${expr}`)
+        used.add(name)
+      }
+    }
+    for (const name of exported) if (!/_(sum|count)$/.test(name)) assert.isTrue(used.has(name), `no panel shows ${name}`)
+  })
+
+  it("the alert rules use only metrics the host exports (and Prometheus's own up)", () => {
+    const exprs = [...readFileSync(join(opsDir, "alerts.yml"), "utf8").matchAll(/^\s+expr: (?:\|\n((?:\s{10,}.*\n)+)|(.*)\n)/gm)]
+      .map((m) => (m[1] ?? m[2]!).trim())
+    assert.isAtLeast(exprs.length, 8)
+    for (const expr of exprs) {
+      for (const name of metricsOf(expr)) assert.isTrue(exported.has(name) || name === "up", `an alert queries ${name}: ${expr}`)
+    }
+  })
+})
+
 describe.skipIf(missing.length > 0)("Prometheus alert rules and config (promtool)", () => {
   it("alerts.yml passes promtool check rules", () => {
     const checked = promtool(["check", "rules", "alerts.yml"])
@@ -236,6 +316,11 @@ describe.skipIf(missing.length > 0)("a real Prometheus scrapes the host", () => 
         const created = `sum(payments_created_total{job="${job}",rail="sbx_pix"})`
         const after = yield* queryUntil(prometheus, created, (s) => s.length === 1 && s[0]!.value >= before + 3)
         assert.deepStrictEqual(after.map((s) => s.value), [before + 3], `${created}\n${prometheus.log()}`)
+        // Every dashboard query runs on the real server as Grafana sends it.
+        for (const { panel, expr } of dashboardExprs) {
+          const r = yield* Effect.promise(() => fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(asGrafanaSends(expr))}`).then((r) => r.json()))
+          assert.strictEqual((r as { status: string }).status, "success", `${panel}: ${expr}: ${JSON.stringify(r)}`)
+        }
         // The HTTP request counters arrive with their bounded labels.
         const posts = yield* query(prometheus, `sum(http_requests_total{job="${job}",route="/api/v1/payments",method="POST",status="201"})`)
         assert.isAtLeast(posts[0]?.value ?? 0, 3)
