@@ -4,7 +4,9 @@
  * rail id (the catalog), a country, a status or outcome word, a job or journal entry kind; never
  * a transaction, merchant or shop id, an amount or a name.
  */
-import { Metric } from "effect"
+import { DateTime, Effect, Metric } from "effect"
+import { JobStore } from "./ports/JobStore.ts"
+import { WebhookStore } from "./ports/WebhookStore.ts"
 
 export const providerAttempts = Metric.counter("provider_attempts_total", {
   description: "Charges asked of providers, by provider, rail and outcome (accepted, failed, declined)",
@@ -53,6 +55,31 @@ export const idempotentRequests = Metric.counter("idempotency_requests_total", {
 export const rateLimitRefusals = Metric.counter("rate_limit_refusals_total", {
   description: "Requests refused by a rate limit, by bucket",
   incremental: true
+})
+
+export const jobsDue = Metric.gauge("jobs_due", { description: "Pending jobs due now (real clock), by kind" })
+export const jobLagSeconds = Metric.gauge("job_lag_seconds", { description: "How long the oldest due job of a kind has waited, seconds" })
+export const jobsDead = Metric.gauge("jobs_dead", { description: "Jobs given up after their last attempt, by kind" })
+export const webhooksDue = Metric.gauge("webhook_deliveries_due", { description: "Webhook deliveries due now (pending or failed)" })
+export const webhookOldestDueSeconds = Metric.gauge("webhook_oldest_due_age_seconds", { description: "How long the oldest due webhook delivery has waited, seconds" })
+export const webhookDeadLetters = Metric.gauge("webhook_dead_letters", { description: "Webhook deliveries dead-lettered" })
+
+/**
+ * Reads the job queue and the webhook backlog into their gauges: run before each scrape (two
+ * indexed queries), so the numbers are those of the store, whichever replica is scraped.
+ */
+export const refreshBacklog = Effect.gen(function*() {
+  const now = yield* DateTime.now
+  const age = (t: DateTime.Utc | null) => t === null ? 0 : Math.max(0, DateTime.toEpochMillis(now) - DateTime.toEpochMillis(t)) / 1000
+  for (const row of yield* (yield* JobStore).backlog(now)) {
+    yield* Metric.update(Metric.withAttributes(jobsDue, { kind: row.kind }), row.due)
+    yield* Metric.update(Metric.withAttributes(jobLagSeconds, { kind: row.kind }), age(row.oldestDueAt))
+    yield* Metric.update(Metric.withAttributes(jobsDead, { kind: row.kind }), row.dead)
+  }
+  const webhooks = yield* (yield* WebhookStore).backlog(now)
+  yield* Metric.update(webhooksDue, webhooks.due)
+  yield* Metric.update(webhookOldestDueSeconds, age(webhooks.oldestDueAt))
+  yield* Metric.update(webhookDeadLetters, webhooks.deadLetters)
 })
 
 /** `metric` with these attributes, incremented by `by`. */

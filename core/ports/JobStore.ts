@@ -56,6 +56,16 @@ export class JobStore extends Context.Service<JobStore, {
     readonly now: DateTime.Utc
     readonly clockScope: string
   }) => Effect.Effect<number>
+  /**
+   * The queue as an operator watches it: per kind, the pending jobs due at `now` on the real
+   * clock and the oldest one's `runAt` (its lag), and the dead jobs (for the metrics).
+   */
+  readonly backlog: (now: DateTime.Utc) => Effect.Effect<ReadonlyArray<{
+    readonly kind: string
+    readonly due: number
+    readonly oldestDueAt: DateTime.Utc | null
+    readonly dead: number
+  }>>
   readonly complete: (id: string) => Effect.Effect<void>
   /** Puts a job back to run at `runAt`, recording the error. */
   readonly retry: (id: string, runAt: DateTime.Utc, error: string) => Effect.Effect<void>

@@ -58,6 +58,15 @@ export class WebhookStore extends Context.Service<WebhookStore, {
    */
   readonly countDue: (now: DateTime.Utc, sandboxShopId: string) => Effect.Effect<number>
   /**
+   * The delivery backlog as an operator watches it: deliveries due at `now` on the real clock
+   * (pending or failed), the oldest one's `nextAttemptAt`, and the dead letters (for the metrics).
+   */
+  readonly backlog: (now: DateTime.Utc) => Effect.Effect<{
+    readonly due: number
+    readonly oldestDueAt: DateTime.Utc | null
+    readonly deadLetters: number
+  }>
+  /**
    * Records the outcomes of a batch of attempts and releases their leases, all at once (one
    * statement on SQL).
    */

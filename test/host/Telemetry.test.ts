@@ -85,6 +85,10 @@ describe("OTLP traces", () => {
         const attempt = byName("Provider.charge")!
         const attribute = (key: string) => Object.values(attempt.attributes.find((a) => a.key === key)?.value ?? {})[0]
         assert.deepStrictEqual([attribute("provider.id"), attribute("payment.rail"), attribute("provider.outcome")], ["sandbox", "sbx_pix", "accepted"])
+        // The request id the merchant sees (header, error envelope) is on the request's span.
+        const requestSpan = roots[0]!
+        const requestId = Object.values(requestSpan.attributes.find((a) => a.key === "http.request_id")?.value ?? {})[0]
+        assert.strictEqual(requestId, created.headers.get("x-request-id"))
         // Nothing of the buyer in any span of the trace.
         assert.notMatch(JSON.stringify(trace), /Ana Souza|52998224725/)
       }))

@@ -52,6 +52,10 @@ describe("GET /metrics", () => {
         assert.strictEqual(moved("http_requests_total", { route: "/api/v1/payments/:id", method: "GET", status: "200" }), 3)
         assert.isAbove(moved("http_request_duration_seconds_count", { route: "/api/v1/payments", method: "POST" }), 2)
         assert.isAtLeast(moved("ledger_entries_total", {}), 1, "the funding is a journal entry")
+        // The backlog gauges, read from the store at the scrape.
+        assert.match(after.text, /^webhook_deliveries_due \d+$/m)
+        assert.match(after.text, /^webhook_dead_letters \d+$/m)
+        assert.match(after.text, /^webhook_oldest_due_age_seconds [\d.]+$/m)
         // Bounded labels: no transaction, shop or merchant id anywhere in the text.
         assert.notMatch(after.text, /TXN-|shop_|mer_|sk_(test|live)_/)
       }))

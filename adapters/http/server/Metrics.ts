@@ -1,7 +1,8 @@
 /**
  * The host's metrics (issue 31): `GET /metrics` in the Prometheus text format, behind the
  * operator's `ADMIN_TOKEN` (Prometheus sends it with `authorization: { credentials: ... }`), and
- * the HTTP request metrics the request lifecycle records. Labels are bounded sets: the route's
+ * the HTTP request metrics the request lifecycle records. Each scrape first reads the job queue's
+ * and the webhook backlog's gauges from the store. Labels are bounded sets: the route's
  * template, the method, the status; never a URL, an id or a name.
  */
 import { Effect, Layer, Metric, Option, Redacted } from "effect"
@@ -10,6 +11,9 @@ import { PrometheusMetrics } from "effect/observability"
 import { apiError } from "../../../core/ApiError.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
+import { refreshBacklog } from "../../../core/Metrics.ts"
+import { JobStore } from "../../../core/ports/JobStore.ts"
+import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { routeOf } from "./RouteTemplates.ts"
@@ -39,6 +43,7 @@ const bearer = (header: string | undefined) => header?.startsWith("Bearer ") ? h
 export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
   const config = yield* HttpConfig
   const engine = yield* EngineConfig
+  const stores = yield* Effect.context<JobStore | WebhookStore>()
   return HttpRouter.add(
     "GET",
     "/metrics",
@@ -50,6 +55,7 @@ export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
         onSome: (token) => given !== undefined && safeEqual(given, Redacted.value(token)) ? undefined : apiError("invalid_api_key", "Invalid admin token")
       })
       if (refused !== undefined) return renderError(refused, "", engine.publicUrl)
+      yield* refreshBacklog.pipe(Effect.provideContext(stores))
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
     })
   )

@@ -99,6 +99,8 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = `req_${(yield* random.ulid).toLowerCase()}`
+        // The request's id on its span: a trace found from the id in an error envelope, and back.
+        yield* Effect.annotateCurrentSpan("http.request_id", requestId)
         const started = yield* Clock.currentTimeMillis
         const fields: { shopId?: string } = {}
         const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseNul(request), httpEffect)

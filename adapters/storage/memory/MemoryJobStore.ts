@@ -151,7 +151,20 @@ export const MemoryJobStore = Layer.effect(
         })),
       complete: (id) => update(id, (j) => ({ ...j, status: "done", lockedUntil: null })),
       retry: (id, runAt, error) => update(id, (j) => ({ ...j, runAt, lockedUntil: null, lastError: error })),
-      kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error }))
+      kill: (id, error) => update(id, (j) => ({ ...j, status: "dead", lockedUntil: null, lastError: error })),
+      backlog: (now) =>
+        db.run(Effect.sync(() => {
+          const byKind = new Map<string, { kind: string; due: number; oldestDueAt: DateTime.Utc | null; dead: number }>()
+          const of = (kind: string) => byKind.get(kind) ?? byKind.set(kind, { kind, due: 0, oldestDueAt: null, dead: 0 }).get(kind)!
+          for (const j of jobs.values()) {
+            if (j.status === "dead") of(j.kind).dead++
+            if (j.status !== "pending" || DateTime.isGreaterThan(j.runAt, now)) continue
+            const row = of(j.kind)
+            row.due++
+            if (row.oldestDueAt === null || DateTime.isLessThan(j.runAt, row.oldestDueAt)) row.oldestDueAt = j.runAt
+          }
+          return [...byKind.values()]
+        }))
     })
   })
 )

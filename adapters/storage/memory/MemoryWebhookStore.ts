@@ -117,6 +117,19 @@ export const MemoryWebhookStore = Layer.effect(
             DateTime.toEpochMillis(d.nextAttemptAt) - DateTime.toEpochMillis(now) <= clockOffset(db, sandboxShopId)
           ).length
         )),
+      backlog: (now) =>
+        db.run(Effect.sync(() => {
+          let due = 0
+          let oldestDueAt: DateTime.Utc | null = null
+          let deadLetters = 0
+          for (const d of deliveries.values()) {
+            if (d.status === "dead_letter") deadLetters++
+            if ((d.status !== "pending" && d.status !== "failed") || d.nextAttemptAt === null || DateTime.isGreaterThan(d.nextAttemptAt, now)) continue
+            due++
+            if (oldestDueAt === null || DateTime.isLessThan(d.nextAttemptAt, oldestDueAt)) oldestDueAt = d.nextAttemptAt
+          }
+          return { due, oldestDueAt, deadLetters }
+        })),
       recordAttempts: (outcomes) =>
         db.run(Effect.sync(() => {
           for (const { id, result } of outcomes) {

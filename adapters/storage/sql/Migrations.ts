@@ -449,6 +449,11 @@ export const migrations = {
     `CREATE INDEX payments_by_provider_completed ON payments ((data->>'provider'), (data->>'completedAt')) WHERE data->>'completedAt' IS NOT NULL`,
     `CREATE INDEX claims_by_provider_ref ON claims ((data->>'providerRef')) WHERE data->>'providerRef' IS NOT NULL`,
     `CREATE INDEX claims_by_resolved ON claims ((data->>'resolvedAt')) WHERE data->>'status' = 'approved'`
+  ),
+  // The backlog the metrics read at each scrape: dead jobs and dead letters without a table scan.
+  "0019_backlog_indexes": statements(
+    `CREATE INDEX jobs_dead ON jobs (kind) WHERE status = 'dead'`,
+    `CREATE INDEX webhook_deliveries_dead ON webhook_deliveries (id) WHERE status = 'dead_letter'`
   )
 }
 

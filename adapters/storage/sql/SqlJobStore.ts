@@ -92,6 +92,17 @@ export const SqlJobStore = Layer.effect(
           Effect.map((rows) => rows[0]?.n ?? 0),
           Effect.orDie
         ),
+      backlog: (now) =>
+        sql<{ readonly kind: string; readonly due: number; readonly oldestDueAt: Date | null; readonly dead: number }>`
+          SELECT kind,
+            count(*) FILTER (WHERE status = 'pending' AND run_at <= ${date(now)})::int AS due,
+            min(run_at) FILTER (WHERE status = 'pending' AND run_at <= ${date(now)}) AS oldest_due_at,
+            count(*) FILTER (WHERE status = 'dead')::int AS dead
+          FROM jobs WHERE status = 'dead' OR (status = 'pending' AND run_at <= ${date(now)})
+          GROUP BY kind`.pipe(
+          Effect.map((rows) => rows.map((r) => ({ kind: r.kind, due: r.due, oldestDueAt: utcOrNull(r.oldestDueAt), dead: r.dead }))),
+          Effect.orDie
+        ),
       complete: (id) => sql`UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       retry: (id, runAt, error) =>
         sql`UPDATE jobs SET run_at = ${date(runAt)}, locked_until = NULL, last_error = ${error} WHERE id = ${id}`.pipe(

@@ -161,6 +161,15 @@ export const SqlWebhookStore = Layer.effect(
           Effect.map((rows) => rows[0]?.n ?? 0),
           Effect.orDie
         ),
+      backlog: (now) =>
+        sql<{ readonly due: number; readonly oldestDueAt: Date | null; readonly deadLetters: number }>`
+          SELECT
+            (SELECT count(*)::int FROM webhook_deliveries WHERE status IN ('pending', 'failed') AND next_attempt_at <= ${date(now)}) AS due,
+            (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status IN ('pending', 'failed') AND next_attempt_at <= ${date(now)}) AS oldest_due_at,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'dead_letter') AS dead_letters`.pipe(
+          Effect.map((rows) => ({ due: rows[0]?.due ?? 0, oldestDueAt: utcOrNull(rows[0]?.oldestDueAt ?? null), deadLetters: rows[0]?.deadLetters ?? 0 })),
+          Effect.orDie
+        ),
       // One statement for the batch: the outcomes travel as one JSON array of records.
       recordAttempts: (outcomes) =>
         outcomes.length === 0 ? Effect.void : sql`UPDATE webhook_deliveries SET
