@@ -9,7 +9,9 @@
  * load at a fixed rate (`bench/support/Paced.ts`), latency counted from when each request was due.
  * On PostgreSQL, POST /payments is also measured on the stack's floor (`bench/floor`: the
  * baseline's statements as a plain Effect application), interleaved with the other two, so the
- * project can be read against its framework's best.
+ * project can be read against its framework's best. Telemetry's cost: POST /payments on the host
+ * exporting traces (every span), metrics and logs over OTLP to a sink on loopback, interleaved
+ * with the same host exporting nothing (first store of the run).
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
  * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
@@ -17,7 +19,7 @@
  */
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { get } from "node:http"
+import { createServer as createHttpServer, get } from "node:http"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -310,6 +312,47 @@ for (const store of stores) {
 if (databaseUrl !== undefined && stores.includes("postgres")) {
   const trips = await roundTrips()
   console.log(`round trips per request on PostgreSQL: GET /me ${trips.me.project} (baseline ${trips.me.baseline}), POST /payments ${trips.payment.project} (baseline ${trips.payment.baseline})`)
+}
+
+// Telemetry's cost (issue 31): the same host with traces, metrics and logs exported over OTLP
+// (every span sampled) against a sink on loopback, interleaved with one exporting nothing, on
+// the first store of the run: "project" is on, "baseline" off.
+{
+  const store = stores[0]!
+  const received = { requests: 0, bytes: 0 }
+  const sink = createHttpServer((req, res) => {
+    req.on("data", (chunk: Buffer) => (received.bytes += chunk.length))
+    req.on("end", () => {
+      received.requests++
+      res.writeHead(200, { "content-type": "application/json" }).end("{}")
+    })
+  })
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve))
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`
+  const schema = `${runId}_telemetry`
+  const hostOf = (name: string, extra: Record<string, string>) =>
+    start("bench/project/Host.ts", { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: `${schema}_${name}`, ...extra })
+  const measure = async () => {
+    const on = await hostOf("on", { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl, OTEL_BSP_SCHEDULE_DELAY: "1000", OTEL_METRIC_EXPORT_INTERVAL: "5000" })
+    const off = await hostOf("off", {})
+    try {
+      const targets = [{ child: on, token: (await enrol(on.port)).token }, { child: off, token: (await enrol(off.port)).token }]
+      for (const t of targets) await load(t, "payment", 16, short ? 500 : 3_000)
+      const [withTelemetry, without] = await interleaved(targets, "payment", 16)
+      rows.push({ work: "POST /api/v1/payments, telemetry on / off", store, connections: 16, project: withTelemetry!, baseline: without! })
+      console.log(`telemetry on (OTLP traces, metrics and logs, every span) / off, POST /payments on ${store}: ` +
+        `throughput ${(withTelemetry!.perSecond / without!.perSecond).toFixed(2)}, CPU ms per request ${withTelemetry!.cpuMsPerOp.toFixed(2)} / ${without!.cpuMsPerOp.toFixed(2)}; ` +
+        `the sink received ${received.requests} exports, ${(received.bytes / 1e6).toFixed(1)} MB`)
+    } finally {
+      await Promise.all([on.stop(), off.stop()])
+    }
+  }
+  try {
+    if (store === "postgres") await withSchema(`${schema}_on`, () => withSchema(`${schema}_off`, measure))
+    else await measure()
+  } finally {
+    sink.close()
+  }
 }
 
 // Webhook fan-out: in process on memory and PGlite; 1 and 2 replicas against the baseline on PostgreSQL.

@@ -7,9 +7,12 @@
  * default), `OTEL_SDK_DISABLED` and the batch settings (`OTEL_BSP_SCHEDULE_DELAY`...) are read by
  * Effect's own exporters (`effect/observability`). `OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER`
  * and `OTEL_LOGS_EXPORTER` default to `otlp` as OpenTelemetry specifies (Effect's exporters read
- * an unset one as none); `none` turns a signal off.
+ * an unset one as none); `none` turns a signal off. Sampling: `OTEL_TRACES_SAMPLER`
+ * `parentbased_traceidratio` (the default here, with `OTEL_TRACES_SAMPLER_ARG`, default 1: every
+ * trace), `traceidratio`, `always_on`, `always_off`, `parentbased_always_on`; a span whose parent
+ * is sampled out is sampled out, so a trace is whole or absent.
  */
-import { Config, ConfigProvider, Effect, Layer } from "effect"
+import { Config, ConfigProvider, Effect, Layer, Option, Tracer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { Otlp, OtlpSerialization } from "effect/observability"
 
@@ -18,12 +21,39 @@ export const defaultServiceName = "payment-orchestration-engine"
 /** OpenTelemetry's defaults, behind whatever the environment says. */
 const otlpByDefault = ConfigProvider.fromUnknown({ OTEL_TRACES_EXPORTER: "otlp", OTEL_METRICS_EXPORTER: "otlp", OTEL_LOGS_EXPORTER: "otlp" })
 
+const samplers = ["parentbased_traceidratio", "traceidratio", "always_on", "always_off", "parentbased_always_on", "parentbased_always_off"] as const
+
+/**
+ * The tracer in place, deciding for each span whether it is sampled: a child follows its parent
+ * (for the `parentbased_` samplers and always within a trace), a root is sampled with the ratio.
+ */
+const sampling = (sampler: typeof samplers[number], ratio: number) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const inner = yield* Tracer.Tracer
+    const root = () =>
+      sampler.endsWith("always_on") ? true : sampler.endsWith("always_off") ? false : Math.random() < ratio
+    return Layer.succeed(Tracer.Tracer, Tracer.make({
+      span: (options) =>
+        inner.span({
+          ...options,
+          sampled: options.sampled && Option.match(options.parent, {
+            onNone: root,
+            onSome: (parent) => sampler.startsWith("parentbased_") || parent._tag === "Span" ? parent.sampled : root()
+          })
+        }),
+      context: inner.context
+    }))
+  }))
+
 export const TelemetryLive = Layer.unwrap(Effect.gen(function*() {
   const serviceName = yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault(defaultServiceName))
   const protocol = yield* Config.Literals(["http/json", "http/protobuf"], "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(Config.withDefault("http/protobuf" as const))
-  return Otlp.layerFromConfig({ resource: { serviceName } }).pipe(
+  const sampler = yield* Config.Literals(samplers, "OTEL_TRACES_SAMPLER").pipe(Config.withDefault("parentbased_traceidratio" as const))
+  const ratio = yield* Config.Number("OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1))
+  const otlp = Otlp.layerFromConfig({ resource: { serviceName } }).pipe(
     Layer.provide(protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
     Layer.provide(FetchHttpClient.layer),
     Layer.provide(ConfigProvider.layerAdd(otlpByDefault))
   )
+  return sampler === "always_on" || (sampler.endsWith("traceidratio") && ratio >= 1) ? otlp : sampling(sampler, Math.max(0, ratio)).pipe(Layer.provideMerge(otlp))
 })).pipe(Layer.orDie)

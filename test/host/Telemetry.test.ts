@@ -43,13 +43,14 @@ const receiver = Effect.acquireRelease(
   (r) => Effect.sync(r.close)
 )
 
-const HostWithTelemetry = Layer.unwrap(Effect.gen(function*() {
+const HostWithTelemetry = (extra: Record<string, string> = {}) => Layer.unwrap(Effect.gen(function*() {
   const r = yield* receiver
   const env = ConfigProvider.fromEnvRecord({
     OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     OTEL_BSP_SCHEDULE_DELAY: "100",
-    OTEL_SERVICE_NAME: "engine-under-test"
+    OTEL_SERVICE_NAME: "engine-under-test",
+    ...extra
   })
   return Layer.merge(
     // As an operator configures it: the standard variables in the host's environment.
@@ -59,7 +60,7 @@ const HostWithTelemetry = Layer.unwrap(Effect.gen(function*() {
 }))
 
 describe("OTLP traces", () => {
-  layer(HostWithTelemetry, { timeout: 30_000, excludeTestServices: true })((it) => {
+  layer(HostWithTelemetry(), { timeout: 30_000, excludeTestServices: true })((it) => {
     it.effect("a payment's request, creation, routing and provider attempt arrive as one trace with their parents", () =>
       Effect.gen(function*() {
         const { spans } = yield* Receiver
@@ -91,6 +92,27 @@ describe("OTLP traces", () => {
         assert.strictEqual(requestId, created.headers.get("x-request-id"))
         // Nothing of the buyer in any span of the trace.
         assert.notMatch(JSON.stringify(trace), /Ana Souza|52998224725/)
+      }))
+  })
+
+  layer(HostWithTelemetry({ OTEL_TRACES_SAMPLER_ARG: "0" }), { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("OTEL_TRACES_SAMPLER_ARG=0: a request of its own is not exported; one joining a sampled caller's trace is, whole", () =>
+      Effect.gen(function*() {
+        const { spans } = yield* Receiver
+        const merchant = yield* createMerchant()
+        const pay = (headers: Record<string, string>) =>
+          call("POST", "/api/v1/payments", {
+            bearer: merchant.keys.sandbox.secretKey,
+            headers,
+            body: { amount: 12, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" }
+          })
+        assert.strictEqual((yield* pay({})).status, 201)
+        const traceId = "5bf92f3577b34da6a3ce929d0e0e4736"
+        assert.strictEqual((yield* pay({ traceparent: `00-${traceId}-00f067aa0ba902b7-01` })).status, 201)
+        const sampled = yield* eventually(Effect.sync(() => spans.filter((s) => s.traceId === traceId)), (t) => t.some((s) => s.name === "Provider.charge"))
+        assert.includeMembers(sampled.map((s) => s.name), ["POST", "Payments.create", "Provider.charge"])
+        // Every Payments.create exported belongs to the caller's trace: the other request was sampled out.
+        assert.deepStrictEqual([...new Set(spans.filter((s) => s.name === "Payments.create").map((s) => s.traceId))], [traceId])
       }))
   })
 })

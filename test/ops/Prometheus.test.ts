@@ -171,6 +171,12 @@ const exported = new Set([
   "idempotency_requests_total",
   "rate_limit_refusals_total",
   "reconciliation_report_lines_total",
+  "jobs_due",
+  "job_lag_seconds",
+  "jobs_dead",
+  "webhook_deliveries_due",
+  "webhook_oldest_due_age_seconds",
+  "webhook_dead_letters",
   ...["http_request_duration_seconds", "provider_attempt_duration_seconds"].flatMap((h) => ["_bucket", "_sum", "_count"].map((s) => h + s))
 ])
 
