@@ -1,5 +1,5 @@
 /** Routing outcomes on SQL (`routing_outcomes`), read newest first through their index. */
-import { Array as Arr, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Array as Arr, Duration, Effect, Layer, Option, Schedule, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { familyOf, latestPerProvider, type RoutingOutcome, RoutingStore } from "../../../core/ports/RoutingStore.ts"
 
@@ -66,14 +66,17 @@ export const SqlRoutingStore = Layer.effect(
     const instance = Math.random().toString(36).slice(2, 10)
     let sequence = 0
     let unwritten: Array<Local> = []
-    const flush = Effect.suspend(() => {
+    // One flush at a time: the periodic one and a prune's took the same batch and wrote it twice
+    // (a flaky contract test: the outcomes after a prune came back doubled).
+    const flushing = yield* Semaphore.make(1)
+    const flush = flushing.withPermits(1)(Effect.suspend(() => {
       const batch = unwritten
       if (!Arr.isReadonlyArrayNonEmpty(batch)) return Effect.void
       return insert(batch).pipe(
         Effect.ensuring(Effect.sync(() => void (unwritten = unwritten.slice(batch.length)))),
         Effect.catchCause((cause) => Effect.logWarning("routing outcomes not recorded", cause))
       )
-    })
+    }))
     yield* flush.pipe(Effect.repeat(Schedule.spaced(flushEvery)), Effect.forkScoped)
     yield* Effect.addFinalizer(() => flush)
     /** What a read returned, plus the outcomes unwritten when it started that it did not return. */

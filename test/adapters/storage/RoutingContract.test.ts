@@ -36,6 +36,15 @@ for (const target of storeTargets("routing")) {
           assert.deepStrictEqual((yield* store.recent(key, "health", 10)).map((o) => o.at), [6_000, 7_000, 8_000])
         }))
 
+      it.effect("flushes at the same time (a prune's and the periodic one) write each outcome once", () =>
+        Effect.gen(function*() {
+          const store = yield* RoutingStore
+          const key = { environment: "production" as const, providerId: `p_${Math.random().toString(36).slice(2, 8)}`, methodId: "1001" }
+          for (let i = 1; i <= 4; i++) yield* store.record({ ...key, kind: "ok", at: 1_000 * i, latencyMs: 1 })
+          yield* Effect.all([store.prune(0), store.prune(0), store.prune(0)], { concurrency: "unbounded" })
+          assert.deepStrictEqual((yield* store.recent(key, "health", 10)).map((o) => o.at), [1_000, 2_000, 3_000, 4_000])
+        }))
+
       it.effect("a read that meets a batch of outcomes while it is written counts each outcome once", () =>
         Effect.gen(function*() {
           const store = yield* RoutingStore
