@@ -14,6 +14,7 @@
  * with the same host exporting nothing (first store of the run).
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
+ * BENCH_ONLY=telemetry (only the telemetry comparison, on the first store),
  * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
  * 2 s, 1 000 stored payments, 1 000 deliveries).
  */
@@ -41,6 +42,9 @@ const databaseUrl = process.env["DATABASE_URL"]
 const stores = (process.env["BENCH_STORES"]?.split(",") ?? ["memory", "pglite", "postgres"])
   .filter((s) => s !== "postgres" || databaseUrl !== undefined)
 const runId = `bench_${process.pid}_${Date.now().toString(36)}`
+/** `BENCH_ONLY=telemetry`: only the telemetry on / off comparison. */
+const only = process.env["BENCH_ONLY"]
+const runs = (part: "main" | "telemetry") => only === undefined || only === part
 const paymentBody = JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
 
 interface Target {
@@ -244,7 +248,7 @@ const freePort = () =>
 const rows: Array<BenchRow> = []
 console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments`)
 
-for (const store of stores) {
+for (const store of runs("main") ? stores : []) {
   const schema = `${runId}_${store}`
   const run = async () => {
     const env = { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: schema }
@@ -309,7 +313,7 @@ for (const store of stores) {
   else await run()
 }
 
-if (databaseUrl !== undefined && stores.includes("postgres")) {
+if (runs("main") && databaseUrl !== undefined && stores.includes("postgres")) {
   const trips = await roundTrips()
   console.log(`round trips per request on PostgreSQL: GET /me ${trips.me.project} (baseline ${trips.me.baseline}), POST /payments ${trips.payment.project} (baseline ${trips.payment.baseline})`)
 }
@@ -317,7 +321,7 @@ if (databaseUrl !== undefined && stores.includes("postgres")) {
 // Telemetry's cost (issue 31): the same host with traces, metrics and logs exported over OTLP
 // (every span sampled) against a sink on loopback, interleaved with one exporting nothing, on
 // the first store of the run: "project" is on, "baseline" off.
-{
+if (runs("telemetry")) {
   const store = stores[0]!
   const received = { requests: 0, bytes: 0 }
   const sink = createHttpServer((req, res) => {
@@ -356,13 +360,13 @@ if (databaseUrl !== undefined && stores.includes("postgres")) {
 }
 
 // Webhook fan-out: in process on memory and PGlite; 1 and 2 replicas against the baseline on PostgreSQL.
-for (const store of stores) {
+for (const store of runs("main") ? stores : []) {
   for (const replicas of store === "postgres" ? [1, 2] : [1]) {
     rows.push(await fanOut({ store: store as "memory" | "pglite" | "postgres", databaseUrl, deliveries, replicas }))
   }
 }
 
-const startups = [
+const startups = !runs("main") ? [] : [
   ["pglite", await startup("pglite")] as const,
   ...(databaseUrl === undefined || !stores.includes("postgres") ? [] : [["postgres", await startup("postgres")] as const])
 ]

@@ -8,32 +8,11 @@
  * `/api/v1/providers/conekta/callbacks`), and to nowhere otherwise. The host verifies them with the
  * simulator's webhook public key, given in the environment below (`\n` escaped).
  */
-import { DateTime, Effect, Option } from "effect"
-import type { ReportFaults, SimulatedFeeRule, SimulatorReports } from "../kit/SimulatorReports.ts"
+import { Effect } from "effect"
+import { reportRoute } from "../kit/SimulatorReports.ts"
 import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
 import { ConektaSimulator } from "./ConektaSimulator.ts"
 import { privateKey } from "./ConformanceHarness.ts"
-
-/**
- * `POST /_simulator/reports` `{ from, to, faults?, feeRule? }` (ISO instants, `SimulatorReports`'
- * faults and fee rule): the provider's report of `[from, to)` as text in `{ report }`. A POST with
- * a JSON body, not `GET ?from=&to=`: the runner's control routes get a path segment and a JSON
- * body, and answer JSON.
- */
-const reportRoute = (reports: SimulatorReports) => (_id: string | undefined, body: unknown) =>
-  Effect.try({
-    try: () => {
-      const input = (body ?? {}) as { from?: unknown; to?: unknown; faults?: ReportFaults; feeRule?: SimulatedFeeRule }
-      const instant = (name: string, value: unknown) => {
-        const at = typeof value === "string" ? DateTime.make(value) : Option.none()
-        if (Option.isNone(at)) throw new Error(`${name} must be an ISO instant`)
-        return DateTime.toUtc(at.value)
-      }
-      if (input.feeRule !== undefined) reports.setFeeRule(input.feeRule)
-      return { report: reports.report({ start: instant("from", input.from), end: instant("to", input.to) }, input.faults) }
-    },
-    catch: (e) => (e instanceof Error ? e : new Error(String(e)))
-  })
 
 const standalone: StandaloneSimulator = {
   kind: "conekta",

@@ -4,32 +4,11 @@
  * `providers/kit/Standalone.ts`). EBANX reports chargebacks by a notification of their own, which
  * this simulator does not send: the chargeback move books one for the report only.
  */
-import { DateTime, Effect, Option } from "effect"
-import type { ReportFaults, SimulatedFeeRule, SimulatorReports } from "../kit/SimulatorReports.ts"
+import { Effect } from "effect"
+import { reportRoute } from "../kit/SimulatorReports.ts"
 import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
 import { integrationKey } from "./ConformanceHarness.ts"
 import { EbanxSimulator } from "./EbanxSimulator.ts"
-
-/**
- * `POST /_simulator/reports` `{ from, to, faults?, feeRule? }` (ISO instants, `SimulatorReports`'
- * faults and fee rule): the provider's report of `[from, to)` as text in `{ report }`. A POST with
- * a JSON body, not `GET ?from=&to=`: the runner's control routes get a path segment and a JSON
- * body, and answer JSON.
- */
-const reportRoute = (reports: SimulatorReports) => (_id: string | undefined, body: unknown) =>
-  Effect.try({
-    try: () => {
-      const input = (body ?? {}) as { from?: unknown; to?: unknown; faults?: ReportFaults; feeRule?: SimulatedFeeRule }
-      const instant = (name: string, value: unknown) => {
-        const at = typeof value === "string" ? DateTime.make(value) : Option.none()
-        if (Option.isNone(at)) throw new Error(`${name} must be an ISO instant`)
-        return DateTime.toUtc(at.value)
-      }
-      if (input.feeRule !== undefined) reports.setFeeRule(input.feeRule)
-      return { report: reports.report({ start: instant("from", input.from), end: instant("to", input.to) }, input.faults) }
-    },
-    catch: (e) => (e instanceof Error ? e : new Error(String(e)))
-  })
 
 const standalone: StandaloneSimulator = {
   kind: "ebanx",

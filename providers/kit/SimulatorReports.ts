@@ -5,7 +5,7 @@
  * way a real provider's books go wrong.
  * Test tooling: never imported by a plugin.
  */
-import type { DateTime } from "effect"
+import { DateTime, Effect, Option } from "effect"
 
 /** How the simulated provider charges its fee on a captured payment, in the report's fee currency. */
 export interface SimulatedFeeRule {
@@ -41,3 +41,24 @@ export interface SimulatorReports {
   /** Sets the fee rule the report applies (default: none, fee 0). */
   readonly setFeeRule: (rule: SimulatedFeeRule) => void
 }
+
+/**
+ * The standalone runner's control route `POST /_simulator/reports` `{ from, to, faults?, feeRule? }`
+ * (ISO instants, the faults and fee rule above): the provider's report of `[from, to)` as text in
+ * `{ report }`. A POST with a JSON body, not `GET ?from=&to=`: the runner's control routes get a
+ * path segment and a JSON body, and answer JSON.
+ */
+export const reportRoute = (reports: SimulatorReports) => (_id: string | undefined, body: unknown) =>
+  Effect.try({
+    try: () => {
+      const input = (body ?? {}) as { from?: unknown; to?: unknown; faults?: ReportFaults; feeRule?: SimulatedFeeRule }
+      const instant = (name: string, value: unknown) => {
+        const at = typeof value === "string" ? DateTime.make(value) : Option.none()
+        if (Option.isNone(at)) throw new Error(`${name} must be an ISO instant`)
+        return DateTime.toUtc(at.value)
+      }
+      if (input.feeRule !== undefined) reports.setFeeRule(input.feeRule)
+      return { report: reports.report({ start: instant("from", input.from), end: instant("to", input.to) }, input.faults) }
+    },
+    catch: (e) => (e instanceof Error ? e : new Error(String(e)))
+  })

@@ -8,13 +8,13 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server, type Socket, connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { freePort, startChildHost, terminate } from "../support/ChildHost.ts"
 import { baseUrl, eventually, testHost } from "../support/Host.ts"
 import { postgresStore } from "../support/Stores.ts"
+import { tcpProxy } from "../support/TcpProxy.ts"
 import { HostConfig } from "../../host/Config.ts"
 
 const get = (url: string) =>
@@ -39,39 +39,6 @@ describe("health routes on a host", () => {
       }))
   })
 })
-
-/** A TCP proxy on loopback to `target`, which the test closes (every connection cut) and reopens on the same port. */
-const tcpProxy = (port: number, target: { host: string; port: number }) => {
-  let server: Server | undefined
-  const sockets = new Set<Socket>()
-  const open = () =>
-    new Promise<void>((resolve, reject) => {
-      server = createServer((client) => {
-        const upstream = connect(target.port, target.host)
-        for (const s of [client, upstream]) {
-          sockets.add(s)
-          s.on("close", () => sockets.delete(s))
-          s.on("error", () => {
-            client.destroy()
-            upstream.destroy()
-          })
-        }
-        client.pipe(upstream)
-        upstream.pipe(client)
-      })
-      server.once("error", reject)
-      server.listen(port, "127.0.0.1", () => resolve())
-    })
-  const close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy()
-      sockets.clear()
-      if (server === undefined) return resolve()
-      server.close(() => resolve())
-      server = undefined
-    })
-  return { open, close }
-}
 
 const databaseUrl = process.env["DATABASE_URL"]
 

@@ -8,50 +8,17 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { createServer, connect, type Server, type Socket } from "node:net"
 import { vi } from "vitest"
 import { HostConfig } from "../../host/Config.ts"
 import { adminToken, call, createMerchant, freePort, testHost } from "../support/Host.ts"
 import { postgresStore } from "../support/Stores.ts"
+import { tcpProxy } from "../support/TcpProxy.ts"
 
 const email = "maria.redacted@example.com"
 const cpf = "52998224725"
 const phone = "+5511987654321"
 const card = "4111111111111111"
 const otherSecret = "sk_test_NotARealKeyButSecret0123456789"
-
-/** A TCP proxy on loopback to `target` that the test closes (every connection cut) and reopens. */
-const tcpProxy = (port: number, target: { host: string; port: number }) => {
-  let server: Server | undefined
-  const sockets = new Set<Socket>()
-  const open = () =>
-    new Promise<void>((resolve, reject) => {
-      server = createServer((client) => {
-        const upstream = connect(target.port, target.host)
-        for (const s of [client, upstream]) {
-          sockets.add(s)
-          s.on("close", () => sockets.delete(s))
-          s.on("error", () => {
-            client.destroy()
-            upstream.destroy()
-          })
-        }
-        client.pipe(upstream)
-        upstream.pipe(client)
-      })
-      server.once("error", reject)
-      server.listen(port, "127.0.0.1", () => resolve())
-    })
-  const close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy()
-      sockets.clear()
-      if (server === undefined) return resolve()
-      server.close(() => resolve())
-      server = undefined
-    })
-  return { open, close }
-}
 
 /** Everything written to the console from now until the scope closes. */
 const captureConsole = Effect.acquireRelease(
