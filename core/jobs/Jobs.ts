@@ -15,6 +15,7 @@
 import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
 import { CurrentClockScope, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
+import { linkTo, traceParentOf } from "../Tracing.ts"
 import * as Metrics from "../Metrics.ts"
 import { type Job, JobStore } from "../ports/JobStore.ts"
 
@@ -69,6 +70,7 @@ export class Jobs extends Context.Service<Jobs, {
 
       const job = Effect.fnUntraced(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
         const createdAt = yield* DateTime.now
+        const span = yield* Effect.option(Effect.currentSpan)
         return {
           id: yield* ids.next("job"),
           kind,
@@ -80,6 +82,7 @@ export class Jobs extends Context.Service<Jobs, {
           lastError: null,
           dedupeKey: options?.dedupeKey ?? null,
           clockScope: yield* CurrentClockScope,
+          traceParent: traceParentOf(span),
           createdAt
         } satisfies Job
       })
@@ -93,6 +96,12 @@ export class Jobs extends Context.Service<Jobs, {
       const run = (job: Job) => {
         const handler = handlers.get(job.kind)!
         return handler(job.payload).pipe(
+          // A trace of its own, linked to the span that enqueued it (the request that caused it).
+          Effect.withSpan(`Job ${job.kind}`, {
+            root: true,
+            links: linkTo(job.traceParent),
+            attributes: { "job.kind": job.kind, "job.attempt": job.attempts }
+          }),
           Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
           Effect.matchEffect({
             onSuccess: () => Effect.andThen(store.complete(job.id), Metrics.count(Metrics.jobsRun, { kind: job.kind, outcome: "done" })),

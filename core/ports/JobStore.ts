@@ -21,6 +21,11 @@ export interface Job {
    * clock: its `runAt` is then on that shop's time, and it is due once the shop's clock reaches it.
    */
   readonly clockScope: string | null
+  /**
+   * The W3C `traceparent` of the span that enqueued it (a request, another job), so that the job's
+   * own trace links back to what caused it; null when there was none.
+   */
+  readonly traceParent?: string | null | undefined
   readonly createdAt: DateTime.Utc
 }
 

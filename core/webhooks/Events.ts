@@ -8,6 +8,7 @@
  * where `data` is the resource as the API returns it and `merchantOrderId` is set when the
  * payment has one.
  */
+import { traceParentOf } from "../Tracing.ts"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
@@ -102,6 +103,7 @@ export class Events extends Context.Service<Events, {
         const body = JSON.stringify(envelope)
         const targets = (yield* webhooks.activeSubscriptions(event.environment, event.merchantId, event.shopId)).filter((s) => subscribes(s, event.type))
         const deliveries: Array<Delivery> = []
+        const traceParent = targets.length === 0 ? null : traceParentOf(yield* Effect.option(Effect.currentSpan))
         for (const subscription of targets) {
           deliveries.push({
             id: yield* ids.next("delivery"),
@@ -119,6 +121,7 @@ export class Events extends Context.Service<Events, {
             nextAttemptAt: created,
             succeededAt: null,
             lockedUntil: null,
+            traceParent,
             createdAt: created
           })
         }

@@ -67,6 +67,8 @@ export interface Delivery {
   readonly nextAttemptAt: DateTime.Utc | null
   readonly succeededAt: DateTime.Utc | null
   readonly lockedUntil: DateTime.Utc | null
+  /** The W3C `traceparent` of the span that emitted the event, so that the delivery's trace links back to it. */
+  readonly traceParent?: string | null | undefined
   readonly createdAt: DateTime.Utc
 }
 

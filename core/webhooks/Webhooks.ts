@@ -19,6 +19,7 @@
  * retries are scheduled, and come due, in shop time; the signature's `t=` is always real time, as
  * receivers check it against their own clock.
  */
+import { linkTo } from "../Tracing.ts"
 import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
 import { Mac } from "effect/crypto"
 import { type ApiError, apiError, invalidRequest, type Issue, notFound } from "../ApiError.ts"
@@ -348,7 +349,15 @@ export class Webhooks extends Context.Service<Webhooks, {
             clocks.within(
               group[0]!.environment,
               group[0]!.shopId,
-              Effect.forEach(group, (d) => attempt(d, subscriptions.get(d.webhookId)!), { concurrency: "unbounded" })
+              Effect.forEach(group, (d) =>
+                attempt(d, subscriptions.get(d.webhookId)!).pipe(
+                  // A trace of its own per attempt, linked to the span that emitted the event.
+                  Effect.withSpan("Webhook delivery", {
+                    root: true,
+                    links: linkTo(d.traceParent),
+                    attributes: { "webhook.event": d.event, "webhook.attempt": d.attempts + 1 }
+                  })
+                ), { concurrency: "unbounded" })
             ), { concurrency: "unbounded" })
           yield* store.recordAttempts(outcomes.flat())
           for (const o of outcomes.flat()) {

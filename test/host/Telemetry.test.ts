@@ -15,11 +15,12 @@ interface Span {
   readonly traceId: string
   readonly spanId: string
   readonly parentSpanId?: string
+  readonly links?: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
   readonly name: string
   readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
 }
 
-class Receiver extends Context.Service<Receiver, { readonly spans: Array<Span> }>()("test/OtlpReceiver") {}
+class Receiver extends Context.Service<Receiver, { readonly spans: Array<Span>; readonly url: string }>()("test/OtlpReceiver") {}
 
 /** An OTLP/HTTP JSON receiver on loopback: keeps every span it is sent. */
 const receiver = Effect.acquireRelease(
@@ -55,7 +56,7 @@ const HostWithTelemetry = (extra: Record<string, string> = {}) => Layer.unwrap(E
   return Layer.merge(
     // As an operator configures it: the standard variables in the host's environment.
     testHost(MemoryStore.layer).pipe(Layer.provide(ConfigProvider.layer(env))),
-    Layer.succeed(Receiver, { spans: r.spans })
+    Layer.succeed(Receiver, { spans: r.spans, url: r.url })
   )
 }))
 
@@ -92,6 +93,34 @@ describe("OTLP traces", () => {
         assert.strictEqual(requestId, created.headers.get("x-request-id"))
         // Nothing of the buyer in any span of the trace.
         assert.notMatch(JSON.stringify(trace), /Ana Souza|52998224725/)
+      }))
+    it.effect("a job the request enqueued, and the webhook delivery the job caused, run as traces of their own, each linked to its cause", () =>
+      Effect.gen(function*() {
+        const { spans, url } = yield* Receiver
+        const merchant = yield* createMerchant()
+        // The receiver answers 200 to anything: a merchant's endpoint as well.
+        const hook = yield* call("POST", "/api/v1/webhooks", { bearer: merchant.keys.sandbox.secretKey, body: { url: `${url}/hooks`, events: ["payment.completed"] } })
+        assert.strictEqual(hook.status, 201, JSON.stringify(hook.body))
+        const traceId = "6bf92f3577b34da6a3ce929d0e0e4736"
+        const created = yield* call("POST", "/api/v1/payments", {
+          bearer: merchant.keys.sandbox.secretKey,
+          headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, "sandbox-simulate": "paid" },
+          body: { amount: 13, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" }
+        })
+        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+        const job = yield* eventually(
+          Effect.sync(() => spans.find((s) => s.name === "Job payment.sandbox_outcome" && (s.links ?? []).some((l) => l.traceId === traceId))),
+          (s) => s !== undefined
+        )
+        assert.isDefined(job, "the sandbox outcome job's span, linked to the request's trace")
+        assert.notStrictEqual(job!.traceId, traceId, "its own trace")
+        const linked = spans.find((s) => s.spanId === job!.links![0]!.spanId)
+        assert.strictEqual(linked?.traceId, traceId, "the link names a span of the request's trace")
+        const delivery = yield* eventually(
+          Effect.sync(() => spans.find((s) => s.name === "Webhook delivery" && (s.links ?? []).some((l) => l.traceId === job!.traceId))),
+          (s) => s !== undefined
+        )
+        assert.isDefined(delivery, "the delivery's span, linked to the job's trace that emitted payment.completed")
       }))
   })
 

@@ -454,6 +454,10 @@ export const migrations = {
   "0019_backlog_indexes": statements(
     `CREATE INDEX jobs_dead ON jobs (kind) WHERE status = 'dead'`,
     `CREATE INDEX webhook_deliveries_dead ON webhook_deliveries (id) WHERE status = 'dead_letter'`
+  ),
+  "0020_trace_parents": statements(
+    `ALTER TABLE jobs ADD COLUMN trace_parent text`,
+    `ALTER TABLE webhook_deliveries ADD COLUMN trace_parent text`
   )
 }
 

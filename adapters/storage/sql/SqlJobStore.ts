@@ -22,6 +22,7 @@ interface JobRow {
   readonly lastError: string | null
   readonly dedupeKey: string | null
   readonly clockScope: string | null
+  readonly traceParent: string | null
   readonly createdAt: Date
 }
 const toJob = (r: JobRow): Job => ({
@@ -68,6 +69,7 @@ export const SqlJobStore = Layer.effect(
         INSERT INTO jobs ${
         sql.insert(Arr.map(list, (job) => ({
           ...job,
+          traceParent: job.traceParent ?? null,
           payload: JSON.stringify(job.payload),
           runAt: date(job.runAt),
           lockedUntil: dateOrNull(job.lockedUntil),

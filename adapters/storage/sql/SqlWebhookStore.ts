@@ -102,6 +102,7 @@ export const SqlWebhookStore = Layer.effect(
       insertDeliveries: (ds) => {
         const rows: ReadonlyArray<Record<string, unknown>> = ds.map((d) => ({
           ...d,
+          traceParent: d.traceParent ?? null,
           nextAttemptAt: dateOrNull(d.nextAttemptAt),
           succeededAt: dateOrNull(d.succeededAt),
           lockedUntil: dateOrNull(d.lockedUntil),
