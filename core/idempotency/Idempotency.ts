@@ -320,12 +320,15 @@ export class Idempotency extends Context.Service<Idempotency, {
         execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
         options?: IdempotencyOptions
       ): Effect.Effect<A, ApiError> =>
-        options?.claimInWriteAhead === true && options.atomic !== true
+        (options?.claimInWriteAhead === true && options.atomic !== true
           ? Effect.flatMap(
             executeClaiming(request, codec, execute),
             (exit) => exit === undefined ? acquiring(request, codec, execute, options) : exit
           )
-          : acquiring(request, codec, execute, options)
+          : acquiring(request, codec, execute, options)).pipe(
+            // The key's claim, replay or refusal, around the execution it guards (never the key itself: a client's value).
+            Effect.withSpan("Idempotency.run", { attributes: { "idempotency.claim_in_write_ahead": options?.claimInWriteAhead === true } })
+          )
 
       return Idempotency.of({ run, bind, claim })
     })

@@ -69,7 +69,7 @@ describe("OTLP traces", () => {
         const traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
         const created = yield* call("POST", "/api/v1/payments", {
           bearer: merchant.keys.sandbox.secretKey,
-          headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+          headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, "idempotency-key": "telemetry-test-1" },
           body: { amount: 12, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" }
         })
         assert.strictEqual(created.status, 201)
@@ -79,7 +79,7 @@ describe("OTLP traces", () => {
         const byName = (name: string) => trace.find((s) => s.name === name)
         /** The names from a span up to the request's. */
         const ancestry = (s: Span | undefined): Array<string> => s === undefined ? [] : [s.name, ...ancestry(byId.get(s.parentSpanId ?? ""))]
-        for (const name of ["Auth.authenticate", "Routing.plan", "Payments.create", "Provider.charge"]) assert.isDefined(byName(name), `${name} in ${names.join(", ")}`)
+        for (const name of ["Auth.authenticate", "Idempotency.run", "Routing.plan", "Payments.create", "Provider.charge"]) assert.isDefined(byName(name), `${name} in ${names.join(", ")}`)
         // One tree under the caller's span: the request's span is its child, every other span descends from it.
         const roots = trace.filter((s) => !byId.has(s.parentSpanId ?? ""))
         assert.deepStrictEqual(roots.map((s) => [s.name, s.parentSpanId]), [["POST", "00f067aa0ba902b7"]])
