@@ -14,7 +14,8 @@
  * with the same host exporting nothing (first store of the run).
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
- * BENCH_ONLY=telemetry (only the telemetry comparison, on the first store),
+ * BENCH_ONLY=telemetry (only the telemetry comparison, on the first store), BENCH_AGAINST=<another
+ * checkout> (only this tree's host against that one's, interleaved: before and after a change),
  * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
  * 2 s, 1 000 stored payments, 1 000 deliveries).
  */
@@ -43,8 +44,8 @@ const stores = (process.env["BENCH_STORES"]?.split(",") ?? ["memory", "pglite", 
   .filter((s) => s !== "postgres" || databaseUrl !== undefined)
 const runId = `bench_${process.pid}_${Date.now().toString(36)}`
 /** `BENCH_ONLY=telemetry`: only the telemetry on / off comparison. */
-const only = process.env["BENCH_ONLY"]
-const runs = (part: "main" | "telemetry") => only === undefined || only === part
+const only = process.env["BENCH_AGAINST"] !== undefined ? "against" : process.env["BENCH_ONLY"]
+const runs = (part: "main" | "telemetry" | "against") => part === "against" ? only === "against" : only === undefined || only === part
 const paymentBody = JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
 
 interface Target {
@@ -316,6 +317,33 @@ for (const store of runs("main") ? stores : []) {
 if (runs("main") && databaseUrl !== undefined && stores.includes("postgres")) {
   const trips = await roundTrips()
   console.log(`round trips per request on PostgreSQL: GET /me ${trips.me.project} (baseline ${trips.me.baseline}), POST /payments ${trips.payment.project} (baseline ${trips.payment.baseline})`)
+}
+
+// `BENCH_AGAINST=<checkout of another commit>` (its own `node_modules`, e.g. `git worktree add
+// /tmp/before <commit>` and a symlink): this tree's host ("project") against that tree's
+// ("baseline"), interleaved round by round on the first store: a change on the request path
+// measured before and after in one run, so the machine's drift between runs cancels out.
+if (runs("against")) {
+  const store = stores[0]!
+  const other = join(process.env["BENCH_AGAINST"]!, "bench", "project", "Host.ts")
+  const schema = `${runId}_against`
+  const measure = async () => {
+    const now = await start("bench/project/Host.ts", { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: `${schema}_on` })
+    const then = await start(other, { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: `${schema}_off` })
+    try {
+      const targets = [{ child: now, token: (await enrol(now.port)).token }, { child: then, token: (await enrol(then.port)).token }]
+      for (const work of ["payment", "me"] as const) {
+        for (const t of targets) await load(t, work, 16, short ? 500 : 3_000)
+        const [after, before] = await interleaved(targets, work, 16)
+        rows.push({ work: `${work === "me" ? "GET /api/v1/me" : "POST /api/v1/payments"}, this tree / ${process.env["BENCH_AGAINST"]}`, store, connections: 16, project: after!, baseline: before! })
+      }
+      console.log(table(rows.filter((r) => r.store === store)))
+    } finally {
+      await Promise.all([now.stop(), then.stop()])
+    }
+  }
+  if (store === "postgres") await withSchema(`${schema}_on`, () => withSchema(`${schema}_off`, measure))
+  else await measure()
 }
 
 // Telemetry's cost (issue 31): the same host with traces, metrics and logs exported over OTLP
