@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { DiscrepancyKind as Kinds } from "../../../core/reconciliation/Discrepancy.ts"
 import { Environment, IsoDateTime } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { AdminToken } from "./Security.ts"
@@ -11,14 +12,7 @@ import { AdminToken } from "./Security.ts"
 /** Decimal text, exact: report amounts keep the provider's precision. */
 const Amount = Schema.String.annotate({ description: "Decimal text, exact (`\"1250.50\"`)" })
 
-export const DiscrepancyKind = Schema.Literals([
-  "unknown_to_engine",
-  "missing_from_report",
-  "status_differs",
-  "amount_differs",
-  "fee_differs",
-  "duplicate"
-]).annotate({
+export const DiscrepancyKind = Kinds.annotate({
   description: "`unknown_to_engine`: a line no payment or refund of the engine answers (a capture the engine never heard about). " +
     "`missing_from_report`: a record that moved money in the report's period and is not in it. `status_differs`: e.g. the provider " +
     "captured a payment the engine has as failed. `amount_differs`: amount or currency. `fee_differs`: the provider's fee differs from " +
