@@ -85,3 +85,8 @@ export const refreshBacklog = Effect.gen(function*() {
 /** `metric` with these attributes, incremented by `by`. */
 export const count = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, by = 1) =>
   Metric.update(Metric.withAttributes(metric, attributes), by)
+
+/** Counts delivery attempts by outcome: delivered, dead (dead-lettered), failed (retried later). */
+export const countDeliveries = (statuses: ReadonlyArray<string>) =>
+  Effect.forEach(statuses, (status) =>
+    count(webhookDeliveries, { outcome: status === "succeeded" ? "delivered" : status === "dead_letter" ? "dead" : "failed" }), { discard: true })

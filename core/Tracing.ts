@@ -2,7 +2,7 @@
  * W3C trace context carried by stored work (jobs, webhook deliveries): the `traceparent` of the
  * span that caused it is kept with the record, and the work's own trace links back to it.
  */
-import { Option, Tracer } from "effect"
+import { Effect, Option, Tracer } from "effect"
 
 /** `00-<trace id>-<span id>-<flags>` of the current span; null when there is none. */
 export const traceParentOf = (span: Option.Option<Tracer.Span>): string | null =>
@@ -14,3 +14,7 @@ export const linkTo = (traceParent: string | null | undefined): Array<Tracer.Spa
   if (parts === undefined || parts.length !== 4 || parts[1]!.length !== 32 || parts[2]!.length !== 16) return []
   return [{ span: Tracer.externalSpan({ traceId: parts[1]!, spanId: parts[2]!, sampled: parts[3] === "01" }), attributes: {} }]
 }
+
+/** Runs stored work (a job, a delivery attempt) as a trace of its own, linked to the span that caused it. */
+export const ownTrace = (name: string, traceParent: string | null | undefined, attributes: Record<string, unknown>) =>
+  <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.withSpan(work, name, { root: true, links: linkTo(traceParent), attributes })

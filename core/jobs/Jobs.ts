@@ -15,7 +15,7 @@
 import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
 import { CurrentClockScope, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
-import { linkTo, traceParentOf } from "../Tracing.ts"
+import { ownTrace, traceParentOf } from "../Tracing.ts"
 import * as Metrics from "../Metrics.ts"
 import { type Job, JobStore } from "../ports/JobStore.ts"
 
@@ -97,11 +97,7 @@ export class Jobs extends Context.Service<Jobs, {
         const handler = handlers.get(job.kind)!
         return handler(job.payload).pipe(
           // A trace of its own, linked to the span that enqueued it (the request that caused it).
-          Effect.withSpan(`Job ${job.kind}`, {
-            root: true,
-            links: linkTo(job.traceParent),
-            attributes: { "job.kind": job.kind, "job.attempt": job.attempts }
-          }),
+          ownTrace(`Job ${job.kind}`, job.traceParent, { "job.kind": job.kind, "job.attempt": job.attempts }),
           Effect.catchCause((cause) => Effect.fail(Cause.pretty(cause))),
           Effect.matchEffect({
             onSuccess: () => Effect.andThen(store.complete(job.id), Metrics.count(Metrics.jobsRun, { kind: job.kind, outcome: "done" })),

@@ -19,7 +19,7 @@
  * retries are scheduled, and come due, in shop time; the signature's `t=` is always real time, as
  * receivers check it against their own clock.
  */
-import { linkTo } from "../Tracing.ts"
+import { ownTrace } from "../Tracing.ts"
 import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
 import { Mac } from "effect/crypto"
 import { type ApiError, apiError, invalidRequest, type Issue, notFound } from "../ApiError.ts"
@@ -351,19 +351,11 @@ export class Webhooks extends Context.Service<Webhooks, {
               group[0]!.shopId,
               Effect.forEach(group, (d) =>
                 attempt(d, subscriptions.get(d.webhookId)!).pipe(
-                  // A trace of its own per attempt, linked to the span that emitted the event.
-                  Effect.withSpan("Webhook delivery", {
-                    root: true,
-                    links: linkTo(d.traceParent),
-                    attributes: { "webhook.event": d.event, "webhook.attempt": d.attempts + 1 }
-                  })
+                  ownTrace("Webhook delivery", d.traceParent, { "webhook.event": d.event, "webhook.attempt": d.attempts + 1 })
                 ), { concurrency: "unbounded" })
             ), { concurrency: "unbounded" })
           yield* store.recordAttempts(outcomes.flat())
-          for (const o of outcomes.flat()) {
-            const outcome = o.result.status === "succeeded" ? "delivered" : o.result.status === "dead_letter" ? "dead" : "failed"
-            yield* Metrics.count(Metrics.webhookDeliveries, { outcome })
-          }
+          yield* Metrics.countDeliveries(outcomes.flat().map((o) => o.result.status))
           return due.length
         })
       const deliverDue = deliverBatch(undefined).pipe(Effect.withSpan("Webhooks.deliverDue"))
