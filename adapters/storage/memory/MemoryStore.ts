@@ -14,6 +14,7 @@ import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
+import { MemoryConsoleSessionStore } from "./MemoryConsoleSessionStore.ts"
 import { MemorySettingsStore } from "./MemorySettingsStore.ts"
 import { MemoryIdempotencyStore } from "./MemoryIdempotencyStore.ts"
 import { MemoryFxRateStore } from "./MemoryFxRateStore.ts"
@@ -36,6 +37,7 @@ export const MemoryStore = {
     MemoryCredentialStore,
     MemoryAccessStore,
     MemorySettingsStore,
+    MemoryConsoleSessionStore,
     MemoryIdempotencyStore,
     MemoryJobStore,
     MemorySandboxClockStore,

@@ -26,6 +26,7 @@ import { SqlPayoutStore } from "./SqlPayoutStore.ts"
 import { SqlProviderRouteStore } from "./SqlProviderRouteStore.ts"
 import { SqlRoutingStore } from "./SqlRoutingStore.ts"
 import { SqlSandboxClockStore } from "./SqlSandboxClockStore.ts"
+import { SqlConsoleSessionStore } from "./SqlConsoleSessionStore.ts"
 import { SqlSettingsStore } from "./SqlSettingsStore.ts"
 import { SqlTenancyStore } from "./SqlTenancyStore.ts"
 import { SqlTransactions } from "./SqlTransactions.ts"
@@ -79,6 +80,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlCredentialStore,
   SqlAccessStore,
   SqlSettingsStore,
+  SqlConsoleSessionStore,
   SqlIdempotencyStore,
   SqlJobStore,
   SqlSandboxClockStore,
