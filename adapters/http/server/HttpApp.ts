@@ -34,6 +34,7 @@ import { MetricsRoute } from "./Metrics.ts"
 import { methodsOf } from "./RouteTemplates.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
+import { ConsoleRoutes } from "../console/Console.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
 
@@ -109,4 +110,4 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, MethodRoutes, RequestLifecycle, Compression)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, ConsoleRoutes, MethodRoutes, RequestLifecycle, Compression)

@@ -1,0 +1,73 @@
+/**
+ * The console's only way to read or change anything: the same API operations a script calls,
+ * dispatched in-process through the host's own router (request lifecycle, authentication, rate
+ * limits, idempotency and error envelope included), with the session's bearer. The client's
+ * address and forwarding headers are kept, so per-address limits count the person, not the console.
+ */
+import { Effect } from "effect"
+import { type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+
+export interface ApiRequest {
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** From the host's root, with the query: `/api/v1/payments?limit=20`. */
+  readonly path: string
+  readonly bearer?: string | undefined
+  readonly body?: unknown
+  readonly idempotencyKey?: string | undefined
+}
+
+export interface ApiReply {
+  readonly status: number
+  /** The parsed JSON answer (an error envelope for 4xx and 5xx), or undefined for another type. */
+  readonly body: any
+  /** The answer as the API gave it, to pass on unchanged (statement downloads). */
+  readonly response: HttpServerResponse.HttpServerResponse
+}
+
+const forwarded = ["x-forwarded-for", "x-real-ip", "user-agent", "accept-language"] as const
+
+export const makeApiClient = (router: HttpRouter.HttpRouter) => {
+  // Taken at the first call: by then every route and global middleware is registered.
+  let app: ReturnType<HttpRouter.HttpRouter["asHttpEffect"]> | undefined
+  return Effect.fnUntraced(function*(request: ApiRequest) {
+    const outer = yield* HttpServerRequest.HttpServerRequest
+    app ??= router.asHttpEffect()
+    const headers = new Headers({ accept: "application/json" })
+    for (const name of forwarded) {
+      const value = outer.headers[name]
+      if (value !== undefined) headers.set(name, value)
+    }
+    if (request.bearer !== undefined) headers.set("authorization", `Bearer ${request.bearer}`)
+    if (request.idempotencyKey !== undefined) headers.set("idempotency-key", request.idempotencyKey)
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body)
+    if (body !== undefined) headers.set("content-type", "application/json")
+    const inner = HttpServerRequest.fromWeb(
+      new Request(new URL(request.path, "http://console.internal"), { method: request.method, headers, ...(body === undefined ? {} : { body }) })
+    ).modify({ remoteAddress: outer.remoteAddress, peerAddress: outer.peerAddress })
+    const response = yield* app.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, inner), Effect.orDie)
+    const contentType = response.headers["content-type"] ?? ""
+    if (!contentType.includes("json")) return { status: response.status, body: undefined, response } satisfies ApiReply
+    const text = yield* Effect.promise(() => HttpServerResponse.toWeb(response).text())
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text), response } satisfies ApiReply
+  })
+}
+
+export type ApiClient = ReturnType<typeof makeApiClient>
+
+/** The field errors of a 400 envelope, by field path (`amount`, `url`, `rules.0.weight`). */
+export const fieldErrors = (reply: ApiReply): ReadonlyMap<string, string> => {
+  const issues: ReadonlyArray<{ path?: unknown; message?: unknown }> = reply.body?.error?.details?.issues ?? []
+  const errors = new Map<string, string>()
+  for (const issue of issues) {
+    const path = Array.isArray(issue.path) ? issue.path.join(".") : String(issue.path ?? "")
+    if (!errors.has(path)) errors.set(path, String(issue.message ?? ""))
+  }
+  return errors
+}
+
+/** The envelope's message and request id, for a failed action. */
+export const errorOf = (reply: ApiReply): { readonly code: string; readonly message: string; readonly requestId: string } => ({
+  code: String(reply.body?.error?.code ?? "error"),
+  message: String(reply.body?.error?.message ?? `The API answered ${reply.status}`),
+  requestId: String(reply.body?.error?.requestId ?? "")
+})

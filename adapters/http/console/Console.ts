@@ -1,0 +1,29 @@
+/**
+ * The web console at `/console`: merchants' and operators' pages, server-rendered by the host.
+ * It is a client of the API (see `ApiClient.ts`): every page reads, and every action changes,
+ * through the same API operations a script calls, with the signed-in session's bearer and the
+ * form's idempotency key. It holds no privilege of its own.
+ *
+ * Folders: `merchant/` (payments, balances, payouts, settlements, webhooks, developers) and
+ * `operator/` (merchants, connectors, routing, queues, FX rates, reconciliation).
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { SecureRandom } from "effect/crypto"
+import { makeApiClient } from "./ApiClient.ts"
+import { makeRoute } from "./Page.ts"
+import { Sessions } from "./Sessions.ts"
+import { signInRoutes } from "./SignIn.ts"
+import { merchantRoutes } from "./merchant/index.ts"
+import { operatorRoutes } from "./operator/index.ts"
+
+export const ConsoleRoutes = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const sessions = yield* Sessions
+    const random = yield* SecureRandom.SecureRandom
+    const api = makeApiClient(router)
+    const route = makeRoute(sessions, api, random)
+    for (const r of signInRoutes(sessions, api)) yield* router.add(r.method, r.path, r.handler)
+    for (const r of [...merchantRoutes, ...operatorRoutes]) yield* router.add(r.method, r.path, route(r))
+  })
+).pipe(Layer.provide(Sessions.layer))

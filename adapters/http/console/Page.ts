@@ -1,0 +1,116 @@
+/**
+ * A console page or action: the session it needs, checked before the handler runs.
+ *
+ * - No live session: a page answers `303` to the sign-in page (coming back after); an action too.
+ * - A merchant session on an operator page, or the reverse: 404, as for a page that does not exist.
+ * - An action (POST) must come from this host (`Origin`, and `Sec-Fetch-Site` where the browser
+ *   sends it) and carry the session's CSRF token; otherwise 403 and nothing is done. The cookie is
+ *   `SameSite=Strict` as well.
+ */
+import { Effect, Option, Scope } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SecureRandom } from "effect/crypto"
+import { safeEqual } from "../../../core/Secrets.ts"
+import { escapeHtml } from "../server/Html.ts"
+import type { ApiClient, ApiReply, ApiRequest } from "./ApiClient.ts"
+import { render, type Section } from "./Layout.ts"
+import type { OpenSession, Sessions } from "./Sessions.ts"
+import { dictionary, type Language, languageOf } from "./Text.ts"
+
+export const sessionCookie = "console_session"
+
+const words = dictionary({
+  en: {
+    forbidden: "This form did not come from the console", forbiddenBody: "Nothing was done. Open the page again and repeat the action.",
+    notFound: "No such page", notFoundBody: "This page does not exist for this sign-in."
+  },
+  pt: {
+    forbidden: "Este formulário não veio do console", forbiddenBody: "Nada foi feito. Abra a página de novo e repita a ação.",
+    notFound: "Página inexistente", notFoundBody: "Esta página não existe para este acesso."
+  },
+  es: {
+    forbidden: "Este formulario no vino de la consola", forbiddenBody: "No se hizo nada. Abra la página otra vez y repita la acción.",
+    notFound: "No existe la página", notFoundBody: "Esta página no existe para este acceso."
+  }
+})
+
+/** What a page handler works with. */
+export interface Console {
+  readonly request: HttpServerRequest.HttpServerRequest
+  readonly session: OpenSession
+  readonly language: Language
+  readonly query: URLSearchParams
+  /** The submitted form of an action (empty for a page). */
+  readonly form: URLSearchParams
+  /** An API operation with this session's bearer. */
+  readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply>
+  /** A fresh idempotency key for a form about to be shown. */
+  readonly newKey: Effect.Effect<string>
+  /** The page shell around `body`, with this session's band and navigation. */
+  readonly page: (title: string, body: string, options?: { readonly section?: Section; readonly status?: number }) => HttpServerResponse.HttpServerResponse
+}
+
+export type Side = "merchant" | "operator"
+
+export interface ConsoleRoute {
+  readonly method: "GET" | "POST"
+  readonly path: `/console/${string}`
+  readonly side: Side
+  readonly handler: (console: Console) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+}
+
+export const redirect = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
+
+/** True when a POST comes from a page of this host. */
+export const sameOrigin = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const site = request.headers["sec-fetch-site"]
+  if (site !== undefined && site !== "same-origin" && site !== "none") return false
+  const origin = request.headers["origin"]
+  if (origin === undefined) return site !== undefined || request.headers["referer"] === undefined
+  if (origin === "null") return false
+  try {
+    return new URL(origin).host === request.headers["host"]
+  } catch {
+    return false
+  }
+}
+
+export const readForm = (request: HttpServerRequest.HttpServerRequest) =>
+  request.text.pipe(Effect.map((text) => new URLSearchParams(text)), Effect.orElseSucceed(() => new URLSearchParams()))
+
+export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random: SecureRandom.SecureRandom["Service"]) =>
+(route: ConsoleRoute) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const language = languageOf(request)
+    const t = words(language)
+    const url = new URL(request.url, "http://console.internal")
+    const cookie = request.cookies[sessionCookie]
+    const session = cookie === undefined ? Option.none<OpenSession>() : yield* sessions.open(cookie)
+    if (Option.isNone(session)) {
+      const next = route.method === "GET" ? `?next=${encodeURIComponent(url.pathname + url.search)}` : ""
+      return redirect(`/console/sign-in${next}`)
+    }
+    const live = session.value
+    const page: Console["page"] = (title, body, options) =>
+      render({ title, body, language, session: live, section: options?.section, status: options?.status })
+    if (live.credential.kind !== route.side) {
+      return page(t.notFound, `<h1>${escapeHtml(t.notFound)}</h1><p>${escapeHtml(t.notFoundBody)}</p>`, { status: 404 })
+    }
+    const form = route.method === "POST" ? yield* readForm(request) : new URLSearchParams()
+    if (route.method === "POST" && (!sameOrigin(request) || !safeEqual(form.get("csrf") ?? "", live.csrfToken))) {
+      return page(t.forbidden, `<h1>${escapeHtml(t.forbidden)}</h1><p>${escapeHtml(t.forbiddenBody)}</p>`, { status: 403 })
+    }
+    const scope = yield* Scope.Scope
+    const bearer = live.credential.kind === "merchant" ? live.credential.accessToken : live.credential.adminToken
+    return yield* route.handler({
+      request,
+      session: live,
+      language,
+      query: url.searchParams,
+      form,
+      api: (call) => api({ ...call, bearer }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.provideService(Scope.Scope, scope)),
+      newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
+      page
+    })
+  })

@@ -1,0 +1,174 @@
+/**
+ * Signing in and out. A merchant signs in with a key pair of one environment: the console
+ * exchanges it at `POST /auth/token` (the same operation a script calls, with the same per-address
+ * limit) and keeps only the access token, sealed in the session; the keys themselves are not kept.
+ * An operator signs in with the admin token, checked by an admin API call. The session cookie is
+ * `HttpOnly; Secure; SameSite=Strict` on `/console`, and lives as long as the session.
+ */
+import { Effect, Option } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { safeEqual } from "../../../core/Secrets.ts"
+import { escapeHtml } from "../server/Html.ts"
+import type { ApiClient } from "./ApiClient.ts"
+import { render } from "./Layout.ts"
+import { readForm, redirect, sameOrigin, sessionCookie } from "./Page.ts"
+import { operatorSessionSeconds, type Sessions } from "./Sessions.ts"
+import { dictionary, type Language, languageCookie, languageOf } from "./Text.ts"
+
+const words = dictionary({
+  en: {
+    title: "Sign in", merchant: "Merchant", merchantHint: "Use a key pair of the environment you want to see: pk_test_/sk_test_ for sandbox, pk_live_/sk_live_ for production. The keys are exchanged for a session and not kept.",
+    publishableKey: "Publishable key", secretKey: "Secret key", signIn: "Sign in", operator: "Operator", adminToken: "Admin token",
+    operatorHint: "The host's ADMIN_TOKEN.", rejected: "These keys were not accepted", rejectedAdmin: "This admin token was not accepted",
+    switching: "Sign in with a key pair of the environment you are switching to.", sandbox: "sandbox", production: "production",
+    foreign: "This form did not come from the console; nothing was done."
+  },
+  pt: {
+    title: "Entrar", merchant: "Comerciante", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
+    publishableKey: "Chave publicável", secretKey: "Chave secreta", signIn: "Entrar", operator: "Operador", adminToken: "Token de administração",
+    operatorHint: "O ADMIN_TOKEN do servidor.", rejected: "Estas chaves não foram aceitas", rejectedAdmin: "Este token de administração não foi aceito",
+    switching: "Entre com um par de chaves do ambiente para o qual está mudando.", sandbox: "sandbox", production: "produção",
+    foreign: "Este formulário não veio do console; nada foi feito."
+  },
+  es: {
+    title: "Iniciar sesión", merchant: "Comercio", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
+    publishableKey: "Llave publicable", secretKey: "Llave secreta", signIn: "Iniciar sesión", operator: "Operador", adminToken: "Token de administración",
+    operatorHint: "El ADMIN_TOKEN del servidor.", rejected: "Estas llaves no fueron aceptadas", rejectedAdmin: "Este token de administración no fue aceptado",
+    switching: "Inicie sesión con un par de llaves del ambiente al que cambia.", sandbox: "sandbox", production: "producción",
+    foreign: "Este formulario no vino de la consola; no se hizo nada."
+  }
+})
+
+/** Only a console path of this host: never another host (`//evil`), never a scheme. */
+const safeNext = (next: string | null): string | undefined =>
+  next !== null && next.startsWith("/console/") && !next.startsWith("//") && !next.includes("\\") && !next.startsWith("/console/sign-") ? next : undefined
+
+const field = (id: string, label: string, options: { type?: string; autocomplete?: string; error?: string } = {}) =>
+  `<div><label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${id}" type="${options.type ?? "text"}" required autocomplete="${options.autocomplete ?? "off"}" spellcheck="false"${
+    options.error === undefined ? "" : ` aria-invalid="true" aria-describedby="${id}-error"`
+  }>${options.error === undefined ? "" : `<p class="field-error" id="${id}-error">${escapeHtml(options.error)}</p>`}</div>`
+
+const signInPage = (language: Language, next: string | undefined, options: { environment?: string | null; merchantError?: string; operatorError?: string; status?: number } = {}) => {
+  const t = words(language)
+  const nextField = next === undefined ? "" : `<input type="hidden" name="next" value="${escapeHtml(next)}">`
+  const switching = options.environment === "sandbox" || options.environment === "production"
+    ? `<p class="notice">${escapeHtml(t.switching)} (${escapeHtml(options.environment === "sandbox" ? t.sandbox : t.production)})</p>`
+    : ""
+  return render({
+    title: t.title,
+    language,
+    session: undefined,
+    status: options.status,
+    body: `<h1>${escapeHtml(t.title)}</h1>${switching}
+<div class="grid">
+<section class="card" aria-labelledby="merchant-heading"><h2 id="merchant-heading">${escapeHtml(t.merchant)}</h2>
+<p class="muted">${escapeHtml(t.merchantHint)}</p>
+<form method="post" action="/console/sign-in" class="stack"><input type="hidden" name="kind" value="merchant">${nextField}
+${field("apiKey", t.publishableKey, { autocomplete: "username" })}
+${field("secretKey", t.secretKey, { type: "password", autocomplete: "current-password", ...(options.merchantError === undefined ? {} : { error: options.merchantError }) })}
+<div><button type="submit">${escapeHtml(t.signIn)}</button></div></form></section>
+<section class="card" aria-labelledby="operator-heading"><h2 id="operator-heading">${escapeHtml(t.operator)}</h2>
+<p class="muted">${escapeHtml(t.operatorHint)}</p>
+<form method="post" action="/console/sign-in" class="stack"><input type="hidden" name="kind" value="operator">${nextField}
+${field("adminToken", t.adminToken, { type: "password", autocomplete: "current-password", ...(options.operatorError === undefined ? {} : { error: options.operatorError }) })}
+<div><button type="submit">${escapeHtml(t.signIn)}</button></div></form></section>
+</div>`
+  })
+}
+
+const cookie = (value: string, maxAgeSeconds: number) =>
+  `${sessionCookie}=${value}; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=${maxAgeSeconds}`
+
+export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient) => {
+  const home = (kind: "merchant" | "operator") => kind === "operator" ? "/console/operator/merchants" : "/console/payments"
+
+  const showSignIn = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const url = new URL(request.url, "http://console.internal")
+    return signInPage(languageOf(request), safeNext(url.searchParams.get("next")), { environment: url.searchParams.get("environment") })
+  })
+
+  const signIn = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const language = languageOf(request)
+    const t = words(language)
+    if (!sameOrigin(request)) return render({ title: t.title, language, session: undefined, status: 403, body: `<p class="problem">${escapeHtml(t.foreign)}</p>` })
+    const form = yield* readForm(request)
+    const next = safeNext(form.get("next"))
+    if (form.get("kind") === "operator") {
+      const adminToken = form.get("adminToken") ?? ""
+      const check = yield* api({ method: "GET", path: "/admin/v1/providers", bearer: adminToken })
+      if (check.status !== 200) return signInPage(language, next, { operatorError: t.rejectedAdmin, status: 401 })
+      const started = yield* sessions.start({ kind: "operator", adminToken }, null, operatorSessionSeconds)
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: next ?? home("operator"), "set-cookie": cookie(started.cookie, operatorSessionSeconds), "cache-control": "no-store" }
+      })
+    }
+    const exchanged = yield* api({
+      method: "POST",
+      path: "/api/v1/auth/token",
+      body: { apiKey: (form.get("apiKey") ?? "").trim(), secretKey: (form.get("secretKey") ?? "").trim() }
+    })
+    if (exchanged.status !== 200) {
+      const message = exchanged.status === 429 ? String(exchanged.body?.error?.message ?? t.rejected) : t.rejected
+      return signInPage(language, next, { merchantError: message, status: exchanged.status === 429 ? 429 : 401 })
+    }
+    const token = exchanged.body as { accessToken: string; expiresIn: number; environment: "sandbox" | "production"; merchant: { id: string; name: string } }
+    const started = yield* sessions.start(
+      { kind: "merchant", accessToken: token.accessToken, merchantId: token.merchant.id, merchantName: token.merchant.name },
+      token.environment,
+      token.expiresIn
+    )
+    return HttpServerResponse.empty({
+      status: 303,
+      headers: { location: next ?? home("merchant"), "set-cookie": cookie(started.cookie, token.expiresIn), "cache-control": "no-store" }
+    })
+  })
+
+  const signOut = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const value = request.cookies[sessionCookie]
+    if (value !== undefined && sameOrigin(request)) {
+      const session = yield* sessions.open(value)
+      const form = yield* readForm(request)
+      // Only the session's own form ends it: a cross-site POST cannot sign someone out.
+      if (Option.isSome(session) && safeEqual(form.get("csrf") ?? "", session.value.csrfToken)) yield* sessions.end(value)
+    }
+    return HttpServerResponse.empty({ status: 303, headers: { location: "/console/sign-in", "set-cookie": cookie("", 0), "cache-control": "no-store" } })
+  })
+
+  const entry = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const value = request.cookies[sessionCookie]
+    const session = value === undefined ? Option.none() : yield* sessions.open(value)
+    return redirect(Option.match(session, { onNone: () => "/console/sign-in", onSome: (s) => home(s.credential.kind) }))
+  })
+
+  const chooseLanguage = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const form = yield* readForm(request)
+    const language = form.get("language")
+    const back = (() => {
+      try {
+        const referer = new URL(request.headers["referer"] ?? "")
+        return referer.host === request.headers["host"] && referer.pathname.startsWith("/console") ? referer.pathname + referer.search : "/console"
+      } catch {
+        return "/console"
+      }
+    })()
+    if (!sameOrigin(request) || (language !== "en" && language !== "pt" && language !== "es")) return redirect(back)
+    return HttpServerResponse.empty({
+      status: 303,
+      headers: { location: back, "set-cookie": `${languageCookie}=${language}; Path=/console; SameSite=Lax; Max-Age=31536000`, "cache-control": "no-store" }
+    })
+  })
+
+  return [
+    { method: "GET", path: "/console", handler: entry },
+    { method: "GET", path: "/console/sign-in", handler: showSignIn },
+    { method: "POST", path: "/console/sign-in", handler: signIn },
+    { method: "POST", path: "/console/sign-out", handler: signOut },
+    { method: "POST", path: "/console/language", handler: chooseLanguage }
+  ] as const
+}

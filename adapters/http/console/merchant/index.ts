@@ -1,0 +1,5 @@
+/** Every merchant page of the console, by area. */
+import type { ConsoleRoute } from "../Page.ts"
+import { paymentRoutes } from "./Payments.ts"
+
+export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [...paymentRoutes]
