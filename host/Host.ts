@@ -66,6 +66,7 @@ const demoMerchant = (config: HostConfig) =>
       `  publishable key: ${keys.sandbox.publishableKey}`,
       `  secret key:      ${keys.sandbox.secretKey}`,
       `Try: curl -H "Authorization: Bearer ${keys.sandbox.secretKey}" ${config.publicUrl}/api/v1/me`,
+      `Or sign in to the console with the key pair: ${config.publicUrl}/console`,
       ""
     ].join("\n"))
   }))
