@@ -66,6 +66,18 @@ describe.skipIf(chromiumPath === undefined)("console sign-in in Chromium", () =>
         const stillIn = yield* Effect.promise(() => fetch(`${base}/console/payments`, { redirect: "manual", headers: { cookie: `console_session=${sessionCookie.value}` } }))
         assert.strictEqual(stillIn.status, 200, "a forged sign-out does not end the session")
 
+        // Over plain HTTP on a name that is not loopback the Secure cookie could not stick: told, not looped.
+        const plain = yield* Effect.promise(() =>
+          fetch(`${base}/console/sign-in`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { host: "console.example:8080", "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ kind: "merchant", apiKey: keys.sandbox.publishableKey, secretKey: keys.sandbox.secretKey }).toString()
+          })
+        )
+        assert.strictEqual(plain.status, 400)
+        assert.include(yield* Effect.promise(() => plain.text()), "HTTPS")
+
         // Production is another sign-in: its payment is not in the sandbox session, and the reverse.
         const productionPayments = yield* call("GET", "/api/v1/payments", { bearer: keys.production.secretKey })
         assert.strictEqual(productionPayments.body.pagination.total, 0)

@@ -10,6 +10,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { SecureRandom } from "effect/crypto"
+import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { makeApiClient } from "./ApiClient.ts"
 import { makeRoute } from "./Page.ts"
 import { Sessions } from "./Sessions.ts"
@@ -21,9 +22,10 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const sessions = yield* Sessions
     const random = yield* SecureRandom.SecureRandom
+    const config = yield* EngineConfig
     const api = makeApiClient(router)
     const route = makeRoute(sessions, api, random)
-    for (const r of signInRoutes(sessions, api)) yield* router.add(r.method, r.path, r.handler)
+    for (const r of signInRoutes(sessions, api, config.publicUrl)) yield* router.add(r.method, r.path, r.handler)
     for (const r of [...merchantRoutes, ...operatorRoutes]) yield* router.add(r.method, r.path, route(r))
   })
 ).pipe(Layer.provide(Sessions.layer))

@@ -21,21 +21,24 @@ const words = dictionary({
     publishableKey: "Publishable key", secretKey: "Secret key", signIn: "Sign in", operator: "Operator", adminToken: "Admin token",
     operatorHint: "The host's ADMIN_TOKEN.", rejected: "These keys were not accepted", rejectedAdmin: "This admin token was not accepted",
     switching: "Sign in with a key pair of the environment you are switching to.", sandbox: "sandbox", production: "production",
-    foreign: "This form did not come from the console; nothing was done."
+    foreign: "This form did not come from the console; nothing was done.",
+    needsHttps: "The console needs HTTPS (PUBLIC_URL https://…) or a loopback address: browsers keep its Secure session cookie only there."
   },
   pt: {
     title: "Entrar", merchant: "Comerciante", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
     publishableKey: "Chave publicável", secretKey: "Chave secreta", signIn: "Entrar", operator: "Operador", adminToken: "Token de administração",
     operatorHint: "O ADMIN_TOKEN do servidor.", rejected: "Estas chaves não foram aceitas", rejectedAdmin: "Este token de administração não foi aceito",
     switching: "Entre com um par de chaves do ambiente para o qual está mudando.", sandbox: "sandbox", production: "produção",
-    foreign: "Este formulário não veio do console; nada foi feito."
+    foreign: "Este formulário não veio do console; nada foi feito.",
+    needsHttps: "O console precisa de HTTPS (PUBLIC_URL https://…) ou de um endereço local: os navegadores só guardam o cookie seguro da sessão assim."
   },
   es: {
     title: "Iniciar sesión", merchant: "Comercio", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
     publishableKey: "Llave publicable", secretKey: "Llave secreta", signIn: "Iniciar sesión", operator: "Operador", adminToken: "Token de administración",
     operatorHint: "El ADMIN_TOKEN del servidor.", rejected: "Estas llaves no fueron aceptadas", rejectedAdmin: "Este token de administración no fue aceptado",
     switching: "Inicie sesión con un par de llaves del ambiente al que cambia.", sandbox: "sandbox", production: "producción",
-    foreign: "Este formulario no vino de la consola; no se hizo nada."
+    foreign: "Este formulario no vino de la consola; no se hizo nada.",
+    needsHttps: "La consola necesita HTTPS (PUBLIC_URL https://…) o una dirección local: los navegadores solo guardan así la cookie segura de la sesión."
   }
 })
 
@@ -79,7 +82,15 @@ ${field("adminToken", t.adminToken, { type: "password", autocomplete: "current-p
 const cookie = (value: string, maxAgeSeconds: number) =>
   `${sessionCookie}=${value}; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=${maxAgeSeconds}`
 
-export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient) => {
+const loopback = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
+
+/**
+ * Browsers keep a `Secure` cookie only from HTTPS or from a loopback host: a console served over
+ * plain HTTP elsewhere could never keep its session, so it says so instead of looping to sign-in.
+ */
+const cookieCanStick = (publicUrl: string, host: string | undefined) => publicUrl.startsWith("https://") || loopback.test(host ?? "")
+
+export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publicUrl: string) => {
   const home = (kind: "merchant" | "operator") => kind === "operator" ? "/console/operator/merchants" : "/console/payments"
 
   const showSignIn = Effect.gen(function*() {
@@ -93,6 +104,9 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient) => {
     const language = languageOf(request)
     const t = words(language)
     if (!sameOrigin(request)) return render({ title: t.title, language, session: undefined, status: 403, body: `<p class="problem">${escapeHtml(t.foreign)}</p>` })
+    if (!cookieCanStick(publicUrl, request.headers["host"])) {
+      return render({ title: t.title, language, session: undefined, status: 400, body: `<p class="problem">${escapeHtml(t.needsHttps)}</p>` })
+    }
     const form = yield* readForm(request)
     const next = safeNext(form.get("next"))
     if (form.get("kind") === "operator") {
