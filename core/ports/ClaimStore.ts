@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Claim } from "../claims/Claim.ts"
+import type { Claim, ClaimKind, ClaimStatus } from "../claims/Claim.ts"
 import type { Environment } from "../Environment.ts"
 
 export class ClaimStore extends Context.Service<ClaimStore, {
@@ -10,4 +10,9 @@ export class ClaimStore extends Context.Service<ClaimStore, {
   readonly forPayment: (transactionId: string) => Effect.Effect<ReadonlyArray<Claim>>
   /** Writes `claim` if the stored version is `claim.version - 1`; false when another writer won. */
   readonly update: (claim: Claim) => Effect.Effect<boolean>
+  /** Every shop's claims, newest first, for the operator's queue. */
+  readonly listAll: (
+    filter: { readonly environment?: Environment | undefined; readonly kind?: ClaimKind | undefined; readonly status?: ClaimStatus | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Claim>; readonly total: number }>
 }>()("core/ports/ClaimStore") {}

@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
 import type { Payout, PayoutStatus } from "../payouts/Payout.ts"
 
@@ -14,6 +14,11 @@ export class PayoutStore extends Context.Service<PayoutStore, {
     environment: Environment,
     shopId: string,
     filter: { readonly status?: PayoutStatus | undefined; readonly methodId?: string | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
+  /** Every shop's payouts, newest first, for the operator's queue (`createdBefore`: created earlier than that). */
+  readonly listAll: (
+    filter: { readonly environment?: Environment | undefined; readonly status?: PayoutStatus | undefined; readonly createdBefore?: DateTime.Utc | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
 }>()("core/ports/PayoutStore") {}

@@ -52,6 +52,11 @@ export class RoutingStore extends Context.Service<RoutingStore, {
     providerIds: ReadonlyArray<string>,
     limit: number
   ) => Effect.Effect<RoutingSnapshot>
+  /**
+   * Every provider's outcomes in the environment at or after `sinceMs` (epoch ms), oldest first: at
+   * most the latest `limit` (the operator's health report).
+   */
+  readonly since: (environment: Environment, sinceMs: number, limit: number) => Effect.Effect<ReadonlyArray<RoutingOutcome>>
   /** Forgets outcomes older than `beforeMs` (epoch ms). */
   readonly prune: (beforeMs: number) => Effect.Effect<void>
   /** A shop's routing configuration in an environment (a JSON document) and its version. */

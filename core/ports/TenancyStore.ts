@@ -10,4 +10,6 @@ export class TenancyStore extends Context.Service<TenancyStore, {
   /** The merchant's shops, oldest first. */
   readonly listShops: (merchantId: string) => Effect.Effect<ReadonlyArray<Shop>>
   readonly countMerchants: Effect.Effect<number>
+  /** Merchants, newest first, with the total count. */
+  readonly listMerchants: (page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{ readonly rows: ReadonlyArray<Merchant>; readonly total: number }>
 }>()("core/ports/TenancyStore") {}

@@ -17,4 +17,9 @@ export class WithdrawalStore extends Context.Service<WithdrawalStore, {
     filter: { readonly status?: PayoutStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Withdrawal>; readonly total: number }>
+  /** Every shop's withdrawals, newest first, for the operator's queue. */
+  readonly listAll: (
+    filter: { readonly environment?: Environment | undefined; readonly status?: PayoutStatus | undefined },
+    page: { readonly limit: number; readonly offset: number }
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Withdrawal>; readonly total: number }>
 }>()("core/ports/WithdrawalStore") {}

@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
+import { OperatorAdminApi } from "./OperatorApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
 import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
@@ -37,6 +38,7 @@ export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
   .add(
     AdminApi.annotate(OpenApi.Exclude, true),
+    OperatorAdminApi.annotate(OpenApi.Exclude, true),
     DepositAdminApi.annotate(OpenApi.Exclude, true),
     WithdrawalAdminApi.annotate(OpenApi.Exclude, true),
     ClaimAdminApi.annotate(OpenApi.Exclude, true),
@@ -59,7 +61,7 @@ export class Api extends HttpApi.make("payment-orchestration")
 
 /** The operator's document, served at `/admin/openapi.json`. */
 export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
-  .add(AdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
+  .add(AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
   .middleware(ErrorResponses)
   .annotate(OpenApi.Title, "Payment Orchestration Admin API")
   .annotate(OpenApi.Version, apiVersion)

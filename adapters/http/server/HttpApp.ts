@@ -21,6 +21,7 @@ import { ClaimAdminHandlers, ClaimHandlers } from "./ClaimHandlers.ts"
 import { IconRoutes } from "./Icons.ts"
 import { PayoutAdminHandlers, PayoutHandlers } from "./PayoutHandlers.ts"
 import { RoutingAdminHandlers } from "./RoutingHandlers.ts"
+import { OperatorAdminHandlers } from "./OperatorHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./WithdrawalHandlers.ts"
 import { SandboxPages } from "./SandboxPages.ts"
 import { ReconciliationAdminHandlers } from "./ReconciliationHandlers.ts"
@@ -60,6 +61,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     PayoutHandlers,
     PayoutAdminHandlers,
     RoutingAdminHandlers,
+    OperatorAdminHandlers,
     WithdrawalHandlers,
     WithdrawalAdminHandlers,
     SettlementHandlers,

@@ -16,7 +16,18 @@ export const MemoryClaimStore = Layer.effect(
       find: claims.find,
       findById: claims.findById,
       forPayment: (transactionId) => db.run(Effect.sync(() => claims.owned(transactionId).sort((a, b) => -newestFirst(a, b)))),
-      update: claims.update
+      update: claims.update,
+      listAll: (filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = Array.from(db.table<Claim>("claims").values())
+            .filter((c) =>
+              (filter.environment === undefined || c.environment === filter.environment) &&
+              (filter.kind === undefined || c.kind === filter.kind) &&
+              (filter.status === undefined || c.status === filter.status)
+            )
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        }))
     })
   })
 )

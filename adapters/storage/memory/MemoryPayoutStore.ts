@@ -1,5 +1,5 @@
 /** The payout store in memory. */
-import { Effect, Layer } from "effect"
+import { DateTime, Effect, Layer } from "effect"
 import type { Payout } from "../../../core/payouts/Payout.ts"
 import { PayoutStore } from "../../../core/ports/PayoutStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
@@ -21,6 +21,17 @@ export const MemoryPayoutStore = Layer.effect(
             .filter((p) =>
               (filter.status === undefined || p.status === filter.status) &&
               (filter.methodId === undefined || p.methodId === filter.methodId)
+            )
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        })),
+      listAll: (filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = Array.from(db.table<Payout>("payouts").values())
+            .filter((p) =>
+              (filter.environment === undefined || p.environment === filter.environment) &&
+              (filter.status === undefined || p.status === filter.status) &&
+              (filter.createdBefore === undefined || DateTime.toEpochMillis(p.createdAt) < DateTime.toEpochMillis(filter.createdBefore))
             )
             .sort(newestFirst)
           return { rows: rows.slice(offset, offset + limit), total: rows.length }

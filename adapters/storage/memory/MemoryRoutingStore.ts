@@ -34,6 +34,12 @@ export const MemoryRoutingStore = Layer.effect(RoutingStore, Effect.gen(function
         health: providerIds.flatMap((providerId) => (buffers.get(keyOf({ environment, providerId, methodId }, "health")) ?? []).slice(-limit))
           .sort((a, b) => a.at - b.at)
       }))),
+    since: (environment, sinceMs, limit) =>
+      Effect.sync(() =>
+        Array.from(buffers.values()).flatMap((buffer) => buffer.filter((o) => o.environment === environment && o.at >= sinceMs))
+          .sort((a, b) => a.at - b.at)
+          .slice(-limit)
+      ),
     prune: (beforeMs) =>
       Effect.sync(() => {
         for (const [key, buffer] of buffers) buffers.set(key, buffer.filter((o) => o.at >= beforeMs))

@@ -32,7 +32,14 @@ export const MemoryTenancyStore = Layer.effect(
             DateTime.toEpochMillis(a.createdAt) - DateTime.toEpochMillis(b.createdAt) || a.id.localeCompare(b.id)
           )
         )),
-      countMerchants: db.run(Effect.sync(() => merchants.size))
+      countMerchants: db.run(Effect.sync(() => merchants.size)),
+      listMerchants: ({ limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = Array.from(merchants.values()).sort((a, b) =>
+            DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || b.id.localeCompare(a.id)
+          )
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        }))
     })
   })
 )

@@ -21,6 +21,13 @@ export const MemoryWithdrawalStore = Layer.effect(
             .filter((w) => filter.status === undefined || w.status === filter.status)
             .sort(newestFirst)
           return { rows: rows.slice(offset, offset + limit), total: rows.length }
+        })),
+      listAll: (filter, { limit, offset }) =>
+        db.run(Effect.sync(() => {
+          const rows = Array.from(db.table<Withdrawal>("withdrawals").values())
+            .filter((w) => (filter.environment === undefined || w.environment === filter.environment) && (filter.status === undefined || w.status === filter.status))
+            .sort(newestFirst)
+          return { rows: rows.slice(offset, offset + limit), total: rows.length }
         }))
     })
   })

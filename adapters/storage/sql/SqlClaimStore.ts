@@ -17,7 +17,18 @@ export const SqlClaimStore = Layer.effect(
       find: (environment, shopId, id) => claims.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),
       findById: (id) => claims.first(sql`id = ${id}`),
       forPayment: (transactionId) => claims.select(sql`transaction_id = ${transactionId}`, sql`ORDER BY created_at, id`),
-      update: (c) => claims.update(c, c.id, c.version)
+      update: (c) => claims.update(c, c.id, c.version),
+      // Kind and status live in the document (the operator's queue is small; no column needed).
+      listAll: (filter, page) =>
+        claims.page(
+          sql.and([
+            sql`TRUE`,
+            ...(filter.environment === undefined ? [] : [sql`environment = ${filter.environment}`]),
+            ...(filter.kind === undefined ? [] : [sql`data->>'kind' = ${filter.kind}`]),
+            ...(filter.status === undefined ? [] : [sql`data->>'status' = ${filter.status}`])
+          ]),
+          page
+        )
     })
   })
 )

@@ -34,6 +34,16 @@ export const SqlPayoutStore = Layer.effect(
             ...(filter.methodId === undefined ? [] : [sql`method_id = ${filter.methodId}`])
           ]),
           page
+        ),
+      listAll: (filter, page) =>
+        payouts.page(
+          sql.and([
+            sql`TRUE`,
+            ...(filter.environment === undefined ? [] : [sql`environment = ${filter.environment}`]),
+            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+            ...(filter.createdBefore === undefined ? [] : [sql`created_at < ${date(filter.createdBefore)}`])
+          ]),
+          page
         )
     })
   })

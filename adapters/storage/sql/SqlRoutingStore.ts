@@ -116,6 +116,22 @@ export const SqlRoutingStore = Layer.effect(
             Effect.orDie
           )
         ),
+      since: (environment, sinceMs, limit) =>
+        reading((local) =>
+          sql<Row>`
+          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
+          WHERE environment = ${environment} AND at_ms >= ${sinceMs}
+          ORDER BY at_ms DESC, id DESC LIMIT ${limit}`.pipe(
+            Effect.map((rows) =>
+              withUnwritten(
+                local,
+                rows.map(({ atMs, localId, ...r }) => ({ outcome: { ...r, at: Number(atMs) }, localId })).reverse(),
+                (o) => o.environment === environment && o.at >= sinceMs
+              ).sort((a, b) => a.at - b.at).slice(-limit)
+            ),
+            Effect.orDie
+          )
+        ),
       snapshot: ({ environment, methodId, shopId }, providerIds, limit) =>
         reading((local) => sql<{ readonly config: string | null; readonly version: number | null; readonly routes: string; readonly health: string }>`
           SELECT

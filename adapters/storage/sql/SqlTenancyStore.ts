@@ -43,7 +43,14 @@ export const SqlTenancyStore = Layer.effect(
       countMerchants: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM merchants`.pipe(
         Effect.map((rows) => rows[0]?.n ?? 0),
         Effect.orDie
-      )
+      ),
+      listMerchants: (page) =>
+        Effect.all({
+          rows: sql<MerchantRow>`SELECT * FROM merchants ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+            Effect.map((rows) => rows.map(toMerchant))
+          ),
+          total: sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM merchants`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
+        }).pipe(Effect.orDie)
     })
   })
 )

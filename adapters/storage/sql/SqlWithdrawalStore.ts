@@ -25,6 +25,15 @@ export const SqlWithdrawalStore = Layer.effect(
             ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
           ]),
           page
+        ),
+      listAll: (filter, page) =>
+        withdrawals.page(
+          sql.and([
+            sql`TRUE`,
+            ...(filter.environment === undefined ? [] : [sql`environment = ${filter.environment}`]),
+            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
+          ]),
+          page
         )
     })
   })

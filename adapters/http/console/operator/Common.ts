@@ -1,0 +1,57 @@
+/** What the operator's pages share: the answer status of a failed action, paging links, and the words for them. */
+import { escapeHtml } from "../../server/Html.ts"
+import type { ApiReply } from "../ApiClient.ts"
+import type { Console } from "../Page.ts"
+import { dictionary } from "../Text.ts"
+import { problem } from "../View.ts"
+
+export const common = dictionary({
+  en: {
+    conflict: "This was changed by someone else since you opened it: reload the page to see the current version, then make your change again.",
+    previous: "Previous", next: "Next", page: "Page", of: "of", sandbox: "Sandbox", production: "Production", environment: "Environment",
+    unavailable: "The API did not answer this page's data."
+  },
+  pt: {
+    conflict: "Isto foi alterado por outra pessoa desde que você abriu: recarregue a página para ver a versão atual e refaça a alteração.",
+    previous: "Anterior", next: "Próxima", page: "Página", of: "de", sandbox: "Sandbox", production: "Produção", environment: "Ambiente",
+    unavailable: "A API não respondeu os dados desta página."
+  },
+  es: {
+    conflict: "Alguien más cambió esto desde que lo abrió: recargue la página para ver la versión actual y repita su cambio.",
+    previous: "Anterior", next: "Siguiente", page: "Página", of: "de", sandbox: "Sandbox", production: "Producción", environment: "Ambiente",
+    unavailable: "La API no respondió los datos de esta página."
+  }
+})
+
+/** The status a page answers for a failed API call: the API's 4xx, else 502 (never a 500 of the console's own). */
+export const failedStatus = (reply: ApiReply) => reply.status >= 400 && reply.status < 500 ? reply.status : 502
+
+export const ok = (reply: ApiReply) => reply.status >= 200 && reply.status < 300
+
+/** The API's problem, told as a version conflict when it is one. */
+export const failure = (c: Console, reply: ApiReply) =>
+  reply.status === 409 && String(reply.body?.error?.code ?? "").includes("conflict")
+    ? `<div class="problem" role="alert" data-testid="conflict"><strong>${escapeHtml(common(c.language).conflict)}</strong></div>${problem(reply)}`
+    : problem(reply)
+
+/** Previous/next links over an API list's `pagination`. */
+export const pager = (c: Console, path: string, pagination: { total: number; limit: number; offset: number } | undefined, extra: Record<string, string> = {}) => {
+  if (pagination === undefined || pagination.total <= pagination.limit) return ""
+  const t = common(c.language)
+  const href = (offset: number) => `${path}?${new URLSearchParams({ ...extra, offset: String(offset) }).toString()}`
+  const page = Math.floor(pagination.offset / pagination.limit) + 1
+  const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit))
+  const previous = pagination.offset > 0 ? `<a class="button secondary" rel="prev" href="${escapeHtml(href(Math.max(0, pagination.offset - pagination.limit)))}">${escapeHtml(t.previous)}</a>` : ""
+  const next = pagination.offset + pagination.limit < pagination.total
+    ? `<a class="button secondary" rel="next" href="${escapeHtml(href(pagination.offset + pagination.limit))}">${escapeHtml(t.next)}</a>`
+    : ""
+  return `<nav class="pager" aria-label="${escapeHtml(t.page)}">${previous}<span>${escapeHtml(t.page)} ${page} ${escapeHtml(t.of)} ${pages}</span>${next}</nav>`
+}
+
+/** A non-negative whole offset from the query (0 otherwise). */
+export const offsetOf = (c: Console) => {
+  const n = Number(c.query.get("offset") ?? "0")
+  return Number.isInteger(n) && n >= 0 ? n : 0
+}
+
+export const environmentOf = (value: string | null | undefined): "sandbox" | "production" => value === "production" ? "production" : "sandbox"
