@@ -4,7 +4,7 @@
  * available + pending + frozen + reserve less what the shop owes (`Owed.ts`), and
  * `ledgerWarnings` says how much is still owed.
  */
-import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { BigDecimal, Clock, Context, DateTime, Effect, Layer } from "effect"
 import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
@@ -61,6 +61,7 @@ export const summarize = (
       shopId: scope.shop.id,
       currency: "USD" as const,
       balance: { available: n(available), pending: n(pending), frozen: n(frozen), reserve: n(reserve) },
+      owed: n(owed),
       ledgerWarnings: BigDecimal.isPositive(owed)
         ? [`The shop owes ${Money.toText(owed)} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`]
         : [] as Array<string>,
@@ -104,8 +105,48 @@ export const summarize = (
 
 export type BalanceSummary = ReturnType<typeof summarize>
 
+/** The available pay-in balance at the end of each UTC day, per currency (oldest day first). */
+export interface BalanceHistory {
+  readonly days: ReadonlyArray<string>
+  readonly currencies: ReadonlyArray<{ readonly currency: string; readonly closing: ReadonlyArray<BigDecimal.BigDecimal> }>
+}
+
+const dayMs = 86_400_000
+
+/**
+ * Each day's closing balance is today's balance less what was posted after that day ended: exact
+ * `BigDecimal` sums of the book's postings, so the last day is the balance shown now.
+ */
+export const closingBalances = (
+  now: Date,
+  days: number,
+  current: ReadonlyArray<AccountBalance>,
+  totals: ReadonlyArray<{ readonly day: string; readonly currency: string; readonly amount: BigDecimal.BigDecimal }>
+): BalanceHistory => {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  const labels = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * dayMs).toISOString().slice(0, 10))
+  const currencies = [...new Set([...current.map((b) => b.currency), ...totals.map((t) => t.currency)])].sort((a, b) =>
+    a === "USD" ? -1 : b === "USD" ? 1 : a.localeCompare(b)
+  )
+  return {
+    days: labels,
+    currencies: currencies.map((currency) => {
+      let after = Money.zero
+      const closing: Array<BigDecimal.BigDecimal> = []
+      const balance = current.find((b) => b.currency === currency)?.balance ?? Money.zero
+      for (let i = labels.length - 1; i >= 0; i--) {
+        closing[i] = BigDecimal.subtract(balance, after)
+        for (const t of totals) if (t.currency === currency && t.day === labels[i]) after = BigDecimal.sum(after, t.amount)
+      }
+      return { currency, closing }
+    })
+  }
+}
+
 export class Balances extends Context.Service<Balances, {
   readonly summary: (scope: Scope, movementsLimit?: number) => Effect.Effect<BalanceSummary>
+  /** The last `days` days' closing `available` pay-in balance per currency, today included. */
+  readonly history: (scope: Scope, days: number) => Effect.Effect<BalanceHistory>
 }>()("core/balances/Balances") {
   static readonly layer = Layer.effect(
     Balances,
@@ -136,7 +177,14 @@ export class Balances extends Context.Service<Balances, {
           .sort((a, b) => DateTime.toEpochMillis(a.releaseAt) - DateTime.toEpochMillis(b.releaseAt))
         return summarize(scope, balances, entries, releases)
       })
-      return Balances.of({ summary })
+      const history = Effect.fn("Balances.history")(function*(scope: Scope, days: number) {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * dayMs)
+        const current = (yield* ledger.balances(scope.environment, scope.shop.id)).filter((b) => b.book === "payin_available")
+        const totals = yield* ledger.dailyTotals(scope.environment, scope.shop.id, "payin_available", since)
+        return closingBalances(now, days, current, totals)
+      })
+      return Balances.of({ summary, history })
     })
   )
 }

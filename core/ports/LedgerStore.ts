@@ -30,6 +30,16 @@ export class LedgerStore extends Context.Service<LedgerStore, {
     shopId: string,
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly entries: ReadonlyArray<JournalEntry>; readonly total: number }>
+  /**
+   * What the postings of one book moved per UTC day and currency, for entries created at or after
+   * `since` (`day` is `YYYY-MM-DD`). Days without postings are absent. Exact sums.
+   */
+  readonly dailyTotals: (
+    environment: Environment,
+    shopId: string,
+    book: Book,
+    since: Date
+  ) => Effect.Effect<ReadonlyArray<{ readonly day: string; readonly currency: string; readonly amount: BigDecimal.BigDecimal }>>
   /** Balances recomputed from the postings alone (for invariant checks). */
   readonly postingSums: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
 }>()("core/ports/LedgerStore") {}

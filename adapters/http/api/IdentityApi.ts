@@ -57,6 +57,9 @@ export const BalanceView = Schema.Struct({
     frozen: Usd.annotate({ description: "Held against open claims" }),
     reserve: Usd.annotate({ description: "Rolling reserve" })
   }),
+  owed: Usd.annotate({
+    description: "What the shop owes: refunds and chargebacks its balance could not cover, repaid from the next money that becomes available (0 when nothing)"
+  }),
   ledgerWarnings: Schema.Array(Schema.String).annotate({
     description: "What the shop still owes (refunds and chargebacks its balance could not cover), repaid from the next money that becomes available"
   }),
@@ -107,6 +110,15 @@ export const SwapView = Schema.Struct({
   usdAvailableAfter: Schema.Finite
 }).annotate({ identifier: "BalanceSwap" })
 
+export const BalanceHistoryView = Schema.Struct({
+  book: Schema.Literal("available"),
+  days: Schema.Array(Schema.String.annotate({ description: "`YYYY-MM-DD`, UTC" })),
+  currencies: Schema.Array(Schema.Struct({
+    currency: Schema.String,
+    closing: Schema.Array(Schema.Finite).annotate({ description: "One closing balance per day of `days`, major units" })
+  })).annotate({ description: "USD first, then the local currencies held, alphabetically" })
+}).annotate({ identifier: "BalanceHistory" })
+
 const CurrencyBalanceView = Schema.Struct({ currency: Schema.String, available: Schema.Finite, pending: Schema.Finite, reserved: Schema.Finite })
 
 export class IdentityApi extends HttpApiGroup.make("identity")
@@ -121,6 +133,18 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       "The shop's pay-in balance, from the double-entry ledger. netBalance = available + pending + frozen + reserve - owed, where owed is what " +
         "refunds and chargebacks took beyond the payment's own money and the available balance; ledgerWarnings states it while it is not repaid. " +
         "Settlements, reserve releases, won chargebacks and rejected refunds repay it first, in the same movement, before anything reaches available."
+    ),
+    HttpApiEndpoint.get("balanceHistory", "/me/balance/history", {
+      query: {
+        shopId: Schema.optional(Schema.String),
+        days: Schema.optional(Schema.FiniteFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1), Schema.isLessThanOrEqualTo(90)))
+          .annotate({ description: "How many days, today included: 1 to 90 (default 30)" })
+      },
+      success: BalanceHistoryView
+    }).annotate(
+      OpenApi.Description,
+      "The pay-in `available` balance at the end of each UTC day (the shop's clock in sandbox), per currency, oldest day first; the last day is the balance now. " +
+        "Each figure is the balance now less the ledger postings made after that day, exactly. 400 invalid_request for days outside 1 to 90."
     ),
     HttpApiEndpoint.get("swapQuote", "/me/balance/swap", {
       query: { from: Schema.String, amount: Schema.FiniteFromString },

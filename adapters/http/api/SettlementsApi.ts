@@ -93,6 +93,19 @@ export const SettlementView = Schema.Struct({
   description: "A settlement batch: what became available in USD during one period of the shop's schedule, swept at its close and paid out in one USDC transfer"
 })
 
+export const SettlementLineView = Schema.Struct({
+  at: IsoDateTime,
+  kind: Schema.String.annotate({ description: "payment, refund, chargeback, chargeback_won, fee, reserve_held, reserve_released, owed_recovered, withdrawal, transfer, settlement_returned, adjustment" }),
+  transactionId: Schema.NullOr(Schema.String),
+  reference: Schema.String,
+  merchantOrderId: Schema.NullOr(Schema.String),
+  method: Schema.NullOr(Schema.String),
+  amountLocal: Schema.NullOr(Schema.Finite),
+  currencyLocal: Schema.NullOr(Schema.String),
+  amountUsd: Usd.annotate({ description: "Signed: what the line added to (positive) or took from (negative) the batch" }),
+  feesUsd: Schema.NullOr(Usd).annotate({ description: "For information: already inside amountUsd" })
+}).annotate({ identifier: "SettlementLine" })
+
 export const SettlementPdfReady = Schema.Struct({
   settlementId: Schema.String,
   pdfUrl: Schema.String.annotate({ description: "Path of the PDF receipt, relative to the API's base URL (GET with the secret key)" }),
@@ -215,6 +228,15 @@ export class SettlementsApi extends HttpApiGroup.make("settlements")
       "The same lines as the PDF as CSV (RFC 4180, UTF-8, CRLF), one row per line after a header row: `batch_id`, `at_utc` (ISO 8601), `kind`, " +
         "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, `amount_usd` (signed, `.` decimals, no thousands " +
         "separator), `fees_usd`. It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
+    ),
+    HttpApiEndpoint.get("lines", "/me/settlements/:id/lines", {
+      params: Id,
+      query: PageQuery,
+      success: Schema.Struct({ settlementId: Schema.String, data: Schema.Array(SettlementLineView), pagination: Pagination })
+    }).annotate(
+      OpenApi.Description,
+      "The statement's lines as JSON, oldest first, paged (limit 1 to 100, default 50, clamped): the same lines as the PDF and the CSV, which sum to the batch's `net`. " +
+        "An open batch answers `409 settlement_open`; an id of another shop 404."
     )
   )
   .middleware(SecretKey)

@@ -2,6 +2,7 @@
 import { Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
 import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { type CurrencyBalance, Swaps } from "../../../core/balances/Swaps.ts"
+import { Balances } from "../../../core/balances/Balances.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Settlements } from "../../../core/settlements/Settlements.ts"
@@ -59,6 +60,7 @@ export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
 export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers) =>
   Effect.gen(function*() {
     const balance = yield* BalanceHandler
+    const balances = yield* Balances
     const catalog = yield* Catalog
     const scopes = yield* Scopes
     const swaps = yield* Swaps
@@ -113,6 +115,16 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const balances = yield* swaps.fundSandbox(scope, payload.currency, payload.amount)
           return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
+        }))
+      .handle("balanceHistory", ({ query }) =>
+        Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
+          const history = yield* balances.history(scope, query.days ?? 30)
+          return {
+            book: "available" as const,
+            days: history.days,
+            currencies: history.currencies.map((c) => ({ currency: c.currency, closing: c.closing.map((d) => n(Money.round(d, c.currency))) }))
+          }
         }))
       .handle("balance", balance).handle("me", () =>
       Effect.gen(function*() {

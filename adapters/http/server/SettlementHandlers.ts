@@ -1,5 +1,6 @@
 /** Handlers of the settlement endpoints: the merchant's batches and statements, provider notifications, the operator's schedule. */
-import { Effect, Option } from "effect"
+import { type BigDecimal, DateTime, Effect, Option } from "effect"
+import * as Money from "../../../core/Money.ts"
 import { HttpApiBuilder, HttpApiSchema } from "effect/http-api"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -38,6 +39,28 @@ export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (hand
           const statement = yield* settlements.statement(yield* account, params.id)
           const body = yield* pdf(statement)
           return HttpApiSchema.withHeaders({ body, headers: attachment(statement.batch.id, "pdf") })
+        }),
+      lines: ({ params, query }) =>
+        Effect.gen(function*() {
+          const page = clampPage(query)
+          const statement = yield* settlements.statement(yield* account, params.id)
+          const n = (d: BigDecimal.BigDecimal) => Money.toJsonNumber(Money.round(d, "USD"))
+          return {
+            settlementId: statement.batch.id,
+            data: statement.lines.slice(page.offset, page.offset + page.limit).map((l) => ({
+              at: DateTime.formatIso(l.at),
+              kind: l.kind,
+              transactionId: l.transactionId,
+              reference: l.reference,
+              merchantOrderId: l.merchantOrderId,
+              method: l.method,
+              amountLocal: l.amountLocal === null ? null : Money.toJsonNumber(l.amountLocal),
+              currencyLocal: l.currencyLocal,
+              amountUsd: n(l.amountUsd),
+              feesUsd: l.feesUsd === null ? null : n(l.feesUsd)
+            })),
+            pagination: pagination(statement.lines.length, page)
+          }
         }),
       statementCsv: ({ params }) =>
         Effect.gen(function*() {

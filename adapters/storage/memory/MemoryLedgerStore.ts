@@ -1,5 +1,5 @@
 /** The ledger store in memory: journal entries and the balances they keep, with the guarded books' check. */
-import { BigDecimal, Effect, Layer } from "effect"
+import { BigDecimal, DateTime, Effect, Layer } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import { newestFirst, rowsOf } from "./MemoryRows.ts"
 import type { Environment } from "../../../core/Environment.ts"
@@ -68,6 +68,21 @@ export const MemoryLedgerStore = Layer.effect(
         db.run(Effect.sync(() => {
           const all = rowsOf(entries, entriesOf(environment, shopId)).sort(newestFirst)
           return { entries: all.slice(offset, offset + limit), total: all.length }
+        })),
+      dailyTotals: (environment, shopId, book, since) =>
+        db.run(Effect.sync(() => {
+          const out = new Map<string, { day: string; currency: string; amount: BigDecimal.BigDecimal }>()
+          for (const e of rowsOf(entries, entriesOf(environment, shopId))) {
+            const at = DateTime.toEpochMillis(e.createdAt)
+            if (at < since.getTime()) continue
+            const day = new Date(at).toISOString().slice(0, 10)
+            for (const p of e.postings) {
+              if (p.book !== book) continue
+              const key = `${day}|${p.currency}`
+              out.set(key, { day, currency: p.currency, amount: BigDecimal.sum(out.get(key)?.amount ?? zero, p.amount) })
+            }
+          }
+          return [...out.values()].sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency))
         })),
       postingSums: (environment, shopId) => db.run(Effect.sync(() => sums(environment, shopId, rowsOf(entries, entriesOf(environment, shopId)))))
     })

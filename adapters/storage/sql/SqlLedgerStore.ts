@@ -127,6 +127,15 @@ export const SqlLedgerStore = Layer.effect(
             entries: rows.map(entryOf)
           }
         }).pipe(Effect.orDie),
+      dailyTotals: (environment, shopId, book, since) =>
+        sql<{ readonly day: string; readonly currency: string; readonly amount: string }>`
+          SELECT to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, sum(p.amount)::text AS amount
+          FROM postings p JOIN journal_entries e ON e.id = p.entry_id
+          WHERE e.environment = ${environment} AND e.shop_id = ${shopId} AND p.book = ${book} AND e.created_at >= ${since}
+          GROUP BY 1, 2 ORDER BY 1, 2`.pipe(
+          Effect.map((rows) => rows.map((r) => ({ day: r.day, currency: r.currency, amount: Money.decimal(r.amount) }))),
+          Effect.orDie
+        ),
       postingSums: (environment, shopId) =>
         sql<BalanceRow>`
           SELECT p.book, p.currency, sum(p.amount)::text AS balance

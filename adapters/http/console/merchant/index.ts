@@ -1,5 +1,6 @@
 /** Every merchant page of the console, by area. */
 import type { ConsoleRoute } from "../Page.ts"
 import { paymentRoutes } from "./Payments.ts"
+import { moneyRoutes } from "./MoneyRoutes.ts"
 
-export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [...paymentRoutes]
+export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [...paymentRoutes, ...moneyRoutes]

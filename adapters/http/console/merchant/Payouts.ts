@@ -1,0 +1,102 @@
+/**
+ * Payouts: the list with statuses (`GET /me/payout/send`) and one payout
+ * (`GET /me/payout/send/{id}`). Sending one is in `PayoutSend.ts`.
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import type { ConsoleRoute } from "../Page.ts"
+import { dictionary, formatDateTime } from "../Text.ts"
+import { facts, link, money, notice, problem, status, table } from "../View.ts"
+
+export const payoutWords = dictionary({
+  en: {
+    title: "Payouts", send: "Send a payout", id: "Payout", status: "Status", amount: "Amount", method: "Method", created: "Created",
+    completed: "Completed", none: "No payouts yet.", provider: "Provider", providerRef: "Provider reference", failure: "Failure reason",
+    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page"
+  },
+  pt: {
+    title: "Pagamentos enviados", send: "Enviar um pagamento", id: "Pagamento", status: "Status", amount: "Valor", method: "Método", created: "Criado",
+    completed: "Concluído", none: "Nenhum pagamento enviado ainda.", provider: "Provedor", providerRef: "Referência do provedor", failure: "Motivo da falha",
+    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página"
+  },
+  es: {
+    title: "Dispersiones", send: "Enviar una dispersión", id: "Dispersión", status: "Estado", amount: "Monto", method: "Método", created: "Creada",
+    completed: "Completada", none: "Aún no hay dispersiones.", provider: "Proveedor", providerRef: "Referencia del proveedor", failure: "Motivo del fallo",
+    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página"
+  }
+})
+
+/** The last segment of the request's path (a resource id), decoded. */
+export const lastSegment = (url: string) => {
+  const parts = new URL(url, "http://console.internal").pathname.split("/")
+  try {
+    return decodeURIComponent(parts[parts.length - 1] ?? "")
+  } catch {
+    return ""
+  }
+}
+
+const pageSize = 25
+
+export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
+  {
+    method: "GET",
+    path: "/console/payouts",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const t = payoutWords(c.language)
+        const offset = Math.max(0, Math.trunc(Number(c.query.get("offset") ?? 0)) || 0)
+        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send?limit=${pageSize}&offset=${offset}` })
+        if (reply.status !== 200) return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${problem(reply)}`, { section: "payouts", status: reply.status })
+        const rows: ReadonlyArray<any> = reply.body.data
+        const total: number = reply.body.pagination.total
+        const list = table(
+          t.title,
+          [{ label: t.id }, { label: t.status }, { label: t.amount, numeric: true }, { label: t.method }, { label: t.created }],
+          rows.map((p) => [
+            link(`/console/payouts/${encodeURIComponent(p.id)}`, p.id),
+            status(p.status),
+            money(p.amount, p.currency, c.language),
+            escapeHtml(p.methodName),
+            escapeHtml(formatDateTime(p.createdAt, c.language))
+          ]),
+          t.none
+        )
+        const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
+          offset > 0 ? link(`/console/payouts?offset=${Math.max(0, offset - pageSize)}`, t.previous) : ""
+        }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${
+          offset + pageSize < total ? link(`/console/payouts?offset=${offset + pageSize}`, t.next) : ""
+        }</nav>`
+        const body = `<h1>${escapeHtml(t.title)}</h1>${c.query.get("done") === "sent" ? notice(t.sent) : ""}
+<p><a class="button" href="/console/payouts/send">${escapeHtml(t.send)}</a></p>${list}${pager}`
+        return c.page(t.title, body, { section: "payouts" })
+      })
+  },
+  {
+    method: "GET",
+    path: "/console/payouts/:id",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const t = payoutWords(c.language)
+        const id = lastSegment(c.request.url)
+        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send/${encodeURIComponent(id)}` })
+        const back = `<p>${link("/console/payouts", t.back)}</p>`
+        if (reply.status !== 200) return c.page(t.id, `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(id)}</h1>${problem(reply)}${back}`, { section: "payouts", status: reply.status })
+        const p = reply.body.payout
+        const body = `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(p.id)}</h1>${c.query.get("done") === "sent" ? notice(t.sent) : ""}
+${facts([
+          [t.status, status(p.status)],
+          [t.amount, money(p.amount, p.currency, c.language)],
+          [t.method, `${escapeHtml(p.methodName)} <span class="muted">(${escapeHtml(p.methodId)})</span>`],
+          [t.provider, escapeHtml(p.provider)],
+          [t.providerRef, escapeHtml(p.providerRef ?? "—")],
+          [t.created, escapeHtml(formatDateTime(p.createdAt, c.language))],
+          [t.completed, escapeHtml(formatDateTime(p.completedAt, c.language))],
+          ...(p.failureReason ? [[t.failure, escapeHtml(p.failureReason)] as const] : [])
+        ])}${back}`
+        return c.page(`${t.id} ${p.id}`, body, { section: "payouts" })
+      })
+  }
+]
