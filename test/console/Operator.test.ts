@@ -130,6 +130,27 @@ describe.skipIf(chromiumPath === undefined)("operator console in Chromium", () =
           assert.isAbove(await page.locator("svg.chart").count(), 0)
           await looked(page, "operator-connectors")
         })
+        // Deposit methods: an unknown id is told on the field, then a shipped one is saved.
+        yield* Effect.promise(async () => {
+          await page.goto(`${base}/console/operator/merchants`)
+          await Promise.all([page.waitForURL(/merchants\/deposits/), page.click(`a[href="/console/operator/merchants/deposits?shopId=${shopId}"]`)])
+          await page.fill("#depositMethodIds", "mx_spei_nope")
+          await page.click("main form button[type=submit]")
+          assert.strictEqual(await page.getAttribute("#depositMethodIds", "aria-invalid"), "true")
+          await page.fill("#depositMethodIds", "mx_spei_stp")
+          await Promise.all([page.waitForURL(/done=saved/), page.click("main form button[type=submit]")])
+          assert.strictEqual(await page.inputValue("#depositMethodIds"), "mx_spei_stp")
+          await looked(page, "operator-deposit-settings")
+
+          // Rotating a shop's keys: the new pair shown once, the old secret no longer works.
+          await page.goto(`${base}/console/operator/merchants`)
+          await page.click(`form[action="/console/operator/merchants/rotate-keys"]:has(input[value="${shopId}"]) button`)
+          const rotated = await page.$$eval("[data-testid=secret]", (els) => els.map((e) => e.textContent ?? ""))
+          assert.strictEqual(rotated.length, 2)
+          assert.notStrictEqual(rotated[0], sk)
+          assert.notInclude(page.url(), "sk_")
+        })
+        assert.strictEqual((yield* call("GET", "/api/v1/me", { bearer: sk })).status, 401, "the old secret key is revoked")
         assert.deepStrictEqual(foreign, [], "nothing loads from another host")
       }))
   })

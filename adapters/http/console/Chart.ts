@@ -33,7 +33,13 @@ export const lineChart = (options: {
   const y = (v: number) => pad.top + (1 - (v - min) / (max - min)) * (height - pad.top - pad.bottom)
   const lines = options.series.map((s, k) => {
     const points = s.values.flatMap((v, i) => v === null ? [] : [`${x(i).toFixed(1)},${y(v).toFixed(1)}`])
-    return `<polyline fill="none" stroke="${palette[k % palette.length]}" stroke-width="2" points="${points.join(" ")}"/>`
+    // A value with no neighbour draws no line: it is drawn as a dot, so that it is seen.
+    const alone = s.values.flatMap((v, i) =>
+      v === null || (s.values[i - 1] ?? null) !== null || (s.values[i + 1] ?? null) !== null
+        ? []
+        : [`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${palette[k % palette.length]}"/>`]
+    )
+    return `<polyline fill="none" stroke="${palette[k % palette.length]}" stroke-width="2" points="${points.join(" ")}"/>${alone.join("")}`
   })
   const grid = [min, (min + max) / 2, max].map((v) =>
     `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#e4e4e7"/><text x="${pad.left - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#52525b">${tick(v)}</text>`

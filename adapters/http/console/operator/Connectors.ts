@@ -65,7 +65,7 @@ export const connectorRoutes: ReadonlyArray<ConsoleRoute> = [{
       ]), t.noHealth)
       const charts = rails.map((r, i) => {
         const labels = (r.hours as ReadonlyArray<any>).map((h) => `${String(h.hour).slice(11, 16)}`)
-        return `<section aria-labelledby="rail-${i}"><h3 id="rail-${i}">${escapeHtml(`${r.providerId} · ${r.methodId}`)}</h3><div class="grid">${
+        return `<section aria-labelledby="rail-${i}"><h3 id="rail-${i}">${escapeHtml(`${r.providerId} · ${r.methodId}`)}</h3><div class="grid" style="grid-template-columns:repeat(auto-fill,minmax(min(100%,26rem),1fr))">${
           lineChart({
             title: `${t.conversionChart}: ${r.providerId} ${r.methodId}`,
             labels,

@@ -66,7 +66,7 @@ const listPage = (c: Console, state: CreateState = {}) =>
     ])
     const errors = state.errors ?? new Map<string, string>()
     const v = state.values ?? new URLSearchParams()
-    const createForm = `<section class="card" aria-labelledby="create-heading"><h2 id="create-heading">${escapeHtml(t.create)}</h2>
+    const createForm = `<section class="card" style="margin-top:1.5rem" aria-labelledby="create-heading"><h2 id="create-heading">${escapeHtml(t.create)}</h2>
 <form method="post" action="/console/operator/merchants" class="stack">${formFields(c.session, key)}
 ${field("name", t.name, { required: true, value: v.get("name") ?? "", error: errors.get("name") })}
 ${field("email", t.email, { type: "email", required: true, value: v.get("email") ?? "", error: errors.get("email") })}

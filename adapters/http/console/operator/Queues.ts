@@ -15,7 +15,7 @@ import { common, environmentOf, failedStatus, failure, ok } from "./Common.ts"
 export const queueWords = dictionary({
   en: {
     title: "Queues", payouts: "Payouts stuck in processing", chargebacks: "Open chargebacks", withdrawals: "Withdrawals waiting on the bank",
-    discrepancies: "Open reconciliation discrepancies", id: "Id", shop: "Shop", amount: "Amount", created: "Created", method: "Method", provider: "Provider",
+    discrepancies: "Open reconciliation discrepancies", id: "Id (shop)", shop: "Shop", amount: "Amount", created: "Created", method: "Method", provider: "Provider",
     action: "Resolve", resolve: "Resolve", completed: "Completed", failed: "Failed", reason: "Failure reason (if failed)", outcome: "Outcome",
     won: "Won (for the merchant)", lost: "Lost (for the buyer)", payment: "Payment", destination: "Destination", kind: "Kind", detail: "Detail",
     note: "Note", resolvedBy: "Resolved by", writeOff: "Write-off USD (optional)", olderThan: "Processing for at least (minutes)", show: "Show",
@@ -25,7 +25,7 @@ export const queueWords = dictionary({
   },
   pt: {
     title: "Filas", payouts: "Pagamentos enviados parados em processamento", chargebacks: "Chargebacks abertos", withdrawals: "Saques aguardando o banco",
-    discrepancies: "Divergências de conciliação abertas", id: "Id", shop: "Loja", amount: "Valor", created: "Criado", method: "Método", provider: "Provedor",
+    discrepancies: "Divergências de conciliação abertas", id: "Id (loja)", shop: "Loja", amount: "Valor", created: "Criado", method: "Método", provider: "Provedor",
     action: "Resolver", resolve: "Resolver", completed: "Concluído", failed: "Falhou", reason: "Motivo da falha (se falhou)", outcome: "Resultado",
     won: "Ganho (para o comerciante)", lost: "Perdido (para o comprador)", payment: "Pagamento", destination: "Destino", kind: "Tipo", detail: "Detalhe",
     note: "Nota", resolvedBy: "Resolvido por", writeOff: "Baixa em USD (opcional)", olderThan: "Em processamento há pelo menos (minutos)", show: "Mostrar",
@@ -35,7 +35,7 @@ export const queueWords = dictionary({
   },
   es: {
     title: "Colas", payouts: "Dispersiones detenidas en proceso", chargebacks: "Contracargos abiertos", withdrawals: "Retiros esperando al banco",
-    discrepancies: "Discrepancias de conciliación abiertas", id: "Id", shop: "Tienda", amount: "Monto", created: "Creado", method: "Método", provider: "Proveedor",
+    discrepancies: "Discrepancias de conciliación abiertas", id: "Id (tienda)", shop: "Tienda", amount: "Monto", created: "Creado", method: "Método", provider: "Proveedor",
     action: "Resolver", resolve: "Resolver", completed: "Completado", failed: "Fallido", reason: "Motivo del fallo (si falló)", outcome: "Resultado",
     won: "Ganado (para el comercio)", lost: "Perdido (para el comprador)", payment: "Pago", destination: "Destino", kind: "Tipo", detail: "Detalle",
     note: "Nota", resolvedBy: "Resuelto por", writeOff: "Castigo en USD (opcional)", olderThan: "En proceso desde hace al menos (minutos)", show: "Mostrar",
@@ -56,17 +56,20 @@ export const minutesOf = (value: string | null | undefined) => {
 }
 
 const select = (name: string, label: string, options: ReadonlyArray<readonly [string, string]>) =>
-  `<select name="${name}" aria-label="${escapeHtml(label)}">${options.map(([v, text]) => `<option value="${v}">${escapeHtml(text)}</option>`).join("")}</select>`
+  `<select name="${name}" aria-label="${escapeHtml(label)}" style="width:auto">${options.map(([v, text]) => `<option value="${v}">${escapeHtml(text)}</option>`).join("")}</select>`
 
 const input = (name: string, label: string, error: string | undefined, extra = "") =>
-  `<input name="${name}" aria-label="${escapeHtml(label)}"${error === undefined ? "" : ` aria-invalid="true" title="${escapeHtml(error)}"`} ${extra}>${
+  `<span style="display:block;width:11rem"><input name="${name}" aria-label="${escapeHtml(label)}" placeholder="${escapeHtml(label)}"${error === undefined ? "" : ` aria-invalid="true" title="${escapeHtml(error)}"`} ${extra}>${
     error === undefined ? "" : `<p class="field-error">${escapeHtml(error)}</p>`
-  }`
+  }</span>`
 
 const resolveForm = (c: Console, key: string, action: string, id: string, environment: string, minutes: number, controls: string, label: string) =>
-  `<form method="post" action="${action}" class="queue-action" style="display:flex;flex-wrap:wrap;gap:.4rem;align-items:start;min-width:18rem;max-width:28rem">${formFields(c.session, key)}<input type="hidden" name="id" value="${escapeHtml(id)}"><input type="hidden" name="environment" value="${environment}"><input type="hidden" name="olderThanMinutes" value="${minutes}">${controls}<button type="submit" aria-label="${
+  `<form method="post" action="${action}" class="queue-action" style="display:flex;flex-wrap:wrap;gap:.4rem;align-items:start;min-width:16rem">${formFields(c.session, key)}<input type="hidden" name="id" value="${escapeHtml(id)}"><input type="hidden" name="environment" value="${environment}"><input type="hidden" name="olderThanMinutes" value="${minutes}">${controls}<button type="submit" aria-label="${
     escapeHtml(label)
   }">${escapeHtml(queueWords(c.language).resolve)}</button></form>`
+
+/** A record's id with its shop under it. */
+const owned = (id: string, shopId: string | null) => `${escapeHtml(id)}${shopId === null ? "" : `<br><span class="muted">${escapeHtml(shopId)}</span>`}`
 
 export const queuesPage = (c: Console, environment: "sandbox" | "production", minutes: number, state: QueueState = {}) =>
   Effect.gen(function*() {
@@ -83,24 +86,24 @@ export const queuesPage = (c: Console, environment: "sandbox" | "production", mi
     const key = () => c.newKey
     const payoutRows = yield* Effect.forEach(payouts.body.data as ReadonlyArray<any>, (p) =>
       Effect.map(key(), (k) => [
-        escapeHtml(p.id), escapeHtml(p.shopId), escapeHtml(p.methodName), money(p.amount, p.currency, c.language), escapeHtml(formatDateTime(p.createdAt, c.language)),
+        owned(p.id, p.shopId), escapeHtml(p.methodName), money(p.amount, p.currency, c.language), escapeHtml(formatDateTime(p.createdAt, c.language)),
         resolveForm(c, k, "/console/operator/queues/payouts", p.id, environment, minutes,
           select("status", t.outcome, [["failed", t.failed], ["completed", t.completed]]) + input("failureReason", t.reason, errorsOf(p.id).get("failureReason"), 'maxlength="200"'), `${t.resolve} ${p.id}`)
       ]))
     const chargebackRows = yield* Effect.forEach(chargebacks.body.data as ReadonlyArray<any>, (cb) =>
       Effect.map(key(), (k) => [
-        escapeHtml(cb.id), escapeHtml(cb.shopId), escapeHtml(cb.transactionId), money(cb.amount, cb.currency, c.language), escapeHtml(formatDateTime(cb.createdAt, c.language)),
+        owned(cb.id, cb.shopId), escapeHtml(cb.transactionId), money(cb.amount, cb.currency, c.language), escapeHtml(formatDateTime(cb.createdAt, c.language)),
         resolveForm(c, k, "/console/operator/queues/chargebacks", cb.id, environment, minutes, select("outcome", t.outcome, [["won", t.won], ["lost", t.lost]]), `${t.resolve} ${cb.id}`)
       ]))
     const withdrawalRows = yield* Effect.forEach(withdrawals.body.data as ReadonlyArray<any>, (w) =>
       Effect.map(key(), (k) => [
-        escapeHtml(w.id), escapeHtml(w.shopId), money(w.amount, "USD", c.language), escapeHtml(`${w.destination.bankName} ${w.destination.accountNumber}`), escapeHtml(formatDateTime(w.createdAt, c.language)),
+        owned(w.id, w.shopId), money(w.amount, "USD", c.language), escapeHtml(`${w.destination.bankName} ${w.destination.accountNumber}`), escapeHtml(formatDateTime(w.createdAt, c.language)),
         resolveForm(c, k, "/console/operator/queues/withdrawals", w.id, environment, minutes,
           select("status", t.outcome, [["completed", t.completed], ["failed", t.failed]]) + input("failureReason", t.reason, errorsOf(w.id).get("failureReason"), 'maxlength="200"'), `${t.resolve} ${w.id}`)
       ]))
     const discrepancyRows = yield* Effect.forEach(discrepancies.body.data as ReadonlyArray<any>, (d) =>
       Effect.map(key(), (k) => [
-        escapeHtml(d.id), escapeHtml(d.provider), status(d.kind), `<span class="wrap">${escapeHtml(d.detail)}</span>`, escapeHtml(formatDateTime(d.createdAt, c.language)),
+        owned(d.id, d.shopId), escapeHtml(d.provider), status(d.kind), `<span class="wrap">${escapeHtml(d.detail)}</span>`, escapeHtml(formatDateTime(d.createdAt, c.language)),
         resolveForm(c, k, "/console/operator/queues/discrepancies", d.id, environment, minutes,
           input("note", t.note, errorsOf(d.id).get("note"), 'required maxlength="2000"') + input("resolvedBy", t.resolvedBy, errorsOf(d.id).get("resolvedBy"), 'required maxlength="200" value="operator"') +
             input("writeOffUsd", t.writeOff, errorsOf(d.id).get("writeOffUsd"), 'inputmode="decimal"'), `${t.resolve} ${d.id}`)
@@ -114,9 +117,9 @@ export const queuesPage = (c: Console, environment: "sandbox" | "production", mi
     const section = (id: string, heading: string, total: number, body: string) =>
       `<section aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)} <span class="muted">(${total} ${escapeHtml(t.total)})</span></h2>${body}</section>`
     const body = `<h1>${escapeHtml(t.title)}</h1>${doneText === undefined ? "" : notice(doneText)}${state.failed === undefined ? "" : failure(c, state.failed.reply)}${filters}
-${section("payouts-heading", t.payouts, payouts.body.pagination.total, table(t.payouts, [{ label: t.id }, { label: t.shop }, { label: t.method }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], payoutRows, t.nonePayouts))}
-${section("chargebacks-heading", t.chargebacks, chargebacks.body.pagination.total, table(t.chargebacks, [{ label: t.id }, { label: t.shop }, { label: t.payment }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], chargebackRows, t.noneChargebacks))}
-${section("withdrawals-heading", t.withdrawals, withdrawals.body.pagination.total, table(t.withdrawals, [{ label: t.id }, { label: t.shop }, { label: t.amount, numeric: true }, { label: t.destination }, { label: t.created }, { label: t.action }], withdrawalRows, t.noneWithdrawals))}
+${section("payouts-heading", t.payouts, payouts.body.pagination.total, table(t.payouts, [{ label: t.id }, { label: t.method }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], payoutRows, t.nonePayouts))}
+${section("chargebacks-heading", t.chargebacks, chargebacks.body.pagination.total, table(t.chargebacks, [{ label: t.id }, { label: t.payment }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], chargebackRows, t.noneChargebacks))}
+${section("withdrawals-heading", t.withdrawals, withdrawals.body.pagination.total, table(t.withdrawals, [{ label: t.id }, { label: t.amount, numeric: true }, { label: t.destination }, { label: t.created }, { label: t.action }], withdrawalRows, t.noneWithdrawals))}
 ${section("discrepancies-heading", t.discrepancies, discrepancies.body.pagination.total, table(t.discrepancies, [{ label: t.id }, { label: t.provider }, { label: t.kind }, { label: t.detail }, { label: t.created }, { label: t.action }], discrepancyRows, t.noneDiscrepancies))}`
     return c.page(t.title, body, { section: "queues", ...(state.failed === undefined ? {} : { status: failedStatus(state.failed.reply) }) })
   })
