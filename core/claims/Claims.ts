@@ -7,9 +7,13 @@
  * - `Funds.ts`: how a claim takes the shop's money and gives it back;
  * - `ClaimView.ts`: how a claim reads in the API and in events.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { BigDecimal, Context, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
+import type { JournalEntry } from "../ledger/Journal.ts"
+import type { Payment } from "../payments/Payment.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
+import { LedgerStore } from "../ports/LedgerStore.ts"
+import { PaymentStore } from "../ports/PaymentStore.ts"
 import type { RefundOutcome } from "../ports/PaymentProvider.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type ChargebackOutcome, makeChargebacks } from "./Chargebacks.ts"
@@ -21,10 +25,29 @@ export { claimView, refundView } from "./ClaimView.ts"
 export { JobKinds } from "./Refunds.ts"
 export type { ChargebackOutcome } from "./Chargebacks.ts"
 
+/**
+ * What a refund of `payment` may still take, in its local currency: nothing unless it is
+ * completed, else its amount less its refunds not rejected (the rule `Refunds.ts` applies).
+ */
+export const refundableOf = (payment: Payment, claims: ReadonlyArray<Claim>): BigDecimal.BigDecimal =>
+  payment.status !== "completed"
+    ? BigDecimal.fromBigInt(0n)
+    : BigDecimal.subtract(
+      payment.amountLocal,
+      BigDecimal.sumAll(claims.filter((c) => c.transactionId === payment.id && c.kind === "user_dispute" && c.status !== "rejected").map((c) => c.amount))
+    )
+
 export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */
   readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiError>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
+  /** A payment of the shop and its claims (refunds and chargebacks), oldest first; 404 for another shop's. */
+  readonly ofPayment: (
+    scope: Pick<Scope, "environment" | "shop">,
+    transactionId: string
+  ) => Effect.Effect<{ readonly payment: Payment; readonly claims: ReadonlyArray<Claim> }, ApiError>
+  /** The journal entries a payment of the shop caused, its claims' included, oldest first. */
+  readonly ledgerOf: (scope: Pick<Scope, "environment" | "shop">, transactionId: string) => Effect.Effect<ReadonlyArray<JournalEntry>, ApiError>
   /** The provider's word on one of a payment's refunds, reported by itself (see `Refunds.ts`); idempotent. */
   readonly refundOutcome: (transactionId: string, outcome: RefundOutcome) => Effect.Effect<void>
   /**
@@ -50,6 +73,8 @@ export class Claims extends Context.Service<Claims, {
     Claims,
     Effect.gen(function*() {
       const claims = yield* ClaimStore
+      const payments = yield* PaymentStore
+      const ledger = yield* LedgerStore
       const funds = yield* makeFunds
       const { fromProvider, refund } = yield* makeRefunds(funds)
       const chargebacks = yield* makeChargebacks(funds)
@@ -60,9 +85,22 @@ export class Claims extends Context.Service<Claims, {
         return found.value
       })
 
+      const ofPayment = Effect.fn("Claims.ofPayment")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string) {
+        const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
+        if (Option.isNone(found)) return yield* notFound("payment", transactionId)
+        return { payment: found.value, claims: yield* claims.forPayment(transactionId) }
+      })
+
+      const ledgerOf = Effect.fn("Claims.ledgerOf")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string) {
+        const { claims: of } = yield* ofPayment(scope, transactionId)
+        return yield* ledger.entriesFor(scope.environment, scope.shop.id, [transactionId, ...of.map((c) => c.id)])
+      })
+
       return Claims.of({
         refund,
         get,
+        ofPayment,
+        ledgerOf,
         refundOutcome: fromProvider,
         openChargeback: chargebacks.open,
         chargebackOutcome: chargebacks.fromProvider,

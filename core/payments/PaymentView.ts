@@ -86,7 +86,8 @@ export const detailView = (p: Payment) => ({
       outcome: a.outcome,
       latencyMs: a.latencyMs,
       reason: a.reason,
-      at: iso(a.at)
+      at: iso(a.at),
+      ...(a.routing === undefined ? {} : { routing: a.routing })
     }))
   }
 })

@@ -40,6 +40,8 @@ export class LedgerStore extends Context.Service<LedgerStore, {
     book: Book,
     since: Date
   ) => Effect.Effect<ReadonlyArray<{ readonly day: string; readonly currency: string; readonly amount: BigDecimal.BigDecimal }>>
+  /** The shop's entries caused by these records (a payment and its claims), oldest first. */
+  readonly entriesFor: (environment: Environment, shopId: string, references: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<JournalEntry>>
   /** Balances recomputed from the postings alone (for invariant checks). */
   readonly postingSums: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
 }>()("core/ports/LedgerStore") {}

@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect, type Option } from "effect"
+import { type BigDecimal, Context, type DateTime, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
 import type { KeyCompletion } from "./IdempotencyStore.ts"
 import type { Payment } from "../payments/Payment.ts"
@@ -12,6 +12,19 @@ export interface PaymentFilter {
   readonly country?: string | undefined
   readonly merchantOrderId?: string | undefined
   readonly method?: string | undefined
+  /** Created at or after this instant. */
+  readonly createdFrom?: DateTime.Utc | undefined
+  /** Created strictly before this instant. */
+  readonly createdBefore?: DateTime.Utc | undefined
+  /** USD headline at least this (inclusive). */
+  readonly amountMin?: BigDecimal.BigDecimal | undefined
+  /** USD headline at most this (inclusive). */
+  readonly amountMax?: BigDecimal.BigDecimal | undefined
+  /**
+   * Keyset paging: only the rows after this one in the list's order (newest first, by created
+   * time then id), so that rows inserted meanwhile neither repeat nor skip one. `total` ignores it.
+   */
+  readonly after?: { readonly createdAt: DateTime.Utc; readonly id: string } | undefined
 }
 
 export class PaymentStore extends Context.Service<PaymentStore, {

@@ -34,6 +34,8 @@ export class WebhookStore extends Context.Service<WebhookStore, {
 
   readonly insertDeliveries: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<void>
   readonly findDelivery: (webhookId: string, id: string) => Effect.Effect<Option.Option<Delivery>>
+  /** The deliveries of one event of that shop, to every webhook it went to, oldest first. */
+  readonly deliveriesOfEvent: (environment: Environment, shopId: string, eventId: string) => Effect.Effect<ReadonlyArray<Delivery>>
   readonly listDeliveries: (
     webhookId: string,
     filter: { readonly status?: DeliveryStatus | undefined },

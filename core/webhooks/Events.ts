@@ -69,6 +69,8 @@ export class Events extends Context.Service<Events, {
   readonly shopOf: (environment: Environment, id: string) => Effect.Effect<string | undefined>
   /** One event of the scope's shop; another shop's or an unknown id is 404 `not_found`. */
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiError>
+  /** The webhook deliveries of one event of the scope's shop, oldest first; 404 like `get`. */
+  readonly deliveries: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<ReadonlyArray<Delivery>, ApiError>
 }>()("core/webhooks/Events") {
   static readonly layer = Layer.effect(
     Events,
@@ -144,7 +146,12 @@ export class Events extends Context.Service<Events, {
         return found.value.data
       })
 
-      return Events.of({ emit, list, shopOf, get })
+      const deliveries = Effect.fn("Events.deliveries")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+        yield* get(scope, id)
+        return yield* webhooks.deliveriesOfEvent(scope.environment, scope.shop.id, id)
+      })
+
+      return Events.of({ emit, list, shopOf, get, deliveries })
     })
   )
 }

@@ -73,6 +73,14 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
         "422 balance_insufficient (the whole balance less what the shop already owes cannot cover it). Racing refunds never exceed the payment."
     ),
     refundEndpoint("refundTransaction", "/transactions/:id/refund").annotate(OpenApi.Description, "Legacy alias of POST /payments/{id}/refund."),
+    HttpApiEndpoint.get("paymentClaims", "/payments/:id/claims", {
+      params: { id: Schema.String },
+      success: Schema.Struct({ data: Schema.Array(ClaimView) })
+    }).annotate(
+      OpenApi.Description,
+      "A payment's claims, oldest first (not paginated): its refunds (kind user_dispute, with refundStatus) and chargebacks. " +
+        "Errors: 404 not_found for an unknown payment or another shop's or environment's."
+    ),
     HttpApiEndpoint.get("get", "/claims/:id", { params: { id: Schema.String }, success: ClaimView })
       .annotate(OpenApi.Description, "A claim's resolution state: open, then approved or rejected (refunds), won or lost (chargebacks)."),
     HttpApiEndpoint.post("simulate", "/claims/:id/simulate", {

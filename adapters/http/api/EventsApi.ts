@@ -5,6 +5,7 @@ import { eventTypes } from "../../../core/webhooks/Webhook.ts"
 import { Environment, IsoDateTime, Text } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
+import { DeliveryView } from "./WebhooksApi.ts"
 
 /** An event: exactly the envelope a webhook delivery of it carries. */
 export const EventView = Schema.Struct({
@@ -46,7 +47,18 @@ export class EventsApi extends HttpApiGroup.make("events")
       params: { id: Schema.String },
       success: EventView
     }).annotate(OpenApi.Summary, "Get an event")
-      .annotate(OpenApi.Description, "One event; an id of another shop or environment answers 404 like an unknown id.")
+      .annotate(OpenApi.Description, "One event; an id of another shop or environment answers 404 like an unknown id."),
+    HttpApiEndpoint.get("deliveries", "/events/:id/deliveries", {
+      params: { id: Schema.String },
+      success: Schema.Struct({
+        data: Schema.Array(Schema.Struct({ ...DeliveryView.fields, webhookId: Schema.String }).annotate({ identifier: "EventDelivery" }))
+      })
+    }).annotate(OpenApi.Summary, "List an event's webhook deliveries")
+      .annotate(
+        OpenApi.Description,
+        "Every webhook delivery of one event, one per webhook it went to, oldest first (not paginated), with its status and last answer. " +
+          "An id of another shop or environment answers 404 like an unknown id."
+      )
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Events")

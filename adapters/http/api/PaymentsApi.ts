@@ -116,6 +116,9 @@ export const PaymentRecord = Schema.Struct(PaymentRecordFields).annotate({ ident
 
 export const PaymentDetail = Schema.Struct({
   ...PaymentRecordFields,
+  refundable: Money.annotate({
+    description: "What a refund may still take, in `currencyLocal`: 0 unless completed, else amountLocal less its refunds pending or succeeded"
+  }),
   routing: Schema.Struct({
     provider: Schema.String,
     attempts: Schema.Array(Schema.Struct({
@@ -123,7 +126,13 @@ export const PaymentDetail = Schema.Struct({
       outcome: Schema.String,
       latencyMs: Schema.Finite,
       reason: Schema.NullOr(Schema.String),
-      at: IsoDateTime
+      at: IsoDateTime,
+      routing: Schema.optional(Schema.Struct({
+        ruleId: Schema.NullOr(Schema.String).annotate({ description: "The routing rule that chose the candidates; null: the default order" }),
+        strategy: Schema.Literals(["static", "health", "success_rate"]),
+        circuit: Schema.Literals(["closed", "open", "half_open"]).annotate({ description: "The provider's circuit when it was tried" }),
+        score: Schema.NullOr(Schema.Finite).annotate({ description: "success_rate: the draw that ranked it" })
+      })).annotate({ description: "Why this provider was tried; absent on attempts recorded before routing kept its reasons" })
     }))
   }).annotate({ description: "How the cascade routed the payment: every provider tried, in order" })
 }).annotate({ identifier: "PaymentDetail" })
@@ -148,10 +157,28 @@ export const PaymentListQuery = {
   country: Schema.optional(Schema.String),
   merchantOrderId: Schema.optional(Schema.String),
   method: Schema.optional(Schema.String),
+  createdFrom: Schema.optional(Text(40)).annotate({
+    description: "Created at or after: an ISO 8601 date-time, or a date (`2026-11-26`, its 00:00 UTC)"
+  }),
+  createdTo: Schema.optional(Text(40)).annotate({
+    description: "Created at or before: an ISO 8601 date-time, or a date (the whole of that UTC day)"
+  }),
+  amountMin: Schema.optional(Text(40)).annotate({ description: "USD headline at least this (decimal, inclusive)" }),
+  amountMax: Schema.optional(Text(40)).annotate({ description: "USD headline at most this (decimal, inclusive)" }),
+  startingAfter: Schema.optional(Text(64)).annotate({
+    description: "Keyset paging: a payment id of this list; only the payments after it in the list's order (strictly older, by created time then id)"
+  }),
   shopId: Schema.optional(Text(64)).annotate({
     description: "For a credential covering several shops: list this shop's payments (default: the credential's first shop); a shop it does not cover is 404"
   })
 }
+
+const listDescription = "Newest first (by created time, then id). `limit` 1 to 100 (default 50) and `offset` (default 0) are clamped silently. " +
+  "Filters: `status`, `paymentMethodId`, `method`, `country`, `merchantOrderId`, `createdFrom`/`createdTo` and `amountMin`/`amountMax` (USD), all combined. " +
+  "Paging that neither skips nor repeats a payment while new ones arrive: pass the last id of a page as `startingAfter` for the next page " +
+  "(the payments strictly older than it, in the same order; `offset` is then not allowed and `pagination.total` counts the whole filtered list). " +
+  "Errors: 400 invalid_request naming the parameter for a bad date, amount, country, an `amountMin` above `amountMax`, a `createdFrom` after `createdTo`, " +
+  "or a `startingAfter` that is not a payment of this shop and environment."
 
 
 const createDescription =
@@ -170,7 +197,7 @@ const paymentEndpoints = (prefix: "payments" | "transactions") => {
     HttpApiEndpoint.get(legacy ? "listTransactions" : "list", base, {
       query: PaymentListQuery,
       success: Schema.Struct({ data: Schema.Array(PaymentRecord), pagination: Pagination })
-    }).annotate(OpenApi.Description, legacy ? "Legacy alias of GET /payments." : "Newest first. `limit` 1 to 100 (default 50) and `offset` (default 0) are clamped silently."),
+    }).annotate(OpenApi.Description, legacy ? "Legacy alias of GET /payments." : listDescription),
     HttpApiEndpoint.get(legacy ? "getTransaction" : "get", `${base}/:id`, {
       params: { id: Schema.String },
       success: PaymentDetail
@@ -178,8 +205,27 @@ const paymentEndpoints = (prefix: "payments" | "transactions") => {
   ] as const
 }
 
+export const LedgerEntryView = Schema.Struct({
+  id: Schema.String,
+  type: Schema.String.annotate({ description: "What happened: payment.completed, claim.opened, refund.succeeded..." }),
+  reference: Schema.String.annotate({ description: "The record that caused it: the payment's id or one of its claims' (`CLM-...`)" }),
+  createdAt: IsoDateTime,
+  postings: Schema.Array(Schema.Struct({ book: Schema.String, currency: Schema.String, amount: Money }))
+    .annotate({ description: "The entry's lines, as the double-entry ledger holds them; they sum to zero per currency" })
+}).annotate({ identifier: "LedgerEntry" })
+
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(...paymentEndpoints("payments"), ...paymentEndpoints("transactions"))
+  .add(
+    HttpApiEndpoint.get("ledgerEntries", "/payments/:id/ledger-entries", {
+      params: { id: Schema.String },
+      success: Schema.Struct({ data: Schema.Array(LedgerEntryView) })
+    }).annotate(
+      OpenApi.Description,
+      "The journal entries this payment caused, its refunds' and chargebacks' included, oldest first (not paginated: a payment has few). " +
+        "Errors: 404 not_found for an unknown payment or another shop's or environment's."
+    )
+  )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Payments")
 {}

@@ -37,6 +37,12 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
     return handlers.handleAll({
       refund: ({ headers, params, payload }) => refund(params.id, headers, payload),
       refundTransaction: ({ headers, params, payload }) => refund(params.id, headers, payload),
+      paymentClaims: ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
+          return { data: (yield* claims.ofPayment(scope, params.id)).claims.map(claimView) }
+        }),
       get: ({ params }) =>
         Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)

@@ -1,5 +1,5 @@
 /** Handlers of the account's event list (`GET /events`, `GET /events/{id}`). */
-import { Effect } from "effect"
+import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -43,6 +43,27 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
           const { rows, total } = yield* events.list(scope, { types, relatedId: query.relatedId }, page)
           // The outbox keeps each event as the envelope it was delivered as (`Events.emit`).
           return { data: rows as ReadonlyArray<Event>, pagination: pagination(total, page) }
+        }))
+      .handle("deliveries", ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const scope = yield* scopes.resolveOwning(principal, yield* events.shopOf(principal.environment, params.id))
+          const rows = yield* events.deliveries(scope, params.id)
+          return {
+            data: rows.map((d) => ({
+              id: d.id,
+              webhookId: d.webhookId,
+              event: d.event,
+              status: d.status,
+              attempts: d.attempts,
+              lastStatusCode: d.lastStatusCode,
+              lastError: d.lastError,
+              nextAttemptAt: d.status === "succeeded" || d.status === "dead_letter" || d.nextAttemptAt === null ? null : DateTime.formatIso(d.nextAttemptAt),
+              succeededAt: d.succeededAt === null ? null : DateTime.formatIso(d.succeededAt),
+              createdAt: DateTime.formatIso(d.createdAt),
+              relatedTxId: d.relatedTxId
+            }))
+          }
         }))
       .handle("get", ({ params }) =>
         Effect.gen(function*() {

@@ -1,11 +1,13 @@
 /** Handlers of the pay-in endpoints: payments (and their legacy aliases), catalog, callbacks, balance. */
-import { Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Balances } from "../../../core/balances/Balances.ts"
 import { Catalog } from "../../../core/catalog/Catalog.ts"
+import { Claims, refundableOf } from "../../../core/claims/Claims.ts"
+import * as Money from "../../../core/Money.ts"
 import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
 import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
@@ -21,6 +23,7 @@ import { Api } from "../api/Api.ts"
 import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
+import { rangeFilter } from "./PaymentListQuery.ts"
 
 const encodeCreateBody = Schema.encodeSync(CreatePaymentBody)
 
@@ -33,6 +36,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const scopes = yield* Scopes
     const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
+    const claims = yield* Claims
 
     const create = Effect.fnUntraced(function*(
       payload: typeof CreatePaymentBody.Type,
@@ -80,6 +84,11 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       readonly country?: string | undefined
       readonly merchantOrderId?: string | undefined
       readonly method?: string | undefined
+      readonly createdFrom?: string | undefined
+      readonly createdTo?: string | undefined
+      readonly amountMin?: string | undefined
+      readonly amountMax?: string | undefined
+      readonly startingAfter?: string | undefined
       readonly shopId?: string | undefined
     }) {
       // A named shop the credential does not cover is a 404, never another shop's list.
@@ -88,13 +97,24 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       if (country !== undefined && Option.isNone(country)) {
         return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
       }
+      const range = yield* rangeFilter(query)
+      if (query.startingAfter !== undefined && query.offset !== undefined) {
+        return yield* invalidRequest("offset cannot be combined with startingAfter", [{ path: "offset", message: "Page with startingAfter alone" }])
+      }
+      const after = query.startingAfter === undefined ? undefined : yield* payments.get(scope, query.startingAfter).pipe(
+        Effect.map((p) => ({ createdAt: p.createdAt, id: p.id })),
+        Effect.catchTag("ApiError", () =>
+          Effect.fail(invalidRequest(`No payment '${query.startingAfter}' to page after`, [{ path: "startingAfter", message: "Expected the id of a payment of this list" }])))
+      )
       const page = clampPage(query)
       const { rows, total } = yield* payments.list(scope, {
         status: query.status,
         paymentMethodId: query.paymentMethodId,
         country: country === undefined ? undefined : country.value,
         merchantOrderId: query.merchantOrderId,
-        method: query.method
+        method: query.method,
+        ...range,
+        after
       }, page)
       return { data: rows.map(readView), pagination: pagination(total, page) }
     })
@@ -102,7 +122,23 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const get = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
       const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-      return detailView(yield* payments.get(scope, id))
+      const { claims: of, payment } = yield* claims.ofPayment(scope, id)
+      return { ...detailView(payment), refundable: Money.toJsonNumber(refundableOf(payment, of)) }
+    })
+
+    const ledgerEntries = Effect.fnUntraced(function*(id: string) {
+      const principal = yield* CurrentPrincipal
+      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
+      const entries = yield* claims.ledgerOf(scope, id)
+      return {
+        data: entries.map((e) => ({
+          id: e.id,
+          type: e.kind,
+          reference: e.reference,
+          createdAt: DateTime.formatIso(e.createdAt),
+          postings: e.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.toJsonNumber(p.amount) }))
+        }))
+      }
     })
 
     return handlers.handleAll({
@@ -111,7 +147,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       list: ({ query }) => list(query),
       listTransactions: ({ query }) => list(query),
       get: ({ params }) => get(params.id),
-      getTransaction: ({ params }) => get(params.id)
+      getTransaction: ({ params }) => get(params.id),
+      ledgerEntries: ({ params }) => ledgerEntries(params.id)
     })
   }))
 

@@ -84,6 +84,10 @@ export const MemoryLedgerStore = Layer.effect(
           }
           return [...out.values()].sort((a, b) => a.day.localeCompare(b.day) || a.currency.localeCompare(b.currency))
         })),
+      entriesFor: (environment, shopId, references) =>
+        db.run(Effect.sync(() =>
+          rowsOf(entries, entriesOf(environment, shopId)).filter((e) => references.includes(e.reference)).sort((a, b) => -newestFirst(a, b))
+        )),
       postingSums: (environment, shopId) => db.run(Effect.sync(() => sums(environment, shopId, rowsOf(entries, entriesOf(environment, shopId)))))
     })
   })

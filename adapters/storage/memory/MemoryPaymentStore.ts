@@ -1,5 +1,5 @@
 /** The payment store in memory. */
-import { DateTime, Effect, Layer, Option } from "effect"
+import { BigDecimal, DateTime, Effect, Layer, Option } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
@@ -45,9 +45,15 @@ export const MemoryPaymentStore = Layer.effect(
             (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
             (filter.country === undefined || p.country === filter.country) &&
             (filter.merchantOrderId === undefined || p.merchantOrderId === filter.merchantOrderId) &&
-            (filter.method === undefined || p.method === filter.method)
+            (filter.method === undefined || p.method === filter.method) &&
+            (filter.createdFrom === undefined || DateTime.toEpochMillis(p.createdAt) >= DateTime.toEpochMillis(filter.createdFrom)) &&
+            (filter.createdBefore === undefined || DateTime.toEpochMillis(p.createdAt) < DateTime.toEpochMillis(filter.createdBefore)) &&
+            (filter.amountMin === undefined || BigDecimal.isGreaterThanOrEqualTo(p.amount, filter.amountMin)) &&
+            (filter.amountMax === undefined || BigDecimal.isLessThanOrEqualTo(p.amount, filter.amountMax))
           ).sort(newestFirst)
-          return { rows: rows.slice(offset, offset + limit), total: rows.length }
+          const after = filter.after
+          const from = after === undefined ? rows : rows.filter((p) => newestFirst(after, p) < 0)
+          return { rows: from.slice(offset, offset + limit), total: rows.length }
         })),
       pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         db.run(Effect.sync(() =>

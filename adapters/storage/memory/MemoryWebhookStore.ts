@@ -23,8 +23,12 @@ export const MemoryWebhookStore = Layer.effect(
     const toAttempt = db.table<true>("webhook_deliveries_to_attempt")
     const deliveriesOf = (webhookId: string) => db.table<true>(`webhook_deliveries_of|${webhookId}`)
     const inboxOf = (webhookId: string) => db.table<true>(`webhook_inbox_of|${webhookId}`)
+    const deliveriesOfEventIndex = (eventId: string) => db.table<true>(`webhook_deliveries_of_event|${eventId}`)
     const write = (d: Delivery) => {
-      if (!deliveries.has(d.id)) deliveriesOf(d.webhookId).set(d.id, true)
+      if (!deliveries.has(d.id)) {
+        deliveriesOf(d.webhookId).set(d.id, true)
+        deliveriesOfEventIndex(d.eventId).set(d.id, true)
+      }
       deliveries.set(d.id, d)
       if (d.status === "pending" || d.status === "failed") toAttempt.set(d.id, true)
       else toAttempt.delete(d.id)
@@ -78,6 +82,12 @@ export const MemoryWebhookStore = Layer.effect(
         })),
       findDelivery: (webhookId, id) =>
         db.run(Effect.sync(() => Option.filter(Option.fromNullishOr(deliveries.get(id)), (d) => d.webhookId === webhookId))),
+      deliveriesOfEvent: (environment, shopId, eventId) =>
+        db.run(Effect.sync(() =>
+          rowsOf(deliveries, deliveriesOfEventIndex(eventId))
+            .filter((d) => d.environment === environment && d.shopId === shopId)
+            .sort((a, b) => -newestFirst(a, b))
+        )),
       listDeliveries: (webhookId, filter, p) =>
         db.run(Effect.sync(() =>
           page(

@@ -136,6 +136,11 @@ export const SqlLedgerStore = Layer.effect(
           Effect.map((rows) => rows.map((r) => ({ day: r.day, currency: r.currency, amount: Money.decimal(r.amount) }))),
           Effect.orDie
         ),
+      entriesFor: (environment, shopId, references) =>
+        references.length === 0 ? Effect.succeed([]) : sql<EntryRow>`
+          SELECT e.*, ${sql.literal(postingsJson)}
+          FROM journal_entries e WHERE e.environment = ${environment} AND e.shop_id = ${shopId} AND ${sql.in("e.reference", references)}
+          ORDER BY e.created_at, e.id`.pipe(Effect.map((rows) => rows.map(entryOf)), Effect.orDie),
       postingSums: (environment, shopId) =>
         sql<BalanceRow>`
           SELECT p.book, p.currency, sum(p.amount)::text AS balance

@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { date } from "./Rows.ts"
 import { completeKey } from "./SqlIdempotencyStore.ts"
 import { write } from "./SqlTransactions.ts"
+import * as Money from "../../../core/Money.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { encodePaymentJson, PaymentJson } from "../../../core/payments/Payment.ts"
 
@@ -58,10 +59,17 @@ export const SqlPaymentStore = Layer.effect(
             ...(filter.paymentMethodId === undefined ? [] : [sql`payment_method_id = ${filter.paymentMethodId}`]),
             ...(filter.country === undefined ? [] : [sql`country = ${filter.country}`]),
             ...(filter.merchantOrderId === undefined ? [] : [sql`merchant_order_id = ${filter.merchantOrderId}`]),
-            ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`])
+            ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
+            ...(filter.createdFrom === undefined ? [] : [sql`created_at >= ${date(filter.createdFrom)}`]),
+            ...(filter.createdBefore === undefined ? [] : [sql`created_at < ${date(filter.createdBefore)}`]),
+            // The USD headline is in the document (decimal text): compared exactly, as numeric.
+            ...(filter.amountMin === undefined ? [] : [sql`CAST(data->>'amount' AS numeric) >= CAST(${Money.toText(filter.amountMin)} AS numeric)`]),
+            ...(filter.amountMax === undefined ? [] : [sql`CAST(data->>'amount' AS numeric) <= CAST(${Money.toText(filter.amountMax)} AS numeric)`])
           ])
+          const after = filter.after
+          const page = after === undefined ? where : sql.and([where, sql`(created_at, id) < (${date(after.createdAt)}, ${after.id})`])
           const rows = yield* sql<{ readonly data: unknown }>`
-            SELECT data FROM payments WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+            SELECT data FROM payments WHERE ${page} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
           const total = yield* sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM payments WHERE ${where}`
           return { rows: rowsToPayments(rows), total: total[0]?.n ?? 0 }
         }).pipe(Effect.orDie),

@@ -117,6 +117,13 @@ export const SqlWebhookStore = Layer.effect(
           Effect.map((rows) => Option.map(Arr.head(rows), toDelivery)),
           Effect.orDie
         ),
+      // Through the (webhook_id, event_id) unique index: the environment's webhooks are few.
+      deliveriesOfEvent: (environment, shopId, eventId) =>
+        sql<DeliveryRow>`
+          SELECT * FROM webhook_deliveries
+          WHERE webhook_id IN (SELECT id FROM webhooks WHERE environment = ${environment}) AND event_id = ${eventId}
+            AND environment = ${environment} AND shop_id = ${shopId}
+          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(toDelivery)), Effect.orDie),
       listDeliveries: (webhookId, filter, { limit, offset }) => {
         const where = sql.and([
           sql`webhook_id = ${webhookId}`,

@@ -1,16 +1,50 @@
-/** Payments: the list with its filters. */
+/**
+ * Payments: the list with its filters (all of them `GET /api/v1/payments` parameters, so the
+ * API checks them and names a bad one), paged by keyset (`startingAfter`): "Next" shows the
+ * payments strictly older than the last one shown, so none is skipped or repeated while new ones
+ * arrive.
+ */
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
+import { fieldErrors } from "../ApiClient.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
+import { field, link, money, problem, status, table } from "../View.ts"
+import { paymentDetailRoutes } from "./PaymentDetail.ts"
+import { refundRoutes } from "./Refund.ts"
 
 const words = dictionary({
-  en: { title: "Payments", id: "Payment", status: "Status", amount: "Amount", local: "Buyer paid", method: "Method", created: "Created", order: "Order id", none: "No payments match." },
-  pt: { title: "Pagamentos", id: "Pagamento", status: "Status", amount: "Valor", local: "Comprador pagou", method: "Método", created: "Criado", order: "Pedido", none: "Nenhum pagamento encontrado." },
-  es: { title: "Pagos", id: "Pago", status: "Estado", amount: "Monto", local: "Comprador pagó", method: "Método", created: "Creado", order: "Orden", none: "Ningún pago coincide." }
+  en: {
+    title: "Payments", id: "Payment", status: "Status", amount: "Amount", local: "Buyer paid", method: "Method", created: "Created",
+    order: "Order id", none: "No payments match.", filters: "Filters", any: "Any", country: "Country (ISO code)",
+    from: "Created from", to: "Created to", amountMin: "Amount from (USD)", amountMax: "Amount to (USD)", apply: "Apply filters",
+    clear: "Clear", next: "Next page", first: "First page", paging: "Pages", total: "payments match",
+    pending: "Pending", completed: "Completed", failed: "Failed", refunded: "Refunded", expired: "Expired", chargeback: "Chargeback"
+  },
+  pt: {
+    title: "Pagamentos", id: "Pagamento", status: "Status", amount: "Valor", local: "Comprador pagou", method: "Método", created: "Criado",
+    order: "Pedido", none: "Nenhum pagamento encontrado.", filters: "Filtros", any: "Qualquer", country: "País (código ISO)",
+    from: "Criado a partir de", to: "Criado até", amountMin: "Valor a partir de (USD)", amountMax: "Valor até (USD)", apply: "Aplicar filtros",
+    clear: "Limpar", next: "Próxima página", first: "Primeira página", paging: "Páginas", total: "pagamentos encontrados",
+    pending: "Pendente", completed: "Concluído", failed: "Falhou", refunded: "Reembolsado", expired: "Expirado", chargeback: "Chargeback"
+  },
+  es: {
+    title: "Pagos", id: "Pago", status: "Estado", amount: "Monto", local: "Comprador pagó", method: "Método", created: "Creado",
+    order: "Orden", none: "Ningún pago coincide.", filters: "Filtros", any: "Cualquiera", country: "País (código ISO)",
+    from: "Creado desde", to: "Creado hasta", amountMin: "Monto desde (USD)", amountMax: "Monto hasta (USD)", apply: "Aplicar filtros",
+    clear: "Limpiar", next: "Página siguiente", first: "Primera página", paging: "Páginas", total: "pagos coinciden",
+    pending: "Pendiente", completed: "Completado", failed: "Fallido", refunded: "Reembolsado", expired: "Expirado", chargeback: "Contracargo"
+  }
 })
 
-export const paymentRoutes: ReadonlyArray<ConsoleRoute> = [
+const statuses = ["pending", "completed", "failed", "refunded", "expired", "chargeback"] as const
+
+/** The console's filter fields, each the API parameter of the same name. */
+const filterNames = ["status", "method", "country", "merchantOrderId", "createdFrom", "createdTo", "amountMin", "amountMax"] as const
+
+const pageSize = 25
+
+const listRoutes: ReadonlyArray<ConsoleRoute> = [
   {
     method: "GET",
     path: "/console/payments",
@@ -18,16 +52,72 @@ export const paymentRoutes: ReadonlyArray<ConsoleRoute> = [
     handler: (c) =>
       Effect.gen(function*() {
         const t = words(c.language)
-        const reply = yield* c.api({ method: "GET", path: "/api/v1/payments?limit=25" })
-        const rows: ReadonlyArray<any> = reply.body?.data ?? []
-        const table = rows.length === 0
-          ? `<p>${escapeHtml(t.none)}</p>`
-          : `<div class="table-wrap" tabindex="0" role="region" aria-label="${escapeHtml(t.title)}"><table><thead><tr><th>${t.id}</th><th>${t.status}</th><th class="num">${t.amount}</th><th class="num">${t.local}</th><th>${t.method}</th><th>${t.order}</th><th>${t.created}</th></tr></thead><tbody>${
-            rows.map((p) =>
-              `<tr><td><a href="/console/payments/${encodeURIComponent(p.id)}">${escapeHtml(p.id)}</a></td><td><span class="status">${escapeHtml(p.status)}</span></td><td class="num">${escapeHtml(String(p.amount))} USD</td><td class="num">${escapeHtml(String(p.amountLocal))} ${escapeHtml(p.currencyLocal)}</td><td>${escapeHtml(p.paymentMethodName)}</td><td>${escapeHtml(p.merchantOrderId ?? "—")}</td><td>${escapeHtml(formatDateTime(p.timestamps?.created, c.language))}</td></tr>`
-            ).join("")
-          }</tbody></table></div>`
-        return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${table}`, { section: "payments" })
+        const filters = new URLSearchParams()
+        for (const name of filterNames) {
+          const value = (c.query.get(name) ?? "").trim()
+          if (value !== "") filters.set(name, value)
+        }
+        const api = new URLSearchParams(filters)
+        // One more than shown: whether there is a next page, without a count.
+        api.set("limit", String(pageSize + 1))
+        const after = c.query.get("startingAfter")
+        if (after !== null && after !== "") api.set("startingAfter", after)
+        const [reply, methods] = yield* Effect.all([
+          c.api({ method: "GET", path: `/api/v1/payments?${api}` }),
+          c.api({ method: "GET", path: "/api/v1/payment-methods" })
+        ], { concurrency: 2 })
+        const failed = reply.status >= 400
+        const errors = failed ? fieldErrors(reply) : new Map<string, string>()
+        const methodOptions: Array<readonly [string, string]> = [["", t.any]]
+        for (const m of (methods.body?.methods ?? []) as ReadonlyArray<{ method: string; methodLabel: string }>) {
+          if (!methodOptions.some(([value]) => value === m.method)) methodOptions.push([m.method, m.methodLabel])
+        }
+        const value = (name: string) => filters.get(name) ?? ""
+        const error = (name: string) => errors.get(name)
+        const form = `<form method="get" action="/console/payments" class="filters" aria-label="${escapeHtml(t.filters)}">
+${field("status", t.status, { value: value("status"), error: error("status"), options: [["", t.any], ...statuses.map((s) => [s, t[s]] as const)] })}
+${field("method", t.method, { value: value("method"), error: error("method"), options: methodOptions })}
+${field("country", t.country, { value: value("country"), error: error("country"), attributes: 'maxlength="3" autocomplete="off"' })}
+${field("merchantOrderId", t.order, { value: value("merchantOrderId"), error: error("merchantOrderId"), attributes: 'autocomplete="off"' })}
+${field("createdFrom", t.from, { type: "date", value: value("createdFrom"), error: error("createdFrom") })}
+${field("createdTo", t.to, { type: "date", value: value("createdTo"), error: error("createdTo") })}
+${field("amountMin", t.amountMin, { value: value("amountMin"), error: error("amountMin"), attributes: 'inputmode="decimal" autocomplete="off"' })}
+${field("amountMax", t.amountMax, { value: value("amountMax"), error: error("amountMax"), attributes: 'inputmode="decimal" autocomplete="off"' })}
+<div style="grid-column:1/-1;display:flex;gap:.5rem;flex-wrap:wrap"><button type="submit">${escapeHtml(t.apply)}</button><a class="button secondary" style="box-sizing:border-box" href="/console/payments">${escapeHtml(t.clear)}</a></div>
+</form>`
+        if (failed) {
+          return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${form}${problem(reply)}`, { section: "payments", status: reply.status })
+        }
+        const all: ReadonlyArray<any> = reply.body?.data ?? []
+        const rows = all.slice(0, pageSize)
+        const hasNext = all.length > pageSize
+        const list = table(t.title, [
+          { label: t.id },
+          { label: t.status },
+          { label: t.amount, numeric: true },
+          { label: t.local, numeric: true },
+          { label: t.method },
+          { label: t.order },
+          { label: t.created }
+        ], rows.map((p) => [
+          link(`/console/payments/${encodeURIComponent(p.id)}`, p.id),
+          status(p.status),
+          money(p.amount, "USD", c.language),
+          money(p.amountLocal, p.currencyLocal, c.language),
+          escapeHtml(p.paymentMethodName),
+          escapeHtml(p.merchantOrderId ?? "—"),
+          escapeHtml(formatDateTime(p.timestamps?.created, c.language))
+        ]), t.none)
+        const nextQuery = new URLSearchParams(filters)
+        const last = rows[rows.length - 1]
+        if (last !== undefined) nextQuery.set("startingAfter", last.id)
+        const pager = `<nav class="pager" aria-label="${escapeHtml(t.paging)}"><span class="muted">${escapeHtml(String(reply.body?.pagination?.total ?? 0))} ${escapeHtml(t.total)}</span>${
+          after === null || after === "" ? "" : link(`/console/payments${filters.size === 0 ? "" : `?${filters}`}`, t.first)
+        }${hasNext ? `<a href="/console/payments?${escapeHtml(nextQuery.toString())}" rel="next">${escapeHtml(t.next)}</a>` : ""}</nav>`
+        return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${form}${list}${pager}`, { section: "payments" })
       })
   }
 ]
+
+/** The payments area: list, detail, refund. */
+export const paymentRoutes: ReadonlyArray<ConsoleRoute> = [...listRoutes, ...paymentDetailRoutes, ...refundRoutes]

@@ -1,0 +1,207 @@
+/**
+ * One payment: its summary, its life cycle as one timeline (each provider attempt with why it was
+ * tried and how long it took, its events and their webhook deliveries, its ledger entries, its
+ * refunds and claims), and the refund form. Everything is read through the API:
+ * `GET /payments/{id}`, `/events?relatedId=`, `/events/{id}/deliveries`,
+ * `/payments/{id}/ledger-entries` and `/payments/{id}/claims`.
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import type { Console, ConsoleRoute } from "../Page.ts"
+import { dictionary, formatDateTime } from "../Text.ts"
+import { facts, money, notice, problem, status, table } from "../View.ts"
+import { refundForm, type RefundState } from "./Refund.ts"
+
+const words = dictionary({
+  en: {
+    payment: "Payment", back: "All payments", summary: "Summary", status: "Status", amountUsd: "Amount (USD)", amountLocal: "Buyer paid",
+    method: "Method", country: "Country", order: "Order id", fees: "Fees (USD)", refundable: "Refundable", created: "Created",
+    updated: "Updated", completed: "Completed", expires: "Expires", failure: "Failure reason", provider: "Provider",
+    timeline: "Life cycle", attempt: "Provider attempt", latency: "latency", rule: "rule", strategy: "strategy", circuit: "circuit",
+    score: "score", noRule: "default order", event: "Event", delivery: "Webhook delivery", attempts: "attempts", answered: "answered",
+    ledgerEntry: "Ledger entry", claim: "Claim", refund: "Refund", claims: "Refunds and claims", noClaims: "No refunds or claims.",
+    ledger: "Ledger entries", noLedger: "No ledger entries yet.", kind: "Kind", amount: "Amount", reason: "Reason", when: "When",
+    entry: "Entry", type: "Type", reference: "Reference", postings: "Postings", notFound: "No such payment",
+    refunded: "Refund requested. It is pending until the provider confirms it.", noDeliveries: "no webhook deliveries", tried: "tried"
+  },
+  pt: {
+    payment: "Pagamento", back: "Todos os pagamentos", summary: "Resumo", status: "Status", amountUsd: "Valor (USD)", amountLocal: "Comprador pagou",
+    method: "Método", country: "País", order: "Pedido", fees: "Tarifas (USD)", refundable: "Reembolsável", created: "Criado",
+    updated: "Atualizado", completed: "Concluído", expires: "Expira", failure: "Motivo da falha", provider: "Provedor",
+    timeline: "Ciclo de vida", attempt: "Tentativa no provedor", latency: "latência", rule: "regra", strategy: "estratégia", circuit: "circuito",
+    score: "pontuação", noRule: "ordem padrão", event: "Evento", delivery: "Entrega de webhook", attempts: "tentativas", answered: "respondeu",
+    ledgerEntry: "Lançamento contábil", claim: "Contestação", refund: "Reembolso", claims: "Reembolsos e contestações", noClaims: "Nenhum reembolso ou contestação.",
+    ledger: "Lançamentos contábeis", noLedger: "Nenhum lançamento ainda.", kind: "Tipo", amount: "Valor", reason: "Motivo", when: "Quando",
+    entry: "Lançamento", type: "Tipo", reference: "Referência", postings: "Partidas", notFound: "Pagamento inexistente",
+    refunded: "Reembolso solicitado. Fica pendente até o provedor confirmar.", noDeliveries: "nenhuma entrega de webhook", tried: "tentou"
+  },
+  es: {
+    payment: "Pago", back: "Todos los pagos", summary: "Resumen", status: "Estado", amountUsd: "Monto (USD)", amountLocal: "Comprador pagó",
+    method: "Método", country: "País", order: "Orden", fees: "Comisiones (USD)", refundable: "Reembolsable", created: "Creado",
+    updated: "Actualizado", completed: "Completado", expires: "Vence", failure: "Motivo del fallo", provider: "Proveedor",
+    timeline: "Ciclo de vida", attempt: "Intento con proveedor", latency: "latencia", rule: "regla", strategy: "estrategia", circuit: "circuito",
+    score: "puntaje", noRule: "orden por defecto", event: "Evento", delivery: "Entrega de webhook", attempts: "intentos", answered: "respondió",
+    ledgerEntry: "Asiento contable", claim: "Reclamo", refund: "Reembolso", claims: "Reembolsos y reclamos", noClaims: "Sin reembolsos ni reclamos.",
+    ledger: "Asientos contables", noLedger: "Aún no hay asientos.", kind: "Tipo", amount: "Monto", reason: "Motivo", when: "Cuándo",
+    entry: "Asiento", type: "Tipo", reference: "Referencia", postings: "Partidas", notFound: "No existe el pago",
+    refunded: "Reembolso solicitado. Queda pendiente hasta que el proveedor lo confirme.", noDeliveries: "sin entregas de webhook", tried: "intentó"
+  }
+})
+
+/** The payment id of `/console/payments/{id}` or `/console/payments/{id}/refund`. */
+export const paymentIdOf = (c: Console) => decodeURIComponent(new URL(c.request.url, "http://console.internal").pathname.split("/")[3] ?? "")
+
+interface Item {
+  readonly at: string
+  readonly html: string
+}
+
+const time = (iso: string, c: Console) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatDateTime(iso, c.language))}</time>`
+
+/** The page of payment `id`, with the refund form in `refund` state (its values and errors). */
+export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
+  Effect.gen(function*() {
+    const t = words(c.language)
+    const path = encodeURIComponent(id)
+    const reply = yield* c.api({ method: "GET", path: `/api/v1/payments/${path}` })
+    if (reply.status !== 200) {
+      const title = reply.status === 404 ? t.notFound : t.payment
+      return c.page(title, `<h1>${escapeHtml(title)}</h1>${problem(reply)}<p><a href="/console/payments">${escapeHtml(t.back)}</a></p>`, {
+        section: "payments",
+        status: reply.status
+      })
+    }
+    const p = reply.body
+    const [events, ledger, claims] = yield* Effect.all([
+      c.api({ method: "GET", path: `/api/v1/events?relatedId=${path}&limit=100` }),
+      c.api({ method: "GET", path: `/api/v1/payments/${path}/ledger-entries` }),
+      c.api({ method: "GET", path: `/api/v1/payments/${path}/claims` })
+    ], { concurrency: 3 })
+    const eventRows: ReadonlyArray<any> = events.body?.data ?? []
+    const deliveries = yield* Effect.forEach(eventRows, (e) =>
+      Effect.map(c.api({ method: "GET", path: `/api/v1/events/${encodeURIComponent(e.id)}/deliveries` }), (r): ReadonlyArray<any> => r.body?.data ?? []), {
+      concurrency: 4
+    })
+    const entries: ReadonlyArray<any> = ledger.body?.data ?? []
+    const claimRows: ReadonlyArray<any> = claims.body?.data ?? []
+    const m = (amount: number | null | undefined, currency: string) => money(amount, currency, c.language)
+
+    const items: Array<Item> = []
+    for (const a of (p.routing?.attempts ?? []) as ReadonlyArray<any>) {
+      const why = a.routing === undefined
+        ? ""
+        : ` · ${escapeHtml(t.rule)}: ${escapeHtml(a.routing.ruleId ?? t.noRule)} · ${escapeHtml(t.strategy)}: ${escapeHtml(a.routing.strategy)} · ${escapeHtml(t.circuit)}: ${
+          escapeHtml(a.routing.circuit)
+        }${a.routing.score === null ? "" : ` · ${escapeHtml(t.score)}: ${escapeHtml(String(a.routing.score))}`}`
+      items.push({
+        at: a.at,
+        html: `<strong>${escapeHtml(t.attempt)}</strong>: ${escapeHtml(a.provider)} ${status(a.outcome)} · ${escapeHtml(t.latency)} ${escapeHtml(String(Math.round(a.latencyMs)))} ms${why}${
+          a.reason === null ? "" : `<br><span class="muted">${escapeHtml(a.reason)}</span>`
+        }`
+      })
+    }
+    eventRows.forEach((e, i) => {
+      const sent = deliveries[i] ?? []
+      const list = sent.length === 0
+        ? `<span class="muted">${escapeHtml(t.noDeliveries)}</span>`
+        : `<div data-testid="deliveries">${
+          sent.map((d) =>
+            `<div>↳ ${escapeHtml(t.delivery)} <code>${escapeHtml(d.id)}</code> ${status(d.status)} · ${escapeHtml(t.attempts)}: ${escapeHtml(String(d.attempts))}${
+              d.lastStatusCode === null ? "" : ` · ${escapeHtml(t.answered)} ${escapeHtml(String(d.lastStatusCode))}`
+            }${d.lastError === null ? "" : ` · <span class="muted">${escapeHtml(d.lastError)}</span>`}</div>`
+          ).join("")
+        }</div>`
+      items.push({ at: e.created, html: `<strong>${escapeHtml(t.event)}</strong>: <code>${escapeHtml(e.type)}</code> <span class="muted">${escapeHtml(e.id)}</span>${list}` })
+    })
+    for (const e of entries) {
+      items.push({
+        at: e.createdAt,
+        html: `<strong>${escapeHtml(t.ledgerEntry)}</strong>: <code>${escapeHtml(e.type)}</code> <span class="muted">${escapeHtml(e.reference)}</span>`
+      })
+    }
+    for (const cl of claimRows) {
+      items.push({
+        at: cl.createdAt,
+        html: `<strong>${escapeHtml(cl.kind === "user_dispute" ? t.refund : t.claim)}</strong>: ${m(cl.amount, cl.currency)} ${status(cl.refundStatus ?? cl.status)} <span class="muted">${escapeHtml(cl.id)}</span>`
+      })
+    }
+    items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+    const timeline = `<ol class="timeline" data-testid="timeline">${items.map((it) => `<li>${time(it.at, c)}<div>${it.html}</div></li>`).join("")}</ol>`
+
+    const summary = `<div class="grid">${
+      facts([
+        [t.status, status(p.status)],
+        [t.amountUsd, m(p.amount, "USD")],
+        [t.amountLocal, m(p.amountLocal, p.currencyLocal)],
+        [t.refundable, `<span data-testid="refundable">${m(p.refundable, p.currencyLocal)}</span>`],
+        [t.fees, m(p.fees?.total, "USD")]
+      ])
+    }${
+      facts([
+        [t.method, escapeHtml(p.paymentMethodName)],
+        [t.country, escapeHtml(p.country)],
+        [t.provider, escapeHtml(p.routing?.provider ?? "—")],
+        [t.order, escapeHtml(p.merchantOrderId ?? "—")],
+        [t.failure, escapeHtml(p.failureReason ?? "—")]
+      ])
+    }${
+      facts([
+        [t.created, escapeHtml(formatDateTime(p.timestamps?.created, c.language))],
+        [t.updated, escapeHtml(formatDateTime(p.timestamps?.updated, c.language))],
+        [t.completed, escapeHtml(formatDateTime(p.timestamps?.completed, c.language))],
+        [t.expires, escapeHtml(formatDateTime(p.timestamps?.expires, c.language))]
+      ])
+    }</div>`
+
+    const claimTable = table(t.claims, [
+      { label: t.claim },
+      { label: t.kind },
+      { label: t.status },
+      { label: t.amount, numeric: true },
+      { label: t.reason },
+      { label: t.when }
+    ], claimRows.map((cl) => [
+      `<code>${escapeHtml(cl.id)}</code>`,
+      escapeHtml(cl.kind === "user_dispute" ? t.refund : t.claim),
+      status(cl.refundStatus ?? cl.status),
+      m(cl.amount, cl.currency),
+      escapeHtml(cl.reason ?? "—"),
+      escapeHtml(formatDateTime(cl.createdAt, c.language))
+    ]), t.noClaims)
+
+    const ledgerTable = table(t.ledger, [
+      { label: t.entry },
+      { label: t.type },
+      { label: t.reference },
+      { label: t.postings },
+      { label: t.when }
+    ], entries.map((e) => [
+      `<code>${escapeHtml(e.id)}</code>`,
+      `<code>${escapeHtml(e.type)}</code>`,
+      escapeHtml(e.reference),
+      (e.postings as ReadonlyArray<any>).map((x) => `${escapeHtml(x.book)}: ${m(x.amount, x.currency)}`).join("<br>"),
+      escapeHtml(formatDateTime(e.createdAt, c.language))
+    ]), t.noLedger)
+
+    const done = c.query.get("done") === "refunded" ? notice(t.refunded) : ""
+    const form = yield* refundForm(c, p, refund)
+    return c.page(
+      `${t.payment} ${p.id}`,
+      `<p><a href="/console/payments">← ${escapeHtml(t.back)}</a></p><h1>${escapeHtml(t.payment)} <code>${escapeHtml(p.id)}</code></h1>${done}
+<section><h2 id="summary-heading">${escapeHtml(t.summary)}</h2>${summary}</section>
+${form}
+<section><h2 id="timeline-heading">${escapeHtml(t.timeline)}</h2>${timeline}</section>
+<section><h2 id="claims-heading">${escapeHtml(t.claims)}</h2>${claimTable}</section>
+<section><h2 id="ledger-heading">${escapeHtml(t.ledger)}</h2>${ledgerTable}</section>`,
+      { section: "payments", ...(refund.status === undefined ? {} : { status: refund.status }) }
+    )
+  })
+
+export const paymentDetailRoutes: ReadonlyArray<ConsoleRoute> = [
+  {
+    method: "GET",
+    path: "/console/payments/:id",
+    side: "merchant",
+    handler: (c) => detailPage(c, paymentIdOf(c))
+  }
+]
