@@ -64,8 +64,16 @@ describe.skipIf(chromiumPath === undefined)("operator console in Chromium", () =
           const payoutForm = page.locator(`form[action="/console/operator/queues/payouts"]:has(input[name=id][value="${payout.body.payout.id}"])`)
           await payoutForm.locator("select[name=status]").selectOption("failed")
           await payoutForm.locator("input[name=failureReason]").fill("provider never answered")
+          const fields = await payoutForm.evaluate((form: HTMLFormElement) => [...new FormData(form).entries()].map(([k, v]) => [k, String(v)]))
           await Promise.all([page.waitForURL(/done=payout/), payoutForm.locator("button").click()])
           assert.include(await page.textContent(".notice") ?? "", "Payout resolved")
+          // The same form sent again (a second click): nothing more is done, and it is told so.
+          const again = await page.evaluate(async (entries) => {
+            const response = await fetch("/console/operator/queues/payouts", { method: "POST", body: new URLSearchParams(entries), redirect: "manual" })
+            return { status: response.status, text: await response.text() }
+          }, fields)
+          assert.strictEqual(again.status, 409)
+          assert.include(again.text, "already resolved")
           assert.notInclude(await page.textContent("main") ?? "", payout.body.payout.id)
           const chargebackForm = page.locator(`form[action="/console/operator/queues/chargebacks"]:has(input[name=id][value="${claimId}"])`)
           await chargebackForm.locator("select[name=outcome]").selectOption("won")

@@ -9,17 +9,20 @@ export const common = dictionary({
   en: {
     conflict: "This was changed by someone else since you opened it: reload the page to see the current version, then make your change again.",
     previous: "Previous", next: "Next", page: "Page", of: "of", sandbox: "Sandbox", production: "Production", environment: "Environment",
-    unavailable: "The API did not answer this page's data."
+    unavailable: "The API did not answer this page's data.",
+    already: "This was already resolved (by someone else, or by an earlier click of the same form): nothing more was done."
   },
   pt: {
     conflict: "Isto foi alterado por outra pessoa desde que você abriu: recarregue a página para ver a versão atual e refaça a alteração.",
     previous: "Anterior", next: "Próxima", page: "Página", of: "de", sandbox: "Sandbox", production: "Produção", environment: "Ambiente",
-    unavailable: "A API não respondeu os dados desta página."
+    unavailable: "A API não respondeu os dados desta página.",
+    already: "Isto já estava resolvido (por outra pessoa, ou por um clique anterior no mesmo formulário): nada mais foi feito."
   },
   es: {
     conflict: "Alguien más cambió esto desde que lo abrió: recargue la página para ver la versión actual y repita su cambio.",
     previous: "Anterior", next: "Siguiente", page: "Página", of: "de", sandbox: "Sandbox", production: "Producción", environment: "Ambiente",
-    unavailable: "La API no respondió los datos de esta página."
+    unavailable: "La API no respondió los datos de esta página.",
+    already: "Esto ya estaba resuelto (por alguien más, o por un clic anterior en el mismo formulario): no se hizo nada más."
   }
 })
 
@@ -28,11 +31,19 @@ export const failedStatus = (reply: ApiReply) => reply.status >= 400 && reply.st
 
 export const ok = (reply: ApiReply) => reply.status >= 200 && reply.status < 300
 
-/** The API's problem, told as a version conflict when it is one. */
-export const failure = (c: Console, reply: ApiReply) =>
-  reply.status === 409 && String(reply.body?.error?.code ?? "").includes("conflict")
-    ? `<div class="problem" role="alert" data-testid="conflict"><strong>${escapeHtml(common(c.language).conflict)}</strong></div>${problem(reply)}`
-    : problem(reply)
+const alreadyResolved = new Set(["payout_already_final", "claim_already_resolved", "discrepancy_resolved"])
+
+/** The API's problem, told as a version conflict, or as already resolved, when it is one. */
+export const failure = (c: Console, reply: ApiReply) => {
+  const code = String(reply.body?.error?.code ?? "")
+  if (reply.status === 409 && code.includes("conflict")) {
+    return `<div class="problem" role="alert" data-testid="conflict"><strong>${escapeHtml(common(c.language).conflict)}</strong></div>${problem(reply)}`
+  }
+  if (reply.status === 409 && alreadyResolved.has(code)) {
+    return `<div class="problem" role="alert" data-testid="already"><strong>${escapeHtml(common(c.language).already)}</strong></div>${problem(reply)}`
+  }
+  return problem(reply)
+}
 
 /** Previous/next links over an API list's `pagination`. */
 export const pager = (c: Console, path: string, pagination: { total: number; limit: number; offset: number } | undefined, extra: Record<string, string> = {}) => {
