@@ -56,6 +56,13 @@ describe.skipIf(chromiumPath === undefined)("console money pages in Chromium", (
           await Promise.all([page.waitForURL(/amount=100/), page.click("main form[method=get] button[type=submit]")])
           assert.include(await page.textContent("main") ?? "", "Indicative quote")
           await looked(page, "swap-quote")
+          // A double click: the same form sent twice swaps once (its idempotency key).
+          const early = await page.evaluate(async () => {
+            const form = document.querySelector<HTMLFormElement>("main form[method=post]")!
+            const sent = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form) as unknown as Record<string, string>), redirect: "manual" })
+            return sent.type === "opaqueredirect" ? 303 : sent.status
+          })
+          assert.strictEqual(early, 303)
           await Promise.all([page.waitForURL(/done=swapped/), page.click("main form[method=post] button[type=submit]")])
           assert.include(await page.textContent(".notice") ?? "", "Swap done")
           assert.include(await page.textContent("section[aria-labelledby=payin-heading]") ?? "", "400.00 MXN")
@@ -90,6 +97,9 @@ describe.skipIf(chromiumPath === undefined)("console money pages in Chromium", (
           await looked(page, "payout-detail")
           await page.goto(`${base}/console/payouts`)
           assert.include(await page.textContent("main table") ?? "", "processing")
+          await page.selectOption("#status", "failed")
+          await Promise.all([page.waitForURL(/status=failed/), page.click("main form[method=get] button[type=submit]")])
+          assert.notInclude(await page.textContent("main") ?? "", "250.00 MXN")
           await looked(page, "payouts")
 
           // Settlements: the batches, a closed batch's lines, its statement as the API's PDF.
@@ -98,6 +108,15 @@ describe.skipIf(chromiumPath === undefined)("console money pages in Chromium", (
           await page.click(`a[href='/console/settlements/${closed.id}']`)
           assert.include(await page.textContent("section[aria-labelledby=lines-heading]") ?? "", "100.00 USD")
           await looked(page, "settlement-detail")
+
+          // The same pages in Portuguese.
+          await context.addCookies([{ name: "console_lang", value: "pt", url: `${base}/console` }])
+          await page.goto(`${base}/console/balances`)
+          assert.strictEqual(await page.textContent("main h1"), "Saldos")
+          assert.include(await page.textContent("main") ?? "", "Saldo disponível, últimos 30 dias")
+          await page.goto(`${base}/console/payouts/send?method=sbx_po_mx_spei`)
+          assert.strictEqual(await page.textContent("main h1"), "Enviar um pagamento")
+          await looked(page, "payout-send-pt")
         })
         const cookie = (yield* Effect.promise(() => context.cookies())).find((c) => c.name === "console_session")!
         const pdf = yield* Effect.promise(() => fetch(`${base}/console/settlements/${closed.id}/statement.pdf`, { headers: { cookie: `console_session=${cookie.value}` } }))

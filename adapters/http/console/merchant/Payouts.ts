@@ -6,23 +6,23 @@ import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { facts, link, money, notice, problem, status, table } from "../View.ts"
+import { facts, field, link, money, notice, problem, status, table } from "../View.ts"
 
 export const payoutWords = dictionary({
   en: {
     title: "Payouts", send: "Send a payout", id: "Payout", status: "Status", amount: "Amount", method: "Method", created: "Created",
     completed: "Completed", none: "No payouts yet.", provider: "Provider", providerRef: "Provider reference", failure: "Failure reason",
-    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page"
+    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page", all: "All", filter: "Filter"
   },
   pt: {
     title: "Pagamentos enviados", send: "Enviar um pagamento", id: "Pagamento", status: "Status", amount: "Valor", method: "Método", created: "Criado",
     completed: "Concluído", none: "Nenhum pagamento enviado ainda.", provider: "Provedor", providerRef: "Referência do provedor", failure: "Motivo da falha",
-    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página"
+    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página", all: "Todos", filter: "Filtrar"
   },
   es: {
     title: "Dispersiones", send: "Enviar una dispersión", id: "Dispersión", status: "Estado", amount: "Monto", method: "Método", created: "Creada",
     completed: "Completada", none: "Aún no hay dispersiones.", provider: "Proveedor", providerRef: "Referencia del proveedor", failure: "Motivo del fallo",
-    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página"
+    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página", all: "Todas", filter: "Filtrar"
   }
 })
 
@@ -37,6 +37,7 @@ export const lastSegment = (url: string) => {
 }
 
 const pageSize = 25
+const statuses = ["processing", "completed", "failed"] as const
 
 export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
   {
@@ -47,7 +48,9 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
       Effect.gen(function*() {
         const t = payoutWords(c.language)
         const offset = Math.max(0, Math.trunc(Number(c.query.get("offset") ?? 0)) || 0)
-        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send?limit=${pageSize}&offset=${offset}` })
+        const chosen = statuses.find((s) => s === c.query.get("status"))
+        const filter = chosen === undefined ? "" : `&status=${chosen}`
+        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send?limit=${pageSize}&offset=${offset}${filter}` })
         if (reply.status !== 200) return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${problem(reply)}`, { section: "payouts", status: reply.status })
         const rows: ReadonlyArray<any> = reply.body.data
         const total: number = reply.body.pagination.total
@@ -64,12 +67,15 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
           t.none
         )
         const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
-          offset > 0 ? link(`/console/payouts?offset=${Math.max(0, offset - pageSize)}`, t.previous) : ""
+          offset > 0 ? link(`/console/payouts?offset=${Math.max(0, offset - pageSize)}${filter}`, t.previous) : ""
         }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${
-          offset + pageSize < total ? link(`/console/payouts?offset=${offset + pageSize}`, t.next) : ""
+          offset + pageSize < total ? link(`/console/payouts?offset=${offset + pageSize}${filter}`, t.next) : ""
         }</nav>`
         const body = `<h1>${escapeHtml(t.title)}</h1>${c.query.get("done") === "sent" ? notice(t.sent) : ""}
-<p><a class="button" href="/console/payouts/send">${escapeHtml(t.send)}</a></p>${list}${pager}`
+<p><a class="button" href="/console/payouts/send">${escapeHtml(t.send)}</a></p>
+<form method="get" action="/console/payouts" class="filters">${
+          field("status", t.status, { value: chosen ?? "", options: [["", t.all], ...statuses.map((s) => [s, s] as const)] })
+        }<div><button type="submit" class="secondary">${escapeHtml(t.filter)}</button></div></form>${list}${pager}`
         return c.page(t.title, body, { section: "payouts" })
       })
   },
