@@ -55,6 +55,12 @@ describe.skipIf(chromiumPath === undefined)("operator console in Chromium", () =
         yield* eventually(call("GET", `/api/v1/payments/${payment.body.transactionId}`, { bearer: sk }), (r) => r.body.status === "chargeback")
         const claims = yield* eventually(call("GET", "/admin/v1/claims?kind=chargeback&status=open&environment=sandbox", { bearer: adminToken }), (r) => r.body.data.length > 0)
         const claimId: string = claims.body.data[0].id
+        yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })
+        const withdrawal = yield* call("POST", "/api/v1/me/withdrawals", {
+          bearer: sk,
+          body: { amount: 20, destination: { accountHolder: "Loja Verde Ltda", bankName: "Banco do Brasil", accountNumber: "0001 2345 6789", swiftCode: null } }
+        })
+        assert.strictEqual(withdrawal.status, 201, JSON.stringify(withdrawal.body))
 
         yield* Effect.promise(async () => {
           await page.goto(`${base}/console/operator/queues?environment=sandbox&olderThanMinutes=0`)
@@ -79,12 +85,18 @@ describe.skipIf(chromiumPath === undefined)("operator console in Chromium", () =
           await chargebackForm.locator("select[name=outcome]").selectOption("won")
           await Promise.all([page.waitForURL(/done=chargeback/), chargebackForm.locator("button").click()])
           assert.include(await page.textContent(".notice") ?? "", "Chargeback resolved")
+          const withdrawalForm = page.locator(`form[action="/console/operator/queues/withdrawals"]:has(input[name=id][value="${withdrawal.body.withdrawal.id}"])`)
+          await withdrawalForm.locator("select[name=status]").selectOption("completed")
+          await Promise.all([page.waitForURL(/done=withdrawal/), withdrawalForm.locator("button").click()])
+          assert.include(await page.textContent(".notice") ?? "", "Withdrawal resolved")
           await looked(page, "operator-queues-resolved")
         })
         const payoutAfter = yield* call("GET", `/api/v1/me/payout/send/${payout.body.payout.id}`, { bearer: sk })
         assert.deepInclude(payoutAfter.body.payout, { status: "failed", failureReason: "provider never answered" })
         const claimAfter = yield* call("GET", `/api/v1/claims/${claimId}`, { bearer: sk })
         assert.deepInclude(claimAfter.body, { status: "won", resolvedBy: "operator" })
+        const withdrawalAfter = yield* call("GET", `/api/v1/me/withdrawals/${withdrawal.body.withdrawal.id}`, { bearer: sk })
+        assert.strictEqual(withdrawalAfter.body.withdrawal.status, "completed")
 
         yield* Effect.promise(async () => {
           const routing = `${base}/console/operator/routing?shopId=${shopId}&environment=sandbox`
