@@ -73,6 +73,21 @@ describe.skipIf(chromiumPath === undefined)("console money pages in Chromium", (
           assert.include(await page.textContent(".problem") ?? "", "balance_insufficient")
           await looked(page, "swap-refused")
 
+          // Funding the payout balance: USD from pay-in (too much first), then payout USD to MXN.
+          await page.goto(`${base}/console/balances`)
+          await page.click("a[href='/console/balances/payout-funding']")
+          await page.fill("#transfer-amount", "99999")
+          await page.click("main form[action$=transfer] button[type=submit]")
+          assert.strictEqual(await page.getAttribute("#transfer-amount", "aria-invalid"), "true")
+          await page.fill("#transfer-amount", "10")
+          await Promise.all([page.waitForURL(/done=transferred/), page.click("main form[action$=transfer] button[type=submit]")])
+          await page.selectOption("#to", "MXN")
+          await page.fill("#amountUsd", "4")
+          await Promise.all([page.waitForURL(/amountUsd=4/), page.click("main form[method=get] button[type=submit]")])
+          await looked(page, "payout-funding")
+          await Promise.all([page.waitForURL(/done=swapped/), page.click("main form[action$=swap] button[type=submit]")])
+          assert.include(await page.textContent("section[aria-labelledby=swap-heading]") ?? "", "6.00 USD")
+
           // A payout: the method's own recipient form; a bad CLABE told on its field, then corrected.
           await page.goto(`${base}/console/payouts`)
           await page.click("a[href='/console/payouts/send']")

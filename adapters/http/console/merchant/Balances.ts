@@ -18,7 +18,7 @@ const words = dictionary({
     transferable: "Transferable from pay-in", chart: "Available balance, last 30 days", day: "Day", movements: "Recent movements",
     when: "When", type: "Type", reference: "Reference", amount: "Amount", books: "Books", noMovements: "No movements yet.",
     noPayout: "No payout balance yet.", swap: "Swap a local currency to USD", swapped: "Swap done: the USD is in your available balance.",
-    warnings: "Warnings", net: "Net balance", unavailable: "The balance could not be read."
+    warnings: "Warnings", net: "Net balance", unavailable: "The balance could not be read.", fund: "Fund the payout balance"
   },
   pt: {
     title: "Saldos", payin: "Saldo de recebimentos", payout: "Saldo de pagamentos", currency: "Moeda", available: "Disponível", pending: "Pendente",
@@ -26,7 +26,7 @@ const words = dictionary({
     transferable: "Transferível dos recebimentos", chart: "Saldo disponível, últimos 30 dias", day: "Dia", movements: "Movimentos recentes",
     when: "Quando", type: "Tipo", reference: "Referência", amount: "Valor", books: "Contas", noMovements: "Nenhum movimento ainda.",
     noPayout: "Nenhum saldo de pagamentos ainda.", swap: "Trocar uma moeda local por USD", swapped: "Troca feita: os USD estão no seu saldo disponível.",
-    warnings: "Avisos", net: "Saldo líquido", unavailable: "Não foi possível ler o saldo."
+    warnings: "Avisos", net: "Saldo líquido", unavailable: "Não foi possível ler o saldo.", fund: "Abastecer o saldo de pagamentos"
   },
   es: {
     title: "Saldos", payin: "Saldo de cobros", payout: "Saldo de dispersiones", currency: "Moneda", available: "Disponible", pending: "Pendiente",
@@ -34,7 +34,7 @@ const words = dictionary({
     transferable: "Transferible desde cobros", chart: "Saldo disponible, últimos 30 días", day: "Día", movements: "Movimientos recientes",
     when: "Cuándo", type: "Tipo", reference: "Referencia", amount: "Monto", books: "Cuentas", noMovements: "Aún no hay movimientos.",
     noPayout: "Aún no hay saldo de dispersiones.", swap: "Cambiar una moneda local a USD", swapped: "Cambio hecho: los USD están en su saldo disponible.",
-    warnings: "Avisos", net: "Saldo neto", unavailable: "No se pudo leer el saldo."
+    warnings: "Avisos", net: "Saldo neto", unavailable: "No se pudo leer el saldo.", fund: "Fondear el saldo de dispersiones"
   }
 })
 
@@ -96,7 +96,8 @@ ${warnings.length > 0 ? `<div class="problem" role="note"><strong>${escapeHtml(t
 ${facts([[t.net, money(b.feeSummary?.netBalance, "USD", l)]])}
 <p><a class="button secondary" href="/console/balances/swap">${escapeHtml(t.swap)}</a></p></section>
 <section aria-labelledby="chart-heading"><h2 id="chart-heading">${escapeHtml(t.chart)}</h2><div class="grid" style="grid-template-columns:repeat(auto-fill,minmax(min(100%,30rem),1fr))">${charts}</div></section>
-<section aria-labelledby="payout-heading"><h2 id="payout-heading">${escapeHtml(t.payout)}</h2>${payoutSection}</section>
+<section aria-labelledby="payout-heading"><h2 id="payout-heading">${escapeHtml(t.payout)}</h2>${payoutSection}
+<p><a class="button secondary" href="/console/balances/payout-funding">${escapeHtml(t.fund)}</a></p></section>
 <section aria-labelledby="movements-heading"><h2 id="movements-heading">${escapeHtml(t.movements)}</h2>${movementTable}</section>`
         return c.page(t.title, body, { section: "balances" })
       })

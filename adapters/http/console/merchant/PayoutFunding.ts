@@ -1,0 +1,139 @@
+/**
+ * Funding the payout balance, as production has to (no test money there): move USD from the pay-in
+ * balance (`POST /me/payout/transfer`), then swap payout USD to a payout currency
+ * (`POST /me/payout/swap`, after its indicative quote `GET /me/payout/swap`). Each form carries
+ * its own idempotency key, so a double click moves money once.
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import { type ApiReply, fieldErrors } from "../ApiClient.ts"
+import { formFields } from "../Layout.ts"
+import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
+import { dictionary } from "../Text.ts"
+import { facts, field, link, money, notice, problem } from "../View.ts"
+import { amountOf } from "./Swaps.ts"
+
+const words = dictionary({
+  en: {
+    title: "Fund the payout balance", transfer: "Transfer USD from the pay-in balance", transferable: "Transferable now", amountUsd: "Amount (USD)",
+    doTransfer: "Transfer", swap: "Swap payout USD to a local currency", to: "To currency", quote: "Get a quote", doSwap: "Swap now",
+    rate: "Rate (units per USD)", receive: "You receive about", indicative: "Indicative quote: the rate is read again when the swap executes.",
+    transferred: "Transfer done: the USD is in your payout balance.", swapped: "Swap done: the money is in your payout balance.", back: "Back to balances",
+    payoutUsd: "Payout USD available", quoteHeading: "Quote"
+  },
+  pt: {
+    title: "Abastecer o saldo de pagamentos", transfer: "Transferir USD do saldo de recebimentos", transferable: "Transferível agora", amountUsd: "Valor (USD)",
+    doTransfer: "Transferir", swap: "Trocar USD de pagamentos por uma moeda local", to: "Moeda de destino", quote: "Cotar", doSwap: "Trocar agora",
+    rate: "Taxa (unidades por USD)", receive: "Você recebe cerca de", indicative: "Cotação indicativa: a taxa é lida de novo quando a troca é executada.",
+    transferred: "Transferência feita: os USD estão no seu saldo de pagamentos.", swapped: "Troca feita: o dinheiro está no seu saldo de pagamentos.",
+    back: "Voltar aos saldos", payoutUsd: "USD disponível para pagamentos", quoteHeading: "Cotação"
+  },
+  es: {
+    title: "Fondear el saldo de dispersiones", transfer: "Transferir USD desde el saldo de cobros", transferable: "Transferible ahora", amountUsd: "Monto (USD)",
+    doTransfer: "Transferir", swap: "Cambiar USD de dispersiones a una moneda local", to: "Moneda destino", quote: "Cotizar", doSwap: "Cambiar ahora",
+    rate: "Tipo (unidades por USD)", receive: "Recibe aproximadamente", indicative: "Cotización indicativa: el tipo se lee de nuevo al ejecutar el cambio.",
+    transferred: "Transferencia hecha: los USD están en su saldo de dispersiones.", swapped: "Cambio hecho: el dinero está en su saldo de dispersiones.",
+    back: "Volver a saldos", payoutUsd: "USD disponible para dispersiones", quoteHeading: "Cotización"
+  }
+})
+
+interface State {
+  readonly transfer?: { readonly amount: string; readonly reply: ApiReply }
+  readonly swap?: { readonly to: string; readonly amount: string; readonly reply?: ApiReply; readonly quote?: any }
+}
+
+/** An amount refused for its size (not its form) is told on the amount field too. */
+const amountProblem = (reply: ApiReply | undefined) => {
+  if (reply === undefined) return undefined
+  const code = reply.body?.error?.code
+  return fieldErrors(reply).get("amount") ?? fieldErrors(reply).get("amountUsd") ??
+    (code === "balance_insufficient" || code === "amount_invalid" ? String(reply.body?.error?.message ?? code) : undefined)
+}
+
+const fundingPage = (c: Console, state: State) =>
+  Effect.gen(function*() {
+    const t = words(c.language)
+    const l = c.language
+    const balance = yield* c.api({ method: "GET", path: "/api/v1/me/payout/balance" })
+    const currencies = yield* c.api({ method: "GET", path: "/api/v1/me/payout/currencies" })
+    const payoutUsd = (balance.body?.balances ?? []).find((b: { currency: string }) => b.currency === "USD")
+    const locals: ReadonlyArray<string> = (currencies.body?.currencies ?? []).map((x: { currency: string }) => x.currency).filter((x: string) => x !== "USD")
+    const done = c.query.get("done")
+    const transferForm = `<section aria-labelledby="transfer-heading" class="card"><h2 id="transfer-heading" style="margin-top:0">${escapeHtml(t.transfer)}</h2>
+${state.transfer === undefined ? "" : problem(state.transfer.reply)}
+${facts([[t.transferable, money(balance.body?.transferableFromPayin?.amount, "USD", l)]])}
+<form method="post" action="/console/balances/payout-funding/transfer" class="stack">${formFields(c.session, yield* c.newKey)}
+${field("transfer-amount", t.amountUsd, { value: state.transfer?.amount ?? "", error: amountProblem(state.transfer?.reply), required: true, attributes: 'inputmode="decimal" autocomplete="off"' })}
+<div><button type="submit">${escapeHtml(t.doTransfer)}</button></div></form></section>`
+    const q = state.swap?.quote
+    const swapForm = `<section aria-labelledby="swap-heading" class="card"><h2 id="swap-heading" style="margin-top:0">${escapeHtml(t.swap)}</h2>
+${state.swap?.reply === undefined ? "" : problem(state.swap.reply)}
+${facts([[t.payoutUsd, money(payoutUsd?.available ?? 0, "USD", l)]])}
+<form method="get" action="/console/balances/payout-funding" class="stack">
+${field("to", t.to, { value: state.swap?.to ?? "", options: locals.map((x) => [x, x] as const), required: true })}
+${field("amountUsd", t.amountUsd, { value: state.swap?.amount ?? "", error: amountProblem(state.swap?.reply), required: true, attributes: 'inputmode="decimal" autocomplete="off"' })}
+<div><button type="submit" class="secondary">${escapeHtml(t.quote)}</button></div></form>${
+      q === undefined ? "" : `<h3>${escapeHtml(t.quoteHeading)}</h3>${facts([
+        [t.amountUsd, money(q.amountUsd, "USD", l)],
+        [t.rate, escapeHtml(String(q.rate))],
+        [t.receive, money(q.amount, q.toCurrency, l)]
+      ])}<p class="muted">${escapeHtml(t.indicative)}</p>
+<form method="post" action="/console/balances/payout-funding/swap">${formFields(c.session, yield* c.newKey)}
+<input type="hidden" name="toCurrency" value="${escapeHtml(q.toCurrency)}"><input type="hidden" name="amountUsd" value="${escapeHtml(String(q.amountUsd))}">
+<button type="submit">${escapeHtml(t.doSwap)} (${money(q.amountUsd, "USD", l)})</button></form>`
+    }</section>`
+    const body = `<h1>${escapeHtml(t.title)}</h1>${done === "transferred" ? notice(t.transferred) : done === "swapped" ? notice(t.swapped) : ""}
+<div class="grid" style="grid-template-columns:repeat(auto-fill,minmax(min(100%,24rem),1fr));align-items:start">${transferForm}${swapForm}</div><p>${link("/console/balances", t.back)}</p>`
+    return c.page(t.title, body, { section: "balances", status: state.transfer?.reply.status ?? state.swap?.reply?.status ?? 200 })
+  })
+
+export const payoutFundingRoutes: ReadonlyArray<ConsoleRoute> = [
+  {
+    method: "GET",
+    path: "/console/balances/payout-funding",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const to = c.query.get("to") ?? ""
+        const amount = c.query.get("amountUsd") ?? ""
+        if (to === "" || amount === "") return yield* fundingPage(c, {})
+        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/swap?${new URLSearchParams({ to, amount })}` })
+        return yield* fundingPage(c, { swap: reply.status === 200 ? { to, amount, quote: reply.body.quote } : { to, amount, reply } })
+      })
+  },
+  {
+    method: "POST",
+    path: "/console/balances/payout-funding/transfer",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const amount = c.form.get("transfer-amount") ?? ""
+        const reply = yield* c.api({
+          method: "POST",
+          path: "/api/v1/me/payout/transfer",
+          body: { amount: amountOf(amount) },
+          idempotencyKey: c.form.get("idempotencyKey") ?? undefined
+        })
+        if (reply.status === 200 || reply.status === 201) return redirect("/console/balances/payout-funding?done=transferred")
+        return yield* fundingPage(c, { transfer: { amount, reply } })
+      })
+  },
+  {
+    method: "POST",
+    path: "/console/balances/payout-funding/swap",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const to = c.form.get("toCurrency") ?? ""
+        const amount = c.form.get("amountUsd") ?? ""
+        const reply = yield* c.api({
+          method: "POST",
+          path: "/api/v1/me/payout/swap",
+          body: { toCurrency: to, amountUsd: amountOf(amount) },
+          idempotencyKey: c.form.get("idempotencyKey") ?? undefined
+        })
+        if (reply.status === 200 || reply.status === 201) return redirect("/console/balances/payout-funding?done=swapped")
+        return yield* fundingPage(c, { swap: { to, amount, reply } })
+      })
+  }
+]
