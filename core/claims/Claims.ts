@@ -7,7 +7,7 @@
  * - `Funds.ts`: how a claim takes the shop's money and gives it back;
  * - `ClaimView.ts`: how a claim reads in the API and in events.
  */
-import { BigDecimal, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import type { Payment } from "../payments/Payment.ts"
@@ -22,20 +22,8 @@ import { makeFunds } from "./Funds.ts"
 import { makeRefunds, type RefundInput } from "./Refunds.ts"
 
 export { claimView, refundView } from "./ClaimView.ts"
-export { JobKinds } from "./Refunds.ts"
+export { JobKinds, refundableOf } from "./Refunds.ts"
 export type { ChargebackOutcome } from "./Chargebacks.ts"
-
-/**
- * What a refund of `payment` may still take, in its local currency: nothing unless it is
- * completed, else its amount less its refunds not rejected (the rule `Refunds.ts` applies).
- */
-export const refundableOf = (payment: Payment, claims: ReadonlyArray<Claim>): BigDecimal.BigDecimal =>
-  payment.status !== "completed"
-    ? BigDecimal.fromBigInt(0n)
-    : BigDecimal.subtract(
-      payment.amountLocal,
-      BigDecimal.sumAll(claims.filter((c) => c.transactionId === payment.id && c.kind === "user_dispute" && c.status !== "rejected").map((c) => c.amount))
-    )
 
 export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */

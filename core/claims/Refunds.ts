@@ -34,6 +34,7 @@ import { readView } from "../payments/PaymentView.ts"
 import { ProviderRegistry } from "../payments/ProviderRegistry.ts"
 import * as Shares from "../payments/Shares.ts"
 import { callbackUrlOf } from "../payments/Upstream.ts"
+import type { Payment } from "../payments/Payment.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, transitionClaim } from "./Claim.ts"
@@ -63,6 +64,19 @@ const RefundJobPayload = Schema.Struct({
   poll: Schema.optionalKey(Schema.Int)
 })
 
+/**
+ * What a refund of `payment` may still take, in its local currency: nothing unless it is
+ * completed, else its amount less its refunds not rejected. The one rule: a refund is checked
+ * against it and `GET /payments/{id}` shows it.
+ */
+export const refundableOf = (payment: Payment, claims: ReadonlyArray<Claim>): BigDecimal.BigDecimal =>
+  payment.status !== "completed"
+    ? Money.zero
+    : BigDecimal.subtract(
+      payment.amountLocal,
+      sum(claims.filter((c) => c.transactionId === payment.id && c.kind === "user_dispute" && c.status !== "rejected").map((c) => c.amount))
+    )
+
 export interface RefundInput {
   readonly amount?: BigDecimal.BigDecimal | undefined
   readonly reason?: string | undefined
@@ -88,7 +102,7 @@ export const makeRefunds = (funds: Funds) =>
           return yield* apiError("refund_not_allowed", `A ${p.status} payment cannot be refunded`, { status: p.status })
         }
         const counted = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
-        const remaining = BigDecimal.subtract(p.amountLocal, sum(counted.map((c) => c.amount)))
+        const remaining = refundableOf(p, counted)
         const amount = input.amount ?? remaining
         if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, p.currencyLocal)) {
           return yield* invalidRequest(`amount must be a positive ${p.currencyLocal} amount`, [{
