@@ -4,7 +4,9 @@
  */
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
-import type { ConsoleRoute } from "../Page.ts"
+import type { ApiReply } from "../ApiClient.ts"
+import { formFields } from "../Layout.ts"
+import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, money, notice, problem, status, table } from "../View.ts"
 
@@ -12,17 +14,23 @@ export const payoutWords = dictionary({
   en: {
     title: "Payouts", send: "Send a payout", id: "Payout", status: "Status", amount: "Amount", method: "Method", created: "Created",
     completed: "Completed", none: "No payouts yet.", provider: "Provider", providerRef: "Provider reference", failure: "Failure reason",
-    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page", all: "All", filter: "Filter"
+    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page", all: "All", filter: "Filter",
+    simulate: "Simulate the outcome", simulateHint: "Sandbox only: sandbox payouts wait for this signal, as a provider's answer in production.", outcome: "Outcome",
+    apply: "Simulate", simulated: "Outcome simulated."
   },
   pt: {
     title: "Pagamentos enviados", send: "Enviar um pagamento", id: "Pagamento", status: "Status", amount: "Valor", method: "Método", created: "Criado",
     completed: "Concluído", none: "Nenhum pagamento enviado ainda.", provider: "Provedor", providerRef: "Referência do provedor", failure: "Motivo da falha",
-    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página", all: "Todos", filter: "Filtrar"
+    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página", all: "Todos", filter: "Filtrar",
+    simulate: "Simular o resultado", simulateHint: "Só no sandbox: os pagamentos do sandbox esperam este sinal, como a resposta de um provedor em produção.", outcome: "Resultado",
+    apply: "Simular", simulated: "Resultado simulado."
   },
   es: {
     title: "Dispersiones", send: "Enviar una dispersión", id: "Dispersión", status: "Estado", amount: "Monto", method: "Método", created: "Creada",
     completed: "Completada", none: "Aún no hay dispersiones.", provider: "Proveedor", providerRef: "Referencia del proveedor", failure: "Motivo del fallo",
-    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página", all: "Todas", filter: "Filtrar"
+    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página", all: "Todas", filter: "Filtrar",
+    simulate: "Simular el resultado", simulateHint: "Solo en sandbox: las dispersiones de sandbox esperan esta señal, como la respuesta de un proveedor en producción.", outcome: "Resultado",
+    apply: "Simular", simulated: "Resultado simulado."
   }
 })
 
@@ -37,6 +45,34 @@ export const lastSegment = (url: string) => {
 }
 
 const pageSize = 25
+
+/** One payout; in sandbox, while processing, the simulate form (the sandbox's completion signal). */
+const detail = (c: Console, id: string, failed?: ApiReply) =>
+  Effect.gen(function*() {
+    const t = payoutWords(c.language)
+    const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send/${encodeURIComponent(id)}` })
+    const back = `<p>${link("/console/payouts", t.back)}</p>`
+    if (reply.status !== 200) return c.page(t.id, `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(id)}</h1>${problem(reply)}${back}`, { section: "payouts", status: reply.status })
+    const p = reply.body.payout
+    const done = c.query.get("done")
+    const simulate = c.session.environment !== "sandbox" || p.status !== "processing" ? "" : `<section aria-labelledby="simulate-heading" class="card">
+<h2 id="simulate-heading" style="margin-top:0">${escapeHtml(t.simulate)}</h2><p class="muted">${escapeHtml(t.simulateHint)}</p>
+<form method="post" action="/console/payouts/${encodeURIComponent(p.id)}/simulate" class="filters">${formFields(c.session)}
+${field("action", t.outcome, { value: "completed", options: [["completed", "completed"], ["failed", "failed"], ["rejected", "rejected"], ["returned", "returned"]] })}
+<div><button type="submit" class="secondary">${escapeHtml(t.apply)}</button></div></form></section>`
+    const body = `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(p.id)}</h1>${done === "sent" ? notice(t.sent) : done === "simulated" ? notice(t.simulated) : ""}
+${failed === undefined ? "" : problem(failed)}${facts([
+      [t.status, status(p.status)],
+      [t.amount, money(p.amount, p.currency, c.language)],
+      [t.method, `${escapeHtml(p.methodName)} <span class="muted">(${escapeHtml(p.methodId)})</span>`],
+      [t.provider, escapeHtml(p.provider)],
+      [t.providerRef, escapeHtml(p.providerRef ?? "—")],
+      [t.created, escapeHtml(formatDateTime(p.createdAt, c.language))],
+      [t.completed, escapeHtml(formatDateTime(p.completedAt, c.language))],
+      ...(p.failureReason ? [[t.failure, escapeHtml(p.failureReason)] as const] : [])
+    ])}${simulate}${back}`
+    return c.page(`${t.id} ${p.id}`, body, { section: "payouts", status: failed?.status ?? 200 })
+  })
 const statuses = ["processing", "completed", "failed"] as const
 
 export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
@@ -83,26 +119,29 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
     method: "GET",
     path: "/console/payouts/:id",
     side: "merchant",
+    handler: (c) => detail(c, lastSegment(c.request.url))
+  },
+  {
+    method: "POST",
+    path: "/console/payouts/:id/simulate",
+    side: "merchant",
     handler: (c) =>
       Effect.gen(function*() {
-        const t = payoutWords(c.language)
-        const id = lastSegment(c.request.url)
-        const reply = yield* c.api({ method: "GET", path: `/api/v1/me/payout/send/${encodeURIComponent(id)}` })
-        const back = `<p>${link("/console/payouts", t.back)}</p>`
-        if (reply.status !== 200) return c.page(t.id, `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(id)}</h1>${problem(reply)}${back}`, { section: "payouts", status: reply.status })
-        const p = reply.body.payout
-        const body = `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.id)} ${escapeHtml(p.id)}</h1>${c.query.get("done") === "sent" ? notice(t.sent) : ""}
-${facts([
-          [t.status, status(p.status)],
-          [t.amount, money(p.amount, p.currency, c.language)],
-          [t.method, `${escapeHtml(p.methodName)} <span class="muted">(${escapeHtml(p.methodId)})</span>`],
-          [t.provider, escapeHtml(p.provider)],
-          [t.providerRef, escapeHtml(p.providerRef ?? "—")],
-          [t.created, escapeHtml(formatDateTime(p.createdAt, c.language))],
-          [t.completed, escapeHtml(formatDateTime(p.completedAt, c.language))],
-          ...(p.failureReason ? [[t.failure, escapeHtml(p.failureReason)] as const] : [])
-        ])}${back}`
-        return c.page(`${t.id} ${p.id}`, body, { section: "payouts" })
+        const id = new URL(c.request.url, "http://console.internal").pathname.split("/")[3] ?? ""
+        const payoutId = (() => {
+          try {
+            return decodeURIComponent(id)
+          } catch {
+            return ""
+          }
+        })()
+        const reply = yield* c.api({
+          method: "POST",
+          path: `/api/v1/me/payout/send/${encodeURIComponent(payoutId)}/simulate`,
+          body: { action: c.form.get("action") ?? "" }
+        })
+        if (reply.status === 200) return redirect(`/console/payouts/${encodeURIComponent(payoutId)}?done=simulated`)
+        return yield* detail(c, payoutId, reply)
       })
   }
 ]
