@@ -1,10 +1,38 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
-import { Email, Environment, MerchantRef, RequiredText, Text } from "./Fields.ts"
+import { maskKey } from "../../../core/Secrets.ts"
+import { Email, Environment, IdempotencyHeaders, MerchantRef, RequiredText, Text } from "./Fields.ts"
 import { AdminToken } from "./Security.ts"
 
 export const KeyPairView = Schema.Struct({ publishableKey: Schema.String, secretKey: Schema.String })
+
+/**
+ * A secret key as an idempotent replay stores it: masked (`sk_test_…abcd`). Secrets are shown once,
+ * by the first answer, and kept only as hashes, so a replay of a create or a rotation cannot show
+ * them again.
+ */
+const MaskedWhenStored = Schema.String.pipe(
+  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (stored: string) => stored, encode: maskKey }))
+)
+
+export const CreatedMerchant = Schema.Struct({
+  merchant: MerchantRef,
+  shops: Schema.Array(MerchantRef),
+  keys: Schema.Struct({ sandbox: KeyPairView, production: KeyPairView })
+})
+
+/** `CreatedMerchant` as its idempotent replay is stored: secret keys masked. */
+export const StoredCreatedMerchant = Schema.Struct({
+  ...CreatedMerchant.fields,
+  keys: Schema.Struct({
+    sandbox: Schema.Struct({ ...KeyPairView.fields, secretKey: MaskedWhenStored }),
+    production: Schema.Struct({ ...KeyPairView.fields, secretKey: MaskedWhenStored })
+  })
+})
+
+const idempotentCredentials = " With `Idempotency-Key`, a retry (or a double click in the console) answers the first result with " +
+  "`Idempotent-Replayed: true` and changes nothing; its secret keys are masked (`sk_test_…abcd`): they are shown once, by the first answer."
 
 export const IssuedKeyPair = Schema.Struct({
   keyId: Schema.String,
@@ -15,6 +43,21 @@ export const IssuedKeyPair = Schema.Struct({
   publishableKey: Schema.String,
   secretKey: Schema.String.annotate({ description: "Shown once; stored only as a hash" })
 }).annotate({ identifier: "IssuedKeyPair" })
+
+export const RotatedKeys = Schema.Struct({
+  shopId: Schema.String,
+  revoked: Schema.Int.annotate({ description: "How many key pairs were revoked" }),
+  keys: Schema.Struct({ sandbox: IssuedKeyPair, production: IssuedKeyPair })
+})
+
+/** `RotatedKeys` as its idempotent replay is stored: secret keys masked. */
+export const StoredRotatedKeys = Schema.Struct({
+  ...RotatedKeys.fields,
+  keys: Schema.Struct({
+    sandbox: Schema.Struct({ ...IssuedKeyPair.fields, secretKey: MaskedWhenStored }),
+    production: Schema.Struct({ ...IssuedKeyPair.fields, secretKey: MaskedWhenStored })
+  })
+})
 
 export const FxRateView = Schema.Struct({
   currency: Schema.String,
@@ -35,6 +78,7 @@ export const RouteView = Schema.Struct({
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createMerchant", "/merchants", {
+      headers: IdempotencyHeaders,
       payload: Schema.Struct({
         name: RequiredText(200),
         email: Email,
@@ -42,12 +86,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
         tier: Schema.optional(Tier),
         shops: Schema.optional(Schema.Array(Schema.Struct({ name: RequiredText(200) })).check(Schema.isMaxLength(50)))
       }),
-      success: Schema.Struct({
-        merchant: MerchantRef,
-        shops: Schema.Array(MerchantRef),
-        keys: Schema.Struct({ sandbox: KeyPairView, production: KeyPairView })
-      }).pipe(HttpApiSchema.status(201))
-    }).annotate(OpenApi.Description, "Creates a merchant with its shops (one named after the merchant when none is given) and a sandbox and a production key pair: shop-bound for a single shop, merchant-wide for several. Secrets are shown once."),
+      success: CreatedMerchant.pipe(HttpApiSchema.status(201))
+    }).annotate(OpenApi.Description, "Creates a merchant with its shops (one named after the merchant when none is given) and a sandbox and a production key pair: shop-bound for a single shop, merchant-wide for several. Secrets are shown once." + idempotentCredentials),
     HttpApiEndpoint.post("issueKeys", "/shops/:shopId/keys", {
       params: { shopId: Schema.String },
       payload: Schema.Struct({
@@ -58,12 +98,9 @@ export class AdminApi extends HttpApiGroup.make("admin")
     }).annotate(OpenApi.Description, "Issues another key pair for the shop (scope shop, the default) or for every shop of its merchant."),
     HttpApiEndpoint.post("rotateKeys", "/shops/:shopId/rotate-keys", {
       params: { shopId: Schema.String },
-      success: Schema.Struct({
-        shopId: Schema.String,
-        revoked: Schema.Int.annotate({ description: "How many key pairs were revoked" }),
-        keys: Schema.Struct({ sandbox: IssuedKeyPair, production: IssuedKeyPair })
-      })
-    }).annotate(OpenApi.Description, "Revokes every key pair covering the shop, with every access and refresh token minted from them, and issues new pairs at the next credential version.")
+      headers: IdempotencyHeaders,
+      success: RotatedKeys
+    }).annotate(OpenApi.Description, "Revokes every key pair covering the shop, with every access and refresh token minted from them, and issues new pairs at the next credential version." + idempotentCredentials)
   )
   .add(
     HttpApiEndpoint.get("listFxRates", "/fx-rates", {

@@ -4,7 +4,7 @@ import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { type CurrencyBalance, Swaps } from "../../../core/balances/Swaps.ts"
 import { Balances } from "../../../core/balances/Balances.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
-import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { type Scope, Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Settlements } from "../../../core/settlements/Settlements.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
@@ -15,6 +15,7 @@ import { ProviderRouteStore } from "../../../core/ports/ProviderRouteStore.ts"
 import { Routing } from "../../../core/payments/Routing.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { ProviderRegistry } from "../../../core/payments/ProviderRegistry.ts"
+import { StoredCreatedMerchant, StoredRotatedKeys } from "../api/AdminApi.ts"
 import { SwapView } from "../api/IdentityApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
@@ -173,9 +174,16 @@ const issued = (pair: KeyPair) => ({
   secretKey: pair.secretKey
 })
 
+/**
+ * The scope of the operator's idempotency keys: one operator, whatever the environment of what
+ * they change (the key and the request's fingerprint tell operations apart).
+ */
+const operatorScope = { environment: "production", merchant: { id: "operator" } } as unknown as Pick<Scope, "environment" | "merchant">
+
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const merchants = yield* Merchants
+    const idempotent = yield* makeIdempotent
     const payments = yield* Payments
     const fxRates = yield* FxRateStore
     const fx = yield* Fx
@@ -187,23 +195,42 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const shopExists = (shopId: string) =>
       Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
     return handlers
-      .handle("createMerchant", ({ payload }) =>
-        Effect.map(merchants.create(payload), ({ keys, merchant, shops }) => ({
-          merchant: { id: merchant.id, name: merchant.name },
-          shops: shops.map((s) => ({ id: s.id, name: s.name })),
-          keys: {
-            sandbox: { publishableKey: keys.sandbox.publishableKey, secretKey: keys.sandbox.secretKey },
-            production: { publishableKey: keys.production.publishableKey, secretKey: keys.production.secretKey }
-          }
-        })))
+      .handle("createMerchant", ({ headers, payload }) =>
+        idempotent({
+          operation: "admin.createMerchant",
+          scope: operatorScope,
+          key: headers["idempotency-key"],
+          request: payload,
+          codec: StoredCreatedMerchant,
+          // One transaction: the merchant, its keys and the key's stored answer.
+          atomic: true,
+          execute: () =>
+            Effect.map(merchants.create(payload), ({ keys, merchant, shops }) => ({
+              merchant: { id: merchant.id, name: merchant.name },
+              shops: shops.map((s) => ({ id: s.id, name: s.name })),
+              keys: {
+                sandbox: { publishableKey: keys.sandbox.publishableKey, secretKey: keys.sandbox.secretKey },
+                production: { publishableKey: keys.production.publishableKey, secretKey: keys.production.secretKey }
+              }
+            }))
+        }))
       .handle("issueKeys", ({ params, payload }) =>
         Effect.map(merchants.issueKeys(params.shopId, payload.environment, payload.scope ?? "shop"), issued))
-      .handle("rotateKeys", ({ params }) =>
-        Effect.map(merchants.rotateKeys(params.shopId), ({ keys, revoked }) => ({
-          shopId: params.shopId,
-          revoked,
-          keys: { sandbox: issued(keys.sandbox), production: issued(keys.production) }
-        })))
+      .handle("rotateKeys", ({ headers, params }) =>
+        idempotent({
+          operation: "admin.rotateKeys",
+          scope: operatorScope,
+          key: headers["idempotency-key"],
+          request: params,
+          codec: StoredRotatedKeys,
+          atomic: true,
+          execute: () =>
+            Effect.map(merchants.rotateKeys(params.shopId), ({ keys, revoked }) => ({
+              shopId: params.shopId,
+              revoked,
+              keys: { sandbox: issued(keys.sandbox), production: issued(keys.production) }
+            }))
+        }))
       .handle("listFxRates", () =>
         Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
       .handle("putFxRate", ({ params, payload }) =>
