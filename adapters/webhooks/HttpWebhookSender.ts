@@ -55,6 +55,9 @@ const agents = () => ({
 })
 type Agents = ReturnType<typeof agents>
 
+/** How much of an answer's body the delivery log keeps. */
+export const excerptBytes = 1024
+
 const post = (
   agents: Agents,
   url: URL,
@@ -63,7 +66,7 @@ const post = (
   timeoutMs: number,
   lookup: LookupFunction | undefined
 ) =>
-  Effect.callback<{ readonly status: number; readonly retryAfter: string | undefined }, string>((resume) => {
+  Effect.callback<{ readonly status: number; readonly retryAfter: string | undefined; readonly excerpt: string }, string>((resume) => {
     const https = url.protocol === "https:"
     const req = (https ? httpsRequest : httpRequest)(url, {
       method: "POST",
@@ -72,10 +75,19 @@ const post = (
       timeout: timeoutMs,
       ...(lookup === undefined ? {} : { lookup })
     }, (res) => {
-      res.resume()
+      // The first bytes of the answer are kept for the delivery log; the rest is read and dropped.
+      const kept: Array<Buffer> = []
+      let keptBytes = 0
+      res.on("data", (chunk: Buffer) => {
+        if (keptBytes < excerptBytes) {
+          kept.push(chunk.subarray(0, excerptBytes - keptBytes))
+          keptBytes += Math.min(chunk.length, excerptBytes - keptBytes)
+        }
+      })
       res.on("end", () => {
         const retryAfter = res.headers["retry-after"]
-        resume(Effect.succeed({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter }))
+        const excerpt = Buffer.concat(kept).toString("utf8").replace(/\uFFFD$/, "").slice(0, excerptBytes)
+        resume(Effect.succeed({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, excerpt }))
       })
       res.on("error", (e) => resume(Effect.fail(`network error: ${e.message}`)))
     })
@@ -106,7 +118,11 @@ export const layer = (options: Options) =>
             const answer = yield* post(pool, target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup).pipe(
               Effect.timeoutOrElse({ duration: Duration.millis(timeoutMs), orElse: () => Effect.fail(`timeout after ${timeoutMs} ms`) })
             )
-            return { status: answer.status, retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()) }
+            return {
+              status: answer.status,
+              retryAfterSeconds: retryAfterSeconds(answer.retryAfter, Date.now()),
+              bodyExcerpt: answer.excerpt.replaceAll("\u0000", "")
+            }
           })
       })
     })

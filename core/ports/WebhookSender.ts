@@ -4,6 +4,8 @@ export interface SendResult {
   readonly status: number
   /** `Retry-After` in seconds, when the endpoint sent one. */
   readonly retryAfterSeconds: number | null
+  /** The first 1024 characters of the answer's body, for the delivery log. */
+  readonly bodyExcerpt?: string | null | undefined
 }
 
 /** POSTs a signed webhook; fails with a message on a network error or a timeout. */

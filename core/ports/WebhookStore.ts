@@ -7,6 +7,8 @@ export interface DeliveryResult {
   readonly attempts: number
   readonly lastStatusCode: number | null
   readonly lastError: string | null
+  /** The first 1024 characters of the answer's body, when there was an answer. */
+  readonly lastResponseExcerpt?: string | null | undefined
   readonly nextAttemptAt: DateTime.Utc | null
   readonly succeededAt: DateTime.Utc | null
 }

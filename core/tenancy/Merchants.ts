@@ -53,6 +53,11 @@ export class Merchants extends Context.Service<Merchants, {
     readonly revoked: number
     readonly keys: { readonly sandbox: KeyPair; readonly production: KeyPair }
   }, ApiError>
+  /**
+   * The same for one environment only (a merchant rotating its own keys): revokes the active pairs
+   * of that environment covering the shop, with their tokens, and issues one new pair.
+   */
+  readonly rotateEnvironmentKeys: (shopId: string, environment: Environment) => Effect.Effect<{ readonly revoked: number; readonly keys: KeyPair }, ApiError>
 }>()("core/tenancy/Merchants") {
   static readonly layer = Layer.effect(
     Merchants,
@@ -159,7 +164,18 @@ export class Merchants extends Context.Service<Merchants, {
         }))
       })
 
-      return Merchants.of({ create, issueKeys, rotateKeys })
+      const rotateEnvironmentKeys = Effect.fn("Merchants.rotateEnvironmentKeys")(function*(shopId: string, environment: Environment) {
+        return yield* tx.run(Effect.gen(function*() {
+          const shop = yield* findShop(shopId)
+          const active = (yield* credentials.listActiveForShop(shop.merchantId, shop.id)).filter((c) => c.environment === environment)
+          const revoked = yield* credentials.revoke(active.map((c) => c.id), yield* DateTime.now)
+          const version = active.reduce((max, c) => Math.max(max, c.version), 0) + 1
+          const merchantWide = active.length > 0 && active.every((c) => c.shopId === null)
+          return { revoked, keys: yield* mint(shop.merchantId, merchantWide ? null : shop.id, environment, version) }
+        }))
+      })
+
+      return Merchants.of({ create, issueKeys, rotateKeys, rotateEnvironmentKeys })
     })
   )
 }

@@ -21,6 +21,12 @@ export const eventTypes = [
 ] as const
 export type EventType = typeof eventTypes[number]
 
+/**
+ * The type of a test delivery (`POST /webhooks/{id}/test`): sent to one endpoint on request, never
+ * emitted by a change, never in the event list, whatever the endpoint subscribes to.
+ */
+export const testEventType = "webhook.test"
+
 export interface Subscription {
   readonly id: string
   readonly environment: Environment
@@ -64,6 +70,8 @@ export interface Delivery {
   readonly attempts: number
   readonly lastStatusCode: number | null
   readonly lastError: string | null
+  /** The first 1024 characters of the last answer's body (null: none, or no answer). */
+  readonly lastResponseExcerpt?: string | null | undefined
   readonly nextAttemptAt: DateTime.Utc | null
   readonly succeededAt: DateTime.Utc | null
   readonly lockedUntil: DateTime.Utc | null

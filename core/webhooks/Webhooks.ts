@@ -275,7 +275,8 @@ export class Webhooks extends Context.Service<Webhooks, {
       const attempt = Effect.fnUntraced(function*(delivery: Delivery, subscription: Option.Option<Subscription>) {
         const now = yield* DateTime.now
         const attempts = delivery.attempts + 1
-        const outcome = (result: Omit<DeliveryResult, "attempts">): DeliveryOutcome => ({ id: delivery.id, result: { ...result, attempts } })
+        let excerpt: string | null = null
+        const outcome = (result: Omit<DeliveryResult, "attempts">): DeliveryOutcome => ({ id: delivery.id, result: { ...result, attempts, lastResponseExcerpt: excerpt } })
         if (Option.isNone(subscription) || !subscription.value.active) {
           return outcome({
             status: "dead_letter",
@@ -300,8 +301,9 @@ export class Webhooks extends Context.Service<Webhooks, {
           )
           : yield* sender.send(s.url, headers, delivery.body, deliveryTimeoutMs).pipe(Effect.result)
         const result = "_tag" in answer
-          ? (answer._tag === "Success" ? { status: answer.success.status, retryAfterSeconds: answer.success.retryAfterSeconds, error: null } : { status: null, retryAfterSeconds: null, error: answer.failure })
+          ? (answer._tag === "Success" ? { ...answer.success, error: null } : { status: null, retryAfterSeconds: null, error: answer.failure })
           : { status: answer.status, retryAfterSeconds: answer.retryAfterSeconds, error: null }
+        excerpt = "bodyExcerpt" in result ? result.bodyExcerpt ?? null : null
         if (result.status !== null && result.status >= 200 && result.status < 300) {
           return outcome({ status: "succeeded", lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
         }

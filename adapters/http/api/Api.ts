@@ -16,6 +16,7 @@ import { SettlementAdminApi, SettlementCallbacksApi, SettlementsApi } from "./Se
 import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
+import { DevelopersApi } from "./DevelopersApi.ts"
 import { apiDescription } from "./Description.ts"
 import { polishDocument, withWebhooks } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
@@ -26,7 +27,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
   .prefix("/api/v1")
 {}
 

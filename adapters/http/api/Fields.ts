@@ -58,3 +58,9 @@ export const BuyerAddressBody = Schema.Struct({
   description: "The buyer's postal address. Some rails' providers need it (a Brazilian boleto prints it): " +
     "GET /payment-methods lists `userAddress` in `requiredFields` for those."
 })
+
+/**
+ * The body of an action that takes no fields: empty or `{}`; any field is refused (400 naming it),
+ * as everywhere else. (`Schema.Struct({})` would let every field through.)
+ */
+export const NoFields = Schema.Record(Schema.String, Schema.Never).annotate({ description: "No fields" })

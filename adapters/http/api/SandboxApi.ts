@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { maxAdvanceSeconds } from "../../../core/clock/SandboxClocks.ts"
-import { IsoDateTime, Text } from "./Fields.ts"
+import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 export const ClockView = Schema.Struct({
@@ -19,6 +19,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       success: ClockView
     }).annotate(OpenApi.Description, "The shop's sandbox time (sandbox secret key; production: 400 sandbox_only)."),
     HttpApiEndpoint.post("advance", "/sandbox/clock/advance", {
+      headers: IdempotencyHeaders,
       payload: Schema.Struct({
         seconds: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: maxAdvanceSeconds })).annotate({
           description: `How far to move the shop's sandbox time forward: an integer from 1 to ${maxAdvanceSeconds} (400 days)`
@@ -34,7 +35,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
         "advance by the settlement days answers once the shop's payments read `settlement.status: settled`. From then on the shop's sandbox " +
         "timestamps, expiry dates, schedules and events are in its time; webhook signatures keep real time (`t=`). Time never goes back; " +
         "production time never moves (400 sandbox_only) and other shops' clocks are their own. Errors: invalid_request naming `seconds` " +
-        "(not an integer from 1 to 34560000)."
+        "(not an integer from 1 to 34560000). With an `Idempotency-Key`, a repeated request (a double click) answers the first one's reading and moves nothing more."
     )
   )
   .middleware(SecretKey)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IsoDateTime, Text } from "./Fields.ts"
+import { IdempotencyHeaders, IsoDateTime, NoFields, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
 
@@ -38,6 +38,22 @@ export const DeliveryView = Schema.Struct({
   createdAt: IsoDateTime,
   relatedTxId: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "WebhookDelivery" })
+
+export const DeliveryDetailView = Schema.Struct({
+  ...DeliveryView.fields,
+  request: Schema.Struct({
+    url: Schema.String.annotate({ description: "Where the webhook delivers now" }),
+    headers: Schema.Record(Schema.String, Schema.String).annotate({
+      description: "The headers every attempt carries; `X-Service-Signature` is computed per attempt and described, not stored"
+    }),
+    body: Schema.String.annotate({ description: "The exact bytes sent (and signed) on every attempt: the event envelope" })
+  }),
+  response: Schema.NullOr(Schema.Struct({
+    statusCode: Schema.NullOr(Schema.Int).annotate({ description: "Null when the attempt got no answer (timeout, network error)" }),
+    error: Schema.NullOr(Schema.String),
+    bodyExcerpt: Schema.NullOr(Schema.String).annotate({ description: "The first 1024 characters of the answer's body" })
+  })).annotate({ description: "The last attempt's outcome; null before the first attempt" })
+}).annotate({ identifier: "WebhookDeliveryDetail" })
 
 export const InboxMessageView = Schema.Struct({
   id: Schema.String,
@@ -102,10 +118,32 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       query: { ...Page, status: Schema.optional(DeliveryStatus) },
       success: Schema.Struct({ data: Schema.Array(DeliveryView), pagination: Pagination })
     }),
+    HttpApiEndpoint.get("delivery", "/webhooks/:id/deliveries/:deliveryId", {
+      params: { id: Schema.String, deliveryId: Schema.String },
+      success: DeliveryDetailView
+    }).annotate(
+      OpenApi.Description,
+      "One delivery with what was sent (the exact body and the headers of every attempt) and what the endpoint answered last (status, error, the first 1024 characters of its body)."
+    ),
     HttpApiEndpoint.post("replay", "/webhooks/:id/deliveries/:deliveryId/replay", {
       params: { id: Schema.String, deliveryId: Schema.String },
+      headers: IdempotencyHeaders,
       success: DeliveryView
-    }).annotate(OpenApi.Description, "Queues the delivery again at once, whatever its status."),
+    }).annotate(
+      OpenApi.Description,
+      "Queues the delivery again at once, whatever its status. With an `Idempotency-Key`, a repeated request (a double click) answers the first one's result and queues nothing more."
+    ),
+    HttpApiEndpoint.post("sendTest", "/webhooks/:id/test", {
+      params: Id,
+      payload: NoFields,
+      headers: IdempotencyHeaders,
+      success: DeliveryView.pipe(HttpApiSchema.status(202))
+    }).annotate(
+      OpenApi.Description,
+      "Queues a test delivery to this webhook only, whatever events it subscribes to: the envelope `{ id, type: \"webhook.test\", created, environment, " +
+        "merchantId, shopId, apiVersion, data: { webhookId, test: true, message } }`, signed and retried like any delivery. It is not an event of the " +
+        "account (not in GET /events) and moves no money. With an `Idempotency-Key`, a repeated request queues nothing more."
+    ),
     HttpApiEndpoint.get("inbox", "/webhooks/:id/inbox", {
       params: Id,
       query: Page,

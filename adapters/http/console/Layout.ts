@@ -100,7 +100,8 @@ button.danger{background:var(--bad);border-color:#7f1d1d}
 .pager{display:flex;gap:.6rem;align-items:center;margin:.8rem 0}
 .grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,16rem),1fr))}
 .card{background:#fff;border:1px solid var(--line);border-radius:.5rem;padding:.8rem}
-.card dt{color:var(--muted);font-size:.85rem}.card dd{margin:0 0 .5rem;font-weight:600;font-variant-numeric:tabular-nums}
+.card dt{color:var(--muted);font-size:.85rem}.card dd{margin:0 0 .5rem;font-weight:600;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+h1,.card p,code{overflow-wrap:anywhere}
 ol.timeline{list-style:none;padding:0;margin:0;border-left:3px solid var(--line)}
 ol.timeline li{position:relative;margin:0 0 .8rem .9rem}
 ol.timeline li::before{content:"";position:absolute;left:-1.32rem;top:.45rem;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent)}

@@ -46,6 +46,8 @@ export interface Console {
   readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply>
   /** A fresh idempotency key for a form about to be shown. */
   readonly newKey: Effect.Effect<string>
+  /** Ends this session on the server (its credential no longer works: keys rotated). */
+  readonly endSession: Effect.Effect<void>
   /** The page shell around `body`, with this session's band and navigation. */
   readonly page: (title: string, body: string, options?: { readonly section?: Section; readonly status?: number }) => HttpServerResponse.HttpServerResponse
 }
@@ -111,6 +113,7 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       form,
       api: (call) => api({ ...call, bearer }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.provideService(Scope.Scope, scope)),
       newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
+      endSession: sessions.end(cookie!),
       page
     })
   })

@@ -21,10 +21,13 @@ export const money = (amount: number | string | null | undefined, currency: stri
 const good = new Set(["paid", "succeeded", "completed", "active", "delivered", "won", "approved", "settled", "closed", "resolved", "healthy", "ok"])
 const bad = new Set(["failed", "rejected", "lost", "dead_letter", "expired", "cancelled", "canceled", "chargeback", "open_circuit", "down", "returned"])
 
-/** A status as a badge: green for done, red for failed, amber for waiting. */
-export const status = (value: string | null | undefined) => {
+/**
+ * A status as a badge: green for done, red for failed, amber for waiting. `tone` colours a
+ * translated word the sets above cannot know.
+ */
+export const status = (value: string | null | undefined, tone?: "good" | "bad" | "wait") => {
   const text = value ?? "—"
-  const kind = good.has(text) ? " good" : bad.has(text) ? " bad" : text === "—" ? "" : " wait"
+  const kind = tone !== undefined ? ` ${tone}` : good.has(text) ? " good" : bad.has(text) ? " bad" : text === "—" ? "" : " wait"
   return `<span class="status${kind}">${escapeHtml(text)}</span>`
 }
 

@@ -35,6 +35,7 @@ import { MetricsRoute } from "./Metrics.ts"
 import { methodsOf } from "./RouteTemplates.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./WebhookHandlers.ts"
 import { EventHandlers } from "./EventHandlers.ts"
+import { DeveloperHandlers } from "./DeveloperHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./SecurityLive.ts"
@@ -53,6 +54,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookHandlers,
     WebhookInboxHandlers,
     EventHandlers,
+    DeveloperHandlers,
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,

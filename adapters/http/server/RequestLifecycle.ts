@@ -8,8 +8,10 @@ import { SecureRandom } from "effect/crypto"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
+import type { Environment } from "../../../core/Environment.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { recordRequest } from "./Metrics.ts"
+import { RequestLog } from "./RequestLog.ts"
 import { routeOf } from "./RouteTemplates.ts"
 
 export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
@@ -18,7 +20,7 @@ export class RequestId extends Context.Service<RequestId, string>()("adapters/ht
  * Fields of the request's log line that an inner middleware learns on the way (the shop, once
  * the credential is authenticated: `SecurityLive.ts`), read when the line is written.
  */
-export class RequestLogFields extends Context.Service<RequestLogFields, { shopId?: string }>()("adapters/http/RequestLogFields") {}
+export class RequestLogFields extends Context.Service<RequestLogFields, { shopId?: string; environment?: Environment }>()("adapters/http/RequestLogFields") {}
 
 const requestIdHeader = "x-request-id"
 
@@ -93,6 +95,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
   Effect.gen(function*() {
     const config = yield* EngineConfig
     const random = yield* SecureRandom.SecureRandom
+    const requestLog = yield* RequestLog
     // Every failure is answered here; the type says "unhandled" only because the router's
     // middleware type asks a global middleware to pass on what it does not handle.
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
@@ -102,7 +105,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         // The request's id on its span: a trace found from the id in an error envelope, and back.
         yield* Effect.annotateCurrentSpan("http.request_id", requestId)
         const started = yield* Clock.currentTimeMillis
-        const fields: { shopId?: string } = {}
+        const fields: { shopId?: string; environment?: Environment } = {}
         const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseNul(request), httpEffect)
         const response = yield* answer.pipe(
           // The endpoints' own answer to a body that is not JSON is a bare 415: give it the envelope.
@@ -126,7 +129,17 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const elapsed = (yield* Clock.currentTimeMillis) - started
         yield* recordRequest(request.method, request.url, response.status, elapsed)
         // The path only: a query string can carry an email, a phone or a document number.
-        const path = request.url.split("?")[0]
+        const path = request.url.split("?")[0]!
+        if (fields.shopId !== undefined && fields.environment !== undefined) {
+          requestLog.record(fields.environment, fields.shopId, {
+            requestId,
+            method: request.method,
+            path,
+            status: response.status,
+            durationMs: elapsed,
+            at: new Date(started).toISOString()
+          })
+        }
         yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(
           Effect.annotateLogs({ requestId, ...fields, method: request.method, route: routeOf(request.method, request.url), status: response.status, durationMs: elapsed })
         )
@@ -134,4 +147,4 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
       })
   }),
   { global: true }
-).pipe(Layer.provide(SecureRandom.layerWebCrypto))
+).pipe(Layer.provide([SecureRandom.layerWebCrypto, RequestLog.layer]))

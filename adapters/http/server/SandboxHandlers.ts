@@ -5,6 +5,8 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { type ClockReading, SandboxClocks } from "../../../core/clock/SandboxClocks.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
+import { ClockView } from "../api/SandboxApi.ts"
+import { makeIdempotent } from "./Idempotent.ts"
 
 const view = (r: ClockReading) => ({ now: DateTime.formatIso(r.now), offsetSeconds: r.offsetSeconds })
 
@@ -12,9 +14,19 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
   Effect.gen(function*() {
     const clocks = yield* SandboxClocks
     const scopes = yield* Scopes
+    const idempotent = yield* makeIdempotent
     const scope = (shopId: string | undefined) => Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p, { shopId }))
     return handlers.handleAll({
       clock: ({ query }) => Effect.map(Effect.flatMap(scope(query.shopId), clocks.read), view),
-      advance: ({ payload }) => Effect.map(Effect.flatMap(scope(payload.shopId), (s) => clocks.advance(s, payload.seconds)), view)
+      advance: ({ headers, payload }) =>
+        Effect.flatMap(scope(payload.shopId), (s) =>
+          idempotent({
+            operation: "POST /sandbox/clock/advance",
+            scope: s,
+            key: headers["idempotency-key"],
+            request: { seconds: payload.seconds, shopId: s.shop.id },
+            codec: ClockView,
+            execute: () => Effect.map(clocks.advance(s, payload.seconds), view)
+          }))
     })
   }))

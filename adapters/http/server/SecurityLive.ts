@@ -20,7 +20,10 @@ const logShop = <A, E, R>(principal: Principal, effect: Effect.Effect<A, E, R>) 
   const shopId = principal.shop?.id
   if (shopId === undefined) return effect
   return Effect.flatMap(Effect.serviceOption(RequestLogFields), (fields) => {
-    if (Option.isSome(fields)) fields.value.shopId = shopId
+    if (Option.isSome(fields)) {
+      fields.value.shopId = shopId
+      fields.value.environment = principal.environment
+    }
     return Effect.annotateLogs(effect, { shopId })
   })
 }

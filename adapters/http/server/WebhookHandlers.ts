@@ -1,12 +1,15 @@
 /** Handlers of the webhook endpoints and of the managed inbox. */
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { invalidRequest } from "../../../core/ApiError.ts"
+import { type ApiError, invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { Webhooks } from "../../../core/webhooks/Webhooks.ts"
+import { deliveryHeaders, makeDeliveryLog } from "../../../core/webhooks/DeliveryLog.ts"
 import { Api } from "../api/Api.ts"
+import { DeliveryView } from "../api/WebhooksApi.ts"
+import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 const iso = (t: DateTime.Utc | null) => t === null ? null : DateTime.formatIso(t)
@@ -52,12 +55,18 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     const scopes = yield* Scopes
+    const log = yield* makeDeliveryLog
+    const idempotent = yield* makeIdempotent
     const scope = Effect.gen(function*() {
       const principal = yield* CurrentPrincipal
       const { environment, merchant, shop } = yield* scopes.resolve(principal)
       // A credential covering every shop of its merchant registers for all of them.
-      return { environment, shopId: shop.id, coversMerchantId: principal.credential.shopId === null ? merchant.id : null }
+      return { environment, shopId: shop.id, merchantId: merchant.id, merchant, coversMerchantId: principal.credential.shopId === null ? merchant.id : null }
     })
+    /** Runs once per Idempotency-Key (a double click queues one delivery). */
+    const once = (operation: string, key: string | undefined, execute: (s: Effect.Success<typeof scope>) => Effect.Effect<Delivery, ApiError>) =>
+      Effect.flatMap(scope, (s) =>
+        idempotent({ operation, scope: s, key, request: {}, codec: DeliveryView, execute: () => Effect.map(execute(s), deliveryView) }))
     return handlers.handleAll({
       create: ({ payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.create(s, payload)), withSecret),
       list: ({ query }) =>
@@ -76,7 +85,25 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
           const { rows, total } = yield* webhooks.deliveries(yield* scope, params.id, { status: query.status }, page)
           return { data: rows.map(deliveryView), pagination: pagination(total, page) }
         }),
-      replay: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.replay(s, params.id, params.deliveryId)), deliveryView),
+      delivery: ({ params }) =>
+        Effect.gen(function*() {
+          const { delivery, webhook } = yield* log.detail(yield* scope, params.id, params.deliveryId)
+          return {
+            ...deliveryView(delivery),
+            request: { url: webhook.url, headers: deliveryHeaders(delivery), body: delivery.body },
+            response: delivery.attempts === 0
+              ? null
+              : { statusCode: delivery.lastStatusCode, error: delivery.lastError, bodyExcerpt: delivery.lastResponseExcerpt ?? null }
+          }
+        }),
+      replay: ({ headers, params }) =>
+        once(
+          `POST /webhooks/${params.id}/deliveries/${params.deliveryId}/replay`,
+          headers["idempotency-key"],
+          (s) => webhooks.replay(s, params.id, params.deliveryId)
+        ),
+      sendTest: ({ headers, params }) =>
+        once(`POST /webhooks/${params.id}/test`, headers["idempotency-key"], (s) => log.sendTest(s, params.id)),
       inbox: ({ params, query }) =>
         Effect.gen(function*() {
           const page = clampPage(query)

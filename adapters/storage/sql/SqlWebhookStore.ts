@@ -45,6 +45,7 @@ const outcomeRecord = ({ id, result: r }: DeliveryOutcome) => ({
   attempts: r.attempts,
   last_status_code: r.lastStatusCode,
   last_error: r.lastError,
+  last_response_excerpt: r.lastResponseExcerpt ?? null,
   next_attempt_at: r.nextAttemptAt === null ? null : DateTime.formatIso(r.nextAttemptAt),
   succeeded_at: r.succeededAt === null ? null : DateTime.formatIso(r.succeededAt)
 })
@@ -182,9 +183,9 @@ export const SqlWebhookStore = Layer.effect(
       recordAttempts: (outcomes) =>
         outcomes.length === 0 ? Effect.void : sql`UPDATE webhook_deliveries SET
               status = o.status, attempts = o.attempts, last_status_code = o.last_status_code, last_error = o.last_error,
-              next_attempt_at = o.next_attempt_at, succeeded_at = o.succeeded_at, locked_until = NULL
+              last_response_excerpt = o.last_response_excerpt, next_attempt_at = o.next_attempt_at, succeeded_at = o.succeeded_at, locked_until = NULL
             FROM jsonb_to_recordset(${JSON.stringify(outcomes.map(outcomeRecord))}::jsonb) AS o(
-              id text, status text, attempts integer, last_status_code integer, last_error text,
+              id text, status text, attempts integer, last_status_code integer, last_error text, last_response_excerpt text,
               next_attempt_at timestamptz, succeeded_at timestamptz)
             WHERE webhook_deliveries.id = o.id`.pipe(Effect.asVoid, Effect.orDie),
       requeue: (id, now) =>

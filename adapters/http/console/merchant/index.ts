@@ -2,5 +2,6 @@
 import type { ConsoleRoute } from "../Page.ts"
 import { paymentRoutes } from "./Payments.ts"
 import { moneyRoutes } from "./MoneyRoutes.ts"
+import { developerAreaRoutes } from "./DeveloperRoutes.ts"
 
-export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [...paymentRoutes, ...moneyRoutes]
+export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [...paymentRoutes, ...moneyRoutes, ...developerAreaRoutes]

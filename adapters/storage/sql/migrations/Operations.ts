@@ -133,5 +133,9 @@ export const operations = {
       expires_at timestamptz NOT NULL
     )`,
     `CREATE INDEX console_sessions_by_expiry ON console_sessions (expires_at)`
+  ),
+  // The delivery log shows what the endpoint answered (core/webhooks/DeliveryLog.ts).
+  "0022_webhook_response_excerpts": statements(
+    `ALTER TABLE webhook_deliveries ADD COLUMN last_response_excerpt text`
   )
 }

@@ -1,0 +1,112 @@
+/**
+ * One webhook delivery: the request sent (headers, the exact body) and the endpoint's last answer
+ * (status, error, the start of its body), and replay. A replay form carries its own idempotency
+ * key: submitted twice, it queues the delivery once.
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import { formFields } from "../Layout.ts"
+import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
+import { dictionary, formatDateTime } from "../Text.ts"
+import { facts, link, notice, problem, status, table } from "../View.ts"
+import { segments } from "./Webhooks.ts"
+
+const words = dictionary({
+  en: {
+    delivery: "Delivery", event: "Event", status: "Status", attempts: "Attempts", created: "Created", next: "Next attempt", succeeded: "Succeeded",
+    request: "Request", response: "Response", url: "URL", headers: "Headers", header: "Header", value: "Value", body: "Body",
+    statusCode: "Status code", error: "Error", excerpt: "Body (first 1024 characters)", noAnswer: "Not attempted yet.", empty: "(empty)",
+    replay: "Replay", replayHint: "Queues this delivery again now, with the same body. One replay per click.", replayButton: "Replay this delivery",
+    replayed: "The delivery was queued again; refresh to see its new outcome.", back: "Back to the endpoint", payment: "Payment"
+  },
+  pt: {
+    delivery: "Entrega", event: "Evento", status: "Status", attempts: "Tentativas", created: "Criada", next: "Próxima tentativa", succeeded: "Entregue",
+    request: "Requisição", response: "Resposta", url: "URL", headers: "Cabeçalhos", header: "Cabeçalho", value: "Valor", body: "Corpo",
+    statusCode: "Código de status", error: "Erro", excerpt: "Corpo (primeiros 1024 caracteres)", noAnswer: "Ainda não tentada.", empty: "(vazio)",
+    replay: "Reenviar", replayHint: "Enfileira esta entrega de novo agora, com o mesmo corpo. Um reenvio por clique.", replayButton: "Reenviar esta entrega",
+    replayed: "A entrega foi enfileirada de novo; atualize para ver o novo resultado.", back: "Voltar ao endpoint", payment: "Pagamento"
+  },
+  es: {
+    delivery: "Entrega", event: "Evento", status: "Estado", attempts: "Intentos", created: "Creada", next: "Próximo intento", succeeded: "Entregada",
+    request: "Solicitud", response: "Respuesta", url: "URL", headers: "Encabezados", header: "Encabezado", value: "Valor", body: "Cuerpo",
+    statusCode: "Código de estado", error: "Error", excerpt: "Cuerpo (primeros 1024 caracteres)", noAnswer: "Aún no se intentó.", empty: "(vacío)",
+    replay: "Reenviar", replayHint: "Encola esta entrega otra vez ahora, con el mismo cuerpo. Un reenvío por clic.", replayButton: "Reenviar esta entrega",
+    replayed: "La entrega se encoló otra vez; actualice para ver su nuevo resultado.", back: "Volver al endpoint", payment: "Pago"
+  }
+})
+
+/** A JSON text indented for reading; anything else as it is. */
+const pretty = (text: string) => {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
+
+const deliveryPage = (c: Console, webhookId: string, deliveryId: string, options: { readonly top?: string; readonly status?: number } = {}) =>
+  Effect.gen(function*() {
+    const t = words(c.language)
+    const endpoint = `/console/webhooks/${encodeURIComponent(webhookId)}`
+    const back = `<p>${link(endpoint, t.back)}</p>`
+    const reply = yield* c.api({ method: "GET", path: `/api/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}` })
+    if (reply.status !== 200) {
+      return c.page(t.delivery, `<h1>${escapeHtml(t.delivery)}</h1>${problem(reply)}${back}`, { section: "webhooks", status: reply.status })
+    }
+    const d = reply.body
+    const headers: ReadonlyArray<readonly [string, string]> = Object.entries(d.request.headers as Record<string, string>)
+    const response = d.response === null
+      ? `<p class="muted">${escapeHtml(t.noAnswer)}</p>`
+      : `${facts([
+        [t.statusCode, escapeHtml(d.response.statusCode === null ? "—" : String(d.response.statusCode))],
+        ...(d.response.error === null ? [] : [[t.error, escapeHtml(d.response.error)] as const])
+      ])}<h3>${escapeHtml(t.excerpt)}</h3><pre data-testid="response-body" tabindex="0" role="region" aria-label="${escapeHtml(t.excerpt)}">${escapeHtml(d.response.bodyExcerpt === null || d.response.bodyExcerpt === "" ? t.empty : pretty(d.response.bodyExcerpt))}</pre>`
+    const body = `<h1>${escapeHtml(t.delivery)} <span class="muted">${escapeHtml(d.id)}</span></h1>${options.top ?? ""}${
+      c.query.get("done") === "replayed" ? notice(t.replayed) : ""
+    }
+${facts([
+      [t.event, escapeHtml(d.event)],
+      [t.status, status(d.status)],
+      [t.attempts, escapeHtml(String(d.attempts))],
+      [t.created, escapeHtml(formatDateTime(d.createdAt, c.language))],
+      ...(d.nextAttemptAt === null ? [] : [[t.next, escapeHtml(formatDateTime(d.nextAttemptAt, c.language))] as const]),
+      ...(d.succeededAt === null ? [] : [[t.succeeded, escapeHtml(formatDateTime(d.succeededAt, c.language))] as const]),
+      ...(d.relatedTxId === null ? [] : [[t.payment, link(`/console/payments/${encodeURIComponent(d.relatedTxId)}`, d.relatedTxId)] as const])
+    ])}
+<section aria-labelledby="request-heading"><h2 id="request-heading">${escapeHtml(t.request)}</h2>
+<p><strong>POST</strong> <code>${escapeHtml(d.request.url)}</code></p>
+${table(t.headers, [{ label: t.header }, { label: t.value }], headers.map(([name, value]) => [`<code>${escapeHtml(name)}</code>`, `<code>${escapeHtml(value)}</code>`]), "")}
+<h3>${escapeHtml(t.body)}</h3><pre data-testid="request-body" tabindex="0" role="region" aria-label="${escapeHtml(t.body)}">${escapeHtml(pretty(d.request.body))}</pre></section>
+<section aria-labelledby="response-heading"><h2 id="response-heading">${escapeHtml(t.response)}</h2>${response}</section>
+<section aria-labelledby="replay-heading"><h2 id="replay-heading">${escapeHtml(t.replay)}</h2>
+<form method="post" action="${endpoint}/deliveries/${encodeURIComponent(d.id)}/replay" class="stack">${formFields(c.session, yield* c.newKey)}
+<p class="muted">${escapeHtml(t.replayHint)}</p><div><button type="submit">${escapeHtml(t.replayButton)}</button></div></form></section>${back}`
+    return c.page(`${t.delivery} ${d.id}`, body, { section: "webhooks", ...(options.status === undefined ? {} : { status: options.status }) })
+  })
+
+export const deliveryRoutes: ReadonlyArray<ConsoleRoute> = [
+  {
+    method: "GET",
+    path: "/console/webhooks/:id/deliveries/:deliveryId",
+    side: "merchant",
+    handler: (c) => deliveryPage(c, segments(c)[1] ?? "", segments(c)[3] ?? "")
+  },
+  {
+    method: "POST",
+    path: "/console/webhooks/:id/deliveries/:deliveryId/replay",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const [, webhookId = "", , deliveryId = ""] = segments(c)
+        const reply = yield* c.api({
+          method: "POST",
+          path: `/api/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`,
+          idempotencyKey: c.form.get("idempotencyKey") ?? undefined
+        })
+        if (reply.status === 200) {
+          return redirect(`/console/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}?done=replayed`)
+        }
+        return yield* deliveryPage(c, webhookId, deliveryId, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  }
+]

@@ -1,0 +1,174 @@
+/**
+ * One webhook endpoint: its settings (edit, turn off, delete), its secret (rotate: the new one is
+ * shown once, in the POST's answer), a test delivery, and its delivery log.
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import { formFields } from "../Layout.ts"
+import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
+import { dictionary, formatDateTime } from "../Text.ts"
+import { facts, field, link, notice, problem, status, table } from "../View.ts"
+import { endpointFields, eventList, formErrors, secretCard, segments, webhookWords } from "./Webhooks.ts"
+
+const words = dictionary({
+  en: {
+    endpoint: "Endpoint", settings: "Settings", save: "Save", state: "State", on: "Active: receives events", off: "Off: receives nothing",
+    danger: "Delete", deleteHint: "Deleting drops its pending deliveries.", deleteButton: "Delete this endpoint",
+    secret: "Signing secret", rotateHint: "A new secret; for 24 hours deliveries are also signed (v0) with the old one.", rotate: "Rotate the secret",
+    test: "Test", testHint: "Queues one webhook.test delivery to this endpoint only. No money moves.", sendTest: "Send a test event",
+    deliveries: "Deliveries", delivery: "Delivery", event: "Event", status: "Status", attempts: "Attempts", answer: "Last answer", created: "Created",
+    none: "No deliveries yet.", saved: "Settings saved.", tested: "A test event was queued; it appears below once sent.",
+    rotated: "The secret was rotated.", disabledReason: "Turned off by the engine", managed: "Managed inbox", newer: "Newer", older: "Older", page: "Pages"
+  },
+  pt: {
+    endpoint: "Endpoint", settings: "Configurações", save: "Salvar", state: "Estado", on: "Ativo: recebe eventos", off: "Desligado: não recebe nada",
+    danger: "Excluir", deleteHint: "Excluir descarta as entregas pendentes.", deleteButton: "Excluir este endpoint",
+    secret: "Segredo de assinatura", rotateHint: "Um novo segredo; por 24 horas as entregas também são assinadas (v0) com o antigo.", rotate: "Trocar o segredo",
+    test: "Teste", testHint: "Enfileira uma entrega webhook.test só para este endpoint. Nenhum dinheiro se move.", sendTest: "Enviar um evento de teste",
+    deliveries: "Entregas", delivery: "Entrega", event: "Evento", status: "Status", attempts: "Tentativas", answer: "Última resposta", created: "Criada",
+    none: "Nenhuma entrega ainda.", saved: "Configurações salvas.", tested: "Um evento de teste foi enfileirado; aparece abaixo quando enviado.",
+    rotated: "O segredo foi trocado.", disabledReason: "Desligado pelo motor", managed: "Caixa gerenciada", newer: "Mais novas", older: "Mais antigas", page: "Páginas"
+  },
+  es: {
+    endpoint: "Endpoint", settings: "Configuración", save: "Guardar", state: "Estado", on: "Activo: recibe eventos", off: "Apagado: no recibe nada",
+    danger: "Eliminar", deleteHint: "Eliminarlo descarta sus entregas pendientes.", deleteButton: "Eliminar este endpoint",
+    secret: "Secreto de firma", rotateHint: "Un secreto nuevo; durante 24 horas las entregas también se firman (v0) con el anterior.", rotate: "Rotar el secreto",
+    test: "Prueba", testHint: "Encola una entrega webhook.test solo a este endpoint. No se mueve dinero.", sendTest: "Enviar un evento de prueba",
+    deliveries: "Entregas", delivery: "Entrega", event: "Evento", status: "Estado", attempts: "Intentos", answer: "Última respuesta", created: "Creada",
+    none: "Aún no hay entregas.", saved: "Configuración guardada.", tested: "Se encoló un evento de prueba; aparece abajo cuando se envía.",
+    rotated: "El secreto fue rotado.", disabledReason: "Apagado por el motor", managed: "Buzón administrado", newer: "Más nuevas", older: "Más antiguas", page: "Páginas"
+  }
+})
+
+const pageSize = 20
+
+const endpointPage = (
+  c: Console,
+  id: string,
+  options: { readonly top?: string; readonly form?: { url: string; events: string; description: string; active: string }; readonly errors?: ReadonlyMap<string, string>; readonly status?: number } = {}
+) =>
+  Effect.gen(function*() {
+    const t = words(c.language)
+    const w0 = webhookWords(c.language)
+    const base = `/console/webhooks/${encodeURIComponent(id)}`
+    const reply = yield* c.api({ method: "GET", path: `/api/v1/webhooks/${encodeURIComponent(id)}` })
+    if (reply.status !== 200) {
+      return c.page(t.endpoint, `<h1>${escapeHtml(t.endpoint)}</h1>${problem(reply)}<p>${link("/console/webhooks", w0.back)}</p>`, { section: "webhooks", status: reply.status })
+    }
+    const w = reply.body
+    const offset = Math.max(0, Math.floor(Number(c.query.get("offset") ?? "0")) || 0)
+    const log = yield* c.api({ method: "GET", path: `/api/v1/webhooks/${encodeURIComponent(id)}/deliveries?limit=${pageSize}&offset=${offset}` })
+    const rows: ReadonlyArray<any> = log.body?.data ?? []
+    const total: number = log.body?.pagination?.total ?? 0
+    const deliveries = log.status !== 200 ? problem(log) : table(t.deliveries, [
+      { label: t.delivery }, { label: t.event }, { label: t.status }, { label: t.attempts, numeric: true }, { label: t.answer, numeric: true }, { label: t.created }
+    ], rows.map((d) => [
+      `<a href="${base}/deliveries/${encodeURIComponent(d.id)}">${escapeHtml(d.id)}</a>`,
+      escapeHtml(d.event),
+      status(d.status),
+      escapeHtml(String(d.attempts)),
+      escapeHtml(d.lastStatusCode === null ? (d.lastError === null ? "—" : "✕") : String(d.lastStatusCode)),
+      escapeHtml(formatDateTime(d.createdAt, c.language))
+    ]), t.none)
+    const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
+      offset > 0 ? link(`${base}?offset=${Math.max(0, offset - pageSize)}`, t.newer) : ""
+    }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(`${base}?offset=${offset + pageSize}`, t.older) : ""}</nav>`
+    const done = { saved: t.saved, tested: t.tested }[c.query.get("done") ?? ""] as string | undefined
+    const form = options.form ?? { url: w.url, events: w.events.join(", "), description: w.description ?? "", active: String(w.active) }
+    const errors = options.errors ?? new Map<string, string>()
+    const action = (path: string, label: string, hint: string, kind = "secondary") =>
+      Effect.map(c.newKey, (key) =>
+        `<form method="post" action="${base}/${path}" class="stack">${formFields(c.session, key)}<p class="muted">${escapeHtml(hint)}</p><div><button type="submit" class="${kind}">${escapeHtml(label)}</button></div></form>`)
+    const body = `<h1>${escapeHtml(t.endpoint)} <span class="muted">${escapeHtml(w.id)}</span></h1>${done === undefined ? "" : notice(done)}${options.top ?? ""}
+${facts([
+      [w0.url, escapeHtml(w.url) + (w.managed ? ` <span class="muted">(${escapeHtml(t.managed)})</span>` : "")],
+      [w0.events, escapeHtml(w.events.join(", "))],
+      [t.state, w.active ? status(w0.active, "good") : status(w0.disabled, "bad")],
+      ...(w.disabledReason === null ? [] : [[t.disabledReason, escapeHtml(w.disabledReason)] as const]),
+      [t.created, escapeHtml(formatDateTime(w.createdAt, c.language))]
+    ])}
+<h2 id="deliveries-heading">${escapeHtml(t.deliveries)}</h2>${deliveries}${pager}
+<div class="grid" style="margin-top:1rem">
+<section class="card" aria-labelledby="test-heading"><h2 id="test-heading">${escapeHtml(t.test)}</h2>${yield* action("test", t.sendTest, t.testHint, "")}</section>
+<section class="card" aria-labelledby="secret-heading2"><h2 id="secret-heading2">${escapeHtml(t.secret)}</h2>${yield* action("rotate-secret", t.rotate, t.rotateHint)}</section>
+</div>
+<h2 id="settings-heading">${escapeHtml(t.settings)}</h2>
+<form method="post" action="${base}" class="stack" aria-labelledby="settings-heading">${formFields(c.session, yield* c.newKey)}<input type="hidden" name="currentUrl" value="${escapeHtml(w.url)}">
+${endpointFields(c.language, form, errors)}
+${field("active", t.state, { value: form.active, options: [["true", t.on], ["false", t.off]], error: errors.get("active") })}
+<div><button type="submit">${escapeHtml(t.save)}</button></div></form>
+<h2 id="delete-heading">${escapeHtml(t.danger)}</h2>${yield* action("delete", t.deleteButton, t.deleteHint, "danger")}
+<p>${link("/console/webhooks", w0.back)}</p>`
+    return c.page(`${t.endpoint} ${w.id}`, body, { section: "webhooks", ...(options.status === undefined ? {} : { status: options.status }) })
+  })
+
+/** `/console/webhooks/{id}[/...]`: the endpoint's id. */
+const idOf = (c: Console) => segments(c)[1] ?? ""
+const pathOf = (id: string) => `/api/v1/webhooks/${encodeURIComponent(id)}`
+const key = (c: Console) => c.form.get("idempotencyKey") ?? undefined
+
+export const webhookEndpointRoutes: ReadonlyArray<ConsoleRoute> = [
+  { method: "GET", path: "/console/webhooks/:id", side: "merchant", handler: (c) => endpointPage(c, idOf(c)) },
+  {
+    method: "POST",
+    path: "/console/webhooks/:id",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const id = idOf(c)
+        const form = {
+          url: (c.form.get("url") ?? "").trim(),
+          events: c.form.get("events") ?? "",
+          description: (c.form.get("description") ?? "").trim(),
+          active: c.form.get("active") === "false" ? "false" : "true"
+        }
+        const reply = yield* c.api({
+          method: "PATCH",
+          path: pathOf(id),
+          // The URL only when it changed: a managed inbox's own URL sent back would unmanage it.
+          body: { ...(form.url === c.form.get("currentUrl") ? {} : { url: form.url }), events: eventList(form.events), description: form.description === "" ? null : form.description, active: form.active === "true" },
+          idempotencyKey: key(c)
+        })
+        if (reply.status === 200) return redirect(`/console/webhooks/${encodeURIComponent(id)}?done=saved`)
+        return yield* endpointPage(c, id, { top: problem(reply), form, errors: formErrors(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  },
+  {
+    method: "POST",
+    path: "/console/webhooks/:id/delete",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const id = idOf(c)
+        const reply = yield* c.api({ method: "DELETE", path: pathOf(id), idempotencyKey: key(c) })
+        // Deleted now, or by the first of two clicks: either way it is gone.
+        if (reply.status === 200 || reply.status === 404) return redirect("/console/webhooks?done=deleted")
+        return yield* endpointPage(c, id, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  },
+  {
+    method: "POST",
+    path: "/console/webhooks/:id/rotate-secret",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const id = idOf(c)
+        const t = words(c.language)
+        const reply = yield* c.api({ method: "POST", path: `${pathOf(id)}/rotate-secret`, idempotencyKey: key(c) })
+        if (reply.status === 200) return yield* endpointPage(c, id, { top: notice(t.rotated) + secretCard(c.language, reply.body.secret) })
+        return yield* endpointPage(c, id, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  },
+  {
+    method: "POST",
+    path: "/console/webhooks/:id/test",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const id = idOf(c)
+        const reply = yield* c.api({ method: "POST", path: `${pathOf(id)}/test`, idempotencyKey: key(c) })
+        if (reply.status === 202) return redirect(`/console/webhooks/${encodeURIComponent(id)}?done=tested`)
+        return yield* endpointPage(c, id, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  }
+]

@@ -1,0 +1,125 @@
+/**
+ * Webhooks: the endpoints list and the form that adds one. The new endpoint's signing secret is
+ * shown once, in the answer to the POST (never in a URL; the page is not cached).
+ */
+import { Effect } from "effect"
+import { escapeHtml } from "../../server/Html.ts"
+import { type ApiReply, fieldErrors } from "../ApiClient.ts"
+import { formFields } from "../Layout.ts"
+import type { Console, ConsoleRoute } from "../Page.ts"
+import { dictionary, formatDateTime, type Language } from "../Text.ts"
+import { field, link, notice, problem, status, table } from "../View.ts"
+
+export const webhookWords = dictionary({
+  en: {
+    title: "Webhooks", endpoints: "Endpoints", url: "Endpoint URL", events: "Events", state: "State", created: "Created", description: "Description",
+    none: "No endpoints yet.", add: "Add an endpoint", create: "Add endpoint", urlHint: "Where the events are POSTed: an https URL (http in sandbox).",
+    eventsHint: "Event types separated by commas, or * for every event.", active: "active", disabled: "disabled",
+    secretTitle: "New signing secret", secretOnce: "Copy this secret now: it is shown only once. It verifies the X-Service-Signature header of every delivery.",
+    created1: "Endpoint added.", deleted: "Endpoint deleted.", back: "All endpoints", openEndpoint: "Open"
+  },
+  pt: {
+    title: "Webhooks", endpoints: "Endpoints", url: "URL do endpoint", events: "Eventos", state: "Estado", created: "Criado", description: "Descrição",
+    none: "Nenhum endpoint ainda.", add: "Adicionar um endpoint", create: "Adicionar endpoint", urlHint: "Para onde os eventos são enviados (POST): uma URL https (http no sandbox).",
+    eventsHint: "Tipos de evento separados por vírgulas, ou * para todos.", active: "ativo", disabled: "desativado",
+    secretTitle: "Novo segredo de assinatura", secretOnce: "Copie este segredo agora: ele é mostrado uma única vez. Ele verifica o cabeçalho X-Service-Signature de cada entrega.",
+    created1: "Endpoint adicionado.", deleted: "Endpoint excluído.", back: "Todos os endpoints", openEndpoint: "Abrir"
+  },
+  es: {
+    title: "Webhooks", endpoints: "Endpoints", url: "URL del endpoint", events: "Eventos", state: "Estado", created: "Creado", description: "Descripción",
+    none: "Aún no hay endpoints.", add: "Agregar un endpoint", create: "Agregar endpoint", urlHint: "Adonde se envían los eventos (POST): una URL https (http en sandbox).",
+    eventsHint: "Tipos de evento separados por comas, o * para todos.", active: "activo", disabled: "desactivado",
+    secretTitle: "Nuevo secreto de firma", secretOnce: "Copie este secreto ahora: se muestra una sola vez. Verifica el encabezado X-Service-Signature de cada entrega.",
+    created1: "Endpoint agregado.", deleted: "Endpoint eliminado.", back: "Todos los endpoints", openEndpoint: "Abrir"
+  }
+})
+
+/** The path's segments after `/console/`, decoded. */
+export const segments = (c: Console): ReadonlyArray<string> =>
+  new URL(c.request.url, "http://console.internal").pathname.split("/").slice(2).map((s) => {
+    try {
+      return decodeURIComponent(s)
+    } catch {
+      return s
+    }
+  })
+
+/** `a, b` or `*` as the API's list. */
+export const eventList = (text: string) => text.split(",").map((e) => e.trim()).filter((e) => e !== "")
+
+/** The API's field errors, with `events.2` told on the `events` field. */
+export const formErrors = (reply: ApiReply): ReadonlyMap<string, string> => {
+  const errors = new Map<string, string>()
+  for (const [path, message] of fieldErrors(reply)) {
+    const name = path.split(".")[0] ?? path
+    if (!errors.has(name)) errors.set(name, message)
+  }
+  return errors
+}
+
+/** The secret the API shows once, shown once. */
+export const secretCard = (language: Language, secret: string) => {
+  const t = webhookWords(language)
+  return `<section class="card" aria-labelledby="secret-heading"><h2 id="secret-heading">${escapeHtml(t.secretTitle)}</h2>
+<p>${escapeHtml(t.secretOnce)}</p><p class="secret" data-testid="secret">${escapeHtml(secret)}</p></section>`
+}
+
+export const endpointFields = (
+  language: Language,
+  values: { readonly url?: string; readonly events?: string; readonly description?: string },
+  errors: ReadonlyMap<string, string>
+) => {
+  const t = webhookWords(language)
+  return field("url", t.url, { type: "url", value: values.url, error: errors.get("url"), hint: t.urlHint, required: true, attributes: 'autocomplete="off" spellcheck="false"' }) +
+    field("events", t.events, { value: values.events ?? "*", error: errors.get("events"), hint: t.eventsHint, required: true, attributes: 'spellcheck="false"' }) +
+    field("description", t.description, { value: values.description, error: errors.get("description") })
+}
+
+const listPage = (c: Console, options: { readonly top?: string; readonly form?: { url: string; events: string; description: string }; readonly errors?: ReadonlyMap<string, string>; readonly status?: number } = {}) =>
+  Effect.gen(function*() {
+    const t = webhookWords(c.language)
+    const reply = yield* c.api({ method: "GET", path: "/api/v1/webhooks?limit=100" })
+    const rows: ReadonlyArray<any> = reply.body?.data ?? []
+    const list = reply.status === 200
+      ? table(t.endpoints, [{ label: t.url }, { label: t.events }, { label: t.state }, { label: t.description }, { label: t.created }], rows.map((w) => [
+        `<a href="/console/webhooks/${encodeURIComponent(w.id)}">${escapeHtml(w.url)}</a>`,
+        escapeHtml(w.events.join(", ")),
+        w.active ? status(t.active, "good") : status(t.disabled, "bad"),
+        escapeHtml(w.description ?? "—"),
+        escapeHtml(formatDateTime(w.createdAt, c.language))
+      ]), t.none)
+      : problem(reply)
+    const done = c.query.get("done") === "deleted" ? notice(t.deleted) : ""
+    const body = `<h1>${escapeHtml(t.title)}</h1>${done}${options.top ?? ""}<h2>${escapeHtml(t.endpoints)}</h2>${list}
+<h2 id="add-heading">${escapeHtml(t.add)}</h2>
+<form method="post" action="/console/webhooks" class="stack" aria-labelledby="add-heading">${formFields(c.session, yield* c.newKey)}
+${endpointFields(c.language, options.form ?? {}, options.errors ?? new Map())}<div><button type="submit">${escapeHtml(t.create)}</button></div></form>`
+    return c.page(t.title, body, { section: "webhooks", ...(options.status === undefined ? {} : { status: options.status }) })
+  })
+
+export const webhookRoutes: ReadonlyArray<ConsoleRoute> = [
+  { method: "GET", path: "/console/webhooks", side: "merchant", handler: (c) => listPage(c) },
+  {
+    method: "POST",
+    path: "/console/webhooks",
+    side: "merchant",
+    handler: (c) =>
+      Effect.gen(function*() {
+        const t = webhookWords(c.language)
+        const form = { url: (c.form.get("url") ?? "").trim(), events: c.form.get("events") ?? "", description: (c.form.get("description") ?? "").trim() }
+        const reply = yield* c.api({
+          method: "POST",
+          path: "/api/v1/webhooks",
+          body: { url: form.url, events: eventList(form.events), ...(form.description === "" ? {} : { description: form.description }) },
+          idempotencyKey: c.form.get("idempotencyKey") ?? undefined
+        })
+        if (reply.status === 201) {
+          const w = reply.body
+          return yield* listPage(c, {
+            top: `${notice(t.created1)}${secretCard(c.language, w.secret)}<p>${link(`/console/webhooks/${encodeURIComponent(w.id)}`, `${t.openEndpoint}: ${w.url}`)}</p>`
+          })
+        }
+        return yield* listPage(c, { top: problem(reply), form, errors: formErrors(reply), status: reply.status >= 500 ? 502 : reply.status })
+      })
+  }
+]
