@@ -4,7 +4,7 @@ import { Catalog } from "../../../core/catalog/Catalog.ts"
 import { type CurrencyBalance, Swaps } from "../../../core/balances/Swaps.ts"
 import { Balances } from "../../../core/balances/Balances.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
-import { type Scope, Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Settlements } from "../../../core/settlements/Settlements.ts"
 import { invalidRequest, notFound } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
@@ -178,7 +178,7 @@ const issued = (pair: KeyPair) => ({
  * The scope of the operator's idempotency keys: one operator, whatever the environment of what
  * they change (the key and the request's fingerprint tell operations apart).
  */
-const operatorScope = { environment: "production", merchant: { id: "operator" } } as unknown as Pick<Scope, "environment" | "merchant">
+const operatorScope = { environment: "production", merchant: { id: "operator" } } as const
 
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {

@@ -29,7 +29,7 @@ export const makeIdempotent = Effect.gen(function*() {
   const hash = yield* secretHasher
   return <A, I>(options: {
     readonly operation: string
-    readonly scope: Pick<Scope, "environment" | "merchant">
+    readonly scope: { readonly environment: Scope["environment"]; readonly merchant: { readonly id: string } }
     readonly key: string | undefined
     /** What the key is bound to: the encoded body and any header that changes the outcome. */
     readonly request: unknown
