@@ -93,7 +93,7 @@ input,select,textarea{font:inherit;width:100%;box-sizing:border-box;padding:.5re
 textarea{min-height:8rem;font-family:ui-monospace,monospace;font-size:.85rem}
 input[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border-color:var(--bad);border-width:2px}
 .field-error{color:var(--bad);font-size:.85rem;margin:.2rem 0 0}
-button,.button{display:inline-block;font:inherit;padding:.55rem 1rem;border-radius:.45rem;border:1px solid #1e3a8a;background:var(--accent);color:#fff;cursor:pointer;min-height:44px;text-decoration:none}
+button,.button{display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;font:inherit;padding:.55rem 1rem;border-radius:.45rem;border:1px solid #1e3a8a;background:var(--accent);color:#fff;cursor:pointer;min-height:44px;text-decoration:none}
 button.secondary,.button.secondary{background:#fff;color:#1e3a8a}
 button.danger{background:var(--bad);border-color:#7f1d1d}
 .inline{display:inline}
@@ -108,6 +108,7 @@ ol.timeline li::before{content:"";position:absolute;left:-1.32rem;top:.45rem;wid
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:1px solid var(--line);padding:.6rem;border-radius:.4rem;font-size:.82rem;max-height:20rem;overflow:auto}
 footer{max-width:76rem;margin:2rem auto;padding:0 1rem 2rem;color:var(--muted);font-size:.88rem}
 footer form{display:flex;gap:.5rem;align-items:end;flex-wrap:wrap}footer select{width:auto}
+figure{margin:0}
 svg.chart{width:100%;height:auto;background:#fff;border:1px solid var(--line);border-radius:.5rem}
 @media (max-width:40rem){main{padding:.6rem}th,td{padding:.4rem}}
 `
