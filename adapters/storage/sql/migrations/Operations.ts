@@ -137,5 +137,9 @@ export const operations = {
   // The delivery log shows what the endpoint answered (core/webhooks/DeliveryLog.ts).
   "0022_webhook_response_excerpts": statements(
     `ALTER TABLE webhook_deliveries ADD COLUMN last_response_excerpt text`
+  ),
+  // A payment's page lists the journal entries of the payment and its claims by reference.
+  "0023_journal_entries_by_reference": statements(
+    `CREATE INDEX journal_entries_by_reference ON journal_entries (environment, shop_id, reference)`
   )
 }
