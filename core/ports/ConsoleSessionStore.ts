@@ -21,6 +21,8 @@ export interface ConsoleSession {
 export class ConsoleSessionStore extends Context.Service<ConsoleSessionStore, {
   readonly insert: (session: ConsoleSession) => Effect.Effect<void>
   readonly find: (id: string) => Effect.Effect<Option.Option<ConsoleSession>>
+  /** Replaces what a session acts with (its sealed credential); nothing for an unknown one. */
+  readonly reseal: (id: string, sealed: string) => Effect.Effect<void>
   /** Ends a session; ending an unknown one is not an error. */
   readonly remove: (id: string) => Effect.Effect<void>
   /** Forgets the sessions that expired before `now`; answers how many. */

@@ -38,6 +38,13 @@ for (const target of storeTargets("console_sessions")) {
           assert.isTrue(Option.isNone(yield* sessions.open("cs_unknown.secret")))
           assert.isTrue(Option.isNone(yield* sessions.open("no-dot")))
 
+          const rotated = { kind: "rotated" as const, merchantName: "Loja Azul", publishableKey: "pk_test_new", secretKey: "sk_test_new_secret" }
+          yield* sessions.replace(forged, rotated)
+          assert.deepStrictEqual(Option.getOrThrow(yield* sessions.open(cookie)).credential, merchant, "a forged cookie replaces nothing")
+          yield* sessions.replace(cookie, rotated)
+          assert.deepStrictEqual(Option.getOrThrow(yield* sessions.open(cookie)).credential, rotated)
+          assert.notInclude(Option.getOrThrow(yield* store.find(session.id)).sealed, "sk_test_new_secret")
+
           yield* sessions.end(forged)
           assert.isTrue(Option.isSome(yield* sessions.open(cookie)), "a forged cookie cannot end a session")
           yield* sessions.end(cookie)

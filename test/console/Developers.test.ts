@@ -68,10 +68,23 @@ describe.skipIf(chromiumPath === undefined)("console developers in Chromium", ()
           assert.include(await page.textContent("main table details pre") ?? "", "dev-1")
           await looked(page, "developer-events")
 
-          // Rotation: the new pair once; the session ends.
+          // Rotation: the new pair once; the session ends. A double click: the first click's answer
+          // is lost (the browser moved on with the second), and the second posts the same form.
           await page.goto(`${base}/console/developers`)
+          const rotateForm = await page.evaluate(() =>
+            [...new FormData(document.querySelector("form[action='/console/developers/rotate-keys']") as HTMLFormElement).entries()].map(([k, v]) => [k, String(v)])
+          )
+          const session = (await context.cookies()).find((c) => c.name === "console_session")!.value
+          const firstClick = await fetch(`${base}/console/developers/rotate-keys`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { cookie: `console_session=${session}`, origin: base, "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(rotateForm).toString()
+          })
+          assert.strictEqual(firstClick.status, 303)
+          assert.strictEqual(firstClick.headers.get("location"), "/console/developers/new-keys")
           const answer = await Promise.all([page.waitForNavigation(), page.click("form[action='/console/developers/rotate-keys'] button")])
-          assert.strictEqual(answer[0]?.status(), 200)
+          assert.strictEqual(answer[0]?.status(), 200, "the second click shows the first click's keys")
           const publishableKey = (await page.textContent("[data-testid=new-publishable-key]"))!.trim()
           const secretKey = (await page.textContent("[data-testid=new-secret-key]"))!.trim()
           assert.match(secretKey, /^sk_test_/)

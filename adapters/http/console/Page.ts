@@ -14,10 +14,13 @@ import { safeEqual } from "../../../core/Secrets.ts"
 import { escapeHtml } from "../server/Html.ts"
 import type { ApiClient, ApiReply, ApiRequest } from "./ApiClient.ts"
 import { render, type Section } from "./Layout.ts"
-import type { OpenSession, Sessions } from "./Sessions.ts"
+import { type OpenSession, rotatedKeysPath, type SessionCredential, type Sessions } from "./Sessions.ts"
 import { dictionary, type Language, languageOf } from "./Text.ts"
 
 export const sessionCookie = "console_session"
+
+/** The session cookie, emptied and expired. */
+export const clearedCookie = `${sessionCookie}=; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=0`
 
 const words = dictionary({
   en: {
@@ -46,13 +49,20 @@ export interface Console {
   readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply>
   /** A fresh idempotency key for a form about to be shown. */
   readonly newKey: Effect.Effect<string>
-  /** Ends this session on the server (its credential no longer works: keys rotated). */
-  readonly endSession: Effect.Effect<void>
+  /** Ends this session on the server and answers `response` with the cookie cleared. */
+  readonly endSession: (response: HttpServerResponse.HttpServerResponse) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  /**
+   * After this session rotated its own keys (its token is now revoked): keeps only the new pair,
+   * sealed like any credential, and sends the browser to the page that shows it once. A second
+   * click on the rotate button lands there too, instead of on a sign-in that would lose the keys.
+   */
+  readonly handOverKeys: (keys: { readonly publishableKey: string; readonly secretKey: string }) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** The page shell around `body`, with this session's band and navigation. */
   readonly page: (title: string, body: string, options?: { readonly section?: Section; readonly status?: number }) => HttpServerResponse.HttpServerResponse
 }
 
-export type Side = "merchant" | "operator"
+/** Who a route is for: a merchant, the operator, or a merchant session that just rotated its keys. */
+export type Side = SessionCredential["kind"]
 
 export interface ConsoleRoute {
   readonly method: "GET" | "POST"
@@ -96,6 +106,7 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
     const live = session.value
     const page: Console["page"] = (title, body, options) =>
       render({ title, body, language, session: live, section: options?.section, status: options?.status })
+    if (live.credential.kind === "rotated" && route.side !== "rotated") return redirect(rotatedKeysPath)
     if (live.credential.kind !== route.side) {
       return page(t.notFound, `<h1>${escapeHtml(t.notFound)}</h1><p>${escapeHtml(t.notFoundBody)}</p>`, { status: 404 })
     }
@@ -104,7 +115,8 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       return page(t.forbidden, `<h1>${escapeHtml(t.forbidden)}</h1><p>${escapeHtml(t.forbiddenBody)}</p>`, { status: 403 })
     }
     const scope = yield* Scope.Scope
-    const bearer = live.credential.kind === "merchant" ? live.credential.accessToken : live.credential.adminToken
+    const credential = live.credential
+    const bearer = credential.kind === "merchant" ? credential.accessToken : credential.kind === "operator" ? credential.adminToken : undefined
     return yield* route.handler({
       request,
       session: live,
@@ -113,7 +125,14 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       form,
       api: (call) => api({ ...call, bearer }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.provideService(Scope.Scope, scope)),
       newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
-      endSession: sessions.end(cookie!),
+      endSession: (response) =>
+        Effect.as(sessions.end(cookie!), HttpServerResponse.setHeader(response, "set-cookie", clearedCookie)),
+      handOverKeys: (keys) =>
+        Effect.gen(function*() {
+          const merchantName = credential.kind === "merchant" ? credential.merchantName : ""
+          yield* sessions.replace(cookie!, { kind: "rotated", merchantName, ...keys })
+          return redirect(rotatedKeysPath)
+        }),
       page
     })
   })

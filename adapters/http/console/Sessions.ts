@@ -24,9 +24,16 @@ export const SessionCredential = Schema.Union([
     merchantId: Schema.String,
     merchantName: Schema.String
   }),
-  Schema.Struct({ kind: Schema.Literal("operator"), adminToken: Schema.String })
+  Schema.Struct({ kind: Schema.Literal("operator"), adminToken: Schema.String }),
+  /**
+   * A merchant session whose keys it just rotated: its token is revoked, and all it still holds is
+   * the new pair, to show once (on a second click of the rotate button too) before it ends.
+   */
+  Schema.Struct({ kind: Schema.Literal("rotated"), merchantName: Schema.String, publishableKey: Schema.String, secretKey: Schema.String })
 ])
 export type SessionCredential = typeof SessionCredential.Type
+/** What a session starts with: a merchant's token or the admin token. */
+export type StartingCredential = Exclude<SessionCredential, { readonly kind: "rotated" }>
 
 export interface OpenSession {
   readonly id: string
@@ -38,14 +45,19 @@ export interface OpenSession {
 
 export const operatorSessionSeconds = 8 * 3600
 
+/** Where a session that rotated its keys shows them, once. */
+export const rotatedKeysPath = "/console/developers/new-keys"
+
 const encoder = new TextEncoder()
 const decodeCredential = Schema.decodeUnknownOption(Schema.fromJsonString(SessionCredential))
 
 export class Sessions extends Context.Service<Sessions, {
   /** Starts a session; answers the cookie value, shown to no one but the browser. */
-  readonly start: (credential: SessionCredential, environment: Environment | null, lifetimeSeconds: number) => Effect.Effect<{ readonly cookie: string; readonly session: OpenSession }>
+  readonly start: (credential: StartingCredential, environment: Environment | null, lifetimeSeconds: number) => Effect.Effect<{ readonly cookie: string; readonly session: OpenSession }>
   /** The live session a cookie names, or none (unknown, forged, expired, signed out). */
   readonly open: (cookie: string) => Effect.Effect<Option.Option<OpenSession>>
+  /** What the session acts with from now on (sealed again under the cookie's own key). */
+  readonly replace: (cookie: string, credential: SessionCredential) => Effect.Effect<void>
   readonly end: (cookie: string) => Effect.Effect<void>
 }>()("adapters/http/console/Sessions") {
   static readonly layer = Layer.effect(
@@ -65,21 +77,25 @@ export class Sessions extends Context.Service<Sessions, {
         return id === undefined || secret === undefined || rest.length > 0 || id === "" || secret === "" ? undefined : { id, secret }
       }
 
-      const start = Effect.fn("ConsoleSessions.start")(function*(credential: SessionCredential, environment: Environment | null, lifetimeSeconds: number) {
+      const seal = Effect.fnUntraced(function*(id: string, secret: string, credential: SessionCredential) {
+        const nonce = yield* random.randomBytes(12)
+        const key = yield* Effect.orDie(sealKey(secret))
+        const sealed = yield* Effect.orDie(aead.encrypt(key, encoder.encode(JSON.stringify(credential)), { nonce, aad: encoder.encode(id) }))
+        return `${Base64Url.encode(nonce)}.${Base64Url.encode(sealed)}`
+      })
+
+      const start = Effect.fn("ConsoleSessions.start")(function*(credential: StartingCredential, environment: Environment | null, lifetimeSeconds: number) {
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* store.removeExpired(now)
         const id = `cs_${yield* token(12)}`
         const secret = yield* token(32)
-        const nonce = yield* random.randomBytes(12)
-        const key = yield* Effect.orDie(sealKey(secret))
-        const sealed = yield* Effect.orDie(aead.encrypt(key, encoder.encode(JSON.stringify(credential)), { nonce, aad: encoder.encode(id) }))
         const session = {
           id,
           secretHash: yield* secretHash(secret),
           kind: credential.kind,
           environment,
           csrfToken: yield* token(24),
-          sealed: `${Base64Url.encode(nonce)}.${Base64Url.encode(sealed)}`,
+          sealed: yield* seal(id, secret, credential),
           createdAt: now,
           expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000)
         }
@@ -120,7 +136,16 @@ export class Sessions extends Context.Service<Sessions, {
         if (Option.isSome(found) && safeEqual(yield* secretHash(parts.secret), found.value.secretHash)) yield* store.remove(parts.id)
       })
 
-      return Sessions.of({ start, open, end })
+      const replace = Effect.fn("ConsoleSessions.replace")(function*(cookie: string, credential: SessionCredential) {
+        const parts = split(cookie)
+        if (parts === undefined) return
+        const found = yield* store.find(parts.id)
+        if (Option.isSome(found) && safeEqual(yield* secretHash(parts.secret), found.value.secretHash)) {
+          yield* store.reseal(parts.id, yield* seal(parts.id, parts.secret, credential))
+        }
+      })
+
+      return Sessions.of({ start, open, replace, end })
     })
   ).pipe(Layer.provide(Aead.layerWebCrypto))
 }

@@ -12,7 +12,7 @@ import { escapeHtml } from "../server/Html.ts"
 import type { ApiClient } from "./ApiClient.ts"
 import { render } from "./Layout.ts"
 import { readForm, redirect, sameOrigin, sessionCookie } from "./Page.ts"
-import { operatorSessionSeconds, type Sessions } from "./Sessions.ts"
+import { operatorSessionSeconds, rotatedKeysPath, type SessionCredential, type Sessions } from "./Sessions.ts"
 import { dictionary, type Language, languageCookie, languageOf } from "./Text.ts"
 
 const words = dictionary({
@@ -91,7 +91,8 @@ const loopback = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
 const cookieCanStick = (publicUrl: string, host: string | undefined) => publicUrl.startsWith("https://") || loopback.test(host ?? "")
 
 export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publicUrl: string) => {
-  const home = (kind: "merchant" | "operator") => kind === "operator" ? "/console/operator/merchants" : "/console/payments"
+  const home = (kind: SessionCredential["kind"]) =>
+    kind === "operator" ? "/console/operator/merchants" : kind === "rotated" ? rotatedKeysPath : "/console/payments"
 
   const showSignIn = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest

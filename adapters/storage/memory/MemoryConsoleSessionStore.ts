@@ -11,6 +11,11 @@ export const MemoryConsoleSessionStore = Layer.effect(
     return ConsoleSessionStore.of({
       insert: (session) => db.run(Effect.sync(() => void sessions.set(session.id, session))),
       find: (id) => db.run(Effect.sync(() => Option.fromNullishOr(sessions.get(id)))),
+      reseal: (id, sealed) =>
+        db.run(Effect.sync(() => {
+          const session = sessions.get(id)
+          if (session !== undefined) sessions.set(id, { ...session, sealed })
+        })),
       remove: (id) => db.run(Effect.sync(() => void sessions.delete(id))),
       removeExpired: (now) =>
         db.run(Effect.sync(() => {

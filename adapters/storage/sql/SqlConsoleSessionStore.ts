@@ -27,6 +27,7 @@ export const SqlConsoleSessionStore = Layer.effect(
           Effect.map((rows) => first(rows, (row): ConsoleSession => ({ ...row }))),
           Effect.orDie
         ),
+      reseal: (id, sealed) => sql`UPDATE console_sessions SET sealed = ${sealed} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       remove: (id) => sql`DELETE FROM console_sessions WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       removeExpired: (now) =>
         sql<{ readonly id: string }>`DELETE FROM console_sessions WHERE expires_at <= ${now} RETURNING id`.pipe(

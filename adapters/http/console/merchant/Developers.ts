@@ -3,14 +3,15 @@
  * last API requests, and in sandbox the test clock.
  *
  * Rotating revokes the pair this session's access token was minted from, so the session cannot
- * act any more: the answer shows the new pair once, ends the session on the server, clears its
- * cookie, and asks to sign in again with the new keys.
+ * act any more: it keeps only the new pair (`Console.handOverKeys`), and the next page shows it
+ * once, ends the session on the server, clears its cookie, and asks to sign in again with the new
+ * keys. A second click on the rotate button reaches that page too, so the new keys are never lost.
  */
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { escapeHtml } from "../../server/Html.ts"
 import { formFields, render } from "../Layout.ts"
-import { type Console, type ConsoleRoute, redirect, sessionCookie } from "../Page.ts"
+import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
+import { rotatedKeysPath, type SessionCredential } from "../Sessions.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, notice, problem, status, table } from "../View.ts"
 import { formErrors } from "./Webhooks.ts"
@@ -104,25 +105,31 @@ export const developerRoutes: ReadonlyArray<ConsoleRoute> = [
     side: "merchant",
     handler: (c) =>
       Effect.gen(function*() {
-        const t = words(c.language)
         const reply = yield* c.api({ method: "POST", path: "/api/v1/me/keys/rotate", idempotencyKey: c.form.get("idempotencyKey") ?? undefined })
         if (reply.status !== 200) return yield* developersPage(c, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
-        // The session's credential is revoked: end it here rather than let its next page fail.
-        yield* c.endSession
-        const k = reply.body.keys
-        const environment = c.session.environment ?? "sandbox"
-        const page = render({
-          title: t.rotatedTitle,
-          language: c.language,
-          session: undefined,
-          body: `<h1>${escapeHtml(t.rotatedTitle)}</h1><p class="notice" role="status">${escapeHtml(t.rotatedOnce)}</p>
-<section class="card" aria-labelledby="new-keys-heading"><h2 id="new-keys-heading">${escapeHtml(t.newKeys)} (${escapeHtml(environment)})</h2>
-<p>${escapeHtml(t.publishable)}</p><p class="secret" data-testid="new-publishable-key">${escapeHtml(k.publishableKey)}</p>
-<p>${escapeHtml(t.secret)}</p><p class="secret" data-testid="new-secret-key">${escapeHtml(k.secretKey)}</p></section>
-<p><a class="button" href="/console/sign-in?next=${encodeURIComponent("/console/developers")}">${escapeHtml(t.signInAgain)}</a></p>`
-        })
-        return HttpServerResponse.setHeader(page, "set-cookie", `${sessionCookie}=; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=0`)
+        // The session's token is revoked now: it keeps only the new pair, shown once by the next page.
+        return yield* c.handOverKeys({ publishableKey: reply.body.keys.publishableKey, secretKey: reply.body.keys.secretKey })
       })
+  },
+  {
+    method: "GET",
+    path: rotatedKeysPath,
+    side: "rotated",
+    handler: (c) => {
+      const t = words(c.language)
+      const keys = c.session.credential as Extract<SessionCredential, { readonly kind: "rotated" }>
+      const environment = c.session.environment ?? "sandbox"
+      return c.endSession(render({
+        title: t.rotatedTitle,
+        language: c.language,
+        session: undefined,
+        body: `<h1>${escapeHtml(t.rotatedTitle)}</h1><p class="notice" role="status">${escapeHtml(t.rotatedOnce)}</p>
+<section class="card" aria-labelledby="new-keys-heading"><h2 id="new-keys-heading">${escapeHtml(t.newKeys)} (${escapeHtml(environment)})</h2>
+<p>${escapeHtml(t.publishable)}</p><p class="secret" data-testid="new-publishable-key">${escapeHtml(keys.publishableKey)}</p>
+<p>${escapeHtml(t.secret)}</p><p class="secret" data-testid="new-secret-key">${escapeHtml(keys.secretKey)}</p></section>
+<p><a class="button" href="/console/sign-in?next=${encodeURIComponent("/console/developers")}">${escapeHtml(t.signInAgain)}</a></p>`
+      }))
+    }
   },
   {
     method: "POST",
