@@ -22,8 +22,8 @@ export const secretHasher: Effect.Effect<(secret: string) => Effect.Effect<strin
 /** Compares two strings in constant time (their lengths are not secret). */
 export const safeEqual = (a: string, b: string): boolean => Mac.timingSafeEqual(encoder.encode(a), encoder.encode(b))
 
-/** `sk_test_abcd…wxyz` -> `sk_test_…wxyz`: enough to recognise a key, never enough to use it. */
+/** `sk_test_abcd…wxyz` -> `sk_test_…wxyz` (`whsec_` too): enough to recognise a key, never enough to use it. */
 export const maskKey = (key: string): string => {
-  const prefix = /^(?:sk|pk|rt)_(?:test|live)_/.exec(key)?.[0] ?? ""
+  const prefix = /^(?:(?:sk|pk|rt)_(?:test|live)_|whsec_)/.exec(key)?.[0] ?? ""
   return `${prefix}…${key.slice(-4)}`
 }

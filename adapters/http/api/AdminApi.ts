@@ -1,20 +1,11 @@
-import { Schema, SchemaTransformation } from "effect"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
-import { maskKey } from "../../../core/Secrets.ts"
-import { Email, Environment, IdempotencyHeaders, MerchantRef, RequiredText, Text } from "./Fields.ts"
+import { Email, Environment, IdempotencyHeaders, MaskedWhenStored, MerchantRef, RequiredText, Text } from "./Fields.ts"
 import { AdminToken } from "./Security.ts"
 
 export const KeyPairView = Schema.Struct({ publishableKey: Schema.String, secretKey: Schema.String })
 
-/**
- * A secret key as an idempotent replay stores it: masked (`sk_test_…abcd`). Secrets are shown once,
- * by the first answer, and kept only as hashes, so a replay of a create or a rotation cannot show
- * them again.
- */
-const MaskedWhenStored = Schema.String.pipe(
-  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (stored: string) => stored, encode: maskKey }))
-)
 
 export const CreatedMerchant = Schema.Struct({
   merchant: MerchantRef,

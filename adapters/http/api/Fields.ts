@@ -1,5 +1,6 @@
 /** Field schemas shared by the request and response shapes of the API. */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
+import { maskKey } from "../../../core/Secrets.ts"
 import { Environment } from "../../../core/Environment.ts"
 
 /** A string of at most `max` characters. */
@@ -34,6 +35,15 @@ export const IdempotencyKey = Schema.String.check(Schema.isMinLength(1), Schema.
 export const IdempotencyHeaders = {
   "idempotency-key": Schema.optional(IdempotencyKey)
 }
+
+/**
+ * A secret (API secret key, webhook signing secret) as an idempotent replay stores it: masked
+ * (`sk_test_…abcd`, `whsec_…abcd`). A secret is shown once, by the first answer; a replay of the
+ * operation that made it cannot show it again.
+ */
+export const MaskedWhenStored = Schema.String.pipe(
+  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (stored: string) => stored, encode: maskKey }))
+)
 
 /**
  * The buyer's postal address (`userAddress` on POST /payments, `customer.address` in checkout

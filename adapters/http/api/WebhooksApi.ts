@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyHeaders, IsoDateTime, NoFields, Text } from "./Fields.ts"
+import { IdempotencyHeaders, IsoDateTime, MaskedWhenStored, NoFields, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
 
@@ -25,6 +25,12 @@ export const WebhookWithSecret = Schema.Struct({
   secret: Schema.String.annotate({ description: "`whsec_...`, returned here and on rotation only" }),
   previousSecretExpiresAt: Schema.NullOr(IsoDateTime).annotate({ description: "Until then deliveries are also signed (v0) with the previous secret" })
 }).annotate({ identifier: "WebhookWithSecret" })
+
+/** `WebhookWithSecret` as its idempotent replay is stored: the secret masked. */
+export const StoredWebhookWithSecret = Schema.Struct({ ...WebhookWithSecret.fields, secret: MaskedWhenStored })
+
+const secretOnce = " With `Idempotency-Key`, a retry (or a double click in the console) answers the first result with `Idempotent-Replayed: true` " +
+  "and changes nothing; its `secret` is then masked (`whsec_…abcd`): it is shown once, by the first answer."
 
 export const DeliveryView = Schema.Struct({
   id: Schema.String,
@@ -76,6 +82,7 @@ const envelopeDescription =
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("create", "/webhooks", {
+      headers: IdempotencyHeaders,
       payload: Schema.Struct({
         url: Schema.optional(Text(2000)).annotate({ description: "http(s), no credentials; omitted: a managed inbox on the host's domain" }),
         events: Events,
@@ -88,7 +95,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
         "(the envelope's `shopId` tells them apart). `url` must be a public http(s) URL (https in production): loopback, private, link-local " +
         "(cloud metadata), unspecified and CGNAT addresses in any spelling, and local names are refused with 400 " +
         "invalid_request naming `url` (also on PATCH); at delivery the resolved address is checked again and redirects " +
-        `are not followed (a 3xx is a failed attempt). ${envelopeDescription}`
+        `are not followed (a 3xx is a failed attempt). ${envelopeDescription}` + secretOnce
     ),
     HttpApiEndpoint.get("list", "/webhooks", {
       query: Page,
@@ -111,8 +118,9 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     }).annotate(OpenApi.Description, "Removes the webhook; its pending deliveries are dropped (dead_letter)."),
     HttpApiEndpoint.post("rotateSecret", "/webhooks/:id/rotate-secret", {
       params: Id,
+      headers: IdempotencyHeaders,
       success: WebhookWithSecret
-    }).annotate(OpenApi.Description, "A new secret, returned once. For 24 hours deliveries carry both signatures: v1 with the new secret, v0 with the old."),
+    }).annotate(OpenApi.Description, "A new secret, returned once. For 24 hours deliveries carry both signatures: v1 with the new secret, v0 with the old." + secretOnce),
     HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries", {
       params: Id,
       query: { ...Page, status: Schema.optional(DeliveryStatus) },

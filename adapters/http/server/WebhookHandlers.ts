@@ -8,7 +8,7 @@ import type { Delivery, InboxMessage, Subscription } from "../../../core/webhook
 import { Webhooks } from "../../../core/webhooks/Webhooks.ts"
 import { deliveryHeaders, makeDeliveryLog } from "../../../core/webhooks/DeliveryLog.ts"
 import { Api } from "../api/Api.ts"
-import { DeliveryView } from "../api/WebhooksApi.ts"
+import { DeliveryView, StoredWebhookWithSecret } from "../api/WebhooksApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
@@ -68,7 +68,18 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
       Effect.flatMap(scope, (s) =>
         idempotent({ operation, scope: s, key, request: {}, codec: DeliveryView, execute: () => Effect.map(execute(s), deliveryView) }))
     return handlers.handleAll({
-      create: ({ payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.create(s, payload)), withSecret),
+      create: ({ headers, payload }) =>
+        Effect.flatMap(scope, (s) =>
+          idempotent({
+            operation: "POST /webhooks",
+            scope: s,
+            key: headers["idempotency-key"],
+            request: payload,
+            codec: StoredWebhookWithSecret,
+            // One transaction: the endpoint and the key's stored answer (a retry never makes a second).
+            atomic: true,
+            execute: () => Effect.map(webhooks.create(s, payload), withSecret)
+          })),
       list: ({ query }) =>
         Effect.gen(function*() {
           const page = clampPage(query)
@@ -78,7 +89,17 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
       get: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.get(s, params.id)), view),
       update: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.update(s, params.id, payload)), view),
       remove: ({ params }) => Effect.as(Effect.flatMap(scope, (s) => webhooks.remove(s, params.id)), { id: params.id, deleted: true }),
-      rotateSecret: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.rotateSecret(s, params.id)), withSecret),
+      rotateSecret: ({ headers, params }) =>
+        Effect.flatMap(scope, (s) =>
+          idempotent({
+            operation: `POST /webhooks/${params.id}/rotate-secret`,
+            scope: s,
+            key: headers["idempotency-key"],
+            request: {},
+            codec: StoredWebhookWithSecret,
+            atomic: true,
+            execute: () => Effect.map(webhooks.rotateSecret(s, params.id), withSecret)
+          })),
       deliveries: ({ params, query }) =>
         Effect.gen(function*() {
           const page = clampPage(query)
