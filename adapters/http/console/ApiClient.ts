@@ -5,7 +5,7 @@
  * address and forwarding headers are kept, so per-address limits count the person, not the console.
  */
 import { Effect } from "effect"
-import { type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpEffect, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 
 export interface ApiRequest {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -32,23 +32,33 @@ export const makeApiClient = (router: HttpRouter.HttpRouter) => {
   return Effect.fnUntraced(function*(request: ApiRequest) {
     const outer = yield* HttpServerRequest.HttpServerRequest
     app ??= router.asHttpEffect()
-    const headers = new Headers({ accept: "application/json" })
+    const sent = new Headers({ accept: "application/json" })
     for (const name of forwarded) {
       const value = outer.headers[name]
-      if (value !== undefined) headers.set(name, value)
+      if (value !== undefined) sent.set(name, value)
     }
-    if (request.bearer !== undefined) headers.set("authorization", `Bearer ${request.bearer}`)
-    if (request.idempotencyKey !== undefined) headers.set("idempotency-key", request.idempotencyKey)
+    if (request.bearer !== undefined) sent.set("authorization", `Bearer ${request.bearer}`)
+    if (request.idempotencyKey !== undefined) sent.set("idempotency-key", request.idempotencyKey)
     const body = request.body === undefined ? undefined : JSON.stringify(request.body)
-    if (body !== undefined) headers.set("content-type", "application/json")
+    if (body !== undefined) sent.set("content-type", "application/json")
     const inner = HttpServerRequest.fromWeb(
-      new Request(new URL(request.path, "http://console.internal"), { method: request.method, headers, ...(body === undefined ? {} : { body }) })
+      new Request(new URL(request.path, "http://console.internal"), { method: request.method, headers: sent, ...(body === undefined ? {} : { body }) })
     ).modify({ remoteAddress: outer.remoteAddress, peerAddress: outer.peerAddress })
-    const response = yield* app.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, inner), Effect.orDie)
-    const contentType = response.headers["content-type"] ?? ""
-    if (!contentType.includes("json")) return { status: response.status, body: undefined, response } satisfies ApiReply
-    const text = yield* Effect.promise(() => HttpServerResponse.toWeb(response).text())
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text), response } satisfies ApiReply
+    // Its own request frame (scope, pre-response handlers such as `Idempotent-Replayed`), as the
+    // server gives every request: the answer is read whole before that frame closes.
+    let answer: { readonly response: HttpServerResponse.HttpServerResponse; readonly bytes: Uint8Array } | undefined
+    yield* HttpEffect.toHandled(app, (_request, response) =>
+      Effect.promise(async () => {
+        answer = { response, bytes: new Uint8Array(await HttpServerResponse.toWeb(response).arrayBuffer()) }
+      })).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, inner))
+    if (answer === undefined) return yield* Effect.die(new Error(`No answer from ${request.method} ${request.path}`))
+    const { bytes } = answer
+    const status = answer.response.status
+    const headers = answer.response.headers
+    const response = HttpServerResponse.uint8Array(bytes, { status, headers: { ...headers }, contentType: headers["content-type"] ?? "application/octet-stream" })
+    if (!(headers["content-type"] ?? "").includes("json")) return { status, body: undefined, response } satisfies ApiReply
+    const text = new TextDecoder().decode(bytes)
+    return { status, body: text === "" ? undefined : JSON.parse(text), response } satisfies ApiReply
   })
 }
 
@@ -71,3 +81,6 @@ export const errorOf = (reply: ApiReply): { readonly code: string; readonly mess
   message: String(reply.body?.error?.message ?? `The API answered ${reply.status}`),
   requestId: String(reply.body?.error?.requestId ?? "")
 })
+
+/** The API answered a retry of an idempotent request with its first result (`Idempotent-Replayed`). */
+export const replayed = (reply: ApiReply): boolean => reply.response.headers["idempotent-replayed"] === "true"

@@ -14,6 +14,7 @@ import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { makeApiClient } from "./ApiClient.ts"
 import { makeRoute } from "./Page.ts"
 import { Sessions } from "./Sessions.ts"
+import { shownOnceRoute } from "./ShownOnce.ts"
 import { signInRoutes } from "./SignIn.ts"
 import { merchantRoutes } from "./merchant/index.ts"
 import { operatorRoutes } from "./operator/index.ts"
@@ -26,6 +27,6 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
     const api = makeApiClient(router)
     const route = makeRoute(sessions, api, random)
     for (const r of signInRoutes(sessions, api, config.publicUrl)) yield* router.add(r.method, r.path, r.handler)
-    for (const r of [...merchantRoutes, ...operatorRoutes]) yield* router.add(r.method, r.path, route(r))
+    for (const r of [shownOnceRoute, ...merchantRoutes, ...operatorRoutes]) yield* router.add(r.method, r.path, route(r))
   })
 ).pipe(Layer.provide(Sessions.layer))

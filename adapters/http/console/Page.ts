@@ -14,7 +14,7 @@ import { safeEqual } from "../../../core/Secrets.ts"
 import { escapeHtml } from "../server/Html.ts"
 import type { ApiClient, ApiReply, ApiRequest } from "./ApiClient.ts"
 import { render, type Section } from "./Layout.ts"
-import { type OpenSession, rotatedKeysPath, type SessionCredential, type Sessions } from "./Sessions.ts"
+import { type OpenSession, rotatedKeysPath, type SessionCredential, type Sessions, type ShownOnce, shownOncePath } from "./Sessions.ts"
 import { dictionary, type Language, languageOf } from "./Text.ts"
 
 export const sessionCookie = "console_session"
@@ -56,13 +56,25 @@ export interface Console {
    * sealed like any credential, and sends the browser to the page that shows it once. A second
    * click on the rotate button lands there too, instead of on a sign-in that would lose the keys.
    */
+  /**
+   * After an action whose answer holds a secret shown once: keeps `page` sealed in the session and
+   * sends the browser to the page that shows it, once (post/redirect/get). A second click replays
+   * the API's answer with the secret masked (`replayed`): it does not overwrite the page still to
+   * be shown, so the browser lands on the real secret whichever click's answer it keeps.
+   */
+  readonly showOnce: (page: ShownOnce, replayed: boolean) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  /** Forgets the page `showOnce` kept, as it is shown. */
+  readonly forgetShownOnce: Effect.Effect<void>
   readonly handOverKeys: (keys: { readonly publishableKey: string; readonly secretKey: string }) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** The page shell around `body`, with this session's band and navigation. */
-  readonly page: (title: string, body: string, options?: { readonly section?: Section; readonly status?: number }) => HttpServerResponse.HttpServerResponse
+  readonly page: (title: string, body: string, options?: { readonly section?: Section | undefined; readonly status?: number | undefined }) => HttpServerResponse.HttpServerResponse
 }
 
-/** Who a route is for: a merchant, the operator, or a merchant session that just rotated its keys. */
-export type Side = SessionCredential["kind"]
+/**
+ * Who a route is for: a merchant, the operator, a merchant session that just rotated its keys, or
+ * any signed-in merchant or operator.
+ */
+export type Side = SessionCredential["kind"] | "signedIn"
 
 export interface ConsoleRoute {
   readonly method: "GET" | "POST"
@@ -107,8 +119,13 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
     const page: Console["page"] = (title, body, options) =>
       render({ title, body, language, session: live, section: options?.section, status: options?.status })
     if (live.credential.kind === "rotated" && route.side !== "rotated") return redirect(rotatedKeysPath)
-    if (live.credential.kind !== route.side) {
+    const signedIn = route.side === "signedIn" && live.credential.kind !== "rotated"
+    if (!signedIn && live.credential.kind !== route.side) {
       return page(t.notFound, `<h1>${escapeHtml(t.notFound)}</h1><p>${escapeHtml(t.notFoundBody)}</p>`, { status: 404 })
+    }
+    // A secret still to be shown once comes before any other page.
+    if (live.credential.kind !== "rotated" && live.credential.shownOnce !== undefined && route.method === "GET" && route.path !== shownOncePath) {
+      return redirect(shownOncePath)
     }
     const form = route.method === "POST" ? yield* readForm(request) : new URLSearchParams()
     if (route.method === "POST" && (!sameOrigin(request) || !safeEqual(form.get("csrf") ?? "", live.csrfToken))) {
@@ -127,6 +144,18 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
       endSession: (response) =>
         Effect.as(sessions.end(cookie!), HttpServerResponse.setHeader(response, "set-cookie", clearedCookie)),
+      showOnce: (shown, replayed) =>
+        Effect.gen(function*() {
+          if (credential.kind === "rotated") return redirect(rotatedKeysPath)
+          const pending = (yield* sessions.open(cookie!)).pipe(Option.map((s) => s.credential), Option.getOrUndefined)
+          if (replayed && pending !== undefined && pending.kind !== "rotated" && pending.shownOnce !== undefined) return redirect(shownOncePath)
+          if (replayed) return page(shown.title, shown.body, { section: shown.section as Section | undefined })
+          yield* sessions.replace(cookie!, { ...credential, shownOnce: shown })
+          return redirect(shownOncePath)
+        }),
+      forgetShownOnce: credential.kind === "rotated"
+        ? Effect.void
+        : sessions.replace(cookie!, { ...credential, shownOnce: undefined }),
       handOverKeys: (keys) =>
         Effect.gen(function*() {
           const merchantName = credential.kind === "merchant" ? credential.merchantName : ""

@@ -17,14 +17,22 @@ import { ConsoleSessionStore } from "../../../core/ports/ConsoleSessionStore.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 
 /** What a session acts with: exactly what a script would send as its bearer. */
+/**
+ * A page that shows a secret the API gave once (new keys, a webhook secret), held sealed in the
+ * session between the action and the page that shows it (see `Console.showOnce`).
+ */
+export const ShownOnce = Schema.Struct({ title: Schema.String, body: Schema.String, section: Schema.optional(Schema.String) })
+export type ShownOnce = typeof ShownOnce.Type
+
 export const SessionCredential = Schema.Union([
   Schema.Struct({
     kind: Schema.Literal("merchant"),
     accessToken: Schema.String,
     merchantId: Schema.String,
-    merchantName: Schema.String
+    merchantName: Schema.String,
+    shownOnce: Schema.optional(ShownOnce)
   }),
-  Schema.Struct({ kind: Schema.Literal("operator"), adminToken: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("operator"), adminToken: Schema.String, shownOnce: Schema.optional(ShownOnce) }),
   /**
    * A merchant session whose keys it just rotated: its token is revoked, and all it still holds is
    * the new pair, to show once (on a second click of the rotate button too) before it ends.
@@ -47,6 +55,9 @@ export const operatorSessionSeconds = 8 * 3600
 
 /** Where a session that rotated its keys shows them, once. */
 export const rotatedKeysPath = "/console/developers/new-keys"
+
+/** Where a session shows the secret an action just made, once. */
+export const shownOncePath = "/console/shown-once"
 
 const encoder = new TextEncoder()
 const decodeCredential = Schema.decodeUnknownOption(Schema.fromJsonString(SessionCredential))

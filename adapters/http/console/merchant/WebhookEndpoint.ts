@@ -3,6 +3,7 @@
  * shown once, in the POST's answer), a test delivery, and its delivery log.
  */
 import { Effect } from "effect"
+import { replayed } from "../ApiClient.ts"
 import { escapeHtml } from "../../server/Html.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
@@ -155,7 +156,15 @@ export const webhookEndpointRoutes: ReadonlyArray<ConsoleRoute> = [
         const id = idOf(c)
         const t = words(c.language)
         const reply = yield* c.api({ method: "POST", path: `${pathOf(id)}/rotate-secret`, idempotencyKey: key(c) })
-        if (reply.status === 200) return yield* endpointPage(c, id, { top: notice(t.rotated) + secretCard(c.language, reply.body.secret) })
+        if (reply.status === 200) {
+          return yield* c.showOnce({
+            title: t.secret,
+            section: "webhooks",
+            body: `<h1>${escapeHtml(t.secret)}</h1>${notice(t.rotated)}${secretCard(c.language, reply.body.secret)}<p>${
+              link(`/console/webhooks/${encodeURIComponent(id)}`, `${t.endpoint} ${id}`)
+            }</p>`
+          }, replayed(reply))
+        }
         return yield* endpointPage(c, id, { top: problem(reply), status: reply.status >= 500 ? 502 : reply.status })
       })
   },

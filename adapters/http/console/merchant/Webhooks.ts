@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
-import { type ApiReply, fieldErrors } from "../ApiClient.ts"
+import { type ApiReply, fieldErrors, replayed } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime, type Language } from "../Text.ts"
@@ -115,9 +115,13 @@ export const webhookRoutes: ReadonlyArray<ConsoleRoute> = [
         })
         if (reply.status === 201) {
           const w = reply.body
-          return yield* listPage(c, {
-            top: `${notice(t.created1)}${secretCard(c.language, w.secret)}<p>${link(`/console/webhooks/${encodeURIComponent(w.id)}`, `${t.openEndpoint}: ${w.url}`)}</p>`
-          })
+          return yield* c.showOnce({
+            title: t.secretTitle,
+            section: "webhooks",
+            body: `<h1>${escapeHtml(t.secretTitle)}</h1>${notice(t.created1)}${secretCard(c.language, w.secret)}<p>${
+              link(`/console/webhooks/${encodeURIComponent(w.id)}`, `${t.openEndpoint}: ${w.url}`)
+            }</p>`
+          }, replayed(reply))
         }
         return yield* listPage(c, { top: problem(reply), form, errors: formErrors(reply), status: reply.status >= 500 ? 502 : reply.status })
       })

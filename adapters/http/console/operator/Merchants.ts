@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
-import { fieldErrors } from "../ApiClient.ts"
+import { type ApiReply, fieldErrors, replayed } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
@@ -83,11 +83,17 @@ ${field("shops", t.shopNames, { type: "textarea", value: v.get("shops") ?? "", e
 const keyBlock = (label: string, publishableLabel: string, secretLabel: string, keys: { publishableKey: string; secretKey: string }) =>
   `<section class="card" aria-label="${escapeHtml(label)}"><h2>${escapeHtml(label)}</h2><p>${escapeHtml(publishableLabel)}</p><p class="secret" data-testid="publishable">${escapeHtml(keys.publishableKey)}</p><p>${escapeHtml(secretLabel)}</p><p class="secret" data-testid="secret">${escapeHtml(keys.secretKey)}</p></section>`
 
-const shownOnce = (c: Console, heading: string, summary: string, keys: { sandbox: any; production: any }) => {
+/** The new keys, shown once (`Console.showOnce`: a double click lands on them too). */
+const shownOnce = (c: Console, reply: ApiReply, heading: string, summary: string) => {
   const t = words(c.language)
-  return c.page(heading, `<h1>${escapeHtml(heading)}</h1>${notice(summary)}<p class="problem" role="note">${escapeHtml(t.keysOnce)}</p>
+  const keys = reply.body.keys
+  return c.showOnce({
+    title: heading,
+    section: "merchants",
+    body: `<h1>${escapeHtml(heading)}</h1>${notice(summary)}<p class="problem" role="note">${escapeHtml(t.keysOnce)}</p>
 <div class="grid">${keyBlock(t.sandboxKeys, t.publishable, t.secret, keys.sandbox)}${keyBlock(t.productionKeys, t.publishable, t.secret, keys.production)}</div>
-<p><a href="/console/operator/merchants">${escapeHtml(t.back)}</a></p>`, { section: "merchants" })
+<p><a href="/console/operator/merchants">${escapeHtml(t.back)}</a></p>`
+  }, replayed(reply))
 }
 
 export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [
@@ -113,7 +119,7 @@ export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [
           }
         })
         if (!ok(reply)) return yield* listPage(c, { values: c.form, errors: fieldErrors(reply), problem: failure(c, reply), status: failedStatus(reply) })
-        return shownOnce(c, t.created201, `${t.created201}: ${reply.body.merchant.name} (${reply.body.merchant.id})`, reply.body.keys)
+        return yield* shownOnce(c, reply, t.created201, `${t.created201}: ${reply.body.merchant.name} (${reply.body.merchant.id})`)
       })
   },
   {
@@ -126,7 +132,7 @@ export const merchantRoutes: ReadonlyArray<ConsoleRoute> = [
         const shopId = c.form.get("shopId") ?? ""
         const reply = yield* c.api({ method: "POST", path: `/admin/v1/shops/${encodeURIComponent(shopId)}/rotate-keys`, idempotencyKey: c.form.get("idempotencyKey") ?? undefined })
         if (!ok(reply)) return yield* listPage(c, { problem: failure(c, reply), status: failedStatus(reply) })
-        return shownOnce(c, t.rotated, `${t.rotated}: ${shopId} (${reply.body.revoked} ${t.revoked})`, reply.body.keys)
+        return yield* shownOnce(c, reply, t.rotated, `${t.rotated}: ${shopId} (${reply.body.revoked} ${t.revoked})`)
       })
   }
 ]
