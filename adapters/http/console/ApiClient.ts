@@ -26,10 +26,37 @@ export interface ApiReply {
 
 const forwarded = ["x-forwarded-for", "x-real-ip", "user-agent", "accept-language"] as const
 
+/**
+ * Why a request cannot be sent as asked, or undefined. A path the URL parser would change is
+ * refused: an id placed in it that is a dot segment (`..`, `.`; `encodeURIComponent` leaves them)
+ * would otherwise take the call to another API route, with the session's bearer. A bearer or
+ * idempotency key no header can carry (CR, LF, other controls) is refused too, instead of failing
+ * the console's answer.
+ */
+const unsendable = (request: ApiRequest): string | undefined => {
+  const asked = request.path.split(/[?#]/, 1)[0] ?? ""
+  if (!asked.startsWith("/") || new URL(request.path, "http://console.internal").pathname !== asked) return "path"
+  const control = /[\u0000-\u001f\u007f]/
+  if (request.bearer !== undefined && control.test(request.bearer)) return "bearer"
+  if (request.idempotencyKey !== undefined && control.test(request.idempotencyKey)) return "idempotencyKey"
+  return undefined
+}
+
+/** The API's 404 (an unsendable path names nothing) or 400 envelope, without a call. */
+const refusal = (what: string): ApiReply => {
+  const body = what === "path"
+    ? { error: { code: "not_found", message: "No such resource", requestId: "" } }
+    : { error: { code: "invalid_request", message: `The ${what} cannot be sent`, requestId: "", details: { issues: [{ path: [what], message: "Control characters are not allowed" }] } } }
+  const status = what === "path" ? 404 : 400
+  return { status, body, response: HttpServerResponse.jsonUnsafe(body, { status }) }
+}
+
 export const makeApiClient = (router: HttpRouter.HttpRouter) => {
   // Taken at the first call: by then every route and global middleware is registered.
   let app: ReturnType<HttpRouter.HttpRouter["asHttpEffect"]> | undefined
   return Effect.fnUntraced(function*(request: ApiRequest) {
+    const refused = unsendable(request)
+    if (refused !== undefined) return refusal(refused)
     const outer = yield* HttpServerRequest.HttpServerRequest
     app ??= router.asHttpEffect()
     const sent = new Headers({ accept: "application/json" })

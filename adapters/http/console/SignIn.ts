@@ -44,7 +44,11 @@ const words = dictionary({
 
 /** Only a console path of this host: never another host (`//evil`), never a scheme. */
 const safeNext = (next: string | null): string | undefined =>
-  next !== null && next.startsWith("/console/") && !next.startsWith("//") && !next.includes("\\") && !next.startsWith("/console/sign-") ? next : undefined
+  next !== null && next.startsWith("/console/") && !next.startsWith("//") && !next.includes("\\") && !next.startsWith("/console/sign-") &&
+    // A control character (CR, LF...) could never be a Location: it would fail the answer, not redirect.
+    !/[\u0000-\u001f\u007f]/.test(next)
+    ? next
+    : undefined
 
 const field = (id: string, label: string, options: { type?: string; autocomplete?: string; error?: string } = {}) =>
   `<div><label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${id}" type="${options.type ?? "text"}" required autocomplete="${options.autocomplete ?? "off"}" spellcheck="false"${
@@ -100,6 +104,16 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
     return signInPage(languageOf(request), safeNext(url.searchParams.get("next")), { environment: url.searchParams.get("environment") })
   })
 
+  /**
+   * A new sign-in ends the session the browser held before (another environment, another
+   * merchant, the operator): its cookie is replaced, so nothing could use that session any more,
+   * and it must not stay live on the server until it expires.
+   */
+  const endPrevious = (request: HttpServerRequest.HttpServerRequest) => {
+    const previous = request.cookies[sessionCookie]
+    return previous === undefined || previous === "" ? Effect.void : sessions.end(previous)
+  }
+
   const signIn = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const language = languageOf(request)
@@ -114,6 +128,7 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
       const adminToken = form.get("adminToken") ?? ""
       const check = yield* api({ method: "GET", path: "/admin/v1/providers", bearer: adminToken })
       if (check.status !== 200) return signInPage(language, next, { operatorError: t.rejectedAdmin, status: 401 })
+      yield* endPrevious(request)
       const started = yield* sessions.start({ kind: "operator", adminToken }, null, operatorSessionSeconds)
       return HttpServerResponse.empty({
         status: 303,
@@ -129,6 +144,7 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
       const message = exchanged.status === 429 ? String(exchanged.body?.error?.message ?? t.rejected) : t.rejected
       return signInPage(language, next, { merchantError: message, status: exchanged.status === 429 ? 429 : 401 })
     }
+    yield* endPrevious(request)
     const token = exchanged.body as { accessToken: string; expiresIn: number; environment: "sandbox" | "production"; merchant: { id: string; name: string } }
     const started = yield* sessions.start(
       { kind: "merchant", accessToken: token.accessToken, merchantId: token.merchant.id, merchantName: token.merchant.name },
