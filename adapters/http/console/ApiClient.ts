@@ -13,6 +13,8 @@ export interface ApiRequest {
   readonly path: string
   readonly bearer?: string | undefined
   readonly body?: unknown
+  /** Bytes sent as they are, with their Content-Type, instead of a JSON `body` (an uploaded file). */
+  readonly raw?: { readonly bytes: Uint8Array; readonly contentType: string } | undefined
   readonly idempotencyKey?: string | undefined
 }
 
@@ -66,8 +68,13 @@ export const makeApiClient = (router: HttpRouter.HttpRouter) => {
     }
     if (request.bearer !== undefined) sent.set("authorization", `Bearer ${request.bearer}`)
     if (request.idempotencyKey !== undefined) sent.set("idempotency-key", request.idempotencyKey)
-    const body = request.body === undefined ? undefined : JSON.stringify(request.body)
-    if (body !== undefined) sent.set("content-type", "application/json")
+    const body: BodyInit | undefined = request.raw !== undefined
+      ? new Blob([request.raw.bytes as Uint8Array<ArrayBuffer>])
+      : request.body === undefined
+      ? undefined
+      : JSON.stringify(request.body)
+    if (request.raw !== undefined) sent.set("content-type", request.raw.contentType)
+    else if (body !== undefined) sent.set("content-type", "application/json")
     const inner = HttpServerRequest.fromWeb(
       new Request(new URL(request.path, "http://console.internal"), { method: request.method, headers: sent, ...(body === undefined ? {} : { body }) })
     ).modify({ remoteAddress: outer.remoteAddress, peerAddress: outer.peerAddress })

@@ -7,8 +7,8 @@
  *   sends it) and carry the session's CSRF token; otherwise 403 and nothing is done. The cookie is
  *   `SameSite=Strict` as well.
  */
-import { Effect, Option, Scope } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect, Option, Scope, Stream } from "effect"
+import { HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import { SecureRandom } from "effect/crypto"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { escapeHtml } from "../server/Html.ts"
@@ -43,8 +43,12 @@ export interface Console {
   readonly session: OpenSession
   readonly language: Language
   readonly query: URLSearchParams
-  /** The submitted form of an action (empty for a page). */
+  /** The submitted form of an action (empty for a page): its text fields, multipart or not. */
   readonly form: URLSearchParams
+  /** The files of a multipart action (`form: "multipart"`), by field name; empty otherwise. */
+  readonly files: ReadonlyMap<string, UploadedFile>
+  /** A multipart body that could not be read whole: why (`BodyTooLarge`, `Parse`...), else undefined. */
+  readonly formProblem: Multipart.MultipartErrorReason["_tag"] | undefined
   /** An API operation with this session's bearer. */
   readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply>
   /** A fresh idempotency key for a form about to be shown. */
@@ -80,6 +84,11 @@ export interface ConsoleRoute {
   readonly method: "GET" | "POST"
   readonly path: `/console/${string}`
   readonly side: Side
+  /**
+   * How an action's body is read: urlencoded (the default), or `multipart` for a form with a file
+   * input. Either way the CSRF token is a field of the form, and is checked before the handler runs.
+   */
+  readonly form?: "multipart" | undefined
   readonly handler: (console: Console) => Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
 
@@ -101,6 +110,37 @@ export const sameOrigin = (request: HttpServerRequest.HttpServerRequest): boolea
 
 export const readForm = (request: HttpServerRequest.HttpServerRequest) =>
   request.text.pipe(Effect.map((text) => new URLSearchParams(text)), Effect.orElseSucceed(() => new URLSearchParams()))
+
+/** A file of a multipart form, read whole (the body limit of its route bounds it). */
+export interface UploadedFile {
+  readonly name: string
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
+
+/**
+ * A multipart form's text fields and files. Every part is a field or a file by its `filename`
+ * alone (a JSON file stays a file). A body that breaks off keeps the fields read before the break
+ * (the CSRF token comes first in the console's forms) and tells why.
+ */
+export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const form = new URLSearchParams()
+    const files = new Map<string, UploadedFile>()
+    const problem = yield* Stream.runForEach(request.multipartStream, (part) =>
+      Multipart.isField(part)
+        ? Effect.sync(() => form.append(part.key, part.value))
+        : Multipart.isFile(part)
+        ? Effect.map(part.contentEffect, (bytes) => {
+          if (!files.has(part.key)) files.set(part.key, { name: part.name, contentType: part.contentType, bytes })
+        })
+        : Effect.void).pipe(
+        Effect.provideService(Multipart.FieldMimeTypes, []),
+        Effect.as(undefined),
+        Effect.catch((error) => Effect.succeed(error.reason._tag))
+      )
+    return { form, files, problem }
+  })
 
 export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random: SecureRandom.SecureRandom["Service"]) =>
 (route: ConsoleRoute) =>
@@ -127,7 +167,12 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
     if (live.credential.kind !== "rotated" && live.credential.shownOnce !== undefined && route.method === "GET" && route.path !== shownOncePath) {
       return redirect(shownOncePath)
     }
-    const form = route.method === "POST" ? yield* readForm(request) : new URLSearchParams()
+    const read = route.method !== "POST"
+      ? { form: new URLSearchParams(), files: new Map<string, UploadedFile>(), problem: undefined }
+      : route.form === "multipart"
+      ? yield* readMultipart(request)
+      : { form: yield* readForm(request), files: new Map<string, UploadedFile>(), problem: undefined }
+    const form = read.form
     if (route.method === "POST" && (!sameOrigin(request) || !safeEqual(form.get("csrf") ?? "", live.csrfToken))) {
       return page(t.forbidden, `<h1>${escapeHtml(t.forbidden)}</h1><p>${escapeHtml(t.forbiddenBody)}</p>`, { status: 403 })
     }
@@ -140,6 +185,8 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       language,
       query: url.searchParams,
       form,
+      files: read.files,
+      formProblem: read.problem,
       api: (call) => api({ ...call, bearer }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.provideService(Scope.Scope, scope)),
       newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
       endSession: (response) =>

@@ -30,9 +30,18 @@ export const maxBodyBytes = 1024 * 1024
 /** A provider's report file uploaded by the operator: a day of a busy account runs to megabytes. */
 export const maxReportBytes = 32 * 1024 * 1024
 
-/** The body limit of a request: the report upload's, or the one of every other route. */
+/** The console's upload form: a report file and a few fields around it (multipart). */
+const consoleReportUpload = "/console/operator/reconciliation/reports"
+
+/** The body limit of a request: the report upload's (the API's, or the console's form of it), or the one of every other route. */
 const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest) =>
-  request.method === "POST" && request.url.startsWith("/admin/v1/reconciliation/reports") ? maxReportBytes : maxBodyBytes
+  request.method !== "POST"
+    ? maxBodyBytes
+    : request.url.startsWith("/admin/v1/reconciliation/reports")
+    ? maxReportBytes
+    : request.url.split("?")[0] === consoleReportUpload
+    ? maxReportBytes + 64 * 1024
+    : maxBodyBytes
 
 /** Translates what escaped the endpoints into an `ApiError`. */
 const toApiError = (cause: Cause.Cause<unknown>): ApiError => {

@@ -6,6 +6,7 @@ import { fxRateRoutes } from "./FxRates.ts"
 import { merchantRoutes } from "./Merchants.ts"
 import { queueActionRoutes } from "./QueueActions.ts"
 import { queueRoutes } from "./Queues.ts"
+import { reconciliationRoutes } from "./Reconciliation.ts"
 import { routeActionRoutes } from "./RouteActions.ts"
 import { routingRoutes } from "./Routing.ts"
 
@@ -17,5 +18,6 @@ export const operatorRoutes: ReadonlyArray<ConsoleRoute> = [
   ...routingRoutes,
   ...routeActionRoutes,
   ...fxRateRoutes,
-  ...connectorRoutes
+  ...connectorRoutes,
+  ...reconciliationRoutes
 ]
