@@ -66,6 +66,11 @@ describe.skipIf(chromiumPath === undefined)("console sign-in in Chromium", () =>
         assert.strictEqual(forged.status, 303)
         const stillIn = yield* Effect.promise(() => fetch(`${base}/console/payments`, { redirect: "manual", headers: { cookie: `console_session=${sessionCookie.value}` } }))
         assert.strictEqual(stillIn.status, 200, "a forged sign-out does not end the session")
+        // A malformed escape in an id is an unknown page, never a 500.
+        for (const path of ["/console/payments/%E0%A4%A", "/console/webhooks/%ZZ", "/console/settlements/%/statement.pdf"]) {
+          const malformed = yield* Effect.promise(() => fetch(`${base}${path}`, { redirect: "manual", headers: { cookie: `console_session=${sessionCookie.value}` } }))
+          assert.isBelow(malformed.status, 500, path)
+        }
 
         // Over plain HTTP on a name that is not loopback the Secure cookie could not stick: told, not looped.
         // (fetch cannot set Host: node:http can.)

@@ -8,7 +8,7 @@
  *   `SameSite=Strict` as well.
  */
 import { Effect, Option, Scope, Stream } from "effect"
-import { HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import { SecureRandom } from "effect/crypto"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { escapeHtml } from "../server/Html.ts"
@@ -43,6 +43,8 @@ export interface Console {
   readonly session: OpenSession
   readonly language: Language
   readonly query: URLSearchParams
+  /** The route's path parameters (`:id`), decoded by the router. */
+  readonly params: Readonly<Record<string, string | undefined>>
   /** The submitted form of an action (empty for a page): its text fields, multipart or not. */
   readonly form: URLSearchParams
   /** The files of a multipart action (`form: "multipart"`), by field name; empty otherwise. */
@@ -184,6 +186,7 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       session: live,
       language,
       query: url.searchParams,
+      params: yield* HttpRouter.params,
       form,
       files: read.files,
       formProblem: read.problem,

@@ -9,7 +9,6 @@ import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, link, notice, problem, status, table } from "../View.ts"
-import { segments } from "./Webhooks.ts"
 
 const words = dictionary({
   en: {
@@ -89,7 +88,7 @@ export const deliveryRoutes: ReadonlyArray<ConsoleRoute> = [
     method: "GET",
     path: "/console/webhooks/:id/deliveries/:deliveryId",
     side: "merchant",
-    handler: (c) => deliveryPage(c, segments(c)[1] ?? "", segments(c)[3] ?? "")
+    handler: (c) => deliveryPage(c, c.params["id"] ?? "", c.params["deliveryId"] ?? "")
   },
   {
     method: "POST",
@@ -97,7 +96,8 @@ export const deliveryRoutes: ReadonlyArray<ConsoleRoute> = [
     side: "merchant",
     handler: (c) =>
       Effect.gen(function*() {
-        const [, webhookId = "", , deliveryId = ""] = segments(c)
+        const webhookId = c.params["id"] ?? ""
+        const deliveryId = c.params["deliveryId"] ?? ""
         const reply = yield* c.api({
           method: "POST",
           path: `/api/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/replay`,

@@ -49,7 +49,7 @@ const words = dictionary({
 })
 
 /** The payment id of `/console/payments/{id}` or `/console/payments/{id}/refund`. */
-export const paymentIdOf = (c: Console) => decodeURIComponent(new URL(c.request.url, "http://console.internal").pathname.split("/")[3] ?? "")
+export const paymentIdOf = (c: Console) => c.params["id"] ?? ""
 
 interface Item {
   readonly at: string

@@ -34,15 +34,6 @@ export const payoutWords = dictionary({
   }
 })
 
-/** The last segment of the request's path (a resource id), decoded. */
-export const lastSegment = (url: string) => {
-  const parts = new URL(url, "http://console.internal").pathname.split("/")
-  try {
-    return decodeURIComponent(parts[parts.length - 1] ?? "")
-  } catch {
-    return ""
-  }
-}
 
 const pageSize = 25
 
@@ -119,7 +110,7 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
     method: "GET",
     path: "/console/payouts/:id",
     side: "merchant",
-    handler: (c) => detail(c, lastSegment(c.request.url))
+    handler: (c) => detail(c, c.params["id"] ?? "")
   },
   {
     method: "POST",
@@ -127,14 +118,7 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
     side: "merchant",
     handler: (c) =>
       Effect.gen(function*() {
-        const id = new URL(c.request.url, "http://console.internal").pathname.split("/")[3] ?? ""
-        const payoutId = (() => {
-          try {
-            return decodeURIComponent(id)
-          } catch {
-            return ""
-          }
-        })()
+        const payoutId = c.params["id"] ?? ""
         const reply = yield* c.api({
           method: "POST",
           path: `/api/v1/me/payout/send/${encodeURIComponent(payoutId)}/simulate`,

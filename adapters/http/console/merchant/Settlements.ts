@@ -41,14 +41,7 @@ const words = dictionary({
 })
 
 /** The batch id of `/console/settlements/<id>[/...]`. */
-const batchId = (c: Console) => {
-  const parts = new URL(c.request.url, "http://console.internal").pathname.split("/")
-  try {
-    return decodeURIComponent(parts[3] ?? "")
-  } catch {
-    return ""
-  }
-}
+const batchId = (c: Console) => c.params["id"] ?? ""
 
 const usd = (value: number | null | undefined, c: Console) => money(value, "USD", c.language)
 

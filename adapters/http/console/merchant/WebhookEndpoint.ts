@@ -9,7 +9,7 @@ import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, notice, problem, status, table } from "../View.ts"
-import { endpointFields, eventList, formErrors, secretCard, segments, webhookWords } from "./Webhooks.ts"
+import { endpointFields, eventList, formErrors, secretCard, webhookWords } from "./Webhooks.ts"
 
 const words = dictionary({
   en: {
@@ -104,7 +104,7 @@ ${field("active", t.state, { value: form.active, options: [["true", t.on], ["fal
   })
 
 /** `/console/webhooks/{id}[/...]`: the endpoint's id. */
-const idOf = (c: Console) => segments(c)[1] ?? ""
+const idOf = (c: Console) => c.params["id"] ?? ""
 const pathOf = (id: string) => `/api/v1/webhooks/${encodeURIComponent(id)}`
 const key = (c: Console) => c.form.get("idempotencyKey") ?? undefined
 

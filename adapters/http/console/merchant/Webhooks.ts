@@ -34,15 +34,6 @@ export const webhookWords = dictionary({
   }
 })
 
-/** The path's segments after `/console/`, decoded. */
-export const segments = (c: Console): ReadonlyArray<string> =>
-  new URL(c.request.url, "http://console.internal").pathname.split("/").slice(2).map((s) => {
-    try {
-      return decodeURIComponent(s)
-    } catch {
-      return s
-    }
-  })
 
 /** `a, b` or `*` as the API's list. */
 export const eventList = (text: string) => text.split(",").map((e) => e.trim()).filter((e) => e !== "")

@@ -72,7 +72,7 @@ const discrepancyHref = (id: string, environment: string) =>
   `/console/operator/reconciliation/discrepancies/${encodeURIComponent(id)}?environment=${environment}`
 
 /** The id in `/console/operator/reconciliation/{reports|discrepancies}/{id}`. */
-const idOf = (c: Console) => decodeURIComponent(new URL(c.request.url, "http://console.internal").pathname.split("/")[5] ?? "")
+const idOf = (c: Console) => c.params["id"] ?? ""
 
 const text = (value: unknown) => value === null || value === undefined ? "—" : escapeHtml(String(value))
 const code = (value: unknown) => value === null || value === undefined ? "—" : `<code>${escapeHtml(String(value))}</code>`
