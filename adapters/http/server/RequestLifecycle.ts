@@ -39,7 +39,7 @@ const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest) =>
     ? maxBodyBytes
     : request.url.startsWith("/admin/v1/reconciliation/reports")
     ? maxReportBytes
-    : request.url.split("?")[0] === consoleReportUpload
+    : request.url.startsWith(consoleReportUpload)
     ? maxReportBytes + 64 * 1024
     : maxBodyBytes
 
@@ -146,7 +146,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
             path,
             status: response.status,
             durationMs: elapsed,
-            at: new Date(started).toISOString()
+            atMs: started
           })
         }
         yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(

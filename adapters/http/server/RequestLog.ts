@@ -19,13 +19,14 @@ export interface LoggedRequest {
   readonly path: string
   readonly status: number
   readonly durationMs: number
-  readonly at: string
+  /** When it arrived (epoch milliseconds: formatted when read, not on the request path). */
+  readonly atMs: number
 }
 
 export class RequestLog extends Context.Service<RequestLog, {
   readonly record: (environment: Environment, shopId: string, request: LoggedRequest) => void
-  /** Newest first. */
-  readonly recent: (environment: Environment, shopId: string) => ReadonlyArray<LoggedRequest>
+  /** Newest first, with the time as ISO 8601. */
+  readonly recent: (environment: Environment, shopId: string) => ReadonlyArray<Omit<LoggedRequest, "atMs"> & { readonly at: string }>
 }>()("adapters/http/RequestLog") {
   static readonly layer = Layer.sync(RequestLog, () => {
     const rings = new Map<string, Array<LoggedRequest>>()
@@ -40,7 +41,8 @@ export class RequestLog extends Context.Service<RequestLog, {
         if (ring.length > requestLogSize) ring.splice(0, ring.length - requestLogSize)
         if (rings.size > maxShops) rings.delete(rings.keys().next().value!)
       },
-      recent: (environment, shopId) => [...(rings.get(`${environment}:${shopId}`) ?? [])].reverse()
+      recent: (environment, shopId) =>
+        [...(rings.get(`${environment}:${shopId}`) ?? [])].reverse().map(({ atMs, ...request }) => ({ ...request, at: new Date(atMs).toISOString() }))
     })
   })
 }
