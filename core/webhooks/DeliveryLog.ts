@@ -15,7 +15,7 @@ import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { WebhookStore } from "../ports/WebhookStore.ts"
 import { eventApiVersion } from "./Events.ts"
-import { type Delivery, type Subscription, testEventType } from "./Webhook.ts"
+import { type Delivery, pendingDelivery, type Subscription, testEventType } from "./Webhook.ts"
 
 type Scope = { readonly environment: Environment; readonly merchantId: string; readonly shopId: string }
 
@@ -57,7 +57,7 @@ export const makeDeliveryLog = Effect.gen(function*() {
       apiVersion: eventApiVersion,
       data: { webhookId: webhook.id, test: true, message: "A test delivery requested from the API or the console; no money moved." }
     }
-    const delivery: Delivery = {
+    const delivery = pendingDelivery({
       id: yield* ids.next("delivery"),
       environment: scope.environment,
       shopId: scope.shopId,
@@ -66,16 +66,9 @@ export const makeDeliveryLog = Effect.gen(function*() {
       event: testEventType,
       body: JSON.stringify(envelope),
       relatedTxId: null,
-      status: "pending",
-      attempts: 0,
-      lastStatusCode: null,
-      lastError: null,
-      nextAttemptAt: created,
-      succeededAt: null,
-      lockedUntil: null,
       traceParent: traceParentOf(yield* Effect.option(Effect.currentSpan)),
       createdAt: created
-    }
+    })
     yield* store.insertDeliveries([delivery])
     return delivery
   })

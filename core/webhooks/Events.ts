@@ -16,7 +16,7 @@ import { Ids } from "../Ids.ts"
 import { type EventFilter, OutboxStore } from "../ports/OutboxStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { WebhookStore } from "../ports/WebhookStore.ts"
-import { type Delivery, subscribes } from "./Webhook.ts"
+import { type Delivery, pendingDelivery, subscribes } from "./Webhook.ts"
 
 export const eventApiVersion = "2026-11-01"
 
@@ -107,7 +107,7 @@ export class Events extends Context.Service<Events, {
         const deliveries: Array<Delivery> = []
         const traceParent = targets.length === 0 ? null : traceParentOf(yield* Effect.option(Effect.currentSpan))
         for (const subscription of targets) {
-          deliveries.push({
+          deliveries.push(pendingDelivery({
             id: yield* ids.next("delivery"),
             environment: event.environment,
             shopId: event.shopId,
@@ -116,16 +116,9 @@ export class Events extends Context.Service<Events, {
             event: event.type,
             body,
             relatedTxId: event.relatedTxId,
-            status: "pending",
-            attempts: 0,
-            lastStatusCode: null,
-            lastError: null,
-            nextAttemptAt: created,
-            succeededAt: null,
-            lockedUntil: null,
             traceParent,
             createdAt: created
-          })
+          }))
         }
         yield* webhooks.insertDeliveries(deliveries)
         return id

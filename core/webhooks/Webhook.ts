@@ -80,6 +80,20 @@ export interface Delivery {
   readonly createdAt: DateTime.Utc
 }
 
+/** A delivery not yet attempted, due at `createdAt`. */
+export const pendingDelivery = (
+  fields: Pick<Delivery, "id" | "environment" | "shopId" | "webhookId" | "eventId" | "event" | "body" | "relatedTxId" | "traceParent" | "createdAt">
+): Delivery => ({
+  ...fields,
+  status: "pending",
+  attempts: 0,
+  lastStatusCode: null,
+  lastError: null,
+  nextAttemptAt: fields.createdAt,
+  succeededAt: null,
+  lockedUntil: null
+})
+
 /** An event received by a managed inbox. */
 export interface InboxMessage {
   readonly id: string
