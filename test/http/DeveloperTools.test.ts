@@ -67,8 +67,11 @@ for (const target of storeTargets("devtools")) {
           assert.deepStrictEqual(production.body.data.map((r: any) => r.path), ["/api/v1/me"])
           // Bounded: the last 100.
           for (let i = 0; i < 105; i++) yield* call("GET", "/api/v1/me", { bearer: other.keys.sandbox.secretKey })
+          yield* call("GET", "/api/v1/payments", { bearer: other.keys.sandbox.secretKey })
           const full = yield* call("GET", "/api/v1/me/requests", { bearer: other.keys.sandbox.secretKey })
           assert.strictEqual(full.body.data.length, 100)
+          assert.deepStrictEqual(full.body.data.slice(0, 2).map((r: any) => r.path), ["/api/v1/payments", "/api/v1/me"], "newest first after the ring wrapped")
+          assert.isTrue(full.body.data.every((r: any, i: number, all: Array<any>) => i === 0 || r.at <= all[i - 1].at), "in time order")
         }))
 
       it.effect("the sandbox clock advances once per Idempotency-Key", () =>
