@@ -185,6 +185,24 @@ export const ErrorCatalog = {
     "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged.",
     Schema.Struct({ status: Schema.String })
   ),
+  chargeback_already_opened: entry(
+    409,
+    "invalid_request_error",
+    "The payment already has a chargeback (`details.claimId`, `details.status`): a payment is charged back once.",
+    Schema.Struct({ claimId: Schema.String, status: Schema.String })
+  ),
+  chargeback_not_allowed: entry(
+    422,
+    "invalid_request_error",
+    "The payment cannot be charged back in its status (`details.status`): only a completed payment can.",
+    Schema.Struct({ status: Schema.String })
+  ),
+  chargeback_nothing_remaining: entry(
+    422,
+    "invalid_request_error",
+    "The payment's refunds (approved or pending) cover all of it: nothing remains to dispute (amounts in the payment's local currency).",
+    Schema.Struct({ amount: money, refunded: money, currency: Schema.String })
+  ),
   // Routing configuration (admin)
   routing_version_conflict: entry(
     409,

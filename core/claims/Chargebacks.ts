@@ -1,8 +1,9 @@
 /**
  * Chargebacks: the buyer's bank disputes a completed payment.
  *
- * - Opening (a provider's `chargeback` callback or poll answer, or the sandbox `chargeback`
- *   simulation): the payment becomes `chargeback`; what remains of it is frozen (its USD headline
+ * - Opening (a provider's `chargeback` callback or poll answer, the sandbox `chargeback`
+ *   simulation at creation, the operator's late chargeback on an existing payment, or its sandbox
+ *   rehearsal; the last two refuse precisely what the first two ignore): the payment becomes `chargeback`; what remains of it is frozen (its USD headline
  *   less its refunds approved or open, so nothing is disputed twice) and the tier's chargeback fee
  *   charged, both taken from the payment's own pending and reserve shares, then `available`; what
  *   they cannot cover is owed by the shop (`merchant_receivable`). `chargeback.created` and
@@ -23,7 +24,8 @@ import { ClaimStore } from "../ports/ClaimStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
-import { transition } from "../payments/PaymentState.ts"
+import type { Payment } from "../payments/Payment.ts"
+import { publicStatus, transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import * as Shares from "../payments/Shares.ts"
@@ -45,17 +47,16 @@ export const makeChargebacks = (funds: Funds) =>
     const clocks = yield* ShopClocks
     const tenancy = yield* TenancyStore
 
-    const open = (transactionId: string, reason: string) =>
-      tx.run(Effect.gen(function*() {
-        const found = yield* payments.findById(transactionId)
-        if (Option.isNone(found)) return Option.none<Claim>()
-        const p = found.value
-        const step = transition(p.status, "chargeback_opened")
-        if (Result.isFailure(step) || step.success._tag !== "Moved") return Option.none<Claim>()
+    /**
+     * Opens the chargeback of `p`, read in this transaction and `completed`: what remains of it
+     * after its refunds approved or open is frozen and the tier's fee charged, in one entry with
+     * the payment's new version (`Conflict` when another writer moved it first).
+     */
+    const openOn = (p: Payment, reason: string, refunds: ReadonlyArray<Claim>) =>
+      Effect.gen(function*() {
         const tier = Option.match(yield* tenancy.findMerchant(p.merchantId), { onNone: () => "starter" as const, onSome: (m) => m.tier })
         const fee = Money.decimal(chargebackFeeUsd[tier])
         // What refunds already gave back (or hold frozen to give back) is not disputed again.
-        const refunds = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
         const disputedUsd = BigDecimal.subtract(p.amount, sum(refunds.map((c) => c.amountUsd)))
         const disputedLocal = BigDecimal.subtract(p.amountLocal, sum(refunds.map((c) => c.amount)))
         const taken = Shares.drawDown(p, yield* funds.availableUsd(p), BigDecimal.sum(disputedUsd, fee))
@@ -79,7 +80,8 @@ export const makeChargebacks = (funds: Funds) =>
           resolvedAt: null,
           version: 1
         }
-        const next = yield* funds.bump(p, { status: step.success.to, settlement: taken.settlement })
+        // Racing openings of one payment serialise here: the loser retries and finds it charged back.
+        const next = yield* funds.bump(p, { status: "chargeback", settlement: taken.settlement })
         yield* claims.insert(claim)
         yield* funds.entry(p, "chargeback.opened", claim.id, [
           ...taken.postings,
@@ -89,8 +91,84 @@ export const makeChargebacks = (funds: Funds) =>
         ])
         yield* events.emit(paymentEvent(p, "chargeback.created", { ...readView(next), claim: claimView(claim) }))
         yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
-        return Option.some(claim)
+        return claim
+      })
+
+    const refundsOf = (p: Payment) =>
+      Effect.map(claims.forPayment(p.id), (of) => of.filter((c) => c.kind === "user_dispute" && c.status !== "rejected"))
+
+    /** The provider's (or the sandbox `chargeback` simulation's) opening: a payment not completed is left as it is. */
+    const open = (transactionId: string, reason: string) =>
+      tx.run(Effect.gen(function*() {
+        const found = yield* payments.findById(transactionId)
+        if (Option.isNone(found)) return Option.none<Claim>()
+        const p = found.value
+        const step = transition(p.status, "chargeback_opened")
+        if (Result.isFailure(step) || step.success._tag !== "Moved") return Option.none<Claim>()
+        return Option.some(yield* openOn(p, reason, yield* refundsOf(p)))
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
+    /**
+     * A chargeback asked for on a payment that exists (the operator recording one a provider
+     * reported late, or a sandbox rehearsal), with a precise refusal: 409
+     * `chargeback_already_opened`, 422 `chargeback_not_allowed` (not completed) or
+     * `chargeback_nothing_remaining` (its refunds, approved or open, cover it all).
+     */
+    const openOnRequest = (find: Effect.Effect<Option.Option<Payment>>, transactionId: string, reason: string) =>
+      tx.run(Effect.gen(function*() {
+        const found = yield* find
+        if (Option.isNone(found)) return yield* notFound("payment", transactionId)
+        const p = found.value
+        const existing = (yield* claims.forPayment(p.id)).find((c) => c.kind === "chargeback")
+        if (existing !== undefined) {
+          return yield* apiError("chargeback_already_opened", `The payment already has a chargeback: ${existing.id} (${existing.status})`, {
+            claimId: existing.id,
+            status: existing.status
+          })
+        }
+        const refunds = yield* refundsOf(p)
+        const refundedLocal = sum(refunds.map((c) => c.amount))
+        if (p.status === "refunded" || (p.status === "completed" && !BigDecimal.isPositive(BigDecimal.subtract(p.amountLocal, refundedLocal)))) {
+          return yield* apiError("chargeback_nothing_remaining", "The payment's refunds (approved or pending) cover all of it: nothing remains to dispute", {
+            amount: Money.toJsonNumber(p.amountLocal),
+            refunded: Money.toJsonNumber(refundedLocal),
+            currency: p.currencyLocal
+          })
+        }
+        if (p.status !== "completed") {
+          return yield* apiError("chargeback_not_allowed", `A ${publicStatus(p.status)} payment cannot be charged back: only a completed one`, {
+            status: publicStatus(p.status)
+          })
+        }
+        return yield* openOn(p, reason, refunds)
+      })).pipe(
+        retryOnConflict(`chargeback of ${transactionId}`, 20)
+      )
+
+    /**
+     * The operator opens a chargeback on any payment, in its own environment and on the clock of
+     * its shop (a provider reported it late, outside its notifications).
+     */
+    const openByOperator = Effect.fn("Claims.openChargeback")(function*(transactionId: string, reason: string | undefined) {
+      const found = yield* payments.findById(transactionId)
+      if (Option.isNone(found)) return yield* notFound("payment", transactionId)
+      const { environment, shopId } = found.value
+      return yield* clocks.within(
+        environment,
+        shopId,
+        openOnRequest(payments.find(environment, shopId, transactionId), transactionId, reason ?? "opened by the operator")
+      )
+    })
+
+    /** Sandbox only: the shop rehearses a chargeback reported on one of its payments (production: 400 `simulate_sandbox_only`). */
+    const simulateOpen = Effect.fn("Claims.simulateOpenChargeback")(function*(
+      scope: Pick<Scope, "environment" | "shop">,
+      transactionId: string,
+      reason: string | undefined
+    ) {
+      if (scope.environment !== "sandbox") return yield* apiError("simulate_sandbox_only", "Chargeback simulation exists in sandbox only", {})
+      return yield* openOnRequest(payments.find(scope.environment, scope.shop.id, transactionId), transactionId, reason ?? "sandbox: simulated chargeback")
+    })
 
     /** Resolves a chargeback claim once; the same outcome again answers the claim unchanged. */
     const resolve = (claim: Claim, outcome: ChargebackOutcome, by: ClaimResolver) =>
@@ -159,5 +237,5 @@ export const makeChargebacks = (funds: Funds) =>
         )
       })
 
-    return { open, simulate, resolveByOperator, fromProvider }
+    return { open, openByOperator, simulateOpen, simulate, resolveByOperator, fromProvider }
   })

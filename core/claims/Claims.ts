@@ -52,6 +52,19 @@ export class Claims extends Context.Service<Claims, {
    * never reported); idempotent, a refused outcome changes nothing.
    */
   readonly chargebackOutcome: (transactionId: string, outcome: ChargebackOutcome, detail: string) => Effect.Effect<Option.Option<Claim>>
+  /**
+   * The operator opens a chargeback on an existing payment (one a provider reported late), in the
+   * payment's environment and on its shop's clock, with the same money as `openChargeback`. Refused
+   * with 404 `not_found`, 409 `chargeback_already_opened`, 422 `chargeback_not_allowed` (not
+   * completed) or `chargeback_nothing_remaining` (its refunds, approved or pending, cover it).
+   */
+  readonly openChargebackByOperator: (transactionId: string, reason: string | undefined) => Effect.Effect<Claim, ApiError>
+  /** Sandbox only: the shop rehearses a late chargeback on one of its payments (same rules and refusals). */
+  readonly simulateOpenChargeback: (
+    scope: Pick<Scope, "environment" | "shop">,
+    transactionId: string,
+    reason: string | undefined
+  ) => Effect.Effect<Claim, ApiError>
   /** Sandbox only: decides a chargeback of the shop as the card network would. */
   readonly simulateChargeback: (scope: Pick<Scope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
   /** The operator records a chargeback's outcome, in either environment. */
@@ -92,6 +105,8 @@ export class Claims extends Context.Service<Claims, {
         refundOutcome: fromProvider,
         openChargeback: chargebacks.open,
         chargebackOutcome: chargebacks.fromProvider,
+        openChargebackByOperator: chargebacks.openByOperator,
+        simulateOpenChargeback: chargebacks.simulateOpen,
         simulateChargeback: chargebacks.simulate,
         resolveChargeback: chargebacks.resolveByOperator
       })

@@ -46,6 +46,20 @@ const chargebackOutcomes = "won: the frozen amount returns to the shop, first re
   "the chargeback fee is not returned (like Stripe's dispute fee). lost: the frozen amount leaves to the provider, which returns it to the buyer. " +
   "Sends claim.resolved. The same outcome again answers the claim unchanged; the payment stays chargeback."
 
+const lateChargebackRules = "The payment must be completed; it becomes chargeback. What remains of it after its refunds approved or pending is disputed " +
+  "(the claim's `amount` in the payment's local currency, `amountUsd` frozen), never what a refund already gave back, and the tier's chargeback fee " +
+  "(15/15/10 USD) is charged once: both taken from the payment's own pending net, then its own rolling reserve, then available; what those cannot cover " +
+  "is owed by the shop (ledgerWarnings), repaid from its next income. One journal entry (`chargeback.opened`) in the transaction that moves the payment; " +
+  "events chargeback.created and claim.opened. It resolves like any chargeback: by the provider, by POST /api/v1/claims/{id}/simulate in sandbox, " +
+  "or by the operator (POST /admin/v1/claims/{id}/resolve). An `Idempotency-Key` retry answers the same claim; racing requests open at most one."
+
+const lateChargebackErrors = "409 chargeback_already_opened (the payment has a chargeback: `details.claimId`), " +
+  "422 chargeback_not_allowed (not completed: `details.status`), 422 chargeback_nothing_remaining (its refunds, approved or pending, cover it all)."
+
+const LateChargebackBody = Schema.Struct({
+  reason: Schema.optional(Text(500)).annotate({ description: "The network's reason code or free text (default: who opened it)" })
+})
+
 const refundEndpoint = (name: "refund" | "refundTransaction", path: "/payments/:id/refund" | "/transactions/:id/refund") =>
   HttpApiEndpoint.post(name, path, {
     params: { id: Schema.String },
@@ -91,6 +105,17 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
       OpenApi.Description,
       "Sandbox only: decides an open chargeback as the card network would. " + chargebackOutcomes +
         " Errors: 400 simulate_sandbox_only (production key), 404 not_found, 422 claim_not_chargeback (a refund), 409 claim_already_resolved (decided the other way)."
+    ),
+    HttpApiEndpoint.post("simulateChargeback", "/payments/:id/simulate-chargeback", {
+      params: { id: Schema.String },
+      headers: IdempotencyHeaders,
+      payload: LateChargebackBody,
+      success: ClaimView.pipe(HttpApiSchema.status(201))
+    }).annotate(
+      OpenApi.Description,
+      "Sandbox only: rehearses a chargeback the buyer's bank reports on one of the shop's payments days after it completed, " +
+        "often after a partial refund (`Sandbox-Simulate: chargeback` charges back at creation only). Every field is optional. " + lateChargebackRules +
+        " Errors: 400 simulate_sandbox_only (production key), 404 not_found (unknown payment or another shop's), " + lateChargebackErrors
     )
   )
   .middleware(SecretKey)
@@ -107,6 +132,17 @@ export class ClaimAdminApi extends HttpApiGroup.make("claimAdmin")
       OpenApi.Description,
       "The operator records the outcome of a chargeback, in either environment. " + chargebackOutcomes +
         " Errors: 404 not_found, 422 claim_not_chargeback, 409 claim_already_resolved."
+    ),
+    HttpApiEndpoint.post("openChargeback", "/payments/:id/chargebacks", {
+      params: { id: Schema.String },
+      headers: IdempotencyHeaders,
+      payload: LateChargebackBody,
+      success: ClaimView.pipe(HttpApiSchema.status(201))
+    }).annotate(
+      OpenApi.Description,
+      "The operator opens a chargeback on an existing payment of any shop, in the payment's own environment (derived from the payment) " +
+        "and on its shop's clock: a chargeback a provider reported late, outside its notifications. Every field is optional. " + lateChargebackRules +
+        " Errors: 404 not_found (unknown payment), " + lateChargebackErrors
     )
   )
   .middleware(AdminToken)

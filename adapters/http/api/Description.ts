@@ -90,10 +90,14 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   chargeback or a rejected refund first repays it, in the same balance movement, and only the rest
   reaches \`available\`. \`GET /me/balance\` reports \`feeSummary.netBalance\` = available + pending +
   frozen + reserve - owed, and \`ledgerWarnings\` states what is still owed.
-- A chargeback (provider callback, or \`Sandbox-Simulate: chargeback\`) moves the payment to
+- A chargeback (provider callback, \`Sandbox-Simulate: chargeback\`, the operator's
+  \`POST /admin/v1/payments/{id}/chargebacks\` for one a provider reported late, or its sandbox
+  rehearsal \`POST /payments/{id}/simulate-chargeback\`) moves the payment to
   \`chargeback\` and freezes what remains of it: its USD headline less its refunds succeeded or
   pending (a chargeback after a partial refund disputes only the rest), plus the tier's
-  chargeback fee (15/15/10 USD). Events \`chargeback.created\` and \`claim.opened\`.
+  chargeback fee (15/15/10 USD). Events \`chargeback.created\` and \`claim.opened\`. A payment is
+  charged back once: 409 \`chargeback_already_opened\`; 422 \`chargeback_not_allowed\` (not
+  completed) or \`chargeback_nothing_remaining\` (its refunds cover it all).
 - It resolves once, \`won\` or \`lost\` (claim \`status\` and \`resolution\`, \`claim.resolved\`): by the
   provider's callback, by \`POST /claims/{id}/simulate\` in sandbox, or by the operator
   (\`POST /admin/v1/claims/{id}/resolve\`). Won: the frozen amount returns to the shop (owed

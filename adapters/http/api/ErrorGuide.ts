@@ -145,6 +145,21 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The chargeback was already resolved",
     details: { status: "won" }
   },
+  chargeback_already_opened: {
+    advice: "Read the chargeback `details.claimId`: a payment is charged back once; resolve that one instead.",
+    message: "The payment already has a chargeback: CLM-01M8C3QQABHZAEKCJKXKJKTEVF (open)",
+    details: { claimId: "CLM-01M8C3QQABHZAEKCJKXKJKTEVF", status: "open" }
+  },
+  chargeback_not_allowed: {
+    advice: "Charge back only completed payments; read the payment's status first.",
+    message: "A pending payment cannot be charged back: only a completed one",
+    details: { status: "pending" }
+  },
+  chargeback_nothing_remaining: {
+    advice: "Nothing is left to dispute: the payment's refunds cover it; a refund still pending that fails makes it disputable again.",
+    message: "The payment's refunds (approved or pending) cover all of it: nothing remains to dispute",
+    details: { amount: 500.55, refunded: 500.55, currency: "BRL" }
+  },
   routing_version_conflict: {
     advice: "Read the routing again (GET), apply your change to it and send it with the new version.",
     message: "The routing configuration changed since it was read",

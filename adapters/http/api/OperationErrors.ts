@@ -37,6 +37,8 @@ const admin: Codes = ["invalid_api_key", "not_found"]
 const signed: Codes = ["authentication_failed", "not_found"]
 
 const payIn: Codes = ["cascade_exhausted", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"]
+/** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
+const lateChargeback: Codes = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"]
 const refund: Codes = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "fx_unavailable"]
 
 export const operationErrors: Readonly<Record<string, Codes>> = {
@@ -92,6 +94,7 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "claims.get": secretKey,
   "claims.paymentClaims": secretKey,
   "claims.simulate": [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
+  "claims.simulateChargeback": [...secretKey, "simulate_sandbox_only", ...lateChargeback],
   "payouts.balance": secretKey,
   "payouts.methods": secretKey,
   "payouts.currencies": secretKey,
@@ -144,6 +147,7 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "depositAdmin.setAccountStatus": admin,
   "withdrawalAdmin.resolve": admin,
   "claimAdmin.resolve": [...admin, "claim_not_chargeback", "claim_already_resolved"],
+  "claimAdmin.openChargeback": [...admin, ...lateChargeback],
   "payoutAdmin.resolve": [...admin, "payout_already_final"],
   "routingAdmin.getRouting": admin,
   "routingAdmin.putRouting": [...admin, "routing_version_conflict"],

@@ -6,7 +6,8 @@ import { Claims, claimView, refundView } from "../../../core/claims/Claims.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
-import { RefundView } from "../api/ClaimsApi.ts"
+import { ClaimView, RefundView } from "../api/ClaimsApi.ts"
+import { operatorScope } from "./Handlers.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import * as Money from "../../../core/Money.ts"
 
@@ -52,6 +53,21 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
         Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return claimView(yield* claims.simulateChargeback(scope, params.id, payload.outcome))
+        }),
+      simulateChargeback: ({ headers, params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
+          return yield* idempotent({
+            operation: `POST /payments/${params.id}/simulate-chargeback`,
+            // One transaction: the chargeback, its entry, its events and the key's stored answer.
+            atomic: true,
+            scope,
+            key: headers["idempotency-key"],
+            request: { reason: payload.reason ?? null },
+            codec: ClaimView,
+            execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
+          })
         })
     })
   }))
@@ -59,8 +75,19 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
 export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
   Effect.gen(function*() {
     const claims = yield* Claims
+    const idempotent = yield* makeIdempotent
     return handlers.handleAll({
-      resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView)
+      resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView),
+      openChargeback: ({ headers, params, payload }) =>
+        idempotent({
+          operation: `admin.openChargeback ${params.id}`,
+          scope: operatorScope,
+          key: headers["idempotency-key"],
+          request: { reason: payload.reason ?? null },
+          codec: ClaimView,
+          atomic: true,
+          execute: () => Effect.map(claims.openChargebackByOperator(params.id, payload.reason), claimView)
+        })
     })
   }))
 

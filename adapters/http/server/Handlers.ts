@@ -178,7 +178,7 @@ const issued = (pair: KeyPair) => ({
  * The scope of the operator's idempotency keys: one operator, whatever the environment of what
  * they change (the key and the request's fingerprint tell operations apart).
  */
-const operatorScope = { environment: "production", merchant: { id: "operator" } } as const
+export const operatorScope = { environment: "production", merchant: { id: "operator" } } as const
 
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
