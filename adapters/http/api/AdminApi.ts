@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
-import { Email, Environment, IdempotencyHeaders, MaskedWhenStored, MerchantRef, RequiredText, Text } from "./Fields.ts"
+import { Email, Environment, IdempotencyHeaders, MaskedWhenStored, MerchantRef, RequiredText, StoredInt, Text } from "./Fields.ts"
 import { AdminToken } from "./Security.ts"
 
 export const KeyPairView = Schema.Struct({ publishableKey: Schema.String, secretKey: Schema.String })
@@ -119,7 +119,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
       params: { shopId: Schema.String, providerId: Schema.String },
       payload: Schema.Struct({
         environment: Environment,
-        priority: Schema.Int.annotate({ description: "Lower is tried first" }),
+        priority: StoredInt.annotate({ description: "Lower is tried first; at most 2147483647 either way" }),
         methodIds: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))).annotate({ description: "Null or absent: every method the provider supports" }),
         enabled: Schema.optional(Schema.Boolean)
       }),

@@ -149,8 +149,8 @@ const fallbackSummary = (operationId: string) => {
 /** Query parameters as what they mean; the server reads them from text and clamps out-of-range pages. */
 const queryParameter: Readonly<Record<string, Record<string, unknown>>> = {
   limit: { type: "integer", minimum: 1, maximum: 100, default: 50, description: "Items per page, 1 to 100; out-of-range values are clamped" },
-  offset: { type: "integer", minimum: 0, default: 0, description: "Items to skip" },
-  amount: { type: "number", exclusiveMinimum: 0, description: "Major units" }
+  offset: { type: "integer", minimum: 0, maximum: 1_000_000_000, default: 0, description: "Items to skip, 0 to 1,000,000,000; out-of-range values are clamped" },
+  amount: { type: "number", exclusiveMinimum: 0, maximum: 1e12, description: "Major units" }
 }
 
 type Spec = Record<string, any>

@@ -40,7 +40,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .annotate(
         OpenApi.Description,
         "Every event of the shop in this key's environment, newest first: what happened, without a webhook endpoint. Each item is exactly the " +
-          "envelope its webhook deliveries carry. `limit` 1 to 100 (default 50) and `offset` (default 0) are clamped silently. Errors: " +
+          "envelope its webhook deliveries carry. `limit` 1 to 100 (default 50) and `offset` (0 to 1,000,000,000, default 0) are clamped silently. Errors: " +
           "invalid_request naming `type` for an unknown event type."
       ),
     HttpApiEndpoint.get("get", "/events/:id", {

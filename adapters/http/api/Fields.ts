@@ -2,18 +2,52 @@
 import { Schema, SchemaTransformation } from "effect"
 import { maskKey } from "../../../core/Secrets.ts"
 import { Environment } from "../../../core/Environment.ts"
+import { maxAmountInput } from "../../../core/Money.ts"
+
+/**
+ * Whether a string is Unicode text: no lone UTF-16 surrogate (`JSON.parse` makes one of the escape
+ * `\ud800`; UTF-8 cannot encode it and PostgreSQL refuses it). `String.prototype.isWellFormed`
+ * (ES2024, Node 20+), typed here since the project's lib is ES2022.
+ */
+export const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed()
+
+/**
+ * The check of every text field: well-formed Unicode. Every JSON body is also checked as a whole
+ * before an endpoint reads it (server/StorableText.ts: bare strings, record keys, free-form
+ * values); this keeps the rule on the field for whatever decodes these schemas another way.
+ */
+export const isWellFormedText = Schema.makeFilter((s: string) => isWellFormed(s), {
+  expected: "well-formed Unicode text (no lone UTF-16 surrogate)"
+})
 
 /** A string of at most `max` characters. */
-export const Text = (max: number) => Schema.String.check(Schema.isMaxLength(max))
+export const Text = (max: number) => Schema.String.check(isWellFormedText, Schema.isMaxLength(max))
 
 /** A non-blank string of at most `max` characters. */
 export const RequiredText = (max: number) =>
   Schema.String.check(
+    isWellFormedText,
     Schema.makeFilter((s: string) => s.trim().length > 0, { expected: "a non-empty string" }),
     Schema.isMaxLength(max)
   )
 
+/**
+ * An amount read from query text (`?amount=`): a finite number within the bounds of `Amount`
+ * (core/Money.ts), so that `1e308` is a 400 naming the parameter, not a failed decode later.
+ */
+export const AmountText = Schema.FiniteFromString.check(
+  Schema.isGreaterThanOrEqualTo(-maxAmountInput),
+  Schema.isLessThanOrEqualTo(maxAmountInput)
+)
+
+/** The largest value of a PostgreSQL `integer` column: an integer field that is stored is at most this. */
+export const maxStoredInt = 2_147_483_647
+
+/** An integer a store keeps in, or compares with, an `integer` column: -(2^31 - 1) to 2^31 - 1. */
+export const StoredInt = Schema.Int.check(Schema.isBetween({ minimum: -maxStoredInt, maximum: maxStoredInt }))
+
 export const Email = Schema.String.check(
+  isWellFormedText,
   Schema.isMaxLength(254),
   Schema.isPattern(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, { expected: "a valid email address" })
 ).annotate({ format: "email" })
@@ -28,7 +62,7 @@ export const MerchantRef = Schema.Struct({ id: Schema.String, name: Schema.Strin
  * `Idempotency-Key` (spec 1.9): 1 to 255 characters. A retry with the same key and request
  * continues or replays the first execution (the replay carries `Idempotent-Replayed: true`).
  */
-export const IdempotencyKey = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
+export const IdempotencyKey = Schema.String.check(isWellFormedText, Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
   description: "1 to 255 characters, unique per operation you mean to perform once (an order id, a UUID)"
 })
 

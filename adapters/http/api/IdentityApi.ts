@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
 import { Amount } from "../../../core/Money.ts"
-import { Environment, IdempotencyHeaders, IsoDateTime, MerchantRef } from "./Fields.ts"
+import { AmountText, Environment, IdempotencyHeaders, IsoDateTime, MerchantRef } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 export const PingResult = Schema.Struct({
@@ -147,7 +147,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         "Each figure is the balance now less the ledger postings made after that day, exactly. 400 invalid_request for days outside 1 to 90."
     ),
     HttpApiEndpoint.get("swapQuote", "/me/balance/swap", {
-      query: { from: Schema.String, amount: Schema.FiniteFromString },
+      query: { from: Schema.String, amount: AmountText },
       success: Schema.Struct({
         quote: Schema.Struct({
           fromCurrency: Schema.String,

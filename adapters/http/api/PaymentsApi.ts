@@ -173,7 +173,7 @@ export const PaymentListQuery = {
   })
 }
 
-const listDescription = "Newest first (by created time, then id). `limit` 1 to 100 (default 50) and `offset` (default 0) are clamped silently. " +
+const listDescription = "Newest first (by created time, then id). `limit` 1 to 100 (default 50) and `offset` (0 to 1,000,000,000, default 0) are clamped silently. " +
   "Filters: `status`, `paymentMethodId`, `method`, `country`, `merchantOrderId`, `createdFrom`/`createdTo` and `amountMin`/`amountMax` (USD), all combined. " +
   "Paging that neither skips nor repeats a payment while new ones arrive: pass the last id of a page as `startingAfter` for the next page " +
   "(the payments strictly older than it, in the same order; `offset` is then not allowed and `pagination.total` counts the whole filtered list). " +

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Amount } from "../../../core/Money.ts"
 import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
-import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { AmountText, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
 
@@ -103,7 +103,7 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       success: TransferResult
     }).annotate(OpenApi.Description, "Moves USD from the pay-in available balance to the payout balance, atomically."),
     HttpApiEndpoint.get("swapQuote", "/me/payout/swap", {
-      query: { to: Schema.String, amount: Schema.FiniteFromString.annotate({ description: "USD" }) },
+      query: { to: Schema.String, amount: AmountText.annotate({ description: "USD" }) },
       success: Schema.Struct({ quote: Schema.Struct({ fromCurrency: Schema.Literal("USD"), toCurrency: Schema.String, amountUsd: Money, rate: Schema.Finite, amount: Money, indicative: Schema.Literal(true) }) })
     }),
     HttpApiEndpoint.post("swap", "/me/payout/swap", {

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AttemptRouting } from "../../../core/payments/Payment.ts"
 import { Condition, Selection, Strategy } from "../../../core/routing/Config.ts"
-import { Environment } from "./Fields.ts"
+import { Environment, StoredInt } from "./Fields.ts"
 import { AdminToken } from "./Security.ts"
 
 const RuleBody = Schema.Struct({
@@ -39,7 +39,7 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
       params: Id,
       payload: Schema.Struct({
         environment: Environment,
-        version: Schema.optional(Schema.Int).annotate({ description: "The version you read; another write since then answers 409 routing_version_conflict" }),
+        version: Schema.optional(StoredInt.check(Schema.isGreaterThanOrEqualTo(0))).annotate({ description: "The version you read; another write since then answers 409 routing_version_conflict" }),
         ...RoutingConfigBody.fields
       }),
       success: RoutingConfigView

@@ -12,6 +12,7 @@ import type { Environment } from "../../../core/Environment.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { recordRequest } from "./Metrics.ts"
 import { RequestLog } from "./RequestLog.ts"
+import { refusalOfBody } from "./StorableText.ts"
 import { routeOf } from "./RouteTemplates.ts"
 
 export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
@@ -64,34 +65,24 @@ const tooLarge = (limit: number) => apiError("payload_too_large", `The request b
 const isEnvelope = (response: HttpServerResponse.HttpServerResponse) =>
   (response.headers["content-type"] ?? "").includes("application/json")
 
-/** A NUL character anywhere in a string of a JSON value. */
-const hasNul = (value: unknown): boolean =>
-  typeof value === "string"
-    ? value.includes("\u0000")
-    : Array.isArray(value)
-    ? value.some(hasNul)
-    : value !== null && typeof value === "object"
-    ? Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v))
-    : false
-
 const nulRefused = apiError("invalid_request", "NUL characters are not allowed in ids, query values or strings", {
   issues: [{ path: "", message: "Contains a NUL (\\u0000) character" }],
   missingFields: []
 })
 
 /**
- * NUL bytes are refused before any endpoint sees them (PostgreSQL text cannot hold them, and no
- * id or name needs one): in the path and query, and in any string of a JSON body.
+ * Text the store cannot keep is refused before any endpoint sees it: NUL in the path and query
+ * (PostgreSQL text cannot hold it, and no id or name needs one), and in a JSON body NUL, lone
+ * UTF-16 surrogates and absurd nesting, each string named (StorableText.ts).
  */
-const refuseNul = (request: HttpServerRequest.HttpServerRequest) =>
+const refuseUnstorableText = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     if (/%00|\u0000/i.test(request.url)) return yield* Effect.fail(nulRefused)
     if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return
     if (!(request.headers["content-type"] ?? "").includes("json")) return
     const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
-    if (!text.includes("\\u0000") && !text.includes("\u0000")) return
-    const parsed = yield* Effect.try(() => JSON.parse(text) as unknown).pipe(Effect.orElseSucceed(() => undefined))
-    if (hasNul(parsed)) return yield* Effect.fail(nulRefused)
+    const refusal = refusalOfBody(text)
+    if (refusal !== undefined) return yield* Effect.fail(refusal)
   })
 
 /** A declared body over the limit is refused before a byte of it is read. */
@@ -115,7 +106,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         yield* Effect.annotateCurrentSpan("http.request_id", requestId)
         const started = yield* Clock.currentTimeMillis
         const fields: { shopId?: string; environment?: Environment } = {}
-        const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseNul(request), httpEffect)
+        const answer = declaredTooLarge(request) ? Effect.fail(tooLarge(bodyLimitOf(request))) : Effect.andThen(refuseUnstorableText(request), httpEffect)
         const response = yield* answer.pipe(
           // The endpoints' own answer to a body that is not JSON is a bare 415: give it the envelope.
           Effect.flatMap((response) =>
