@@ -1,0 +1,184 @@
+/**
+ * One simulated history on a fresh engine: the real core services (`EngineTestWith`, the engine
+ * as library tests and embedders assemble it) on a real store (memory, PGlite or PostgreSQL),
+ * time on `TestClock`, two fault-injecting upstreams routed in a cascade, and the invariants
+ * (`Invariants.ts`) checked after every step. The store is wrapped only to observe which record
+ * each Idempotency-Key is bound to, or, for the planted-bug tests, to break it on purpose.
+ */
+import { Clock, Effect, Exit, Layer, References } from "effect"
+import { TestClock } from "effect/testing"
+import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import type { JournalEntry } from "../../core/ledger/Journal.ts"
+import { IdempotencyStore } from "../../core/ports/IdempotencyStore.ts"
+import { LedgerStore } from "../../core/ports/LedgerStore.ts"
+import { Transactions } from "../../core/ports/Transactions.ts"
+import { Payouts } from "../../core/payouts/Payouts.ts"
+import { EngineTestWith, newScope, routeShopTo } from "../support/Engine.ts"
+import { postgresStore, type StoreLayer } from "../support/Stores.ts"
+import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
+import { checkInvariants } from "./Invariants.ts"
+import { summarize } from "./Summary.ts"
+import { describeStep, drain, KeyLifetimes, runStep, type Step, type World } from "./Operations.ts"
+import { type DoubleOptions, ProviderDouble, Told } from "./ProviderDouble.ts"
+import { Random } from "./Random.ts"
+
+export type StoreName = "memory" | "pglite" | "postgres"
+
+export interface RunOptions {
+  readonly store?: StoreName
+  /** A deliberately broken engine part, to prove the invariants catch it. */
+  readonly plant?: Plant
+  readonly double?: DoubleOptions
+  /** Print each step as it runs. */
+  readonly verbose?: boolean
+  /**
+   * How often a store transaction fails at its end, after its writes and before its commit
+   * (rolled back whole, a defect to the engine, as a lost connection is); default 0.
+   */
+  readonly storeFailures?: number
+}
+
+/** The store's fault draws: reseeded per step, counted for the summary. */
+interface StoreFaults {
+  random: Random
+  /** 0 while the shop is set up; the run's rate from the first step on. */
+  rate: number
+  injected: number
+}
+
+/** Bugs planted outside the core, by wrapping a port. */
+export type Plant =
+  /** The ledger store drops the last posting of the first entry of this kind it is given. */
+  | { readonly _tag: "DropPosting"; readonly kind: string }
+
+export interface RunResult {
+  readonly ok: boolean
+  readonly steps: number
+  /** Index of the step after which an invariant failed, and what failed. */
+  readonly failure?: { readonly step: number; readonly violations: ReadonlyArray<string> }
+  readonly log: ReadonlyArray<string>
+  readonly millis: number
+  /** What the run did (see `Summary.ts`). */
+  readonly summary: ReadonlyArray<string>
+}
+
+const baseStore = (name: StoreName): StoreLayer => {
+  switch (name) {
+    case "memory":
+      return MemoryStore.layer
+    case "pglite":
+      return SqlStore.pglite(undefined) as unknown as StoreLayer
+    case "postgres": {
+      const url = process.env["DATABASE_URL"]
+      if (url === undefined) throw new Error("--store postgres needs DATABASE_URL")
+      return postgresStore(url, "sim")
+    }
+  }
+}
+
+/** The store, with the key bindings observed and the planted bug, if any. */
+const storeLayer = (
+  name: StoreName,
+  bindings: Map<string, Set<string>>,
+  keys: KeyLifetimes,
+  plant: Plant | undefined,
+  faults: StoreFaults,
+  engineProcess: World["process"]
+): StoreLayer => {
+  const failing = Layer.effect(Transactions, Effect.gen(function*() {
+    const inner = yield* Transactions
+    const failAtEnd = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(effect, (a) =>
+        Effect.suspend(() => {
+          if (faults.rate === 0 || !faults.random.chance(faults.rate)) return Effect.succeed(a)
+          faults.injected++
+          return Effect.die(new Error("simulated store failure before commit"))
+        }))
+    return Transactions.of({ run: (effect) => inner.run(failAtEnd(effect)), batch: (effect) => inner.batch(failAtEnd(effect)) })
+  }))
+  const observed = Layer.effect(IdempotencyStore, Effect.gen(function*() {
+    const inner = yield* IdempotencyStore
+    const note = (raw: string, resourceId: string) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const key = keys.name(raw, now)
+        const s = bindings.get(key) ?? new Set<string>()
+        s.add(resourceId)
+        bindings.set(key, s)
+      })
+    return IdempotencyStore.of({
+      ...inner,
+      claim: (claim) => Effect.tap(inner.claim(claim), () => note(claim.key, claim.resourceId)),
+      bind: (scope, key, resourceId) => Effect.tap(inner.bind(scope, key, resourceId), () => note(key, resourceId)),
+      // A dead process ends, frees and completes nothing: its lease lapses on its own.
+      extend: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.extend(...args)),
+      release: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.release(...args)),
+      complete: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.complete(...args))
+    })
+  }))
+  const planted = plant === undefined ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
+    const inner = yield* LedgerStore
+    let dropped = false
+    return LedgerStore.of({
+      ...inner,
+      append: (entry: JournalEntry) => {
+        if (dropped || entry.kind !== plant.kind || entry.postings.length < 2) return inner.append(entry)
+        dropped = true
+        return inner.append({ ...entry, postings: entry.postings.slice(0, -1) })
+      }
+    })
+  }))
+  return Layer.mergeAll(observed, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
+}
+
+/** Runs `history`; stops at the first step after which an invariant fails. */
+export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {}): Promise<RunResult> => {
+  const bindings = new Map<string, Set<string>>()
+  const store = options.store ?? "memory"
+  const faults: StoreFaults = { random: new Random(0), rate: 0, injected: 0 }
+  const engineProcess = { dead: false }
+  const keys = new KeyLifetimes()
+  const engine = EngineTestWith(Payouts.noProviders, storeLayer(store, bindings, keys, options.plant, faults, engineProcess))
+  const program = Effect.gen(function*() {
+    const started = performance.now()
+    const scope = yield* newScope("sandbox")
+    const told = new Told()
+    const outbox: World["outbox"] = []
+    const doubles = [new ProviderDouble("simA", told, outbox, options.double), new ProviderDouble("simB", told, outbox, options.double)]
+    // The shop's sandbox payments cascade simA, then simB; the sandbox provider is not routed.
+    yield* routeShopTo(scope, doubles.map((d) => d.provider), { sandboxLast: false })
+    const world: World = {
+      scope,
+      doubles,
+      told,
+      outbox,
+      answers: new Map(),
+      known: [],
+      bindings,
+      keys,
+      liveWaitMs: store === "memory" ? 1 : 20,
+      log: [],
+      process: engineProcess
+    }
+    faults.rate = options.storeFailures ?? 0
+    for (const [i, step] of history.entries()) {
+      faults.random = new Random(step.seed ^ 0x5a5a5a)
+      const outcome = yield* runStep(world, step)
+      const jobs = yield* drain(world)
+      const line = `${String(i).padStart(4)}  ${describeStep(step)}  ->  ${outcome}${Exit.isFailure(jobs) ? "  (the job runner failed)" : ""}`
+      world.log.push(line)
+      if (options.verbose === true) console.log(line)
+      const violations = yield* checkInvariants(world)
+      if (violations.length > 0) {
+        const millis = performance.now() - started
+        return { ok: false, steps: i + 1, failure: { step: i, violations }, log: world.log, millis, summary: [...yield* summarize(world), `store failures injected: ${faults.injected}`] } satisfies RunResult
+      }
+    }
+    const millis = performance.now() - started
+    return { ok: true, steps: history.length, log: world.log, millis, summary: [...yield* summarize(world), `store failures injected: ${faults.injected}`] } satisfies RunResult
+  })
+  return Effect.runPromise(program.pipe(
+    Effect.provide(engine),
+    Effect.provide(TestClock.layer()),
+    Effect.provideService(References.MinimumLogLevel, "None")
+  ))
+}

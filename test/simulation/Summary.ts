@@ -1,0 +1,41 @@
+/**
+ * What a run did, for its report: the payments' and claims' final states, the faults the
+ * upstreams injected, and observations that are not invariants but worth knowing (an upstream
+ * charge the engine abandoned after a lost answer, its money taken from the buyer at a provider
+ * the payment no longer names).
+ */
+import { DateTime, Effect } from "effect"
+import { JobStore } from "../../core/ports/JobStore.ts"
+import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { PaymentStore } from "../../core/ports/PaymentStore.ts"
+import { allCharges, type World } from "./Operations.ts"
+
+const tally = (xs: Iterable<string>) => {
+  const counts = new Map<string, number>()
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1)
+  return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(", ")
+}
+
+export const summarize = (world: World) =>
+  Effect.gen(function*() {
+    const store = yield* PaymentStore
+    const { rows } = yield* store.list(world.scope.environment, world.scope.shop.id, {}, { limit: 1_000_000, offset: 0 })
+    const claimStore = yield* ClaimStore
+    const claims = (yield* Effect.forEach(rows, (p) => claimStore.forPayment(p.id))).flat()
+    const injected = new Map<string, number>()
+    for (const d of world.doubles) for (const [k, n] of d.injected) injected.set(k, (injected.get(k) ?? 0) + n)
+    const byId = new Map(rows.map((p) => [p.id, p]))
+    const orphans = allCharges(world).filter((c) => {
+      const p = byId.get(c.transactionId)
+      return p !== undefined && c.providerRef !== p.providerRef && c.truth !== "failed" && c.truth !== "expired"
+    })
+    const backlog = yield* (yield* JobStore).backlog(yield* DateTime.now)
+    return [
+      `payments: ${tally(rows.map((p) => p.status))}`,
+      `claims: ${tally(claims.map((c) => `${c.kind}:${c.status}`))}`,
+      `faults injected: ${[...injected].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(", ")}`,
+      `steps: ${tally(world.log.map((l) => /^\s*\d+\s+(\S+)/.exec(l)?.[1] ?? "?"))}`,
+      `jobs left due: ${backlog.filter((b) => b.due > 0).map((b) => `${b.kind} ${b.due}`).join(", ") || "none"}; dead: ${backlog.filter((b) => b.dead > 0).map((b) => `${b.kind} ${b.dead}`).join(", ") || "none"}`,
+      `observed: ${orphans.length} upstream charge(s) neither failed nor expired at a provider the payment no longer names (lost answer, then the cascade moved on)`
+    ]
+  })
