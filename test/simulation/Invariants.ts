@@ -82,13 +82,10 @@ export const checkInvariants = (world: World) =>
       }
     }
 
-    // E1, E2
-    const records = new Map<string, Option.Option<Payment>>()
-    const record = (id: string) =>
-      Effect.gen(function*() {
-        if (!records.has(id)) records.set(id, yield* paymentStore.findById(id))
-        return records.get(id)!
-      })
+    // E1, E2 (every record is the shop's: one read of them all)
+    const { rows: payments } = yield* paymentStore.list(environment, shop.id, {}, { limit: 1_000_000, offset: 0 })
+    const records = new Map(payments.map((p) => [p.id, p]))
+    const record = (id: string) => Effect.succeed(Option.fromUndefinedOr(records.get(id)))
     const committed = (id: string) => Effect.map(record(id), Option.isSome)
     const keysOfRecord = new Map<string, Array<string>>()
     for (const [key, ids] of world.answers) {
@@ -120,12 +117,14 @@ export const checkInvariants = (world: World) =>
     }
 
     // R1-R3, O1-O3, V1
-    const { rows: payments } = yield* paymentStore.list(environment, shop.id, {}, { limit: 1_000_000, offset: 0 })
+    const { rows: allClaims } = yield* claimStore.listAll({ environment }, { limit: 1_000_000, offset: 0 })
+    const claimsOf = new Map<string, Array<(typeof allClaims)[number]>>()
+    for (const c of allClaims) claimsOf.set(c.transactionId, [...claimsOf.get(c.transactionId) ?? [], c])
     const events = yield* (yield* OutboxStore).list(environment, shop.id)
     const eventsOf = (id: string) => new Set(events.filter((e) => e.relatedTxId === id).map((e) => e.type))
     const told = world.told
     for (const p of payments) {
-      const claims = yield* claimStore.forPayment(p.id)
+      const claims = claimsOf.get(p.id) ?? []
       const refunds = claims.filter((c) => c.kind === "user_dispute")
       const counted = refunds.filter((c) => c.status !== "rejected").reduce((s, c) => BigDecimal.sum(s, c.amount), Money.zero)
       if (BigDecimal.isGreaterThan(counted, p.amountLocal)) fail("R1", `${p.id}: refunds ${text(counted)} exceed ${text(p.amountLocal)} ${p.currencyLocal}`)

@@ -62,16 +62,20 @@ export interface RunResult {
   readonly summary: ReadonlyArray<string>
 }
 
+const liveClock = Layer.succeed(Clock.Clock, Clock.Clock.defaultValue())
+
 const baseStore = (name: StoreName): StoreLayer => {
   switch (name) {
     case "memory":
       return MemoryStore.layer
+    // The SQL client's own timers (its pool) run on the real clock: on the virtual one, a jump of
+    // days would run each of them through every tick of those days. The store reads no clock.
     case "pglite":
-      return SqlStore.pglite(undefined) as unknown as StoreLayer
+      return (SqlStore.pglite(undefined) as unknown as StoreLayer).pipe(Layer.provide(liveClock))
     case "postgres": {
       const url = process.env["DATABASE_URL"]
       if (url === undefined) throw new Error("--store postgres needs DATABASE_URL")
-      return postgresStore(url, "sim")
+      return postgresStore(url, "sim").pipe(Layer.provide(liveClock))
     }
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The seeded simulation of the whole engine (issue 33), as CI runs it: a fixed set of seeds on
- * the memory store must hold every invariant after every step; a seed replays the same history;
- * and a bug planted outside the core (a ledger store that drops one posting of the first refund
- * entry) is found within the CI seeds, with a shorter failing history printed.
+ * the memory store (and one on PGlite) must hold every invariant after every step; a seed replays
+ * the same history; and bugs planted outside the core (a ledger store that drops one posting of the
+ * first refund entry; an upstream that charges again for a key it already charged) are found within
+ * the CI seeds, the first with a shorter failing history.
  * A longer run: `npm run simulate -- --seed 1 --seeds 100 --steps 2000` (see `cli.ts`).
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -22,6 +23,18 @@ describe("seeded simulation of the engine, memory store", () => {
       assert.strictEqual(report.result.steps, steps)
     }, 30_000)
   }
+
+  it("PGlite: seed 1, 100 steps", async () => {
+    const lines: Array<string> = []
+    const report = await simulate(1, 100, { store: "pglite", shrink: false, out: (l) => lines.push(l) })
+    assert.isTrue(report.result.ok, lines.join("\n"))
+  }, 30_000)
+
+  it.skipIf(process.env["DATABASE_URL"] === undefined)("PostgreSQL (DATABASE_URL): seed 1, 100 steps", async () => {
+    const lines: Array<string> = []
+    const report = await simulate(1, 100, { store: "postgres", shrink: false, out: (l) => lines.push(l) })
+    assert.isTrue(report.result.ok, lines.join("\n"))
+  }, 30_000)
 
   it("one seed replays one history", async () => {
     assert.deepStrictEqual(generate(11, 100), generate(11, 100))
@@ -48,5 +61,20 @@ describe("the simulator finds a planted bug", () => {
     // The shortest history still fails on its own.
     const again = await runHistory(found!.shortest!, { plant })
     assert.isFalse(again.ok)
+  }, 60_000)
+
+  it("an upstream that does not deduplicate charges by idempotency key: found when the engine asks again after a crash", async () => {
+    const double = { ignoresIdempotencyKey: true }
+    let found: Awaited<ReturnType<typeof simulate>> | undefined
+    const lines: Array<string> = []
+    for (const seed of seeds) {
+      const report = await simulate(seed, steps, { double, out: (l) => lines.push(l), shrinkBudget: { runs: 100, millis: 5_000 } })
+      if (!report.result.ok) {
+        found = report
+        break
+      }
+    }
+    assert.isDefined(found, "no CI seed found the second charge")
+    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("E3")), found!.result.failure!.violations.join("\n"))
   }, 60_000)
 })
