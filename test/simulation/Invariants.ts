@@ -32,16 +32,24 @@
  *   O3. A chargeback claim exists only for a payment a provider reported charged back; one won or
  *       lost by the provider was reported with that outcome.
  *
+ * Shares (as the ledger property test, after every step):
+ *   S1. What a payment's own entries and its claims' entries did to `payin_pending` and
+ *       `payin_reserve` (USD) equals its share on the record (`Shares.ts`), never negative, and
+ *       each pooled book is the sum of the shares: no payment's money is spent by another.
+ *
  * Events:
  *   V1. Every payment that completed has its `payment.completed` event; every failed or expired
  *       one its `payment.failed`.
  *
- * Not checked yet (the issue's list): per-payment share conservation (the ledger property test
- * does it), webhook delivery at least once, jobs eventually run or dead-lettered.
+ * Not checked yet (the issue's list): conservation once everything settled (what a payment put
+ * in = settled + released + taken by claims; needs a final drain to the last release), webhook
+ * delivery at least once, jobs eventually run or dead-lettered (the run's summary lists jobs left
+ * due and dead ones).
  */
 import { BigDecimal, Effect, Option } from "effect"
 import { isGuarded } from "../../core/ledger/Journal.ts"
 import { imbalance } from "../../core/ledger/Ledger.ts"
+import * as Shares from "../../core/payments/Shares.ts"
 import * as Money from "../../core/Money.ts"
 import { ClaimStore } from "../../core/ports/ClaimStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
@@ -150,6 +158,35 @@ export const checkInvariants = (world: World) =>
       if ((p.status === "failed" || p.status === "expired") && !types.has("payment.failed")) fail("V1", `${p.id} ${p.status} without payment.failed`)
     }
     for (const d of world.doubles) for (const v of d.violations) fail("R2", v)
+
+    // S1
+    const paymentOf = new Map<string, string>(payments.map((p) => [p.id, p.id]))
+    for (const c of allClaims) paymentOf.set(c.id, c.transactionId)
+    const booked = new Map<string, { payin_pending: BigDecimal.BigDecimal; payin_reserve: BigDecimal.BigDecimal }>()
+    for (const entry of entries) {
+      const owner = paymentOf.get(entry.reference)
+      if (owner === undefined) continue
+      const b = booked.get(owner) ?? { payin_pending: Money.zero, payin_reserve: Money.zero }
+      for (const posting of entry.postings) {
+        if (posting.currency === "USD" && (posting.book === "payin_pending" || posting.book === "payin_reserve")) {
+          b[posting.book] = BigDecimal.sum(b[posting.book], posting.amount)
+        }
+      }
+      booked.set(owner, b)
+    }
+    const pools = { payin_pending: Money.zero, payin_reserve: Money.zero }
+    for (const p of payments) {
+      const b = booked.get(p.id) ?? { payin_pending: Money.zero, payin_reserve: Money.zero }
+      for (const [book, share] of [["payin_pending", Shares.pendingShare(p)], ["payin_reserve", Shares.reserveShare(p)]] as const) {
+        if (BigDecimal.isNegative(b[book])) fail("S1", `${p.id}: its entries took ${book} to ${text(b[book])}`)
+        if (!BigDecimal.equals(b[book], share)) fail("S1", `${p.id}: ${book} booked ${text(b[book])}, its share on the record ${text(share)}`)
+        pools[book] = BigDecimal.sum(pools[book], share)
+      }
+    }
+    for (const book of ["payin_pending", "payin_reserve"] as const) {
+      const pooled = sums.find((x) => x.book === book && x.currency === "USD")?.balance ?? Money.zero
+      if (!BigDecimal.equals(pooled, pools[book])) fail("S1", `${book} USD is ${text(pooled)}, the payments' shares sum to ${text(pools[book])}`)
+    }
     return violations
   })
 
