@@ -8,6 +8,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
+import { get as httpGet } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
@@ -16,6 +17,21 @@ import { baseUrl, eventually, testHost } from "../support/Host.ts"
 import { postgresStore } from "../support/Stores.ts"
 import { tcpProxy } from "../support/TcpProxy.ts"
 import { HostConfig } from "../../host/Config.ts"
+
+/**
+ * The status of a GET on a new connection each time (no keep-alive pool): once the host stops
+ * accepting, a poll is refused, instead of riding a connection opened before the listener closed
+ * (which a loaded machine kept alive past the grace, and the test saw 503 to the end).
+ */
+const freshConnectionStatus = (url: string) =>
+  new Promise<number | "refused">((resolve) => {
+    const request = httpGet(url, { agent: false, timeout: 1_000 }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on("timeout", () => request.destroy())
+    request.on("error", () => resolve("refused"))
+  })
 
 const get = (url: string) =>
   Effect.promise(async () => {
@@ -88,7 +104,7 @@ describe("shutdown", () => {
       const started = Date.now()
       yield* Effect.promise(async () => {
         while (Date.now() - started < 10_000) {
-          const status = await fetch(`${host.url}/health/ready`, { signal: AbortSignal.timeout(1_000) }).then((r) => r.status, () => "refused" as const)
+          const status = await freshConnectionStatus(`${host.url}/health/ready`)
           if (seen.at(-1) !== status) seen.push(status)
           if (status === "refused") return
           await new Promise((resolve) => setTimeout(resolve, 20))
