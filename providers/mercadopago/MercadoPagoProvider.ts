@@ -41,7 +41,6 @@ import type { PaymentMethodDef, RequiredField } from "../../core/catalog/Payment
 import type { Environment } from "../../core/Environment.ts"
 import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
 import {
-  type BuyerAddress,
   CallbackRejected,
   type ChargeAccepted,
   type ChargeRequest,
@@ -57,6 +56,7 @@ import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import { boletoPaymentMethodId, railOf } from "./Rails.ts"
 import { mercadopagoReleaseReport } from "./Report.ts"
 import * as Reports from "./ReportSource.ts"
+import { addressOf, completeForBoleto, identificationOf, nameParts } from "./Payer.ts"
 import * as Wire from "./Wire.ts"
 
 export const defaultBaseUrl = "https://api.mercadopago.com"
@@ -116,41 +116,6 @@ export const classify = (status: number, words: UpstreamWords) => {
 
 /** `2026-05-25T13:01:08.000+00:00`: the documented format carries an explicit offset. */
 const dateOf = (date: Date) => date.toISOString().replace(/Z$/, "+00:00")
-
-const nameParts = (name: string | undefined) => {
-  const words = (name ?? "").trim().split(/\s+/).filter((w) => w !== "")
-  return words.length <= 1
-    ? { first_name: words[0], last_name: undefined }
-    : { first_name: words.slice(0, -1).join(" "), last_name: words[words.length - 1] }
-}
-
-/** The buyer's document as Mercado Pago types it: CPF/CNPJ in Brazil, CC in Colombia. */
-const identificationOf = (country: string, documentId: string | undefined) => {
-  if (documentId === undefined || documentId.trim() === "") return undefined
-  if (country === "BR") {
-    const digits = documentId.replace(/\D/g, "")
-    return { type: digits.length === 14 ? "CNPJ" : "CPF", number: digits }
-  }
-  if (country === "CO") return { type: "CC", number: documentId.trim() }
-  return undefined
-}
-
-/** `payer.address` from the buyer's address (the CEP as its 8 digits); undefined when none. */
-const addressOf = (address: BuyerAddress | undefined) =>
-  address === undefined ? undefined : UpstreamHttp.defined({
-    zip_code: address.postalCode.replace(/\D/g, ""),
-    street_name: address.street,
-    street_number: address.number,
-    neighborhood: address.district,
-    city: address.city,
-    federal_unit: address.state
-  })
-
-/** Boleto's address is complete when all six documented fields have a value. */
-const completeForBoleto = (address: ReturnType<typeof addressOf>) =>
-  address !== undefined &&
-  [address.zip_code, address.street_name, address.street_number, address.neighborhood, address.city, address.federal_unit]
-    .every((v) => v !== undefined && v.trim() !== "")
 
 /** The engine's callback URL with `source_news=webhooks`: Webhooks only, no unsignable IPN. */
 export const notificationUrlOf = (callbackUrl: string) => {
