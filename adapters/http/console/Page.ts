@@ -197,9 +197,12 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       showOnce: (shown, replayed) =>
         Effect.gen(function*() {
           if (credential.kind === "rotated") return redirect(rotatedKeysPath)
-          const pending = (yield* sessions.open(cookie!)).pipe(Option.map((s) => s.credential), Option.getOrUndefined)
-          if (replayed && pending !== undefined && pending.kind !== "rotated" && pending.shownOnce !== undefined) return redirect(shownOncePath)
-          if (replayed) return page(shown.title, shown.body, { section: shown.section as Section | undefined })
+          if (replayed) {
+            // Read again: the first click may have kept its page while this request ran.
+            const pending = (yield* sessions.open(cookie!)).pipe(Option.map((s) => s.credential), Option.getOrUndefined)
+            if (pending !== undefined && pending.kind !== "rotated" && pending.shownOnce !== undefined) return redirect(shownOncePath)
+            return page(shown.title, shown.body, { section: shown.section as Section | undefined })
+          }
           yield* sessions.replace(cookie!, { ...credential, shownOnce: shown })
           return redirect(shownOncePath)
         }),
