@@ -72,15 +72,24 @@ export interface ChargeAccepted {
 }
 
 /**
- * A failed provider call. `retryable` tells the routing cascade whether the next provider may
- * be tried (timeouts, 5xx, unavailable) or whether the charge itself was refused (declined,
- * invalid buyer data), which another provider would refuse too.
+ * A failed provider call. `retryable`: the charge itself was not refused (an outage, refused
+ * credentials, a timeout), so it may succeed later or elsewhere; not retryable: the provider
+ * refused the charge (declined, invalid buyer data), which another provider would refuse too.
+ *
+ * `outcomeUnknown`: the call may have reached the provider and taken effect, and the answer says
+ * nothing about it (no answer in time, a connection lost after sending, a 500, 502 or 504, a 2xx
+ * that cannot be read). Only the same call again with the same idempotency key can tell, so the
+ * cascade does not move to another provider: that could charge the buyer twice. Without it, a
+ * retryable error is one that left nothing behind (a refused connection, a 503, a 429, refused
+ * credentials), and the next provider may be tried. `UpstreamHttp` sets it for every HTTP
+ * connector; a plugin with its own transport sets it itself.
  */
 export class ProviderError extends Schema.TaggedError<ProviderError>()("ProviderError", {
   providerId: Schema.String,
   retryable: Schema.Boolean,
   reason: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  outcomeUnknown: Schema.optional(Schema.Boolean)
 }) {}
 
 /** A status update the provider pushed (signed callback) or answered (status poll). */

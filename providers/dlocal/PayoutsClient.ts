@@ -75,7 +75,7 @@ export const makePayoutsClient = (options: PayoutsClientOptions): Effect.Effect<
       const text = token === undefined ? "" : Redacted.value(token)
       return text === "" || !error.message.includes(text)
         ? error
-        : new ProviderError({ providerId: error.providerId, retryable: error.retryable, reason: error.reason, message: error.message.split(text).join("[redacted]") })
+        : new ProviderError({ ...error, message: error.message.split(text).join("[redacted]") })
     }
 
     const fetchToken = Effect.gen(function*() {

@@ -18,7 +18,8 @@
  * - a decline is a `ProviderError` with `retryable: false`; an unavailable upstream, and refused
  *   credentials, are `retryable: true` (`retryable` asks "may the next provider try this
  *   charge?": a decline would be declined there too; an outage or this provider's bad key says
- *   nothing about the charge);
+ *   nothing about the charge); a retryable error without `outcomeUnknown` left no charge
+ *   upstream (the cascade then tries the next provider, so a charge there would be a second);
  * - the status poll reflects a completion and a failure made upstream;
  * - a callback about a charge moved upstream is accepted and mapped to the upstream's status;
  *   an unreadable one is `CallbackRejected`, never a defect. Two schemes are known:
@@ -222,6 +223,8 @@ export const providerConformance = <E>(
         const request = yield* h.arrangeUnavailable(h.chargeRequest(yield* freshTransactionId))
         const error = expectProviderError(yield* Effect.exit(h.provider.charge(request)), h.provider.id)
         assert.isTrue(error.retryable)
+        // Without `outcomeUnknown` the cascade tries the next provider: the upstream must hold nothing.
+        if (error.outcomeUnknown !== true) assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 0, "a definite failure left a charge")
       }))
 
     test("charge: refused credentials are a retryable ProviderError (the next provider may serve it)", (h) =>

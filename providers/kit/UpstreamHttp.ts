@@ -5,19 +5,27 @@
  * signature, body) and hands it over; this module owns transport errors, timeouts, error
  * classification and keeping the connector's secrets out of error messages and logs.
  *
- * | upstream answer                                   | reason                          | retryable |
- * |---------------------------------------------------|---------------------------------|-----------|
- * | no answer within the timeout                      | `timeout`                       | yes       |
- * | connection refused / reset, unusable URL          | `network_error`                 | yes       |
- * | 5xx                                               | `upstream_unavailable`          | yes       |
- * | 429                                               | `rate_limited`                  | yes       |
- * | 401 / 403                                         | `invalid_credentials`           | yes (*)   |
- * | other 4xx                                         | the upstream's code, or `http_<status>` | no |
- * | 2xx that does not decode, or 1xx/3xx              | `malformed_response`            | yes       |
+ * | upstream answer                                   | reason                          | retryable | outcome unknown |
+ * |---------------------------------------------------|---------------------------------|-----------|-----------------|
+ * | no answer within the timeout                      | `timeout`                       | yes       | yes             |
+ * | connection refused, host not found, unusable URL  | `network_error`                 | yes       | no              |
+ * | connection lost after it was made (reset...)      | `network_error`                 | yes       | yes             |
+ * | 500, 502, 504                                     | `upstream_unavailable`          | yes       | yes             |
+ * | 503                                               | `upstream_unavailable`          | yes       | no              |
+ * | 429                                               | `rate_limited`                  | yes       | no              |
+ * | 401 / 403                                         | `invalid_credentials`           | yes (*)   | no              |
+ * | other 4xx                                         | the upstream's code, or `http_<status>` | no | no           |
+ * | 2xx that does not decode, or 1xx/3xx              | `malformed_response`            | yes       | yes             |
  *
  * (*) Refused credentials are this provider's misconfiguration, not a verdict on the charge: the
  * next provider may well accept it. The reason tells operators what to fix. A connector whose
  * upstream says more (a documented error code that means "declined", say) passes `classify`.
+ *
+ * "Outcome unknown" (`ProviderError.outcomeUnknown`): the call may have taken effect upstream, so
+ * only the same call with the same idempotency key may follow it, never a call to another
+ * provider. A 503 is a server that did not take the request (RFC 9110 15.6.4); a 500, a gateway's
+ * 502 or 504, a lost connection or an unreadable 2xx may each hide a charge made. Every
+ * `malformed_response` a connector raises itself (a 2xx about another order) is unknown too.
  */
 import { type BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
@@ -67,6 +75,27 @@ export const jsonWords = (codeKey: string, messageKey: string) => (text: string)
   return { code: asText(parsed.value[codeKey]), message: asText(parsed.value[messageKey]) }
 }
 
+/**
+ * The system error codes (Node's, undici's) of a connection that was never made: nothing was
+ * sent, so nothing can have happened upstream.
+ */
+const neverConnected = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"])
+
+/** The first system error code in an error's chain of causes (fetch wraps Node's in a TypeError). */
+const codeOf = (cause: unknown): string | undefined => {
+  for (let at = cause, depth = 0; typeof at === "object" && at !== null && depth < 4; depth++) {
+    const code = (at as { readonly code?: unknown }).code
+    if (typeof code === "string") return code
+    at = (at as { readonly cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** Whether a transport failure happened before anything reached the upstream. */
+const sentNothing = (error: HttpClientError.HttpClientError) =>
+  error.reason._tag === "InvalidUrlError" || error.reason._tag === "EncodeError" ||
+  (error.reason._tag === "TransportError" && neverConnected.has(codeOf(error.reason.cause) ?? ""))
+
 export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const http = yield* HttpClient.HttpClient
@@ -78,10 +107,16 @@ export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, 
       secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), text).replace(/\s+/g, " ").slice(0, 200)
 
     const fail = (retryable: boolean, reason: string, message: string) =>
-      new ProviderError({ providerId, retryable, reason, message })
+      new ProviderError({ providerId, retryable, reason, message, outcomeUnknown: reason === "malformed_response" || reason === "timeout" })
 
     const transportError = (error: HttpClientError.HttpClientError) =>
-      fail(true, "network_error", `upstream unreachable (${error.reason._tag})`)
+      new ProviderError({
+        providerId,
+        retryable: true,
+        reason: "network_error",
+        message: `upstream unreachable (${error.reason._tag}${codeOf(error.reason.cause) === undefined ? "" : ` ${codeOf(error.reason.cause)}`})`,
+        outcomeUnknown: !sentNothing(error)
+      })
 
     const statusError = (status: number, text: string) => {
       const said = options.readError(text)
@@ -89,7 +124,9 @@ export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, 
       const message = `upstream answered ${status}${words === "" ? "" : `: ${words}`}`
       const verdict = options.classify?.(status, said)
       if (verdict !== undefined) return fail(verdict.retryable, clip(verdict.reason), message)
-      if (status >= 500) return fail(true, "upstream_unavailable", message)
+      if (status >= 500) {
+        return new ProviderError({ providerId, retryable: true, reason: "upstream_unavailable", message, outcomeUnknown: status !== 503 })
+      }
       if (status === 429) return fail(true, "rate_limited", message)
       if (status === 401 || status === 403) return fail(true, "invalid_credentials", message)
       if (status >= 400) return fail(false, clip(said.code ?? `http_${status}`), message)

@@ -8,6 +8,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import { TestClock } from "effect/testing"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { inspect } from "node:util"
 import { withSecretScrub } from "../support/SecretScrub.ts"
 import * as Money from "../../core/Money.ts"
@@ -35,6 +37,7 @@ describe("ReferenceHttpProvider", () => {
       const timedOut = errorOf(yield* Effect.exit(provider.charge(request)))
       assert.strictEqual(timedOut?.reason, "timeout")
       assert.isTrue(timedOut?.retryable)
+      assert.isTrue(timedOut?.outcomeUnknown, "a timeout says nothing of the charge the upstream made")
 
       yield* sim.setMode("ok")
       const accepted = yield* provider.charge(request)
@@ -149,25 +152,45 @@ describe("ReferenceHttpProvider", () => {
       assert.deepStrictEqual([tooMuch?.reason, tooMuch?.retryable], ["amount_exceeds_charge", false])
     }))
 
-  it.live("error mapping: unreachable upstream, malformed answer and 429 are retryable", () =>
+  it.live("error mapping: retryable, and whether the outcome is unknown (the charge may exist) or nothing was done", () =>
     Effect.gen(function*() {
+      // A refused connection sent nothing: the next provider may be tried.
       const closed = yield* Effect.scoped(Effect.map(UpstreamSimulator.start({ apiKey, callbackSecret }), (s) => s.baseUrl))
       const unreachable = yield* ReferenceHttpProvider.make(optionsFor(closed)).pipe(Effect.provide(Live))
       const network = errorOf(yield* Effect.exit(chargeOn(unreachable, "TXN-NET-1")))
-      assert.deepStrictEqual([network?.reason, network?.retryable], ["network_error", true])
+      assert.deepStrictEqual([network?.reason, network?.retryable, network?.outcomeUnknown], ["network_error", true, false])
+      assert.include(network?.message, "ECONNREFUSED")
 
-      for (const [status, body, reason] of [
-        [201, "{\"id\":\"ch_1\",\"status\":\"pending\",\"form_url\":\"javascript:alert(1)\"}", "malformed_response"],
-        [201, "<html>ok</html>", "malformed_response"],
-        [302, "", "malformed_response"],
-        [429, "{\"error\":\"slow_down\"}", "rate_limited"],
-        [502, "bad gateway", "upstream_unavailable"]
+      // A connection reset after the request reached the upstream: it may have charged.
+      const resetting = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<Server>((resolve) => {
+            const server = createServer((request) => request.on("data", () => request.socket.destroy()))
+            server.listen(0, "127.0.0.1", () => resolve(server))
+          })
+        ),
+        (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+      )
+      const resetUrl = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`
+      const reset = errorOf(yield* Effect.exit(chargeOn(yield* ReferenceHttpProvider.make(optionsFor(resetUrl)).pipe(Effect.provide(Live)), "TXN-RESET-1")))
+      assert.deepStrictEqual([reset?.reason, reset?.retryable, reset?.outcomeUnknown], ["network_error", true, true])
+
+      for (const [status, body, reason, unknown] of [
+        [201, "{\"id\":\"ch_1\",\"status\":\"pending\",\"form_url\":\"javascript:alert(1)\"}", "malformed_response", true],
+        [201, "<html>ok</html>", "malformed_response", true],
+        [302, "", "malformed_response", true],
+        [429, "{\"error\":\"slow_down\"}", "rate_limited", false],
+        [500, "internal error", "upstream_unavailable", true],
+        [502, "bad gateway", "upstream_unavailable", true],
+        [503, "down for maintenance", "upstream_unavailable", false],
+        [504, "gateway timeout", "upstream_unavailable", true],
+        [401, "{\"error\":\"unauthorized\"}", "invalid_credentials", false]
       ] as const) {
         const provider = yield* ReferenceHttpProvider.make(optionsFor("http://upstream.invalid")).pipe(
           Effect.provide(Layer.merge(cannedHttp(status, body), Crypto))
         )
         const error = errorOf(yield* Effect.exit(chargeOn(provider, "TXN-CANNED-1")))
-        assert.deepStrictEqual([error?.reason, error?.retryable], [reason, true], `${status} ${body}`)
+        assert.deepStrictEqual([error?.reason, error?.retryable, error?.outcomeUnknown], [reason, true, unknown], `${status} ${body}`)
       }
     }))
 
