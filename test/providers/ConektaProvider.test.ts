@@ -70,7 +70,7 @@ describe("ConektaProvider", () => {
 
   it.live("a charge retried after a lost answer finds the order it made: one order, the same reference", () =>
     Effect.gen(function*() {
-      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const { provider, sim } = yield* setup({ timeoutMs: 1_000 }, 1_500)
       yield* sim.setMode("slow_posts")
       const request = requestOn(provider, "TXN-RETRY-1")
       const lost = errorOf(yield* Effect.exit(provider.charge(request)))

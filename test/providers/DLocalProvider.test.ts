@@ -74,7 +74,7 @@ describe("dLocal pay-in connector", () => {
 
   it.live("a lost answer: the retry is refused 5009, read back through GET /orders and GET /payments, one upstream payment", () =>
     Effect.gen(function*() {
-      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const { provider, sim } = yield* setup({ timeoutMs: 1_000 }, 1_500)
       const request = defaultChargeRequest(provider, pix, "TXN-LOST-1")
       yield* sim.setMode("slow")
       assert.deepInclude(errorOf(yield* Effect.exit(provider.charge(request))), { reason: "timeout", retryable: true })

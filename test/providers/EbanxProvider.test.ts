@@ -62,7 +62,7 @@ describe("EBANX connector", () => {
 
   it.live("a lost answer: the retry is refused BP-DR-0 and answered with the payment EBANX holds, one upstream payment", () =>
     Effect.gen(function*() {
-      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const { provider, sim } = yield* setup({ timeoutMs: 1_000 }, 1_500)
       const request = defaultChargeRequest(provider, pix, "TXN-LOST-1")
       yield* sim.setMode("slow")
       assert.deepInclude(errorOf(yield* Effect.exit(provider.charge(request))), { reason: "timeout", retryable: true })
@@ -119,7 +119,7 @@ describe("EBANX connector", () => {
 
   it.live("refunds: a 20-character merchant_refund_code from the refund id; a retry after a lost answer is the same refund; EBANX's refusals are final", () =>
     Effect.gen(function*() {
-      const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
+      const { provider, sim } = yield* setup({ timeoutMs: 1_000 }, 1_500)
       const request = defaultChargeRequest(provider, pix, "TXN-REFUND-1")
       const accepted = yield* provider.charge(request)
       const refundOf = (refundId: string, amount: string) => ({
