@@ -158,6 +158,19 @@ export const ErrorCatalog = {
       })))
     })
   ),
+  provider_outcome_unknown: entry(
+    503,
+    "provider_error",
+    "The provider gave no answer about the charge (a timeout, a lost connection, a 5xx): it may hold it. The payment record is kept and " +
+      "stays bound to the `Idempotency-Key`: retry with the same key (or wait for the recovery job, within 5 minutes) and the same " +
+      "provider is asked again with the same upstream key, never another one. The payment shows `pending` meanwhile; one with no answer " +
+      "by its expiry fails.",
+    Schema.Struct({
+      transactionId: Schema.String.annotate({ description: "The payment record, kept pending while its outcome is asked again" }),
+      provider: Schema.String,
+      reason: Schema.NullOr(Schema.String).annotate({ description: "What the provider's call ended with (timeout, network_error...)" })
+    })
+  ),
   fx_unavailable: entry(422, "api_error", "No FX rate is available for the currency pair.", Schema.Struct({ currency: Schema.String })),
   // Refunds
   refund_not_allowed: entry(
@@ -338,6 +351,13 @@ export type ErrorCode = keyof typeof ErrorCatalog
 export const errorCodes = Object.keys(ErrorCatalog) as ReadonlyArray<ErrorCode>
 
 export const ErrorCodeSchema = Schema.Literals(errorCodes as [ErrorCode, ...Array<ErrorCode>])
+
+/**
+ * The errors an execution answers while the record it wrote ahead stays open: unlike every other
+ * error, they keep the `Idempotency-Key` bound to that record, so that a retry continues it
+ * instead of starting a second one (`Idempotency.ts`).
+ */
+export const keepsRecordOpen: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["provider_outcome_unknown"])
 
 export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   code: ErrorCodeSchema,

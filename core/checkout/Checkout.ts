@@ -383,9 +383,12 @@ export class Checkout extends Context.Service<Checkout, {
           returnUrl: session.returnUrl ?? undefined,
           simulate: session.simulate ?? undefined
         }).pipe(
-          // The charge was not created: free the session again for another try.
-          Effect.tapError(() =>
-            store.update({ ...claimed, status: session.status, completedTxId: null, customer: session.customer, version: claimed.version + 1 })
+          // The charge was not created: free the session again for another try. A charge the
+          // provider may hold keeps the session on its transaction (a second could charge twice).
+          Effect.tapError((error) =>
+            error.code === "provider_outcome_unknown"
+              ? Effect.void
+              : store.update({ ...claimed, status: session.status, completedTxId: null, customer: session.customer, version: claimed.version + 1 })
           )
         )
       })

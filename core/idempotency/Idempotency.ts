@@ -25,13 +25,15 @@
  *   true`). Errors are never stored (spec 1.9): an error frees the key and a retry executes
  *   again. An execution that wrote ahead ends its record in a final state before it answers an
  *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
- *   with nothing to continue. Results are kept 24 hours.
+ *   with nothing to continue; but an error that leaves the record open (`keepsRecordOpen`: the
+ *   provider gave no answer about a charge) keeps the key bound to it, and a retry continues it.
+ *   Results are kept 24 hours.
  * - Keys live on real time, whatever clock the request runs on: a sandbox shop's test clock moves
  *   its payments and schedules, never its keys' leases and retention (as Stripe's test clocks
  *   leave idempotency alone), so a retry after an advance replays instead of executing again.
  */
 import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from "effect"
-import { type ApiError, apiError } from "../ApiError.ts"
+import { ApiError, apiError, keepsRecordOpen } from "../ApiError.ts"
 import { realNow } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
@@ -201,14 +203,17 @@ export class Idempotency extends Context.Service<Idempotency, {
 
       /**
        * Stores a success (unless the execution's last write did); frees the key after an error;
-       * after a defect or an interruption ends the lock at once, so that a retry continues what
-       * the execution wrote ahead. Each acts only on the key `holder` holds.
+       * after a defect, an interruption or an error that leaves the record open
+       * (`keepsRecordOpen`) ends the lock at once, so that a retry continues what the execution
+       * wrote ahead. Each acts only on the key `holder` holds.
        */
       const finish = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, holder: string, stored: () => boolean) =>
       <E>(exit: Exit.Exit<A, E>) =>
         Effect.gen(function*() {
           if (exit._tag === "Success") return stored() ? undefined : yield* complete(request, codec, exit.value)
-          if (exit.cause.reasons.some(Cause.isFailReason)) return yield* store.release(request.scope, request.key, holder)
+          const failure = exit.cause.reasons.find(Cause.isFailReason)?.error
+          const open = failure instanceof ApiError && keepsRecordOpen.has(failure.code)
+          if (failure !== undefined && !open) return yield* store.release(request.scope, request.key, holder)
           yield* store.extend(request.scope, request.key, holder, yield* realNow)
         })
 

@@ -1,9 +1,10 @@
 /**
  * One try of the routing cascade on one provider, timed and recorded as an attempt; and the
  * `cascade_exhausted` error a cascade ends with when no provider accepted. The cascade moves on
- * after a retryable failure only (timeouts, outages); a decline stops it, since another provider
- * would refuse the same charge. The loop itself, with its write-ahead of every attempt, is in
- * `Create.ts`.
+ * only after a failure that left nothing behind (an outage that refused the call); a decline stops
+ * it, since another provider would refuse the same charge; and so does an unknown outcome (a
+ * timeout): the provider may hold the charge, and another one could charge the buyer twice. The
+ * loop itself, with its write-ahead of every attempt, is in `Create.ts`.
  */
 import { Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
 import * as Metrics from "../Metrics.ts"
@@ -11,7 +12,7 @@ import { type ApiError, apiError } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
 
-/** How long one provider may take to answer a charge before the cascade moves on. */
+/** How long one provider may take to answer a charge; past it the outcome is unknown. */
 export const chargeTimeout = Duration.seconds(30)
 
 /** The attempt written ahead, before the provider is called, with why routing chose it. */
@@ -39,13 +40,14 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
   const result = yield* charge.pipe(
     Effect.timeoutOrElse({
       duration: chargeTimeout,
-      orElse: () => Effect.fail(new ProviderError({ providerId: provider.id, retryable: true, reason: "timeout", message: "no answer in 30 s" }))
+      orElse: () =>
+        Effect.fail(new ProviderError({ providerId: provider.id, retryable: true, reason: "timeout", message: "no answer in 30 s", outcomeUnknown: true }))
     }),
     Effect.result
   )
   const latencyMs = (yield* Clock.currentTimeMillis) - started
   const at = yield* DateTime.now
-  const outcomeOf = Result.isSuccess(result) ? "accepted" : result.failure.retryable ? "failed" : "declined"
+  const outcomeOf = Result.isSuccess(result) ? "accepted" : failedOutcome(result.failure)
   yield* Metrics.count(Metrics.providerAttempts, { provider: provider.id, rail, outcome: outcomeOf })
   yield* Effect.annotateCurrentSpan({ "provider.id": provider.id, "payment.rail": rail, "provider.outcome": outcomeOf, "provider.latency_ms": latencyMs })
   yield* Metric.update(Metric.withAttributes(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
@@ -53,10 +55,24 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
     return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
   }
   const error = result.failure
-  yield* Effect.logWarning(`provider ${provider.id} ${error.retryable ? "failed" : "declined"}: ${error.reason}`)
-  const outcome = error.retryable ? "failed" as const : "declined" as const
-  return { attempt: { provider: provider.id, outcome, latencyMs, reason: error.reason, at } satisfies Attempt, result }
+  yield* Effect.logWarning(`provider ${provider.id} ${outcomeOf === "unknown" ? "gave no answer about the charge" : outcomeOf}: ${error.reason}`)
+  return { attempt: { provider: provider.id, outcome: outcomeOf, latencyMs, reason: error.reason, at } satisfies Attempt, result }
 })
+
+/** The attempt's outcome for a provider's error: refused, failed leaving nothing, or unknown. */
+const failedOutcome = (error: ProviderError) =>
+  !error.retryable ? "declined" as const : error.outcomeUnknown === true ? "unknown" as const : "failed" as const
+
+/**
+ * The answer to a request whose charge stays unknown: the record is kept (its key too), and a retry
+ * with the same `Idempotency-Key`, or the recovery job, asks the same provider again.
+ */
+export const outcomeUnknownError = (p: { readonly id: string; readonly provider: string; readonly attempts: ReadonlyArray<Attempt> }) =>
+  apiError(
+    "provider_outcome_unknown",
+    `${p.provider} gave no answer about the charge; retry with the same Idempotency-Key to ask it again (no other provider is tried meanwhile)`,
+    { transactionId: p.id, provider: p.provider, reason: p.attempts.at(-1)?.reason ?? null }
+  )
 
 /**
  * Why no provider took the payment, from its attempts: the last one declined, or every one

@@ -5,6 +5,12 @@
  * the key `<transactionId>:<providerId>`, writing each attempt ahead; (3) one transaction applies
  * the answer (pending with its timers, or failed). A retry of the key, or the recovery job,
  * continues an interrupted record with the same keys (`resume`).
+ *
+ * The cascade moves to the next provider only after an answer that left nothing behind. A
+ * provider that gave no answer about the charge (a timeout) may hold it: the record stays
+ * `initiated` with that attempt `unknown`, the request answers 503 `provider_outcome_unknown`
+ * with its key kept, and only that provider is asked again, with the same key, until it says
+ * accepted or declined (or the payment expires: `abandon`).
  */
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
@@ -26,7 +32,7 @@ import { Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
-import { cascadeError, inFlight, tryProvider } from "./Cascade.ts"
+import { cascadeError, inFlight, outcomeUnknownError, tryProvider } from "./Cascade.ts"
 import { limitError, makeChecks } from "./Checks.ts"
 import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
@@ -83,7 +89,15 @@ const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.cr
 interface Route {
   readonly provider: PaymentProvider
   readonly routing?: Attempt["routing"]
+  /**
+   * Asked again about a charge it may hold (an attempt left in flight or unknown): any answer but
+   * accepted or declined leaves the question open, since it says nothing of the first call.
+   */
+  readonly again?: boolean
 }
+
+/** Whether an attempt left the question "does this provider hold the charge?" open. */
+const open = (a: Attempt | undefined) => a?.outcome === "in_flight" || a?.outcome === "unknown"
 
 export const makeCreate = (lifecycle: Lifecycle) =>
   Effect.gen(function*() {
@@ -127,7 +141,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     ) =>
       Effect.gen(function*() {
         let p = start
-        for (const { provider, routing: why } of planned) {
+        for (const { provider, routing: why, again } of planned) {
           const last = p.attempts.at(-1)
           if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
             p = yield* advance(p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
@@ -140,6 +154,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success, answer)
           const attempts = withLast(p.attempts, attempt)
           if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)
+          // No answer about the charge: this provider may hold it, and no other may be tried.
+          if (attempt.outcome === "unknown" || again === true) {
+            return yield* advance(p, { attempts: withLast(p.attempts, { ...attempt, outcome: "unknown" }) })
+          }
           p = { ...p, attempts }
         }
         return yield* giveUp(p, p.attempts, "every provider failed")
@@ -181,46 +199,68 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       })
 
     /** No provider took the charge: the record ends `failed` with every attempt. */
-    const giveUp = (p: Payment, attempts: ReadonlyArray<Attempt>, reason: string) =>
+    const giveUp = (p: Payment, attempts: ReadonlyArray<Attempt>, reason: string, code = "cascade_exhausted") =>
       tx.run(Effect.gen(function*() {
         const next = yield* advance(p, {
           status: "failed",
           attempts,
-          failureReason: `cascade_exhausted: ${reason}`,
+          failureReason: `${code}: ${reason}`,
           settlement: { ...p.settlement, status: "none", reserve: Money.zero }
         })
         yield* lifecycle.emit(next, "payment.failed")
         return next
       }))
 
-    /** What the request answers for a routed record: the payment, or the cascade's error. */
+    /**
+     * What the request answers for a routed record: the payment, the cascade's error, or (a record
+     * still open) that the provider gave no answer about the charge.
+     */
     const outcome = (p: Payment) =>
-      p.status === "failed" && !p.attempts.some((a) => a.outcome === "accepted")
+      p.status === "initiated"
+        ? Effect.fail(outcomeUnknownError(p))
+        : p.status === "failed" && !p.attempts.some((a) => a.outcome === "accepted")
         ? Effect.fail(cascadeError(p.id, p.attempts))
         : Effect.succeed(p)
 
     /**
-     * Continues a record an interrupted execution wrote ahead (a retry with its key, or the
-     * recovery job): the provider in flight is asked again with the same idempotency key, then
-     * the providers not tried yet. A record already routed answers as it stands.
+     * Continues a record an interrupted execution wrote ahead, or one whose provider gave no
+     * answer (a retry with its key, or the recovery job): the provider that may hold the charge is
+     * asked again with the same idempotency key, and only a refusal from it lets the providers
+     * not tried yet be tried. A record already routed answers as it stands.
      */
     const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiError> =>
       Effect.gen(function*() {
         if (p.status !== "initiated") return yield* outcome(p)
         const method = catalog.find(p.environment, p.paymentMethodId)
-        const candidates = method === undefined ? [] : yield* routing.candidates(p.environment, p.shopId, method)
-        const inFlightProvider = Option.getOrUndefined(yield* registry.get(p.provider))
+        const asked = open(p.attempts.at(-1)) ? Option.getOrUndefined(yield* registry.get(p.provider)) : undefined
+        if (method === undefined || asked === undefined) {
+          // The provider that may hold the charge cannot be asked (its plugin is gone): charging
+          // elsewhere could charge twice, so the payment ends here.
+          const unasked = p.attempts.map((a) => open(a) ? { ...a, outcome: "unknown" as const, reason: "provider no longer configured" } : a)
+          return yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown"))
+        }
+        const candidates = yield* routing.candidates(p.environment, p.shopId, method)
         const tried = new Set(p.attempts.map((a) => a.provider))
         const providers: ReadonlyArray<Route> = [
-          ...(inFlightProvider === undefined ? [] : [inFlightProvider]),
-          ...candidates.filter((c) => !tried.has(c.id))
-        ].map((provider) => ({ provider }))
-        // A provider that can no longer be asked (its plugin is gone) leaves its attempt interrupted.
-        const interrupted = p.attempts.map((a) => a.outcome === "in_flight" ? { ...a, outcome: "failed" as const, reason: "interrupted" } : a)
-        if (method === undefined || providers.length === 0) {
-          return yield* outcome(yield* giveUp(p, interrupted, "interrupted and no provider is left to ask"))
-        }
-        return yield* drive(inFlightProvider === undefined ? { ...p, attempts: interrupted } : p, method, providers, forwarded, undefined)
+          { provider: asked, again: true },
+          ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
+        ]
+        return yield* drive(p, method, providers, forwarded, undefined)
+      }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+
+    /**
+     * Ends a payment whose provider never answered about the charge by its expiry (asked once more
+     * first): it fails with `provider_outcome_unknown`. Any charge the provider made was never
+     * shown to the buyer and expires with the payment; a late confirmation of it is a
+     * discrepancy reconciliation reports.
+     */
+    const abandon = (p: Payment): Effect.Effect<Payment, ApiError> =>
+      Effect.gen(function*() {
+        const asked = yield* resume(p).pipe(Effect.catchTag("ApiError", (e) => e.code === "provider_outcome_unknown" ? Effect.succeed(undefined) : Effect.fail(e)))
+        if (asked !== undefined) return asked
+        const current = Option.getOrUndefined(yield* store.findById(p.id))
+        if (current === undefined || current.status !== "initiated") return yield* reread(p.id)
+        return yield* giveUp(current, current.attempts, `no answer from ${current.provider} about the charge before the payment expired`, "provider_outcome_unknown")
       }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
 
     /** Routes a record and answers for it. */
@@ -376,5 +416,5 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       return yield* drive(payment, method, providers, { documentId: input.documentId, address: input.userAddress }, answer)
     })
 
-    return { create, headline, resume }
+    return { create, headline, resume, abandon }
   })

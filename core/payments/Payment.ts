@@ -62,7 +62,11 @@ export const AttemptRouting = Schema.Struct({
 
 export const Attempt = Schema.Struct({
   provider: Schema.String,
-  outcome: Schema.Literals(["in_flight", "accepted", "failed", "declined"]),
+  /**
+   * `unknown`: the provider gave no answer about the charge (`ProviderError.outcomeUnknown`); it
+   * may hold it, so it is asked again with the same key before any other provider is tried.
+   */
+  outcome: Schema.Literals(["in_flight", "accepted", "failed", "declined", "unknown"]),
   latencyMs: Schema.Number,
   reason: Schema.NullOr(Schema.String),
   at: Instant,

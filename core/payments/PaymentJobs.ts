@@ -30,7 +30,12 @@ const SandboxOutcomePayload = Schema.Struct({
 
 export const registerPaymentJobs = (
   lifecycle: Lifecycle,
-  resume: (payment: Payment) => Effect.Effect<unknown, ApiError>
+  routing: {
+    /** Continues a record still being routed (`Create.ts`). */
+    readonly resume: (payment: Payment) => Effect.Effect<unknown, ApiError>
+    /** Asks once more about a charge still unknown at the payment's expiry, then ends the payment. */
+    readonly abandon: (payment: Payment) => Effect.Effect<unknown, ApiError>
+  }
 ) =>
   Effect.gen(function*() {
     const store = yield* PaymentStore
@@ -45,8 +50,9 @@ export const registerPaymentJobs = (
 
     const decodeJob = Schema.decodeUnknownEffect(PaymentJobPayload)
 
-    // A record still being routed long after its creation was interrupted (a crash): continue it
-    // with the same provider keys. A refusal is an answer too (the record ends failed).
+    // A record still being routed long after its creation was interrupted (a crash), or its
+    // provider gave no answer: continue it with the same provider keys. A refusal is an answer too
+    // (the record ends failed); no answer again is this job's failure, retried with backoff.
     yield* jobs.handle(JobKinds.recover, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
         Effect.gen(function*() {
@@ -54,16 +60,21 @@ export const registerPaymentJobs = (
           // A record an earlier engine wrote ahead without its expiry timer gets it now.
           if (Option.isSome(found) && found.value.status === "pending") yield* jobs.enqueueAll([expireJob(found.value)])
           if (Option.isNone(found) || found.value.status !== "initiated") return
-          yield* resume(found.value).pipe(Effect.catchTag("ApiError", () => Effect.void))
+          yield* routing.resume(found.value).pipe(Effect.catchTag("ApiError", (e) =>
+            e.code === "provider_outcome_unknown" ? Effect.fail(`payment ${paymentId}: ${e.message}`) : Effect.void))
         })))
     yield* jobs.handle(JobKinds.expire, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>
         Effect.gen(function*() {
-          const found = yield* store.findById(paymentId)
+          let found = yield* store.findById(paymentId)
           // Written ahead with the record: one still being routed is expired once it is pending
-          // (the job is retried; the cascade or the recovery job settles the record first).
+          // (the job is retried; the cascade or the recovery job settles the record first). One
+          // whose provider never answered about the charge is asked once more, and ends failed
+          // if it still does not answer.
           if (Option.isSome(found) && found.value.status === "initiated") {
-            return yield* Effect.fail(`payment ${paymentId} is still being routed`)
+            if (found.value.attempts.at(-1)?.outcome !== "unknown") return yield* Effect.fail(`payment ${paymentId} is still being routed`)
+            yield* routing.abandon(found.value).pipe(Effect.catchTag("ApiError", () => Effect.void))
+            found = yield* store.findById(paymentId)
           }
           if (Option.isNone(found) || found.value.status !== "pending") return
           // The provider may have been paid at the last moment: ask before expiring.

@@ -82,9 +82,9 @@ export class Payments extends Context.Service<Payments, {
     Effect.gen(function*() {
       const store = yield* PaymentStore
       const lifecycle = yield* makeLifecycle
-      const { create, headline, resume } = yield* makeCreate(lifecycle)
+      const { create, headline, resume, abandon } = yield* makeCreate(lifecycle)
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
-      const { releaseReserve } = yield* registerPaymentJobs(lifecycle, resume)
+      const { releaseReserve } = yield* registerPaymentJobs(lifecycle, { resume, abandon })
 
       const get = Effect.fn("Payments.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)

@@ -15,10 +15,10 @@ export const makeLearning = Effect.map(Routing, (routing) => {
     Effect.flatMap(realMillis, (at) =>
       routing.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
   return {
-    /** A working provider (it accepted or declined) or a bad one (a retryable failure, a timeout). */
+    /** A working provider (it accepted or declined) or a bad one (a retryable failure, no answer). */
     attempt: (p: Payment, attempt: Attempt) =>
       Effect.andThen(
-        record(p, attempt.provider, attempt.outcome === "failed" ? "bad" : "ok", attempt.latencyMs),
+        record(p, attempt.provider, attempt.outcome === "failed" || attempt.outcome === "unknown" ? "bad" : "ok", attempt.latencyMs),
         // A buyer the provider refused at once did not convert there either.
         attempt.outcome === "declined" ? record(p, attempt.provider, "not_converted", 0) : Effect.void
       ),

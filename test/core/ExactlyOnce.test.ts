@@ -2,10 +2,10 @@
  * Exactly-once creation as an embedder composes it (`Idempotency.run` around `Payments.create`,
  * like the HTTP handler), with time on TestClock: a cascade slower than the key's lease is never
  * executed twice, and a record whose execution died is continued by the recovery job with the
- * same upstream key.
+ * same upstream key; a provider that gives no answer about a charge is asked again, never skipped.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, type Duration, Effect, Exit, Fiber, Option } from "effect"
+import { Cause, Clock, DateTime, type Duration, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Idempotency } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
@@ -141,8 +141,74 @@ for (const claimInWriteAhead of [false, true]) describe(`exactly-once payment cr
     }).pipe(Effect.provide(EngineTest)))
 })
 
-describe("exactly-once payment recovery when the provider in flight is gone", () => {
-  it.effect("the attempt in flight is marked interrupted and the next provider takes the charge", () =>
+describe("a provider that gives no answer about the charge (it may hold it)", () => {
+  it.effect("the request answers 503 provider_outcome_unknown, no other provider is tried, and the retry asks the same provider with the same key", () =>
+    Effect.gen(function*() {
+      const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }
+      const { scope, upstream, create } = yield* setup(behaviour, true)
+      const first = yield* Effect.forkChild(Effect.exit(create))
+      yield* TestClock.adjust("31 seconds") // the cascade's 30 s: the charge's outcome is unknown
+      const exit = yield* Fiber.join(first)
+      const error = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
+      assert.strictEqual(error?.code, "provider_outcome_unknown")
+      assert.strictEqual(error?.status, 503)
+      assert.strictEqual(upstream.calls.length, 1)
+      const id = error?.details["transactionId"] as string
+      const held = Option.getOrThrow(yield* (yield* PaymentStore).findById(id))
+      // The sandbox provider routed after it was never asked: it could have charged the buyer twice.
+      assert.deepStrictEqual(held.attempts.map((a) => [a.provider, a.outcome, a.reason]), [[upstream.provider.id, "unknown", "timeout"]])
+      assert.strictEqual(held.status, "initiated")
+      assert.strictEqual(readView(held).status, "pending")
+
+      behaviour.answering = true
+      const retried = yield* Effect.forkChild(create)
+      yield* TestClock.adjust("2 seconds")
+      const payment = yield* Fiber.join(retried)
+      assert.strictEqual(payment.id, id, "the retry continued the record")
+      assert.strictEqual(payment.status, "pending")
+      assert.strictEqual(upstream.calls.length, 2)
+      assert.strictEqual(upstream.calls[1]!.idempotencyKey, upstream.calls[0]!.idempotencyKey, "asked again with the same upstream key")
+      assert.deepStrictEqual(payment.attempts.map((a) => [a.provider, a.outcome]), [[upstream.provider.id, "unknown"], [upstream.provider.id, "accepted"]])
+      const { total } = yield* (yield* Payments).list(scope, {}, { limit: 10, offset: 0 })
+      assert.strictEqual(total, 1)
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("a provider down after the unanswered call is asked again, never skipped: the recovery job keeps asking, and at expiry the payment fails", () =>
+    Effect.gen(function*() {
+      const behaviour: { delay: Duration.Input; answering: boolean } = { delay: "1 second", answering: false }
+      const { upstream, create } = yield* setup(behaviour, true)
+      const first = yield* Effect.forkChild(Effect.exit(create))
+      yield* TestClock.adjust("31 seconds")
+      const exit = yield* Fiber.join(first)
+      const id = (Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined)?.details["transactionId"] as string
+      const jobs = yield* Jobs
+      const store = yield* PaymentStore
+      // The recovery job asks again after 5 minutes: still no answer, the record stays open.
+      yield* TestClock.adjust("5 minutes")
+      const recovering = yield* Effect.forkChild(jobs.runDue)
+      yield* TestClock.adjust("31 seconds")
+      yield* Fiber.join(recovering)
+      assert.strictEqual(upstream.calls.length, 2)
+      const open = Option.getOrThrow(yield* store.findById(id))
+      assert.strictEqual(open.status, "initiated")
+      assert.deepStrictEqual(open.attempts.map((a) => a.outcome), ["unknown", "unknown"])
+      assert.isTrue(open.attempts.every((a) => a.provider === upstream.provider.id), "no other provider was tried")
+      // At its expiry it is asked once more, then the payment fails without an answer.
+      const now = yield* Clock.currentTimeMillis
+      yield* TestClock.adjust(`${DateTime.toEpochMillis(open.expiresAt) - now} millis`)
+      for (let round = 0; round < 10 && Option.getOrThrow(yield* store.findById(id)).status === "initiated"; round++) {
+        const running = yield* Effect.forkChild(jobs.runDue)
+        yield* TestClock.adjust("2 minutes")
+        yield* Fiber.join(running)
+      }
+      const ended = Option.getOrThrow(yield* store.findById(id))
+      assert.strictEqual(ended.status, "failed")
+      assert.match(ended.failureReason ?? "", /^provider_outcome_unknown: no answer from /)
+      assert.isTrue(ended.attempts.every((a) => a.provider === upstream.provider.id && a.outcome === "unknown"))
+      assert.isTrue(upstream.calls.every((c) => c.idempotencyKey === upstream.calls[0]!.idempotencyKey))
+    }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("a provider in flight that can no longer be asked (its plugin is gone): the payment fails, no other provider is tried", () =>
     Effect.gen(function*() {
       const { scope, upstream, create } = yield* setup({ delay: "1 second", answering: false }, true)
       const first = yield* Effect.forkChild(create)
@@ -160,15 +226,13 @@ describe("exactly-once payment recovery when the provider in flight is gone", ()
       }))
       yield* TestClock.adjust("5 minutes")
       const recovering = yield* Effect.forkChild((yield* Jobs).runDue)
-      yield* TestClock.adjust("31 seconds") // the silent provider times out after 30 s
+      yield* TestClock.adjust("31 seconds")
       yield* Fiber.join(recovering)
       const recovered = Option.getOrThrow(yield* store.findById(stored.id))
-      assert.strictEqual(recovered.status, "pending")
-      assert.deepStrictEqual(recovered.attempts.map((a) => [a.provider, a.outcome, a.reason]), [
-        ["retired-plugin", "failed", "interrupted"],
-        [upstream.provider.id, "failed", "timeout"],
-        ["sandbox", "accepted", null]
-      ])
+      assert.strictEqual(recovered.status, "failed")
+      assert.match(recovered.failureReason ?? "", /^provider_outcome_unknown: retired-plugin may hold the charge/)
+      assert.deepStrictEqual(recovered.attempts.map((a) => [a.provider, a.outcome, a.reason]), [["retired-plugin", "unknown", "provider no longer configured"]])
+      assert.strictEqual(upstream.calls.length, 1)
     }).pipe(Effect.provide(EngineTest)))
 })
 

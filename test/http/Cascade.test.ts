@@ -1,7 +1,8 @@
 /**
  * The routing cascade and the payment life cycle over real sockets, with the reference HTTP
- * provider talking to two upstream simulators: fail-over, signed callbacks, a lost callback
- * recovered by the reconcile poll, forged callbacks, and an exhausted cascade.
+ * provider talking to two upstream simulators: fail-over, no fail-over after a lost answer, signed
+ * callbacks, a lost callback recovered by the reconcile poll, forged callbacks, and an exhausted
+ * cascade.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
@@ -15,7 +16,8 @@ class Upstreams extends Context.Service<Upstreams, { readonly a: UpstreamSimulat
 const credentials = { apiKey: "upstream-api-key", callbackSecret: "upstream-callback-secret" }
 
 const HostWithUpstreams = Layer.unwrap(Effect.gen(function*() {
-  const a = yield* UpstreamSimulator.start(credentials)
+  // `slow` answers after the connector's 2 s timeout: the charge is made, its answer lost.
+  const a = yield* UpstreamSimulator.start({ ...credentials, slowMs: 2_500 })
   const b = yield* UpstreamSimulator.start(credentials)
   const provider = (id: string, sim: UpstreamSimulator) =>
     connectorInstance(ReferenceHttpProvider.connector, { id, environment: "sandbox", baseUrl: sim.baseUrl }, {
@@ -93,6 +95,36 @@ describe("routing cascade over HTTP", () => {
         const done = yield* eventually(statusOf(sk, created.body.transactionId), (p) => p.status !== "pending")
         assert.strictEqual(done.status, "completed")
         assert.strictEqual(b.callbacksSent.at(-1)?.outcome, 200)
+      }))
+
+    it.effect("a timeout is no answer: 503 provider_outcome_unknown, the next upstream is not charged, and the retry with the key asks the same one again", () =>
+      Effect.gen(function*() {
+        const { a, b, sk } = yield* setup
+        yield* a.setMode("slow")
+        const body = { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        const headers = { "idempotency-key": `lost-answer-${Date.now()}` }
+        const unknown = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
+        assert.strictEqual(unknown.status, 503, JSON.stringify(unknown.body))
+        assert.strictEqual(unknown.body.error.code, "provider_outcome_unknown")
+        assert.strictEqual(unknown.body.error.type, "provider_error")
+        assert.deepStrictEqual(unknown.body.error.details.provider, "ref-a")
+        assert.strictEqual(unknown.body.error.details.reason, "timeout")
+        const id = unknown.body.error.details.transactionId
+        // ref-a holds the charge; ref-b, next in the cascade, was never asked.
+        assert.isDefined(chargeOf(a, id))
+        assert.isUndefined([...b.charges.values()].find((c) => c.reference === id))
+        const held = yield* statusOf(sk, id)
+        assert.strictEqual(held.status, "pending")
+        assert.deepStrictEqual(held.routing.attempts.map((x: { provider: string; outcome: string }) => [x.provider, x.outcome]), [["ref-a", "unknown"]])
+
+        yield* a.setMode("ok")
+        const retried = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
+        assert.strictEqual(retried.status, 201, JSON.stringify(retried.body))
+        assert.strictEqual(retried.body.transactionId, id, "the retry continued the same payment")
+        assert.strictEqual([...a.charges.values()].filter((c) => c.reference === id).length, 1, "one charge upstream")
+        assert.isTrue(retried.body.paymentFormUrl.startsWith(a.baseUrl))
+        const replayed = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
+        assert.strictEqual(replayed.body.transactionId, id)
       }))
 
     it.effect("a lost callback is recovered by the reconcile poll", () =>

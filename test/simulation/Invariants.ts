@@ -17,6 +17,9 @@
  *   E3. Every upstream key (`<transactionId>:<providerId>`) was charged at most once upstream.
  *   E4. An upstream is never charged for a record that was not committed: every upstream charge
  *       names a payment record the store holds.
+ *   E5. A payment is charged at one provider at most: the cascade moves on only after an answer
+ *       that left nothing behind (a decline, an outage that refused the call), never after a
+ *       timeout or a lost answer, when the first provider may hold a live charge.
  *
  * Refunds:
  *   R1. Per payment, the refunds not rejected never exceed its local amount.
@@ -118,10 +121,15 @@ export const checkInvariants = (world: World) =>
       if (keys.length > 1) fail("E2", `payment ${id} is bound to keys ${keys.join(", ")}`)
     }
 
-    // E3, E4
+    // E3-E5
+    const chargedAt = new Map<string, Array<string>>()
     for (const charge of allCharges(world)) {
+      chargedAt.set(charge.transactionId, [...chargedAt.get(charge.transactionId) ?? [], charge.upstreamKey])
       if (charge.created > 1) fail("E3", `upstream key ${charge.upstreamKey} was charged ${charge.created} times`)
       if (!(yield* committed(charge.transactionId))) fail("E4", `upstream charged ${charge.upstreamKey} for ${charge.transactionId}, which the store does not hold`)
+    }
+    for (const [id, keys] of chargedAt) {
+      if (keys.length > 1) fail("E5", `${id} was charged at ${keys.length} providers: ${keys.join(", ")}`)
     }
 
     // R1-R3, O1-O3, V1

@@ -199,8 +199,9 @@ export class ProviderDouble {
     return { providerRef: charge.providerRef, status, paymentFormUrl: "", paymentData: {} }
   }
 
+  /** A timeout is an answer about nothing (`outcomeUnknown`); an outage refused the call. */
   private error(reason: string, retryable: boolean) {
-    return new ProviderError({ providerId: this.id, retryable, reason, message: reason })
+    return new ProviderError({ providerId: this.id, retryable, reason, message: reason, outcomeUnknown: reason === "timeout" })
   }
 
   private refundedOf(chargeRef: string) {

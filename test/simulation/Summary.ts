@@ -1,8 +1,8 @@
 /**
  * What a run did, for its report: the payments' and claims' final states, the faults the
- * upstreams injected, and observations that are not invariants but worth knowing (an upstream
- * charge the engine abandoned after a lost answer, its money taken from the buyer at a provider
- * the payment no longer names).
+ * upstreams injected, and observations that are not invariants but worth knowing (upstream
+ * charges whose answer was lost: those the engine still asks about, and those of payments that
+ * ended without one, abandoned at expiry).
  */
 import { DateTime, Effect } from "effect"
 import { JobStore } from "../../core/ports/JobStore.ts"
@@ -25,10 +25,12 @@ export const summarize = (world: World) =>
     const injected = new Map<string, number>()
     for (const d of world.doubles) for (const [k, n] of d.injected) injected.set(k, (injected.get(k) ?? 0) + n)
     const byId = new Map(rows.map((p) => [p.id, p]))
-    const orphans = allCharges(world).filter((c) => {
+    const unanswered = allCharges(world).filter((c) => {
       const p = byId.get(c.transactionId)
-      return p !== undefined && c.providerRef !== p.providerRef && c.truth !== "failed" && c.truth !== "expired"
+      return p !== undefined && c.providerRef !== p.providerRef
     })
+    const asking = unanswered.filter((c) => byId.get(c.transactionId)!.status === "initiated").length
+    const abandoned = unanswered.length - asking
     const backlog = yield* (yield* JobStore).backlog(yield* DateTime.now)
     return [
       `payments: ${tally(rows.map((p) => p.status))}`,
@@ -36,6 +38,6 @@ export const summarize = (world: World) =>
       `faults injected: ${[...injected].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(", ")}`,
       `steps: ${tally(world.log.map((l) => /^\s*\d+\s+(\S+)/.exec(l)?.[1] ?? "?"))}`,
       `jobs left due: ${backlog.filter((b) => b.due > 0).map((b) => `${b.kind} ${b.due}`).join(", ") || "none"}; dead: ${backlog.filter((b) => b.dead > 0).map((b) => `${b.kind} ${b.dead}`).join(", ") || "none"}`,
-      `observed: ${orphans.length} upstream charge(s) neither failed nor expired at a provider the payment no longer names (lost answer, then the cascade moved on)`
+      `observed: ${asking} upstream charge(s) whose answer was lost, still asked about; ${abandoned} of payments that ended without an answer from it`
     ]
   })

@@ -60,7 +60,14 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   had; a payment never settles with another payment's money. Before reaching \`available\`, the
   money first repays what the shop owes (see Refunds and chargebacks).
 - Routing: the shop's configured providers for the rail, by ascending priority; the next one is
-  tried after a retryable failure (timeout, 5xx, unavailable), not after a decline.
+  tried after a failure that left nothing behind (a refused connection, 503, 429, refused
+  credentials), not after a decline, and not after no answer about the charge (a timeout, a
+  connection lost after sending, 500, 502, 504, an unreadable answer): that provider may hold the
+  charge, and another could charge the buyer twice. The request then answers
+  \`503 provider_outcome_unknown\` naming the payment; retry with the same \`Idempotency-Key\` and
+  the same provider is asked again with the same upstream key (the recovery job also asks it,
+  from 5 minutes on). The payment is \`pending\` meanwhile; with no answer by its \`expiresAt\` it
+  fails (\`failureReason\` \`provider_outcome_unknown: ...\`).
   \`cascade_exhausted\` says why in \`details.reason\`: \`unknown_payment_method\`,
   \`no_provider_for_method_region\` (with \`paymentMethodEnabledForShop: false\`),
   \`all_providers_failed\` or \`provider_declined\` (with \`details.attempts\`).
@@ -77,7 +84,8 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   payment (same \`transactionId\`, same upstream idempotency key) and never starts a second one.
   Errors are never stored (spec 1.9): a retry with the same key after an error executes again (a
   payment that ended \`failed\` stays as it is, named in \`details.transactionId\` of
-  \`cascade_exhausted\`, and the retry creates a new one). Keys are kept 24 hours per merchant and environment.
+  \`cascade_exhausted\`, and the retry creates a new one), except \`provider_outcome_unknown\`,
+  whose payment is still open: the retry continues it. Keys are kept 24 hours per merchant and environment.
 
 ## Refunds and chargebacks
 

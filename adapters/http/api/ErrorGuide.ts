@@ -120,6 +120,13 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "No provider could process the payment",
     details: { reason: "provider_declined", paymentMethodEnabledForShop: true, providerReason: "insufficient_funds", transactionId: "TXN-01M8C3QQABHZAEKCJKXKJKTEVF" }
   },
+  provider_outcome_unknown: {
+    advice:
+      "Retry the same request with the same Idempotency-Key after a few seconds: it asks the same provider again and answers the payment " +
+      "once the provider says. Do not retry with a new key: that starts a second payment. The payment is pending meanwhile.",
+    message: "dlocal gave no answer about the charge; retry with the same Idempotency-Key to ask it again",
+    details: { transactionId: "TXN-01M8C3QQABHZAEKCJKXKJKTEVF", provider: "dlocal", reason: "timeout" }
+  },
   fx_unavailable: {
     advice: "Charge in USD or in the method's own currency, or retry later when the rate is back.",
     message: "No FX rate is available for VES",

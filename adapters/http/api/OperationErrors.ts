@@ -36,7 +36,7 @@ const admin: Codes = ["invalid_api_key", "not_found"]
 /** A signed notification from a provider or a network, to a path naming it. */
 const signed: Codes = ["authentication_failed", "not_found"]
 
-const payIn: Codes = ["cascade_exhausted", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"]
+const payIn: Codes = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"]
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
 const lateChargeback: Codes = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"]
 const refund: Codes = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "fx_unavailable"]

@@ -123,7 +123,11 @@ export const PaymentDetail = Schema.Struct({
     provider: Schema.String,
     attempts: Schema.Array(Schema.Struct({
       provider: Schema.String,
-      outcome: Schema.String,
+      outcome: Schema.String.annotate({
+        description: "in_flight: being asked now; accepted; declined: the charge was refused; failed: the provider could not take it and " +
+          "nothing was charged (the cascade moved on); unknown: no answer about the charge (a timeout), so the same provider is asked " +
+          "again with the same upstream idempotency key before any other is tried"
+      }),
       latencyMs: Schema.Finite,
       reason: Schema.NullOr(Schema.String),
       at: IsoDateTime,
