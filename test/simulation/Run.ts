@@ -5,11 +5,13 @@
  * (`Invariants.ts`) checked after every step. The store is wrapped only to observe which record
  * each Idempotency-Key is bound to, or, for the planted-bug tests, to break it on purpose.
  */
-import { Clock, Effect, Exit, Layer, References } from "effect"
+import { Clock, DateTime, Effect, Exit, Layer, References } from "effect"
 import { TestClock } from "effect/testing"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { JournalEntry } from "../../core/ledger/Journal.ts"
+import { realMillis } from "../../core/clock/ShopClocks.ts"
 import { IdempotencyStore } from "../../core/ports/IdempotencyStore.ts"
+import { JobStore } from "../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { Transactions } from "../../core/ports/Transactions.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
@@ -50,6 +52,12 @@ interface StoreFaults {
 export type Plant =
   /** The ledger store drops the last posting of the first entry of this kind it is given. */
   | { readonly _tag: "DropPosting"; readonly kind: string }
+  /**
+   * The key store frees a key when its execution ends without an answer (a crash, an interrupted
+   * request) instead of ending its lock: a key released too early, so its retry starts a second
+   * record.
+   */
+  | { readonly _tag: "ReleaseKeyOnCrash" }
 
 export interface RunResult {
   readonly ok: boolean
@@ -63,6 +71,22 @@ export interface RunResult {
 }
 
 const liveClock = Layer.succeed(Clock.Clock, Clock.Clock.defaultValue())
+
+/** How far time runs on after the history, past the longest timer (a 90-day rolling reserve). */
+const settleDays = 100
+
+/**
+ * J1 (after the history has settled): every job ran or is dead-lettered with a reason: none is
+ * left due, and every kill gave its error.
+ */
+const checkJobs = (killed: ReadonlyArray<{ readonly id: string; readonly error: string }>) =>
+  Effect.gen(function*() {
+    const backlog = yield* (yield* JobStore).backlog(yield* DateTime.now)
+    return [
+      ...backlog.filter((b) => b.due > 0).map((b) => `J1: ${b.due} ${b.kind} job(s) still due after the history settled`),
+      ...killed.filter((k) => k.error.trim() === "").map((k) => `J1: job ${k.id} dead-lettered without a reason`)
+    ]
+  })
 
 const baseStore = (name: StoreName): StoreLayer => {
   switch (name) {
@@ -87,7 +111,8 @@ const storeLayer = (
   keys: KeyLifetimes,
   plant: Plant | undefined,
   faults: StoreFaults,
-  engineProcess: World["process"]
+  engineProcess: World["process"],
+  killed: Array<{ readonly id: string; readonly error: string }>
 ): StoreLayer => {
   const failing = Layer.effect(Transactions, Effect.gen(function*() {
     const inner = yield* Transactions
@@ -114,12 +139,24 @@ const storeLayer = (
       claim: (claim) => Effect.tap(inner.claim(claim), () => note(claim.key, claim.resourceId)),
       bind: (scope, key, resourceId) => Effect.tap(inner.bind(scope, key, resourceId), () => note(key, resourceId)),
       // A dead process ends, frees and completes nothing: its lease lapses on its own.
-      extend: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.extend(...args)),
+      extend: (scope, key, holder, lockedUntil) =>
+        Effect.gen(function*() {
+          if (engineProcess.dead) return
+          // Planted: a lock ended at once (not a heartbeat's extension) frees the key instead.
+          const ending = DateTime.toEpochMillis(lockedUntil) <= (yield* realMillis)
+          if (plant?._tag === "ReleaseKeyOnCrash" && ending) return yield* inner.release(scope, key, holder)
+          yield* inner.extend(scope, key, holder, lockedUntil)
+        }),
       release: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.release(...args)),
       complete: (...args) => Effect.suspend(() => engineProcess.dead ? Effect.void : inner.complete(...args))
     })
   }))
-  const planted = plant === undefined ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
+  // Every job killed, with the reason it was given (J1: dead-lettered with a reason).
+  const jobsObserved = Layer.effect(JobStore, Effect.gen(function*() {
+    const inner = yield* JobStore
+    return JobStore.of({ ...inner, kill: (id, error) => Effect.tap(inner.kill(id, error), () => Effect.sync(() => void killed.push({ id, error }))) })
+  }))
+  const planted = plant?._tag !== "DropPosting" ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
     const inner = yield* LedgerStore
     let dropped = false
     return LedgerStore.of({
@@ -131,7 +168,7 @@ const storeLayer = (
       }
     })
   }))
-  return Layer.mergeAll(observed, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
+  return Layer.mergeAll(observed, jobsObserved, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
 }
 
 /** Runs `history`; stops at the first step after which an invariant fails. */
@@ -141,7 +178,8 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
   const faults: StoreFaults = { random: new Random(0), rate: 0, injected: 0 }
   const engineProcess = { dead: false }
   const keys = new KeyLifetimes()
-  const engine = EngineTestWith(Payouts.noProviders, storeLayer(store, bindings, keys, options.plant, faults, engineProcess))
+  const killed: Array<{ readonly id: string; readonly error: string }> = []
+  const engine = EngineTestWith(Payouts.noProviders, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
   const program = Effect.gen(function*() {
     const started = performance.now()
     const scope = yield* newScope("sandbox")
@@ -177,8 +215,19 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
         return { ok: false, steps: i + 1, failure: { step: i, violations }, log: world.log, millis, summary: [...yield* summarize(world), `store failures injected: ${faults.injected}`] } satisfies RunResult
       }
     }
+    // The end of the history: time runs on past every timer (the longest, a 90-day reserve), and
+    // every job has run or is dead with its reason; then every invariant holds again.
+    faults.rate = 0
+    for (let day = 0; day < settleDays; day++) {
+      yield* TestClock.adjust("1 day")
+      yield* drain(world)
+    }
+    world.log.push(`${String(history.length).padStart(4)}  settle ${settleDays} days on, every job due run`)
+    const settled = [...yield* checkInvariants(world), ...yield* checkJobs(killed)]
     const millis = performance.now() - started
-    return { ok: true, steps: history.length, log: world.log, millis, summary: [...yield* summarize(world), `store failures injected: ${faults.injected}`] } satisfies RunResult
+    const summary = [...yield* summarize(world), `store failures injected: ${faults.injected}`]
+    if (settled.length > 0) return { ok: false, steps: history.length, failure: { step: history.length, violations: settled }, log: world.log, millis, summary } satisfies RunResult
+    return { ok: true, steps: history.length, log: world.log, millis, summary } satisfies RunResult
   })
   return Effect.runPromise(program.pipe(
     Effect.provide(engine),

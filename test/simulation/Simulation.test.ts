@@ -2,8 +2,10 @@
  * The seeded simulation of the whole engine (issue 33), as CI runs it: a fixed set of seeds on
  * the memory store (and one on PGlite) must hold every invariant after every step; a seed replays
  * the same history; and bugs planted outside the core (a ledger store that drops one posting of the
- * first refund entry; an upstream that charges again for a key it already charged) are found within
- * the CI seeds, the first with a shorter failing history.
+ * first refund entry; a key store that frees a key when its execution dies; an upstream that charges
+ * again for a key it already charged) are found within the CI seeds, the first with a shorter
+ * failing history. Each run ends by letting time run 100 days on: every job ran or is dead with a
+ * reason, and every invariant holds again.
  * A longer run: `npm run simulate -- --seed 1 --seeds 100 --steps 2000` (see `cli.ts`).
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -61,6 +63,20 @@ describe("the simulator finds a planted bug", () => {
     // The shortest history still fails on its own.
     const again = await runHistory(found!.shortest!, { plant })
     assert.isFalse(again.ok)
+  }, 60_000)
+
+  it("a key released when its execution dies (instead of its lock ended): found, a retry bound to a second record", async () => {
+    const plant = { _tag: "ReleaseKeyOnCrash" } as const
+    let found: Awaited<ReturnType<typeof simulate>> | undefined
+    for (const seed of seeds) {
+      const report = await simulate(seed, steps, { plant, shrink: false, out: () => {} })
+      if (!report.result.ok) {
+        found = report
+        break
+      }
+    }
+    assert.isDefined(found, "no CI seed found the key released too early")
+    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("E1")), found!.result.failure!.violations.join("\n"))
   }, 60_000)
 
   it("an upstream that does not deduplicate charges by idempotency key: found when the engine asks again after a crash", async () => {
