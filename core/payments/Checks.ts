@@ -10,7 +10,7 @@ import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
 import * as Money from "../Money.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { noProviderReason, Routing } from "./Routing.ts"
+import { noProviderReason, Routing } from "../routing/Routing.ts"
 
 /** The USD headline of one payment may not exceed this (spec 8). */
 export const maxPaymentUsd = Money.decimal("100000")

@@ -19,7 +19,7 @@ import { RoutingStore } from "../ports/RoutingStore.ts"
 import { expireJob, JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import * as Postings from "./Postings.ts"
-import { ProviderRegistry } from "./ProviderRegistry.ts"
+import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import * as Shares from "./Shares.ts"
 
 const PaymentJobPayload = Schema.Struct({ paymentId: Schema.String })

@@ -18,6 +18,7 @@ export {
   type RefundStatus,
   SandboxSimulate
 } from "./PaymentProvider.ts"
+export { ProviderRegistry } from "./ProviderRegistry.ts"
 export {
   type PayoutProvider,
   PayoutProviders,

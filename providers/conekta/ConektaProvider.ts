@@ -21,7 +21,7 @@ import { Duration, Effect, Schema } from "effect"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,

@@ -33,7 +33,7 @@ import { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import * as Money from "../../core/Money.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,

@@ -39,7 +39,7 @@ import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,

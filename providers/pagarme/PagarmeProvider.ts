@@ -34,7 +34,7 @@ import { Base64 } from "effect/encoding"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,

@@ -37,7 +37,7 @@ import {
   type PaymentProvider,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"

@@ -27,7 +27,7 @@ import {
   type PaymentProvider,
   SandboxSimulate
 } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRegistry } from "../../core/payments/ProviderRegistry.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 
 export const sandboxProviderId = "sandbox"

@@ -2,7 +2,7 @@
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { notFound } from "../../../core/ApiError.ts"
-import { Routing } from "../../../core/payments/Routing.ts"
+import { Routing } from "../../../core/routing/Routing.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Api } from "../api/Api.ts"

@@ -3,13 +3,13 @@
  * which provider serves which rail for which shop is routing configuration, not registration.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import type { PaymentProvider } from "../ports/PaymentProvider.ts"
+import type { PaymentProvider } from "./PaymentProvider.ts"
 
 export class ProviderRegistry extends Context.Service<ProviderRegistry, {
   readonly register: (provider: PaymentProvider) => Effect.Effect<void>
   readonly get: (id: string) => Effect.Effect<Option.Option<PaymentProvider>>
   readonly all: Effect.Effect<ReadonlyArray<PaymentProvider>>
-}>()("core/payments/ProviderRegistry") {
+}>()("core/ports/ProviderRegistry") {
   static readonly layer = Layer.sync(ProviderRegistry, () => {
     const providers = new Map<string, PaymentProvider>()
     return ProviderRegistry.of({

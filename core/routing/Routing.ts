@@ -18,16 +18,16 @@ import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"
 import { type RoutingOutcome, type RoutingSnapshot, RoutingStore } from "../ports/RoutingStore.ts"
-import { type Facts, matches, namedProviders, RoutingConfig, select } from "../routing/Config.ts"
-import { type Circuit, type CircuitState, circuitOf } from "../routing/Health.ts"
-import { order, type StrategyName } from "../routing/Strategy.ts"
-import { makeSnapshots } from "../routing/Snapshots.ts"
-import { defaultSuccessRatePolicy, seeded, type Stats } from "../routing/SuccessRate.ts"
+import { type Facts, matches, namedProviders, RoutingConfig, select } from "./Config.ts"
+import { type Circuit, type CircuitState, circuitOf } from "./Health.ts"
+import { order, type StrategyName } from "./Strategy.ts"
+import { makeSnapshots } from "./Snapshots.ts"
+import { defaultSuccessRatePolicy, seeded, type Stats } from "./SuccessRate.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { type ProviderRoute, ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
-import { ProviderRegistry } from "./ProviderRegistry.ts"
+import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 
 export const sandboxProviderId = "sandbox"
 
@@ -99,7 +99,7 @@ export class Routing extends Context.Service<Routing, {
     config: RoutingConfig,
     expectedVersion: number | undefined
   ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiError>
-}>()("core/payments/Routing") {
+}>()("core/routing/Routing") {
   static readonly layer = Layer.effect(
     Routing,
     Effect.gen(function*() {

@@ -5,8 +5,8 @@
  */
 import { Effect } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
-import type { Attempt, Payment } from "../payments/Payment.ts"
-import { Routing } from "../payments/Routing.ts"
+import type { Attempt, Payment } from "./Payment.ts"
+import { Routing } from "../routing/Routing.ts"
 import type { RoutingOutcome } from "../ports/RoutingStore.ts"
 
 /** The recorders, on the `Routing` in context. */

@@ -1,0 +1,42 @@
+/**
+ * The dependency rules of DESIGN.md, read from the sources' imports: `core` imports no adapter,
+ * host or provider; a provider plugin imports from `core` only the ports and the pure values a
+ * port speaks in (money, catalog, environment, signatures); routing's parts do not import back
+ * up into payments (payments use routing, not the other way round).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, normalize, relative } from "node:path"
+
+const root = join(import.meta.dirname, "../..")
+
+const sources = (folder: string): ReadonlyArray<string> =>
+  readdirSync(join(root, folder)).flatMap((name) => {
+    const path = join(folder, name)
+    return statSync(join(root, path)).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : []
+  })
+
+/** Every relative import of a file, as a path from the repository's root. */
+const importsOf = (file: string): ReadonlyArray<string> =>
+  [...readFileSync(join(root, file), "utf8").matchAll(/from "(\.{1,2}\/[^"]+)"/g)].map((m) => normalize(relative(root, join(root, dirname(file), m[1]!))))
+
+const breaking = (folder: string, allowed: (target: string) => boolean) =>
+  sources(folder).flatMap((file) => importsOf(file).filter((target) => !allowed(target)).map((target) => `${file} -> ${target}`))
+
+describe("dependency rules", () => {
+  it("core imports nothing outside core", () => {
+    assert.deepStrictEqual(breaking("core", (t) => t.startsWith("core/")), [])
+  })
+
+  it("a provider imports from core only the ports and the values they speak in", () => {
+    const values = ["core/Money.ts", "core/Environment.ts", "core/Signatures.ts", "core/payouts/PayoutMethod.ts", "core/payouts/payoutMethods.ts"]
+    assert.deepStrictEqual(
+      breaking("providers", (t) => !t.startsWith("core/") || t.startsWith("core/ports/") || t.startsWith("core/catalog/") || values.includes(t)),
+      []
+    )
+  })
+
+  it("routing does not import back up into payments", () => {
+    assert.deepStrictEqual(breaking("core/routing", (t) => !t.startsWith("core/payments/")), [])
+  })
+})
