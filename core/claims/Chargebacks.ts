@@ -81,7 +81,7 @@ export const makeChargebacks = (funds: Funds) =>
           version: 1
         }
         // Racing openings of one payment serialise here: the loser retries and finds it charged back.
-        const next = yield* funds.bump(p, { status: "chargeback", settlement: taken.settlement })
+        const next = yield* funds.bump(p, { settlement: taken.settlement }, "chargeback_opened")
         yield* claims.insert(claim)
         yield* funds.entry(p, "chargeback.opened", claim.id, [
           ...taken.postings,

@@ -17,6 +17,7 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict } from "../ports/Transactions.ts"
 import type { Payment } from "../payments/Payment.ts"
+import { advance, type PaymentChanges, type PaymentEvent } from "../payments/PaymentState.ts"
 
 export const sum = (xs: ReadonlyArray<BigDecimal.BigDecimal>) => xs.reduce(BigDecimal.sum, Money.zero)
 
@@ -61,10 +62,13 @@ export const makeFunds = Effect.gen(function*() {
     { book: "provider_clearing", currency: "USD", amount: amountUsd }
   ]
 
-  /** Writes the payment's next version (optimistic check), or fails with `Conflict`. */
-  const bump = (p: Payment, changes: Partial<Payment> = {}) =>
+  /**
+   * Writes the payment's next version (optimistic check; `event` moves its status through the
+   * state machine), or fails with `Conflict`; a refused event is a defect (the caller checked it).
+   */
+  const bump = (p: Payment, changes: PaymentChanges = {}, event?: PaymentEvent) =>
     Effect.gen(function*() {
-      const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
+      const next = yield* Effect.orDie(Effect.fromResult(advance(p, yield* DateTime.now, changes, event)))
       if (!(yield* payments.update(next))) return yield* new Conflict()
       return next
     })

@@ -201,7 +201,7 @@ export const makeRefunds = (funds: Funds) =>
           const approved = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status === "approved")
           if (BigDecimal.equals(sum(approved.map((c) => c.amount)), p.amountLocal)) {
             const moved = transition(p.status, "refunded_in_full")
-            if (Result.isSuccess(moved) && moved.success._tag === "Moved") payment = yield* funds.bump(p, { status: moved.success.to })
+            if (Result.isSuccess(moved) && moved.success._tag === "Moved") payment = yield* funds.bump(p, {}, "refunded_in_full")
           }
           yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
         }

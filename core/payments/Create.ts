@@ -36,6 +36,8 @@ import { cascadeError, inFlight, outcomeUnknownError, tryProvider } from "./Casc
 import { limitError, makeChecks } from "./Checks.ts"
 import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
+import * as PaymentState from "./PaymentState.ts"
+import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
 import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import { noProviderReason, Routing } from "../routing/Routing.ts"
@@ -118,11 +120,14 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, forwarded: Forwarded) =>
       chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(config, provider.id))
 
-    /** Writes the next version of a record still being routed (with the key's response, when it is the last write). */
-    const advance = (p: Payment, changes: Partial<Payment>, completes?: (next: Payment) => KeyCompletion) =>
+    /**
+     * Writes the next version of a record still being routed (`routed` and `failed` move its
+     * status), with the key's response when it is the last write.
+     */
+    const advance = (p: Payment, changes: PaymentChanges, options: { readonly event?: PaymentEvent; readonly completes?: ((next: Payment) => KeyCompletion) | undefined } = {}) =>
       Effect.gen(function*() {
-        const next: Payment = { ...p, ...changes, updatedAt: yield* DateTime.now, version: p.version + 1 }
-        yield* lifecycle.save(next, completes?.(next))
+        const next = yield* Effect.orDie(Effect.fromResult(PaymentState.advance(p, yield* DateTime.now, changes, options.event)))
+        yield* lifecycle.save(next, options.completes?.(next))
         return next
       })
 
@@ -172,13 +177,12 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           ? undefined
           : (next: Payment): KeyCompletion => ({ scope: key.scope, key: key.key, responseStatus: 200, responseBody: answer(next) })
         const pending = advance(p, {
-          status: "pending",
           provider: attempt.provider,
           providerRef: accepted.providerRef,
           paymentFormUrl: accepted.paymentFormUrl,
           paymentData: accepted.paymentData,
           attempts: withLast(p.attempts, attempt)
-        }, completes)
+        }, { event: "routed", completes })
         // The expiry timer was written ahead with the record; only a sandbox simulation adds jobs
         // here, in the transaction of the state change. Otherwise the change is one statement.
         const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
@@ -202,11 +206,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const giveUp = (p: Payment, attempts: ReadonlyArray<Attempt>, reason: string, code = "cascade_exhausted") =>
       tx.run(Effect.gen(function*() {
         const next = yield* advance(p, {
-          status: "failed",
           attempts,
           failureReason: `${code}: ${reason}`,
           settlement: { ...p.settlement, status: "none", reserve: Money.zero }
-        })
+        }, { event: "failed" })
         yield* lifecycle.emit(next, "payment.failed")
         return next
       }))

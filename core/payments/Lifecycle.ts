@@ -19,7 +19,7 @@ import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import type { Payment } from "./Payment.ts"
-import { type PaymentEvent, transition } from "./PaymentState.ts"
+import { advance, type PaymentChanges, type PaymentEvent, transition } from "./PaymentState.ts"
 import { readView } from "./PaymentView.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
@@ -102,10 +102,11 @@ export const makeLifecycle = Effect.gen(function*() {
       }
       if (step.success._tag === "Unchanged") return Option.some(p)
       const at = yield* DateTime.now
-      const base: Payment = { ...p, status: step.success.to, updatedAt: at, version: p.version + 1 }
+      /** The next version through the state machine (the event was just checked to move it). */
+      const moved = (changes: PaymentChanges) => Effect.orDie(Effect.fromResult(advance(p, at, changes, event)))
       switch (event) {
         case "confirmed": {
-          const next: Payment = { ...base, completedAt: at }
+          const next = yield* moved({ completedAt: at })
           yield* save(next)
           yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
           yield* emit(next, "payment.completed")
@@ -128,11 +129,10 @@ export const makeLifecycle = Effect.gen(function*() {
         }
         case "failed":
         case "expired": {
-          const next: Payment = {
-            ...base,
-            settlement: { ...base.settlement, status: "none", reserve: Money.zero },
+          const next = yield* moved({
+            settlement: { ...p.settlement, status: "none", reserve: Money.zero },
             failureReason: update.detail ?? (event === "expired" ? "expired" : "failed")
-          }
+          })
           yield* save(next)
           yield* emit(next, "payment.failed")
           yield* learn.conversion(next, false)

@@ -18,6 +18,7 @@ import { Transactions } from "../ports/Transactions.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
 import { expireJob, JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
+import { advance } from "./PaymentState.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import * as Shares from "./Shares.ts"
@@ -129,7 +130,7 @@ export const registerPaymentJobs = (
         if (BigDecimal.isLessThan(pooled, share)) {
           yield* Effect.logWarning(`payment ${p.id}: ${step.book} holds ${Money.toText(pooled)}, less than its share ${Money.toText(share)}`)
         }
-        yield* save({ ...p, settlement: step.close(p, at), updatedAt: at, version: p.version + 1 })
+        yield* save(yield* Effect.orDie(Effect.fromResult(advance(p, at, { settlement: step.close(p, at) }))))
         const owed = yield* Owed.lockOwed(ledgerStore, p)
         yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
       })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }))

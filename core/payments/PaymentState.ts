@@ -17,8 +17,13 @@
  *
  * Every other pair is refused. A repeated event that names the state already reached
  * (a callback and the reconcile poll both confirming) is `Unchanged`, so handlers are idempotent.
+ *
+ * `advance` is the one way a payment record's next version is made: every writer of a payment
+ * (creation's routing, the life cycle, settlement, claims) goes through it, so a status moves
+ * only by an event of this table and every write bumps the version the store checks.
  */
-import { Data, Result, Schema } from "effect"
+import { Data, type DateTime, Result, Schema } from "effect"
+import type { Payment } from "./Payment.ts"
 
 /** The statuses the API shows. */
 export const PaymentStatus = Schema.Literals(["pending", "completed", "failed", "refunded", "expired", "chargeback"])
@@ -74,3 +79,28 @@ export const transition = (from: PaymentRecordStatus, event: PaymentEvent): Resu
 }
 
 export const isFinal = (status: PaymentRecordStatus): boolean => Object.keys(table[status]).length === 0
+
+/** What a writer may change on a payment beside its status (which only an event moves). */
+export type PaymentChanges = Partial<Omit<Payment, "id" | "status" | "version" | "updatedAt" | "createdAt" | "environment" | "merchantId" | "shopId">>
+
+/**
+ * The next version of `p` at `at`: `event` (when given) moves its status through the table, the
+ * changes are applied, `updatedAt` is `at` and the version goes up by one (the store writes it only
+ * over the version it replaces). A refused event is `InvalidTransition`; a repeated one leaves the
+ * status as it is.
+ */
+export const advance = (
+  p: Payment,
+  at: DateTime.Utc,
+  changes: PaymentChanges,
+  event?: PaymentEvent
+): Result.Result<Payment, InvalidTransition> => {
+  const step = event === undefined ? Result.succeed(Transition.Unchanged({ status: p.status })) : transition(p.status, event)
+  return Result.map(step, (moved) => ({
+    ...p,
+    ...changes,
+    status: moved._tag === "Moved" ? moved.to : p.status,
+    updatedAt: at,
+    version: p.version + 1
+  }))
+}

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Result } from "effect"
-import { isFinal, type PaymentEvent, paymentEvents, PaymentRecordStatus, transition } from "../../core/payments/PaymentState.ts"
+import { DateTime, Result } from "effect"
+import type { Payment } from "../../core/payments/Payment.ts"
+import { advance, isFinal, type PaymentEvent, paymentEvents, PaymentRecordStatus, transition } from "../../core/payments/PaymentState.ts"
 
 const statuses = PaymentRecordStatus.literals
 
@@ -49,5 +50,26 @@ describe("payment state machine", () => {
 
   it("only initiated, pending and completed have moves left", () => {
     assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["initiated", "pending", "completed"])
+  })
+
+  it("advance: the one way to the next version, the status only through the table, the version bumped", () => {
+    const at = DateTime.makeUnsafe("2026-11-27T00:00:00Z")
+    const before = DateTime.makeUnsafe("2026-11-26T00:00:00Z")
+    for (const from of statuses) {
+      // Only the fields advance touches matter here.
+      const p = { id: "TXN-1", status: from, version: 3, updatedAt: before, failureReason: null } as unknown as Payment
+      const plain = advance(p, at, { failureReason: "noted" })
+      assert.isTrue(Result.isSuccess(plain))
+      if (Result.isSuccess(plain)) assert.deepInclude(plain.success, { id: "TXN-1", status: from, version: 4, updatedAt: at, failureReason: "noted" })
+      for (const event of paymentEvents) {
+        const moved = advance(p, at, {}, event)
+        const step = transition(from, event)
+        assert.strictEqual(Result.isSuccess(moved), Result.isSuccess(step), `${from} + ${event}`)
+        if (Result.isSuccess(moved) && Result.isSuccess(step)) {
+          assert.strictEqual(moved.success.status, step.success._tag === "Moved" ? step.success.to : from)
+          assert.strictEqual(moved.success.version, 4)
+        }
+      }
+    }
   })
 })
