@@ -56,6 +56,34 @@ export interface Subscription {
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "dead_letter"
 
+/**
+ * What happens to a delivery: an attempt answered 2xx (`delivered`), answered otherwise or not at
+ * all with attempts left (`refused`: retried later), ended it (`given_up`: the last attempt, a
+ * 410, a deleted or inactive subscription), or the merchant asked for it again (`replayed`).
+ */
+export type DeliveryEvent = "delivered" | "refused" | "given_up" | "replayed"
+
+/**
+ * The delivery state machine, pure (DESIGN.md "State machines"):
+ *
+ * | from                 | delivered | refused | given_up    | replayed |
+ * |----------------------|-----------|---------|-------------|----------|
+ * | pending, failed      | succeeded | failed  | dead_letter | pending  |
+ * | succeeded            | -         | -       | -           | pending  |
+ * | dead_letter          | -         | -       | -           | pending  |
+ *
+ * Only a delivery due (pending or failed) is attempted; any delivery may be replayed.
+ */
+const deliveryTable: Readonly<Record<DeliveryStatus, Partial<Record<DeliveryEvent, DeliveryStatus>>>> = {
+  pending: { delivered: "succeeded", refused: "failed", given_up: "dead_letter", replayed: "pending" },
+  failed: { delivered: "succeeded", refused: "failed", given_up: "dead_letter", replayed: "pending" },
+  succeeded: { replayed: "pending" },
+  dead_letter: { replayed: "pending" }
+}
+
+/** The status `event` moves a delivery in `from` to, or undefined when it cannot happen there. */
+export const deliveryTransition = (from: DeliveryStatus, event: DeliveryEvent): DeliveryStatus | undefined => deliveryTable[from][event]
+
 export interface Delivery {
   readonly id: string
   readonly environment: Environment

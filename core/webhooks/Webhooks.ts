@@ -31,7 +31,7 @@ import * as Metrics from "../Metrics.ts"
 import { WebhookSender } from "../ports/WebhookSender.ts"
 import { type DeliveryOutcome, type DeliveryResult, WebhookStore } from "../ports/WebhookStore.ts"
 import { signatureHeader, verifySignature } from "../Signatures.ts"
-import { type Delivery, type DeliveryStatus, eventTypes, type InboxMessage, type Subscription } from "./Webhook.ts"
+import { type Delivery, type DeliveryEvent, deliveryTransition, type DeliveryStatus, eventTypes, type InboxMessage, type Subscription } from "./Webhook.ts"
 
 export const deliveryTimeoutMs = 15_000
 export const rotationGraceHours = 24
@@ -228,7 +228,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         if (Option.isNone(found)) return yield* notFound("delivery", deliveryId)
         const now = yield* DateTime.now
         yield* store.requeue(deliveryId, now)
-        return { ...found.value, status: "pending" as const, nextAttemptAt: now, lockedUntil: null }
+        return { ...found.value, status: deliveryTransition(found.value.status, "replayed")!, nextAttemptAt: now, lockedUntil: null }
       })
 
       const inbox = Effect.fn("Webhooks.inbox")(function*(scope: Scope, id: string, page: { readonly limit: number; readonly offset: number }) {
@@ -276,10 +276,13 @@ export class Webhooks extends Context.Service<Webhooks, {
         const now = yield* DateTime.now
         const attempts = delivery.attempts + 1
         let excerpt: string | null = null
-        const outcome = (result: Omit<DeliveryResult, "attempts">): DeliveryOutcome => ({ id: delivery.id, result: { ...result, attempts, lastResponseExcerpt: excerpt } })
+        /** The attempt's result; its status is where `event` moves the delivery (a due one: always somewhere). */
+        const outcome = (event: DeliveryEvent, result: Omit<DeliveryResult, "attempts" | "status">): DeliveryOutcome => ({
+          id: delivery.id,
+          result: { ...result, status: deliveryTransition(delivery.status, event) ?? delivery.status, attempts, lastResponseExcerpt: excerpt }
+        })
         if (Option.isNone(subscription) || !subscription.value.active) {
-          return outcome({
-            status: "dead_letter",
+          return outcome("given_up", {
             lastStatusCode: null,
             lastError: Option.isNone(subscription) ? "the subscription was deleted" : "the subscription is inactive",
             nextAttemptAt: null,
@@ -305,23 +308,22 @@ export class Webhooks extends Context.Service<Webhooks, {
           : { status: answer.status, retryAfterSeconds: answer.retryAfterSeconds, error: null }
         excerpt = "bodyExcerpt" in result ? result.bodyExcerpt ?? null : null
         if (result.status !== null && result.status >= 200 && result.status < 300) {
-          return outcome({ status: "succeeded", lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
+          return outcome("delivered", { lastStatusCode: result.status, lastError: null, nextAttemptAt: null, succeededAt: now })
         }
         const lastError = result.error ?? `HTTP ${result.status}`
         if (result.status === 410) {
           yield* store.updateSubscription({ ...s, active: false, disabledReason: "the endpoint answered 410 Gone", updatedAt: now })
-          return outcome({ status: "dead_letter", lastStatusCode: 410, lastError, nextAttemptAt: null, succeededAt: null })
+          return outcome("given_up", { lastStatusCode: 410, lastError, nextAttemptAt: null, succeededAt: null })
         }
         if (attempts >= maxAttempts) {
-          return outcome({ status: "dead_letter", lastStatusCode: result.status, lastError, nextAttemptAt: null, succeededAt: null })
+          return outcome("given_up", { lastStatusCode: result.status, lastError, nextAttemptAt: null, succeededAt: null })
         }
         const jitter = yield* Random.nextBetween(0.9, 1.1)
         let delayMs = Math.round(Duration.toMillis(retryDelays[attempts - 1]!) * jitter)
         if ((result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null) {
           delayMs = Math.max(delayMs, result.retryAfterSeconds * 1000)
         }
-        return outcome({
-          status: "failed",
+        return outcome("refused", {
           lastStatusCode: result.status,
           lastError,
           nextAttemptAt: DateTime.add(now, { milliseconds: delayMs }),
