@@ -203,8 +203,8 @@ const outsideConnector = () => {
     let out = text
       .replace(/import \* as Money from "\.\.\/\.\.\/core\/Money\.ts"/, `import { Money } from ${pkg("core")}`)
       .replace(/import \{ verifySignature \} from "\.\.\/\.\.\/core\/Signatures\.ts"/, `import { Signatures } from ${pkg("core")}\nconst { verifySignature } = Signatures`)
-      .replace(/"\.\.\/\.\.\/core\/(catalog\/PaymentMethod|Environment|payments\/ProviderRegistry)\.ts"/g, pkg("core"))
-      .replace(/"\.\.\/\.\.\/core\/ports\/PaymentProvider\.ts"/g, pkg("ports"))
+      .replace(/"\.\.\/\.\.\/core\/(catalog\/PaymentMethod|Environment)\.ts"/g, pkg("core"))
+      .replace(/"\.\.\/\.\.\/core\/ports\/(PaymentProvider|ProviderRegistry)\.ts"/g, pkg("ports"))
       .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver)\.ts"/g, pkg("providers/kit"))
       .replace(/"\.\.\/kit\/ProviderConformance\.ts"/g, pkg("providers/conformance"))
       .replace(/kind: "reference-http"/, `kind: "acme"`)
