@@ -23,6 +23,7 @@ import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
 import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
@@ -95,7 +96,11 @@ export interface Created {
 }
 
 export class Checkout extends Context.Service<Checkout, {
-  readonly create: (scope: Scope, input: CreateSession) => Effect.Effect<Created, ApiError>
+  /**
+   * `key`: the request's `Idempotency-Key` (claimed by its run before executing), bound to the
+   * one-shot payment in its write-ahead; a retry (`key.resume`) continues that payment.
+   */
+  readonly create: (scope: Scope, input: CreateSession, key?: KeyHandle | undefined) => Effect.Effect<Created, ApiError>
   /** A live session by token; expired or unknown: 404 `checkout_session_not_found`. */
   readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiError>
   /**
@@ -116,7 +121,13 @@ export class Checkout extends Context.Service<Checkout, {
        * A checkout's request claims its `Idempotency-Key` before it executes (its run does not
        * claim in the write-ahead), so the payment's write-ahead only binds the key, never finds it taken.
        */
-      const createPayment = (scope: Scope, input: CreatePayment) => payments.create(scope, input).pipe(Effect.catchTag("KeyTaken", Effect.die))
+      const createPayment = (scope: Scope, input: CreatePayment, key?: KeyHandle) =>
+        key === undefined
+          ? payments.create(scope, input)
+          : payments.createKeyed(scope, { ...input, id: input.id ?? key.resume }, { handle: key }).pipe(
+            Effect.map((done) => done.value),
+            Effect.catchTag("KeyTaken", Effect.die)
+          )
       const catalog = yield* Catalog
       const routing = yield* Routing
       const fx = yield* Fx
@@ -134,7 +145,7 @@ export class Checkout extends Context.Service<Checkout, {
           existingTxId: session.completedTxId
         })
 
-      const create = Effect.fn("Checkout.create")(function*(scope: Scope, input: CreateSession) {
+      const create = Effect.fn("Checkout.create")(function*(scope: Scope, input: CreateSession, key?: KeyHandle) {
         const country = input.country === undefined ? undefined : Country.toIso3(input.country)
         if (country !== undefined && Option.isNone(country)) {
           return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -206,7 +217,7 @@ export class Checkout extends Context.Service<Checkout, {
             hostedCheckout: true,
             returnUrl: input.returnUrl,
             simulate: input.simulate
-          })
+          }, key)
           const session: CheckoutSession = {
             ...base,
             id: payment.id,

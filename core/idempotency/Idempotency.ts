@@ -4,13 +4,13 @@
  * - The first request with a key executes; concurrent retries wait for it (then replay) or, after
  *   `waitForExecution`, get 409 `idempotency_key_in_progress`. The same key with another request
  *   is refused (409 `idempotency_key_reused`).
- * - An execution that calls an upstream writes its record ahead (a payment, a refund, a payout)
- *   and binds the key to it with `bind` or `claim`, in the transaction that inserts the record.
- *   From then on the key belongs to that record: a retry after a crash, a timeout or a lapsed
- *   lease runs the execution again with that record's id (`resume`), and the execution continues
- *   the record instead of starting a second one.
+ * - The execution gets the key as an argument (`KeyHandle`). One that calls an upstream writes
+ *   its record ahead (a payment, a refund, a payout) and binds the key to it with `key.bind`, in
+ *   the transaction that inserts the record. From then on the key belongs to that record: a retry
+ *   after a crash, a timeout or a lapsed lease runs the execution again with that record's id
+ *   (`key.resume`), and the execution continues the record instead of starting a second one.
  * - A run that claims its key in the write-ahead (`claimInWriteAhead`) does not claim it first:
- *   the execution inserts the key with its record (`claim`), one statement fewer for a new key.
+ *   `key.bind` inserts the key with its record, one statement fewer for a new key.
  *   A key that exists fails that write-ahead, which wrote nothing, and the run goes the usual way
  *   (claim first, then replay, wait, refuse a reuse or continue); so does an execution that
  *   failed before its write-ahead, so that a replay never answers an error it did not store.
@@ -22,7 +22,9 @@
  *   refund request) runs `atomic`: its result is stored in its own transaction, so a crash
  *   leaves either nothing (a retry executes) or the stored result (a retry replays).
  * - A success is stored and replayed (with `onReplay`, the HTTP layer's `Idempotent-Replayed:
- *   true`). Errors are never stored (spec 1.9): an error frees the key and a retry executes
+ *   true`), as the body the run answers with its value (`Answered`): encoded once. An execution
+ *   whose last write stored that body itself (a payment left pending: `PaymentStore.update` with a
+ *   `KeyCompletion`) returns it with its value (`Executed`), and the run does not store it again. Errors are never stored (spec 1.9): an error frees the key and a retry executes
  *   again. An execution that wrote ahead ends its record in a final state before it answers an
  *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
  *   with nothing to continue; but an error that leaves the record open (`keepsRecordOpen`: the
@@ -37,7 +39,7 @@ import { ApiError, apiError, keepsRecordOpen } from "../ApiError.ts"
 import { realNow } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
-import { IdempotencyStore, KeyTaken } from "../ports/IdempotencyStore.ts"
+import { IdempotencyStore, type KeyCompletion, KeyTaken } from "../ports/IdempotencyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 
 export const retentionHours = 24
@@ -56,29 +58,39 @@ export interface IdempotentRequest {
   readonly fingerprint: string
 }
 
-/** The key of a request being executed. */
-export interface KeyInExecution {
+/** The key of a request being executed, handed to its execution. */
+export interface KeyHandle {
   readonly scope: string
   readonly key: string
+  /** The record an earlier execution of this key bound (to continue it), or undefined. */
+  readonly resume: string | undefined
   /**
    * Binds the key to the record written ahead, in that record's transaction; claims it there
-   * when the run has not claimed it yet (`claimInWriteAhead`).
+   * when the run has not claimed it yet (`claimInWriteAhead`: a key that exists fails the
+   * transaction with `KeyTaken`, nothing of it written, and the run answers from the key).
    */
-  readonly bindTo: (resourceId: string) => Effect.Effect<void, KeyTaken>
-  /** Whether the key is claimed by the write-ahead (`bindTo` then inserts it). */
-  readonly claimsInWriteAhead: boolean
-  /**
-   * Tells the run that the execution's last write stored the response itself
-   * (`PaymentStore.update` with a `KeyCompletion`), so that the run does not store it again.
-   */
-  readonly storedInWrite: () => void
+  readonly bind: (resourceId: string) => Effect.Effect<void, KeyTaken>
 }
 
-/** The key of the request being executed, for `bind`; none outside an idempotent execution. */
-export const CurrentIdempotencyKey = Context.Reference<KeyInExecution | undefined>(
-  "core/idempotency/CurrentIdempotencyKey",
-  { defaultValue: () => undefined }
-)
+/** The response a record's last write may store for the key, in that write (`PaymentStore.update`). */
+export const completionOf = (key: KeyHandle, responseBody: string): KeyCompletion => ({
+  scope: key.scope,
+  key: key.key,
+  responseStatus: 200,
+  responseBody
+})
+
+/** An execution's value, with the completion its own last write stored for the key (if it did). */
+export class Executed<A> {
+  constructor(readonly value: A, readonly stored: KeyCompletion | undefined) {}
+}
+
+/** What a run answers: the value, and the body the key holds for it (stored now, or replayed). */
+export interface Answered<A> {
+  readonly value: A
+  readonly body: string
+  readonly replayed: boolean
+}
 
 /** The response body stored for a key: the result encoded by its codec's JSON form. */
 export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string =>
@@ -91,7 +103,7 @@ export interface IdempotencyOptions {
   /** The execution and the stored result commit in one transaction (operations without an upstream). */
   readonly atomic?: boolean | undefined
   /**
-   * The execution claims the key itself, in the write-ahead of its record (`claim`), instead of
+   * The execution claims the key itself, in the write-ahead of its record (`key.bind`), instead of
    * the run claiming it before executing: for an execution that always writes a record ahead
    * before it succeeds (creating a payment).
    */
@@ -107,21 +119,9 @@ export class Idempotency extends Context.Service<Idempotency, {
   readonly run: <A, I>(
     request: IdempotentRequest,
     codec: Schema.Codec<A, I>,
-    execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
+    execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
     options?: IdempotencyOptions
-  ) => Effect.Effect<A, ApiError>
-  /**
-   * Binds the current request's key (if any) to the record written ahead; run it inside the
-   * transaction that inserts the record. For a run that claimed its key before executing; in one
-   * that claims it in the write-ahead it is a defect (use `claim`).
-   */
-  readonly bind: (resourceId: string) => Effect.Effect<void>
-  /**
-   * Like `bind`, and when the run claims its key in the write-ahead (`claimInWriteAhead`), the
-   * claim itself: a key that exists fails the transaction with `KeyTaken` (nothing of it is
-   * written), which the run answers from the key.
-   */
-  readonly claim: (resourceId: string) => Effect.Effect<void, KeyTaken>
+  ) => Effect.Effect<Answered<A>, ApiError>
 }>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
@@ -129,19 +129,6 @@ export class Idempotency extends Context.Service<Idempotency, {
       const store = yield* IdempotencyStore
       const tx = yield* Transactions
       const ids = yield* Ids
-
-      const bind = (resourceId: string) =>
-        Effect.gen(function*() {
-          const current = yield* CurrentIdempotencyKey
-          if (current === undefined) return
-          if (current.claimsInWriteAhead) {
-            return yield* Effect.die(new Error("Idempotency.bind in a run that claims its key in the write-ahead: use Idempotency.claim"))
-          }
-          yield* Effect.orDie(current.bindTo(resourceId))
-        })
-
-      const claim = (resourceId: string) =>
-        Effect.flatMap(CurrentIdempotencyKey, (current) => current === undefined ? Effect.void : current.bindTo(resourceId))
 
       const leaseFrom = (at: DateTime.Utc) => DateTime.add(at, { milliseconds: Duration.toMillis(executionLease) })
 
@@ -198,8 +185,21 @@ export class Idempotency extends Context.Service<Idempotency, {
           () => Effect.sync(() => void running.delete(held))
         )
 
-      const complete = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, value: A) =>
-        Effect.flatMap(Effect.sync(() => storedBody(codec, value)), (body) => store.complete(request.scope, request.key, 200, body))
+      /** A success as the run keeps it: its value, the body encoded once, and whether the key holds it already. */
+      interface Done<A> {
+        readonly value: A
+        readonly body: string
+        readonly stored: boolean
+      }
+
+      /** The execution with its result made a `Done` (the body its last write stored, or encoded now). */
+      const executing = <A, I>(codec: Schema.Codec<A, I>, execution: Effect.Effect<A | Executed<A>, ApiError | KeyTaken>) =>
+        Effect.map(execution, (result): Done<A> => {
+          const { value, stored } = result instanceof Executed ? result : new Executed(result, undefined)
+          return { value, body: stored?.responseBody ?? storedBody(codec, value), stored: stored !== undefined }
+        })
+
+      const answered = <A>(done: Done<A>): Answered<A> => ({ value: done.value, body: done.body, replayed: false })
 
       /**
        * Stores a success (unless the execution's last write did); frees the key after an error;
@@ -207,10 +207,10 @@ export class Idempotency extends Context.Service<Idempotency, {
        * (`keepsRecordOpen`) ends the lock at once, so that a retry continues what the execution
        * wrote ahead. Each acts only on the key `holder` holds.
        */
-      const finish = <A, I>(request: IdempotentRequest, codec: Schema.Codec<A, I>, holder: string, stored: () => boolean) =>
-      <E>(exit: Exit.Exit<A, E>) =>
+      const finish = <A>(request: IdempotentRequest, holder: string) =>
+      <E>(exit: Exit.Exit<Done<A>, E>) =>
         Effect.gen(function*() {
-          if (exit._tag === "Success") return stored() ? undefined : yield* complete(request, codec, exit.value)
+          if (exit._tag === "Success") return exit.value.stored ? undefined : yield* store.complete(request.scope, request.key, 200, exit.value.body)
           const failure = exit.cause.reasons.find(Cause.isFailReason)?.error
           const open = failure instanceof ApiError && keepsRecordOpen.has(failure.code)
           if (failure !== undefined && !open) return yield* store.release(request.scope, request.key, holder)
@@ -226,47 +226,45 @@ export class Idempotency extends Context.Service<Idempotency, {
       const executeClaiming = <A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
-        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>
+        execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>
       ) =>
         Effect.gen(function*() {
           const holder = yield* ids.secret("", 12)
           let claimed = false
-          let storedInWrite = false
           /** Whether the execution ended without claiming the key: the run then goes the `acquire` way. */
-          const unclaimed = (exit: Exit.Exit<A, ApiError | KeyTaken>) => {
+          const unclaimed = (exit: Exit.Exit<Done<A>, ApiError | KeyTaken>) => {
             const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
             return failed instanceof KeyTaken || (failed !== undefined && !claimed)
           }
-          const exit = yield* holding({ scope: request.scope, key: request.key, holder }, execute(undefined)).pipe(
-            Effect.provideService(CurrentIdempotencyKey, {
-              scope: request.scope,
-              key: request.key,
-              claimsInWriteAhead: true,
-              bindTo: (resourceId) =>
-                Effect.flatMap(realNow, (at) => {
-                  claimed = true
-                  return store.claim({ ...claimAt(request, holder, at), resourceId })
-                }),
-              storedInWrite: () => void (storedInWrite = true)
-            }),
+          const key: KeyHandle = {
+            scope: request.scope,
+            key: request.key,
+            resume: undefined,
+            bind: (resourceId) =>
+              Effect.flatMap(realNow, (at) => {
+                claimed = true
+                return store.claim({ ...claimAt(request, holder, at), resourceId })
+              })
+          }
+          const exit = yield* holding({ scope: request.scope, key: request.key, holder }, executing(codec, execute(key))).pipe(
             // Also when the request is interrupted: its lease ends at once, for its retry to continue.
-            Effect.onExit((exit) => unclaimed(exit) ? Effect.void : finish(request, codec, holder, () => storedInWrite)(exit)),
+            Effect.onExit((exit) => unclaimed(exit) ? Effect.void : finish<A>(request, holder)(exit)),
             Effect.exit
           )
           if (unclaimed(exit)) return undefined
           if (Exit.isSuccess(exit) && !claimed) {
             return yield* Effect.die(new Error(`An execution run with claimInWriteAhead succeeded without claiming key ${request.key}`))
           }
-          return exit as Exit.Exit<A, ApiError>
+          return Exit.map(exit as Exit.Exit<Done<A>, ApiError>, answered)
         })
 
       /** Claims the key before executing: executes, replays, waits for another execution, or refuses. */
       const acquiring = <A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
-        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
+        execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
         options?: IdempotencyOptions
-      ): Effect.Effect<A, ApiError> =>
+      ): Effect.Effect<Answered<A>, ApiError> =>
         Effect.gen(function*() {
           const atomic = options?.atomic === true
           const holder = yield* ids.secret("", 12)
@@ -275,24 +273,25 @@ export class Idempotency extends Context.Service<Idempotency, {
             const at = yield* realNow
             const acquired = yield* store.acquire(claimAt(request, holder, at))
             if (acquired._tag === "Acquired") {
-              // An atomic execution stores its result in its own transaction; another may store it in its last write.
-              let storedInWrite = false
-              const execution = execute(acquired.resourceId ?? undefined).pipe(
+              const key: KeyHandle = {
+                scope: request.scope,
+                key: request.key,
+                resume: acquired.resourceId ?? undefined,
+                bind: (resourceId) => store.bind(request.scope, request.key, resourceId)
+              }
+              const execution = executing(codec, execute(key)).pipe(
                 // The key is claimed: binding it to a record cannot find it taken.
                 Effect.catchTag("KeyTaken", Effect.die)
               )
-              return yield* holding(
-                { scope: request.scope, key: request.key, holder },
-                atomic ? tx.run(Effect.tap(execution, (value) => complete(request, codec, value))) : execution
-              ).pipe(
-                Effect.provideService(CurrentIdempotencyKey, {
-                  scope: request.scope,
-                  key: request.key,
-                  claimsInWriteAhead: false,
-                  bindTo: (resourceId) => store.bind(request.scope, request.key, resourceId),
-                  storedInWrite: () => void (storedInWrite = true)
-                }),
-                Effect.onExit(finish(request, codec, holder, () => atomic || storedInWrite))
+              // An atomic execution stores its result in its own transaction.
+              const stored = atomic
+                ? tx.run(Effect.tap(execution, (done) => store.complete(request.scope, request.key, 200, done.body))).pipe(
+                  Effect.map((done): Done<A> => ({ ...done, stored: true }))
+                )
+                : execution
+              return yield* holding({ scope: request.scope, key: request.key, holder }, stored).pipe(
+                Effect.onExit(finish<A>(request, holder)),
+                Effect.map(answered)
               )
             }
             const record = acquired.record
@@ -307,7 +306,8 @@ export class Idempotency extends Context.Service<Idempotency, {
             if (record.state === "completed" && record.responseBody !== null) {
               if (options?.onReplay !== undefined) yield* options.onReplay
               yield* Metrics.count(Metrics.idempotentRequests, { outcome: "replay" })
-              return yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+              const value = yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+              return { value, body: record.responseBody, replayed: true } satisfies Answered<A>
             }
             if (DateTime.isGreaterThan(at, deadline)) {
               yield* Metrics.count(Metrics.idempotentRequests, { outcome: "in_progress" })
@@ -322,9 +322,9 @@ export class Idempotency extends Context.Service<Idempotency, {
       const run = <A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
-        execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>,
+        execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
         options?: IdempotencyOptions
-      ): Effect.Effect<A, ApiError> =>
+      ): Effect.Effect<Answered<A>, ApiError> =>
         (options?.claimInWriteAhead === true && options.atomic !== true
           ? Effect.flatMap(
             executeClaiming(request, codec, execute),
@@ -335,7 +335,7 @@ export class Idempotency extends Context.Service<Idempotency, {
             Effect.withSpan("Idempotency.run", { attributes: { "idempotency.claim_in_write_ahead": options?.claimInWriteAhead === true } })
           )
 
-      return Idempotency.of({ run, bind, claim })
+      return Idempotency.of({ run })
     })
   )
 }

@@ -20,7 +20,7 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
-import { CurrentIdempotencyKey, Idempotency } from "../idempotency/Idempotency.ts"
+import { completionOf, Executed, type KeyHandle } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
@@ -28,7 +28,7 @@ import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { BuyerAddress, ChargeAccepted, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "./Learn.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { type Conflict, Transactions } from "../ports/Transactions.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
@@ -73,11 +73,15 @@ export interface CreatePayment {
 }
 
 /**
- * The body a replay of the request's `Idempotency-Key` answers for the payment it routed. With
- * it, a payment that ends its routing pending stores that body in its last write (one statement
- * on SQL) instead of a write of its own after the request.
+ * The client's `Idempotency-Key` of a create: bound to the record in its write-ahead (`handle`).
+ * With `answer` (the body a replay answers for the payment), a payment that ends its routing
+ * pending stores that body in its last write (one statement on SQL) instead of a write of its own
+ * after the request, and the create returns that completion with the payment (`Executed`).
  */
-export type StoredAnswer = (payment: Payment) => string
+export interface PaymentKey {
+  readonly handle: KeyHandle
+  readonly answer?: ((payment: Payment) => string) | undefined
+}
 
 
 /**
@@ -114,7 +118,6 @@ export const makeCreate = (lifecycle: Lifecycle) =>
     const { applyUpdate } = lifecycle
     const catalog = yield* Catalog
     const registry = yield* ProviderRegistry
-    const idempotency = yield* Idempotency
     const learn = yield* makeLearning
 
     const chargeRequest = (p: Payment, method: PaymentMethodDef, provider: PaymentProvider, forwarded: Forwarded) =>
@@ -142,8 +145,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       method: PaymentMethodDef,
       planned: ReadonlyArray<Route>,
       forwarded: Forwarded,
-      answer: StoredAnswer | undefined
-    ) =>
+      key: PaymentKey | undefined
+    ): Effect.Effect<Executed<Payment>, Conflict> =>
       Effect.gen(function*() {
         let p = start
         for (const { provider, routing: why, again } of planned) {
@@ -156,26 +159,29 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           // The answer completes the attempt written ahead, which keeps why routing chose it.
           const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
           yield* learn.attempt(p, attempt)
-          if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success, answer)
+          if (Result.isSuccess(result)) return yield* accept(p, attempt, result.success, key)
           const attempts = withLast(p.attempts, attempt)
-          if (attempt.outcome === "declined") return yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`)
+          if (attempt.outcome === "declined") return unstored(yield* giveUp(p, attempts, `declined by ${provider.id}: ${attempt.reason}`))
           // No answer about the charge: this provider may hold it, and no other may be tried.
           if (attempt.outcome === "unknown" || again === true) {
-            return yield* advance(p, { attempts: withLast(p.attempts, { ...attempt, outcome: "unknown" }) })
+            return unstored(yield* advance(p, { attempts: withLast(p.attempts, { ...attempt, outcome: "unknown" }) }))
           }
           p = { ...p, attempts }
         }
-        return yield* giveUp(p, p.attempts, "every provider failed")
+        return unstored(yield* giveUp(p, p.attempts, "every provider failed"))
       })
 
-    /** A provider took the charge: the payment is pending with it, and its timers start. */
-    const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted, answer: StoredAnswer | undefined) =>
+    /**
+     * A provider took the charge: the payment is pending with it, and its timers start. Pending is
+     * the last write of the request: the key's response rides it, and comes back with the payment.
+     */
+    const accept = (p: Payment, attempt: Attempt, accepted: ChargeAccepted, key: PaymentKey | undefined) =>
       Effect.gen(function*() {
-        // Pending is the last write of the request: the key's response can ride it.
-        const key = accepted.status === "pending" ? yield* CurrentIdempotencyKey : undefined
+        const answer = accepted.status === "pending" ? key?.answer : undefined
+        let completion: KeyCompletion | undefined
         const completes = key === undefined || answer === undefined
           ? undefined
-          : (next: Payment): KeyCompletion => ({ scope: key.scope, key: key.key, responseStatus: 200, responseBody: answer(next) })
+          : (next: Payment): KeyCompletion => (completion = completionOf(key.handle, answer(next)))
         const pending = advance(p, {
           provider: attempt.provider,
           providerRef: accepted.providerRef,
@@ -197,10 +203,12 @@ export const makeCreate = (lifecycle: Lifecycle) =>
               }])
             ])))
           : pending)
-        if (completes !== undefined) key?.storedInWrite()
-        if (accepted.status === "pending") return routed
-        return Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed)
+        if (accepted.status === "pending") return new Executed(routed, completion)
+        return unstored(Option.getOrElse(yield* applyUpdate(p.id, { providerRef: accepted.providerRef, status: accepted.status }), () => routed))
       })
+
+    /** A record the request answers for without having stored the key's response in its write. */
+    const unstored = (p: Payment) => new Executed(p, undefined)
 
     /** No provider took the charge: the record ends `failed` with every attempt. */
     const giveUp = (p: Payment, attempts: ReadonlyArray<Attempt>, reason: string, code = "cascade_exhausted") =>
@@ -232,15 +240,18 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * not tried yet be tried. A record already routed answers as it stands.
      */
     const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiError> =>
+      Effect.map(continueRecord(p, forwarded, undefined), (done) => done.value)
+
+    const continueRecord = (p: Payment, forwarded: Forwarded, key: PaymentKey | undefined): Effect.Effect<Executed<Payment>, ApiError> =>
       Effect.gen(function*() {
-        if (p.status !== "initiated") return yield* outcome(p)
+        if (p.status !== "initiated") return unstored(yield* outcome(p))
         const method = catalog.find(p.environment, p.paymentMethodId)
         const asked = open(p.attempts.at(-1)) ? Option.getOrUndefined(yield* registry.get(p.provider)) : undefined
         if (method === undefined || asked === undefined) {
           // The provider that may hold the charge cannot be asked (its plugin is gone): charging
           // elsewhere could charge twice, so the payment ends here.
           const unasked = p.attempts.map((a) => open(a) ? { ...a, outcome: "unknown" as const, reason: "provider no longer configured" } : a)
-          return yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown"))
+          return unstored(yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown")))
         }
         const candidates = yield* routing.candidates(p.environment, p.shopId, method)
         const tried = new Set(p.attempts.map((a) => a.provider))
@@ -248,8 +259,8 @@ export const makeCreate = (lifecycle: Lifecycle) =>
           { provider: asked, again: true },
           ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
         ]
-        return yield* drive(p, method, providers, forwarded, undefined)
-      }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+        return yield* drive(p, method, providers, forwarded, key)
+      }).pipe(Effect.catchTag("Conflict", () => Effect.map(reread(p.id), unstored)))
 
     /**
      * Ends a payment whose provider never answered about the charge by its expiry (asked once more
@@ -272,17 +283,24 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       method: PaymentMethodDef,
       providers: ReadonlyArray<Route>,
       forwarded: Forwarded,
-      answer: StoredAnswer | undefined
-    ) => Effect.flatMap(route(p, method, providers, forwarded, answer), outcome).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+      key: PaymentKey | undefined
+    ) =>
+      Effect.flatMap(route(p, method, providers, forwarded, key), (done) => Effect.as(outcome(done.value), done)).pipe(
+        Effect.catchTag("Conflict", () => Effect.map(reread(p.id), unstored))
+      )
 
     /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
     const reread = (id: string) =>
       Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? Effect.die(new Error(`payment ${id} vanished`)) : outcome(found.value))
 
-    const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment, answer?: StoredAnswer) {
+    /**
+     * Creates a payment, or continues the one `input.id` names (a retry of its key, a checkout's
+     * reserved id); answers it with the key's response when its last write stored it.
+     */
+    const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment, key?: PaymentKey) {
       if (input.id !== undefined) {
         const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
-        if (Option.isSome(existing)) return yield* resume(existing.value, { documentId: input.documentId, address: input.userAddress })
+        if (Option.isSome(existing)) return yield* continueRecord(existing.value, { documentId: input.documentId, address: input.userAddress }, key)
       }
       const country = input.country === undefined ? undefined : Country.toIso3(input.country)
       if (country !== undefined && Option.isNone(country)) {
@@ -404,7 +422,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       // continued, never started again.
       yield* tx.batch(Effect.gen(function*() {
         yield* store.insert(payment)
-        yield* idempotency.claim(id)
+        if (key !== undefined) yield* key.handle.bind(id)
         yield* jobs.enqueueAll([
           {
             kind: JobKinds.recover,
@@ -416,7 +434,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
         ])
       }))
       yield* Metrics.count(Metrics.paymentsCreated, { rail: payment.paymentMethodId, country: payment.country })
-      return yield* drive(payment, method, providers, { documentId: input.documentId, address: input.userAddress }, answer)
+      return yield* drive(payment, method, providers, { documentId: input.documentId, address: input.userAddress }, key)
     })
 
     return { create, headline, resume, abandon }

@@ -13,12 +13,13 @@
 import { type BigDecimal, Context, type Duration, Effect, Layer, Option } from "effect"
 import { type ApiError, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
+import type { Executed } from "../idempotency/Idempotency.ts"
 import type { KeyTaken } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import type { Conflict } from "../ports/Transactions.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { Scope } from "../tenancy/Scopes.ts"
-import { type CreatePayment, makeCreate, type StoredAnswer } from "./Create.ts"
+import { type CreatePayment, makeCreate, type PaymentKey } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
@@ -26,17 +27,21 @@ import type { PaymentStatus } from "./PaymentState.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
-export type { CreatePayment, StoredAnswer } from "./Create.ts"
+export type { CreatePayment, PaymentKey } from "./Create.ts"
 export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
 export class Payments extends Context.Service<Payments, {
+  /** Creates a payment (or continues the one `input.id` names); see `createKeyed` for a client's key. */
+  readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiError>
   /**
-   * With `answer`, a request's `Idempotency-Key` stores its response in the payment's last write
-   * (`StoredAnswer`). `KeyTaken` only inside an `Idempotency.run` that claims its key in the
-   * write-ahead (`claimInWriteAhead`), which answers it from the key: nothing was written.
+   * `create` for a request with an `Idempotency-Key`: the key is bound to the record in its
+   * write-ahead, and with `key.answer` the payment's last write stores the key's response, which
+   * comes back with the payment (`Executed`). `KeyTaken` only inside an `Idempotency.run` that
+   * claims its key in the write-ahead (`claimInWriteAhead`), which answers it from the key:
+   * nothing was written.
    */
-  readonly create: (scope: Scope, input: CreatePayment, answer?: StoredAnswer) => Effect.Effect<Payment, ApiError | KeyTaken>
+  readonly createKeyed: (scope: Scope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiError | KeyTaken>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.
@@ -107,7 +112,9 @@ export class Payments extends Context.Service<Payments, {
 
       return Payments.of({
         shopOf,
-        create,
+        // Without a key nothing is claimed, so nothing can find one taken.
+        create: (scope, input) => create(scope, input).pipe(Effect.map((done) => done.value), Effect.catchTag("KeyTaken", Effect.die)),
+        createKeyed: create,
         recordIncoming,
         headline,
         get,

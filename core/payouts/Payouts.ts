@@ -19,6 +19,7 @@
  *   `payout.failed` (with `failureReason`) carry id, status, amount, currency, method, timestamps.
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
+import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { checkSandboxFunding } from "../balances/Swaps.ts"
@@ -91,11 +92,14 @@ export class Payouts extends Context.Service<Payouts, {
     readonly localAvailableAfter: BigDecimal.BigDecimal
   }, ApiError>
   readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiError>
-  /** `resumeId`: the payout an interrupted execution of the same Idempotency-Key wrote ahead. */
+  /**
+   * `key`: the request's `Idempotency-Key`, bound to the payout in its write-ahead; `key.resume`
+   * names the payout an interrupted execution of the same key wrote ahead, which is continued.
+   */
   readonly send: (
     scope: ShopRef,
     input: { readonly methodId: string; readonly amount: BigDecimal.BigDecimal; readonly recipient: unknown },
-    resumeId?: string | undefined
+    key?: KeyHandle | undefined
   ) => Effect.Effect<
     { readonly payout: Payout; readonly method: PayoutMethodDef },
     ApiError

@@ -9,7 +9,7 @@ import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
-import { Idempotency } from "../idempotency/Idempotency.ts"
+import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -50,7 +50,6 @@ export const makeSend = (deps: {
     const providers = yield* PayoutProviders
     const jobs = yield* Jobs
     const config = yield* EngineConfig
-    const idempotency = yield* Idempotency
     const { insufficient, methods, move } = deps
     const shopOf = (scope: ShopRef) => ({ environment: scope.environment, shopId: scope.shop.id })
 
@@ -131,9 +130,9 @@ export const makeSend = (deps: {
       readonly methodId: string
       readonly amount: BigDecimal.BigDecimal
       readonly recipient: unknown
-    }, resumeId?: string | undefined) {
-      if (resumeId !== undefined) {
-        const existing = yield* store.find(scope.environment, scope.shop.id, resumeId)
+    }, key?: KeyHandle | undefined) {
+      if (key?.resume !== undefined) {
+        const existing = yield* store.find(scope.environment, scope.shop.id, key.resume)
         if (Option.isSome(existing)) return yield* resume(existing.value)
       }
       const method = methods(scope.environment).find((m) => m.id === input.methodId) ?? undefined
@@ -210,7 +209,8 @@ export const makeSend = (deps: {
           })
         }
         yield* store.insert(payout)
-        yield* idempotency.bind(payout.id)
+        // The run claimed the key before executing: binding it cannot find it taken.
+        if (key !== undefined) yield* Effect.orDie(key.bind(payout.id))
       }))
       return yield* dispatch(payout, method, driver)
     })

@@ -43,9 +43,9 @@ const setup = (behaviour: { delay: Duration.Input; answering: boolean }, claimIn
     const create = idempotency.run(
       { scope: `sandbox:${scope.merchant.id}`, key: "order-1", fingerprint: "f1" },
       Payment,
-      (resume) => payments.create(scope, { id: resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }),
+      (key) => payments.createKeyed(scope, { id: key.resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }, { handle: key }),
       { claimInWriteAhead }
-    )
+    ).pipe(Effect.map((answered) => answered.value))
     return { scope, upstream, create }
   })
 
@@ -276,7 +276,8 @@ describe("exactly-once payout dispatch", () => {
       assert.deepInclude(done, { status: "completed", providerRef: `po_${rows[0]!.id}` })
       assert.strictEqual(yield* mxn(), "800")
       // A retry of the client's key continues the same payout and sends nothing again.
-      const again = yield* payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal("200"), recipient }, rows[0]!.id)
+      const key = { scope: "retry", key: "retry", resume: rows[0]!.id, bind: () => Effect.void }
+      const again = yield* payouts.send(scope, { methodId: "po_mx_spei", amount: Money.decimal("200"), recipient }, key)
       assert.strictEqual(again.payout.id, rows[0]!.id)
       assert.strictEqual(calls.length, 2)
     }).pipe(Effect.provide(engine))

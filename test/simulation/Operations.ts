@@ -225,10 +225,14 @@ const createEffect = (world: World, step: CreateStep) =>
   Effect.gen(function*() {
     const payments = yield* Payments
     const idempotency = yield* Idempotency
-    const payment = yield* idempotency.run(
+    const { value: payment } = yield* idempotency.run(
       { scope: `sandbox:${world.scope.merchant.id}`, key: step.key, fingerprint: `POST /payments ${step.amount} ${step.method}` },
       Payment,
-      (resume) => payments.create(world.scope, { id: resume, amount: Money.decimal(step.amount), paymentMethodId: step.method }, (p) => storedBody(Payment, p)),
+      (key) =>
+        payments.createKeyed(world.scope, { id: key.resume, amount: Money.decimal(step.amount), paymentMethodId: step.method }, {
+          handle: key,
+          answer: (p) => storedBody(Payment, p)
+        }),
       { claimInWriteAhead: true }
     )
     const key = world.keys.name(step.key, yield* Clock.currentTimeMillis)

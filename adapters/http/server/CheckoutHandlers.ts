@@ -61,7 +61,7 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
   Effect.gen(function*() {
     const checkout = yield* Checkout
     const scopes = yield* Scopes
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const config = yield* EngineConfig
     return handlers.handle("createSession", ({ headers, payload }) =>
       Effect.gen(function*() {
@@ -73,7 +73,8 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
           key: headers["idempotency-key"],
           request: { body: encodeBody(payload), simulate: simulate ?? null },
           codec: SessionCreated,
-          execute: () => Effect.map(checkout.create(scope, { ...payload, simulate }), (created) => createdView(created, config.checkoutUrl))
+          // A retry of an interrupted execution continues the one-shot payment it wrote ahead.
+          execute: (key) => Effect.map(checkout.create(scope, { ...payload, simulate }, key), (created) => createdView(created, config.checkoutUrl))
         })
       }))
   }))

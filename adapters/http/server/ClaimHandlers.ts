@@ -16,7 +16,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
     const claims = yield* Claims
     const payments = yield* Payments
     const scopes = yield* Scopes
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const refund = (
       id: string,
       headers: { readonly "idempotency-key"?: string | undefined },
@@ -75,7 +75,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
 export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
   Effect.gen(function*() {
     const claims = yield* Claims
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     return handlers.handleAll({
       resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView),
       openChargeback: ({ headers, params, payload }) =>

@@ -66,7 +66,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const scopes = yield* Scopes
     const swaps = yield* Swaps
     const settlements = yield* Settlements
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const n = Money.toJsonNumber
     const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
     return handlers
@@ -183,7 +183,7 @@ export const operatorScope = { environment: "production", merchant: { id: "opera
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
   Effect.gen(function*() {
     const merchants = yield* Merchants
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const payments = yield* Payments
     const fxRates = yield* FxRateStore
     const fx = yield* Fx

@@ -7,7 +7,7 @@
 import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ApiError } from "../../../core/ApiError.ts"
-import { Idempotency } from "../../../core/idempotency/Idempotency.ts"
+import { Executed, Idempotency, type KeyHandle } from "../../../core/idempotency/Idempotency.ts"
 import type { KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { secretHasher } from "../../../core/Secrets.ts"
 import type { Scope } from "../../../core/tenancy/Scopes.ts"
@@ -24,36 +24,62 @@ const markReplayed = HttpEffect.appendPreResponseHandler((_request, response) =>
   Effect.succeed(HttpServerResponse.setHeader(response, "idempotent-replayed", "true"))
 )
 
+export interface IdempotentOptions<A, I> {
+  readonly operation: string
+  readonly scope: { readonly environment: Scope["environment"]; readonly merchant: { readonly id: string } }
+  readonly key: string | undefined
+  /** What the key is bound to: the encoded body and any header that changes the outcome. */
+  readonly request: unknown
+  readonly codec: Schema.Codec<A, I>
+  /**
+   * The execution, given the request's key (none without an `Idempotency-Key` header): `key.resume`
+   * names the record an interrupted execution of the same key wrote ahead, `key.bind` binds the
+   * key to the record it writes ahead. It may return its value with the completion its own last
+   * write stored (`Executed`).
+   */
+  readonly execute: (key: KeyHandle | undefined) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>
+  /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
+  readonly atomic?: boolean
+  /** The execution claims the key in its record's write-ahead (see `Idempotency`). */
+  readonly claimInWriteAhead?: boolean
+}
+
 export const makeIdempotent = Effect.gen(function*() {
   const idempotency = yield* Idempotency
   const hash = yield* secretHasher
-  return <A, I>(options: {
-    readonly operation: string
-    readonly scope: { readonly environment: Scope["environment"]; readonly merchant: { readonly id: string } }
-    readonly key: string | undefined
-    /** What the key is bound to: the encoded body and any header that changes the outcome. */
-    readonly request: unknown
-    readonly codec: Schema.Codec<A, I>
-    /** Receives the id of the record an interrupted execution of the same key wrote ahead. */
-    readonly execute: (resume: string | undefined) => Effect.Effect<A, ApiError | KeyTaken>
-    /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
-    readonly atomic?: boolean
-    /** The execution claims the key in its record's write-ahead (see `Idempotency`). */
-    readonly claimInWriteAhead?: boolean
-  }) =>
+
+  /** The run: the value, and with a key the body it holds (stored now or replayed). */
+  const run = <A, I>(options: IdempotentOptions<A, I>): Effect.Effect<{ readonly value: A; readonly body: string | undefined }, ApiError, HttpServerRequest.HttpServerRequest> =>
     // Without a key there is nothing to claim, so nothing can find one taken.
-    options.key === undefined ? Effect.catchTag(options.execute(undefined), "KeyTaken", Effect.die) : Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
-      return yield* idempotency.run(
-        { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
-        options.codec,
-        options.execute,
-        {
-          onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request),
-          atomic: options.atomic,
-          claimInWriteAhead: options.claimInWriteAhead
-        }
+    options.key === undefined
+      ? options.execute(undefined).pipe(
+        Effect.map((result) => ({ value: result instanceof Executed ? result.value : result, body: undefined })),
+        Effect.catchTag("KeyTaken", Effect.die)
       )
-    })
+      : Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
+        return yield* idempotency.run(
+          { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
+          options.codec,
+          options.execute,
+          {
+            onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request),
+            atomic: options.atomic,
+            claimInWriteAhead: options.claimInWriteAhead
+          }
+        )
+      })
+
+  return {
+    /** Runs the POST once per key; answers its value (the endpoint's schema encodes it). */
+    value: <A, I>(options: IdempotentOptions<A, I>) => Effect.map(run(options), (answered) => answered.value),
+    /**
+     * Runs the POST once per key; with a key, answers the very bytes the key holds (encoded once,
+     * and a replay answers the same bytes) with `status`; without one, the value.
+     */
+    respond: <A, I>(options: IdempotentOptions<A, I>, status: number) =>
+      Effect.map(run(options), ({ body, value }) =>
+        body === undefined ? value : HttpServerResponse.text(body, { status, contentType: "application/json" }))
+  }
 })

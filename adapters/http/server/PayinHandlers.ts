@@ -1,6 +1,6 @@
 /** Handlers of the pay-in endpoints: payments (and their legacy aliases), catalog, callbacks, balance. */
 import { DateTime, Effect, Option, Schema } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
@@ -12,7 +12,7 @@ import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
 import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
-import { storedBody } from "../../../core/idempotency/Idempotency.ts"
+import { Executed, storedBody } from "../../../core/idempotency/Idempotency.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
@@ -46,34 +46,27 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
-      // The body the key stores, when the payment's last write stored one: the answer is then sent
-      // as those very bytes, not encoded a second time (a replay answers the same bytes).
-      let stored: { readonly payment: Payment; readonly body: string } | undefined
-      const storedAnswer = (payment: Payment) => {
-        const body = storedBody(CreatedPayment, createView(payment, config))
-        stored = { payment, body }
-        return body
-      }
-      let created: Payment | undefined
-      const view = yield* idempotent({
+      const view = (payment: Payment) => createView(payment, config)
+      // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
+      // execution continues the payment it wrote ahead; a payment left pending stores the key's
+      // response in its last write, and those bytes are the answer (encoded once).
+      return yield* idempotent.respond({
         operation: "POST /payments",
         scope,
         key: headers["idempotency-key"],
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
         codec: CreatedPayment,
-        // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
-        // execution continues the payment it wrote ahead; a payment left pending stores the key's
-        // response in its last write.
         claimInWriteAhead: true,
-        execute: (resume) =>
-          Effect.map(payments.create(scope, { ...payload, userIp, simulate, id: resume }, storedAnswer), (payment) => {
-            created = payment
-            return createView(payment, config)
-          })
-      })
-      return stored !== undefined && stored.payment === created
-        ? HttpServerResponse.text(stored.body, { status: 201, contentType: "application/json" })
-        : view
+        execute: (key) => {
+          const input = { ...payload, userIp, simulate, id: key?.resume }
+          return key === undefined
+            ? Effect.map(payments.create(scope, input), view)
+            : Effect.map(
+              payments.createKeyed(scope, input, { handle: key, answer: (payment) => storedBody(CreatedPayment, view(payment)) }),
+              (done) => new Executed(view(done.value), done.stored)
+            )
+        }
+      }, 201)
     })
 
     const list = Effect.fnUntraced(function*(query: {

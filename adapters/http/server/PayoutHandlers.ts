@@ -20,7 +20,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
     const payouts = yield* Payouts
     const scopes = yield* Scopes
     const config = yield* EngineConfig
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
     const icon = (id: string) => iconUrl(config.publicUrl, id)
 
@@ -140,7 +140,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
             request: { methodId: payload.methodId, amount: Money.toText(payload.amount), recipient: payload.recipient },
             codec: SendResult,
             // A retry of an interrupted execution continues the payout it wrote ahead.
-            execute: (resume) => Effect.map(payouts.send(s, payload, resume), ({ method, payout }) => ({
+            execute: (key) => Effect.map(payouts.send(s, payload, key), ({ method, payout }) => ({
               payout: payoutView(payout),
               methodName: method.name,
               logoUrl: icon(method.id),

@@ -14,7 +14,7 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
   Effect.gen(function*() {
     const clocks = yield* SandboxClocks
     const scopes = yield* Scopes
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const scope = (shopId: string | undefined) => Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p, { shopId }))
     return handlers.handleAll({
       clock: ({ query }) => Effect.map(Effect.flatMap(scope(query.shopId), clocks.read), view),

@@ -16,7 +16,7 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
   Effect.gen(function*() {
     const withdrawals = yield* Withdrawals
     const scopes = yield* Scopes
-    const idempotent = yield* makeIdempotent
+    const idempotent = (yield* makeIdempotent).value
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
 
     return handlers.handleAll({
