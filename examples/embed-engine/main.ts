@@ -9,18 +9,37 @@
  * type=module`), and run `npx tsx main.ts`. Secrets come from `JWT_SECRET`,
  * `DEPOSIT_CALLBACK_SECRET` and `SANDBOX_CALLBACK_SECRET` when set; otherwise development ones
  * are generated for this run (tokens and signatures then last as long as the process).
+ *
+ * Rate limits: the HTTP API limits requests per credential and per client IP like the host does
+ * (`HttpConfig`'s `rateLimits`: `productionPerSecond` 100, `sandboxPerSecond` 25 and
+ * `authPerMinute` 30 by default, counted in this process on the memory store). Pass `rateLimits`
+ * with your own figures, or `rateLimits: false` to lift them (a load test, or a server whose own
+ * gateway already throttles): the limiter then allows a billion requests a second per credential
+ * and a billion a minute per IP, so no client reaches it, though it still counts and still sends
+ * the `RateLimit-*` headers. Leaving it out keeps the defaults.
  */
 import { randomBytes } from "node:crypto"
 import { ManagedRuntime, Option, Redacted } from "effect"
 import { HttpWebhookSender, JoseTokenSigner } from "payment-orchestration-engine/adapters"
 import { Engine, Merchants, Money } from "payment-orchestration-engine/core"
-import { toFetchHandler } from "payment-orchestration-engine/http"
+import { type HttpConfig, toFetchHandler } from "payment-orchestration-engine/http"
 import { SandboxProvider } from "payment-orchestration-engine/providers/sandbox"
 import { MemoryStore } from "payment-orchestration-engine/store/memory"
 
 const secret = (name: string) => Redacted.make(process.env[name] || randomBytes(32).toString("hex"))
 
-export const makeEmbeddedEngine = (options: { readonly jwtSecret?: string; readonly publicUrl: string }) => {
+/** Requests allowed per credential (a second) and per client IP on the auth endpoints (a minute). */
+export type RateLimits = NonNullable<HttpConfig["Service"]["rateLimits"]>
+
+/** `rateLimits: false`: limits no client reaches. */
+const unlimited: RateLimits = { productionPerSecond: 1e9, sandboxPerSecond: 1e9, authPerMinute: 1e9 }
+
+export const makeEmbeddedEngine = (options: {
+  readonly jwtSecret?: string
+  readonly publicUrl: string
+  /** The HTTP API's rate limits; `false` lifts them; absent, the defaults (sandbox keys: 25 a second). */
+  readonly rateLimits?: RateLimits | false
+}) => {
   const sandboxCallbackSecret = secret("SANDBOX_CALLBACK_SECRET")
   // The engine with the sandbox provider (so sandbox payments have somewhere to go) and its two
   // background loops: jobs (expiry, sandbox outcomes, settlement, reconcile) and webhook deliveries.
@@ -39,7 +58,12 @@ export const makeEmbeddedEngine = (options: { readonly jwtSecret?: string; reado
   })
   const runtime = ManagedRuntime.make(engine)
   // Sharing the runtime's memo map makes the handler use the very same engine and store.
-  const web = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret, trustedProxies: 0 }, { memoMap: runtime.memoMap })
+  const web = toFetchHandler(engine, {
+    adminToken: Option.none(),
+    sandboxCallbackSecret,
+    trustedProxies: 0,
+    rateLimits: options.rateLimits === false ? unlimited : options.rateLimits
+  }, { memoMap: runtime.memoMap })
   return {
     handler: web.handler,
     onboard: (name: string, email: string) => runtime.runPromise(Merchants.use((m) => m.create({ name, email }))),

@@ -43,4 +43,27 @@ describe("examples/embed-engine", () => {
       await engine.dispose()
     }
   })
+
+  it("takes the HTTP API's rate limits in HttpConfig's shape: defaults when absent, the embedder's own, or lifted with false", async () => {
+    const burst = async (rateLimits: Parameters<typeof makeEmbeddedEngine>[0]["rateLimits"], requests: number) => {
+      const engine = makeEmbeddedEngine({ jwtSecret: "an-embedder-secret-of-32-bytes!!", publicUrl: "https://shop.example", ...(rateLimits === undefined ? {} : { rateLimits }) })
+      try {
+        const { keys } = await engine.onboard("Acme", "ops@acme.example")
+        // All at once, so they fall in one second's window even on a loaded machine.
+        return await Promise.all(Array.from({ length: requests }, async () => {
+          const me = await engine.handler(new Request("https://shop.example/api/v1/me", { headers: { authorization: `Bearer ${keys.sandbox.secretKey}` } }))
+          await me.arrayBuffer()
+          return me.status
+        }))
+      } finally {
+        await engine.dispose()
+      }
+    }
+    const refused = (statuses: ReadonlyArray<number>) => statuses.filter((s) => s === 429).length
+    // The defaults: 25 a second for a sandbox key, so 40 requests in a burst meet the limit.
+    assert.isAbove(refused(await burst(undefined, 40)), 0)
+    assert.isAbove(refused(await burst({ productionPerSecond: 100, sandboxPerSecond: 3, authPerMinute: 30 }, 5)), 0)
+    const lifted = await burst(false, 60)
+    assert.deepStrictEqual(lifted.filter((s) => s !== 200), [])
+  })
 })
