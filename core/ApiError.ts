@@ -4,7 +4,8 @@
  * The codes are the public contract (spec section 7 plus the codes the spec leaves to us), so
  * they live in the core beside the services that raise them. A service fails with `ApiError`;
  * `adapters/http` is the one place that renders it as the envelope
- * `{ error: { code, type, message, requestId, docs_url, details } }` with `ErrorCatalog[code].status`.
+ * `{ error: { code, type, message, requestId, docs_url, details } }`, with the HTTP status it
+ * gives each code (`adapters/http/api/ErrorStatus.ts`): the core knows no HTTP.
  */
 import { Schema } from "effect"
 
@@ -18,14 +19,13 @@ export type ErrorType =
   | "api_error"
 
 interface CatalogEntry {
-  readonly status: number
   readonly type: ErrorType
   readonly description: string
   /** The shape of `details` for this code (published per code in the OpenAPI document). */
   readonly details: Schema.Top
 }
 
-const entry = <D extends Schema.Top>(status: number, type: ErrorType, description: string, details: D) => ({ status, type, description, details })
+const entry = <D extends Schema.Top>(type: ErrorType, description: string, details: D) => ({ type, description, details })
 
 /** `details` of a code that carries none. */
 const none = Schema.Struct({})
@@ -37,26 +37,20 @@ const IssueSchema = Schema.Struct({
 
 export const ErrorCatalog = {
   // Authentication (spec section 5)
-  missing_authorization: entry(401, "authentication_error", "No `Authorization: Bearer` header was sent.", none),
-  invalid_api_key: entry(
-    401,
-    "authentication_error",
+  missing_authorization: entry("authentication_error", "No `Authorization: Bearer` header was sent.", none),
+  invalid_api_key: entry("authentication_error",
     "The bearer value is not a valid access token or API key (a refresh token used on a business endpoint gives this code).",
     none
   ),
-  token_expired: entry(401, "authentication_error", "The access token has expired; refresh it or exchange the key pair again.", none),
-  token_revoked: entry(401, "authentication_error", "The key pair behind the token was rotated or revoked.", none),
-  authentication_failed: entry(
-    401,
-    "authentication_error",
+  token_expired: entry("authentication_error", "The access token has expired; refresh it or exchange the key pair again.", none),
+  token_revoked: entry("authentication_error", "The key pair behind the token was rotated or revoked.", none),
+  authentication_failed: entry("authentication_error",
     "The key pair or refresh token was rejected (unknown, mismatched, cross-environment, expired, used or revoked), or a signed notification's signature was not valid.",
     none
   ),
-  secret_key_required: entry(403, "permission_error", "A publishable key may only call `any key` endpoints and hosted checkout.", none),
+  secret_key_required: entry("permission_error", "A publishable key may only call `any key` endpoints and hosted checkout.", none),
   // Request shape and lookups
-  invalid_request: entry(
-    400,
-    "invalid_request_error",
+  invalid_request: entry("invalid_request_error",
     "A field is missing or malformed; see `details.issues[]`, `details.missingFields` or `details.required`.",
     Schema.Struct({
       issues: Schema.Array(IssueSchema).annotate({ description: "Every problem found, not only the first" }),
@@ -64,72 +58,54 @@ export const ErrorCatalog = {
       required: Schema.optionalKey(Schema.Array(Schema.String)).annotate({ description: "Fields this request needs in its context (e.g. a deposit account's)" })
     })
   ),
-  payload_too_large: entry(413, "invalid_request_error", "The request body is larger than 1 MB.", Schema.Struct({ maxBytes: Schema.Int })),
-  unsupported_media_type: entry(415, "invalid_request_error", "The request body must be JSON: send `Content-Type: application/json`.", none),
-  not_found: entry(
-    404,
-    "invalid_request_error",
+  payload_too_large: entry("invalid_request_error", "The request body is larger than 1 MB.", Schema.Struct({ maxBytes: Schema.Int })),
+  unsupported_media_type: entry("invalid_request_error", "The request body must be JSON: send `Content-Type: application/json`.", none),
+  not_found: entry("invalid_request_error",
     "No such resource for this credential (an id of another shop answers the same).",
     Schema.Struct({
       resource: Schema.optionalKey(Schema.String).annotate({ description: "What was looked up: payment, shop, webhook..." }),
       id: Schema.optionalKey(Schema.String).annotate({ description: "The id that was not found" })
     })
   ),
-  method_not_allowed: entry(
-    405,
-    "invalid_request_error",
+  method_not_allowed: entry("invalid_request_error",
     "The path exists but does not accept this HTTP method; the `Allow` header and `details.allowed` list the methods it accepts.",
     Schema.Struct({ allowed: Schema.Array(Schema.String).annotate({ description: "The methods the path accepts, as in the `Allow` header" }) })
   ),
   // Idempotency
-  idempotency_key_reused: entry(
-    409,
-    "idempotency_error",
+  idempotency_key_reused: entry("idempotency_error",
     "The Idempotency-Key was already used with a different request body or endpoint.",
     Schema.Struct({ key: Schema.String })
   ),
-  idempotency_key_in_progress: entry(
-    409,
-    "idempotency_error",
+  idempotency_key_in_progress: entry("idempotency_error",
     "A request with this Idempotency-Key is still executing; retry after it finishes.",
     Schema.Struct({ key: Schema.String })
   ),
   // Sandbox-only operations
-  fund_sandbox_only: entry(400, "invalid_request_error", "Sandbox funding is not available in production.", none),
-  simulate_sandbox_only: entry(
-    400,
-    "invalid_request_error",
+  fund_sandbox_only: entry("invalid_request_error", "Sandbox funding is not available in production.", none),
+  simulate_sandbox_only: entry("invalid_request_error",
     "Sandbox simulation (payouts, withdrawals, deposits, chargebacks) is not available in production.",
     none
   ),
-  sandbox_only: entry(400, "invalid_request_error", "The endpoint exists in sandbox only (test clocks); production time never moves.", none),
+  sandbox_only: entry("invalid_request_error", "The endpoint exists in sandbox only (test clocks); production time never moves.", none),
   // Checkout
-  checkout_session_not_found: entry(
-    404,
-    "invalid_request_error",
+  checkout_session_not_found: entry("invalid_request_error",
     "The checkout session token is unknown or expired (24 hours).",
     Schema.Struct({ token: Schema.String })
   ),
-  checkout_session_already_completed: entry(
-    409,
-    "invalid_request_error",
+  checkout_session_already_completed: entry("invalid_request_error",
     "The session already created its transaction; `details.existingTxId` carries it.",
     Schema.Struct({
       existingTxId: Schema.NullOr(Schema.String),
       continueUrl: Schema.optionalKey(Schema.String).annotate({ description: "Hosted pages only: where the buyer continues" })
     })
   ),
-  missing_required_fields: entry(
-    422,
-    "invalid_request_error",
+  missing_required_fields: entry("invalid_request_error",
     "Buyer data is missing: the hosted-checkout flow needs userName, email and documentId, and some rails' providers need more " +
       "(a Brazilian boleto's userAddress and userPhone; GET /payment-methods lists them as `requiredFields`). `details.missingFields` names each.",
     Schema.Struct({ missingFields: Schema.Array(Schema.String) })
   ),
   // Pay-ins
-  amount_out_of_limits: entry(
-    422,
-    "invalid_request_error",
+  amount_out_of_limits: entry("invalid_request_error",
     "The amount is outside the chosen method's limits, above the 100000 USD headline limit, or does not cover the fees.",
     Schema.Struct({
       currency: Schema.optionalKey(Schema.String).annotate({ description: "The currency of `min` and `max`" }),
@@ -141,9 +117,7 @@ export const ErrorCatalog = {
       feesUsd: Schema.optionalKey(money)
     })
   ),
-  cascade_exhausted: entry(
-    422,
-    "provider_error",
+  cascade_exhausted: entry("provider_error",
     "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`.",
     Schema.Struct({
       reason: Schema.Literals(["unknown_payment_method", "no_provider_for_method_region", "provider_declined", "all_providers_failed"]),
@@ -158,9 +132,7 @@ export const ErrorCatalog = {
       })))
     })
   ),
-  provider_outcome_unknown: entry(
-    503,
-    "provider_error",
+  provider_outcome_unknown: entry("provider_error",
     "The provider gave no answer about the charge (a timeout, a lost connection, a 5xx): it may hold it. The payment record is kept and " +
       "stays bound to the `Idempotency-Key`: retry with the same key (or wait for the recovery job, within 5 minutes) and the same " +
       "provider is asked again with the same upstream key, never another one. The payment shows `pending` meanwhile; one with no answer " +
@@ -171,130 +143,90 @@ export const ErrorCatalog = {
       reason: Schema.NullOr(Schema.String).annotate({ description: "What the provider's call ended with (timeout, network_error...)" })
     })
   ),
-  fx_unavailable: entry(422, "api_error", "No FX rate is available for the currency pair.", Schema.Struct({ currency: Schema.String })),
+  fx_unavailable: entry("api_error", "No FX rate is available for the currency pair.", Schema.Struct({ currency: Schema.String })),
   // Refunds
-  refund_not_allowed: entry(
-    422,
-    "invalid_request_error",
+  refund_not_allowed: entry("invalid_request_error",
     "The payment cannot be refunded in its status (only completed payments can).",
     Schema.Struct({ status: Schema.String })
   ),
-  refund_amount_exceeds_remaining: entry(
-    422,
-    "invalid_request_error",
+  refund_amount_exceeds_remaining: entry("invalid_request_error",
     "The refund is above what remains refundable; `details.remaining` says how much is left, in the payment's local currency.",
     Schema.Struct({ requested: money, remaining: money, currency: Schema.String })
   ),
   // Chargebacks
-  claim_not_chargeback: entry(
-    422,
-    "invalid_request_error",
+  claim_not_chargeback: entry("invalid_request_error",
     "Only a chargeback is resolved with an outcome; a refund is resolved by its provider (`details.kind`).",
     Schema.Struct({ kind: Schema.String })
   ),
-  claim_already_resolved: entry(
-    409,
-    "invalid_request_error",
+  claim_already_resolved: entry("invalid_request_error",
     "The chargeback was already resolved with the other outcome (`details.status`); repeating the same outcome answers the claim unchanged.",
     Schema.Struct({ status: Schema.String })
   ),
-  chargeback_already_opened: entry(
-    409,
-    "invalid_request_error",
+  chargeback_already_opened: entry("invalid_request_error",
     "The payment already has a chargeback (`details.claimId`, `details.status`): a payment is charged back once.",
     Schema.Struct({ claimId: Schema.String, status: Schema.String })
   ),
-  chargeback_not_allowed: entry(
-    422,
-    "invalid_request_error",
+  chargeback_not_allowed: entry("invalid_request_error",
     "The payment cannot be charged back in its status (`details.status`): only a completed payment can.",
     Schema.Struct({ status: Schema.String })
   ),
-  chargeback_nothing_remaining: entry(
-    422,
-    "invalid_request_error",
+  chargeback_nothing_remaining: entry("invalid_request_error",
     "The payment's refunds (approved or pending) cover all of it: nothing remains to dispute (amounts in the payment's local currency).",
     Schema.Struct({ amount: money, refunded: money, currency: Schema.String })
   ),
   // Routing configuration (admin)
-  routing_version_conflict: entry(
-    409,
-    "invalid_request_error",
+  routing_version_conflict: entry("invalid_request_error",
     "The routing configuration changed since it was read (`details.version` is the current one): read it again and resend.",
     Schema.Struct({ version: Schema.optionalKey(Schema.Int) })
   ),
   // Payouts and balances
-  payout_already_final: entry(
-    409,
-    "invalid_request_error",
+  payout_already_final: entry("invalid_request_error",
     "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator.",
     Schema.Struct({ status: Schema.String })
   ),
-  payout_dispatch_failed: entry(
-    422,
-    "provider_error",
+  payout_dispatch_failed: entry("provider_error",
     "The provider rejected the beneficiary data; the debit was reversed; a corrected retry with the same Idempotency-Key re-executes.",
     Schema.Struct({ failureReason: Schema.NullOr(Schema.String), payoutId: Schema.String, debitReversed: Schema.Boolean })
   ),
-  settlement_destination_unavailable: entry(
-    422,
-    "invalid_request_error",
+  settlement_destination_unavailable: entry("invalid_request_error",
     "No settlement payout provider pays on the destination's chain in this environment (sandbox pays on `SANDBOX`, or on a chain a configured sandbox provider names).",
     Schema.Struct({ chain: Schema.String, chains: Schema.Array(Schema.String).annotate({ description: "The chains this environment can pay on" }) })
   ),
-  settlement_open: entry(
-    409,
-    "invalid_request_error",
+  settlement_open: entry("invalid_request_error",
     "The settlement batch is still open: its statement exists once it closes (`settlement.closed`, then `settlement.pdf_ready`).",
     Schema.Struct({ settlementId: Schema.String, closesAt: Schema.String.annotate({ description: "The next scheduled close, ISO 8601" }) })
   ),
   // Reconciliation (operator)
-  report_format_unknown: entry(
-    422,
-    "invalid_request_error",
+  report_format_unknown: entry("invalid_request_error",
     "The provider has no report format of that name here (`details.formats` lists those it has); nothing was imported.",
     Schema.Struct({ provider: Schema.String, formats: Schema.Array(Schema.String) })
   ),
-  report_malformed: entry(
-    400,
-    "invalid_request_error",
+  report_malformed: entry("invalid_request_error",
     "The report file breaks its format at `details.line`, `details.column`; nothing was imported.",
     Schema.Struct({ line: Schema.Int, column: Schema.String, problem: Schema.String })
   ),
-  report_source_unavailable: entry(
-    422,
-    "invalid_request_error",
+  report_source_unavailable: entry("invalid_request_error",
     "The provider has no reports API the engine can fetch from (upload its file instead: `POST /admin/v1/reconciliation/reports`).",
     Schema.Struct({ provider: Schema.String })
   ),
-  report_unavailable: entry(
-    502,
-    "provider_error",
+  report_unavailable: entry("provider_error",
     "The provider's reports API did not give the report; nothing was imported. Retry later.",
     Schema.Struct({ provider: Schema.String, reason: Schema.String })
   ),
-  discrepancy_resolved: entry(
-    409,
-    "invalid_request_error",
+  discrepancy_resolved: entry("invalid_request_error",
     "The discrepancy is already resolved; history is not edited (a further correction is another journal entry).",
     Schema.Struct({ discrepancyId: Schema.String, resolvedAt: Schema.String })
   ),
-  adjustment_needs_record: entry(
-    422,
-    "invalid_request_error",
+  adjustment_needs_record: entry("invalid_request_error",
     "An adjustment is booked on the shop of the engine's record; this discrepancy has no record (resolve it with a note alone).",
     Schema.Struct({ discrepancyId: Schema.String })
   ),
-  payout_method_unavailable: entry(
-    422,
-    "invalid_request_error",
+  payout_method_unavailable: entry("invalid_request_error",
     "The payout method does not exist here, or (production) no payout provider is configured for it: `details.reason`; nothing was debited.",
     Schema.Struct({ methodId: Schema.String, reason: Schema.optionalKey(Schema.Literal("no_payout_provider_configured")) })
   ),
-  currency_not_funded: entry(422, "invalid_request_error", "There is no balance in the method's currency.", Schema.Struct({ currency: Schema.String })),
-  balance_insufficient: entry(
-    422,
-    "invalid_request_error",
+  currency_not_funded: entry("invalid_request_error", "There is no balance in the method's currency.", Schema.Struct({ currency: Schema.String })),
+  balance_insufficient: entry("invalid_request_error",
     "The amount is above the available balance.",
     Schema.Struct({
       currency: Schema.String,
@@ -306,9 +238,7 @@ export const ErrorCatalog = {
       shortfallUsd: Schema.optionalKey(Schema.NullOr(money))
     })
   ),
-  amount_invalid: entry(
-    422,
-    "invalid_request_error",
+  amount_invalid: entry("invalid_request_error",
     "The amount is not valid for this operation (sign, decimals, or the method's or operation's USD range).",
     Schema.Struct({
       amount: Schema.optionalKey(money),
@@ -320,30 +250,24 @@ export const ErrorCatalog = {
     })
   ),
   // Deposit accounts
-  deposit_method_required: entry(
-    422,
-    "invalid_request_error",
+  deposit_method_required: entry("invalid_request_error",
     "The shop has two or more deposit methods; choose one (`details.depositMethods`).",
     Schema.Struct({ depositMethods: Schema.Array(Schema.Struct({ depositMethodId: Schema.String, name: Schema.String })) })
   ),
-  deposit_method_unavailable: entry(
-    422,
-    "invalid_request_error",
+  deposit_method_unavailable: entry("invalid_request_error",
     "The deposit method is not enabled for the shop.",
     Schema.Struct({
       depositMethodId: Schema.String,
       depositMethods: Schema.Array(Schema.Struct({ depositMethodId: Schema.String, name: Schema.String }))
     })
   ),
-  deposit_accounts_unavailable: entry(422, "invalid_request_error", "Deposit accounts are not enabled for the shop.", none),
+  deposit_accounts_unavailable: entry("invalid_request_error", "Deposit accounts are not enabled for the shop.", none),
   // Platform
-  rate_limited: entry(
-    429,
-    "rate_limit_error",
+  rate_limited: entry("rate_limit_error",
     "Too many requests.",
     Schema.Struct({ limit: Schema.Int, retryAfterSeconds: Schema.Int })
   ),
-  internal_error: entry(500, "api_error", "An unexpected error on our side; report it with the requestId.", none)
+  internal_error: entry("api_error", "An unexpected error on our side; report it with the requestId.", none)
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ErrorCatalog
@@ -364,9 +288,6 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   message: Schema.String,
   details: Schema.Record(Schema.String, Schema.Unknown)
 }) {
-  get status(): number {
-    return ErrorCatalog[this.code].status
-  }
   get type(): ErrorType {
     return ErrorCatalog[this.code].type
   }

@@ -300,7 +300,8 @@ export class Webhooks extends Context.Service<Webhooks, {
         const answer = s.managed
           ? yield* receive(s.id, headers, delivery.body).pipe(
             Effect.as({ status: 200, retryAfterSeconds: null }),
-            Effect.catch((e) => Effect.succeed({ status: e.status, retryAfterSeconds: null }))
+            // What a receiving endpoint would answer: 404 for an inbox that is gone, 401 for a bad signature.
+            Effect.catch((e) => Effect.succeed({ status: e.code === "authentication_failed" ? 401 : 404, retryAfterSeconds: null }))
           )
           : yield* sender.send(s.url, headers, delivery.body, deliveryTimeoutMs).pipe(Effect.result)
         const result = "_tag" in answer

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { apiError, ErrorCatalog, errorCodes } from "../../core/ApiError.ts"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 
 describe("ApiError", () => {
   it("has every code of spec section 7 with its HTTP status", () => {
@@ -12,13 +13,13 @@ describe("ApiError", () => {
     }
     for (const [code, status] of Object.entries(spec)) {
       assert.include(errorCodes, code)
-      assert.strictEqual(ErrorCatalog[code as keyof typeof ErrorCatalog].status, status, code)
+      assert.strictEqual(httpStatus[code as keyof typeof ErrorCatalog], status, code)
     }
   })
 
-  it("carries status and type from the catalog", () => {
+  it("carries its type from the catalog; the HTTP status is the adapter's", () => {
     const e = apiError("balance_insufficient", "short", { currency: "USD", requested: 10, available: 4, shortfall: 6 })
-    assert.strictEqual(e.status, 422)
+    assert.strictEqual(httpStatus[e.code], 422)
     assert.strictEqual(e.type, "invalid_request_error")
     assert.strictEqual(e._tag, "ApiError")
     assert.deepStrictEqual(e.details, { currency: "USD", requested: 10, available: 4, shortfall: 6 })

@@ -1,6 +1,6 @@
 /**
  * The dependency rules of DESIGN.md, read from the sources' imports: `core` imports no adapter,
- * host or provider; a provider plugin imports from `core` only the ports and the pure values a
+ * host or provider, and knows no HTTP (statuses are `adapters/http/api/ErrorStatus.ts`); a provider plugin imports from `core` only the ports and the pure values a
  * port speaks in (money, catalog, environment, signatures); routing's parts do not import back
  * up into payments (payments use routing, not the other way round).
  */
@@ -26,6 +26,12 @@ const breaking = (folder: string, allowed: (target: string) => boolean) =>
 describe("dependency rules", () => {
   it("core imports nothing outside core", () => {
     assert.deepStrictEqual(breaking("core", (t) => t.startsWith("core/")), [])
+  })
+
+  it("core knows no HTTP: no import of effect/http, and no status code in its error catalog", () => {
+    const http = sources("core").filter((file) => /from "effect\/http/.test(readFileSync(join(root, file), "utf8")))
+    assert.deepStrictEqual(http, [])
+    assert.notMatch(readFileSync(join(root, "core/ApiError.ts"), "utf8"), /status: \d{3}|entry\(\s*\d{3}/)
   })
 
   it("a provider imports from core only the ports and the values they speak in", () => {

@@ -4,13 +4,14 @@
  */
 import { ErrorCatalog, errorCodes } from "../../../core/ApiError.ts"
 import { errorGuide } from "./ErrorGuide.ts"
+import { httpStatus } from "./ErrorStatus.ts"
 
 const errorTable = [
   "| HTTP | code | type | when, and what to do |",
   "|---|---|---|---|",
   ...errorCodes.map((code) => {
     const e = ErrorCatalog[code]
-    return `| ${e.status} | \`${code}\` | ${e.type} | ${e.description} ${errorGuide[code].advice} |`
+    return `| ${httpStatus[code]} | \`${code}\` | ${e.type} | ${e.description} ${errorGuide[code].advice} |`
   })
 ].join("\n")
 

@@ -5,7 +5,8 @@
  */
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
-import { ApiError, ErrorCatalog, ErrorCodeSchema, errorCodes } from "../../../core/ApiError.ts"
+import { ApiError, ErrorCodeSchema, errorCodes } from "../../../core/ApiError.ts"
+import { httpStatus } from "./ErrorStatus.ts"
 
 export const ErrorBody = Schema.Struct({
   code: ErrorCodeSchema,
@@ -42,7 +43,7 @@ const atStatus = (status: number) =>
   )
 
 /** Every status some error code answers with. */
-export const errorStatuses = [...new Set(errorCodes.map((c) => ErrorCatalog[c].status))].sort()
+export const errorStatuses = [...new Set(errorCodes.map((c) => httpStatus[c]))].sort()
 
 export const ApiErrorResponses = errorStatuses.map(atStatus)
 

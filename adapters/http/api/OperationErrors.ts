@@ -17,6 +17,7 @@
  */
 import { Schema } from "effect"
 import { ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
+import { httpStatus } from "./ErrorStatus.ts"
 
 type Codes = ReadonlyArray<ErrorCode>
 
@@ -199,7 +200,7 @@ const envelopeSchema = (code: ErrorCode): Spec => {
   }
 }
 
-const errorStatuses = new Set(errorCodes.map((code) => String(ErrorCatalog[code].status)))
+const errorStatuses = new Set(errorCodes.map((code) => String(httpStatus[code])))
 
 /** Every code an operation of the document can answer: its own and what its shape brings. */
 export const codesOf = (operation: Spec): Codes => {
@@ -242,7 +243,7 @@ export const withOperationErrors = (spec: Spec): Spec => {
       const byStatus = new Map<number, Array<ErrorCode>>()
       for (const code of codesOf(operation)) {
         used.add(code)
-        const status = ErrorCatalog[code].status
+        const status = httpStatus[code]
         byStatus.set(status, [...(byStatus.get(status) ?? []), code])
       }
       for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -8,6 +8,7 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { ErrorCatalog, errorCodes } from "../../../core/ApiError.ts"
 import { errorExample, errorGuide } from "../api/ErrorGuide.ts"
 import { escapeHtml } from "./Html.ts"
+import { httpStatus } from "../api/ErrorStatus.ts"
 
 /** Escaped text with its `code spans` as `<code>`. */
 const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>")
@@ -16,7 +17,7 @@ const section = (code: (typeof errorCodes)[number]) => {
   const e = ErrorCatalog[code]
   return `<section id="${code}" aria-labelledby="h-${code}">
 <h2 id="h-${code}"><code>${code}</code></h2>
-<p class="meta">HTTP ${e.status} · <code>${e.type}</code></p>
+<p class="meta">HTTP ${httpStatus[code]} · <code>${e.type}</code></p>
 <p>${prose(e.description)}</p>
 <p class="advice"><strong>What to do:</strong> ${prose(errorGuide[code].advice)}</p>
 <pre tabindex="0" aria-label="Example body of ${code}"><code>${escapeHtml(JSON.stringify(errorExample(code), null, 2))}</code></pre>

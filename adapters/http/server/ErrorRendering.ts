@@ -8,6 +8,7 @@
 import { HttpServerResponse } from "effect/http"
 import { type ApiError, apiError, type Issue } from "../../../core/ApiError.ts"
 import { docsUrl } from "./HttpConfig.ts"
+import { httpStatus } from "../api/ErrorStatus.ts"
 
 /** The library's name of an expected type, in a merchant's words ("string | null" -> "a string"). */
 const expectedThing = (expected: string): string => {
@@ -91,7 +92,7 @@ export const renderError = (raised: ApiError, requestId: string, publicUrl: stri
       docs_url: docsUrl(publicUrl, error.code),
       details: error.details
     }
-  }, { status: error.status })
+  }, { status: httpStatus[error.code] })
   // RFC 9110: a 405 lists the methods the target accepts.
   const allowed = error.code === "method_not_allowed" ? (error.details as { allowed?: ReadonlyArray<string> }).allowed : undefined
   return allowed === undefined ? response : HttpServerResponse.setHeader(response, "allow", allowed.join(", "))
