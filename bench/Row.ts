@@ -5,6 +5,10 @@ export interface Measure {
   readonly p99Ms: number
   /** CPU time of the server process (user + system) per request or delivery. */
   readonly cpuMsPerOp: number
+  /** CPU time of the load generator's process per request (none for the fan-out). */
+  readonly generatorCpuMsPerOp?: number | undefined
+  /** The load generator's CPU over the run, in % of one core: near 100 (one thread), it is the bottleneck. */
+  readonly generatorCpuPct?: number | undefined
 }
 
 export interface BenchRow {
@@ -30,27 +34,33 @@ export const medianOf = (rounds: ReadonlyArray<Measure>): Measure => ({
   perSecond: median(rounds.map((r) => r.perSecond)),
   p50Ms: median(rounds.map((r) => r.p50Ms)),
   p99Ms: median(rounds.map((r) => r.p99Ms)),
-  cpuMsPerOp: median(rounds.map((r) => r.cpuMsPerOp))
+  cpuMsPerOp: median(rounds.map((r) => r.cpuMsPerOp)),
+  ...(rounds.some((r) => r.generatorCpuPct === undefined) ? {} : {
+    generatorCpuMsPerOp: median(rounds.map((r) => r.generatorCpuMsPerOp ?? 0)),
+    generatorCpuPct: median(rounds.map((r) => r.generatorCpuPct ?? 0))
+  })
 })
 
 const cell = (value: number | string, width: number) => String(value).padStart(width)
 
-/** The table, one line per row; ratio is project / baseline throughput. */
+const gen = (m: Measure) => cell(m.generatorCpuPct === undefined ? "-" : Math.round(m.generatorCpuPct), 4)
+
+/** The table, one line per row; ratio is project / baseline throughput; gen% is the load generator's CPU (% of a core). */
 export const table = (rows: ReadonlyArray<BenchRow>): string => {
   const head = [
-    "work".padEnd(34), "store".padEnd(8), cell("conn", 4),
-    cell("req/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7),
-    cell("base/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7), cell("ratio", 6)
+    "work".padEnd(46), "store".padEnd(8), cell("conn", 4),
+    cell("req/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7), cell("gen%", 4),
+    cell("base/s", 7), cell("p50", 6), cell("p99", 6), cell("cpu/op", 7), cell("gen%", 4), cell("ratio", 6)
   ].join(" ")
   const lines = rows.map((r) =>
     [
-      r.work.padEnd(34), r.store.padEnd(8), cell(r.connections ?? "-", 4),
-      cell(Math.round(r.project.perSecond), 7), cell(r.project.p50Ms.toFixed(1), 6), cell(r.project.p99Ms.toFixed(1), 6), cell(r.project.cpuMsPerOp.toFixed(2), 7),
+      r.work.padEnd(46), r.store.padEnd(8), cell(r.connections ?? "-", 4),
+      cell(Math.round(r.project.perSecond), 7), cell(r.project.p50Ms.toFixed(1), 6), cell(r.project.p99Ms.toFixed(1), 6), cell(r.project.cpuMsPerOp.toFixed(2), 7), gen(r.project),
       ...(r.baseline === null
-        ? [cell("-", 7), cell("-", 6), cell("-", 6), cell("-", 7), cell("-", 6)]
+        ? [cell("-", 7), cell("-", 6), cell("-", 6), cell("-", 7), cell("-", 4), cell("-", 6)]
         : [
           cell(Math.round(r.baseline.perSecond), 7), cell(r.baseline.p50Ms.toFixed(1), 6), cell(r.baseline.p99Ms.toFixed(1), 6),
-          cell(r.baseline.cpuMsPerOp.toFixed(2), 7), cell((r.project.perSecond / r.baseline.perSecond).toFixed(2), 6)
+          cell(r.baseline.cpuMsPerOp.toFixed(2), 7), gen(r.baseline), cell((r.project.perSecond / r.baseline.perSecond).toFixed(2), 6)
         ])
     ].join(" ")
   )

@@ -1,108 +1,53 @@
 /**
  * `npm run bench`: the reference host against a bare baseline doing the same database work
- * (`bench/baseline`), side by side in one run, each in its own process, loaded by autocannon from
- * this one, interleaved round by round (medians), on memory, embedded PGlite, and PostgreSQL when
- * `DATABASE_URL` is set. Prints a table (req/s, p50, p99 in ms, server CPU ms per request, and the
- * ratio project / baseline), the round trips per request on PostgreSQL, the cost after
- * `BENCH_FILL` stored payments, the webhook fan-out over two replicas, and the compiled host's
- * start-up time; the last line is the rows as JSON. The rows "at 70% of peak" are an open-loop
- * load at a fixed rate (`bench/support/Paced.ts`), latency counted from when each request was due.
- * On PostgreSQL, POST /payments is also measured on the stack's floor (`bench/floor`: the
- * baseline's statements as a plain Effect application), interleaved with the other two, so the
- * project can be read against its framework's best. Telemetry's cost: POST /payments on the host
- * exporting traces (every span), metrics and logs over OTLP to a sink on loopback, interleaved
- * with the same host exporting nothing (first store of the run).
+ * (`bench/baseline`), side by side in one run, each in its own process, interleaved round by round
+ * (medians), on memory, embedded PGlite, and PostgreSQL when `DATABASE_URL` is set. The load
+ * comes from a generator in a process of its own (`bench/support/Load.ts`): `wrk` when it is on
+ * the PATH (Debian's package), else autocannon in a child Node process; beside each figure the
+ * table gives the generator's CPU in % of a core (gen%), so a saturated generator shows. Prints a
+ * table (req/s, p50, p99 in ms, server CPU ms per request, generator CPU, and the ratio project /
+ * baseline), the round trips per request on PostgreSQL, the cost after `BENCH_FILL` stored
+ * payments, the memory store through the embedding after 2 000 and 30 000 stored
+ * (`bench/embed`), the webhook fan-out over two replicas, and the compiled host's start-up time;
+ * the last line is the rows as JSON. The rows "at 70% of peak" are an open-loop load at a fixed
+ * rate (`bench/support/Paced.ts`, in the child process), latency counted from when each request
+ * was due. On PostgreSQL, POST /payments is also measured on the stack's floor (`bench/floor`:
+ * the baseline's statements as a plain Effect application), interleaved with the other two, so
+ * the project can be read against its framework's best. Telemetry's cost: POST /payments on the
+ * host exporting traces (every span), metrics and logs over OTLP to a sink on loopback,
+ * interleaved with the same host exporting nothing (first store of the run).
  *
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
- * BENCH_ONLY=telemetry (only the telemetry comparison, on the first store), BENCH_AGAINST=<another
- * checkout> (only this tree's host against that one's, interleaved: before and after a change),
- * BENCH_FILL (100000), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the CI smoke check (1 round of
- * 2 s, 1 000 stored payments, 1 000 deliveries).
+ * BENCH_CONNECTIONS (POST /payments rows; default 16,64 on PostgreSQL, 16 elsewhere),
+ * BENCH_LOAD=autocannon (the fallback generator even when wrk is there), BENCH_WRK_THREADS (1),
+ * BENCH_ONLY=telemetry|embed (only that part, on the first store / on memory),
+ * BENCH_AGAINST=<another checkout> (only this tree's host against that one's, interleaved: before
+ * and after a change), BENCH_FILL (100000), BENCH_EMBED_FILLS (2000,30000), BENCH_EMBED_REQUESTS
+ * (2000 a round), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the smoke check (1 round of 2 s,
+ * 1 000 stored payments, embedding after 300 and 1 500, 1 000 deliveries).
  */
-import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { createServer as createHttpServer, get } from "node:http"
-import { type AddressInfo, createServer } from "node:net"
-import { tmpdir } from "node:os"
+import { createServer as createHttpServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import autocannon from "autocannon"
 import pg from "pg"
-import { type BenchRow, type Measure, medianOf, table } from "./Row.ts"
-import { paced } from "./support/Paced.ts"
-import { type Child, cpuMs, start } from "./support/Processes.ts"
+import { embedded } from "./embed/Measure.ts"
+import { type BenchRow, table } from "./Row.ts"
+import { closedLoopGenerator } from "./support/Load.ts"
+import { interleaved, load, loadAt, settings, short, sideBySide } from "./support/Measure.ts"
+import { type Child, start } from "./support/Processes.ts"
+import { startup } from "./support/Startup.ts"
 import { startWireCounter } from "./support/WireCounter.ts"
 import { fanOut } from "./webhooks/FanOut.ts"
 
-const short = process.env["BENCH_SHORT"] === "1" || process.argv.includes("--short")
-const number = (name: string, full: number, quick: number) => Number(process.env[name] ?? (short ? quick : full))
-const seconds = number("BENCH_SECONDS", 10, 2)
-const rounds = number("BENCH_ROUNDS", 3, 1)
-const fill = number("BENCH_FILL", 100_000, 1_000)
-const deliveries = number("BENCH_DELIVERIES", 20_000, 1_000)
+const { seconds, rounds, fill, deliveries, warmUp } = settings
 const databaseUrl = process.env["DATABASE_URL"]
 const stores = (process.env["BENCH_STORES"]?.split(",") ?? ["memory", "pglite", "postgres"])
   .filter((s) => s !== "postgres" || databaseUrl !== undefined)
 const runId = `bench_${process.pid}_${Date.now().toString(36)}`
-/** `BENCH_ONLY=telemetry`: only the telemetry on / off comparison. */
+/** `BENCH_ONLY=telemetry` or `embed`: only the telemetry on / off comparison, or only the embedding. */
 const only = process.env["BENCH_AGAINST"] !== undefined ? "against" : process.env["BENCH_ONLY"]
-const runs = (part: "main" | "telemetry" | "against") => part === "against" ? only === "against" : only === undefined || only === part
-const paymentBody = JSON.stringify({ amount: 25, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" })
-
-interface Target {
-  readonly child: Child
-  readonly token: string
-}
-
-const requestOf = (target: Target, work: "me" | "payment") =>
-  work === "me"
-    ? { method: "GET" as const, path: "/api/v1/me", headers: () => ({ authorization: `Bearer ${target.token}` }) }
-    : {
-      method: "POST" as const,
-      path: "/api/v1/payments",
-      body: paymentBody,
-      headers: () => ({ authorization: `Bearer ${target.token}`, "content-type": "application/json", "idempotency-key": crypto.randomUUID() })
-    }
-
-/** One closed-loop load run against a server (each connection sends as soon as it is answered): throughput, latency, and the server's CPU per request. */
-const load = async (target: Target, work: "me" | "payment", connections: number, amount?: number): Promise<Measure> => {
-  const before = cpuMs(target.child.process.pid!)
-  const { headers, ...request } = requestOf(target, work)
-  const result = await autocannon({
-    url: `http://127.0.0.1:${target.child.port}`,
-    connections,
-    ...(amount === undefined ? { duration: seconds } : { amount }),
-    requests: [{ ...request, setupRequest: (r: any) => ({ ...r, headers: headers() }) }]
-  })
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${work}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
-  return {
-    perSecond: result.requests.total / (result.duration || seconds),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / Math.max(1, result.requests.total)
-  }
-}
-
-/** An open-loop load at a fixed rate (`bench/support/Paced.ts`): latency below saturation. */
-const loadAt = async (target: Target, work: "me" | "payment", connections: number, rate: number): Promise<Measure> => {
-  const before = cpuMs(target.child.process.pid!)
-  const { sent, ...measured } = await paced({ port: target.child.port, rate, seconds, connections, request: requestOf(target, work) })
-  return { ...measured, cpuMsPerOp: (cpuMs(target.child.process.pid!) - before) / sent }
-}
-
-/** Each target in turn, round after round: the median of each over the rounds. */
-const interleaved = async (targets: ReadonlyArray<Target>, work: "me" | "payment", connections: number) => {
-  const measured = targets.map((): Array<Measure> => [])
-  for (let i = 0; i < rounds; i++) {
-    for (const [j, target] of targets.entries()) measured[j]!.push(await load(target, work, connections))
-  }
-  return measured.map(medianOf)
-}
-
-/** Project, baseline, project, baseline...: the median of each over the rounds. */
-const sideBySide = async (project: Target, baseline: Target, work: "me" | "payment", connections: number) => {
-  const [p, b] = await interleaved([project, baseline], work, connections)
-  return { project: p!, baseline: b! }
-}
+const runs = (part: "main" | "telemetry" | "against" | "embed") =>
+  part === "against" ? only === "against" : only === undefined || only === part
 
 const json = async <A>(response: Promise<Response>): Promise<A> => {
   const r = await response
@@ -177,77 +122,8 @@ const roundTrips = async () => {
   })
 }
 
-/** The compiled host (`npm run build`), from spawn to its first answer, on an empty store. */
-const startup = async (store: "pglite" | "postgres") => {
-  const sources = ["core", "adapters", "host", "providers"]
-  const built = join("dist", "host", "main.js")
-  if (!existsSync(built) || sources.some((d) => statSync(d).mtimeMs > statSync(built).mtimeMs)) {
-    execFileSync("npm", ["run", "build"], { stdio: "ignore" })
-  }
-  const times: Array<number> = []
-  for (let i = 0; i < (short ? 1 : 3); i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), "bench-start-"))
-    const database = `${runId}_start_${i}`
-    let url: string | undefined
-    if (store === "postgres") {
-      const admin = new pg.Client({ connectionString: databaseUrl })
-      await admin.connect()
-      await admin.query(`CREATE DATABASE "${database}"`)
-      await admin.end()
-      url = Object.assign(new URL(databaseUrl!), { pathname: `/${database}` }).toString()
-    }
-    // A port the system just handed out: a random one could be taken by one of the loads' connections.
-    const port = await freePort()
-    const began = performance.now()
-    const child = spawn(process.execPath, [built], {
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "Error", DATABASE_URL: url ?? "" },
-      stdio: ["ignore", "ignore", "pipe"]
-    })
-    let stderr = ""
-    child.stderr!.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the host exited with ${child.exitCode} before it answered: ${stderr.slice(-2_000)}`)
-      // node:http, one fresh connection per probe (fetch's pool kept waiting on a refused start).
-      const answered = await new Promise<boolean>((resolve) => {
-        const req = get(`http://127.0.0.1:${port}/openapi.json`, { agent: false }, (r) => {
-          r.resume()
-          resolve(r.statusCode === 200)
-        })
-        req.on("error", () => resolve(false))
-        req.setTimeout(2_000, () => req.destroy())
-      })
-      if (answered) break
-      if (performance.now() - began > 60_000) throw new Error(`the host did not answer within 60 s: ${stderr.slice(-2_000)}`)
-      await new Promise((r) => setTimeout(r, 10))
-    }
-    times.push(performance.now() - began)
-    await new Promise<void>((resolve) => {
-      child.once("exit", () => resolve())
-      child.kill("SIGTERM")
-    })
-    rmSync(dataDir, { recursive: true, force: true })
-    if (url !== undefined) {
-      const admin = new pg.Client({ connectionString: databaseUrl })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS "${database}"`)
-      await admin.end()
-    }
-  }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-
 const rows: Array<BenchRow> = []
-console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments`)
+console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments; load from ${closedLoopGenerator}`)
 
 for (const store of runs("main") ? stores : []) {
   const schema = `${runId}_${store}`
@@ -274,24 +150,20 @@ for (const store of runs("main") ? stores : []) {
     const project = { child: projectHost, token }
     const baseline = { child: baselineServer, token }
     const floor = floorServer === undefined ? undefined : { child: floorServer, token }
+    const [first, ...more] = settings.connections(store)
     try {
       // Warm both up (JIT, prepared statements, pools) before anything is measured.
-      const warmUp = short ? 500 : 3_000
-      await load(project, "payment", 16, warmUp)
-      await load(baseline, "payment", 16, warmUp)
-      await load(project, "me", 16, warmUp)
-      await load(baseline, "me", 16, warmUp)
-      const me = await sideBySide(project, baseline, "me", 16)
-      rows.push({ work: "GET /api/v1/me", store, connections: 16, ...me })
-      if (floor !== undefined) await load(floor, "payment", 16, warmUp)
-      for (const connections of store === "postgres" && !short ? [16, 64] : [16]) {
-        // At 16 connections the stack's floor, where there is one, is interleaved with the two.
-        const withFloor = connections === 16 ? floor : undefined
-        const [p, b, f] = await interleaved(withFloor === undefined ? [project, baseline] : [project, baseline, withFloor], "payment", connections)
+      for (const target of [project, baseline]) for (const work of ["payment", "me"] as const) await load(target, work, first!, warmUp)
+      if (floor !== undefined) await load(floor, "payment", first!, warmUp)
+      const me = await sideBySide(project, baseline, "me", first!)
+      rows.push({ work: "GET /api/v1/me", store, connections: first!, ...me })
+      for (const connections of [first!, ...more]) {
+        // The stack's floor, where there is one, is interleaved with the two.
+        const [p, b, f] = await interleaved(floor === undefined ? [project, baseline] : [project, baseline, floor], "payment", connections)
         const created = { project: p!, baseline: b! }
         rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
         if (f !== undefined) rows.push({ work: "POST /api/v1/payments, stack floor", store, connections, project: f, baseline: b! })
-        if (connections === 16) {
+        if (connections === first) {
           // Latency below saturation: each side at a fixed 70 % of its own peak, open loop.
           rows.push({
             work: "POST /api/v1/payments at 70% of peak",
@@ -303,8 +175,8 @@ for (const store of runs("main") ? stores : []) {
         }
       }
       await load(project, "payment", 32, fill)
-      const full = await sideBySide(project, baseline, "payment", 16)
-      rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: 16, ...full })
+      const full = await sideBySide(project, baseline, "payment", first!)
+      rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: first!, ...full })
       console.log(table(rows.filter((r) => r.store === store)))
     } finally {
       await Promise.all([projectHost.stop(), baselineServer.stop(), floorServer?.stop()])
@@ -333,7 +205,7 @@ if (runs("against")) {
     try {
       const targets = [{ child: now, token: (await enrol(now.port)).token }, { child: then, token: (await enrol(then.port)).token }]
       for (const work of ["payment", "me"] as const) {
-        for (const t of targets) await load(t, work, 16, short ? 500 : 3_000)
+        for (const t of targets) await load(t, work, 16, warmUp)
         const [after, before] = await interleaved(targets, work, 16)
         rows.push({ work: `${work === "me" ? "GET /api/v1/me" : "POST /api/v1/payments"}, this tree / ${process.env["BENCH_AGAINST"]}`, store, connections: 16, project: after!, baseline: before! })
       }
@@ -369,7 +241,7 @@ if (runs("telemetry")) {
     const off = await hostOf("off", {})
     try {
       const targets = [{ child: on, token: (await enrol(on.port)).token }, { child: off, token: (await enrol(off.port)).token }]
-      for (const t of targets) await load(t, "payment", 16, short ? 500 : 3_000)
+      for (const t of targets) await load(t, "payment", 16, warmUp)
       const [withTelemetry, without] = await interleaved(targets, "payment", 16)
       rows.push({ work: "POST /api/v1/payments, telemetry on / off", store, connections: 16, project: withTelemetry!, baseline: without! })
       console.log(`telemetry on (OTLP traces, metrics and logs, every span) / off, POST /payments on ${store}: ` +
@@ -387,6 +259,14 @@ if (runs("telemetry")) {
   }
 }
 
+// The memory store through the embedding (`examples/embed-engine`, rate limits off): POST /payments
+// after each of `BENCH_EMBED_FILLS` stored payments, one embedded server per fill, interleaved.
+if (runs("embed") && stores.includes("memory")) {
+  const measured = await embedded()
+  rows.push(...measured.rows)
+  console.log(table(measured.rows))
+}
+
 // Webhook fan-out: in process on memory and PGlite; 1 and 2 replicas against the baseline on PostgreSQL.
 for (const store of runs("main") ? stores : []) {
   for (const replicas of store === "postgres" ? [1, 2] : [1]) {
@@ -395,28 +275,37 @@ for (const store of runs("main") ? stores : []) {
 }
 
 const startups = !runs("main") ? [] : [
-  ["pglite", await startup("pglite")] as const,
-  ...(databaseUrl === undefined || !stores.includes("postgres") ? [] : [["postgres", await startup("postgres")] as const])
+  ["pglite", await startup("pglite", { runId, databaseUrl, short })] as const,
+  ...(databaseUrl === undefined || !stores.includes("postgres") ? [] : [["postgres", await startup("postgres", { runId, databaseUrl, short })] as const])
 ]
 
 console.log("")
 console.log(table(rows))
+const created = (store: string, connections = settings.connections(store)[0]) =>
+  rows.find((r) => r.store === store && r.work === "POST /api/v1/payments" && r.connections === connections)
 for (const store of stores) {
-  const empty = rows.find((r) => r.store === store && r.work === "POST /api/v1/payments" && r.connections === 16)
+  const empty = created(store)
   const full = rows.find((r) => r.store === store && r.work.startsWith("POST /api/v1/payments +"))
   if (empty !== undefined && full !== undefined) {
     console.log(`${store}: POST /payments after ${fill} stored payments / empty = ${(full.project.perSecond / empty.project.perSecond).toFixed(2)}`)
   }
 }
-const pgliteRow = rows.find((r) => r.store === "pglite" && r.work === "POST /api/v1/payments" && r.connections === 16)
-const postgresRow = rows.find((r) => r.store === "postgres" && r.work === "POST /api/v1/payments" && r.connections === 16)
-if (pgliteRow !== undefined && postgresRow !== undefined) {
-  console.log(`PGlite / PostgreSQL for POST /payments = ${(pgliteRow.project.perSecond / postgresRow.project.perSecond).toFixed(2)}`)
+const pgliteRow = created("pglite", settings.connections("postgres")[0])
+if (pgliteRow !== undefined && created("postgres") !== undefined) {
+  console.log(`PGlite / PostgreSQL for POST /payments = ${(pgliteRow.project.perSecond / created("postgres")!.project.perSecond).toFixed(2)}`)
 }
-const floorRow = rows.find((r) => r.store === "postgres" && r.work.endsWith("stack floor"))
-if (floorRow !== undefined && postgresRow !== undefined) {
-  console.log(`POST /payments on PostgreSQL, project / stack floor = ${(postgresRow.project.perSecond / floorRow.project.perSecond).toFixed(2)} (CPU ms per request ${postgresRow.project.cpuMsPerOp.toFixed(2)} / ${floorRow.project.cpuMsPerOp.toFixed(2)})`)
+for (const floorRow of rows.filter((r) => r.store === "postgres" && r.work.endsWith("stack floor"))) {
+  const postgresRow = created("postgres", floorRow.connections ?? undefined)!
+  console.log(`POST /payments on PostgreSQL at ${floorRow.connections} connections, project / stack floor = ${(postgresRow.project.perSecond / floorRow.project.perSecond).toFixed(2)} (CPU ms per request ${postgresRow.project.cpuMsPerOp.toFixed(2)} / ${floorRow.project.cpuMsPerOp.toFixed(2)})`)
 }
+const [few, many] = rows.filter((r) => r.work.startsWith("POST /api/v1/payments, embedded"))
+if (few !== undefined && many !== undefined) {
+  console.log(`memory store through the embedding, POST /payments ${many.work.split(", ").at(-1)} / ${few.work.split(", ").at(-1)}: ` +
+    `CPU ms per request ${(many.project.cpuMsPerOp / few.project.cpuMsPerOp).toFixed(2)}x (${many.project.cpuMsPerOp.toFixed(2)} / ${few.project.cpuMsPerOp.toFixed(2)}), ` +
+    `throughput ${(many.project.perSecond / few.project.perSecond).toFixed(2)}`)
+}
+console.log(`load generator: ${closedLoopGenerator === "wrk" ? "wrk (closed loop)" : "autocannon in a child process (closed loop; wrk not found or BENCH_LOAD=autocannon)"}, ` +
+  "bench/support/Paced.ts in a child process (70 % rows); gen% = its CPU in % of one core")
 for (const [store, ms] of startups) console.log(`start-up of the compiled host (node dist/host/main.js) on an empty ${store} store to its first answer: ${Math.round(ms)} ms`)
 console.log(JSON.stringify(rows))
 process.exit(0)

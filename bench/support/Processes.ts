@@ -6,10 +6,12 @@ import { createInterface } from "node:readline"
 export interface Child {
   readonly process: ChildProcess
   readonly port: number
+  /** The whole line the process printed when it was ready (`port` and whatever else it said). */
+  readonly ready: Readonly<Record<string, unknown>>
   readonly stop: () => Promise<void>
 }
 
-/** Starts `node --import tsx <file>` (or `node <file>` for `.js`) and waits for the `{"port":n}` line it prints. */
+/** Starts `node --import tsx <file>` (or `node <file>` for `.js`) and waits for the `{"port":n, ...}` line it prints. */
 export const start = (file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> =>
   new Promise((resolve, reject) => {
     const args = file.endsWith(".js") ? ["--enable-source-maps", file] : ["--import", "tsx", file]
@@ -23,9 +25,11 @@ export const start = (file: string, env: Record<string, string>, timeoutMs = 60_
       if (!line.startsWith("{\"port\"")) return
       clearTimeout(timer)
       child.removeAllListeners("exit")
+      const ready = JSON.parse(line) as { readonly port: number }
       resolve({
         process: child,
-        port: (JSON.parse(line) as { port: number }).port,
+        port: ready.port,
+        ready,
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done()
