@@ -7,7 +7,7 @@
  * `{ error: { code, type, message, requestId, docs_url, details } }`, with the HTTP status it
  * gives each code (`adapters/http/api/ErrorStatus.ts`): the core knows no HTTP.
  */
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 export type ErrorType =
   | "invalid_request_error"
@@ -293,6 +293,26 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   }
 }
 
+/**
+ * An `ApiError` known to carry one of the codes `C`. `apiError` builds one, so an `Effect.gen`
+ * infers the union of the codes it can fail with; a service that declares its codes this way lets
+ * the HTTP layer check, at compile time, that an operation documents every code it can answer
+ * (`documented` in `adapters/http/api/OperationErrors.ts`). Plain `ApiError` is any code.
+ */
+export type ApiErrorOf<C extends ErrorCode> = ApiError & { readonly code: C }
+
+/**
+ * Handles the errors of one code, leaving the others; the type says which remain:
+ * `effect.pipe(catchCode("provider_outcome_unknown", (e) => ...))`.
+ */
+export const catchCode = <C extends ErrorCode, A2, E2, R2>(code: C, handle: (error: ApiErrorOf<C>) => Effect.Effect<A2, E2, R2>) =>
+<A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A | A2, Exclude<E, ApiErrorOf<C>> | E2, R | R2> =>
+  Effect.catchIf(
+    self,
+    (e): e is Extract<E, ApiErrorOf<C>> => e instanceof ApiError && e.code === code,
+    (e) => handle(e as ApiErrorOf<C>)
+  ) as Effect.Effect<A | A2, Exclude<E, ApiErrorOf<C>> | E2, R | R2>
+
 /** What `details` holds for a code. */
 export type DetailsOf<C extends ErrorCode> = (typeof ErrorCatalog)[C]["details"]["Type"]
 
@@ -304,7 +324,7 @@ export const apiError = <C extends ErrorCode>(
   code: C,
   message: string,
   ...[details]: {} extends DetailsOf<C> ? [details?: DetailsOf<C>] : [details: DetailsOf<C>]
-): ApiError => new ApiError({ code, message, details: (details ?? {}) as Record<string, unknown> })
+): ApiErrorOf<C> => new ApiError({ code, message, details: (details ?? {}) as Record<string, unknown> }) as ApiErrorOf<C>
 
 /** One problem with one input value: where it is and what is wrong with it. */
 export interface Issue {
@@ -320,8 +340,8 @@ export const invalidRequest = (
   message: string,
   issues: ReadonlyArray<Issue>,
   missingFields: ReadonlyArray<string> = []
-): ApiError => apiError("invalid_request", message, { issues, missingFields })
+): ApiErrorOf<"invalid_request"> => apiError("invalid_request", message, { issues, missingFields })
 
 /** `404 not_found` for a resource kind; an id of another shop gives exactly this too. */
-export const notFound = (resource: string, id: string): ApiError =>
+export const notFound = (resource: string, id: string): ApiErrorOf<"not_found"> =>
   apiError("not_found", `No such ${resource}: '${id}'`, { resource, id })

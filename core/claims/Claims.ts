@@ -8,7 +8,7 @@
  * - `ClaimView.ts`: how a claim reads in the API and in events.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { type ApiError, notFound } from "../ApiError.ts"
+import { type ApiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
@@ -25,9 +25,15 @@ export { claimView, refundView } from "./ClaimView.ts"
 export { JobKinds, refundableOf } from "./Refunds.ts"
 export type { ChargebackOutcome } from "./Chargebacks.ts"
 
+/** What a refund request can fail with (documented for `POST /payments/{id}/refund`). */
+export type RefundCode = "not_found" | "invalid_request" | "refund_not_allowed" | "refund_amount_exceeds_remaining" | "balance_insufficient"
+
+/** What opening a chargeback on an existing payment can fail with. */
+export type LateChargebackCode = "not_found" | "chargeback_already_opened" | "chargeback_not_allowed" | "chargeback_nothing_remaining"
+
 export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */
-  readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiError>
+  readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiErrorOf<RefundCode>>
   readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
   /** A payment of the shop and its claims (refunds and chargebacks), oldest first; 404 for another shop's. */
   readonly ofPayment: (
@@ -58,13 +64,13 @@ export class Claims extends Context.Service<Claims, {
    * with 404 `not_found`, 409 `chargeback_already_opened`, 422 `chargeback_not_allowed` (not
    * completed) or `chargeback_nothing_remaining` (its refunds, approved or pending, cover it).
    */
-  readonly openChargebackByOperator: (transactionId: string, reason: string | undefined) => Effect.Effect<Claim, ApiError>
+  readonly openChargebackByOperator: (transactionId: string, reason: string | undefined) => Effect.Effect<Claim, ApiErrorOf<LateChargebackCode>>
   /** Sandbox only: the shop rehearses a late chargeback on one of its payments (same rules and refusals). */
   readonly simulateOpenChargeback: (
     scope: Pick<Scope, "environment" | "shop">,
     transactionId: string,
     reason: string | undefined
-  ) => Effect.Effect<Claim, ApiError>
+  ) => Effect.Effect<Claim, ApiErrorOf<LateChargebackCode | "simulate_sandbox_only">>
   /** Sandbox only: decides a chargeback of the shop as the card network would. */
   readonly simulateChargeback: (scope: Pick<Scope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
   /** The operator records a chargeback's outcome, in either environment. */

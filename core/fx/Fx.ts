@@ -6,7 +6,7 @@
  * rates used are returned so that the record that used them can store them.
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError } from "../ApiError.ts"
+import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import * as Money from "../Money.ts"
 import { type FxRate, FxRateStore } from "../ports/FxRateStore.ts"
@@ -33,13 +33,13 @@ export const rateCacheMs = 1000
 
 export class Fx extends Context.Service<Fx, {
   /** `amount` of `currency` in USD, for the merchant's headline (markup on the engine's side). */
-  readonly toUsd: (amount: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  readonly toUsd: (amount: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
   /** `usd` in `currency`, what the buyer pays (markup on the engine's side). */
-  readonly fromUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  readonly fromUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
   /** `usd` sold for `currency` by the merchant (payout swaps): fewer local units, markup on the engine's side. */
-  readonly sellUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiError>
+  readonly sellUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
   /** The mid rate of a currency (units per USD), failing with `fx_unavailable`. */
-  readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiError>
+  readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiErrorOf<"fx_unavailable">>
   /** Stores a currency's mid rate; this engine uses it from its next conversion on. */
   readonly setRate: (rate: FxRate) => Effect.Effect<void>
 }>()("core/fx/Fx") {

@@ -35,7 +35,7 @@
  *   leave idempotency alone), so a retry after an advance replays instead of executing again.
  */
 import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from "effect"
-import { ApiError, apiError, keepsRecordOpen } from "../ApiError.ts"
+import { ApiError, apiError, type ApiErrorOf, keepsRecordOpen } from "../ApiError.ts"
 import { realNow } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
@@ -110,18 +110,27 @@ export interface IdempotencyOptions {
   readonly claimInWriteAhead?: boolean | undefined
 }
 
+/** What a key can answer besides its execution's own errors. */
+export type KeyCode = "idempotency_key_reused" | "idempotency_key_in_progress"
+
+/**
+ * Runs `execute` once per key; `codec` stores and restores its result as JSON. The execution's
+ * own error codes come through as they are typed, with the key's two (`KeyCode`).
+ */
+export type Run = <A, I, E extends ApiError>(
+  request: IdempotentRequest,
+  codec: Schema.Codec<A, I>,
+  execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, E | KeyTaken>,
+  options?: IdempotencyOptions
+) => Effect.Effect<Answered<A>, E | ApiErrorOf<KeyCode>>
+
 export class Idempotency extends Context.Service<Idempotency, {
   /**
    * Runs `execute` once per key; `codec` stores and restores its result as JSON. `execute`
    * receives the id of the record an earlier execution of the same key bound (to continue it),
    * or undefined.
    */
-  readonly run: <A, I>(
-    request: IdempotentRequest,
-    codec: Schema.Codec<A, I>,
-    execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
-    options?: IdempotencyOptions
-  ) => Effect.Effect<Answered<A>, ApiError>
+  readonly run: Run
 }>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
@@ -335,7 +344,8 @@ export class Idempotency extends Context.Service<Idempotency, {
             Effect.withSpan("Idempotency.run", { attributes: { "idempotency.claim_in_write_ahead": options?.claimInWriteAhead === true } })
           )
 
-      return Idempotency.of({ run })
+      // The internals handle any ApiError; the signature keeps each execution's codes.
+      return Idempotency.of({ run: run as Run })
     })
   )
 }

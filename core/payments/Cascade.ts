@@ -8,7 +8,7 @@
  */
 import { Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
 import * as Metrics from "../Metrics.ts"
-import { type ApiError, apiError } from "../ApiError.ts"
+import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
 
@@ -78,7 +78,7 @@ export const outcomeUnknownError = (p: { readonly id: string; readonly provider:
  * Why no provider took the payment, from its attempts: the last one declined, or every one
  * failed. `transactionId` names the failed payment record, which keeps the attempts.
  */
-export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Attempt>): ApiError => {
+export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Attempt>): ApiErrorOf<"cascade_exhausted"> => {
   const last = attempts.at(-1)
   const details = attempts.map((a) => ({ provider: a.provider, outcome: a.outcome, latencyMs: a.latencyMs, reason: a.reason }))
   return last?.outcome === "declined"

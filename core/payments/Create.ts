@@ -14,7 +14,7 @@
  */
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, catchCode, invalidRequest } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
@@ -90,6 +90,9 @@ export interface PaymentKey {
  * still being routed.
  */
 const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.createdAt)
+
+/** How routing a record can end without a payment to answer: no provider took it, or no answer yet. */
+export type RouteCode = "cascade_exhausted" | "provider_outcome_unknown"
 
 /** A provider the cascade tries, with why routing put it there (none for a resumed record). */
 interface Route {
@@ -226,7 +229,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * What the request answers for a routed record: the payment, the cascade's error, or (a record
      * still open) that the provider gave no answer about the charge.
      */
-    const outcome = (p: Payment) =>
+    const outcome = (p: Payment): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
       p.status === "initiated"
         ? Effect.fail(outcomeUnknownError(p))
         : p.status === "failed" && !p.attempts.some((a) => a.outcome === "accepted")
@@ -239,10 +242,10 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * asked again with the same idempotency key, and only a refusal from it lets the providers
      * not tried yet be tried. A record already routed answers as it stands.
      */
-    const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiError> =>
+    const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
       Effect.map(continueRecord(p, forwarded, undefined), (done) => done.value)
 
-    const continueRecord = (p: Payment, forwarded: Forwarded, key: PaymentKey | undefined): Effect.Effect<Executed<Payment>, ApiError> =>
+    const continueRecord = (p: Payment, forwarded: Forwarded, key: PaymentKey | undefined): Effect.Effect<Executed<Payment>, ApiErrorOf<RouteCode>> =>
       Effect.gen(function*() {
         if (p.status !== "initiated") return unstored(yield* outcome(p))
         const method = catalog.find(p.environment, p.paymentMethodId)
@@ -268,9 +271,9 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * shown to the buyer and expires with the payment; a late confirmation of it is a
      * discrepancy reconciliation reports.
      */
-    const abandon = (p: Payment): Effect.Effect<Payment, ApiError> =>
+    const abandon = (p: Payment): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
       Effect.gen(function*() {
-        const asked = yield* resume(p).pipe(Effect.catchTag("ApiError", (e) => e.code === "provider_outcome_unknown" ? Effect.succeed(undefined) : Effect.fail(e)))
+        const asked = yield* resume(p).pipe(catchCode("provider_outcome_unknown", () => Effect.succeed(undefined)))
         if (asked !== undefined) return asked
         const current = Option.getOrUndefined(yield* store.findById(p.id))
         if (current === undefined || current.status !== "initiated") return yield* reread(p.id)
@@ -290,7 +293,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
       )
 
     /** Another execution (the recovery job, a concurrent retry) moved the record meanwhile: answer for it as it is now. */
-    const reread = (id: string) =>
+    const reread = (id: string): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
       Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? Effect.die(new Error(`payment ${id} vanished`)) : outcome(found.value))
 
     /**

@@ -5,7 +5,7 @@
  * (proposed on every worker tick, run once per slot whatever the number of replicas).
  */
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
-import type { ApiError } from "../ApiError.ts"
+import { type ApiError, catchCode } from "../ApiError.ts"
 import * as Owed from "../balances/Owed.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -61,8 +61,10 @@ export const registerPaymentJobs = (
           // A record an earlier engine wrote ahead without its expiry timer gets it now.
           if (Option.isSome(found) && found.value.status === "pending") yield* jobs.enqueueAll([expireJob(found.value)])
           if (Option.isNone(found) || found.value.status !== "initiated") return
-          yield* routing.resume(found.value).pipe(Effect.catchTag("ApiError", (e) =>
-            e.code === "provider_outcome_unknown" ? Effect.fail(`payment ${paymentId}: ${e.message}`) : Effect.void))
+          yield* routing.resume(found.value).pipe(
+            catchCode("provider_outcome_unknown", (e) => Effect.fail(`payment ${paymentId}: ${e.message}`)),
+            Effect.catchTag("ApiError", () => Effect.void)
+          )
         })))
     yield* jobs.handle(JobKinds.expire, (payload) =>
       Effect.flatMap(decodeJob(payload), ({ paymentId }) =>

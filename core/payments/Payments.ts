@@ -11,7 +11,7 @@
  * - `PaymentJobs.ts`: expiry, settlement, reserve release and the reconcile poll as jobs.
  */
 import { type BigDecimal, Context, type Duration, Effect, Layer, Option } from "effect"
-import { type ApiError, notFound } from "../ApiError.ts"
+import { type ApiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
 import type { Executed } from "../idempotency/Idempotency.ts"
 import type { KeyTaken } from "../ports/IdempotencyStore.ts"
@@ -31,9 +31,12 @@ export type { CreatePayment, PaymentKey } from "./Create.ts"
 export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
+/** What creating a payment can fail with. */
+export type CreateCode = "invalid_request" | "cascade_exhausted" | "provider_outcome_unknown" | "amount_out_of_limits" | "fx_unavailable" | "missing_required_fields"
+
 export class Payments extends Context.Service<Payments, {
   /** Creates a payment (or continues the one `input.id` names); see `createKeyed` for a client's key. */
-  readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiError>
+  readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiErrorOf<CreateCode>>
   /**
    * `create` for a request with an `Idempotency-Key`: the key is bound to the record in its
    * write-ahead, and with `key.answer` the payment's last write stores the key's response, which
@@ -41,7 +44,7 @@ export class Payments extends Context.Service<Payments, {
    * claims its key in the write-ahead (`claimInWriteAhead`), which answers it from the key:
    * nothing was written.
    */
-  readonly createKeyed: (scope: Scope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiError | KeyTaken>
+  readonly createKeyed: (scope: Scope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiErrorOf<CreateCode> | KeyTaken>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.

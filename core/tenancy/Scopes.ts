@@ -4,7 +4,7 @@
  * credential does not cover answers like an unknown id.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { type ApiError, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { Environment } from "../Environment.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
@@ -20,14 +20,14 @@ export class Scopes extends Context.Service<Scopes, {
   readonly resolve: (
     principal: Principal,
     named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
-  ) => Effect.Effect<Scope, ApiError>
+  ) => Effect.Effect<Scope, ApiErrorOf<"not_found">>
   /**
    * The scope of a record found by id (a payment, a claim) whose shop is `ownerShopId`: that
    * shop when the credential covers it (a merchant-wide credential covers every shop of its
    * merchant), else the credential's default scope, where the id then answers 404 like an
    * unknown one.
    */
-  readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<Scope, ApiError>
+  readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<Scope, ApiErrorOf<"not_found">>
 }>()("core/tenancy/Scopes") {
   static readonly layer = Layer.effect(
     Scopes,

@@ -15,34 +15,34 @@
  * body whose fields are all optional may be left out (an empty body is read as `{}`), and its
  * `requestBody` says so.
  */
-import { Schema } from "effect"
-import { ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
+import { type Effect, Schema } from "effect"
+import { type ApiErrorOf, ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
 import { httpStatus } from "./ErrorStatus.ts"
 
 type Codes = ReadonlyArray<ErrorCode>
 
-const everyRequest: Codes = ["invalid_request", "payload_too_large", "internal_error"]
-const jsonBody: Codes = ["unsupported_media_type"]
-const idempotent: Codes = ["idempotency_key_reused", "idempotency_key_in_progress"]
-const pathParameter: Codes = ["not_found"]
+const everyRequest = ["invalid_request", "payload_too_large", "internal_error"] as const satisfies Codes
+const jsonBody = ["unsupported_media_type"] as const satisfies Codes
+const idempotent = ["idempotency_key_reused", "idempotency_key_in_progress"] as const satisfies Codes
+const pathParameter = ["not_found"] as const satisfies Codes
 /** Answered for a path, whatever its operations: a method none of them has. */
-const anyPath: Codes = ["method_not_allowed"]
+const anyPath = ["method_not_allowed"] as const satisfies Codes
 
 /** A bearer API key or access token: a raw key also draws from the address's login allowance. */
-const anyKey: Codes = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"]
+const anyKey = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"] as const satisfies Codes
 /** A secret key, and the shop or merchant the request names or defaults to (404 when it is not the credential's). */
-const secretKey: Codes = [...anyKey, "secret_key_required", "not_found"]
+const secretKey = [...anyKey, "secret_key_required", "not_found"] as const satisfies Codes
 /** The operator's token; 404 `not_found` also when the host has no `ADMIN_TOKEN` (the admin API is off). */
-const admin: Codes = ["invalid_api_key", "not_found"]
+const admin = ["invalid_api_key", "not_found"] as const satisfies Codes
 /** A signed notification from a provider or a network, to a path naming it. */
-const signed: Codes = ["authentication_failed", "not_found"]
+const signed = ["authentication_failed", "not_found"] as const satisfies Codes
 
-const payIn: Codes = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"]
+const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"] as const satisfies Codes
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
-const lateChargeback: Codes = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"]
-const refund: Codes = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "fx_unavailable"]
+const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
+const refund = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient"] as const satisfies Codes
 
-export const operationErrors: Readonly<Record<string, Codes>> = {
+export const operationErrors = {
   "auth.token": ["authentication_failed", "rate_limited"],
   "auth.refresh": ["authentication_failed", "rate_limited"],
   "ping.ping": anyKey,
@@ -162,7 +162,31 @@ export const operationErrors: Readonly<Record<string, Codes>> = {
   "reconciliationAdmin.listDiscrepancies": admin,
   "reconciliationAdmin.getDiscrepancy": admin,
   "reconciliationAdmin.resolve": [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
-}
+} as const satisfies Readonly<Record<string, Codes>>
+
+/** An operation of the document, by its `group.endpoint` id. */
+export type OperationId = keyof typeof operationErrors
+
+/**
+ * The codes `operation` documents, with what its shape adds (every request's, a JSON body's, an
+ * `Idempotency-Key`'s, a path parameter's).
+ */
+export type DocumentedCode<Op extends OperationId> =
+  | (typeof operationErrors)[Op][number]
+  | (typeof everyRequest)[number]
+  | (typeof jsonBody)[number]
+  | (typeof idempotent)[number]
+  | (typeof pathParameter)[number]
+
+/**
+ * A handler's effect, checked at compile time against the codes its operation documents: a
+ * service that can fail with a code the operation does not list does not compile. (It needs the
+ * service to declare its codes, `ApiErrorOf<...>`; one that says only `ApiError` does not fit.)
+ */
+export const documented = <Op extends OperationId, A, R>(
+  _operation: Op,
+  effect: Effect.Effect<A, ApiErrorOf<DocumentedCode<Op>>, R>
+): Effect.Effect<A, ApiErrorOf<DocumentedCode<Op>>, R> => effect
 
 type Spec = Record<string, any>
 
@@ -204,7 +228,7 @@ const errorStatuses = new Set(errorCodes.map((code) => String(httpStatus[code]))
 
 /** Every code an operation of the document can answer: its own and what its shape brings. */
 export const codesOf = (operation: Spec): Codes => {
-  const own = operationErrors[operation["operationId"]]
+  const own: Codes | undefined = (operationErrors as Readonly<Record<string, Codes>>)[operation["operationId"]]
   if (own === undefined) throw new Error(`OperationErrors: no errors declared for ${operation["operationId"]}`)
   const parameters: ReadonlyArray<Spec> = operation["parameters"] ?? []
   return [...new Set([

@@ -10,6 +10,7 @@ import { ClaimView, RefundView } from "../api/ClaimsApi.ts"
 import { operatorScope } from "./Handlers.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import * as Money from "../../../core/Money.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
   Effect.gen(function*() {
@@ -36,8 +37,9 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
         })
       })
     return handlers.handleAll({
-      refund: ({ headers, params, payload }) => refund(params.id, headers, payload),
-      refundTransaction: ({ headers, params, payload }) => refund(params.id, headers, payload),
+      // Checked at compile time against the codes the operations document.
+      refund: ({ headers, params, payload }) => documented("claims.refund", refund(params.id, headers, payload)),
+      refundTransaction: ({ headers, params, payload }) => documented("claims.refundTransaction", refund(params.id, headers, payload)),
       paymentClaims: ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -55,7 +57,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
           return claimView(yield* claims.simulateChargeback(scope, params.id, payload.outcome))
         }),
       simulateChargeback: ({ headers, params, payload }) =>
-        Effect.gen(function*() {
+        documented("claims.simulateChargeback", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
           return yield* idempotent({
@@ -68,7 +70,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
             codec: ClaimView,
             execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
           })
-        })
+        }))
     })
   }))
 
@@ -79,7 +81,7 @@ export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handl
     return handlers.handleAll({
       resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView),
       openChargeback: ({ headers, params, payload }) =>
-        idempotent({
+        documented("claimAdmin.openChargeback", idempotent({
           operation: `admin.openChargeback ${params.id}`,
           scope: operatorScope,
           key: headers["idempotency-key"],
@@ -87,7 +89,7 @@ export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handl
           codec: ClaimView,
           atomic: true,
           execute: () => Effect.map(claims.openChargebackByOperator(params.id, payload.reason), claimView)
-        })
+        }))
     })
   }))
 

@@ -6,8 +6,8 @@
  */
 import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import type { ApiError } from "../../../core/ApiError.ts"
-import { Executed, Idempotency, type KeyHandle } from "../../../core/idempotency/Idempotency.ts"
+import type { ApiError, ApiErrorOf } from "../../../core/ApiError.ts"
+import { Executed, Idempotency, type KeyCode, type KeyHandle } from "../../../core/idempotency/Idempotency.ts"
 import type { KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { secretHasher } from "../../../core/Secrets.ts"
 import type { Scope } from "../../../core/tenancy/Scopes.ts"
@@ -24,7 +24,7 @@ const markReplayed = HttpEffect.appendPreResponseHandler((_request, response) =>
   Effect.succeed(HttpServerResponse.setHeader(response, "idempotent-replayed", "true"))
 )
 
-export interface IdempotentOptions<A, I> {
+export interface IdempotentOptions<A, I, E extends ApiError> {
   readonly operation: string
   readonly scope: { readonly environment: Scope["environment"]; readonly merchant: { readonly id: string } }
   readonly key: string | undefined
@@ -37,7 +37,7 @@ export interface IdempotentOptions<A, I> {
    * key to the record it writes ahead. It may return its value with the completion its own last
    * write stored (`Executed`).
    */
-  readonly execute: (key: KeyHandle | undefined) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>
+  readonly execute: (key: KeyHandle | undefined) => Effect.Effect<A | Executed<A>, E | KeyTaken>
   /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
   readonly atomic?: boolean
   /** The execution claims the key in its record's write-ahead (see `Idempotency`). */
@@ -49,7 +49,9 @@ export const makeIdempotent = Effect.gen(function*() {
   const hash = yield* secretHasher
 
   /** The run: the value, and with a key the body it holds (stored now or replayed). */
-  const run = <A, I>(options: IdempotentOptions<A, I>): Effect.Effect<{ readonly value: A; readonly body: string | undefined }, ApiError, HttpServerRequest.HttpServerRequest> =>
+  const run = <A, I, E extends ApiError>(
+    options: IdempotentOptions<A, I, E>
+  ): Effect.Effect<{ readonly value: A; readonly body: string | undefined }, E | ApiErrorOf<KeyCode>, HttpServerRequest.HttpServerRequest> =>
     // Without a key there is nothing to claim, so nothing can find one taken.
     options.key === undefined
       ? options.execute(undefined).pipe(
@@ -73,12 +75,12 @@ export const makeIdempotent = Effect.gen(function*() {
 
   return {
     /** Runs the POST once per key; answers its value (the endpoint's schema encodes it). */
-    value: <A, I>(options: IdempotentOptions<A, I>) => Effect.map(run(options), (answered) => answered.value),
+    value: <A, I, E extends ApiError>(options: IdempotentOptions<A, I, E>) => Effect.map(run(options), (answered) => answered.value),
     /**
      * Runs the POST once per key; with a key, answers the very bytes the key holds (encoded once,
      * and a replay answers the same bytes) with `status`; without one, the value.
      */
-    respond: <A, I>(options: IdempotentOptions<A, I>, status: number) =>
+    respond: <A, I, E extends ApiError>(options: IdempotentOptions<A, I, E>, status: number) =>
       Effect.map(run(options), ({ body, value }) =>
         body === undefined ? value : HttpServerResponse.text(body, { status, contentType: "application/json" }))
   }

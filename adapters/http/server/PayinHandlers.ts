@@ -24,6 +24,7 @@ import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 import { rangeFilter } from "./PaymentListQuery.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 const encodeCreateBody = Schema.encodeSync(CreatePaymentBody)
 
@@ -135,8 +136,9 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     })
 
     return handlers.handleAll({
-      create: ({ headers, payload }) => create(payload, headers),
-      createTransaction: ({ headers, payload }) => create(payload, headers),
+      // Checked at compile time against the codes the operations document.
+      create: ({ headers, payload }) => documented("payments.create", create(payload, headers)),
+      createTransaction: ({ headers, payload }) => documented("payments.createTransaction", create(payload, headers)),
       list: ({ query }) => list(query),
       listTransactions: ({ query }) => list(query),
       get: ({ params }) => get(params.id),
