@@ -12,7 +12,7 @@ import { owedOf } from "./Owed.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { tierPricing, withdrawalFeeUsd } from "../payments/Pricing.ts"
 import { reserveShare } from "../payments/Shares.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 
 const merchantPayinBooks: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_frozen", "payin_reserve"]
 
@@ -35,7 +35,7 @@ export interface ReserveRelease {
 
 /** The balance view of a shop from its account balances and latest journal entries. */
 export const summarize = (
-  scope: Scope,
+  scope: ShopScope,
   balances: ReadonlyArray<AccountBalance>,
   entries: ReadonlyArray<JournalEntry>,
   releases: ReadonlyArray<ReserveRelease>
@@ -144,16 +144,16 @@ export const closingBalances = (
 }
 
 export class Balances extends Context.Service<Balances, {
-  readonly summary: (scope: Scope, movementsLimit?: number) => Effect.Effect<BalanceSummary>
+  readonly summary: (scope: ShopScope, movementsLimit?: number) => Effect.Effect<BalanceSummary>
   /** The last `days` days' closing `available` pay-in balance per currency, today included. */
-  readonly history: (scope: Scope, days: number) => Effect.Effect<BalanceHistory>
+  readonly history: (scope: ShopScope, days: number) => Effect.Effect<BalanceHistory>
 }>()("core/balances/Balances") {
   static readonly layer = Layer.effect(
     Balances,
     Effect.gen(function*() {
       const ledger = yield* LedgerStore
       const payments = yield* PaymentStore
-      const summary = Effect.fn("Balances.summary")(function*(scope: Scope, movementsLimit = 50) {
+      const summary = Effect.fn("Balances.summary")(function*(scope: ShopScope, movementsLimit = 50) {
         const balances = yield* ledger.balances(scope.environment, scope.shop.id)
         // The newest entries that move the pay-in balance: entries of the payout books are passed
         // over, so pages are read until the list is full (bounded).
@@ -177,7 +177,7 @@ export class Balances extends Context.Service<Balances, {
           .sort((a, b) => DateTime.toEpochMillis(a.releaseAt) - DateTime.toEpochMillis(b.releaseAt))
         return summarize(scope, balances, entries, releases)
       })
-      const history = Effect.fn("Balances.history")(function*(scope: Scope, days: number) {
+      const history = Effect.fn("Balances.history")(function*(scope: ShopScope, days: number) {
         const now = new Date(yield* Clock.currentTimeMillis)
         const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * dayMs)
         const current = (yield* ledger.balances(scope.environment, scope.shop.id)).filter((b) => b.book === "payin_available")

@@ -17,9 +17,9 @@ import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 
-type ShopRef = Pick<Scope, "environment" | "shop">
+type ShopRef = Pick<ShopScope, "environment" | "shop">
 
 export interface SwapRecord {
   readonly id: string

@@ -21,11 +21,11 @@ import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from ".
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { destinationIssues, maskedAccount, normalizeDestination, type Withdrawal } from "./Withdrawal.ts"
 
-type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
+type ShopRef = Pick<ShopScope, "environment" | "shop" | "merchant">
 
 /** The smallest withdrawal, USD. */
 export const minimumWithdrawalUsd = "10"

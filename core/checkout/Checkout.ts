@@ -27,7 +27,7 @@ import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { type FieldName, fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
@@ -100,7 +100,7 @@ export class Checkout extends Context.Service<Checkout, {
    * `key`: the request's `Idempotency-Key` (claimed by its run before executing), bound to the
    * one-shot payment in its write-ahead; a retry (`key.resume`) continues that payment.
    */
-  readonly create: (scope: Scope, input: CreateSession, key?: KeyHandle | undefined) => Effect.Effect<Created, ApiError>
+  readonly create: (scope: ShopScope, input: CreateSession, key?: KeyHandle | undefined) => Effect.Effect<Created, ApiError>
   /** A live session by token; expired or unknown: 404 `checkout_session_not_found`. */
   readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiError>
   /**
@@ -121,7 +121,7 @@ export class Checkout extends Context.Service<Checkout, {
        * A checkout's request claims its `Idempotency-Key` before it executes (its run does not
        * claim in the write-ahead), so the payment's write-ahead only binds the key, never finds it taken.
        */
-      const createPayment = (scope: Scope, input: CreatePayment, key?: KeyHandle) =>
+      const createPayment = (scope: ShopScope, input: CreatePayment, key?: KeyHandle) =>
         key === undefined
           ? payments.create(scope, input)
           : payments.createKeyed(scope, { ...input, id: input.id ?? key.resume }, { handle: key }).pipe(
@@ -145,7 +145,7 @@ export class Checkout extends Context.Service<Checkout, {
           existingTxId: session.completedTxId
         })
 
-      const create = Effect.fn("Checkout.create")(function*(scope: Scope, input: CreateSession, key?: KeyHandle) {
+      const create = Effect.fn("Checkout.create")(function*(scope: ShopScope, input: CreateSession, key?: KeyHandle) {
         const country = input.country === undefined ? undefined : Country.toIso3(input.country)
         if (country !== undefined && Option.isNone(country)) {
           return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -373,7 +373,7 @@ export class Checkout extends Context.Service<Checkout, {
           const current = yield* store.findByToken(token)
           return yield* alreadyCompleted(Option.getOrElse(current, () => session))
         }
-        const scope: Scope = {
+        const scope: ShopScope = {
           environment: session.environment,
           merchant: Option.getOrThrow(yield* tenancy.findMerchant(session.merchantId)),
           shop: Option.getOrThrow(yield* tenancy.findShop(session.shopId))

@@ -29,7 +29,7 @@ import { publicStatus, transition } from "../payments/PaymentState.ts"
 import { readView } from "../payments/PaymentView.ts"
 import { chargebackFeeUsd } from "../payments/Pricing.ts"
 import * as Shares from "../payments/Shares.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, type ClaimResolver, transitionClaim } from "./Claim.ts"
 import { claimView } from "./ClaimView.ts"
@@ -162,7 +162,7 @@ export const makeChargebacks = (funds: Funds) =>
 
     /** Sandbox only: the shop rehearses a chargeback reported on one of its payments (production: 400 `simulate_sandbox_only`). */
     const simulateOpen = Effect.fn("Claims.simulateOpenChargeback")(function*(
-      scope: Pick<Scope, "environment" | "shop">,
+      scope: Pick<ShopScope, "environment" | "shop">,
       transactionId: string,
       reason: string | undefined
     ) {
@@ -203,7 +203,7 @@ export const makeChargebacks = (funds: Funds) =>
 
     /** The sandbox simulation of the card network's decision (production: 400 `simulate_sandbox_only`). */
     const simulate = Effect.fn("Claims.simulateChargeback")(function*(
-      scope: Pick<Scope, "environment" | "shop">,
+      scope: Pick<ShopScope, "environment" | "shop">,
       claimId: string,
       outcome: ChargebackOutcome
     ) {

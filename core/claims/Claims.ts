@@ -15,7 +15,7 @@ import { ClaimStore } from "../ports/ClaimStore.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import type { RefundOutcome } from "../ports/PaymentProvider.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type ChargebackOutcome, makeChargebacks } from "./Chargebacks.ts"
 import type { Claim } from "./Claim.ts"
 import { makeFunds } from "./Funds.ts"
@@ -33,15 +33,15 @@ export type LateChargebackCode = "not_found" | "chargeback_already_opened" | "ch
 
 export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */
-  readonly refund: (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiErrorOf<RefundCode>>
-  readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
+  readonly refund: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiErrorOf<RefundCode>>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
   /** A payment of the shop and its claims (refunds and chargebacks), oldest first; 404 for another shop's. */
   readonly ofPayment: (
-    scope: Pick<Scope, "environment" | "shop">,
+    scope: Pick<ShopScope, "environment" | "shop">,
     transactionId: string
   ) => Effect.Effect<{ readonly payment: Payment; readonly claims: ReadonlyArray<Claim> }, ApiError>
   /** The journal entries a payment of the shop caused, its claims' included, oldest first. */
-  readonly ledgerOf: (scope: Pick<Scope, "environment" | "shop">, transactionId: string) => Effect.Effect<ReadonlyArray<JournalEntry>, ApiError>
+  readonly ledgerOf: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string) => Effect.Effect<ReadonlyArray<JournalEntry>, ApiError>
   /** The provider's word on one of a payment's refunds, reported by itself (see `Refunds.ts`); idempotent. */
   readonly refundOutcome: (transactionId: string, outcome: RefundOutcome) => Effect.Effect<void>
   /**
@@ -67,12 +67,12 @@ export class Claims extends Context.Service<Claims, {
   readonly openChargebackByOperator: (transactionId: string, reason: string | undefined) => Effect.Effect<Claim, ApiErrorOf<LateChargebackCode>>
   /** Sandbox only: the shop rehearses a late chargeback on one of its payments (same rules and refusals). */
   readonly simulateOpenChargeback: (
-    scope: Pick<Scope, "environment" | "shop">,
+    scope: Pick<ShopScope, "environment" | "shop">,
     transactionId: string,
     reason: string | undefined
   ) => Effect.Effect<Claim, ApiErrorOf<LateChargebackCode | "simulate_sandbox_only">>
   /** Sandbox only: decides a chargeback of the shop as the card network would. */
-  readonly simulateChargeback: (scope: Pick<Scope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
+  readonly simulateChargeback: (scope: Pick<ShopScope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
   /** The operator records a chargeback's outcome, in either environment. */
   readonly resolveChargeback: (claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
 }>()("core/claims/Claims") {
@@ -86,19 +86,19 @@ export class Claims extends Context.Service<Claims, {
       const { fromProvider, refund } = yield* makeRefunds(funds)
       const chargebacks = yield* makeChargebacks(funds)
 
-      const get = Effect.fn("Claims.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+      const get = Effect.fn("Claims.get")(function*(scope: Pick<ShopScope, "environment" | "shop">, id: string) {
         const found = yield* claims.find(scope.environment, scope.shop.id, id)
         if (Option.isNone(found)) return yield* notFound("claim", id)
         return found.value
       })
 
-      const ofPayment = Effect.fn("Claims.ofPayment")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string) {
+      const ofPayment = Effect.fn("Claims.ofPayment")(function*(scope: Pick<ShopScope, "environment" | "shop">, transactionId: string) {
         const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
         if (Option.isNone(found)) return yield* notFound("payment", transactionId)
         return { payment: found.value, claims: yield* claims.forPayment(transactionId) }
       })
 
-      const ledgerOf = Effect.fn("Claims.ledgerOf")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string) {
+      const ledgerOf = Effect.fn("Claims.ledgerOf")(function*(scope: Pick<ShopScope, "environment" | "shop">, transactionId: string) {
         const { claims: of } = yield* ofPayment(scope, transactionId)
         return yield* ledger.entriesFor(scope.environment, scope.shop.id, [transactionId, ...of.map((c) => c.id)])
       })

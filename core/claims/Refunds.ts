@@ -35,7 +35,7 @@ import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import * as Shares from "../payments/Shares.ts"
 import { callbackUrlOf } from "../payments/Upstream.ts"
 import type { Payment } from "../payments/Payment.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events, paymentEvent } from "../webhooks/Events.ts"
 import { type Claim, transitionClaim } from "./Claim.ts"
 import { claimView, refundView } from "./ClaimView.ts"
@@ -93,7 +93,7 @@ export const makeRefunds = (funds: Funds) =>
     const tx = yield* Transactions
     const config = yield* EngineConfig
 
-    const open = (scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
+    const open = (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
       tx.run(Effect.gen(function*() {
         const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
         if (Option.isNone(found)) return yield* notFound("payment", transactionId)
@@ -169,7 +169,7 @@ export const makeRefunds = (funds: Funds) =>
         retryOnConflict(`refund of ${transactionId}`, 50)
       )
 
-    const refund = Effect.fn("Claims.refund")(function*(scope: Pick<Scope, "environment" | "shop">, transactionId: string, input: RefundInput) {
+    const refund = Effect.fn("Claims.refund")(function*(scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) {
       return yield* open(scope, transactionId, input)
     })
 

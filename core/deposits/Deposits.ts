@@ -28,7 +28,7 @@ import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { Payments } from "../payments/Payments.ts"
 import { verifySignature } from "../Signatures.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { makeClabe } from "./Clabe.ts"
 import {
@@ -64,7 +64,7 @@ export interface IncomingTransfer {
   readonly payerAccount?: string | undefined
 }
 
-type ShopRef = Pick<Scope, "environment" | "shop">
+type ShopRef = Pick<ShopScope, "environment" | "shop">
 
 export interface Received {
   /** False for a repeated notification of a transfer already recorded. */
@@ -75,7 +75,7 @@ export interface Received {
 
 export class Deposits extends Context.Service<Deposits, {
   readonly methods: (scope: ShopRef) => Effect.Effect<ReadonlyArray<DepositMethod>>
-  readonly getOrCreate: (scope: Scope, input: CreateAccount) => Effect.Effect<{ readonly created: boolean; readonly account: DepositAccount }, ApiError>
+  readonly getOrCreate: (scope: ShopScope, input: CreateAccount) => Effect.Effect<{ readonly created: boolean; readonly account: DepositAccount }, ApiError>
   readonly get: (scope: ShopRef, id: string) => Effect.Effect<DepositAccount, ApiError>
   readonly list: (
     scope: ShopRef,
@@ -135,7 +135,7 @@ export class Deposits extends Context.Service<Deposits, {
           (digits) => makeClabe(method.bankCode, method.branchCode, digits.join(""))
         )
 
-      const getOrCreate = Effect.fn("Deposits.getOrCreate")(function*(scope: Scope, input: CreateAccount) {
+      const getOrCreate = Effect.fn("Deposits.getOrCreate")(function*(scope: ShopScope, input: CreateAccount) {
         const shopSettings = yield* settings(scope.environment, scope.shop.id)
         const enabled = shippedMethods.filter((m) => shopSettings.depositMethodIds.includes(m.depositMethodId))
         if (enabled.length === 0) {
@@ -261,7 +261,7 @@ export class Deposits extends Context.Service<Deposits, {
           }
           const stored = yield* store.insertDeposit(record)
           if (!stored.created || disabled) return { ...stored, account }
-          const scope: Scope = {
+          const scope: ShopScope = {
             environment: account.environment,
             merchant: Option.getOrThrow(yield* tenancy.findMerchant(account.merchantId)),
             shop: Option.getOrThrow(yield* tenancy.findShop(account.shopId))

@@ -9,7 +9,7 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
 import * as Money from "../Money.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { noProviderReason, Routing } from "../routing/Routing.ts"
 
 /** The USD headline of one payment may not exceed this (spec 8). */
@@ -24,7 +24,7 @@ export const makeChecks = Effect.gen(function*() {
 
   /** The rail a request names, by catalog id or (legacy) by method slug within the country. */
   const resolveMethod = Effect.fnUntraced(function*(
-    scope: Scope,
+    scope: ShopScope,
     input: { readonly paymentMethodId?: string | undefined; readonly paymentMethod?: string | undefined },
     countryIso3: string | undefined
   ) {

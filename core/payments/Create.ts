@@ -29,7 +29,7 @@ import type { BuyerAddress, ChargeAccepted, PaymentProvider, SandboxSimulate } f
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "./Learn.ts"
 import { type Conflict, Transactions } from "../ports/Transactions.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 import { cascadeError, inFlight, outcomeUnknownError, tryProvider } from "./Cascade.ts"
@@ -300,7 +300,7 @@ export const makeCreate = (lifecycle: Lifecycle) =>
      * Creates a payment, or continues the one `input.id` names (a retry of its key, a checkout's
      * reserved id); answers it with the key's response when its last write stored it.
      */
-    const create = Effect.fn("Payments.create")(function*(scope: Scope, input: CreatePayment, key?: PaymentKey) {
+    const create = Effect.fn("Payments.create")(function*(scope: ShopScope, input: CreatePayment, key?: PaymentKey) {
       if (input.id !== undefined) {
         const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
         if (Option.isSome(existing)) return yield* continueRecord(existing.value, { documentId: input.documentId, address: input.userAddress }, key)

@@ -11,7 +11,7 @@ import { Ids } from "../Ids.ts"
 import * as Money from "../Money.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { limitError } from "./Checks.ts"
 import type { Lifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
@@ -38,7 +38,7 @@ export const makeRecordIncoming = (lifecycle: Lifecycle) =>
     const config = yield* EngineConfig
     const { moveOnce } = lifecycle
 
-  const recordIncoming = Effect.fn("Payments.recordIncoming")(function*(scope: Scope, input: IncomingPayment) {
+  const recordIncoming = Effect.fn("Payments.recordIncoming")(function*(scope: ShopScope, input: IncomingPayment) {
     const toUsd = yield* fx.toUsd(input.amountLocal, input.currencyLocal)
     const usd = toUsd.converted
     const fees = Pricing.fees(usd, input.method, scope.merchant.tier)

@@ -18,7 +18,7 @@ import type { KeyTaken } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import type { Conflict } from "../ports/Transactions.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type CreatePayment, makeCreate, type PaymentKey } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
@@ -36,7 +36,7 @@ export type CreateCode = "invalid_request" | "cascade_exhausted" | "provider_out
 
 export class Payments extends Context.Service<Payments, {
   /** Creates a payment (or continues the one `input.id` names); see `createKeyed` for a client's key. */
-  readonly create: (scope: Scope, input: CreatePayment) => Effect.Effect<Payment, ApiErrorOf<CreateCode>>
+  readonly create: (scope: ShopScope, input: CreatePayment) => Effect.Effect<Payment, ApiErrorOf<CreateCode>>
   /**
    * `create` for a request with an `Idempotency-Key`: the key is bound to the record in its
    * write-ahead, and with `key.answer` the payment's last write stores the key's response, which
@@ -44,23 +44,23 @@ export class Payments extends Context.Service<Payments, {
    * claims its key in the write-ahead (`claimInWriteAhead`), which answers it from the key:
    * nothing was written.
    */
-  readonly createKeyed: (scope: Scope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiErrorOf<CreateCode> | KeyTaken>
+  readonly createKeyed: (scope: ShopScope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiErrorOf<CreateCode> | KeyTaken>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.
    */
-  readonly recordIncoming: (scope: Scope, input: IncomingPayment) => Effect.Effect<Payment, ApiError>
+  readonly recordIncoming: (scope: ShopScope, input: IncomingPayment) => Effect.Effect<Payment, ApiError>
   /** Validates an amount in a presentment currency (default USD) and converts it to the USD headline. */
   readonly headline: (
     amount: BigDecimal.BigDecimal,
     currency: string | undefined
   ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiError>
-  readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
   /** The shop a payment of that environment belongs to (to resolve a multi-shop credential's scope). */
-  readonly shopOf: (environment: Scope["environment"], id: string) => Effect.Effect<string | undefined>
+  readonly shopOf: (environment: ShopScope["environment"], id: string) => Effect.Effect<string | undefined>
   /** `status` is the API's: `pending` also finds payments still being routed (`initiated`). */
   readonly list: (
-    scope: Pick<Scope, "environment" | "shop">,
+    scope: Pick<ShopScope, "environment" | "shop">,
     filter: Omit<PaymentFilter, "statuses"> & { readonly status?: PaymentStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payment>; readonly total: number }>
@@ -94,14 +94,14 @@ export class Payments extends Context.Service<Payments, {
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
       const { releaseReserve } = yield* registerPaymentJobs(lifecycle, { resume, abandon })
 
-      const get = Effect.fn("Payments.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+      const get = Effect.fn("Payments.get")(function*(scope: Pick<ShopScope, "environment" | "shop">, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
         if (Option.isNone(found)) return yield* notFound("payment", id)
         return found.value
       })
 
       const list = (
-        scope: Pick<Scope, "environment" | "shop">,
+        scope: Pick<ShopScope, "environment" | "shop">,
         { status, ...filter }: Omit<PaymentFilter, "statuses"> & { readonly status?: PaymentStatus | undefined },
         page: { readonly limit: number; readonly offset: number }
       ) =>
@@ -110,7 +110,7 @@ export class Payments extends Context.Service<Payments, {
           statuses: status === undefined ? undefined : status === "pending" ? ["pending", "initiated"] : [status]
         }, page)
 
-      const shopOf = (environment: Scope["environment"], id: string) =>
+      const shopOf = (environment: ShopScope["environment"], id: string) =>
         Effect.map(store.findById(id), (found) => Option.isSome(found) && found.value.environment === environment ? found.value.shopId : undefined)
 
       return Payments.of({

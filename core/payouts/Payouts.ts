@@ -33,7 +33,7 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { type PayoutProvider, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
 import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPayout } from "./Payout.ts"
 import { driverFor, driverName, noPayoutProviderReason } from "./Drivers.ts"
@@ -42,7 +42,7 @@ import { payoutMethods } from "./payoutMethods.ts"
 import { makeProviderUpdates } from "./ProviderUpdates.ts"
 import { makeSend } from "./Send.ts"
 
-type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
+type ShopRef = Pick<ShopScope, "environment" | "shop" | "merchant">
 
 export interface PayoutBalance {
   readonly currency: string

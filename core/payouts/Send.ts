@@ -18,14 +18,14 @@ import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PayoutProviders, PayoutRejected } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Conflict, Transactions } from "../ports/Transactions.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type Driver, driverFor, driverName, noPayoutProviderReason, simulatedDriver } from "./Drivers.ts"
 import type { Payout, PayoutStatus } from "./Payout.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
 import { payoutMethods } from "./payoutMethods.ts"
 import { validateRecipient } from "./Recipients.ts"
 
-type ShopRef = Pick<Scope, "environment" | "shop" | "merchant">
+type ShopRef = Pick<ShopScope, "environment" | "shop" | "merchant">
 
 export const JobKinds = { recover: "payout.recover" } as const
 

@@ -10,7 +10,7 @@ import type { Environment } from "../Environment.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import type { Merchant, Shop } from "./Merchant.ts"
 
-export interface Scope {
+export interface ShopScope {
   readonly environment: Environment
   readonly merchant: Merchant
   readonly shop: Shop
@@ -20,14 +20,14 @@ export class Scopes extends Context.Service<Scopes, {
   readonly resolve: (
     principal: Principal,
     named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
-  ) => Effect.Effect<Scope, ApiErrorOf<"not_found">>
+  ) => Effect.Effect<ShopScope, ApiErrorOf<"not_found">>
   /**
    * The scope of a record found by id (a payment, a claim) whose shop is `ownerShopId`: that
    * shop when the credential covers it (a merchant-wide credential covers every shop of its
    * merchant), else the credential's default scope, where the id then answers 404 like an
    * unknown one.
    */
-  readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<Scope, ApiErrorOf<"not_found">>
+  readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<ShopScope, ApiErrorOf<"not_found">>
 }>()("core/tenancy/Scopes") {
   static readonly layer = Layer.effect(
     Scopes,

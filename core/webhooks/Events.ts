@@ -14,7 +14,7 @@ import { type ApiError, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { type EventFilter, OutboxStore } from "../ports/OutboxStore.ts"
-import type { Scope } from "../tenancy/Scopes.ts"
+import type { ShopScope } from "../tenancy/Scopes.ts"
 import { WebhookStore } from "../ports/WebhookStore.ts"
 import { type Delivery, pendingDelivery, subscribes } from "./Webhook.ts"
 
@@ -61,16 +61,16 @@ export class Events extends Context.Service<Events, {
   readonly emit: (event: NewEvent) => Effect.Effect<string>
   /** A page of the scope's shop's events, newest first, as their envelopes. */
   readonly list: (
-    scope: Pick<Scope, "environment" | "shop">,
+    scope: Pick<ShopScope, "environment" | "shop">,
     filter: EventFilter,
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<EventEnvelope>; readonly total: number }>
   /** The shop an event of this environment belongs to (undefined: no such event). */
   readonly shopOf: (environment: Environment, id: string) => Effect.Effect<string | undefined>
   /** One event of the scope's shop; another shop's or an unknown id is 404 `not_found`. */
-  readonly get: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiError>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiError>
   /** The webhook deliveries of one event of the scope's shop, oldest first; 404 like `get`. */
-  readonly deliveries: (scope: Pick<Scope, "environment" | "shop">, id: string) => Effect.Effect<ReadonlyArray<Delivery>, ApiError>
+  readonly deliveries: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<ReadonlyArray<Delivery>, ApiError>
 }>()("core/webhooks/Events") {
   static readonly layer = Layer.effect(
     Events,
@@ -124,7 +124,7 @@ export class Events extends Context.Service<Events, {
         return id
       })
       const list = Effect.fn("Events.list")(function*(
-        scope: Pick<Scope, "environment" | "shop">,
+        scope: Pick<ShopScope, "environment" | "shop">,
         filter: EventFilter,
         page: { readonly limit: number; readonly offset: number }
       ) {
@@ -133,13 +133,13 @@ export class Events extends Context.Service<Events, {
       })
       const shopOf = (environment: Environment, id: string) =>
         Effect.map(outbox.find(environment, id), (found) => Option.isSome(found) ? found.value.shopId : undefined)
-      const get = Effect.fn("Events.get")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+      const get = Effect.fn("Events.get")(function*(scope: Pick<ShopScope, "environment" | "shop">, id: string) {
         const found = yield* outbox.find(scope.environment, id)
         if (Option.isNone(found) || found.value.shopId !== scope.shop.id) return yield* notFound("event", id)
         return found.value.data
       })
 
-      const deliveries = Effect.fn("Events.deliveries")(function*(scope: Pick<Scope, "environment" | "shop">, id: string) {
+      const deliveries = Effect.fn("Events.deliveries")(function*(scope: Pick<ShopScope, "environment" | "shop">, id: string) {
         yield* get(scope, id)
         return yield* webhooks.deliveriesOfEvent(scope.environment, scope.shop.id, id)
       })

@@ -12,7 +12,7 @@ import { Checkout } from "../../core/checkout/Checkout.ts"
 import * as Money from "../../core/Money.ts"
 import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, newScope, routeShopTo, stubProvider } from "../support/Engine.ts"
 
 const address: BuyerAddress = {
@@ -49,7 +49,7 @@ const shopWith = (...providers: ReadonlyArray<PaymentProvider>) =>
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
 
-const requiredFieldsOf = (scope: Scope, methodId: string) =>
+const requiredFieldsOf = (scope: ShopScope, methodId: string) =>
   Effect.gen(function*() {
     const { entries } = yield* (yield* Catalog).listing(scope.environment, scope.shop.id, {})
     return entries.find((e) => e.method.id === methodId)?.requiredFields

@@ -15,7 +15,7 @@ import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import * as Pricing from "../../core/payments/Pricing.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, newScope } from "../support/Engine.ts"
 
 const d = Money.decimal
@@ -29,7 +29,7 @@ const drain = Effect.gen(function*() {
   }
 })
 
-const paid = (scope: Scope, amount = "100") =>
+const paid = (scope: ShopScope, amount = "100") =>
   Effect.gen(function*() {
     const payments = yield* Payments
     const created = yield* payments.create(scope, { amount: d(amount), paymentMethodId: "sbx_pix", simulate: "paid" })
@@ -37,7 +37,7 @@ const paid = (scope: Scope, amount = "100") =>
     return yield* payments.get(scope, created.id)
   })
 
-const book = (scope: Scope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
+const book = (scope: ShopScope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
 
 const chargebackOf = (id: string) =>
   Effect.gen(function*() {
@@ -77,7 +77,7 @@ const disputed = Effect.gen(function*() {
   return { scope, healthy, p, claim: yield* chargebackOf(p.id) }
 })
 
-const eventTypes = (scope: Scope) =>
+const eventTypes = (scope: ShopScope) =>
   Effect.gen(function*() {
     return (yield* (yield* OutboxStore).list("sandbox", scope.shop.id)).map((e) => e.type)
   })

@@ -16,7 +16,7 @@ import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import type { RefundOutcome, RefundRequest, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, newScope, routeShopTo, stubProvider } from "../support/Engine.ts"
 
 const drain = Effect.gen(function*() {
@@ -56,15 +56,15 @@ const setup = (script: Array<RefundStatus>) =>
     return { scope, upstream, payment: yield* paid }
   })
 
-const book = (scope: Scope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
+const book = (scope: ShopScope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
 /** What the shop holds, less what it owes. */
-const shopTotal = (scope: Scope) =>
+const shopTotal = (scope: ShopScope) =>
   Effect.gen(function*() {
     const books: ReadonlyArray<Book> = ["payin_available", "payin_pending", "payin_reserve", "payin_frozen", "merchant_receivable"]
     return (yield* Effect.forEach(books, (b) => book(scope, b))).reduce(BigDecimal.sum, Money.zero)
   })
 const text = (x: BigDecimal.BigDecimal) => Money.toText(Money.round(x, "USD"))
-const eventTypes = (scope: Scope) =>
+const eventTypes = (scope: ShopScope) =>
   Effect.gen(function*() {
     return (yield* (yield* OutboxStore).list("sandbox", scope.shop.id)).map((e) => e.type)
   })

@@ -22,7 +22,7 @@ import type { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { Reconciliation, reportLinesCounter } from "../../core/reconciliation/Reconciliation.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { EngineTestWith, newScope } from "../support/Engine.ts"
 import { storeTargets } from "../support/Stores.ts"
 
@@ -102,7 +102,7 @@ const paymentLine = (p: Payment, fee?: string) =>
  * A sandbox shop's history: `n` completed payments and a full refund of every fifth, time moved by
  * `advance` (the sandbox clock, or TestClock), and the report lines of what the provider did.
  */
-const history = (n: number, advance: (scope: Scope) => Effect.Effect<void, unknown, SandboxClocks | Jobs>) =>
+const history = (n: number, advance: (scope: ShopScope) => Effect.Effect<void, unknown, SandboxClocks | Jobs>) =>
   Effect.gen(function*() {
     const scope = yield* newScope("sandbox")
     const payments = yield* Payments
@@ -120,7 +120,7 @@ const history = (n: number, advance: (scope: Scope) => Effect.Effect<void, unkno
     return { scope, completed, refunds, refundLines: refunds.map(refundLine) }
   })
 
-const bySandboxClock = (scope: Scope) =>
+const bySandboxClock = (scope: ShopScope) =>
   Effect.gen(function*() {
     yield* (yield* SandboxClocks).advance(scope, 86_400)
     yield* drain // work enqueued outside the shop's clock (a refund asked through the library)
@@ -144,7 +144,7 @@ const reconciliation = Effect.service(Reconciliation)
 const environment = "sandbox" as const
 const period = { start: day("2026-11-02T00:00:00Z"), end: day("2026-11-03T00:00:00Z") }
 
-const shopClearing = (scope: Scope) =>
+const shopClearing = (scope: ShopScope) =>
   Effect.gen(function*() {
     return Money.toText(yield* (yield* LedgerStore).balance(scope.environment, scope.shop.id, "provider_clearing", "USD"))
   })

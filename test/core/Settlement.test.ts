@@ -19,7 +19,7 @@ import { PaymentJson } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import * as Pricing from "../../core/payments/Pricing.ts"
 import * as Shares from "../../core/payments/Shares.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { EngineTest, keepAvailable, newScope } from "../support/Engine.ts"
 
 const d = Money.decimal
@@ -41,7 +41,7 @@ const days = (n: number) =>
     }
   })
 
-const pay = (scope: Scope, simulate: SandboxSimulate = "paid", amount = "100") =>
+const pay = (scope: ShopScope, simulate: SandboxSimulate = "paid", amount = "100") =>
   Effect.gen(function*() {
     const payments = yield* Payments
     const created = yield* payments.create(scope, { amount: d(amount), paymentMethodId: "sbx_pix", simulate })
@@ -49,8 +49,8 @@ const pay = (scope: Scope, simulate: SandboxSimulate = "paid", amount = "100") =
     return yield* payments.get(scope, created.id)
   })
 
-const book = (scope: Scope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
-const status = (scope: Scope, id: string) => Effect.map(Effect.flatMap(Payments, (p) => p.get(scope, id)), (p) => p.settlement)
+const book = (scope: ShopScope, name: Book) => Effect.flatMap(LedgerStore, (l) => l.balance(scope.environment, scope.shop.id, name, "USD"))
+const status = (scope: ShopScope, id: string) => Effect.map(Effect.flatMap(Payments, (p) => p.get(scope, id)), (p) => p.settlement)
 
 describe("settlement with claims before it", () => {
   it.effect("a partial refund before settlement: the payment settles what is left of its net, on its schedule", () =>

@@ -39,7 +39,7 @@ import { Payouts } from "../../core/payouts/Payouts.ts"
 import { summaryTotal } from "../../core/settlements/Lines.ts"
 import { Settlements } from "../../core/settlements/Settlements.ts"
 import { linesTotal } from "../../core/settlements/Statement.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { EngineTest, EngineTestWith, newScope } from "../support/Engine.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
@@ -53,10 +53,10 @@ const drain = Effect.gen(function*() {
   }
 })
 
-const account = (scope: Scope) => ({ environment: scope.environment, merchantId: scope.merchant.id, shopId: scope.shop.id })
+const account = (scope: ShopScope) => ({ environment: scope.environment, merchantId: scope.merchant.id, shopId: scope.shop.id })
 const text = (d: BigDecimal.BigDecimal) => BigDecimal.format(BigDecimal.normalize(d))
 
-const allBatches = (scope: Scope) => Effect.map(Effect.flatMap(Settlements, (s) => s.list(account(scope), { limit: 10_000, offset: 0 })), (r) => r.rows)
+const allBatches = (scope: ShopScope) => Effect.map(Effect.flatMap(Settlements, (s) => s.list(account(scope), { limit: 10_000, offset: 0 })), (r) => r.rows)
 
 const outcomes: ReadonlyArray<SandboxSimulate | undefined> = ["paid", "paid", "paid", "paid", "failed", "chargeback", undefined]
 const destination = { accountHolder: "Acme SA", bankName: "BBVA", accountNumber: "032180000118359719" }
@@ -105,7 +105,7 @@ const history = (seed: number) =>
   })
 
 /** The invariants of a shop's batches against its journal. */
-const checkBatches = (scope: Scope, label: string) =>
+const checkBatches = (scope: ShopScope, label: string) =>
   Effect.gen(function*() {
     const ledger = yield* LedgerStore
     const store = yield* SettlementStore
@@ -228,7 +228,7 @@ const withProvider = (p: ReturnType<typeof scripted>) =>
 
 const usdcEth = { frequency: "daily" as const, time: "00:00", destination: { kind: "usdc" as const, chain: "ETH", address: "0x1111222233334444555566667777888899990000" } }
 
-const settledPayment = (scope: Scope) =>
+const settledPayment = (scope: ShopScope) =>
   Effect.gen(function*() {
     const payments = yield* Payments
     yield* payments.create(scope, { amount: Money.decimal("200"), paymentMethodId: "sbx_pix", simulate: "paid" })

@@ -13,7 +13,7 @@ import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import type { Callback, ProviderDouble, Told, UpstreamCharge } from "./ProviderDouble.ts"
 import { Random } from "./Random.ts"
 
@@ -150,7 +150,7 @@ export class KeyLifetimes {
 
 /** What the simulation knows besides the store: the upstreams, the clients' view, the key bindings seen. */
 export interface World {
-  readonly scope: Scope
+  readonly scope: ShopScope
   readonly doubles: ReadonlyArray<ProviderDouble>
   readonly told: Told
   readonly outbox: Array<Callback>

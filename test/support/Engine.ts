@@ -20,7 +20,7 @@ import { sandboxProviderId } from "../../core/routing/Routing.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 import { type SendResult, WebhookSender } from "../../core/ports/WebhookSender.ts"
 import { Merchants, type NewMerchant } from "../../core/tenancy/Merchants.ts"
-import type { Scope } from "../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../core/tenancy/Scopes.ts"
 import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
 
 export const testEngineConfig = EngineConfig.of({
@@ -78,7 +78,7 @@ export const newScope = (environment: "sandbox" | "production" = "sandbox", inpu
   Effect.gen(function*() {
     const { merchant, shops } = yield* (yield* Merchants).create({ name: "Acme", email: "ops@acme.test", ...input })
     const shop = Option.getOrThrow(yield* (yield* TenancyStore).findShop(shops[0]!.id))
-    return { environment, merchant, shop } satisfies Scope
+    return { environment, merchant, shop } satisfies ShopScope
   })
 
 /**
@@ -101,7 +101,7 @@ export const stubProvider = (id: string, overrides: Partial<PaymentProvider> = {
  * Registers `providers` and routes the shop's sandbox payments to them, in that order; with
  * `sandboxLast: false` the sandbox provider is not appended after them.
  */
-export const routeShopTo = (scope: Scope, providers: ReadonlyArray<PaymentProvider>, options: { readonly sandboxLast?: boolean } = {}) =>
+export const routeShopTo = (scope: ShopScope, providers: ReadonlyArray<PaymentProvider>, options: { readonly sandboxLast?: boolean } = {}) =>
   Effect.gen(function*() {
     const registry = yield* ProviderRegistry
     const routes = yield* ProviderRouteStore
@@ -118,7 +118,7 @@ export const routeShopTo = (scope: Scope, providers: ReadonlyArray<PaymentProvid
  * Sets the shop's settlement schedule to `manual`: its money stays `available` (no daily sweep),
  * for tests of balances, settlement of payments and withdrawals that read `available` across days.
  */
-export const keepAvailable = (scope: Scope) =>
+export const keepAvailable = (scope: ShopScope) =>
   Effect.flatMap(Settlements, (settlements) =>
     settlements.setSchedule({ environment: scope.environment, merchantId: scope.merchant.id, shopId: scope.shop.id }, {
       frequency: "manual",

@@ -10,7 +10,7 @@ import type { ApiError, ApiErrorOf } from "../../../core/ApiError.ts"
 import { Executed, Idempotency, type KeyCode, type KeyHandle } from "../../../core/idempotency/Idempotency.ts"
 import type { KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { secretHasher } from "../../../core/Secrets.ts"
-import type { Scope } from "../../../core/tenancy/Scopes.ts"
+import type { ShopScope } from "../../../core/tenancy/Scopes.ts"
 
 const stable = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(stable)
@@ -26,7 +26,7 @@ const markReplayed = HttpEffect.appendPreResponseHandler((_request, response) =>
 
 export interface IdempotentOptions<A, I, E extends ApiError> {
   readonly operation: string
-  readonly scope: { readonly environment: Scope["environment"]; readonly merchant: { readonly id: string } }
+  readonly scope: { readonly environment: ShopScope["environment"]; readonly merchant: { readonly id: string } }
   readonly key: string | undefined
   /** What the key is bound to: the encoded body and any header that changes the outcome. */
   readonly request: unknown
