@@ -13,15 +13,17 @@ import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
+import { apiAs } from "../support/TypedApi.ts"
 
 const d = (n: number | string) => Money.decimal(String(n))
 const minus = (a: number, b: number) => Money.toJsonNumber(BigDecimal.subtract(d(a), d(b)))
 
-/** A completed sandbox payment of 100 USD on sbx_pix. */
+/** A completed sandbox payment of 100 USD on sbx_pix (through the typed client: its answers are typed). */
 const paid = (sk: string) =>
   Effect.gen(function*() {
-    const r = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 100, paymentMethodId: "sbx_pix" } })
-    return (yield* eventually(call("GET", `/api/v1/payments/${r.body.transactionId}`, { bearer: sk }), (p) => p.body.status === "completed")).body
+    const api = yield* apiAs(sk)
+    const created = yield* api.payments.create({ payload: { amount: d(100), paymentMethodId: "sbx_pix" }, headers: { "sandbox-simulate": "paid" } })
+    return yield* eventually(api.payments.get({ params: { id: created.transactionId } }), (p) => p.status === "completed")
   })
 
 /** A sandbox merchant with one completed payment of 100 USD on sbx_pix. */
@@ -29,7 +31,7 @@ const paidMerchant = Effect.gen(function*() {
   const m = yield* createMerchant()
   const sk = m.keys.sandbox.secretKey
   const payment = yield* paid(sk)
-  return { ...m, sk, id: payment.id as string, payment }
+  return { ...m, sk, id: payment.id, payment }
 })
 
 /** What the shop has beside the frozen money: `netBalance` less `frozen` (available + pending + reserve - owed). */
@@ -39,13 +41,13 @@ const spendable = (b: { readonly feeSummary: { readonly netBalance: number }; re
 /** Refunds `amount` (local currency) of the payment and waits until the provider approved it. */
 const refunded = (sk: string, id: string, amount: number) =>
   Effect.gen(function*() {
-    const refund = yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount } })
-    assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
-    yield* eventually(call("GET", `/api/v1/claims/${refund.body.refundId}`, { bearer: sk }), (c) => c.body.status === "approved")
-    return refund.body as { readonly refundId: string; readonly amount: number; readonly amountUsd: number }
+    const api = yield* apiAs(sk)
+    const refund = yield* api.claims.refund({ params: { id }, payload: { amount: d(amount) }, headers: {} })
+    yield* eventually(api.claims.get({ params: { id: refund.refundId } }), (c) => c.status === "approved")
+    return refund
   })
 
-const balance = (sk: string) => Effect.map(call("GET", "/api/v1/me/balance", { bearer: sk }), (r) => r.body)
+const balance = (sk: string) => Effect.flatMap(apiAs(sk), (api) => api.identity.balance({ query: {} }))
 
 const operatorChargeback = (id: string, key?: string, body: unknown = { reason: "fraudulent" }) =>
   call("POST", `/admin/v1/payments/${id}/chargebacks`, {
@@ -55,8 +57,7 @@ const operatorChargeback = (id: string, key?: string, body: unknown = { reason: 
   })
 
 const chargebacksOf = (sk: string, id: string) =>
-  Effect.map(call("GET", `/api/v1/payments/${id}/claims`, { bearer: sk }), (r) =>
-    (r.body.data as ReadonlyArray<{ readonly kind: string; readonly id: string }>).filter((c) => c.kind === "chargeback"))
+  Effect.flatMap(apiAs(sk), (api) => Effect.map(api.claims.paymentClaims({ params: { id } }), (r) => r.data.filter((c) => c.kind === "chargeback")))
 
 describe("late chargebacks", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
