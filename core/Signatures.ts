@@ -24,24 +24,22 @@ const fromHex = (hex: string): Uint8Array | undefined => {
 const keyOf = (secret: string) => Mac.key(Mac.hmacSha256, encoder.encode(secret)).pipe(Effect.orDie)
 
 /** Lowercase hex HMAC-SHA256 of `data` keyed by `secret` (UTF-8 both). */
-export const hmacSha256Hex = (secret: string, data: string): Effect.Effect<string, never, Mac.Mac> =>
-  Effect.gen(function*() {
-    const mac = yield* Mac.Mac
-    return toHex(yield* mac.sign(yield* keyOf(secret), encoder.encode(data)).pipe(Effect.orDie))
-  })
+export const hmacSha256Hex = Effect.fnUntraced(function*(secret: string, data: string): Effect.fn.Return<string, never, Mac.Mac> {
+  const mac = yield* Mac.Mac
+  return toHex(yield* mac.sign(yield* keyOf(secret), encoder.encode(data)).pipe(Effect.orDie))
+})
 
 /**
  * Whether `hexTag` (either case) is the HMAC-SHA256 of `data` keyed by `secret`, compared in
  * constant time; a malformed tag is simply `false`. For provider schemes that sign other strings
  * than the engine's own `<t>.<body>`.
  */
-export const verifyHmacSha256Hex = (secret: string, data: string, hexTag: string): Effect.Effect<boolean, never, Mac.Mac> =>
-  Effect.gen(function*() {
-    const tag = fromHex(hexTag)
-    if (tag === undefined) return false
-    const mac = yield* Mac.Mac
-    return yield* mac.verify(yield* keyOf(secret), tag, encoder.encode(data)).pipe(Effect.orDie)
-  })
+export const verifyHmacSha256Hex = Effect.fnUntraced(function*(secret: string, data: string, hexTag: string): Effect.fn.Return<boolean, never, Mac.Mac> {
+  const tag = fromHex(hexTag)
+  if (tag === undefined) return false
+  const mac = yield* Mac.Mac
+  return yield* mac.verify(yield* keyOf(secret), tag, encoder.encode(data)).pipe(Effect.orDie)
+})
 
 /** Hex HMAC-SHA256 of `<timestamp>.<body>`. */
 export const signature = (secret: string, timestamp: number, body: string): Effect.Effect<string, never, Mac.Mac> =>
@@ -51,17 +49,16 @@ export const signature = (secret: string, timestamp: number, body: string): Effe
  * The header value for `body`: `v1` with the first secret, `v0` with the second (the previous
  * secret during a rotation window).
  */
-export const signatureHeader = (
+export const signatureHeader = Effect.fnUntraced(function*(
   body: string,
   secrets: readonly [string, ...Array<string>],
   timestamp?: number
-): Effect.Effect<string, never, Mac.Mac> =>
-  Effect.gen(function*() {
-    const t = timestamp ?? Math.floor((yield* Clock.currentTimeMillis) / 1000)
-    const parts = [`t=${t}`, `v1=${yield* signature(secrets[0], t, body)}`]
-    if (secrets[1] !== undefined) parts.push(`v0=${yield* signature(secrets[1], t, body)}`)
-    return parts.join(",")
-  })
+): Effect.fn.Return<string, never, Mac.Mac> {
+  const t = timestamp ?? Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const parts = [`t=${t}`, `v1=${yield* signature(secrets[0], t, body)}`]
+  if (secrets[1] !== undefined) parts.push(`v0=${yield* signature(secrets[1], t, body)}`)
+  return parts.join(",")
+})
 
 export interface ParsedSignature {
   readonly timestamp: number
@@ -89,25 +86,24 @@ export const parseSignatureHeader = (header: string | undefined): ParsedSignatur
 export type VerifyResult = "valid" | "malformed" | "stale" | "mismatch"
 
 /** Checks a signature header against the raw body with any of `secrets`. */
-export const verifySignature = (
+export const verifySignature = Effect.fnUntraced(function*(
   rawBody: string,
   header: string | undefined,
   secrets: ReadonlyArray<string>,
   toleranceSeconds: number = defaultToleranceSeconds
-): Effect.Effect<VerifyResult, never, Mac.Mac> =>
-  Effect.gen(function*() {
-    const parsed = parseSignatureHeader(header)
-    if (parsed === undefined) return "malformed"
-    const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-    if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return "stale"
-    const mac = yield* Mac.Mac
-    const data = encoder.encode(`${parsed.timestamp}.${rawBody}`)
-    for (const secret of secrets) {
-      const key = yield* keyOf(secret)
-      for (const candidate of parsed.signatures) {
-        const tag = fromHex(candidate)
-        if (tag !== undefined && (yield* mac.verify(key, tag, data).pipe(Effect.orDie))) return "valid"
-      }
+): Effect.fn.Return<VerifyResult, never, Mac.Mac> {
+  const parsed = parseSignatureHeader(header)
+  if (parsed === undefined) return "malformed"
+  const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return "stale"
+  const mac = yield* Mac.Mac
+  const data = encoder.encode(`${parsed.timestamp}.${rawBody}`)
+  for (const secret of secrets) {
+    const key = yield* keyOf(secret)
+    for (const candidate of parsed.signatures) {
+      const tag = fromHex(candidate)
+      if (tag !== undefined && (yield* mac.verify(key, tag, data).pipe(Effect.orDie))) return "valid"
     }
-    return "mismatch"
-  })
+  }
+  return "mismatch"
+})

@@ -47,25 +47,24 @@ export const maxSandboxFunding = Money.decimal("1000000")
  * otherwise), 0 < amount <= 1000000 in the currency's exponent.
  * Answers the normalized currency code.
  */
-export const checkSandboxFunding = (
+export const checkSandboxFunding = Effect.fnUntraced(function*(
   scope: { readonly environment: string },
   currencyInput: string,
   amount: BigDecimal.BigDecimal,
   fx: Fx["Service"]
-) =>
-  Effect.gen(function*() {
-    if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
-    const currency = Money.normalizeCurrency(currencyInput)
-    if (currency._tag === "None") {
-      return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
-    }
-    if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
-      return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
-    }
-    // A currency in use that the engine has no rate for holds no balance (422 `fx_unavailable`).
-    yield* fx.midPerUsd(currency.value)
-    return currency.value
-  })
+) {
+  if (scope.environment !== "sandbox") return yield* apiError("fund_sandbox_only", "Test money exists in sandbox only", {})
+  const currency = Money.normalizeCurrency(currencyInput)
+  if (currency._tag === "None") {
+    return yield* invalidRequest(`Unknown currency '${currencyInput}'`, [{ path: "currency", message: "Expected an ISO 4217 currency code" }])
+  }
+  if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value) || BigDecimal.isGreaterThan(amount, maxSandboxFunding)) {
+    return yield* invalidRequest("amount must be a positive amount up to 1000000", [{ path: "amount", message: "Expected 0 < amount <= 1000000" }])
+  }
+  // A currency in use that the engine has no rate for holds no balance (422 `fx_unavailable`).
+  yield* fx.midPerUsd(currency.value)
+  return currency.value
+})
 
 export class Swaps extends Context.Service<Swaps, {
   readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{

@@ -127,62 +127,59 @@ export class Withdrawals extends Context.Service<Withdrawals, {
        * The settlement batch a withdrawal pays follows it, in its transaction: paid when the bank
        * transfer completed, failed when it failed (the withdrawal's own entry returned the money).
        */
-      const settleBatch = (settlementId: string, w: Withdrawal) =>
-        Effect.gen(function*() {
-          const found = yield* settlements.findById(settlementId)
-          if (Option.isNone(found) || found.value.status !== "paying") return
-          const b = found.value
-          const now = yield* DateTime.now
-          const next = w.status === "completed"
-            ? { ...b, status: "paid" as const, paidAt: now, updatedAt: now, version: b.version + 1 }
-            : { ...b, status: "failed" as const, failureReason: `the withdrawal ${w.id} failed: ${w.failureReason ?? "at the bank"}`, updatedAt: now, version: b.version + 1 }
-          if (!(yield* settlements.update(next))) return yield* new Conflict()
-        })
+      const settleBatch = Effect.fnUntraced(function*(settlementId: string, w: Withdrawal) {
+        const found = yield* settlements.findById(settlementId)
+        if (Option.isNone(found) || found.value.status !== "paying") return
+        const b = found.value
+        const now = yield* DateTime.now
+        const next = w.status === "completed"
+          ? { ...b, status: "paid" as const, paidAt: now, updatedAt: now, version: b.version + 1 }
+          : { ...b, status: "failed" as const, failureReason: `the withdrawal ${w.id} failed: ${w.failureReason ?? "at the bank"}`, updatedAt: now, version: b.version + 1 }
+        if (!(yield* settlements.update(next))) return yield* new Conflict()
+      })
 
-      const move = (w: Withdrawal, status: PayoutStatus, failureReason: string | null) =>
-        Effect.gen(function*() {
-          if (status === w.status) return w
-          const next = moved(w, status, failureReason, yield* DateTime.now)
-          if (!(yield* store.update(next))) return yield* new Conflict()
-          yield* ledger.record(w, `withdrawal.${status}`, w.id, status === "completed"
-            ? [
-              { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
-              { book: "external", currency: "USD", amount: w.amount }
-            ]
-            : [
-              { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
-              { book: "fees_withdrawal", currency: "USD", amount: BigDecimal.negate(w.fee) },
-              { book: "payin_available", currency: "USD", amount: BigDecimal.sum(w.amount, w.fee) }
-            ]).pipe(Effect.orDie)
-          if (w.settlementId !== undefined) yield* settleBatch(w.settlementId, next)
-          yield* events.emit({
-            environment: next.environment,
-            merchantId: next.merchantId,
-            shopId: next.shopId,
-            type: status === "completed" ? "withdrawal.completed" : "withdrawal.failed",
-            data: withdrawalView(next),
-            relatedTxId: null,
-            relatedId: next.id
-          })
-          return next
+      const move = Effect.fnUntraced(function*(w: Withdrawal, status: PayoutStatus, failureReason: string | null) {
+        if (status === w.status) return w
+        const next = moved(w, status, failureReason, yield* DateTime.now)
+        if (!(yield* store.update(next))) return yield* new Conflict()
+        yield* ledger.record(w, `withdrawal.${status}`, w.id, status === "completed"
+          ? [
+            { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
+            { book: "external", currency: "USD", amount: w.amount }
+          ]
+          : [
+            { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
+            { book: "fees_withdrawal", currency: "USD", amount: BigDecimal.negate(w.fee) },
+            { book: "payin_available", currency: "USD", amount: BigDecimal.sum(w.amount, w.fee) }
+          ]).pipe(Effect.orDie)
+        if (w.settlementId !== undefined) yield* settleBatch(w.settlementId, next)
+        yield* events.emit({
+          environment: next.environment,
+          merchantId: next.merchantId,
+          shopId: next.shopId,
+          type: status === "completed" ? "withdrawal.completed" : "withdrawal.failed",
+          data: withdrawalView(next),
+          relatedTxId: null,
+          relatedId: next.id
         })
+        return next
+      })
 
       /**
        * Moves the withdrawal `read` answers. A concurrent change wins: it is read again and the
        * move decided again (it may no longer apply).
        */
-      const transition = (read: Effect.Effect<Withdrawal, ApiError>, action: PayoutAction, failureReason: string) =>
-        Effect.gen(function*() {
-          const w = yield* read
-          const next = transitionPayout(w.status, action)
-          if (Result.isFailure(next)) {
-            return yield* apiError("invalid_request", `A ${w.status} withdrawal cannot be moved by '${action}'`, {
-              issues: [{ path: "action", message: `The withdrawal is already ${w.status}` }],
-              missingFields: []
-            })
-          }
-          return yield* tx.run(move(w, next.success, failureReason))
-        }).pipe(retryOnConflict("withdrawal", 5))
+      const transition = Effect.fnUntraced(function*(read: Effect.Effect<Withdrawal, ApiError>, action: PayoutAction, failureReason: string) {
+        const w = yield* read
+        const next = transitionPayout(w.status, action)
+        if (Result.isFailure(next)) {
+          return yield* apiError("invalid_request", `A ${w.status} withdrawal cannot be moved by '${action}'`, {
+            issues: [{ path: "action", message: `The withdrawal is already ${w.status}` }],
+            missingFields: []
+          })
+        }
+        return yield* tx.run(move(w, next.success, failureReason))
+      }, retryOnConflict("withdrawal", 5))
 
       const get = Effect.fn("Withdrawals.get")(function*(scope: ShopRef, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)

@@ -44,11 +44,10 @@ export const makeFunds = Effect.gen(function*() {
    * A claim's entry. `available` was read before, so a concurrent withdrawal may have taken it:
    * the guard refuses the entry and the claim is tried again (`Conflict`).
    */
-  const entry = (p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) =>
-    Effect.gen(function*() {
-      if (postings.some((x) => x.book === "merchant_receivable" && !BigDecimal.isZero(x.amount))) yield* lockOwed(p)
-      yield* ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict())))
-    })
+  const entry = Effect.fnUntraced(function*(p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) {
+    if (postings.some((x) => x.book === "merchant_receivable" && !BigDecimal.isZero(x.amount))) yield* lockOwed(p)
+    yield* ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict())))
+  })
 
   /** `amountUsd` frozen for a claim goes back to the shop: what it owes first (`owed`, locked), then available. */
   const unfreeze = (amountUsd: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
@@ -66,12 +65,11 @@ export const makeFunds = Effect.gen(function*() {
    * Writes the payment's next version (optimistic check; `event` moves its status through the
    * state machine), or fails with `Conflict`; a refused event is a defect (the caller checked it).
    */
-  const bump = (p: Payment, changes: PaymentChanges = {}, event?: PaymentEvent) =>
-    Effect.gen(function*() {
-      const next = yield* Effect.orDie(Effect.fromResult(advance(p, yield* DateTime.now, changes, event)))
-      if (!(yield* payments.update(next))) return yield* new Conflict()
-      return next
-    })
+  const bump = Effect.fnUntraced(function*(p: Payment, changes: PaymentChanges = {}, event?: PaymentEvent) {
+    const next = yield* Effect.orDie(Effect.fromResult(advance(p, yield* DateTime.now, changes, event)))
+    if (!(yield* payments.update(next))) return yield* new Conflict()
+    return next
+  })
 
   return { availableUsd, coverUsd, lockOwed, entry, unfreeze, payOut, bump }
 })

@@ -82,215 +82,212 @@ export interface RefundInput {
   readonly reason?: string | undefined
 }
 
-export const makeRefunds = (funds: Funds) =>
-  Effect.gen(function*() {
-    const claims = yield* ClaimStore
-    const payments = yield* PaymentStore
-    const registry = yield* ProviderRegistry
-    const events = yield* Events
-    const jobs = yield* Jobs
-    const ids = yield* Ids
-    const tx = yield* Transactions
-    const config = yield* EngineConfig
+export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
+  const claims = yield* ClaimStore
+  const payments = yield* PaymentStore
+  const registry = yield* ProviderRegistry
+  const events = yield* Events
+  const jobs = yield* Jobs
+  const ids = yield* Ids
+  const tx = yield* Transactions
+  const config = yield* EngineConfig
 
-    const open = (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
-      tx.run(Effect.gen(function*() {
-        const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
-        if (Option.isNone(found)) return yield* notFound("payment", transactionId)
-        const p = found.value
-        if (p.status !== "completed") {
-          return yield* apiError("refund_not_allowed", `A ${p.status} payment cannot be refunded`, { status: p.status })
-        }
-        const counted = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
-        const remaining = refundableOf(p, counted)
-        const amount = input.amount ?? remaining
-        if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, p.currencyLocal)) {
-          return yield* invalidRequest(`amount must be a positive ${p.currencyLocal} amount`, [{
-            path: "amount",
-            message: `Expected a number greater than 0 with at most ${Money.exponent(p.currencyLocal)} decimals`
-          }])
-        }
-        if (BigDecimal.isGreaterThan(amount, remaining)) {
-          return yield* apiError("refund_amount_exceeds_remaining", `Only ${Money.toText(remaining)} ${p.currencyLocal} remain refundable`, {
-            requested: Money.toJsonNumber(amount),
-            remaining: Money.toJsonNumber(remaining),
-            currency: p.currencyLocal
-          })
-        }
-        const amountUsd = BigDecimal.equals(amount, remaining)
-          ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
-          : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
-        const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
-        if (BigDecimal.isPositive(taken.shortfall)) {
-          // Beyond its own shares and available, the refund is owed by the shop, and allowed only
-          // while the shop's other pending and reserved money (its future income) covers it.
-          const cover = yield* funds.coverUsd(p)
-          if (BigDecimal.isGreaterThan(amountUsd, cover)) {
-            return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
-              requested: Money.toJsonNumber(amountUsd),
-              available: Money.toJsonNumber(cover),
-              shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, cover)),
-              currency: "USD"
-            })
-          }
-        }
-        // Racing refunds of one payment serialise here: the loser retries and sees this one.
-        yield* funds.bump(p, { settlement: taken.settlement })
-        const claim: Claim = {
-          id: yield* ids.next("claim"),
-          environment: p.environment,
-          merchantId: p.merchantId,
-          shopId: p.shopId,
-          transactionId: p.id,
-          kind: "user_dispute",
-          status: "open",
-          amount,
-          currency: p.currencyLocal,
-          amountUsd,
-          feeUsd: Money.zero,
-          reason: input.reason ?? null,
-          resolution: null,
-          resolvedBy: null,
-          providerRef: null,
-          createdAt: yield* DateTime.now,
-          resolvedAt: null,
-          version: 1
-        }
-        yield* claims.insert(claim)
-        yield* funds.entry(p, "claim.opened", claim.id, [
-          ...taken.postings,
-          { book: "payin_frozen", currency: "USD", amount: amountUsd },
-          { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
-        ])
-        yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
-        yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
-        return claim
-      })).pipe(
-        retryOnConflict(`refund of ${transactionId}`, 50)
-      )
-
-    const refund = Effect.fn("Claims.refund")(function*(scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) {
-      return yield* open(scope, transactionId, input)
-    })
-
-    /** The provider's answer to a refund: approved (the money leaves) or rejected (it returns). */
-    const resolve = (claimId: string, outcome: { readonly approved: boolean; readonly resolution: string; readonly providerRef: string | null }) =>
-      tx.run(Effect.gen(function*() {
-        const found = yield* claims.findById(claimId)
-        if (Option.isNone(found)) return
-        const claim = found.value
-        const step = transitionClaim(claim.kind, claim.status, outcome.approved ? "approve" : "reject")
-        if (Result.isFailure(step) || step.success._tag !== "Moved") return
-        const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
-        const owed = outcome.approved ? Money.zero : yield* funds.lockOwed(p)
-        const resolved: Claim = {
-          ...claim,
-          status: step.success.to,
-          resolution: outcome.resolution,
-          resolvedBy: "provider",
-          providerRef: outcome.providerRef,
-          resolvedAt: yield* DateTime.now,
-          version: claim.version + 1
-        }
-        if (!(yield* claims.update(resolved))) return yield* new Conflict()
-        yield* funds.entry(p, outcome.approved ? "refund.completed" : "claim.rejected", claim.id, outcome.approved
-          ? funds.payOut(claim.amountUsd)
-          : funds.unfreeze(claim.amountUsd, owed))
-        let payment = p
-        if (outcome.approved) {
-          const approved = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status === "approved")
-          if (BigDecimal.equals(sum(approved.map((c) => c.amount)), p.amountLocal)) {
-            const moved = transition(p.status, "refunded_in_full")
-            if (Result.isSuccess(moved) && moved.success._tag === "Moved") payment = yield* funds.bump(p, {}, "refunded_in_full")
-          }
-          yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
-        }
-        yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
-      })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
-
-    /**
-     * The provider holds the refund but has not paid it back: the claim stays open with the
-     * provider's reference, and the next question is enqueued in the same transaction.
-     */
-    const awaitProvider = (claimId: string, providerRef: string, poll: number) =>
-      tx.run(Effect.gen(function*() {
-        const claim = Option.getOrThrow(yield* claims.findById(claimId))
-        if (claim.status !== "open") return
-        if (claim.providerRef !== providerRef && !(yield* claims.update({ ...claim, providerRef, version: claim.version + 1 }))) {
-          return yield* new Conflict()
-        }
-        if (poll >= refundPollLimit) {
-          return yield* Effect.logError(`refund ${claimId}: still pending at ${providerRef} after ${poll} questions; settle it from the provider's report`)
-        }
-        const delay = refundPollDelays[poll] ?? refundPollEvery
-        yield* jobs.enqueue(JobKinds.resolveRefund, { claimId, poll: poll + 1 }, {
-          runAt: DateTime.addDuration(yield* DateTime.now, delay),
-          dedupeKey: `${JobKinds.resolveRefund}:${claimId}:${poll + 1}`
+  const open = (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) =>
+    tx.run(Effect.gen(function*() {
+      const found = yield* payments.find(scope.environment, scope.shop.id, transactionId)
+      if (Option.isNone(found)) return yield* notFound("payment", transactionId)
+      const p = found.value
+      if (p.status !== "completed") {
+        return yield* apiError("refund_not_allowed", `A ${p.status} payment cannot be refunded`, { status: p.status })
+      }
+      const counted = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status !== "rejected")
+      const remaining = refundableOf(p, counted)
+      const amount = input.amount ?? remaining
+      if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, p.currencyLocal)) {
+        return yield* invalidRequest(`amount must be a positive ${p.currencyLocal} amount`, [{
+          path: "amount",
+          message: `Expected a number greater than 0 with at most ${Money.exponent(p.currencyLocal)} decimals`
+        }])
+      }
+      if (BigDecimal.isGreaterThan(amount, remaining)) {
+        return yield* apiError("refund_amount_exceeds_remaining", `Only ${Money.toText(remaining)} ${p.currencyLocal} remain refundable`, {
+          requested: Money.toJsonNumber(amount),
+          remaining: Money.toJsonNumber(remaining),
+          currency: p.currencyLocal
         })
-      })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
-
-    /**
-     * The provider's word on a refund it reported by itself (a notification, a status read):
-     * settles or fails the open refund of the payment that has that provider reference. A refund
-     * the engine has not been answered about yet is left to its own job.
-     */
-    const fromProvider = (transactionId: string, outcome: RefundOutcome) =>
-      Effect.gen(function*() {
-        if (outcome.status === "pending") return
-        const claim = (yield* claims.forPayment(transactionId)).find((c) =>
-          c.kind === "user_dispute" && c.status === "open" && c.providerRef === outcome.providerRef
-        )
-        if (claim === undefined) return
-        const provider = Option.getOrThrow(yield* payments.findById(transactionId)).provider
-        yield* resolve(claim.id, outcome.status === "succeeded"
-          ? { approved: true, resolution: "refunded", providerRef: outcome.providerRef }
-          : {
-            approved: false,
-            resolution: `rejected by ${provider} after it accepted the refund${outcome.detail === undefined ? "" : `: ${outcome.detail}`}`,
-            providerRef: outcome.providerRef
+      }
+      const amountUsd = BigDecimal.equals(amount, remaining)
+        ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
+        : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
+      const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
+      if (BigDecimal.isPositive(taken.shortfall)) {
+        // Beyond its own shares and available, the refund is owed by the shop, and allowed only
+        // while the shop's other pending and reserved money (its future income) covers it.
+        const cover = yield* funds.coverUsd(p)
+        if (BigDecimal.isGreaterThan(amountUsd, cover)) {
+          return yield* apiError("balance_insufficient", "The balance cannot cover this refund", {
+            requested: Money.toJsonNumber(amountUsd),
+            available: Money.toJsonNumber(cover),
+            shortfall: Money.toJsonNumber(BigDecimal.subtract(amountUsd, cover)),
+            currency: "USD"
           })
-      })
+        }
+      }
+      // Racing refunds of one payment serialise here: the loser retries and sees this one.
+      yield* funds.bump(p, { settlement: taken.settlement })
+      const claim: Claim = {
+        id: yield* ids.next("claim"),
+        environment: p.environment,
+        merchantId: p.merchantId,
+        shopId: p.shopId,
+        transactionId: p.id,
+        kind: "user_dispute",
+        status: "open",
+        amount,
+        currency: p.currencyLocal,
+        amountUsd,
+        feeUsd: Money.zero,
+        reason: input.reason ?? null,
+        resolution: null,
+        resolvedBy: null,
+        providerRef: null,
+        createdAt: yield* DateTime.now,
+        resolvedAt: null,
+        version: 1
+      }
+      yield* claims.insert(claim)
+      yield* funds.entry(p, "claim.opened", claim.id, [
+        ...taken.postings,
+        { book: "payin_frozen", currency: "USD", amount: amountUsd },
+        { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
+      ])
+      yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
+      yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
+      return claim
+    })).pipe(
+      retryOnConflict(`refund of ${transactionId}`, 50)
+    )
 
-    yield* jobs.handle(JobKinds.resolveRefund, (payload) =>
-      Effect.gen(function*() {
-        const { claimId, poll = 0 } = yield* Schema.decodeUnknownEffect(RefundJobPayload)(payload)
-        const claim = Option.getOrThrow(yield* claims.findById(claimId))
-        if (claim.status !== "open") return
-        const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
-        const provider = yield* registry.get(p.provider)
-        if (Option.isNone(provider)) {
-          return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
-        }
-        const result = yield* provider.value.refund({
-          callbackUrl: callbackUrlOf(config, provider.value.id),
-          transactionId: p.id,
-          providerRef: p.providerRef,
-          refundId: claim.id,
-          idempotencyKey: claim.id,
-          amount: claim.amount,
-          currency: claim.currency
-        }).pipe(Effect.result)
-        if (Result.isSuccess(result)) {
-          const { detail, providerRef, status } = result.success
-          switch (status) {
-            case "succeeded":
-              return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef })
-            case "failed":
-              return yield* resolve(claimId, {
-                approved: false,
-                resolution: `rejected by ${p.provider} after it accepted the refund${detail === undefined ? "" : `: ${detail}`}`,
-                providerRef
-              })
-            case "pending":
-              return yield* awaitProvider(claimId, providerRef, poll)
-          }
-        }
-        // A refusal resolves the claim; an outage makes the job retry with backoff.
-        if (!result.failure.retryable) {
-          return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${result.failure.reason}`, providerRef: null })
-        }
-        return yield* Effect.fail(result.failure.message)
-      }))
-
-    return { refund, fromProvider }
+  const refund = Effect.fn("Claims.refund")(function*(scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) {
+    return yield* open(scope, transactionId, input)
   })
+
+  /** The provider's answer to a refund: approved (the money leaves) or rejected (it returns). */
+  const resolve = (claimId: string, outcome: { readonly approved: boolean; readonly resolution: string; readonly providerRef: string | null }) =>
+    tx.run(Effect.gen(function*() {
+      const found = yield* claims.findById(claimId)
+      if (Option.isNone(found)) return
+      const claim = found.value
+      const step = transitionClaim(claim.kind, claim.status, outcome.approved ? "approve" : "reject")
+      if (Result.isFailure(step) || step.success._tag !== "Moved") return
+      const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
+      const owed = outcome.approved ? Money.zero : yield* funds.lockOwed(p)
+      const resolved: Claim = {
+        ...claim,
+        status: step.success.to,
+        resolution: outcome.resolution,
+        resolvedBy: "provider",
+        providerRef: outcome.providerRef,
+        resolvedAt: yield* DateTime.now,
+        version: claim.version + 1
+      }
+      if (!(yield* claims.update(resolved))) return yield* new Conflict()
+      yield* funds.entry(p, outcome.approved ? "refund.completed" : "claim.rejected", claim.id, outcome.approved
+        ? funds.payOut(claim.amountUsd)
+        : funds.unfreeze(claim.amountUsd, owed))
+      let payment = p
+      if (outcome.approved) {
+        const approved = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.status === "approved")
+        if (BigDecimal.equals(sum(approved.map((c) => c.amount)), p.amountLocal)) {
+          const moved = transition(p.status, "refunded_in_full")
+          if (Result.isSuccess(moved) && moved.success._tag === "Moved") payment = yield* funds.bump(p, {}, "refunded_in_full")
+        }
+        yield* events.emit(paymentEvent(p, "payment.refunded", { ...readView(payment), refund: refundView(resolved) }))
+      }
+      yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
+    })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
+  /**
+   * The provider holds the refund but has not paid it back: the claim stays open with the
+   * provider's reference, and the next question is enqueued in the same transaction.
+   */
+  const awaitProvider = (claimId: string, providerRef: string, poll: number) =>
+    tx.run(Effect.gen(function*() {
+      const claim = Option.getOrThrow(yield* claims.findById(claimId))
+      if (claim.status !== "open") return
+      if (claim.providerRef !== providerRef && !(yield* claims.update({ ...claim, providerRef, version: claim.version + 1 }))) {
+        return yield* new Conflict()
+      }
+      if (poll >= refundPollLimit) {
+        return yield* Effect.logError(`refund ${claimId}: still pending at ${providerRef} after ${poll} questions; settle it from the provider's report`)
+      }
+      const delay = refundPollDelays[poll] ?? refundPollEvery
+      yield* jobs.enqueue(JobKinds.resolveRefund, { claimId, poll: poll + 1 }, {
+        runAt: DateTime.addDuration(yield* DateTime.now, delay),
+        dedupeKey: `${JobKinds.resolveRefund}:${claimId}:${poll + 1}`
+      })
+    })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 20 }), Effect.orDie)
+
+  /**
+   * The provider's word on a refund it reported by itself (a notification, a status read):
+   * settles or fails the open refund of the payment that has that provider reference. A refund
+   * the engine has not been answered about yet is left to its own job.
+   */
+  const fromProvider = Effect.fnUntraced(function*(transactionId: string, outcome: RefundOutcome) {
+    if (outcome.status === "pending") return
+    const claim = (yield* claims.forPayment(transactionId)).find((c) =>
+      c.kind === "user_dispute" && c.status === "open" && c.providerRef === outcome.providerRef
+    )
+    if (claim === undefined) return
+    const provider = Option.getOrThrow(yield* payments.findById(transactionId)).provider
+    yield* resolve(claim.id, outcome.status === "succeeded"
+      ? { approved: true, resolution: "refunded", providerRef: outcome.providerRef }
+      : {
+        approved: false,
+        resolution: `rejected by ${provider} after it accepted the refund${outcome.detail === undefined ? "" : `: ${outcome.detail}`}`,
+        providerRef: outcome.providerRef
+      })
+  })
+
+  yield* jobs.handle(JobKinds.resolveRefund, Effect.fnUntraced(function*(payload: unknown) {
+    const { claimId, poll = 0 } = yield* Schema.decodeUnknownEffect(RefundJobPayload)(payload)
+    const claim = Option.getOrThrow(yield* claims.findById(claimId))
+    if (claim.status !== "open") return
+    const p = Option.getOrThrow(yield* payments.findById(claim.transactionId))
+    const provider = yield* registry.get(p.provider)
+    if (Option.isNone(provider)) {
+      return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
+    }
+    const result = yield* provider.value.refund({
+      callbackUrl: callbackUrlOf(config, provider.value.id),
+      transactionId: p.id,
+      providerRef: p.providerRef,
+      refundId: claim.id,
+      idempotencyKey: claim.id,
+      amount: claim.amount,
+      currency: claim.currency
+    }).pipe(Effect.result)
+    if (Result.isSuccess(result)) {
+      const { detail, providerRef, status } = result.success
+      switch (status) {
+        case "succeeded":
+          return yield* resolve(claimId, { approved: true, resolution: "refunded", providerRef })
+        case "failed":
+          return yield* resolve(claimId, {
+            approved: false,
+            resolution: `rejected by ${p.provider} after it accepted the refund${detail === undefined ? "" : `: ${detail}`}`,
+            providerRef
+          })
+        case "pending":
+          return yield* awaitProvider(claimId, providerRef, poll)
+      }
+    }
+    // A refusal resolves the claim; an outage makes the job retry with backoff.
+    if (!result.failure.retryable) {
+      return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${result.failure.reason}`, providerRef: null })
+    }
+    return yield* Effect.fail(result.failure.message)
+  }))
+
+  return { refund, fromProvider }
+})

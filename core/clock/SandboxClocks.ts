@@ -109,23 +109,21 @@ export class SandboxClocks extends Context.Service<SandboxClocks, {
         const target = DateTime.add(start, { seconds })
         const closes = Option.isNone(schedule) ? [] : closesBetween(schedule.value, start, target, maxSteppedCloses)
         let at = start
-        const moveTo = (to: DateTime.Utc) =>
-          Effect.gen(function*() {
-            const by = DateTime.toEpochMillis(to) - DateTime.toEpochMillis(at)
-            if (by <= 0) return
-            yield* store.advance(scope.shop.id, by, yield* realNow)
-            at = to
-            yield* runDue(scope.shop.id)
-          })
+        const moveTo = Effect.fnUntraced(function*(to: DateTime.Utc) {
+          const by = DateTime.toEpochMillis(to) - DateTime.toEpochMillis(at)
+          if (by <= 0) return
+          yield* store.advance(scope.shop.id, by, yield* realNow)
+          at = to
+          yield* runDue(scope.shop.id)
+        })
         // A close is stepped through when it can matter: money is available to sweep, or work
         // (a settlement, a release, a refund...) comes due before it. Otherwise it runs with the
         // last step and finds nothing to take, as it would have.
-        const matters = (close: DateTime.Utc) =>
-          Effect.gen(function*() {
-            if (BigDecimal.isPositive(yield* ledger.balance("sandbox", scope.shop.id, "payin_available", "USD"))) return true
-            const ahead = DateTime.toEpochMillis(close) - DateTime.toEpochMillis(at)
-            return (yield* jobs.countDueAhead(scope.shop.id, ahead, [SettlementJobKinds.close])) > 0
-          })
+        const matters = Effect.fnUntraced(function*(close: DateTime.Utc) {
+          if (BigDecimal.isPositive(yield* ledger.balance("sandbox", scope.shop.id, "payin_available", "USD"))) return true
+          const ahead = DateTime.toEpochMillis(close) - DateTime.toEpochMillis(at)
+          return (yield* jobs.countDueAhead(scope.shop.id, ahead, [SettlementJobKinds.close])) > 0
+        })
         for (const close of closes) {
           if (!(yield* matters(close))) continue
           yield* moveTo(DateTime.subtract(close, { milliseconds: 1 }))

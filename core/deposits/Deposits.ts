@@ -339,12 +339,11 @@ export class Deposits extends Context.Service<Deposits, {
         get,
         list: (scope, filter, page) => store.listAccounts(scope.environment, scope.shop.id, filter, page),
         stats: (accountIds) => store.depositSummary(accountIds),
-        deposits: (scope, id, page) =>
-          Effect.gen(function*() {
-            const account = yield* get(scope, id)
-            const { rows, total } = yield* store.listDeposits(id, page)
-            return { account, rows, total }
-          }),
+        deposits: Effect.fn("Deposits.deposits")(function*(scope: ShopRef, id: string, page: { readonly limit: number; readonly offset: number }) {
+          const account = yield* get(scope, id)
+          const { rows, total } = yield* store.listDeposits(id, page)
+          return { account, rows, total }
+        }),
         receive,
         verifyNotification,
         simulate,

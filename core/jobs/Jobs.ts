@@ -115,12 +115,11 @@ export class Jobs extends Context.Service<Jobs, {
         )
       }
 
-      const runBatch = (clockScope: string | undefined) =>
-        Effect.gen(function*() {
-          const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: yield* realNow, leaseMs, limit: 20, clockScope })
-          yield* Effect.forEach(claimed, run, { concurrency: 4, discard: true })
-          return claimed.length
-        })
+      const runBatch = Effect.fnUntraced(function*(clockScope: string | undefined) {
+        const claimed = yield* store.claim({ kinds: [...handlers.keys()], now: yield* realNow, leaseMs, limit: 20, clockScope })
+        yield* Effect.forEach(claimed, run, { concurrency: 4, discard: true })
+        return claimed.length
+      })
 
       const runDue = Effect.gen(function*() {
         for (const task of tickTasks) yield* task

@@ -43,17 +43,16 @@ export class Ledger extends Context.Service<Ledger, {
         yield* store.append({ ...entry, postings })
         yield* Metrics.count(Metrics.ledgerEntries, { kind: entry.kind })
       })
-      const record = (
+      const record = Effect.fnUntraced(function*(
         account: { readonly environment: Environment; readonly shopId: string },
         kind: string,
         reference: string,
         postings: ReadonlyArray<Posting>
-      ) =>
-        Effect.gen(function*() {
-          const id = yield* ids.next("journal")
-          yield* post({ id, environment: account.environment, shopId: account.shopId, kind, reference, createdAt: yield* DateTime.now, postings })
-          return id
-        })
+      ) {
+        const id = yield* ids.next("journal")
+        yield* post({ id, environment: account.environment, shopId: account.shopId, kind, reference, createdAt: yield* DateTime.now, postings })
+        return id
+      })
       return Ledger.of({ post, record })
     })
   )

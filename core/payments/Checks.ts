@@ -57,26 +57,25 @@ export const makeChecks = Effect.gen(function*() {
     ])
   })
 
-  const checkLimits = (method: PaymentMethodDef, usd: BigDecimal.BigDecimal, local: BigDecimal.BigDecimal, localCurrency: string) =>
-    Effect.gen(function*() {
-      const limit = method.currencyLimits.find((l) => l.currency === localCurrency)
-      if (limit !== undefined && !BigDecimal.between(local, { minimum: Money.decimal(limit.min), maximum: Money.decimal(limit.max) })) {
-        return yield* limitError(
-          `${method.name} accepts ${limit.min} to ${limit.max} ${localCurrency}; this payment is ${Money.toText(local)} ${localCurrency}`,
-          { currency: localCurrency, min: Number(limit.min), max: Number(limit.max), amountLocal: Money.toJsonNumber(local) }
-        )
-      }
-      const minUsd = method.minTxUsd === null ? undefined : Money.decimal(method.minTxUsd)
-      const maxUsd = method.maxTxUsd === null ? undefined : Money.decimal(method.maxTxUsd)
-      if ((minUsd !== undefined && BigDecimal.isLessThan(usd, minUsd)) || (maxUsd !== undefined && BigDecimal.isGreaterThan(usd, maxUsd))) {
-        return yield* limitError(`${method.name} accepts ${method.minTxUsd ?? "0"} to ${method.maxTxUsd ?? "any"} USD`, {
-          currency: "USD",
-          min: minUsd === undefined ? null : Money.toJsonNumber(minUsd),
-          max: maxUsd === undefined ? null : Money.toJsonNumber(maxUsd),
-          amountUsd: Money.toJsonNumber(usd)
-        })
-      }
-    })
+  const checkLimits = Effect.fnUntraced(function*(method: PaymentMethodDef, usd: BigDecimal.BigDecimal, local: BigDecimal.BigDecimal, localCurrency: string) {
+    const limit = method.currencyLimits.find((l) => l.currency === localCurrency)
+    if (limit !== undefined && !BigDecimal.between(local, { minimum: Money.decimal(limit.min), maximum: Money.decimal(limit.max) })) {
+      return yield* limitError(
+        `${method.name} accepts ${limit.min} to ${limit.max} ${localCurrency}; this payment is ${Money.toText(local)} ${localCurrency}`,
+        { currency: localCurrency, min: Number(limit.min), max: Number(limit.max), amountLocal: Money.toJsonNumber(local) }
+      )
+    }
+    const minUsd = method.minTxUsd === null ? undefined : Money.decimal(method.minTxUsd)
+    const maxUsd = method.maxTxUsd === null ? undefined : Money.decimal(method.maxTxUsd)
+    if ((minUsd !== undefined && BigDecimal.isLessThan(usd, minUsd)) || (maxUsd !== undefined && BigDecimal.isGreaterThan(usd, maxUsd))) {
+      return yield* limitError(`${method.name} accepts ${method.minTxUsd ?? "0"} to ${method.maxTxUsd ?? "any"} USD`, {
+        currency: "USD",
+        min: minUsd === undefined ? null : Money.toJsonNumber(minUsd),
+        max: maxUsd === undefined ? null : Money.toJsonNumber(maxUsd),
+        amountUsd: Money.toJsonNumber(usd)
+      })
+    }
+  })
 
   /** Validates an amount in a presentment currency and converts it to the USD headline. */
   const headline = Effect.fnUntraced(function*(amount: BigDecimal.BigDecimal, currencyInput: string | undefined) {

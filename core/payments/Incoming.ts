@@ -29,14 +29,13 @@ export interface IncomingPayment {
   readonly userEmail: string
 }
 
-export const makeRecordIncoming = (lifecycle: Lifecycle) =>
-  Effect.gen(function*() {
-    const store = yield* PaymentStore
-    const fx = yield* Fx
-    const ids = yield* Ids
-    const tx = yield* Transactions
-    const config = yield* EngineConfig
-    const { moveOnce } = lifecycle
+export const makeRecordIncoming = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
+  const store = yield* PaymentStore
+  const fx = yield* Fx
+  const ids = yield* Ids
+  const tx = yield* Transactions
+  const config = yield* EngineConfig
+  const { moveOnce } = lifecycle
 
   const recordIncoming = Effect.fn("Payments.recordIncoming")(function*(scope: ShopScope, input: IncomingPayment) {
     const toUsd = yield* fx.toUsd(input.amountLocal, input.currencyLocal)
@@ -104,5 +103,5 @@ export const makeRecordIncoming = (lifecycle: Lifecycle) =>
     })).pipe(Effect.catchTag("Conflict", () => Effect.die(new Error(`payment ${id}: concurrent update while recording`))))
   })
 
-    return recordIncoming
-  })
+  return recordIncoming
+})

@@ -193,25 +193,24 @@ export const makeLifecycle = Effect.gen(function*() {
    * One pass of the reconcile poll: asks providers about pending payments older than `olderThan`
    * (a sandbox payment's age on its shop's clock); with `sandboxShopId`, that shop's only.
    */
-  const reconcile = (olderThan: Duration.Duration = reconcileAfter, sandboxShopId?: string) =>
-    Effect.gen(function*() {
-      const cutoff = DateTime.subtract(yield* realNow, { milliseconds: Duration.toMillis(olderThan) })
-      const pending = yield* store.pendingCreatedBefore(cutoff, 200, sandboxShopId)
-      let moved = 0
-      for (const p of pending) {
-        const provider = yield* registry.get(p.provider)
-        if (Option.isNone(provider)) continue
-        // Asked on the shop's clock: a sandbox provider's charge lives in the shop's time too.
-        const status = yield* clocks.within(p.environment, p.shopId, provider.value.status(p.providerRef, p.id)).pipe(
-          Effect.tapError((e) => Effect.logWarning(`reconcile ${p.id}: ${e.message}`)),
-          Effect.option
-        )
-        if (Option.isNone(status) || status.value.status === "pending") continue
-        const after = yield* applyUpdate(p.id, status.value)
-        if (Option.isSome(after) && after.value.status !== p.status) moved++
-      }
-      return moved
-    }).pipe(Effect.withSpan("Payments.reconcile"))
+  const reconcile = Effect.fn("Payments.reconcile")(function*(olderThan: Duration.Duration = reconcileAfter, sandboxShopId?: string) {
+    const cutoff = DateTime.subtract(yield* realNow, { milliseconds: Duration.toMillis(olderThan) })
+    const pending = yield* store.pendingCreatedBefore(cutoff, 200, sandboxShopId)
+    let moved = 0
+    for (const p of pending) {
+      const provider = yield* registry.get(p.provider)
+      if (Option.isNone(provider)) continue
+      // Asked on the shop's clock: a sandbox provider's charge lives in the shop's time too.
+      const status = yield* clocks.within(p.environment, p.shopId, provider.value.status(p.providerRef, p.id)).pipe(
+        Effect.tapError((e) => Effect.logWarning(`reconcile ${p.id}: ${e.message}`)),
+        Effect.option
+      )
+      if (Option.isNone(status) || status.value.status === "pending") continue
+      const after = yield* applyUpdate(p.id, status.value)
+      if (Option.isSome(after) && after.value.status !== p.status) moved++
+    }
+    return moved
+  })
 
   return { emit, save, moveOnce, applyUpdate, handleCallback, reconcile }
 })

@@ -165,19 +165,18 @@ export class Payouts extends Context.Service<Payouts, {
           ? Effect.void
           : Effect.fail(apiError("amount_invalid", "amount must be a positive USD amount with at most 2 decimals", { amount: Money.toJsonNumber(amount) }))
 
-      const insufficient = (currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) =>
-        Effect.gen(function*() {
-          const shortfall = BigDecimal.subtract(requested, available)
-          const toUsd = (x: BigDecimal.BigDecimal) => Effect.map(fx.toUsd(x, currency), (c) => Money.toJsonNumber(c.converted)).pipe(Effect.orElseSucceed(() => null))
-          return yield* apiError("balance_insufficient", `Only ${Money.toText(available)} ${currency} is available`, {
-            currency,
-            requested: Money.toJsonNumber(requested),
-            available: Money.toJsonNumber(available),
-            shortfall: Money.toJsonNumber(shortfall),
-            availableUsd: currency === "USD" ? Money.toJsonNumber(available) : yield* toUsd(available),
-            shortfallUsd: currency === "USD" ? Money.toJsonNumber(shortfall) : yield* toUsd(shortfall)
-          })
+      const insufficient = Effect.fnUntraced(function*(currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) {
+        const shortfall = BigDecimal.subtract(requested, available)
+        const toUsd = (x: BigDecimal.BigDecimal) => Effect.map(fx.toUsd(x, currency), (c) => Money.toJsonNumber(c.converted)).pipe(Effect.orElseSucceed(() => null))
+        return yield* apiError("balance_insufficient", `Only ${Money.toText(available)} ${currency} is available`, {
+          currency,
+          requested: Money.toJsonNumber(requested),
+          available: Money.toJsonNumber(available),
+          shortfall: Money.toJsonNumber(shortfall),
+          availableUsd: currency === "USD" ? Money.toJsonNumber(available) : yield* toUsd(available),
+          shortfallUsd: currency === "USD" ? Money.toJsonNumber(shortfall) : yield* toUsd(shortfall)
         })
+      })
 
       const transfer = Effect.fn("Payouts.transfer")(function*(scope: ShopRef, amountUsd: BigDecimal.BigDecimal) {
         yield* positiveUsd(amountUsd)
@@ -250,21 +249,20 @@ export class Payouts extends Context.Service<Payouts, {
         }))
 
       /** Moves a payout to its next status with the money that goes with it, in one transaction. */
-      const move = (payout: Payout, status: PayoutStatus, failureReason: string | null) =>
-        Effect.gen(function*() {
-          if (status === payout.status) return payout
-          const next = moved(payout, status, failureReason, yield* DateTime.now)
-          if (!(yield* store.update(next))) return yield* new Conflict()
-          if (payout.debited) {
-            const back: Book = status === "completed" ? "external" : "payout_available"
-            yield* post(payout, `payout.${status}`, payout.id, [
-              { book: "payouts_in_flight", currency: payout.currency, amount: BigDecimal.negate(payout.amount) },
-              { book: back, currency: payout.currency, amount: payout.amount }
-            ]).pipe(Effect.orDie)
-          }
-          yield* emit(next)
-          return next
-        })
+      const move = Effect.fnUntraced(function*(payout: Payout, status: PayoutStatus, failureReason: string | null) {
+        if (status === payout.status) return payout
+        const next = moved(payout, status, failureReason, yield* DateTime.now)
+        if (!(yield* store.update(next))) return yield* new Conflict()
+        if (payout.debited) {
+          const back: Book = status === "completed" ? "external" : "payout_available"
+          yield* post(payout, `payout.${status}`, payout.id, [
+            { book: "payouts_in_flight", currency: payout.currency, amount: BigDecimal.negate(payout.amount) },
+            { book: back, currency: payout.currency, amount: payout.amount }
+          ]).pipe(Effect.orDie)
+        }
+        yield* emit(next)
+        return next
+      })
 
       const updates = yield* makeProviderUpdates({ move })
       const { send } = yield* makeSend({ methods, move, insufficient, schedulePoll: updates.schedulePoll })

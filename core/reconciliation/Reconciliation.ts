@@ -99,41 +99,40 @@ export class Reconciliation extends Context.Service<Reconciliation, {
       const jobs = yield* Jobs
       const digest = yield* Digest.Digest
 
-      const discrepanciesOf = (report: ReconciliationReport, outcomes: ReadonlyArray<Outcome>) =>
-        Effect.gen(function*() {
-          const duplicates = new Map<string, number>()
-          const found: Array<Discrepancy> = []
-          for (const o of outcomes) {
-            if (o._tag === "matched") continue
-            const ref = o.line === null ? "" : o.line.providerRef ?? o.line.reference ?? `line ${o.line.line}`
-            let dedupeKey = o.record === null ? `${o.kind}:${o.line?.kind}:${ref}` : `${o.kind}:${o.record.id}`
-            if (o.kind === "duplicate") {
-              const n = (duplicates.get(dedupeKey) ?? 0) + 1
-              duplicates.set(dedupeKey, n)
-              dedupeKey = `${dedupeKey}:${n}`
-            }
-            found.push({
-              id: yield* ids.next("discrepancy"),
-              environment: report.environment,
-              provider: report.provider,
-              kind: o.kind,
-              status: "open",
-              reportId: report.id,
-              dedupeKey,
-              shopId: o.record?.shopId ?? null,
-              detail: o.detail,
-              line: o.line,
-              record: o.record,
-              resolution: null,
-              resolvedBy: null,
-              resolvedAt: null,
-              adjustmentEntryId: null,
-              createdAt: report.createdAt,
-              version: 1
-            })
+      const discrepanciesOf = Effect.fnUntraced(function*(report: ReconciliationReport, outcomes: ReadonlyArray<Outcome>) {
+        const duplicates = new Map<string, number>()
+        const found: Array<Discrepancy> = []
+        for (const o of outcomes) {
+          if (o._tag === "matched") continue
+          const ref = o.line === null ? "" : o.line.providerRef ?? o.line.reference ?? `line ${o.line.line}`
+          let dedupeKey = o.record === null ? `${o.kind}:${o.line?.kind}:${ref}` : `${o.kind}:${o.record.id}`
+          if (o.kind === "duplicate") {
+            const n = (duplicates.get(dedupeKey) ?? 0) + 1
+            duplicates.set(dedupeKey, n)
+            dedupeKey = `${dedupeKey}:${n}`
           }
-          return found
-        })
+          found.push({
+            id: yield* ids.next("discrepancy"),
+            environment: report.environment,
+            provider: report.provider,
+            kind: o.kind,
+            status: "open",
+            reportId: report.id,
+            dedupeKey,
+            shopId: o.record?.shopId ?? null,
+            detail: o.detail,
+            line: o.line,
+            record: o.record,
+            resolution: null,
+            resolvedBy: null,
+            resolvedAt: null,
+            adjustmentEntryId: null,
+            createdAt: report.createdAt,
+            version: 1
+          })
+        }
+        return found
+      })
 
       const importReport = Effect.fn("Reconciliation.importReport")(function*(input: ImportInput) {
         const entry = reports.entry(input.environment, input.provider)
@@ -273,11 +272,10 @@ export class Reconciliation extends Context.Service<Reconciliation, {
           proposed.set(key, start)
         }
       }))
-      yield* jobs.handle(JobKinds.run, (payload) =>
-        Effect.gen(function*() {
-          const job = yield* decodeRun(payload)
-          yield* run(job.environment, job.provider, { start: job.periodStart, end: DateTime.add(job.periodStart, { days: 1 }) })
-        }))
+      yield* jobs.handle(JobKinds.run, Effect.fnUntraced(function*(payload: unknown) {
+        const job = yield* decodeRun(payload)
+        yield* run(job.environment, job.provider, { start: job.periodStart, end: DateTime.add(job.periodStart, { days: 1 }) })
+      }))
 
       return Reconciliation.of({
         importReport,

@@ -46,26 +46,25 @@ export const refundRecord = (c: Claim): EngineRecord => ({
 })
 
 /** The records a report is about: those its lines name, and those that moved money in its period. */
-export const recordsFor = (
+export const recordsFor = Effect.fnUntraced(function*(
   store: ReconciliationStore["Service"],
   environment: Environment,
   provider: string,
   lines: ReadonlyArray<ReportLine>,
   period: ReportPeriod
-) =>
-  Effect.gen(function*() {
-    const providerRefs = new Set<string>()
-    const ids = new Set<string>()
-    for (const l of lines) {
-      if (l.providerRef !== null) providerRefs.add(l.providerRef)
-      // An upstream key is `<engine id>:<provider id>`; a bare engine id is sent as the order reference.
-      if (l.reference !== null) ids.add(l.reference.split(":")[0]!)
-    }
-    const found = yield* store.records(environment, provider, {
-      providerRefs: [...providerRefs],
-      ids: [...ids],
-      movedFrom: period.start,
-      movedTo: period.end
-    })
-    return [...found.payments.map(paymentRecord), ...found.refunds.map(refundRecord)]
+) {
+  const providerRefs = new Set<string>()
+  const ids = new Set<string>()
+  for (const l of lines) {
+    if (l.providerRef !== null) providerRefs.add(l.providerRef)
+    // An upstream key is `<engine id>:<provider id>`; a bare engine id is sent as the order reference.
+    if (l.reference !== null) ids.add(l.reference.split(":")[0]!)
+  }
+  const found = yield* store.records(environment, provider, {
+    providerRefs: [...providerRefs],
+    ids: [...ids],
+    movedFrom: period.start,
+    movedTo: period.end
   })
+  return [...found.payments.map(paymentRecord), ...found.refunds.map(refundRecord)]
+})

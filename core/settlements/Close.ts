@@ -67,55 +67,53 @@ export const makeClose = Effect.gen(function*() {
   const providers = yield* SettlementPayoutProviders
 
   /** The payment each entry is about: its reference is the payment, or a claim on it. */
-  const sourcesOf = (entries: ReadonlyArray<JournalEntry>) =>
-    Effect.gen(function*() {
-      const found = new Map<string, Payment | undefined>()
-      const paymentOf = (transactionId: string) =>
-        found.has(transactionId)
-          ? Effect.succeed(found.get(transactionId))
-          : Effect.map(payments.findById(transactionId), (p) => {
-            found.set(transactionId, Option.getOrUndefined(p))
-            return Option.getOrUndefined(p)
-          })
-      return yield* Effect.forEach(entries, (entry) =>
-        Effect.gen(function*() {
-          if (entry.reference.startsWith("TXN-")) return { entry, payment: yield* paymentOf(entry.reference) } satisfies LineSource
-          if (entry.reference.startsWith("CLM-")) {
-            const claim = yield* claims.findById(entry.reference)
-            return { entry, payment: Option.isSome(claim) ? yield* paymentOf(claim.value.transactionId) : undefined } satisfies LineSource
-          }
-          return { entry, payment: undefined } satisfies LineSource
-        }))
-    })
+  const sourcesOf = Effect.fnUntraced(function*(entries: ReadonlyArray<JournalEntry>) {
+    const found = new Map<string, Payment | undefined>()
+    const paymentOf = (transactionId: string) =>
+      found.has(transactionId)
+        ? Effect.succeed(found.get(transactionId))
+        : Effect.map(payments.findById(transactionId), (p) => {
+          found.set(transactionId, Option.getOrUndefined(p))
+          return Option.getOrUndefined(p)
+        })
+    return yield* Effect.forEach(entries, (entry) =>
+      Effect.gen(function*() {
+        if (entry.reference.startsWith("TXN-")) return { entry, payment: yield* paymentOf(entry.reference) } satisfies LineSource
+        if (entry.reference.startsWith("CLM-")) {
+          const claim = yield* claims.findById(entry.reference)
+          return { entry, payment: Option.isSome(claim) ? yield* paymentOf(claim.value.transactionId) : undefined } satisfies LineSource
+        }
+        return { entry, payment: undefined } satisfies LineSource
+      }))
+  })
 
   /** A new open batch from `start` to the schedule's next close. */
-  const openBatch = (schedule: SettlementSchedule, merchantId: string, start: DateTime.Utc) =>
-    Effect.gen(function*() {
-      const batch: SettlementBatch = {
-        id: yield* ids.next("settlement"),
-        environment: schedule.environment,
-        merchantId,
-        shopId: schedule.shopId,
-        status: "open",
-        periodStart: start,
-        periodEnd: nextCloseOf(schedule, start) ?? start,
-        closedAt: null,
-        destination: schedule.destination,
-        summary: null,
-        lineCount: 0,
-        provider: null,
-        providerRef: null,
-        transactionHash: null,
-        failureReason: null,
-        statementReadyAt: null,
-        createdAt: start,
-        updatedAt: start,
-        paidAt: null,
-        version: 1
-      }
-      yield* store.insert(batch)
-      return batch
-    })
+  const openBatch = Effect.fnUntraced(function*(schedule: SettlementSchedule, merchantId: string, start: DateTime.Utc) {
+    const batch: SettlementBatch = {
+      id: yield* ids.next("settlement"),
+      environment: schedule.environment,
+      merchantId,
+      shopId: schedule.shopId,
+      status: "open",
+      periodStart: start,
+      periodEnd: nextCloseOf(schedule, start) ?? start,
+      closedAt: null,
+      destination: schedule.destination,
+      summary: null,
+      lineCount: 0,
+      provider: null,
+      providerRef: null,
+      transactionHash: null,
+      failureReason: null,
+      statementReadyAt: null,
+      createdAt: start,
+      updatedAt: start,
+      paidAt: null,
+      version: 1
+    }
+    yield* store.insert(batch)
+    return batch
+  })
 
   /**
    * Closes the shop's open batch now. Answers the closed batch, or none when it stays open (below

@@ -95,19 +95,18 @@ export const makePay = Effect.gen(function*() {
       return next
     })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }), Effect.orDie)
 
-  const schedulePoll = (b: SettlementBatch, round: number) =>
-    Effect.gen(function*() {
-      if (round > pollRounds) {
-        return yield* Effect.logError("settlement payout still pending after 30 days: the batch needs the operator").pipe(
-          Effect.annotateLogs({ settlementId: b.id, provider: b.provider, providerRef: b.providerRef })
-        )
-      }
-      const minutes = pollMinutes[round - 1] ?? 360
-      yield* jobs.enqueue(JobKinds.poll, { settlementId: b.id, round }, {
-        runAt: DateTime.add(yield* DateTime.now, { minutes }),
-        dedupeKey: `${JobKinds.poll}:${b.id}:${round}`
-      })
+  const schedulePoll = Effect.fnUntraced(function*(b: SettlementBatch, round: number) {
+    if (round > pollRounds) {
+      return yield* Effect.logError("settlement payout still pending after 30 days: the batch needs the operator").pipe(
+        Effect.annotateLogs({ settlementId: b.id, provider: b.provider, providerRef: b.providerRef })
+      )
+    }
+    const minutes = pollMinutes[round - 1] ?? 360
+    yield* jobs.enqueue(JobKinds.poll, { settlementId: b.id, round }, {
+      runAt: DateTime.add(yield* DateTime.now, { minutes }),
+      dedupeKey: `${JobKinds.poll}:${b.id}:${round}`
     })
+  })
 
   /**
    * A batch paid to a bank account becomes a withdrawal (no fee: the batch is the merchant's
@@ -153,87 +152,83 @@ export const makePay = Effect.gen(function*() {
    * day, then every hour for 30 days (the batch stays `paying`, its money in flight); then the
    * batch is the operator's. A job's own retries would give up after hours.
    */
-  const retryLater = (b: SettlementBatch, attempt: number, reason: string) =>
-    Effect.gen(function*() {
-      yield* Effect.logWarning("settlement payout provider unavailable: the batch stays paying and is asked again").pipe(
-        Effect.annotateLogs({ settlementId: b.id, provider: b.provider, attempt, reason })
+  const retryLater = Effect.fnUntraced(function*(b: SettlementBatch, attempt: number, reason: string) {
+    yield* Effect.logWarning("settlement payout provider unavailable: the batch stays paying and is asked again").pipe(
+      Effect.annotateLogs({ settlementId: b.id, provider: b.provider, attempt, reason })
+    )
+    if (attempt >= maxPayAttempts) {
+      return yield* Effect.logError("settlement payout provider unreachable for 30 days: the batch needs the operator").pipe(
+        Effect.annotateLogs({ settlementId: b.id, provider: b.provider })
       )
-      if (attempt >= maxPayAttempts) {
-        return yield* Effect.logError("settlement payout provider unreachable for 30 days: the batch needs the operator").pipe(
-          Effect.annotateLogs({ settlementId: b.id, provider: b.provider })
-        )
-      }
-      yield* jobs.enqueue(JobKinds.pay, { settlementId: b.id, round: attempt + 1 }, {
-        runAt: DateTime.add(yield* DateTime.now, { minutes: attempt < 288 ? 5 : 60 }),
-        dedupeKey: `${JobKinds.pay}:${b.id}:${attempt + 1}`
-      })
+    }
+    yield* jobs.enqueue(JobKinds.pay, { settlementId: b.id, round: attempt + 1 }, {
+      runAt: DateTime.add(yield* DateTime.now, { minutes: attempt < 288 ? 5 : 60 }),
+      dedupeKey: `${JobKinds.pay}:${b.id}:${attempt + 1}`
     })
+  })
 
-  const pay = (settlementId: string, attempt = 1) =>
-    Effect.gen(function*() {
-      const found = yield* store.findById(settlementId)
-      if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef !== null) return
-      const b = found.value
-      if (b.destination.kind === "bank") return yield* payByWithdrawal(b, b.destination)
-      if (b.provider === "sandbox") {
-        yield* apply(b, { providerRef: `sbx_${b.id}`, status: "complete", transactionHash: sandboxHash(b.id) })
-        return
-      }
-      const provider = b.provider === null ? undefined : providers.byId(b.provider)
-      if (provider === undefined) {
-        // The payer was configured at the close and is not now: whether it was asked is unknown,
-        // so the batch stays paying and the job retries (the operator restores the connector).
-        return yield* Effect.fail(`settlement payout provider '${b.provider}' is not configured`)
-      }
-      const sent = yield* provider.send({
-        batchId: b.id,
-        idempotencyKey: `${b.id}:${provider.id}`,
-        environment: b.environment,
-        amountUsd: Money.round(netOf(b), "USD"),
-        destination: { chain: b.destination.chain, address: b.destination.address }
-      }).pipe(
-        Effect.map((update): Option.Option<SettlementPayoutUpdate> => Option.some(update)),
-        Effect.catchTag("SettlementPayoutRejected", (e) => Effect.succeed(Option.some<SettlementPayoutUpdate>({ providerRef: "", status: "failed", detail: `refused: ${e.reason}` }))),
-        Effect.catchTag("SettlementPayoutUnavailable", (e) => Effect.as(retryLater(b, attempt, e.reason), Option.none<SettlementPayoutUpdate>()))
-      )
-      if (Option.isNone(sent)) return
-      const after = yield* apply(b, sent.value)
-      if (after.status === "paying") yield* schedulePoll(after, 1)
-    })
+  const pay = Effect.fnUntraced(function*(settlementId: string, attempt = 1) {
+    const found = yield* store.findById(settlementId)
+    if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef !== null) return
+    const b = found.value
+    if (b.destination.kind === "bank") return yield* payByWithdrawal(b, b.destination)
+    if (b.provider === "sandbox") {
+      yield* apply(b, { providerRef: `sbx_${b.id}`, status: "complete", transactionHash: sandboxHash(b.id) })
+      return
+    }
+    const provider = b.provider === null ? undefined : providers.byId(b.provider)
+    if (provider === undefined) {
+      // The payer was configured at the close and is not now: whether it was asked is unknown,
+      // so the batch stays paying and the job retries (the operator restores the connector).
+      return yield* Effect.fail(`settlement payout provider '${b.provider}' is not configured`)
+    }
+    const sent = yield* provider.send({
+      batchId: b.id,
+      idempotencyKey: `${b.id}:${provider.id}`,
+      environment: b.environment,
+      amountUsd: Money.round(netOf(b), "USD"),
+      destination: { chain: b.destination.chain, address: b.destination.address }
+    }).pipe(
+      Effect.map((update): Option.Option<SettlementPayoutUpdate> => Option.some(update)),
+      Effect.catchTag("SettlementPayoutRejected", (e) => Effect.succeed(Option.some<SettlementPayoutUpdate>({ providerRef: "", status: "failed", detail: `refused: ${e.reason}` }))),
+      Effect.catchTag("SettlementPayoutUnavailable", (e) => Effect.as(retryLater(b, attempt, e.reason), Option.none<SettlementPayoutUpdate>()))
+    )
+    if (Option.isNone(sent)) return
+    const after = yield* apply(b, sent.value)
+    if (after.status === "paying") yield* schedulePoll(after, 1)
+  })
 
   yield* jobs.handle(JobKinds.pay, (payload) => Effect.flatMap(decodeJob(payload), ({ round, settlementId }) => pay(settlementId, round ?? 1)))
 
-  yield* jobs.handle(JobKinds.poll, (payload) =>
-    Effect.gen(function*() {
-      const { round = 1, settlementId } = yield* decodeJob(payload)
-      const found = yield* store.findById(settlementId)
-      if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef === null) return
-      const b = found.value
-      const provider = b.provider === null ? undefined : providers.byId(b.provider)
-      if (provider === undefined) return yield* Effect.fail(`settlement payout provider '${b.provider}' is not configured`)
-      const update = yield* provider.status(b.providerRef!).pipe(Effect.result)
-      const after = update._tag === "Success" ? yield* apply(b, update.success) : b
-      if (after.status === "paying") yield* schedulePoll(after, round + 1)
-    }))
+  yield* jobs.handle(JobKinds.poll, Effect.fnUntraced(function*(payload: unknown) {
+    const { round = 1, settlementId } = yield* decodeJob(payload)
+    const found = yield* store.findById(settlementId)
+    if (Option.isNone(found) || found.value.status !== "paying" || found.value.providerRef === null) return
+    const b = found.value
+    const provider = b.provider === null ? undefined : providers.byId(b.provider)
+    if (provider === undefined) return yield* Effect.fail(`settlement payout provider '${b.provider}' is not configured`)
+    const update = yield* provider.status(b.providerRef!).pipe(Effect.result)
+    const after = update._tag === "Success" ? yield* apply(b, update.success) : b
+    if (after.status === "paying") yield* schedulePoll(after, round + 1)
+  }))
 
   /** A provider's notification, verified by its plugin; each transfer it names moves its batch on the batch's shop clock. */
-  const callback = (providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string): Effect.Effect<number, ApiError> =>
-    Effect.gen(function*() {
-      const provider = providers.byId(providerId)
-      if (provider === undefined) return yield* notFound("settlement payout provider", providerId)
-      const updates = yield* provider.verifyCallback(headers, rawBody).pipe(
-        Effect.mapError((e) => apiError("authentication_failed", `The notification was rejected: ${e.reason}`))
-      )
-      let moved = 0
-      for (const update of updates) {
-        const byRef = yield* store.findByProviderRef(providerId, update.providerRef)
-        const found = Option.isSome(byRef) || update.batchId === undefined ? byRef : yield* store.findById(update.batchId)
-        if (Option.isNone(found) || found.value.provider !== providerId) continue
-        yield* clocks.within(found.value.environment, found.value.shopId, apply(found.value, update))
-        moved++
-      }
-      return moved
-    })
+  const callback = Effect.fn("Settlements.callback")(function*(providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string): Effect.fn.Return<number, ApiError> {
+    const provider = providers.byId(providerId)
+    if (provider === undefined) return yield* notFound("settlement payout provider", providerId)
+    const updates = yield* provider.verifyCallback(headers, rawBody).pipe(
+      Effect.mapError((e) => apiError("authentication_failed", `The notification was rejected: ${e.reason}`))
+    )
+    let moved = 0
+    for (const update of updates) {
+      const byRef = yield* store.findByProviderRef(providerId, update.providerRef)
+      const found = Option.isSome(byRef) || update.batchId === undefined ? byRef : yield* store.findById(update.batchId)
+      if (Option.isNone(found) || found.value.provider !== providerId) continue
+      yield* clocks.within(found.value.environment, found.value.shopId, apply(found.value, update))
+      moved++
+    }
+    return moved
+  })
 
   return { pay, callback }
 })

@@ -86,124 +86,118 @@ export class Settlements extends Context.Service<Settlements, {
       const { callback } = yield* makePay
 
       /** Enqueues the close after `after` of this schedule version (once ever per key). Run on the shop's clock. */
-      const enqueueNext = (schedule: SettlementSchedule, after: DateTime.Utc) =>
-        Effect.gen(function*() {
-          const at = nextCloseOf(schedule, after)
-          if (at === null) return
-          yield* jobs.enqueue(JobKinds.close, { environment: schedule.environment, shopId: schedule.shopId, version: schedule.version }, {
-            runAt: at,
-            dedupeKey: `${JobKinds.close}:${schedule.environment}:${schedule.shopId}:${schedule.version}:${DateTime.formatIso(at)}`
-          })
+      const enqueueNext = Effect.fnUntraced(function*(schedule: SettlementSchedule, after: DateTime.Utc) {
+        const at = nextCloseOf(schedule, after)
+        if (at === null) return
+        yield* jobs.enqueue(JobKinds.close, { environment: schedule.environment, shopId: schedule.shopId, version: schedule.version }, {
+          runAt: at,
+          dedupeKey: `${JobKinds.close}:${schedule.environment}:${schedule.shopId}:${schedule.version}:${DateTime.formatIso(at)}`
         })
+      })
 
       /** Writes the schedule and makes sure the shop has an open batch ending at its next close. */
-      const install = (account: ShopAccount, schedule: SettlementSchedule) =>
-        Effect.gen(function*() {
-          const now = yield* DateTime.now
-          yield* store.putSchedule(schedule)
-          const open = yield* store.open(account.environment, account.shopId)
-          if (Option.isNone(open)) yield* openBatch(schedule, account.merchantId, now)
-          else {
-            const updated: SettlementBatch = {
-              ...open.value,
-              periodEnd: nextCloseOf(schedule, now) ?? open.value.periodEnd,
-              destination: schedule.destination,
-              updatedAt: now,
-              version: open.value.version + 1
-            }
-            yield* store.update(updated)
+      const install = Effect.fnUntraced(function*(account: ShopAccount, schedule: SettlementSchedule) {
+        const now = yield* DateTime.now
+        yield* store.putSchedule(schedule)
+        const open = yield* store.open(account.environment, account.shopId)
+        if (Option.isNone(open)) yield* openBatch(schedule, account.merchantId, now)
+        else {
+          const updated: SettlementBatch = {
+            ...open.value,
+            periodEnd: nextCloseOf(schedule, now) ?? open.value.periodEnd,
+            destination: schedule.destination,
+            updatedAt: now,
+            version: open.value.version + 1
           }
-          yield* enqueueNext(schedule, now)
-        })
+          yield* store.update(updated)
+        }
+        yield* enqueueNext(schedule, now)
+      })
 
       /**
        * A schedule that does not keep reserves: before the close, every reserve the shop still
        * holds is released (each payment's own release, as its job would on its date), so the batch
        * pays it now; the release jobs that come due later find it released and do nothing.
        */
-      const releaseReserves = (schedule: SettlementSchedule) =>
-        Effect.gen(function*() {
-          for (let offset = 0; ; offset += reservePage) {
-            const { rows } = yield* paymentStore.list(schedule.environment, schedule.shopId, { statuses: ["completed", "refunded", "chargeback"] }, {
-              limit: reservePage,
-              offset
-            })
-            for (const p of rows) {
-              if (p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(reserveShare(p))) {
-                yield* payments.releaseReserveNow(p.id)
-              }
+      const releaseReserves = Effect.fnUntraced(function*(schedule: SettlementSchedule) {
+        for (let offset = 0; ; offset += reservePage) {
+          const { rows } = yield* paymentStore.list(schedule.environment, schedule.shopId, { statuses: ["completed", "refunded", "chargeback"] }, {
+            limit: reservePage,
+            offset
+          })
+          for (const p of rows) {
+            if (p.completedAt !== null && p.settlement.reserveReleasedAt === null && BigDecimal.isPositive(reserveShare(p))) {
+              yield* payments.releaseReserveNow(p.id)
             }
-            if (rows.length < reservePage) return
           }
-        })
+          if (rows.length < reservePage) return
+        }
+      })
 
-      yield* jobs.handle(JobKinds.close, (payload) =>
-        Effect.gen(function*() {
-          const job = yield* decodeClose(payload)
-          const found = yield* store.schedule(job.environment, job.shopId)
-          if (Option.isNone(found) || found.value.version !== job.version) return
-          // The next close first: a chain broken by a failing close would stop the shop's payouts.
-          yield* enqueueNext(found.value, yield* DateTime.now)
-          if (!found.value.keepReserve) yield* releaseReserves(found.value)
-          yield* close(found.value)
-        }))
+      yield* jobs.handle(JobKinds.close, Effect.fnUntraced(function*(payload: unknown) {
+        const job = yield* decodeClose(payload)
+        const found = yield* store.schedule(job.environment, job.shopId)
+        if (Option.isNone(found) || found.value.version !== job.version) return
+        // The next close first: a chain broken by a failing close would stop the shop's payouts.
+        yield* enqueueNext(found.value, yield* DateTime.now)
+        if (!found.value.keepReserve) yield* releaseReserves(found.value)
+        yield* close(found.value)
+      }))
 
-      yield* jobs.handle(JobKinds.statement, (payload) =>
-        Effect.gen(function*() {
-          const { settlementId } = yield* decodeBatch(payload)
-          const found = yield* store.findById(settlementId)
-          if (Option.isNone(found) || found.value.status === "open" || found.value.statementReadyAt !== null) return
-          const b = found.value
-          // Built and checked once here, so that the event only announces a statement that renders.
-          yield* statementOf(b)
-          // The payout may move the batch meanwhile: read again and retry at once on a conflict.
-          yield* tx.run(Effect.gen(function*() {
-            const current = yield* store.findById(b.id)
-            if (Option.isNone(current) || current.value.statementReadyAt !== null) return
-            const now = yield* DateTime.now
-            if (!(yield* store.update({ ...current.value, statementReadyAt: now, updatedAt: now, version: current.value.version + 1 }))) {
-              return yield* new Conflict()
-            }
-            const paths = statementPaths(b.id)
-            yield* events.emit({
-              environment: b.environment,
-              merchantId: b.merchantId,
-              shopId: b.shopId,
-              type: "settlement.pdf_ready",
-              data: { settlementId: b.id, pdfUrl: paths.pdf, csvUrl: paths.csv, lineCount: b.lineCount, net: Money.toJsonNumber(Money.round(b.summary!.net, "USD")) },
-              relatedTxId: null,
-              relatedId: b.id
-            })
-          })).pipe(retryOnConflict("settlement", 5))
-        }))
-
-      const statementOf = (b: SettlementBatch) =>
-        Effect.gen(function*() {
-          const merchant = yield* tenancy.findMerchant(b.merchantId)
-          const shop = yield* tenancy.findShop(b.shopId)
-          const lines = yield* store.lines(b.id)
-          const statement: Statement = {
-            merchant: { id: b.merchantId, name: Option.match(merchant, { onNone: () => b.merchantId, onSome: (m) => m.name }) },
-            shop: { id: b.shopId, name: Option.match(shop, { onNone: () => b.shopId, onSome: (s) => s.name }) },
-            batch: {
-              id: b.id,
-              periodStart: b.periodStart,
-              periodEnd: b.periodEnd,
-              closedAt: b.closedAt ?? b.periodEnd,
-              status: b.status === "open" ? "closed" : b.status,
-              destination: b.destination.kind === "usdc"
-                ? b.destination
-                : { kind: "bank", label: `${b.destination.bankName} ${maskedAccount(b.destination.accountNumber)} (${b.destination.accountHolder})` },
-              payoutReference: b.transactionHash ?? b.providerRef
-            },
-            summary: b.summary!,
-            lines
+      yield* jobs.handle(JobKinds.statement, Effect.fnUntraced(function*(payload: unknown) {
+        const { settlementId } = yield* decodeBatch(payload)
+        const found = yield* store.findById(settlementId)
+        if (Option.isNone(found) || found.value.status === "open" || found.value.statementReadyAt !== null) return
+        const b = found.value
+        // Built and checked once here, so that the event only announces a statement that renders.
+        yield* statementOf(b)
+        // The payout may move the batch meanwhile: read again and retry at once on a conflict.
+        yield* tx.run(Effect.gen(function*() {
+          const current = yield* store.findById(b.id)
+          if (Option.isNone(current) || current.value.statementReadyAt !== null) return
+          const now = yield* DateTime.now
+          if (!(yield* store.update({ ...current.value, statementReadyAt: now, updatedAt: now, version: current.value.version + 1 }))) {
+            return yield* new Conflict()
           }
-          const checked = check(statement)
-          // Lines that do not add up to the net are a bug in the close, never the merchant's input.
-          if (checked._tag === "Failure") return yield* Effect.die(checked.failure)
-          return checked.success
-        })
+          const paths = statementPaths(b.id)
+          yield* events.emit({
+            environment: b.environment,
+            merchantId: b.merchantId,
+            shopId: b.shopId,
+            type: "settlement.pdf_ready",
+            data: { settlementId: b.id, pdfUrl: paths.pdf, csvUrl: paths.csv, lineCount: b.lineCount, net: Money.toJsonNumber(Money.round(b.summary!.net, "USD")) },
+            relatedTxId: null,
+            relatedId: b.id
+          })
+        })).pipe(retryOnConflict("settlement", 5))
+      }))
+
+      const statementOf = Effect.fnUntraced(function*(b: SettlementBatch) {
+        const merchant = yield* tenancy.findMerchant(b.merchantId)
+        const shop = yield* tenancy.findShop(b.shopId)
+        const lines = yield* store.lines(b.id)
+        const statement: Statement = {
+          merchant: { id: b.merchantId, name: Option.match(merchant, { onNone: () => b.merchantId, onSome: (m) => m.name }) },
+          shop: { id: b.shopId, name: Option.match(shop, { onNone: () => b.shopId, onSome: (s) => s.name }) },
+          batch: {
+            id: b.id,
+            periodStart: b.periodStart,
+            periodEnd: b.periodEnd,
+            closedAt: b.closedAt ?? b.periodEnd,
+            status: b.status === "open" ? "closed" : b.status,
+            destination: b.destination.kind === "usdc"
+              ? b.destination
+              : { kind: "bank", label: `${b.destination.bankName} ${maskedAccount(b.destination.accountNumber)} (${b.destination.accountHolder})` },
+            payoutReference: b.transactionHash ?? b.providerRef
+          },
+          summary: b.summary!,
+          lines
+        }
+        const checked = check(statement)
+        // Lines that do not add up to the net are a bug in the close, never the merchant's input.
+        if (checked._tag === "Failure") return yield* Effect.die(checked.failure)
+        return checked.success
+      })
 
       const get = Effect.fn("Settlements.get")(function*(account: ShopAccount, id: string) {
         const found = yield* store.find(account.environment, account.shopId, id)
@@ -241,13 +235,12 @@ export class Settlements extends Context.Service<Settlements, {
       })
 
       return Settlements.of({
-        schedule: (account) =>
-          Effect.gen(function*() {
-            const found = yield* store.schedule(account.environment, account.shopId)
-            if (Option.isNone(found)) return Option.none()
-            const now = yield* clocks.now(account.environment, account.shopId)
-            return Option.some({ schedule: found.value, nextCloseAt: nextCloseOf(found.value, now) })
-          }),
+        schedule: Effect.fn("Settlements.schedule")(function*(account: ShopAccount) {
+          const found = yield* store.schedule(account.environment, account.shopId)
+          if (Option.isNone(found)) return Option.none()
+          const now = yield* clocks.now(account.environment, account.shopId)
+          return Option.some({ schedule: found.value, nextCloseAt: nextCloseOf(found.value, now) })
+        }),
         setSchedule,
         startSandboxDefault: (account) =>
           clocks.within("sandbox", account.shopId, Effect.flatMap(DateTime.now, (now) => install(account, sandboxDefault(account.shopId, now)))),

@@ -135,21 +135,20 @@ export class Webhooks extends Context.Service<Webhooks, {
         return found.value
       })
 
-      const check = (environment: Environment, input: SubscriptionInput) =>
-        Effect.gen(function*() {
-          const shape = input.url === undefined
-            ? undefined
-            : validUrl(input.url) ??
-              (environment === "production" && !input.url.startsWith("https:") ? { path: "url", message: "Expected an https URL in production" } : undefined)
-          // Webhooks may not reach internal networks (SSRF): the sender judges the host.
-          const refused = input.url === undefined || shape !== undefined ? undefined : yield* sender.checkTarget(input.url)
-          const issues = [
-            ...(shape === undefined ? [] : [shape]),
-            ...(refused === undefined ? [] : [{ path: "url", message: `Not a permitted webhook target: ${refused}` }]),
-            ...(input.events === undefined ? [] : validEvents(input.events))
-          ]
-          if (issues.length > 0) return yield* invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues)
-        })
+      const check = Effect.fnUntraced(function*(environment: Environment, input: SubscriptionInput) {
+        const shape = input.url === undefined
+          ? undefined
+          : validUrl(input.url) ??
+            (environment === "production" && !input.url.startsWith("https:") ? { path: "url", message: "Expected an https URL in production" } : undefined)
+        // Webhooks may not reach internal networks (SSRF): the sender judges the host.
+        const refused = input.url === undefined || shape !== undefined ? undefined : yield* sender.checkTarget(input.url)
+        const issues = [
+          ...(shape === undefined ? [] : [shape]),
+          ...(refused === undefined ? [] : [{ path: "url", message: `Not a permitted webhook target: ${refused}` }]),
+          ...(input.events === undefined ? [] : validEvents(input.events))
+        ]
+        if (issues.length > 0) return yield* invalidRequest(issues.map((i) => `${i.path}: ${i.message}`).join("; "), issues)
+      })
 
       const create = Effect.fn("Webhooks.create")(function*(scope: Scope, input: SubscriptionInput) {
         if (input.events === undefined) {
@@ -337,32 +336,31 @@ export class Webhooks extends Context.Service<Webhooks, {
        * batch concurrently (each attempt on its shop's clock) and records every outcome in one
        * write. A worker that dies before that write loses nothing: the lease lapses.
        */
-      const deliverBatch = (sandboxShopId: string | undefined) =>
-        Effect.gen(function*() {
-          const due = yield* store.claimDeliveries(yield* realNow, leaseMs, deliveryBatchSize, sandboxShopId)
-          if (due.length === 0) return 0
-          const subscriptions = new Map<string, Option.Option<Subscription>>()
-          for (const d of due) {
-            if (!subscriptions.has(d.webhookId)) subscriptions.set(d.webhookId, yield* store.findSubscriptionById(d.webhookId))
-          }
-          const byShop = new Map<string, Array<Delivery>>()
-          for (const d of due) {
-            const key = `${d.environment}/${d.shopId}`
-            byShop.set(key, [...(byShop.get(key) ?? []), d])
-          }
-          const outcomes = yield* Effect.forEach(byShop.values(), (group) =>
-            clocks.within(
-              group[0]!.environment,
-              group[0]!.shopId,
-              Effect.forEach(group, (d) =>
-                attempt(d, subscriptions.get(d.webhookId)!).pipe(
-                  ownTrace("Webhook delivery", d.traceParent, { "webhook.event": d.event, "webhook.attempt": d.attempts + 1 })
-                ), { concurrency: "unbounded" })
-            ), { concurrency: "unbounded" })
-          yield* store.recordAttempts(outcomes.flat())
-          yield* Metrics.countDeliveries(outcomes.flat().map((o) => o.result.status))
-          return due.length
-        })
+      const deliverBatch = Effect.fnUntraced(function*(sandboxShopId: string | undefined) {
+        const due = yield* store.claimDeliveries(yield* realNow, leaseMs, deliveryBatchSize, sandboxShopId)
+        if (due.length === 0) return 0
+        const subscriptions = new Map<string, Option.Option<Subscription>>()
+        for (const d of due) {
+          if (!subscriptions.has(d.webhookId)) subscriptions.set(d.webhookId, yield* store.findSubscriptionById(d.webhookId))
+        }
+        const byShop = new Map<string, Array<Delivery>>()
+        for (const d of due) {
+          const key = `${d.environment}/${d.shopId}`
+          byShop.set(key, [...(byShop.get(key) ?? []), d])
+        }
+        const outcomes = yield* Effect.forEach(byShop.values(), (group) =>
+          clocks.within(
+            group[0]!.environment,
+            group[0]!.shopId,
+            Effect.forEach(group, (d) =>
+              attempt(d, subscriptions.get(d.webhookId)!).pipe(
+                ownTrace("Webhook delivery", d.traceParent, { "webhook.event": d.event, "webhook.attempt": d.attempts + 1 })
+              ), { concurrency: "unbounded" })
+          ), { concurrency: "unbounded" })
+        yield* store.recordAttempts(outcomes.flat())
+        yield* Metrics.countDeliveries(outcomes.flat().map((o) => o.result.status))
+        return due.length
+      })
       const deliverDue = deliverBatch(undefined).pipe(Effect.withSpan("Webhooks.deliverDue"))
 
       return Webhooks.of({
