@@ -5,7 +5,7 @@
  * (`Invariants.ts`) checked after every step. The store is wrapped only to observe which record
  * each Idempotency-Key is bound to, or, for the planted-bug tests, to break it on purpose.
  */
-import { Clock, DateTime, Effect, Exit, Layer, References } from "effect"
+import { Clock, DateTime, Effect, Exit, Layer, Redacted, References } from "effect"
 import { TestClock } from "effect/testing"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { JournalEntry } from "../../core/ledger/Journal.ts"
@@ -15,12 +15,22 @@ import { JobStore } from "../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { Transactions } from "../../core/ports/Transactions.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
-import { EngineTestWith, newScope, routeShopTo } from "../support/Engine.ts"
+import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
+import { Engine, FoundationTest } from "../../core/Engine.ts"
+import { EngineConfig } from "../../core/EngineConfig.ts"
+import * as Money from "../../core/Money.ts"
+import { ProviderReports } from "../../core/ports/ProviderReports.ts"
+import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
+import { Webhooks } from "../../core/webhooks/Webhooks.ts"
+import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
+import { newScope, routeShopTo, testEngineConfig } from "../support/Engine.ts"
 import { postgresStore, type StoreLayer } from "../support/Stores.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
-import { checkInvariants } from "./Invariants.ts"
+import { checkDeliveries, checkInvariants } from "./Invariants.ts"
 import { summarize } from "./Summary.ts"
-import { describeStep, drain, KeyLifetimes, runStep, type Step, type World } from "./Operations.ts"
+import { describeStep, drain, KeyLifetimes, payoutCurrency, runStep, type Step, type World } from "./Operations.ts"
+import { PayoutDouble } from "./PayoutDouble.ts"
+import { receiverUrl, WebhookReceiver } from "./WebhookReceiver.ts"
 import { type DoubleOptions, ProviderDouble, Told } from "./ProviderDouble.ts"
 import { Random } from "./Random.ts"
 
@@ -171,6 +181,28 @@ const storeLayer = (
   return Layer.mergeAll(observed, jobsObserved, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
 }
 
+/**
+ * The engine as `EngineTestWith` assembles it (test/support/Engine.ts), with the payout double
+ * registered as the payout provider and webhooks sent to the in-process receiver (the
+ * `WebhookSender` port) instead of the scripted sender.
+ */
+const simEngine = (payouts: PayoutDouble, receiver: WebhookReceiver, store: StoreLayer) =>
+  SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
+    Layer.provideMerge(
+      Engine.services.pipe(
+        Layer.provideMerge(Layer.mergeAll(Payouts.providers([payouts.provider]), SettlementPayoutProviders.none, ProviderReports.none)),
+        Layer.provideMerge(FoundationTest)
+      )
+    ),
+    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
+    Layer.provideMerge(receiver.layer),
+    Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
+    Layer.provideMerge(store)
+  )
+
+/** How much MXN the shop's payout balance is funded with before the first step. */
+const initialFunding = "30000"
+
 /** Runs `history`; stops at the first step after which an invariant fails. */
 export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {}): Promise<RunResult> => {
   const bindings = new Map<string, Set<string>>()
@@ -179,7 +211,10 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
   const engineProcess = { dead: false }
   const keys = new KeyLifetimes()
   const killed: Array<{ readonly id: string; readonly error: string }> = []
-  const engine = EngineTestWith(Payouts.noProviders, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
+  const payoutOutbox: World["payoutOutbox"] = []
+  const payoutDouble = new PayoutDouble("simpay", payoutOutbox)
+  const receiver = new WebhookReceiver()
+  const engine = simEngine(payoutDouble, receiver, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
   const program = Effect.gen(function*() {
     const started = performance.now()
     const scope = yield* newScope("sandbox")
@@ -188,6 +223,9 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
     const doubles = [new ProviderDouble("simA", told, outbox, options.double), new ProviderDouble("simB", told, outbox, options.double)]
     // The shop's sandbox payments cascade simA, then simB; the sandbox provider is not routed.
     yield* routeShopTo(scope, doubles.map((d) => d.provider), { sandboxLast: false })
+    // The shop's payout balance, and its webhook endpoint (every event).
+    yield* (yield* Payouts).fundSandbox(scope, payoutCurrency, Money.decimal(initialFunding))
+    const webhook = yield* (yield* Webhooks).create({ environment: scope.environment, shopId: scope.shop.id }, { url: receiverUrl, events: ["*"] })
     const world: World = {
       scope,
       doubles,
@@ -199,7 +237,12 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
       keys,
       liveWaitMs: store === "memory" ? 1 : 20,
       log: [],
-      process: engineProcess
+      process: engineProcess,
+      payouts: payoutDouble,
+      payoutOutbox,
+      payoutAnswers: new Map(),
+      receiver,
+      webhookId: webhook.id
     }
     faults.rate = options.storeFailures ?? 0
     for (const [i, step] of history.entries()) {
@@ -219,11 +262,12 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
     // every job has run or is dead with its reason; then every invariant holds again.
     faults.rate = 0
     for (let day = 0; day < settleDays; day++) {
+      receiver.setSeed((history.length + day) * 7919)
       yield* TestClock.adjust("1 day")
       yield* drain(world)
     }
     world.log.push(`${String(history.length).padStart(4)}  settle ${settleDays} days on, every job due run`)
-    const settled = [...yield* checkInvariants(world), ...yield* checkJobs(killed)]
+    const settled = [...yield* checkInvariants(world), ...yield* checkJobs(killed), ...yield* checkDeliveries(world)]
     const millis = performance.now() - started
     const summary = [...yield* summarize(world), `store failures injected: ${faults.injected}`]
     if (settled.length > 0) return { ok: false, steps: history.length, failure: { step: history.length, violations: settled }, log: world.log, millis, summary } satisfies RunResult
