@@ -89,6 +89,7 @@ import { PayoutStore } from "../../core/ports/PayoutStore.ts"
 import { WebhookStore } from "../../core/ports/WebhookStore.ts"
 import type { Payment } from "../../core/payments/Payment.ts"
 import { allCharges, type World } from "./Operations.ts"
+import type { UpstreamPayout } from "./PayoutDouble.ts"
 
 const text = (x: BigDecimal.BigDecimal) => Money.toText(x)
 
@@ -200,8 +201,8 @@ export const checkInvariants = (world: World) =>
     const { rows: payouts } = yield* (yield* PayoutStore).list(environment, shop.id, {}, { limit: 1_000_000, offset: 0 })
     const payoutRecords = new Map(payouts.map((p) => [p.id, p]))
     const upstream = world.payouts
-    const upstreamOf = new Map<string, Array<(typeof upstream.payouts extends Map<string, infer U> ? U : never)>>()
-    for (const u of upstream.payouts.values()) upstreamOf.set(u.payoutId, [...upstreamOf.get(u.payoutId) ?? [], u])
+    const upstreamOf = new Map<string, Array<UpstreamPayout>>()
+    for (const u of upstream.made) upstreamOf.set(u.payoutId, [...upstreamOf.get(u.payoutId) ?? [], u])
     const refusedAtDispatch = (id: string) => upstream.said(id, "refused")
     for (const [key, ids] of world.payoutAnswers) {
       if (ids.size > 1) fail("P1", `payout key ${key} answered ${ids.size} payouts: ${[...ids].join(", ")}`)

@@ -57,6 +57,12 @@ const sign = (body: string) => `simpo-${body.length}-${[...body].reduce((h, c) =
 
 export type PayoutWord = PayoutTruth | "refused"
 
+export interface PayoutDoubleOptions {
+  readonly faults?: PayoutFaultRates
+  /** Planted bug: the upstream does not deduplicate payouts by idempotency key (pays again). */
+  readonly ignoresIdempotencyKey?: boolean
+}
+
 export class PayoutDouble {
   readonly payouts = new Map<string, UpstreamPayout>()
   readonly byRef = new Map<string, UpstreamPayout>()
@@ -66,11 +72,17 @@ export class PayoutDouble {
   random = new Random(1)
   private refs = 0
 
+  readonly faults: PayoutFaultRates
+  /** Every payout the upstream made, in order (a planted upstream may make two for one key). */
+  readonly made: Array<UpstreamPayout> = []
+
   constructor(
     readonly id: string,
     readonly outbox: Array<Callback>,
-    readonly faults: PayoutFaultRates = defaultPayoutFaults
-  ) {}
+    readonly options: PayoutDoubleOptions = {}
+  ) {
+    this.faults = options.faults ?? defaultPayoutFaults
+  }
 
   private count(fault: string) {
     this.injected.set(fault, (this.injected.get(fault) ?? 0) + 1)
@@ -112,7 +124,7 @@ export class PayoutDouble {
   private send(request: Parameters<PayoutProvider["send"]>[0]) {
     return Effect.suspend((): Effect.Effect<{ readonly providerRef: string; readonly status: "processing" | "completed" }, PayoutRejected | PayoutProviderUnavailable> => {
       const existing = this.payouts.get(request.idempotencyKey)
-      if (existing !== undefined) {
+      if (existing !== undefined && this.options.ignoresIdempotencyKey !== true) {
         existing.calls++
         this.count("payout asked again with its key")
         if (this.random.chance(this.faults.lostAnswer)) {
@@ -146,7 +158,9 @@ export class PayoutDouble {
         created: 1,
         calls: 1
       }
+      if (existing !== undefined) existing.created++
       this.payouts.set(payout.upstreamKey, payout)
+      this.made.push(payout)
       this.byRef.set(payout.providerRef, payout)
       // A few scheduler turns inside the call: a crash may land between the payout and its answer.
       const turns = Effect.forEach(Array.from({ length: this.random.int(4) }), () => Effect.yieldNow, { discard: true })

@@ -29,7 +29,7 @@ import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
 import { checkDeliveries, checkInvariants } from "./Invariants.ts"
 import { summarize } from "./Summary.ts"
 import { describeStep, drain, KeyLifetimes, payoutCurrency, runStep, type Step, type World } from "./Operations.ts"
-import { PayoutDouble } from "./PayoutDouble.ts"
+import { PayoutDouble, type PayoutDoubleOptions } from "./PayoutDouble.ts"
 import { receiverUrl, WebhookReceiver } from "./WebhookReceiver.ts"
 import { type DoubleOptions, ProviderDouble, Told } from "./ProviderDouble.ts"
 import { Random } from "./Random.ts"
@@ -41,6 +41,7 @@ export interface RunOptions {
   /** A deliberately broken engine part, to prove the invariants catch it. */
   readonly plant?: Plant
   readonly double?: DoubleOptions
+  readonly payoutDouble?: PayoutDoubleOptions
   /** Print each step as it runs. */
   readonly verbose?: boolean
   /**
@@ -68,6 +69,11 @@ export type Plant =
    * record.
    */
   | { readonly _tag: "ReleaseKeyOnCrash" }
+  /**
+   * The ledger store skips the first entry of this kind it is given, whole (neither postings nor
+   * cached balances): `payout.failed` is a failed payout whose debit is never reversed.
+   */
+  | { readonly _tag: "SkipEntry"; readonly kind: string }
 
 export interface RunResult {
   readonly ok: boolean
@@ -166,7 +172,7 @@ const storeLayer = (
     const inner = yield* JobStore
     return JobStore.of({ ...inner, kill: (id, error) => Effect.tap(inner.kill(id, error), () => Effect.sync(() => void killed.push({ id, error }))) })
   }))
-  const planted = plant?._tag !== "DropPosting" ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
+  const planted = plant?._tag !== "DropPosting" && plant?._tag !== "SkipEntry" ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
     const inner = yield* LedgerStore
     let dropped = false
     return LedgerStore.of({
@@ -174,7 +180,7 @@ const storeLayer = (
       append: (entry: JournalEntry) => {
         if (dropped || entry.kind !== plant.kind || entry.postings.length < 2) return inner.append(entry)
         dropped = true
-        return inner.append({ ...entry, postings: entry.postings.slice(0, -1) })
+        return plant._tag === "SkipEntry" ? Effect.void : inner.append({ ...entry, postings: entry.postings.slice(0, -1) })
       }
     })
   }))
@@ -212,7 +218,7 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
   const keys = new KeyLifetimes()
   const killed: Array<{ readonly id: string; readonly error: string }> = []
   const payoutOutbox: World["payoutOutbox"] = []
-  const payoutDouble = new PayoutDouble("simpay", payoutOutbox)
+  const payoutDouble = new PayoutDouble("simpay", payoutOutbox, options.payoutDouble)
   const receiver = new WebhookReceiver()
   const engine = simEngine(payoutDouble, receiver, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
   const program = Effect.gen(function*() {
