@@ -69,6 +69,11 @@ export type Step =
   | { readonly kind: "fund"; readonly amount: string; readonly seed: number }
   /** The merchant's webhook endpoint answers 503 for a while. */
   | { readonly kind: "receiverDown"; readonly minutes: number; readonly seed: number }
+  /**
+   * Time runs `minutes` on (retries come due) and the delivery worker dies after `yields`
+   * scheduler turns of a pass, before it records what it sent: its leases must lapse.
+   */
+  | { readonly kind: "deliveryCrash"; readonly minutes: number; readonly yields: number; readonly seed: number }
 
 export const describeStep = (s: Step): string => {
   switch (s.kind) {
@@ -100,6 +105,8 @@ export const describeStep = (s: Step): string => {
       return `fund payout balance ${s.amount} MXN`
     case "receiverDown":
       return `webhook endpoint down ${s.minutes} min`
+    case "deliveryCrash":
+      return `webhook worker dies after ${s.yields} turns, ${s.minutes} min on`
   }
 }
 
@@ -156,7 +163,8 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
       ["payoutUpstream", 6],
       ["payoutCallback", 5],
       ["fund", 1],
-      ["receiverDown", 1]
+      ["receiverDown", 1],
+      ["deliveryCrash", 2]
     ] as const)
     switch (kind) {
       case "create":
@@ -177,6 +185,9 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
         break
       case "fund":
         history.push({ kind, amount: String(r.between(5, 20) * 1000), seed: r.fork() })
+        break
+      case "deliveryCrash":
+        history.push({ kind, minutes: r.between(1, 180), yields: r.int(60), seed: r.fork() })
         break
       case "receiverDown":
         history.push({ kind, minutes: r.weighted([[r.between(1, 60), 3], [r.between(60, 24 * 60), 2], [r.between(24 * 60, 4 * 24 * 60), 1]] as const), seed: r.fork() })
@@ -440,6 +451,14 @@ export const runStep = (world: World, step: Step) =>
       case "fund": {
         const exit = yield* drive((yield* Payouts).fundSandbox(world.scope, payoutCurrency, Money.decimal(step.amount)), world)
         return codeOf(exit)
+      }
+      case "deliveryCrash": {
+        yield* TestClock.adjust(`${step.minutes} minutes`)
+        const fiber = yield* Effect.forkChild((yield* Webhooks).deliverDue)
+        for (let i = 0; i < step.yields && fiber.pollUnsafe() === undefined; i++) yield* Effect.yieldNow
+        const before = fiber.pollUnsafe()
+        yield* Fiber.interrupt(fiber)
+        return before === undefined ? "died" : `finished before dying: ${codeOf(before)}`
       }
       case "receiverDown": {
         world.receiver.downUntil = (yield* Clock.currentTimeMillis) + step.minutes * 60_000
