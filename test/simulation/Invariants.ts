@@ -167,7 +167,14 @@ export const checkInvariants = (world: World) =>
     const claimsOf = new Map<string, Array<(typeof allClaims)[number]>>()
     for (const c of allClaims) claimsOf.set(c.transactionId, [...claimsOf.get(c.transactionId) ?? [], c])
     const events = yield* (yield* OutboxStore).list(environment, shop.id)
-    const eventsOf = (id: string) => new Set(events.filter((e) => e.relatedTxId === id).map((e) => e.type))
+    // The events' types by the object they are about (one pass: the outbox grows with the history).
+    const typesByTx = new Map<string, Array<string>>()
+    const typesByRelated = new Map<string, Array<string>>()
+    for (const e of events) {
+      if (e.relatedTxId !== null) typesByTx.set(e.relatedTxId, [...typesByTx.get(e.relatedTxId) ?? [], e.type])
+      if (e.relatedId !== null) typesByRelated.set(e.relatedId, [...typesByRelated.get(e.relatedId) ?? [], e.type])
+    }
+    const eventsOf = (id: string) => new Set(typesByTx.get(id) ?? [])
     const told = world.told
     for (const p of payments) {
       const claims = claimsOf.get(p.id) ?? []
@@ -250,7 +257,7 @@ export const checkInvariants = (world: World) =>
         const expected = p.status === "failed" ? Money.zero : BigDecimal.negate(p.amount)
         if (!BigDecimal.equals(available, expected)) fail("P3", `${p.id} (${p.status}) took ${text(available)} ${p.currency} from payout_available, expected ${text(expected)}`)
       }
-      const types = events.filter((e) => e.relatedId === p.id).map((e) => e.type)
+      const types = typesByRelated.get(p.id) ?? []
       const n = (type: string) => types.filter((t) => t === type).length
       const wantEvents = { "payout.completed": p.status === "completed" ? 1 : 0, "payout.failed": p.status === "failed" ? 1 : 0 }
       for (const [type, k] of Object.entries(wantEvents)) if (n(type) !== k) fail("V2", `${p.id} (${p.status}) has ${n(type)} ${type} event(s), expected ${k}`)
