@@ -1,7 +1,9 @@
 /**
  * One simulated history on a fresh engine: the real core services (`EngineTestWith`, the engine
  * as library tests and embedders assemble it) on a real store (memory, PGlite or PostgreSQL),
- * time on `TestClock`, two fault-injecting upstreams routed in a cascade, and the invariants
+ * time on `TestClock`, two fault-injecting upstreams routed in a cascade, a fault-injecting payout
+ * upstream (`PayoutDouble.ts`, the shop's payout balance funded in MXN), the shop's webhook
+ * endpoint in process (`WebhookReceiver.ts`, subscribed to every event), and the invariants
  * (`Invariants.ts`) checked after every step. The store is wrapped only to observe which record
  * each Idempotency-Key is bound to, or, for the planted-bug tests, to break it on purpose.
  */
