@@ -8,6 +8,7 @@
 import { BigDecimal, Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Claims } from "../../core/claims/Claims.ts"
+import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
 import { Idempotency, retentionHours, storedBody } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
@@ -74,6 +75,8 @@ export type Step =
    * scheduler turns of a pass, before it records what it sent: its leases must lapse.
    */
   | { readonly kind: "deliveryCrash"; readonly minutes: number; readonly yields: number; readonly seed: number }
+  /** The shop moves its sandbox test clock forward (`SandboxClocks.advance`): its due work runs. */
+  | { readonly kind: "shopClock"; readonly seconds: number; readonly seed: number }
 
 export const describeStep = (s: Step): string => {
   switch (s.kind) {
@@ -107,6 +110,8 @@ export const describeStep = (s: Step): string => {
       return `webhook endpoint down ${s.minutes} min`
     case "deliveryCrash":
       return `webhook worker dies after ${s.yields} turns, ${s.minutes} min on`
+    case "shopClock":
+      return `shop test clock advances ${s.seconds} s`
   }
 }
 
@@ -164,7 +169,8 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
       ["payoutCallback", 5],
       ["fund", 1],
       ["receiverDown", 1],
-      ["deliveryCrash", 2]
+      ["deliveryCrash", 2],
+      ["shopClock", 2]
     ] as const)
     switch (kind) {
       case "create":
@@ -185,6 +191,9 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
         break
       case "fund":
         history.push({ kind, amount: String(r.between(5, 20) * 1000), seed: r.fork() })
+        break
+      case "shopClock":
+        history.push({ kind, seconds: r.weighted([[r.between(60, 3600), 3], [r.between(3600, 86_400), 2], [r.between(86_400, 10 * 86_400), 1]] as const), seed: r.fork() })
         break
       case "deliveryCrash":
         history.push({ kind, minutes: r.between(1, 180), yields: r.int(60), seed: r.fork() })
@@ -460,6 +469,8 @@ export const runStep = (world: World, step: Step) =>
         yield* Fiber.interrupt(fiber)
         return before === undefined ? "died" : `finished before dying: ${codeOf(before)}`
       }
+      case "shopClock":
+        return codeOf(yield* drive((yield* SandboxClocks).advance(world.scope, step.seconds), world))
       case "receiverDown": {
         world.receiver.downUntil = (yield* Clock.currentTimeMillis) + step.minutes * 60_000
         return "ok"
