@@ -18,7 +18,11 @@ import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { Transactions } from "../../core/ports/Transactions.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
-import { Engine, FoundationTest } from "../../core/Engine.ts"
+import { NodeCrypto } from "@effect/platform-node"
+import { Engine } from "../../core/Engine.ts"
+import { Ids } from "../../core/Ids.ts"
+import * as SecureRandomPool from "../../core/SecureRandomPool.ts"
+import { WebhookStore } from "../../core/ports/WebhookStore.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
 import * as Money from "../../core/Money.ts"
 import { ProviderReports } from "../../core/ports/ProviderReports.ts"
@@ -130,7 +134,8 @@ const storeLayer = (
   plant: Plant | undefined,
   faults: StoreFaults,
   engineProcess: World["process"],
-  killed: Array<{ readonly id: string; readonly error: string }>
+  killed: Array<{ readonly id: string; readonly error: string }>,
+  deliveryCrash: World["deliveryCrash"]
 ): StoreLayer => {
   const failing = Layer.effect(Transactions, Effect.gen(function*() {
     const inner = yield* Transactions
@@ -186,20 +191,37 @@ const storeLayer = (
       }
     })
   }))
-  return Layer.mergeAll(observed, jobsObserved, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
+  // The delivery worker dies after its sends, before it records them (a `deliveryCrash` step).
+  const deliveries = Layer.effect(WebhookStore, Effect.gen(function*() {
+    const inner = yield* WebhookStore
+    return WebhookStore.of({
+      ...inner,
+      recordAttempts: (outcomes) =>
+        Effect.suspend(() => {
+          if (!deliveryCrash.armed || outcomes.length === 0) return inner.recordAttempts(outcomes)
+          deliveryCrash.armed = false
+          deliveryCrash.lost += outcomes.length
+          return Effect.die(new Error("simulated: the delivery worker died before recording its attempts"))
+        })
+    })
+  }))
+  return Layer.mergeAll(observed, jobsObserved, planted, failing, deliveries).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
 }
 
 /**
  * The engine as `EngineTestWith` assembles it (test/support/Engine.ts), with the payout double
- * registered as the payout provider and webhooks sent to the in-process receiver (the
- * `WebhookSender` port) instead of the scripted sender.
+ * registered as the payout provider, webhooks sent to the in-process receiver (the
+ * `WebhookSender` port) instead of the scripted sender, and hashing and HMAC on `node:crypto`
+ * as the Node host has them (`host/Host.ts`): synchronous, so signing a delivery waits on no real
+ * IO, and a history on the memory store replays exactly (WebCrypto's promises would let the
+ * virtual clock run on by how long they took).
  */
 const simEngine = (payouts: PayoutDouble, receiver: WebhookReceiver, store: StoreLayer) =>
   SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
     Layer.provideMerge(
       Engine.services.pipe(
         Layer.provideMerge(Layer.mergeAll(Payouts.providers([payouts.provider]), SettlementPayoutProviders.none, ProviderReports.none)),
-        Layer.provideMerge(FoundationTest)
+        Layer.provideMerge(Layer.mergeAll(Ids.layerTest, NodeCrypto.layerDigest, NodeCrypto.layerMac, SecureRandomPool.layer))
       )
     ),
     Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
@@ -222,7 +244,8 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
   const payoutOutbox: World["payoutOutbox"] = []
   const payoutDouble = new PayoutDouble("simpay", payoutOutbox, options.payoutDouble)
   const receiver = new WebhookReceiver()
-  const engine = simEngine(payoutDouble, receiver, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
+  const deliveryCrash: World["deliveryCrash"] = { armed: false, lost: 0 }
+  const engine = simEngine(payoutDouble, receiver, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed, deliveryCrash))
   const program = Effect.gen(function*() {
     const started = performance.now()
     const scope = yield* newScope("sandbox")
@@ -250,7 +273,8 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
       payoutOutbox,
       payoutAnswers: new Map(),
       receiver,
-      webhookId: webhook.id
+      webhookId: webhook.id,
+      deliveryCrash
     }
     faults.rate = options.storeFailures ?? 0
     for (const [i, step] of history.entries()) {
