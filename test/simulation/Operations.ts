@@ -262,6 +262,8 @@ export interface World {
   readonly webhookId: string
   /** Armed: the delivery worker's next record of its attempts dies (see `Run.ts`); how many were lost so. */
   readonly deliveryCrash: { armed: boolean; lost: number }
+  /** Events whose fan-out the invariants checked (W2). */
+  readonly checkedEvents: Set<string>
 }
 
 export const allCharges = (world: World): ReadonlyArray<UpstreamCharge> => world.doubles.flatMap((d) => [...d.charges.values()])

@@ -274,7 +274,8 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
       payoutAnswers: new Map(),
       receiver,
       webhookId: webhook.id,
-      deliveryCrash
+      deliveryCrash,
+      checkedEvents: new Set()
     }
     faults.rate = options.storeFailures ?? 0
     for (const [i, step] of history.entries()) {

@@ -29,6 +29,8 @@ export class WebhookReceiver {
   /** Event ids received (answered or not), with how many times: a duplicate is allowed. */
   readonly received = new Map<string, number>()
   readonly injected = new Map<string, number>()
+  /** Delivery ids sent since the invariants last looked (they take them). */
+  readonly attempted: Array<string> = []
   /** Until then (virtual epoch millis), every attempt answers 503. */
   downUntil = 0
   /** Problems the receiver itself saw (a body that is not the delivery's event). */
@@ -62,6 +64,7 @@ export class WebhookReceiver {
     const self = this
     return Effect.gen(function*() {
       if (url !== receiverUrl) return yield* Effect.fail(`getaddrinfo ENOTFOUND ${url}`)
+      self.attempted.push(headers["x-service-delivery"] ?? "?")
       const now = yield* Clock.currentTimeMillis
       if (now < self.downUntil) {
         self.count("endpoint down: 503")
