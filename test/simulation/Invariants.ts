@@ -65,7 +65,8 @@
  *   W2. Every event of the shop has exactly one delivery to the endpoint (fanned out in the
  *       event's transaction); every delivery the endpoint was sent is in the store, and one the
  *       engine records `succeeded` was answered 2xx by the endpoint; every body it got was an
- *       event's JSON, signed. (After each step for the new events and the deliveries sent since
+ *       event's JSON whose signature verifies with the subscription's secret on the real clock
+ *       (`verifySignature`, as `verifyWebhook`; the endpoint answers 401 otherwise). (After each step for the new events and the deliveries sent since
  *       the last check; once settled, over every delivery, with: none names an event the outbox
  *       does not hold, none is succeeded that the endpoint did not answer 2xx.)
  *   W1 (after the history settled, `checkDeliveries`): every event was delivered successfully at
@@ -74,9 +75,12 @@
  * Jobs (after the history settled, in `Run.ts`):
  *   J1. Every job ran or is dead-lettered with a reason: none is left due.
  *
- * Not checked yet (the issue's list): conservation once everything settled (what a payment put
- * in = settled + released + taken by claims; needs a final drain to the last release); payouts a
- * provider never decides stay `processing` (the operator's `resolve`), unchecked against it.
+ * Not checked yet: conservation once everything settled (what a payment put in = settled +
+ * released + taken by claims; needs a final drain to the last release); a payout whose
+ * provider's word never reaches the engine (callback lost, poll rounds spent) stays `processing`
+ * for the operator's `resolve` (the summary counts them, nothing asserts on them); webhooks: a
+ * 410 that turns the subscription off, secret rotation (`v0`), replays, several subscriptions;
+ * concurrent requests (steps run one at a time, but for the crash steps).
  */
 import { BigDecimal, Effect, Option } from "effect"
 import { isGuarded } from "../../core/ledger/Journal.ts"

@@ -19,6 +19,9 @@ import { Transactions } from "../../core/ports/Transactions.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { NodeCrypto } from "@effect/platform-node"
+import { Mac } from "effect/crypto"
+import { atRealTime } from "../../core/clock/ShopClocks.ts"
+import { verifySignature } from "../../core/Signatures.ts"
 import { Engine } from "../../core/Engine.ts"
 import { Ids } from "../../core/Ids.ts"
 import * as SecureRandomPool from "../../core/SecureRandomPool.ts"
@@ -257,6 +260,9 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
     // The shop's payout balance, and its webhook endpoint (every event).
     yield* (yield* Payouts).fundSandbox(scope, payoutCurrency, Money.decimal(initialFunding))
     const webhook = yield* (yield* Webhooks).create({ environment: scope.environment, shopId: scope.shop.id }, { url: receiverUrl, events: ["*"] })
+    const mac = yield* Mac.Mac
+    // The endpoint checks each signature against the real clock, as a merchant's server does.
+    receiver.verify = (body, header) => atRealTime(verifySignature(body, header, [webhook.secret])).pipe(Effect.provideService(Mac.Mac, mac))
     const world: World = {
       scope,
       doubles,

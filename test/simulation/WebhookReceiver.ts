@@ -9,6 +9,7 @@
  */
 import { Clock, Effect, Layer } from "effect"
 import { type SendResult, WebhookSender } from "../../core/ports/WebhookSender.ts"
+import type { VerifyResult } from "../../core/Signatures.ts"
 import { Random } from "./Random.ts"
 
 export interface ReceiverFaults {
@@ -33,8 +34,13 @@ export class WebhookReceiver {
   readonly attempted: Array<string> = []
   /** Until then (virtual epoch millis), every attempt answers 503. */
   downUntil = 0
-  /** Problems the receiver itself saw (a body that is not the delivery's event). */
+  /** Problems the receiver itself saw (a body that is not an event, a signature that does not verify). */
   readonly violations: Array<string> = []
+  /**
+   * Verifies a delivery's `X-Service-Signature` against the subscription's secret, as a
+   * merchant's server does (`verifyWebhook`); set once the subscription exists (`Run.ts`).
+   */
+  verify: (body: string, header: string | undefined) => Effect.Effect<VerifyResult> = () => Effect.succeed("valid")
 
   constructor(readonly faults: ReceiverFaults = defaultReceiverFaults) {}
 
@@ -54,9 +60,6 @@ export class WebhookReceiver {
       this.violations.push(`delivery ${headers["x-service-delivery"]} carried a body that is not JSON`)
       return
     }
-    if (headers["x-service-signature"] === undefined || !headers["x-service-signature"].includes("v1=")) {
-      this.violations.push(`delivery ${headers["x-service-delivery"]} of ${eventId} came unsigned`)
-    }
     this.received.set(eventId, (this.received.get(eventId) ?? 0) + 1)
   }
 
@@ -69,6 +72,11 @@ export class WebhookReceiver {
       if (now < self.downUntil) {
         self.count("endpoint down: 503")
         return { status: 503, retryAfterSeconds: null, bodyExcerpt: "down for maintenance" }
+      }
+      const verdict = yield* self.verify(body, headers["x-service-signature"])
+      if (verdict !== "valid") {
+        self.violations.push(`delivery ${headers["x-service-delivery"]} carried a signature that is ${verdict}`)
+        return { status: 401, retryAfterSeconds: null, bodyExcerpt: `signature ${verdict}` }
       }
       const fault = self.random.weighted([
         ["500", self.faults.serverError],
