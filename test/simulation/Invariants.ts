@@ -40,14 +40,47 @@
  *       `payin_reserve` (USD) equals its share on the record (`Shares.ts`), never negative, and
  *       each pooled book is the sum of the shares: no payment's money is spent by another.
  *
- * Events:
+ * Payouts (a client Idempotency-Key per send; the payout upstream's own truth in `PayoutDouble`):
+ *   P1. Every payout key maps to at most one payout record: all its successful answers name one
+ *       payout, bound to it; it is bound to at most one record but those refused at dispatch (an
+ *       error, not stored: a retry starts afresh); a payout is bound to at most one key. Upstream,
+ *       one payout per engine key (the payout id), made once.
+ *   P2. The engine never invents a payout outcome: a payout completed was reported `completed` by
+ *       its provider (send answer, poll or callback), and the upstream did pay it; a failed one
+ *       was refused or reported failed, and the upstream holds no paid payout for it. A provider
+ *       reference on the record is the upstream's.
+ *   P3. Money: a debited payout has exactly one `payout.debit` entry; a completed one exactly one
+ *       `payout.completed` and no `payout.failed`; a failed one exactly one `payout.failed` (the
+ *       reversal) and no `payout.completed`; a processing one neither. Per payout the entries net
+ *       `payout_available` to -amount (processing, completed) or 0 (failed), and `payouts_in_flight`
+ *       holds exactly the processing payouts' amounts.
+ *   P4. The upstream never paid (or holds) a payout the store does not hold.
+ *
+ * Events and webhooks (the shop subscribes its endpoint, `WebhookReceiver`, to every event):
  *   V1. Every payment that completed has its `payment.completed` event; every failed or expired
  *       one its `payment.failed`.
+ *   V2. Every completed payout has exactly one `payout.completed` event and no `payout.failed`;
+ *       every failed one exactly one `payout.failed` and no `payout.completed`; a processing one
+ *       neither.
+ *   W2. Every event of the shop has exactly one delivery to the endpoint (fanned out in the
+ *       event's transaction); every delivery the endpoint was sent is in the store, and one the
+ *       engine records `succeeded` was answered 2xx by the endpoint; every body it got was an
+ *       event's JSON whose signature verifies with the subscription's secret on the real clock
+ *       (`verifySignature`, as `verifyWebhook`; the endpoint answers 401 otherwise). (After each step for the new events and the deliveries sent since
+ *       the last check; once settled, over every delivery, with: none names an event the outbox
+ *       does not hold, none is succeeded that the endpoint did not answer 2xx.)
+ *   W1 (after the history settled, `checkDeliveries`): every event was delivered successfully at
+ *       least once, or its delivery is dead-lettered with a reason (the endpoint's last answer).
  *
- * Not checked yet (the issue's list): conservation once everything settled (what a payment put
- * in = settled + released + taken by claims; needs a final drain to the last release), webhook
- * delivery at least once, jobs eventually run or dead-lettered (the run's summary lists jobs left
- * due and dead ones).
+ * Jobs (after the history settled, in `Run.ts`):
+ *   J1. Every job ran or is dead-lettered with a reason: none is left due.
+ *
+ * Not checked yet: conservation once everything settled (what a payment put in = settled +
+ * released + taken by claims; needs a final drain to the last release); a payout whose
+ * provider's word never reaches the engine (callback lost, poll rounds spent) stays `processing`
+ * for the operator's `resolve` (the summary counts them, nothing asserts on them); webhooks: a
+ * 410 that turns the subscription off, secret rotation (`v0`), replays, several subscriptions;
+ * concurrent requests (steps run one at a time, but for the crash steps).
  */
 import { BigDecimal, Effect, Option } from "effect"
 import { isGuarded } from "../../core/ledger/Journal.ts"
@@ -58,8 +91,11 @@ import { ClaimStore } from "../../core/ports/ClaimStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
+import { PayoutStore } from "../../core/ports/PayoutStore.ts"
+import { WebhookStore } from "../../core/ports/WebhookStore.ts"
 import type { Payment } from "../../core/payments/Payment.ts"
 import { allCharges, type World } from "./Operations.ts"
+import type { UpstreamPayout } from "./PayoutDouble.ts"
 
 const text = (x: BigDecimal.BigDecimal) => Money.toText(x)
 
@@ -137,7 +173,14 @@ export const checkInvariants = (world: World) =>
     const claimsOf = new Map<string, Array<(typeof allClaims)[number]>>()
     for (const c of allClaims) claimsOf.set(c.transactionId, [...claimsOf.get(c.transactionId) ?? [], c])
     const events = yield* (yield* OutboxStore).list(environment, shop.id)
-    const eventsOf = (id: string) => new Set(events.filter((e) => e.relatedTxId === id).map((e) => e.type))
+    // The events' types by the object they are about (one pass: the outbox grows with the history).
+    const typesByTx = new Map<string, Array<string>>()
+    const typesByRelated = new Map<string, Array<string>>()
+    for (const e of events) {
+      if (e.relatedTxId !== null) typesByTx.set(e.relatedTxId, [...typesByTx.get(e.relatedTxId) ?? [], e.type])
+      if (e.relatedId !== null) typesByRelated.set(e.relatedId, [...typesByRelated.get(e.relatedId) ?? [], e.type])
+    }
+    const eventsOf = (id: string) => new Set(typesByTx.get(id) ?? [])
     const told = world.told
     for (const p of payments) {
       const claims = claimsOf.get(p.id) ?? []
@@ -166,6 +209,84 @@ export const checkInvariants = (world: World) =>
       if ((p.status === "failed" || p.status === "expired") && !types.has("payment.failed")) fail("V1", `${p.id} ${p.status} without payment.failed`)
     }
     for (const d of world.doubles) for (const v of d.violations) fail("R2", v)
+
+    // P1-P4, V2
+    const { rows: payouts } = yield* (yield* PayoutStore).list(environment, shop.id, {}, { limit: 1_000_000, offset: 0 })
+    const payoutRecords = new Map(payouts.map((p) => [p.id, p]))
+    const upstream = world.payouts
+    const upstreamOf = new Map<string, Array<UpstreamPayout>>()
+    for (const u of upstream.made) upstreamOf.set(u.payoutId, [...upstreamOf.get(u.payoutId) ?? [], u])
+    const refusedAtDispatch = (id: string) => upstream.said(id, "refused")
+    for (const [key, ids] of world.payoutAnswers) {
+      if (ids.size > 1) fail("P1", `payout key ${key} answered ${ids.size} payouts: ${[...ids].join(", ")}`)
+    }
+    const keysOfPayout = new Map<string, Array<string>>()
+    for (const [key, ids] of world.bindings) {
+      const bound = [...ids].flatMap((id) => payoutRecords.get(id) ?? [])
+      if (bound.length === 0) continue
+      const live = bound.filter((p) => !(p.status === "failed" && refusedAtDispatch(p.id)))
+      if (live.length > 1) fail("P1", `payout key ${key} is bound to ${live.length} payouts: ${live.map((p) => `${p.id} (${p.status})`).join(", ")}`)
+      for (const p of bound) keysOfPayout.set(p.id, [...keysOfPayout.get(p.id) ?? [], key])
+      for (const answered of world.payoutAnswers.get(key) ?? []) {
+        if (!bound.some((p) => p.id === answered)) fail("P1", `payout key ${key} answered ${answered}, which it is not bound to`)
+      }
+    }
+    for (const [id, keys] of keysOfPayout) if (keys.length > 1) fail("P1", `payout ${id} is bound to keys ${keys.join(", ")}`)
+    for (const [id, us] of upstreamOf) {
+      if (us.length > 1) fail("P1", `${id} was paid out upstream ${us.length} times: ${us.map((u) => u.providerRef).join(", ")}`)
+      for (const u of us) if (u.created > 1) fail("P1", `upstream key ${u.upstreamKey} made ${u.created} payouts`)
+      if (!payoutRecords.has(id)) fail("P4", `the upstream ${us[0]!.truth === "completed" ? "paid" : "holds"} ${id} (${us.map((u) => u.providerRef).join(", ")}), which the store does not hold`)
+    }
+    const payoutEntries = new Map<string, Array<(typeof entries)[number]>>()
+    for (const e of entries) if (payoutRecords.has(e.reference)) payoutEntries.set(e.reference, [...payoutEntries.get(e.reference) ?? [], e])
+    let inFlight = Money.zero
+    for (const p of payouts) {
+      const us = upstreamOf.get(p.id) ?? []
+      if (p.status === "completed") {
+        if (!upstream.said(p.id, "completed")) fail("P2", `${p.id} is completed, its provider never said so (said ${[...upstream.told.get(p.id) ?? []].join("/") || "nothing"})`)
+        if (!us.some((u) => u.truth === "completed")) fail("P2", `${p.id} is completed, the upstream did not pay it (${us.map((u) => u.truth).join("/") || "no payout upstream"})`)
+      }
+      if (p.status === "failed") {
+        if (!upstream.said(p.id, "refused") && !upstream.said(p.id, "failed")) fail("P2", `${p.id} is failed (${p.failureReason}), its provider never refused it nor said it failed`)
+        if (us.some((u) => u.truth === "completed")) fail("P2", `${p.id} is failed (debit reversed), the upstream paid it`)
+      }
+      if (p.providerRef !== null && !us.some((u) => u.providerRef === p.providerRef)) fail("P2", `${p.id} holds provider reference ${p.providerRef}, not the upstream's`)
+      if (p.status === "processing") inFlight = BigDecimal.sum(inFlight, p.debited ? p.amount : Money.zero)
+      if (p.debited) {
+        const mine = payoutEntries.get(p.id) ?? []
+        const count = (kind: string) => mine.filter((e) => e.kind === kind).length
+        const want = { "payout.debit": 1, "payout.completed": p.status === "completed" ? 1 : 0, "payout.failed": p.status === "failed" ? 1 : 0 }
+        for (const [kind, n] of Object.entries(want)) {
+          if (count(kind) !== n) fail("P3", `${p.id} (${p.status}) has ${count(kind)} ${kind} entr${count(kind) === 1 ? "y" : "ies"}, expected ${n}`)
+        }
+        const available = mine.flatMap((e) => e.postings).filter((x) => x.book === "payout_available" && x.currency === p.currency).reduce((s, x) => BigDecimal.sum(s, x.amount), Money.zero)
+        const expected = p.status === "failed" ? Money.zero : BigDecimal.negate(p.amount)
+        if (!BigDecimal.equals(available, expected)) fail("P3", `${p.id} (${p.status}) took ${text(available)} ${p.currency} from payout_available, expected ${text(expected)}`)
+      }
+      const types = typesByRelated.get(p.id) ?? []
+      const n = (type: string) => types.filter((t) => t === type).length
+      const wantEvents = { "payout.completed": p.status === "completed" ? 1 : 0, "payout.failed": p.status === "failed" ? 1 : 0 }
+      for (const [type, k] of Object.entries(wantEvents)) if (n(type) !== k) fail("V2", `${p.id} (${p.status}) has ${n(type)} ${type} event(s), expected ${k}`)
+    }
+    const flying = sums.find((x) => x.book === "payouts_in_flight" && x.currency === "MXN")?.balance ?? Money.zero
+    if (!BigDecimal.equals(flying, inFlight)) fail("P3", `payouts_in_flight MXN is ${text(flying)}, the processing payouts sum to ${text(inFlight)}`)
+
+    // W2, step by step: the fan-out of the events new since the last check, and the deliveries the
+    // endpoint was sent since then (a SQL store's read of every delivery after every step would
+    // cost the CI run more than the rest of the checks); all of them again once settled.
+    const webhookStore = yield* WebhookStore
+    for (const e of events) {
+      if (world.checkedEvents.has(e.id)) continue
+      world.checkedEvents.add(e.id)
+      const k = (yield* webhookStore.deliveriesOfEvent(environment, shop.id, e.id)).filter((d) => d.webhookId === world.webhookId).length
+      if (k !== 1) fail("W2", `event ${e.id} (${e.type}) has ${k} deliveries to the endpoint`)
+    }
+    for (const id of new Set(world.receiver.attempted.splice(0))) {
+      const found = yield* webhookStore.findDelivery(world.webhookId, id)
+      if (Option.isNone(found)) fail("W2", `the endpoint was sent delivery ${id}, which the store does not hold`)
+      else if (found.value.status === "succeeded" && !world.receiver.acknowledged.has(id)) fail("W2", `delivery ${id} (${found.value.event}) is succeeded, the endpoint never answered it 2xx`)
+    }
+    for (const v of world.receiver.violations) fail("W2", v)
 
     // S1
     const paymentOf = new Map<string, string>(payments.map((p) => [p.id, p.id]))
@@ -198,3 +319,42 @@ export const checkInvariants = (world: World) =>
     return violations
   })
 
+
+const deliveriesOf = (world: World) =>
+  Effect.gen(function*() {
+    return (yield* (yield* WebhookStore).listDeliveries(world.webhookId, {}, { limit: 1_000_000, offset: 0 })).rows
+  })
+
+/**
+ * After the history has settled: W2 over every delivery at once (one delivery per event, none for
+ * an event the outbox does not hold, none succeeded that the endpoint did not answer 2xx), and W1:
+ * every event of the shop was delivered to its endpoint at least once, or its delivery is
+ * dead-lettered with a reason.
+ */
+export const checkDeliveries = (world: World) =>
+  Effect.gen(function*() {
+    const { environment, shop } = world.scope
+    const events = yield* (yield* OutboxStore).list(environment, shop.id)
+    const deliveries = yield* deliveriesOf(world)
+    const violations: Array<string> = []
+    const eventIds = new Set(events.map((e) => e.id))
+    const perEvent = new Map<string, number>()
+    for (const d of deliveries) {
+      perEvent.set(d.eventId, (perEvent.get(d.eventId) ?? 0) + 1)
+      if (!eventIds.has(d.eventId)) violations.push(`W2: delivery ${d.id} names event ${d.eventId}, which the outbox does not hold`)
+      if (d.status === "succeeded" && !world.receiver.acknowledged.has(d.id)) violations.push(`W2: delivery ${d.id} (${d.event}) is succeeded, the endpoint never answered it 2xx`)
+    }
+    for (const e of events) {
+      const k = perEvent.get(e.id) ?? 0
+      if (k !== 1) violations.push(`W2: event ${e.id} (${e.type}) has ${k} deliveries to the endpoint`)
+    }
+    const byEvent = new Map(deliveries.map((d) => [d.eventId, d]))
+    for (const e of events) {
+      const d = byEvent.get(e.id)
+      if (d === undefined) continue // W2's
+      if (d.status === "succeeded") continue
+      if (d.status === "dead_letter" && (d.lastError ?? "").trim() !== "") continue
+      violations.push(`W1: event ${e.id} (${e.type}) is ${d.status} after ${d.attempts} attempt(s)${d.status === "dead_letter" ? " without a reason" : ""}`)
+    }
+    return violations
+  })

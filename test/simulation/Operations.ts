@@ -8,14 +8,20 @@
 import { BigDecimal, Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Claims } from "../../core/claims/Claims.ts"
+import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
 import { Idempotency, retentionHours, storedBody } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
+import { PayoutJson } from "../../core/payouts/Payout.ts"
+import { Payouts } from "../../core/payouts/Payouts.ts"
+import { Webhooks } from "../../core/webhooks/Webhooks.ts"
 import type { ShopScope } from "../../core/tenancy/Scopes.ts"
+import type { PayoutDouble } from "./PayoutDouble.ts"
 import type { Callback, ProviderDouble, Told, UpstreamCharge } from "./ProviderDouble.ts"
 import { Random } from "./Random.ts"
+import type { WebhookReceiver } from "./WebhookReceiver.ts"
 
 export interface CreateStep {
   readonly kind: "create"
@@ -30,8 +36,16 @@ export interface RefundStep {
   readonly fraction: number | null
   readonly seed: number
 }
-/** A create or a refund whose fiber is interrupted after some scheduler turns. */
-export type CrashTarget = CreateStep | RefundStep
+/** A payout sent with a client Idempotency-Key (`POST /me/payout/send`). */
+export interface PayoutStep {
+  readonly kind: "payout"
+  readonly key: string
+  readonly amount: string
+  readonly method: string
+  readonly seed: number
+}
+/** A create, a refund or a payout whose fiber is interrupted after some scheduler turns. */
+export type CrashTarget = CreateStep | RefundStep | PayoutStep
 
 export type Step =
   | CreateStep
@@ -48,6 +62,21 @@ export type Step =
   | { readonly kind: "forgedCallback"; readonly pick: number; readonly seed: number }
   | { readonly kind: "chargeback"; readonly pick: number; readonly seed: number }
   | { readonly kind: "advance"; readonly seconds: number; readonly seed: number }
+  | PayoutStep
+  /** The payout upstream decides a payout it is processing (paid, or rejected after acceptance). */
+  | { readonly kind: "payoutUpstream"; readonly pick: number; readonly seed: number }
+  | { readonly kind: "payoutCallback"; readonly pick: number; readonly keep: boolean; readonly seed: number }
+  /** The shop's payout balance is funded again (sandbox funding, MXN). */
+  | { readonly kind: "fund"; readonly amount: string; readonly seed: number }
+  /** The merchant's webhook endpoint answers 503 for a while. */
+  | { readonly kind: "receiverDown"; readonly minutes: number; readonly seed: number }
+  /**
+   * Time runs `minutes` on (retries come due) and the delivery worker dies after its sends,
+   * before it records them: its leases must lapse, the endpoint sees those events again.
+   */
+  | { readonly kind: "deliveryCrash"; readonly minutes: number; readonly seed: number }
+  /** The shop moves its sandbox test clock forward (`SandboxClocks.advance`): its due work runs. */
+  | { readonly kind: "shopClock"; readonly seconds: number; readonly seed: number }
 
 export const describeStep = (s: Step): string => {
   switch (s.kind) {
@@ -69,10 +98,28 @@ export const describeStep = (s: Step): string => {
       return `chargeback stage on charge #${s.pick}`
     case "advance":
       return `advance ${s.seconds} s`
+    case "payout":
+      return `payout key=${s.key} amount=${s.amount} method=${s.method}`
+    case "payoutUpstream":
+      return `payout upstream decides #${s.pick}`
+    case "payoutCallback":
+      return `payout callback #${s.pick}${s.keep ? " (and deliver it again later)" : ""}`
+    case "fund":
+      return `fund payout balance ${s.amount} MXN`
+    case "receiverDown":
+      return `webhook endpoint down ${s.minutes} min`
+    case "deliveryCrash":
+      return `webhook worker dies before recording its sends, ${s.minutes} min on`
+    case "shopClock":
+      return `shop test clock advances ${s.seconds} s`
   }
 }
 
 const methods = ["sbx_pix", "sbx_spei", "sbx_pse", "sbx_card", "sbx_cash"]
+/** Real payout rails (routed to the payout double), MXN: what the shop's payout balance is funded in. */
+const payoutMethodIds = ["po_mx_spei"]
+export const payoutCurrency = "MXN"
+export const payoutRecipient = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" }
 
 /** Draws a history of `steps` steps from one seed. */
 export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
@@ -92,6 +139,18 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
     keys.push(k)
     return { kind: "create", ...k, seed: r.fork() }
   }
+  const payoutKeys: Array<{ key: string; amount: string; method: string }> = []
+  const newPayout = (): PayoutStep => {
+    const roll = r.float()
+    if (payoutKeys.length > 0 && roll < 0.2) return { kind: "payout", ...r.pick(payoutKeys), seed: r.fork() }
+    if (payoutKeys.length > 0 && roll < 0.28) {
+      const k = r.pick(payoutKeys) // the same key with another body: refused
+      return { kind: "payout", key: k.key, amount: (Number(k.amount) + 1).toFixed(2), method: k.method, seed: r.fork() }
+    }
+    const k = { key: `q${payoutKeys.length + 1}`, amount: (20 + r.float() * 4000).toFixed(2), method: r.pick(payoutMethodIds) }
+    payoutKeys.push(k)
+    return { kind: "payout", ...k, seed: r.fork() }
+  }
   const refund = (): CrashTarget => ({ kind: "refund", pick: r.int(1 << 16), fraction: r.chance(0.4) ? null : r.between(5, 80) / 100, seed: r.fork() })
   const history: Array<Step> = []
   for (let i = 0; i < steps; i++) {
@@ -104,20 +163,43 @@ export const generate = (seed: number, steps: number): ReadonlyArray<Step> => {
       ["forgedCallback", 2],
       ["refund", 12],
       ["chargeback", 6],
-      ["advance", 14]
+      ["advance", 14],
+      ["payout", 10],
+      ["payoutUpstream", 6],
+      ["payoutCallback", 5],
+      ["fund", 1],
+      ["receiverDown", 1],
+      ["deliveryCrash", 2],
+      ["shopClock", 2]
     ] as const)
     switch (kind) {
       case "create":
         history.push(newCreate())
         break
       case "crash":
-        history.push({ kind, inner: r.chance(0.7) ? newCreate() : refund(), yields: r.int(40), hard: r.chance(0.5), seed: r.fork() })
+        history.push({ kind, inner: r.weighted<() => CrashTarget>([[newCreate, 55], [newPayout, 25], [refund, 20]])(), yields: r.int(40), hard: r.chance(0.5), seed: r.fork() })
         break
       case "refund":
         history.push(refund())
         break
       case "deliver":
+      case "payoutCallback":
         history.push({ kind, pick: r.int(1 << 16), keep: r.chance(0.15), seed: r.fork() })
+        break
+      case "payout":
+        history.push(newPayout())
+        break
+      case "fund":
+        history.push({ kind, amount: String(r.between(5, 20) * 1000), seed: r.fork() })
+        break
+      case "shopClock":
+        history.push({ kind, seconds: r.weighted([[r.between(60, 3600), 3], [r.between(3600, 86_400), 2], [r.between(86_400, 10 * 86_400), 1]] as const), seed: r.fork() })
+        break
+      case "deliveryCrash":
+        history.push({ kind, minutes: r.between(1, 180), seed: r.fork() })
+        break
+      case "receiverDown":
+        history.push({ kind, minutes: r.weighted([[r.between(1, 60), 3], [r.between(60, 24 * 60), 2], [r.between(24 * 60, 4 * 24 * 60), 1]] as const), seed: r.fork() })
         break
       case "unknownCallback":
         history.push({ kind, n: r.int(1000), seed: r.fork() })
@@ -170,6 +252,18 @@ export interface World {
   readonly log: Array<string>
   /** While true, the engine's process is dead: its finalizers reach no store (see `Run.ts`). */
   readonly process: { dead: boolean }
+  /** The payout upstream and the callbacks it sent (delivered by `payoutCallback` steps). */
+  readonly payouts: PayoutDouble
+  readonly payoutOutbox: Array<Callback>
+  /** Per payout key (and lifetime): the payout ids its successful answers named. */
+  readonly payoutAnswers: Map<string, Set<string>>
+  /** The merchant's webhook endpoint, and the shop's subscription to it. */
+  readonly receiver: WebhookReceiver
+  readonly webhookId: string
+  /** Armed: the delivery worker's next record of its attempts dies (see `Run.ts`); how many were lost so. */
+  readonly deliveryCrash: { armed: boolean; lost: number }
+  /** Events whose fan-out the invariants checked (W2). */
+  readonly checkedEvents: Set<string>
 }
 
 export const allCharges = (world: World): ReadonlyArray<UpstreamCharge> => world.doubles.flatMap((d) => [...d.charges.values()])
@@ -206,19 +300,31 @@ export const drive = <A, E, R>(effect: Effect.Effect<A, E, R>, world: World, lim
     return Exit.die(new Error(`stuck: did not finish in ${limit} s of virtual time`)) as Exit.Exit<A, E>
   })
 
-/** Runs every due job until none is left (bounded). */
+/** Runs every due job, then every due webhook delivery, until none is left (bounded). */
 export const drain = (world: World) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
+    const webhooks = yield* Webhooks
+    let result: Exit.Exit<number> = Exit.succeed(0)
     for (let i = 0; i < 25; i++) {
       const exit = yield* drive(jobs.runDue, world)
-      if (Exit.isFailure(exit) || exit.value === 0) return exit
+      if (Exit.isFailure(exit) || exit.value === 0) {
+        result = exit
+        break
+      }
     }
-    return Exit.succeed(0)
+    for (let i = 0; i < 25; i++) {
+      const exit = yield* drive(webhooks.deliverDue, world)
+      if (Exit.isFailure(exit)) return exit
+      if (exit.value === 0) break
+    }
+    return result
   })
 
 const setSeeds = (world: World, seed: number) => {
   world.doubles.forEach((d, i) => d.setSeed(seed * 31 + i))
+  world.payouts.setSeed(seed * 37 + 5)
+  world.receiver.setSeed(seed * 41 + 7)
 }
 
 const createEffect = (world: World, step: CreateStep) =>
@@ -254,6 +360,25 @@ const refundEffect = (world: World, step: RefundStep) =>
     return `${claim.id} on ${id}`
   })
 
+const payoutEffect = (world: World, step: PayoutStep) =>
+  Effect.gen(function*() {
+    const payouts = yield* Payouts
+    const idempotency = yield* Idempotency
+    const { value: payout } = yield* idempotency.run(
+      { scope: `sandbox:${world.scope.merchant.id}`, key: step.key, fingerprint: `POST /me/payout/send ${step.amount} ${step.method}` },
+      PayoutJson,
+      (key) => Effect.map(payouts.send(world.scope, { methodId: step.method, amount: Money.decimal(step.amount), recipient: payoutRecipient }, key), (r) => r.payout)
+    )
+    const key = world.keys.name(step.key, yield* Clock.currentTimeMillis)
+    const seen = world.payoutAnswers.get(key) ?? new Set<string>()
+    seen.add(payout.id)
+    world.payoutAnswers.set(key, seen)
+    return `${payout.id} ${payout.status}`
+  })
+
+const innerEffect = (world: World, step: CrashTarget) =>
+  step.kind === "create" ? createEffect(world, step) : step.kind === "refund" ? refundEffect(world, step) : payoutEffect(world, step)
+
 /** Runs one step; answers a line for the printed history. */
 export const runStep = (world: World, step: Step) =>
   Effect.gen(function*() {
@@ -265,8 +390,7 @@ export const runStep = (world: World, step: Step) =>
         return codeOf(yield* drive(refundEffect(world, step), world))
       case "crash": {
         setSeeds(world, step.inner.seed)
-        const inner = step.inner.kind === "create" ? createEffect(world, step.inner) : refundEffect(world, step.inner)
-        const fiber = yield* Effect.forkChild(inner)
+        const fiber = yield* Effect.forkChild(innerEffect(world, step.inner))
         for (let i = 0; i < step.yields && fiber.pollUnsafe() === undefined; i++) yield* Effect.yieldNow
         const before = fiber.pollUnsafe()
         world.process.dead = step.hard
@@ -319,6 +443,45 @@ export const runStep = (world: World, step: Step) =>
       }
       case "advance": {
         yield* TestClock.adjust(`${step.seconds} seconds`)
+        return "ok"
+      }
+      case "payout": {
+        const exit = yield* drive(payoutEffect(world, step), world)
+        return Exit.isSuccess(exit) ? exit.value : codeOf(exit)
+      }
+      case "payoutUpstream": {
+        const processing = [...world.payouts.payouts.values()].filter((p) => p.truth === "processing")
+        if (processing.length === 0) return "no payout processing upstream"
+        const payout = processing[step.pick % processing.length]!
+        world.payouts.decide(payout)
+        return `${payout.payoutId} is ${payout.truth} upstream`
+      }
+      case "payoutCallback": {
+        if (world.payoutOutbox.length === 0) return "no payout callback"
+        const i = step.pick % world.payoutOutbox.length
+        const callback = world.payoutOutbox[i]!
+        if (!step.keep) world.payoutOutbox.splice(i, 1)
+        const payouts = yield* Payouts
+        const exit = yield* drive(payouts.handleCallback(callback.providerId, { "x-sim-signature": callback.signature }, callback.body), world)
+        return `${callback.label}: ${Exit.isSuccess(exit) ? `${exit.value} applied` : codeOf(exit)}`
+      }
+      case "fund": {
+        const exit = yield* drive((yield* Payouts).fundSandbox(world.scope, payoutCurrency, Money.decimal(step.amount)), world)
+        return codeOf(exit)
+      }
+      case "deliveryCrash": {
+        yield* TestClock.adjust(`${step.minutes} minutes`)
+        world.deliveryCrash.armed = true
+        const lost = world.deliveryCrash.lost
+        const exit = yield* drive((yield* Webhooks).deliverDue, world)
+        const died = world.deliveryCrash.lost - lost
+        world.deliveryCrash.armed = false
+        return died > 0 ? `died with ${died} attempt(s) unrecorded` : `nothing due (${codeOf(exit)})`
+      }
+      case "shopClock":
+        return codeOf(yield* drive((yield* SandboxClocks).advance(world.scope, step.seconds), world))
+      case "receiverDown": {
+        world.receiver.downUntil = (yield* Clock.currentTimeMillis) + step.minutes * 60_000
         return "ok"
       }
     }

@@ -1,11 +1,13 @@
 /**
  * One simulated history on a fresh engine: the real core services (`EngineTestWith`, the engine
  * as library tests and embedders assemble it) on a real store (memory, PGlite or PostgreSQL),
- * time on `TestClock`, two fault-injecting upstreams routed in a cascade, and the invariants
+ * time on `TestClock`, two fault-injecting upstreams routed in a cascade, a fault-injecting payout
+ * upstream (`PayoutDouble.ts`, the shop's payout balance funded in MXN), the shop's webhook
+ * endpoint in process (`WebhookReceiver.ts`, subscribed to every event), and the invariants
  * (`Invariants.ts`) checked after every step. The store is wrapped only to observe which record
  * each Idempotency-Key is bound to, or, for the planted-bug tests, to break it on purpose.
  */
-import { Clock, DateTime, Effect, Exit, Layer, References } from "effect"
+import { Clock, DateTime, Effect, Exit, Layer, Redacted, References } from "effect"
 import { TestClock } from "effect/testing"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { JournalEntry } from "../../core/ledger/Journal.ts"
@@ -15,12 +17,29 @@ import { JobStore } from "../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { Transactions } from "../../core/ports/Transactions.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
-import { EngineTestWith, newScope, routeShopTo } from "../support/Engine.ts"
+import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
+import { NodeCrypto } from "@effect/platform-node"
+import { Mac } from "effect/crypto"
+import { atRealTime } from "../../core/clock/ShopClocks.ts"
+import { verifySignature } from "../../core/Signatures.ts"
+import { Engine } from "../../core/Engine.ts"
+import { Ids } from "../../core/Ids.ts"
+import * as SecureRandomPool from "../../core/SecureRandomPool.ts"
+import { WebhookStore } from "../../core/ports/WebhookStore.ts"
+import { EngineConfig } from "../../core/EngineConfig.ts"
+import * as Money from "../../core/Money.ts"
+import { ProviderReports } from "../../core/ports/ProviderReports.ts"
+import { SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
+import { Webhooks } from "../../core/webhooks/Webhooks.ts"
+import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
+import { newScope, routeShopTo, testEngineConfig } from "../support/Engine.ts"
 import { postgresStore, type StoreLayer } from "../support/Stores.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
-import { checkInvariants } from "./Invariants.ts"
+import { checkDeliveries, checkInvariants } from "./Invariants.ts"
 import { summarize } from "./Summary.ts"
-import { describeStep, drain, KeyLifetimes, runStep, type Step, type World } from "./Operations.ts"
+import { describeStep, drain, KeyLifetimes, payoutCurrency, runStep, type Step, type World } from "./Operations.ts"
+import { PayoutDouble, type PayoutDoubleOptions } from "./PayoutDouble.ts"
+import { receiverUrl, WebhookReceiver } from "./WebhookReceiver.ts"
 import { type DoubleOptions, ProviderDouble, Told } from "./ProviderDouble.ts"
 import { Random } from "./Random.ts"
 
@@ -31,6 +50,7 @@ export interface RunOptions {
   /** A deliberately broken engine part, to prove the invariants catch it. */
   readonly plant?: Plant
   readonly double?: DoubleOptions
+  readonly payoutDouble?: PayoutDoubleOptions
   /** Print each step as it runs. */
   readonly verbose?: boolean
   /**
@@ -58,6 +78,11 @@ export type Plant =
    * record.
    */
   | { readonly _tag: "ReleaseKeyOnCrash" }
+  /**
+   * The ledger store skips the first entry of this kind it is given, whole (neither postings nor
+   * cached balances): `payout.failed` is a failed payout whose debit is never reversed.
+   */
+  | { readonly _tag: "SkipEntry"; readonly kind: string }
 
 export interface RunResult {
   readonly ok: boolean
@@ -112,7 +137,8 @@ const storeLayer = (
   plant: Plant | undefined,
   faults: StoreFaults,
   engineProcess: World["process"],
-  killed: Array<{ readonly id: string; readonly error: string }>
+  killed: Array<{ readonly id: string; readonly error: string }>,
+  deliveryCrash: World["deliveryCrash"]
 ): StoreLayer => {
   const failing = Layer.effect(Transactions, Effect.gen(function*() {
     const inner = yield* Transactions
@@ -156,7 +182,7 @@ const storeLayer = (
     const inner = yield* JobStore
     return JobStore.of({ ...inner, kill: (id, error) => Effect.tap(inner.kill(id, error), () => Effect.sync(() => void killed.push({ id, error }))) })
   }))
-  const planted = plant?._tag !== "DropPosting" ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
+  const planted = plant?._tag !== "DropPosting" && plant?._tag !== "SkipEntry" ? Layer.empty : Layer.effect(LedgerStore, Effect.gen(function*() {
     const inner = yield* LedgerStore
     let dropped = false
     return LedgerStore.of({
@@ -164,12 +190,51 @@ const storeLayer = (
       append: (entry: JournalEntry) => {
         if (dropped || entry.kind !== plant.kind || entry.postings.length < 2) return inner.append(entry)
         dropped = true
-        return inner.append({ ...entry, postings: entry.postings.slice(0, -1) })
+        return plant._tag === "SkipEntry" ? Effect.void : inner.append({ ...entry, postings: entry.postings.slice(0, -1) })
       }
     })
   }))
-  return Layer.mergeAll(observed, jobsObserved, planted, failing).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
+  // The delivery worker dies after its sends, before it records them (a `deliveryCrash` step).
+  const deliveries = Layer.effect(WebhookStore, Effect.gen(function*() {
+    const inner = yield* WebhookStore
+    return WebhookStore.of({
+      ...inner,
+      recordAttempts: (outcomes) =>
+        Effect.suspend(() => {
+          if (!deliveryCrash.armed || outcomes.length === 0) return inner.recordAttempts(outcomes)
+          deliveryCrash.armed = false
+          deliveryCrash.lost += outcomes.length
+          return Effect.die(new Error("simulated: the delivery worker died before recording its attempts"))
+        })
+    })
+  }))
+  return Layer.mergeAll(observed, jobsObserved, planted, failing, deliveries).pipe(Layer.provideMerge(baseStore(name))) as unknown as StoreLayer
 }
+
+/**
+ * The engine as `EngineTestWith` assembles it (test/support/Engine.ts), with the payout double
+ * registered as the payout provider, webhooks sent to the in-process receiver (the
+ * `WebhookSender` port) instead of the scripted sender, and hashing and HMAC on `node:crypto`
+ * as the Node host has them (`host/Host.ts`): synchronous, so signing a delivery waits on no real
+ * IO, and a history on the memory store replays exactly (WebCrypto's promises would let the
+ * virtual clock run on by how long they took).
+ */
+const simEngine = (payouts: PayoutDouble, receiver: WebhookReceiver, store: StoreLayer) =>
+  SandboxProvider.layer({ formBaseUrl: "http://api.test.local", callbackSecret: Redacted.make("sandbox-secret") }).pipe(
+    Layer.provideMerge(
+      Engine.services.pipe(
+        Layer.provideMerge(Layer.mergeAll(Payouts.providers([payouts.provider]), SettlementPayoutProviders.none, ProviderReports.none)),
+        Layer.provideMerge(Layer.mergeAll(Ids.layerTest, NodeCrypto.layerDigest, NodeCrypto.layerMac, SecureRandomPool.layer))
+      )
+    ),
+    Layer.provideMerge(JoseTokenSigner.layer(Redacted.make("a-test-secret-that-is-long-enough"))),
+    Layer.provideMerge(receiver.layer),
+    Layer.provideMerge(Layer.succeed(EngineConfig, testEngineConfig)),
+    Layer.provideMerge(store)
+  )
+
+/** How much MXN the shop's payout balance is funded with before the first step. */
+const initialFunding = "30000"
 
 /** Runs `history`; stops at the first step after which an invariant fails. */
 export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {}): Promise<RunResult> => {
@@ -179,7 +244,11 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
   const engineProcess = { dead: false }
   const keys = new KeyLifetimes()
   const killed: Array<{ readonly id: string; readonly error: string }> = []
-  const engine = EngineTestWith(Payouts.noProviders, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed))
+  const payoutOutbox: World["payoutOutbox"] = []
+  const payoutDouble = new PayoutDouble("simpay", payoutOutbox, options.payoutDouble)
+  const receiver = new WebhookReceiver()
+  const deliveryCrash: World["deliveryCrash"] = { armed: false, lost: 0 }
+  const engine = simEngine(payoutDouble, receiver, storeLayer(store, bindings, keys, options.plant, faults, engineProcess, killed, deliveryCrash))
   const program = Effect.gen(function*() {
     const started = performance.now()
     const scope = yield* newScope("sandbox")
@@ -188,6 +257,12 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
     const doubles = [new ProviderDouble("simA", told, outbox, options.double), new ProviderDouble("simB", told, outbox, options.double)]
     // The shop's sandbox payments cascade simA, then simB; the sandbox provider is not routed.
     yield* routeShopTo(scope, doubles.map((d) => d.provider), { sandboxLast: false })
+    // The shop's payout balance, and its webhook endpoint (every event).
+    yield* (yield* Payouts).fundSandbox(scope, payoutCurrency, Money.decimal(initialFunding))
+    const webhook = yield* (yield* Webhooks).create({ environment: scope.environment, shopId: scope.shop.id }, { url: receiverUrl, events: ["*"] })
+    const mac = yield* Mac.Mac
+    // The endpoint checks each signature against the real clock, as a merchant's server does.
+    receiver.verify = (body, header) => atRealTime(verifySignature(body, header, [webhook.secret])).pipe(Effect.provideService(Mac.Mac, mac))
     const world: World = {
       scope,
       doubles,
@@ -199,7 +274,14 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
       keys,
       liveWaitMs: store === "memory" ? 1 : 20,
       log: [],
-      process: engineProcess
+      process: engineProcess,
+      payouts: payoutDouble,
+      payoutOutbox,
+      payoutAnswers: new Map(),
+      receiver,
+      webhookId: webhook.id,
+      deliveryCrash,
+      checkedEvents: new Set()
     }
     faults.rate = options.storeFailures ?? 0
     for (const [i, step] of history.entries()) {
@@ -218,12 +300,17 @@ export const runHistory = (history: ReadonlyArray<Step>, options: RunOptions = {
     // The end of the history: time runs on past every timer (the longest, a 90-day reserve), and
     // every job has run or is dead with its reason; then every invariant holds again.
     faults.rate = 0
+    // The payout upstream decides what it still holds (its callbacks are never delivered: the
+    // engine learns it by its poll, if the poll is still running).
+    payoutDouble.setSeed(history.length * 7907)
+    for (const p of payoutDouble.payouts.values()) payoutDouble.decide(p)
     for (let day = 0; day < settleDays; day++) {
+      receiver.setSeed((history.length + day) * 7919)
       yield* TestClock.adjust("1 day")
       yield* drain(world)
     }
     world.log.push(`${String(history.length).padStart(4)}  settle ${settleDays} days on, every job due run`)
-    const settled = [...yield* checkInvariants(world), ...yield* checkJobs(killed)]
+    const settled = [...yield* checkInvariants(world), ...yield* checkJobs(killed), ...yield* checkDeliveries(world)]
     const millis = performance.now() - started
     const summary = [...yield* summarize(world), `store failures injected: ${faults.injected}`]
     if (settled.length > 0) return { ok: false, steps: history.length, failure: { step: history.length, violations: settled }, log: world.log, millis, summary } satisfies RunResult

@@ -3,9 +3,12 @@
  * the memory store (and one on PGlite) must hold every invariant after every step; a seed replays
  * the same history; and bugs planted outside the core (a ledger store that drops one posting of the
  * first refund entry; a key store that frees a key when its execution dies; an upstream that charges
- * again for a key it already charged) are found within the CI seeds, the first with a shorter
- * failing history. Each run ends by letting time run 100 days on: every job ran or is dead with a
- * reason, and every invariant holds again.
+ * again for a key it already charged; a ledger that never writes a failed payout's reversal; a
+ * payout upstream that pays again for a key it paid) are found within the CI seeds, the first with
+ * a shorter failing history. Payouts go through a fault-injecting payout upstream and every event
+ * is delivered to an in-process webhook endpoint that fails at random. Each run ends by letting
+ * time run 100 days on: every job ran or is dead with a reason, every event was delivered or is
+ * dead-lettered with one, and every invariant holds again.
  * A longer run: `npm run simulate -- --seed 1 --seeds 100 --steps 2000` (see `cli.ts`).
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -92,5 +95,32 @@ describe("the simulator finds a planted bug", () => {
     }
     assert.isDefined(found, "no CI seed found the second charge")
     assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("E3")), found!.result.failure!.violations.join("\n"))
+  }, 60_000)
+
+  it("a failed payout whose reversal entry is never written: found (P3)", async () => {
+    const plant = { _tag: "SkipEntry", kind: "payout.failed" } as const
+    let found: Awaited<ReturnType<typeof simulate>> | undefined
+    for (const seed of seeds) {
+      const report = await simulate(seed, steps, { plant, shrink: false, out: () => {} })
+      if (!report.result.ok) {
+        found = report
+        break
+      }
+    }
+    assert.isDefined(found, "no CI seed found the missing reversal")
+    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("P3")), found!.result.failure!.violations.join("\n"))
+  }, 60_000)
+
+  it("a payout upstream that pays again for a key it paid: found (P1)", async () => {
+    let found: Awaited<ReturnType<typeof simulate>> | undefined
+    for (const seed of seeds) {
+      const report = await simulate(seed, steps, { payoutDouble: { ignoresIdempotencyKey: true }, shrink: false, out: () => {} })
+      if (!report.result.ok) {
+        found = report
+        break
+      }
+    }
+    assert.isDefined(found, "no CI seed found the second payout")
+    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("P1")), found!.result.failure!.violations.join("\n"))
   }, 60_000)
 })

@@ -6,11 +6,14 @@
  * 2000`). Exits 1 on the first failing seed, after printing its shortest failing history.
  * `--plant` runs a deliberately broken engine, to see the invariants catch it: `drop-posting`
  * (the first approved refund's entry loses a posting), `release-key-on-crash` (a key freed when
- * its execution dies), `ignore-upstream-key` (the upstreams charge again for a key they charged).
+ * its execution dies), `ignore-upstream-key` (the upstreams charge again for a key they charged),
+ * `skip-payout-reversal` (the first failed payout's reversal entry is never written),
+ * `ignore-payout-key` (the payout upstream pays again for a key it paid).
  */
 import { simulate } from "./Simulate.ts"
 import type { Plant, StoreName } from "./Run.ts"
 import type { DoubleOptions } from "./ProviderDouble.ts"
+import type { PayoutDoubleOptions } from "./PayoutDouble.ts"
 
 const args = process.argv.slice(2)
 const arg = (name: string) => {
@@ -23,10 +26,12 @@ const seeds = Number(arg("seeds") ?? 1)
 const store = (arg("store") ?? "memory") as StoreName
 /** How often a store transaction fails before its commit (0 .. 1). */
 const storeFailures = Number(arg("store-failures") ?? 0)
-const plants: Readonly<Record<string, { readonly plant?: Plant; readonly double?: DoubleOptions }>> = {
+const plants: Readonly<Record<string, { readonly plant?: Plant; readonly double?: DoubleOptions; readonly payoutDouble?: PayoutDoubleOptions }>> = {
   "drop-posting": { plant: { _tag: "DropPosting", kind: "refund.completed" } },
   "release-key-on-crash": { plant: { _tag: "ReleaseKeyOnCrash" } },
-  "ignore-upstream-key": { double: { ignoresIdempotencyKey: true } }
+  "ignore-upstream-key": { double: { ignoresIdempotencyKey: true } },
+  "skip-payout-reversal": { plant: { _tag: "SkipEntry", kind: "payout.failed" } },
+  "ignore-payout-key": { payoutDouble: { ignoresIdempotencyKey: true } }
 }
 const planted = arg("plant") === undefined ? {} : plants[arg("plant")!]
 if (planted === undefined) {
