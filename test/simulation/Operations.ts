@@ -245,7 +245,8 @@ export interface World {
   readonly bindings: Map<string, Set<string>>
   /**
    * How long (real milliseconds) an operation that has not finished is waited for before the
-   * virtual clock is moved on a second (it waits on IO, or on the virtual clock).
+   * virtual clock is moved on a second (it waits on IO, or on the virtual clock); 0: no IO to
+   * wait for (the memory store), only event-loop turns.
    */
   readonly liveWaitMs: number
   /** Per step, what happened (for the printed history). */
@@ -279,6 +280,12 @@ const codeOf = (exit: Exit.Exit<unknown, unknown>) => {
  * Runs an operation to its end on the virtual clock: it runs until it finishes or waits; a wait
  * on the virtual clock (a lease, a timeout) is let through a second at a time, at most `limit`.
  */
+/** `n` turns of the event loop's check phase: everything already queued there runs first. */
+const eventLoopTurns = (n: number) =>
+  Effect.promise(async () => {
+    for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+  })
+
 export const drive = <A, E, R>(effect: Effect.Effect<A, E, R>, world: World, limit = 150) =>
   Effect.gen(function*() {
     const fiber = yield* Effect.forkChild(effect)
@@ -288,10 +295,14 @@ export const drive = <A, E, R>(effect: Effect.Effect<A, E, R>, world: World, lim
         if (exit !== undefined) return exit
         yield* Effect.yieldNow
       }
-      // Still running: waiting on IO (SQL stores) or on the virtual clock.
+      // Still running: waiting on IO (SQL stores) or on the virtual clock. On the memory store
+      // nothing waits on IO: a few event-loop turns (setImmediate, where Effect's scheduler runs
+      // its fibers) let every runnable fiber run, in the same order on every run. A real timer
+      // would not: on a loaded machine it can fire before the scheduler's turn, and the clock
+      // would move at a point that depends on the load (a seed would not replay its history).
       const done = yield* Effect.raceFirst(
         Effect.map(Fiber.await(fiber), Option.some),
-        Effect.as(TestClock.withLive(Effect.sleep(world.liveWaitMs)), Option.none())
+        Effect.as(world.liveWaitMs === 0 ? eventLoopTurns(16) : TestClock.withLive(Effect.sleep(world.liveWaitMs)), Option.none())
       )
       if (Option.isSome(done)) return done.value
       yield* TestClock.adjust("1 second")
