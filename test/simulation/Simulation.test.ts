@@ -48,79 +48,53 @@ describe("seeded simulation of the engine, memory store", () => {
   }, 30_000)
 })
 
+/** The first CI seed whose run breaks an invariant with the broken part `options` plants, if any. */
+const firstFailing = async (options: Parameters<typeof simulate>[2]) => {
+  for (const seed of seeds) {
+    const report = await simulate(seed, steps, options)
+    if (!report.result.ok) return report
+  }
+  return undefined
+}
+
+/** The report of a run that broke the invariant `code`. */
+const brokeInvariant = (report: Awaited<ReturnType<typeof simulate>> | undefined, code: string, what: string) => {
+  assert.isDefined(report, `no CI seed found ${what}`)
+  const violations = report!.result.failure!.violations
+  assert.isTrue(violations.some((v) => v.startsWith(code)), violations.join("\n"))
+  return report!
+}
+
 describe("the simulator finds a planted bug", () => {
   it("a ledger store that drops one posting of the first approved refund: found, and shrunk", async () => {
     const plant = { _tag: "DropPosting", kind: "refund.completed" } as const
-    let found: Awaited<ReturnType<typeof simulate>> | undefined
     const lines: Array<string> = []
-    for (const seed of seeds) {
-      const report = await simulate(seed, steps, { plant, out: (l) => lines.push(l), shrinkBudget: { runs: 200, millis: 10_000 } })
-      if (!report.result.ok) {
-        found = report
-        break
-      }
-    }
-    assert.isDefined(found, "no CI seed found the dropped posting")
-    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("L1")), found!.result.failure!.violations.join("\n"))
-    assert.isBelow(found!.shortest!.length, found!.result.steps, lines.join("\n"))
+    const found = brokeInvariant(
+      await firstFailing({ plant, out: (l) => lines.push(l), shrinkBudget: { runs: 200, millis: 10_000 } }),
+      "L1",
+      "the dropped posting"
+    )
+    assert.isBelow(found.shortest!.length, found.result.steps, lines.join("\n"))
     // The shortest history still fails on its own.
-    const again = await runHistory(found!.shortest!, { plant })
+    const again = await runHistory(found.shortest!, { plant })
     assert.isFalse(again.ok)
   }, 60_000)
 
   it("a key released when its execution dies (instead of its lock ended): found, a retry bound to a second record", async () => {
-    const plant = { _tag: "ReleaseKeyOnCrash" } as const
-    let found: Awaited<ReturnType<typeof simulate>> | undefined
-    for (const seed of seeds) {
-      const report = await simulate(seed, steps, { plant, shrink: false, out: () => {} })
-      if (!report.result.ok) {
-        found = report
-        break
-      }
-    }
-    assert.isDefined(found, "no CI seed found the key released too early")
-    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("E1")), found!.result.failure!.violations.join("\n"))
+    brokeInvariant(await firstFailing({ plant: { _tag: "ReleaseKeyOnCrash" }, shrink: false, out: () => {} }), "E1", "the key released too early")
   }, 60_000)
 
   it("an upstream that does not deduplicate charges by idempotency key: found when the engine asks again after a crash", async () => {
     const double = { ignoresIdempotencyKey: true }
-    let found: Awaited<ReturnType<typeof simulate>> | undefined
-    const lines: Array<string> = []
-    for (const seed of seeds) {
-      const report = await simulate(seed, steps, { double, out: (l) => lines.push(l), shrinkBudget: { runs: 100, millis: 5_000 } })
-      if (!report.result.ok) {
-        found = report
-        break
-      }
-    }
-    assert.isDefined(found, "no CI seed found the second charge")
-    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("E3")), found!.result.failure!.violations.join("\n"))
+    brokeInvariant(await firstFailing({ double, out: () => {}, shrinkBudget: { runs: 100, millis: 5_000 } }), "E3", "the second charge")
   }, 60_000)
 
   it("a failed payout whose reversal entry is never written: found (P3)", async () => {
     const plant = { _tag: "SkipEntry", kind: "payout.failed" } as const
-    let found: Awaited<ReturnType<typeof simulate>> | undefined
-    for (const seed of seeds) {
-      const report = await simulate(seed, steps, { plant, shrink: false, out: () => {} })
-      if (!report.result.ok) {
-        found = report
-        break
-      }
-    }
-    assert.isDefined(found, "no CI seed found the missing reversal")
-    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("P3")), found!.result.failure!.violations.join("\n"))
+    brokeInvariant(await firstFailing({ plant, shrink: false, out: () => {} }), "P3", "the missing reversal")
   }, 60_000)
 
   it("a payout upstream that pays again for a key it paid: found (P1)", async () => {
-    let found: Awaited<ReturnType<typeof simulate>> | undefined
-    for (const seed of seeds) {
-      const report = await simulate(seed, steps, { payoutDouble: { ignoresIdempotencyKey: true }, shrink: false, out: () => {} })
-      if (!report.result.ok) {
-        found = report
-        break
-      }
-    }
-    assert.isDefined(found, "no CI seed found the second payout")
-    assert.isTrue(found!.result.failure!.violations.some((v) => v.startsWith("P1")), found!.result.failure!.violations.join("\n"))
+    brokeInvariant(await firstFailing({ payoutDouble: { ignoresIdempotencyKey: true }, shrink: false, out: () => {} }), "P1", "the second payout")
   }, 60_000)
 })
