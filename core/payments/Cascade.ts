@@ -12,6 +12,20 @@ import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
 
+/** A provider the cascade tries, with why routing put it there (none for a resumed record). */
+export interface Route {
+  readonly provider: PaymentProvider
+  readonly routing?: Attempt["routing"]
+  /**
+   * Asked again about a charge it may hold (an attempt left in flight or unknown): any answer but
+   * accepted or declined leaves the question open, since it says nothing of the first call.
+   */
+  readonly again?: boolean
+}
+
+/** Whether an attempt left the question "does this provider hold the charge?" open. */
+export const open = (a: Attempt | undefined) => a?.outcome === "in_flight" || a?.outcome === "unknown"
+
 /** How long one provider may take to answer a charge; past it the outcome is unknown. */
 export const chargeTimeout = Duration.seconds(30)
 

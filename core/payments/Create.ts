@@ -20,19 +20,22 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
-import { completionOf, Executed, type KeyHandle } from "../idempotency/Idempotency.ts"
+import { completionOf, Executed } from "../idempotency/Idempotency.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
-import type { BuyerAddress, ChargeAccepted, PaymentProvider, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { ChargeAccepted, PaymentProvider } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "./Learn.ts"
 import { type Conflict, Transactions } from "../ports/Transactions.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
-import { cascadeError, inFlight, outcomeUnknownError, tryProvider } from "./Cascade.ts"
+import { cascadeError, inFlight, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
+import type { CreatePayment, PaymentKey, RouteCode } from "./CreateInput.ts"
+
+export type { CreatePayment, PaymentKey, RouteCode } from "./CreateInput.ts"
 import { limitError, makeChecks } from "./Checks.ts"
 import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
@@ -48,65 +51,12 @@ import { noProviderReason, Routing } from "../routing/Routing.ts"
  */
 export const recoverAfter = Duration.minutes(5)
 
-export interface CreatePayment {
-  /** The transaction id to use (hosted checkout reserves it before charging); new when absent. */
-  readonly id?: string | undefined
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency?: string | undefined
-  readonly paymentMethodId?: string | undefined
-  readonly paymentMethod?: string | undefined
-  readonly country?: string | undefined
-  readonly userName?: string | undefined
-  readonly userEmail?: string | undefined
-  readonly documentId?: string | undefined
-  readonly userPhone?: string | undefined
-  readonly userIp?: string | undefined
-  /** Forwarded to the provider, never stored (like `documentId`). */
-  readonly userAddress?: BuyerAddress | undefined
-  readonly merchantOrderId?: string | undefined
-  readonly tag1?: string | undefined
-  readonly tag2?: string | undefined
-  readonly tag3?: string | undefined
-  readonly hostedCheckout?: boolean | undefined
-  readonly returnUrl?: string | undefined
-  readonly simulate?: SandboxSimulate | undefined
-}
-
-/**
- * The client's `Idempotency-Key` of a create: bound to the record in its write-ahead (`handle`).
- * With `answer` (the body a replay answers for the payment), a payment that ends its routing
- * pending stores that body in its last write (one statement on SQL) instead of a write of its own
- * after the request, and the create returns that completion with the payment (`Executed`).
- */
-export interface PaymentKey {
-  readonly handle: KeyHandle
-  readonly answer?: ((payment: Payment) => string) | undefined
-}
-
-
 /**
  * Whether the expiry timer is enqueued when a provider accepts rather than written ahead: only for
  * a payment that expires at once (the sandbox's `simulate: expired`), which must not find itself
  * still being routed.
  */
 const timersAtAccept = (p: Payment) => !DateTime.isGreaterThan(p.expiresAt, p.createdAt)
-
-/** How routing a record can end without a payment to answer: no provider took it, or no answer yet. */
-export type RouteCode = "cascade_exhausted" | "provider_outcome_unknown"
-
-/** A provider the cascade tries, with why routing put it there (none for a resumed record). */
-interface Route {
-  readonly provider: PaymentProvider
-  readonly routing?: Attempt["routing"]
-  /**
-   * Asked again about a charge it may hold (an attempt left in flight or unknown): any answer but
-   * accepted or declined leaves the question open, since it says nothing of the first call.
-   */
-  readonly again?: boolean
-}
-
-/** Whether an attempt left the question "does this provider hold the charge?" open. */
-const open = (a: Attempt | undefined) => a?.outcome === "in_flight" || a?.outcome === "unknown"
 
 export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
   const store = yield* PaymentStore

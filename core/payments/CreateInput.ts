@@ -1,0 +1,48 @@
+/**
+ * What creating a payment takes (`CreatePayment`, the client's key `PaymentKey`) and how routing
+ * a record can end without a payment to answer (`RouteCode`); the operation is `Create.ts`.
+ */
+import type { BigDecimal } from "effect"
+import type { KeyHandle } from "../idempotency/Idempotency.ts"
+import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { Payment } from "./Payment.ts"
+
+export interface CreatePayment {
+  /** The transaction id to use (hosted checkout reserves it before charging); new when absent. */
+  readonly id?: string | undefined
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency?: string | undefined
+  readonly paymentMethodId?: string | undefined
+  readonly paymentMethod?: string | undefined
+  readonly country?: string | undefined
+  readonly userName?: string | undefined
+  readonly userEmail?: string | undefined
+  readonly documentId?: string | undefined
+  readonly userPhone?: string | undefined
+  readonly userIp?: string | undefined
+  /** Forwarded to the provider, never stored (like `documentId`). */
+  readonly userAddress?: BuyerAddress | undefined
+  readonly merchantOrderId?: string | undefined
+  readonly tag1?: string | undefined
+  readonly tag2?: string | undefined
+  readonly tag3?: string | undefined
+  readonly hostedCheckout?: boolean | undefined
+  readonly returnUrl?: string | undefined
+  readonly simulate?: SandboxSimulate | undefined
+}
+
+/**
+ * The client's `Idempotency-Key` of a create: bound to the record in its write-ahead (`handle`).
+ * With `answer` (the body a replay answers for the payment), a payment that ends its routing
+ * pending stores that body in its last write (one statement on SQL) instead of a write of its own
+ * after the request, and the create returns that completion with the payment (`Executed`).
+ */
+export interface PaymentKey {
+  readonly handle: KeyHandle
+  readonly answer?: ((payment: Payment) => string) | undefined
+}
+
+
+/** How routing a record can end without a payment to answer: no provider took it, or no answer yet. */
+export type RouteCode = "cascade_exhausted" | "provider_outcome_unknown"
+
