@@ -153,7 +153,10 @@ describe("EBANX connector", () => {
       const twins = yield* Effect.all([provider.refund(refundOf("CLM-01JD7Q3K5V8X2M4N6P9R1T3W60", "1")), provider.refund(refundOf("CLM-01JD7Q3K5V8X2M4N6P9R1T3W60", "1"))], { concurrency: 2 })
       assert.strictEqual(twins[0].providerRef, twins[1].providerRef)
       const twinCode = yield* refundCodeOf("CLM-01JD7Q3K5V8X2M4N6P9R1T3W60")
-      assert.strictEqual(sim.received.filter((r) => r.path === "/ws/refund" && r.body.includes(twinCode)).length, 2, "both asked; EBANX refused the second")
+      // Both asked at once (EBANX refused the second, which then found the first), or, when the
+      // scheduler ran them one after the other, the second found the first by its look-up: one
+      // refund either way.
+      assert.oneOf(sim.received.filter((r) => r.path === "/ws/refund" && r.body.includes(twinCode)).length, [1, 2])
       assert.strictEqual(made.length, 2)
       // More than what is left is refused, and final.
       const over = errorOf(yield* Effect.exit(provider.refund(refundOf("CLM-01JD7Q3K5V8X2M4N6P9R1T3W5Z", "7"))))
