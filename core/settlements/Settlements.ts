@@ -15,7 +15,7 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
-import { ShopClocks } from "../clock/ShopClocks.ts"
+import { realMillis, ShopClocks } from "../clock/ShopClocks.ts"
 import type { Environment } from "../Environment.ts"
 import { maskedAccount } from "../balances/Withdrawal.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -52,6 +52,9 @@ const decodeClose = Schema.decodeUnknownEffect(Schema.Struct({
 const reservePage = 200
 
 const decodeBatch = Schema.decodeUnknownEffect(Schema.Struct({ settlementId: Schema.String }))
+
+/** How long this engine keeps what a shop's schedule says about its stablecoins (see `cryptoOf`). */
+export const cryptoCacheMs = 1000
 
 export class Settlements extends Context.Service<Settlements, {
   /** The shop's schedule and its next close (none: the shop's money stays available). */
@@ -95,10 +98,30 @@ export class Settlements extends Context.Service<Settlements, {
         })
       })
 
+      /**
+       * The stablecoins each shop is paid in, read from its schedule at most once per
+       * `cryptoCacheMs` by this engine (`GET /me` shows them on every call); a schedule written here
+       * applies at once, and within `cryptoCacheMs` on other replicas.
+       */
+      const cryptoCache = new Map<string, { readonly coins: ReadonlyArray<string>; readonly until: number }>()
+      const cryptoOf = (account: Pick<ShopAccount, "environment" | "shopId">) =>
+        Effect.flatMap(realMillis, (now) => {
+          const id = `${account.environment}:${account.shopId}`
+          const hit = cryptoCache.get(id)
+          if (hit !== undefined && hit.until > now) return Effect.succeed(hit.coins)
+          return Effect.map(store.schedule(account.environment, account.shopId), (s) => {
+            const coins = Option.isSome(s) && s.value.frequency !== "manual" ? ["USDC"] : []
+            if (cryptoCache.size > 10_000) cryptoCache.clear()
+            cryptoCache.set(id, { coins, until: now + cryptoCacheMs })
+            return coins
+          })
+        })
+
       /** Writes the schedule and makes sure the shop has an open batch ending at its next close. */
       const install = Effect.fnUntraced(function*(account: ShopAccount, schedule: SettlementSchedule) {
         const now = yield* DateTime.now
         yield* store.putSchedule(schedule)
+        cryptoCache.delete(`${account.environment}:${account.shopId}`)
         const open = yield* store.open(account.environment, account.shopId)
         if (Option.isNone(open)) yield* openBatch(schedule, account.merchantId, now)
         else {
@@ -256,9 +279,7 @@ export class Settlements extends Context.Service<Settlements, {
           }
           return yield* statementOf(b)
         }),
-        crypto: (account) =>
-          Effect.map(store.schedule(account.environment, account.shopId), (s) =>
-            Option.isSome(s) && s.value.frequency !== "manual" ? ["USDC"] : []),
+        crypto: cryptoOf,
         callback
       })
     })
