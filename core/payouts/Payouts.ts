@@ -20,7 +20,7 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
-import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { type ApiError, apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { checkSandboxFunding } from "../balances/Swaps.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
@@ -68,6 +68,9 @@ export const payoutView = (p: Payout) => ({
 })
 
 
+/** What sending a payout can fail with. */
+export type SendCode = "invalid_request" | "payout_method_unavailable" | "amount_invalid" | "currency_not_funded" | "balance_insufficient" | "payout_dispatch_failed" | "fx_unavailable"
+
 export class Payouts extends Context.Service<Payouts, {
   readonly methods: (environment: Environment) => ReadonlyArray<PayoutMethodDef>
   /** Who pays out on each method here: `routable` false in production without a payout provider. */
@@ -102,7 +105,7 @@ export class Payouts extends Context.Service<Payouts, {
     key?: KeyHandle | undefined
   ) => Effect.Effect<
     { readonly payout: Payout; readonly method: PayoutMethodDef },
-    ApiError
+    ApiErrorOf<SendCode>
   >
   readonly get: (scope: ShopRef, id: string) => Effect.Effect<Payout, ApiError>
   readonly list: (

@@ -5,7 +5,7 @@
  * a payout an interrupted execution left behind (`resume`).
  */
 import { BigDecimal, DateTime, Effect, Option, Result, Schema } from "effect"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import { Fx } from "../fx/Fx.ts"
@@ -36,7 +36,7 @@ export const makeSend = Effect.fnUntraced(function*(deps: {
   readonly methods: (environment: Environment) => ReadonlyArray<PayoutMethodDef>
   /** Moves a payout to its next status with the money that goes with it. */
   readonly move: (payout: Payout, status: PayoutStatus, failureReason: string | null) => Effect.Effect<Payout, Conflict>
-  readonly insufficient: (currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) => Effect.Effect<never, ApiError>
+  readonly insufficient: (currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) => Effect.Effect<never, ApiErrorOf<"balance_insufficient">>
   /** Starts the status poll of a payout a provider is still processing. */
   readonly schedulePoll: (payoutId: string, round: number) => Effect.Effect<boolean>
 }) {

@@ -11,6 +11,7 @@ import { Api } from "../api/Api.ts"
 import { PayoutSwapResult, SendResult, TransferResult } from "../api/PayoutsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 const n = Money.toJsonNumber
 const balanceView = (b: PayoutBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
@@ -130,8 +131,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
             }))
           })
         }),
+      // Checked at compile time against the codes the operation documents.
       send: ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("payouts.send", Effect.gen(function*() {
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/payout/send",
@@ -147,7 +149,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               iconUrl: icon(method.id)
             }))
           })
-        }),
+        })),
       list: ({ query }) =>
         Effect.gen(function*() {
           const page = clampPage(query)
