@@ -13,8 +13,8 @@
  * `missing_required_fields` and nothing is created. Individual fields win over the `customer`
  * block, which only fills what is missing; an invalid block value is never promoted.
  */
-import { type BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { type ApiError, apiError, invalidRequest, keepsRecordOpen } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
@@ -22,58 +22,21 @@ import * as Country from "../Country.ts"
 import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
-import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { type FieldName, fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
+import { fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
-import { checkCustomer, type CustomerInput, fullNameOf, splitName } from "./Customer.ts"
+import type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
+import { checkCustomer, fullNameOf, splitName } from "./Customer.ts"
 
 export { checkCustomer, type CustomerInput } from "./Customer.ts"
+export type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
 
 export const sessionLifetimeHours = 24
-
-export interface CreateSession {
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency?: string | undefined
-  readonly country?: string | undefined
-  readonly paymentMethodId?: string | undefined
-  readonly customer?: CustomerInput | undefined
-  readonly userName?: string | undefined
-  readonly userEmail?: string | undefined
-  readonly userPhone?: string | undefined
-  readonly documentId?: string | undefined
-  readonly userAddress?: BuyerAddress | undefined
-  readonly merchantOrderId?: string | undefined
-  readonly returnUrl?: string | undefined
-  readonly simulate?: SandboxSimulate | undefined
-}
-
-export interface SelectInput {
-  readonly paymentMethodId?: string | undefined
-  readonly customer?: {
-    readonly fullName?: string | undefined
-    readonly email?: string | undefined
-    readonly documentId?: string | undefined
-    readonly phone?: string | undefined
-    readonly address?: BuyerAddress | undefined
-  } | undefined
-}
-
-/** A method the session offers, with the buyer data its charge needs beyond name, email and document. */
-export interface OfferedMethod {
-  readonly method: PaymentMethodDef
-  /**
-   * What the rail requires (`method.requires`) and what every provider that could take the charge
-   * needs (`neededByAll`), beyond the fields every hosted checkout asks for, by the API's names
-   * (`userPhone`, `userAddress`): without them select answers 422 `missing_required_fields`.
-   */
-  readonly requiredFields: ReadonlyArray<FieldName>
-}
 
 /** The fields every hosted checkout collects whatever the rail; `OfferedMethod.requiredFields` names the others. */
 const alwaysAsked: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
@@ -84,16 +47,6 @@ const alwaysAsked: ReadonlyArray<RequiredField> = ["userName", "userEmail", "doc
  */
 const railShape = (m: PaymentMethodDef) =>
   JSON.stringify([m.country, m.channel, m.methodLabel, m.currencies, m.currencyLimits, m.fee, m.requires, m.expiresInMinutes, m.settlementDays])
-
-export interface Created {
-  readonly session: CheckoutSession
-  /** The transaction, when one-shot data was complete. */
-  readonly payment: Payment | null
-  readonly missingFields: ReadonlyArray<string>
-  /** One-shot: what the buyer will pay on the chosen rail. */
-  readonly local: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
-  readonly amountUsd: BigDecimal.BigDecimal
-}
 
 export class Checkout extends Context.Service<Checkout, {
   /**
@@ -397,7 +350,7 @@ export class Checkout extends Context.Service<Checkout, {
           // The charge was not created: free the session again for another try. A charge the
           // provider may hold keeps the session on its transaction (a second could charge twice).
           Effect.tapError((error) =>
-            error.code === "provider_outcome_unknown"
+            keepsRecordOpen.has(error.code)
               ? Effect.void
               : store.update({ ...claimed, status: session.status, completedTxId: null, customer: session.customer, version: claimed.version + 1 })
           )

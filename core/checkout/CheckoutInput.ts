@@ -1,0 +1,61 @@
+/**
+ * What a checkout takes and answers: a session to create (`CreateSession`), the buyer's choice on
+ * the page (`SelectInput`), a method offered (`OfferedMethod`), a created session (`Created`).
+ * The operations are `Checkout.ts`.
+ */
+import type { BigDecimal } from "effect"
+import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
+import type { FieldName } from "../payments/BuyerData.ts"
+import type { Payment } from "../payments/Payment.ts"
+import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { CheckoutSession } from "./CheckoutSession.ts"
+import type { CustomerInput } from "./Customer.ts"
+
+export interface CreateSession {
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency?: string | undefined
+  readonly country?: string | undefined
+  readonly paymentMethodId?: string | undefined
+  readonly customer?: CustomerInput | undefined
+  readonly userName?: string | undefined
+  readonly userEmail?: string | undefined
+  readonly userPhone?: string | undefined
+  readonly documentId?: string | undefined
+  readonly userAddress?: BuyerAddress | undefined
+  readonly merchantOrderId?: string | undefined
+  readonly returnUrl?: string | undefined
+  readonly simulate?: SandboxSimulate | undefined
+}
+
+export interface SelectInput {
+  readonly paymentMethodId?: string | undefined
+  readonly customer?: {
+    readonly fullName?: string | undefined
+    readonly email?: string | undefined
+    readonly documentId?: string | undefined
+    readonly phone?: string | undefined
+    readonly address?: BuyerAddress | undefined
+  } | undefined
+}
+
+/** A method the session offers, with the buyer data its charge needs beyond name, email and document. */
+export interface OfferedMethod {
+  readonly method: PaymentMethodDef
+  /**
+   * What the rail requires (`method.requires`) and what every provider that could take the charge
+   * needs (`neededByAll`), beyond the fields every hosted checkout asks for, by the API's names
+   * (`userPhone`, `userAddress`): without them select answers 422 `missing_required_fields`.
+   */
+  readonly requiredFields: ReadonlyArray<FieldName>
+}
+
+export interface Created {
+  readonly session: CheckoutSession
+  /** The transaction, when one-shot data was complete. */
+  readonly payment: Payment | null
+  readonly missingFields: ReadonlyArray<string>
+  /** One-shot: what the buyer will pay on the chosen rail. */
+  readonly local: { readonly amount: BigDecimal.BigDecimal; readonly currency: string } | null
+  readonly amountUsd: BigDecimal.BigDecimal
+}
+
