@@ -7,7 +7,9 @@ import { createServer } from "node:net"
 import { HttpServer } from "effect/http"
 import { type HostConfig, loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
+import { Jobs } from "../../core/jobs/Jobs.ts"
 import { Ledger } from "../../core/ledger/Ledger.ts"
+import { Webhooks } from "../../core/webhooks/Webhooks.ts"
 import * as Money from "../../core/Money.ts"
 import type { PayoutProviders } from "../../core/ports/PayoutProvider.ts"
 import type { StoreLayer } from "./Stores.ts"
@@ -35,15 +37,45 @@ export const testHost = (store: StoreLayer, overrides: Partial<HostConfig> = {},
   hostLayer(testConfig(overrides), store, payoutProviders)
 
 /**
- * Reads `probe` every 50 ms (at most 100 times) until `done` holds, for what the host's worker
- * finishes in the background; answers the last value read.
+ * Runs the host's due background work in the calling fiber (due jobs, then due webhook
+ * deliveries) until none is left, as the worker would on its next ticks; answers how many ran.
+ * Work due later (a retry's backoff, a sandbox schedule) stays for the clock to reach.
+ */
+export const drainWork = Effect.gen(function*() {
+  const jobs = yield* Jobs
+  const webhooks = yield* Webhooks
+  let total = 0
+  for (;;) {
+    const ran = (yield* jobs.runDue) + (yield* webhooks.deliverDue)
+    if (ran === 0) return total
+    total += ran
+  }
+})
+
+/** `drainWork` where the caller runs inside a host (its jobs and webhooks at hand), else nothing. */
+const drainIfHosted = Effect.flatMap(
+  Effect.all([Effect.serviceOption(Jobs), Effect.serviceOption(Webhooks)]),
+  ([jobs, webhooks]) =>
+    Option.isSome(jobs) && Option.isSome(webhooks)
+      ? drainWork.pipe(Effect.provideService(Jobs, jobs.value), Effect.provideService(Webhooks, webhooks.value))
+      : Effect.succeed(0)
+)
+
+/**
+ * Reads `probe` until `done` holds, for what the host finishes in the background: between reads
+ * it runs the due work itself (`drainWork`) rather than waiting for the worker, and waits (20 ms,
+ * at most 100 times) only when nothing was due here, i.e. the host's own worker holds the job or
+ * a receiver outside the host has yet to answer. Answers the last value read.
  */
 export const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
+    for (let waits = 0; waits < 100;) {
       const value = yield* probe
       if (done(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      if ((yield* drainIfHosted) === 0) {
+        waits++
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+      }
     }
     return yield* probe
   })
