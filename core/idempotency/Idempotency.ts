@@ -232,101 +232,99 @@ export class Idempotency extends Context.Service<Idempotency, {
        * wrote anything ahead. An execution that fails after it reached its write-ahead has claimed
        * the key (the write-ahead fails with nothing else) and frees it like any other.
        */
-      const executeClaiming = <A, I>(
+      const executeClaiming = Effect.fnUntraced(function*<A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
         execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>
-      ) =>
-        Effect.gen(function*() {
-          const holder = yield* ids.secret("", 12)
-          let claimed = false
-          /** Whether the execution ended without claiming the key: the run then goes the `acquire` way. */
-          const unclaimed = (exit: Exit.Exit<Done<A>, ApiError | KeyTaken>) => {
-            const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
-            return failed instanceof KeyTaken || (failed !== undefined && !claimed)
-          }
-          const key: KeyHandle = {
-            scope: request.scope,
-            key: request.key,
-            resume: undefined,
-            bind: (resourceId) =>
-              Effect.flatMap(realNow, (at) => {
-                claimed = true
-                return store.claim({ ...claimAt(request, holder, at), resourceId })
-              })
-          }
-          const exit = yield* holding({ scope: request.scope, key: request.key, holder }, executing(codec, execute(key))).pipe(
-            // Also when the request is interrupted: its lease ends at once, for its retry to continue.
-            Effect.onExit((exit) => unclaimed(exit) ? Effect.void : finish<A>(request, holder)(exit)),
-            Effect.exit
-          )
-          if (unclaimed(exit)) return undefined
-          if (Exit.isSuccess(exit) && !claimed) {
-            return yield* Effect.die(new Error(`An execution run with claimInWriteAhead succeeded without claiming key ${request.key}`))
-          }
-          return Exit.map(exit as Exit.Exit<Done<A>, ApiError>, answered)
-        })
+      ) {
+        const holder = yield* ids.secret("", 12)
+        let claimed = false
+        /** Whether the execution ended without claiming the key: the run then goes the `acquire` way. */
+        const unclaimed = (exit: Exit.Exit<Done<A>, ApiError | KeyTaken>) => {
+          const failed = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error : undefined
+          return failed instanceof KeyTaken || (failed !== undefined && !claimed)
+        }
+        const key: KeyHandle = {
+          scope: request.scope,
+          key: request.key,
+          resume: undefined,
+          bind: (resourceId) =>
+            Effect.flatMap(realNow, (at) => {
+              claimed = true
+              return store.claim({ ...claimAt(request, holder, at), resourceId })
+            })
+        }
+        const exit = yield* holding({ scope: request.scope, key: request.key, holder }, executing(codec, execute(key))).pipe(
+          // Also when the request is interrupted: its lease ends at once, for its retry to continue.
+          Effect.onExit((exit) => unclaimed(exit) ? Effect.void : finish<A>(request, holder)(exit)),
+          Effect.exit
+        )
+        if (unclaimed(exit)) return undefined
+        if (Exit.isSuccess(exit) && !claimed) {
+          return yield* Effect.die(new Error(`An execution run with claimInWriteAhead succeeded without claiming key ${request.key}`))
+        }
+        return Exit.map(exit as Exit.Exit<Done<A>, ApiError>, answered)
+      })
 
       /** Claims the key before executing: executes, replays, waits for another execution, or refuses. */
-      const acquiring = <A, I>(
+      const acquiring = Effect.fnUntraced(function*<A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
         execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
         options?: IdempotencyOptions
-      ): Effect.Effect<Answered<A>, ApiError> =>
-        Effect.gen(function*() {
-          const atomic = options?.atomic === true
-          const holder = yield* ids.secret("", 12)
-          const deadline = DateTime.add(yield* realNow, { milliseconds: Duration.toMillis(waitForExecution) })
-          while (true) {
-            const at = yield* realNow
-            const acquired = yield* store.acquire(claimAt(request, holder, at))
-            if (acquired._tag === "Acquired") {
-              const key: KeyHandle = {
-                scope: request.scope,
-                key: request.key,
-                resume: acquired.resourceId ?? undefined,
-                bind: (resourceId) => store.bind(request.scope, request.key, resourceId)
-              }
-              const execution = executing(codec, execute(key)).pipe(
-                // The key is claimed: binding it to a record cannot find it taken.
-                Effect.catchTag("KeyTaken", Effect.die)
+      ): Effect.fn.Return<Answered<A>, ApiError> {
+        const atomic = options?.atomic === true
+        const holder = yield* ids.secret("", 12)
+        const deadline = DateTime.add(yield* realNow, { milliseconds: Duration.toMillis(waitForExecution) })
+        while (true) {
+          const at = yield* realNow
+          const acquired = yield* store.acquire(claimAt(request, holder, at))
+          if (acquired._tag === "Acquired") {
+            const key: KeyHandle = {
+              scope: request.scope,
+              key: request.key,
+              resume: acquired.resourceId ?? undefined,
+              bind: (resourceId) => store.bind(request.scope, request.key, resourceId)
+            }
+            const execution = executing(codec, execute(key)).pipe(
+              // The key is claimed: binding it to a record cannot find it taken.
+              Effect.catchTag("KeyTaken", Effect.die)
+            )
+            // An atomic execution stores its result in its own transaction.
+            const stored = atomic
+              ? tx.run(Effect.tap(execution, (done) => store.complete(request.scope, request.key, 200, done.body))).pipe(
+                Effect.map((done): Done<A> => ({ ...done, stored: true }))
               )
-              // An atomic execution stores its result in its own transaction.
-              const stored = atomic
-                ? tx.run(Effect.tap(execution, (done) => store.complete(request.scope, request.key, 200, done.body))).pipe(
-                  Effect.map((done): Done<A> => ({ ...done, stored: true }))
-                )
-                : execution
-              return yield* holding({ scope: request.scope, key: request.key, holder }, stored).pipe(
-                Effect.onExit(finish<A>(request, holder)),
-                Effect.map(answered)
-              )
-            }
-            const record = acquired.record
-            if (record.requestHash !== request.fingerprint) {
-              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "conflict" })
-              return yield* apiError(
-                "idempotency_key_reused",
-                "This Idempotency-Key was already used with a different request; use a new key for a new request",
-                { key: request.key }
-              )
-            }
-            if (record.state === "completed" && record.responseBody !== null) {
-              if (options?.onReplay !== undefined) yield* options.onReplay
-              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "replay" })
-              const value = yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
-              return { value, body: record.responseBody, replayed: true } satisfies Answered<A>
-            }
-            if (DateTime.isGreaterThan(at, deadline)) {
-              yield* Metrics.count(Metrics.idempotentRequests, { outcome: "in_progress" })
-              return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {
-                key: request.key
-              })
-            }
-            yield* Effect.sleep(Duration.millis(50))
+              : execution
+            return yield* holding({ scope: request.scope, key: request.key, holder }, stored).pipe(
+              Effect.onExit(finish<A>(request, holder)),
+              Effect.map(answered)
+            )
           }
-        })
+          const record = acquired.record
+          if (record.requestHash !== request.fingerprint) {
+            yield* Metrics.count(Metrics.idempotentRequests, { outcome: "conflict" })
+            return yield* apiError(
+              "idempotency_key_reused",
+              "This Idempotency-Key was already used with a different request; use a new key for a new request",
+              { key: request.key }
+            )
+          }
+          if (record.state === "completed" && record.responseBody !== null) {
+            if (options?.onReplay !== undefined) yield* options.onReplay
+            yield* Metrics.count(Metrics.idempotentRequests, { outcome: "replay" })
+            const value = yield* Schema.decodeUnknownEffect(Schema.toCodecJson(codec))(JSON.parse(record.responseBody)).pipe(Effect.orDie)
+            return { value, body: record.responseBody, replayed: true } satisfies Answered<A>
+          }
+          if (DateTime.isGreaterThan(at, deadline)) {
+            yield* Metrics.count(Metrics.idempotentRequests, { outcome: "in_progress" })
+            return yield* apiError("idempotency_key_in_progress", "A request with this Idempotency-Key is still executing; retry shortly", {
+              key: request.key
+            })
+          }
+          yield* Effect.sleep(Duration.millis(50))
+        }
+      })
 
       const run = <A, I>(
         request: IdempotentRequest,

@@ -1,7 +1,7 @@
 /** The implementations of the security middlewares declared in `api/Security.ts`. */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { apiError } from "../../../core/ApiError.ts"
+import { apiError, catchCode } from "../../../core/ApiError.ts"
 import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal, type Principal } from "../../../core/auth/Principal.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
@@ -55,20 +55,19 @@ const makeAuthenticate = Effect.gen(function*() {
   const auth = yield* Auth
   const limits = yield* RateLimits
   const http = yield* HttpConfig
-  return (credential: Redacted.Redacted<string>) =>
-    Effect.gen(function*() {
-      const bearer = Redacted.value(credential).trim()
-      if (bearer === "") {
-        return yield* wrongScheme((yield* HttpServerRequest.HttpServerRequest).headers["authorization"]) ? notBearer : missing
-      }
-      if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
-      const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
-      yield* limits.check("auth", address)
-      return yield* auth.authenticate(bearer).pipe(
-        // Only a key the store does not know counts as a guess (a revoked one was real).
-        Effect.catch((error) => error.code === "invalid_api_key" ? Effect.andThen(limits.take("auth", address), Effect.fail(error)) : Effect.fail(error))
-      )
-    })
+  return Effect.fnUntraced(function*(credential: Redacted.Redacted<string>) {
+    const bearer = Redacted.value(credential).trim()
+    if (bearer === "") {
+      return yield* wrongScheme((yield* HttpServerRequest.HttpServerRequest).headers["authorization"]) ? notBearer : missing
+    }
+    if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
+    const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
+    yield* limits.check("auth", address)
+    return yield* auth.authenticate(bearer).pipe(
+      // Only a key the store does not know counts as a guess (a revoked one was real).
+      catchCode("invalid_api_key", (error) => Effect.andThen(limits.take("auth", address), Effect.fail(error)))
+    )
+  })
 })
 
 export const SecretKeyLive = Layer.effect(
