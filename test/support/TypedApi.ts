@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../adapters/http/api/Api.ts"
+import { ApiError } from "../../core/ApiError.ts"
 import { baseUrl } from "./Host.ts"
 
 /** A client of the host under test that sends `bearer` (a secret key, an admin token) on every request. */
@@ -21,3 +22,13 @@ export const apiAs = (bearer: string) =>
 
 /** The `ApiError` an operation failed with (its code, details), for asserting refusals. */
 export const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect)
+
+/**
+ * The `ApiError` an operation was refused with, narrowed from the client's other failures: a
+ * success, a transport failure or an answer that does not decode fails the test instead.
+ */
+export const refused = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<ApiError, never, R> =>
+  Effect.matchEffect(effect, {
+    onSuccess: (a) => Effect.die(new Error(`expected a refusal, got a success: ${JSON.stringify(Array.isArray(a) ? a[0] : a)}`)),
+    onFailure: (e) => e instanceof ApiError ? Effect.succeed(e) : Effect.die(e)
+  })
