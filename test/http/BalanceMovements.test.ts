@@ -2,41 +2,46 @@
  * `movements` of `GET /me/balance` are the journal entries that move the shop's USD pay-in
  * books: an entry that moves none of them (the payout balance's sandbox funding, a local-currency
  * funding of the pay-in balance) is not listed as a movement of 0; a settlement, which moves
- * money from pending to available and nets 0, is.
+ * money from pending to available and nets 0, is. Requests go through the typed client
+ * (TypedApi.ts): `movements` is read as the API declares it.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import * as Money from "../../core/Money.ts"
+import { createMerchant, testHost } from "../support/Host.ts"
+import { apiAs } from "../support/TypedApi.ts"
 
-interface Movement {
-  readonly type: string
-  readonly amount: number
-  readonly books: Record<string, number>
+const d = Money.decimal
+
+/** With the raw response beside the decoded answer, for its status. */
+const withResponse = { responseMode: "decoded-and-response" } as const
+
+/** The request answered 200; answers its decoded value. */
+const ok = <A>([value, response]: readonly [A, { readonly status: number }]) => {
+  assert.strictEqual(response.status, 200, JSON.stringify(value))
+  return value
 }
 
 describe("balance movements", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("entries that move none of the shop's pay-in books are left out; a settlement's move from pending to available stays", () =>
       Effect.gen(function*() {
-        const sk = (yield* createMerchant()).keys.sandbox.secretKey
-        const ok = (reply: { status: number; body: unknown }) => assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
-        ok(yield* call("POST", "/api/v1/me/payout/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } }))
-        ok(yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "BRL", amount: 500 } }))
-        ok(yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 50 } }))
-        const paid = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
+        const api = yield* apiAs((yield* createMerchant()).keys.sandbox.secretKey)
+        ok(yield* api.payouts.fundSandbox({ payload: { currency: "USD", amount: d("100") }, ...withResponse }))
+        ok(yield* api.identity.fundSandbox({ payload: { currency: "BRL", amount: d("500") }, ...withResponse }))
+        ok(yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: d("50") }, ...withResponse }))
+        const [, paid] = yield* api.payments.create({
+          payload: { amount: d("100"), paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com" },
           headers: { "sandbox-simulate": "paid" },
-          body: { amount: 100, paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com" }
+          ...withResponse
         })
         assert.strictEqual(paid.status, 201)
         // Completion, then past settlement and the reserve's release.
-        ok(yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 1 } }))
-        ok(yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 120 * 86400 } }))
+        ok(yield* api.sandbox.advance({ payload: { seconds: 1 }, headers: {}, ...withResponse }))
+        ok(yield* api.sandbox.advance({ payload: { seconds: 120 * 86400 }, headers: {}, ...withResponse }))
 
-        const balance = yield* call("GET", "/api/v1/me/balance", { bearer: sk })
-        ok(balance)
-        const movements = balance.body.movements as ReadonlyArray<Movement>
+        const movements = ok(yield* api.identity.balance({ query: {}, ...withResponse })).movements
         assert.deepStrictEqual(
           movements.filter((m) => Object.values(m.books).every((amount) => amount === 0)).map((m) => m.type),
           [],
@@ -52,12 +57,12 @@ describe("balance movements", () => {
 
     it.effect("pay-in movements older than 50 payout-book entries are still listed (the list is filled from older pages)", () =>
       Effect.gen(function*() {
-        const sk = (yield* createMerchant()).keys.sandbox.secretKey
-        assert.strictEqual((yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 7 } })).status, 200)
+        const api = yield* apiAs((yield* createMerchant()).keys.sandbox.secretKey)
+        ok(yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: d("7") }, ...withResponse }))
         for (let i = 0; i < 60; i++) {
-          assert.strictEqual((yield* call("POST", "/api/v1/me/payout/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 1 } })).status, 200)
+          ok(yield* api.payouts.fundSandbox({ payload: { currency: "USD", amount: d("1") }, ...withResponse }))
         }
-        const movements = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.movements as ReadonlyArray<Movement>
+        const movements = (yield* api.identity.balance({ query: {} })).movements
         assert.deepStrictEqual(movements.map((m) => [m.type, m.amount]), [["balance.fund_sandbox", 7]])
       }))
   })

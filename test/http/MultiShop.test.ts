@@ -1,57 +1,60 @@
 /**
  * Credentials covering several shops (spec 1.8): a payment created for shop B with `shopId` is
  * readable, refundable and listed under `shopId=B`; naming a shop the credential does not cover is
- * a 404, never another shop's data.
+ * a 404, never another shop's data. Requests go through the typed client (TypedApi.ts).
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
-import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { createMerchant, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
+/** With the raw response beside the decoded answer, for its status. */
+const withResponse = { responseMode: "decoded-and-response" } as const
 
 describe("credentials covering several shops", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a payment of shop B is readable, refundable and listed under shopId=B", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant({ shops: [{ name: "Shop A" }, { name: "Shop B" }] })
-        const sk = m.keys.sandbox.secretKey
+        const api = yield* apiAs(m.keys.sandbox.secretKey)
         const [a, b] = m.shops
         // A managed inbox registered with the merchant-wide credential (it is managed from shop A).
-        const hook = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { events: ["payment.completed"] } })
-        assert.strictEqual(hook.status, 201, JSON.stringify(hook.body))
-        const created = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
+        const [hook, hookReply] = yield* api.webhooks.create({ payload: { events: ["payment.completed"] }, headers: {}, ...withResponse })
+        assert.strictEqual(hookReply.status, 201, JSON.stringify(hook))
+        const [created, createdReply] = yield* api.payments.create({
+          payload: { amount: Money.decimal("50"), paymentMethodId: "sbx_pix", shopId: b!.id },
           headers: { "sandbox-simulate": "paid" },
-          body: { amount: 50, paymentMethodId: "sbx_pix", shopId: b!.id }
+          ...withResponse
         })
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const id = created.body.transactionId
-        const read = yield* eventually(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body.status === "completed")
-        assert.strictEqual(read.status, 200, JSON.stringify(read.body))
+        assert.strictEqual(createdReply.status, 201, JSON.stringify(created))
+        const id = created.transactionId
+        const [read, readReply] = yield* eventually(api.payments.get({ params: { id }, ...withResponse }), ([p]) => p.status === "completed")
+        assert.strictEqual(readReply.status, 200, JSON.stringify(read))
 
-        const listB = yield* call("GET", `/api/v1/payments?shopId=${b!.id}`, { bearer: sk })
-        assert.deepStrictEqual(listB.body.data.map((p: { id: string }) => p.id), [id])
-        const listA = yield* call("GET", `/api/v1/payments?shopId=${a!.id}`, { bearer: sk })
-        assert.strictEqual(listA.body.pagination.total, 0)
+        const listB = yield* api.payments.list({ query: { shopId: b!.id } })
+        assert.deepStrictEqual(listB.data.map((p) => p.id), [id])
+        const listA = yield* api.payments.list({ query: { shopId: a!.id } })
+        assert.strictEqual(listA.pagination.total, 0)
         const other = yield* createMerchant()
-        const foreign = yield* call("GET", `/api/v1/payments?shopId=${other.shops[0]!.id}`, { bearer: sk })
-        assert.strictEqual(foreign.status, 404)
+        const foreign = yield* refused(api.payments.list({ query: { shopId: other.shops[0]!.id } }))
+        assert.strictEqual(httpStatus[foreign.code], 404)
 
-        const refund = yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 10 } })
-        assert.strictEqual(refund.status, 201, JSON.stringify(refund.body))
+        const [refund, refundReply] = yield* api.claims.refund({ params: { id }, payload: { amount: Money.decimal("10") }, headers: {}, ...withResponse })
+        assert.strictEqual(refundReply.status, 201, JSON.stringify(refund))
         // Its events say which merchant and shop they are about.
         const events = yield* (yield* OutboxStore).list("sandbox", b!.id)
         assert.isAbove(events.length, 0)
         for (const e of events) assert.deepInclude(e.data as object, { merchantId: m.merchant.id, shopId: b!.id })
         // The webhook receives shop B's events too.
-        const inbox = yield* eventually(
-          call("GET", `/api/v1/webhooks/${hook.body.id}/inbox`, { bearer: sk }),
-          (r) => JSON.stringify(r.body).includes(id)
-        )
-        assert.include(JSON.stringify(inbox.body), id)
+        const inbox = yield* eventually(api.webhooks.inbox({ params: { id: hook.id }, query: {} }), (r) => JSON.stringify(r).includes(id))
+        assert.include(JSON.stringify(inbox), id)
         // Another merchant's credential still cannot see it.
-        assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: other.keys.sandbox.secretKey })).status, 404)
+        const stranger = yield* apiAs(other.keys.sandbox.secretKey)
+        assert.strictEqual(httpStatus[(yield* refused(stranger.payments.get({ params: { id } }))).code], 404)
       }))
   })
 })

@@ -1,34 +1,46 @@
 /**
  * Refunds as claims through the API: full and partial refunds to the cent, the payment becoming
  * refunded, every refund error, idempotent retries, and racing refunds that never exceed the
- * payment (on every store).
+ * payment (on every store). Requests go through the typed client (TypedApi.ts); `call` stays for
+ * bodies it would not send and the admin route called with a merchant's key.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { ApiError } from "../../core/ApiError.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 const d = (n: number | string) => Money.decimal(String(n))
 
+/** With the raw response beside the decoded answer, for its status. */
+const withResponse = { responseMode: "decoded-and-response" } as const
 
 /** A merchant with `count` completed payments of `amount` USD on sbx_pix. */
 const paidMerchant = (count: number, amount = 100) =>
   Effect.gen(function*() {
     const m = yield* createMerchant()
     const sk = m.keys.sandbox.secretKey
+    const api = yield* apiAs(sk)
     const ids: Array<string> = []
     for (let i = 0; i < count; i++) {
-      const r = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount, paymentMethodId: "sbx_pix" } })
-      ids.push(r.body.transactionId)
+      const created = yield* api.payments.create({ payload: { amount: d(amount), paymentMethodId: "sbx_pix" }, headers: { "sandbox-simulate": "paid" } })
+      ids.push(created.transactionId)
     }
-    for (const id of ids) yield* eventually(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body.status === "completed")
-    return { ...m, sk, ids }
+    for (const id of ids) yield* eventually(api.payments.get({ params: { id } }), (p) => p.status === "completed")
+    return { ...m, sk, api, ids }
   })
 
-const claim = (sk: string, id: string) => call("GET", `/api/v1/claims/${id}`, { bearer: sk })
+/** A merchant's typed client (built once per test: building one takes a fifth of a second). */
+type Client = Effect.Success<ReturnType<typeof apiAs>>
+
+const claim = (api: Client, id: string) => api.claims.get({ params: { id } })
+
+const balance = (api: Client) => api.identity.balance({ query: {} })
 
 /**
  * A sandbox payment of 100 USD charged back at once; answers its chargeback claim id, read from
@@ -36,11 +48,11 @@ const claim = (sk: string, id: string) => call("GET", `/api/v1/claims/${id}`, { 
  */
 const chargedBack = (m: { readonly keys: { readonly sandbox: { readonly secretKey: string } }; readonly shops: ReadonlyArray<{ readonly id: string }> }) =>
   Effect.gen(function*() {
-    const sk = m.keys.sandbox.secretKey
-    const created = yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "chargeback" }, body: { amount: 100, paymentMethodId: "sbx_card" } })
-    yield* eventually(call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer: sk }), (r) => r.body.status === "chargeback")
+    const api = yield* apiAs(m.keys.sandbox.secretKey)
+    const created = yield* api.payments.create({ payload: { amount: d(100), paymentMethodId: "sbx_card" }, headers: { "sandbox-simulate": "chargeback" } })
+    yield* eventually(api.payments.get({ params: { id: created.transactionId } }), (p) => p.status === "chargeback")
     const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
-    const opened = events.find((e) => e.type === "chargeback.created" && e.relatedTxId === created.body.transactionId)!
+    const opened = events.find((e) => e.type === "chargeback.created" && e.relatedTxId === created.transactionId)!
     return ((opened.data["data"] as { claim: { id: string } }).claim).id
   })
 
@@ -48,18 +60,19 @@ describe("refunds", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a full refund: pending, then succeeded; the payment is refunded and the balance gives back the headline", () =>
       Effect.gen(function*() {
-        const { ids, shops, sk } = yield* paidMerchant(2)
-        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
-        const payment = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
-        const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "requested_by_customer" } })
-        assert.strictEqual(refund.status, 201)
-        assert.match(refund.body.refundId, /^CLM-/)
-        assert.deepInclude(refund.body, { transactionId: ids[0], amount: payment.amountLocal, amountUsd: 100, currency: "BRL", status: "pending", reason: "requested_by_customer" })
+        const { api, ids, shops } = yield* paidMerchant(2)
+        const id = ids[0]!
+        const before = yield* balance(api)
+        const payment = yield* api.payments.get({ params: { id } })
+        const [refund, reply] = yield* api.claims.refund({ params: { id }, payload: { reason: "requested_by_customer" }, headers: {}, ...withResponse })
+        assert.strictEqual(reply.status, 201)
+        assert.match(refund.refundId, /^CLM-/)
+        assert.deepInclude(refund, { transactionId: id, amount: payment.amountLocal, amountUsd: 100, currency: "BRL", status: "pending", reason: "requested_by_customer" })
 
-        const resolved = yield* eventually(claim(sk, refund.body.refundId), (r) => r.body.status !== "open")
-        assert.deepInclude(resolved.body, { kind: "user_dispute", status: "approved", refundStatus: "succeeded", resolution: "refunded" })
-        assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
-        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        const resolved = yield* eventually(claim(api, refund.refundId), (c) => c.status !== "open")
+        assert.deepInclude(resolved, { kind: "user_dispute", status: "approved", refundStatus: "succeeded", resolution: "refunded" })
+        assert.strictEqual((yield* api.payments.get({ params: { id } })).status, "refunded")
+        const after = yield* balance(api)
         assert.strictEqual(after.balance.frozen, 0)
         // netBalance (the books less what the shop owes) gave back the headline: the payment's own
         // shares gave 100 less its fees, and the fees are owed (repaid by the next settlement).
@@ -70,47 +83,51 @@ describe("refunds", () => {
         const types = (yield* (yield* OutboxStore).list("sandbox", shops[0]!.id)).map((e) => e.type)
         for (const t of ["claim.opened", "payment.refunded", "claim.resolved"]) assert.include(types, t)
 
-        const again = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: {} })
-        assert.strictEqual(again.status, 422)
-        assert.strictEqual(again.body.error.code, "refund_not_allowed")
+        const again = yield* refused(api.claims.refund({ params: { id }, payload: {}, headers: {} }))
+        assert.strictEqual(httpStatus[again.code], 422)
+        assert.strictEqual(again.code, "refund_not_allowed")
       }))
 
     it.effect("partial refunds to the cent, the last one taking the exact remainder", () =>
       Effect.gen(function*() {
-        const { ids, sk } = yield* paidMerchant(3)
-        const p = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
-        const first = yield* call("POST", `/api/v1/transactions/${ids[0]}/refund`, { bearer: sk, body: { amount: 100 } })
-        assert.strictEqual(first.body.amount, 100)
-        assert.strictEqual(first.body.amountUsd, Money.toJsonNumber(Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(d(100), d(100)), d(p.amountLocal)), "USD")))
-        const tooMuch = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: p.amountLocal } })
-        assert.strictEqual(tooMuch.status, 422)
-        assert.strictEqual(tooMuch.body.error.code, "refund_amount_exceeds_remaining")
-        assert.strictEqual(tooMuch.body.error.details.remaining, Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
-        const rest = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: {} })
-        assert.strictEqual(rest.body.amount, Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
-        assert.strictEqual(Money.toText(BigDecimal.sum(d(first.body.amountUsd), d(rest.body.amountUsd))), "100")
-        for (const r of [first, rest]) yield* eventually(claim(sk, r.body.refundId), (c) => c.body.status === "approved")
-        assert.strictEqual((yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body.status, "refunded")
+        const { api, ids } = yield* paidMerchant(3)
+        const id = ids[0]!
+        const p = yield* api.payments.get({ params: { id } })
+        const first = yield* api.claims.refundTransaction({ params: { id }, payload: { amount: d(100) }, headers: {} })
+        assert.strictEqual(first.amount, 100)
+        assert.strictEqual(first.amountUsd, Money.toJsonNumber(Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(d(100), d(100)), d(p.amountLocal)), "USD")))
+        const tooMuch = yield* refused(api.claims.refund({ params: { id }, payload: { amount: d(p.amountLocal) }, headers: {} }))
+        assert.strictEqual(httpStatus[tooMuch.code], 422)
+        assert.strictEqual(tooMuch.code, "refund_amount_exceeds_remaining")
+        assert.strictEqual(tooMuch.details["remaining"], Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
+        const rest = yield* api.claims.refund({ params: { id }, payload: {}, headers: {} })
+        assert.strictEqual(rest.amount, Money.toJsonNumber(BigDecimal.subtract(d(p.amountLocal), d(100))))
+        assert.strictEqual(Money.toText(BigDecimal.sum(d(first.amountUsd), d(rest.amountUsd))), "100")
+        for (const r of [first, rest]) yield* eventually(api.claims.get({ params: { id: r.refundId } }), (c) => c.status === "approved")
+        assert.strictEqual((yield* api.payments.get({ params: { id } })).status, "refunded")
       }))
 
     it.effect("refund errors: unknown or foreign payment, not completed, bad amount or reason; idempotent retries", () =>
       Effect.gen(function*() {
-        const { ids, sk } = yield* paidMerchant(1)
-        const stranger = yield* createMerchant()
-        assert.strictEqual((yield* call("POST", "/api/v1/payments/TXN-NOPE/refund", { bearer: sk, body: {} })).status, 404)
-        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: stranger.keys.sandbox.secretKey, body: {} })).status, 404)
-        const pending = yield* call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 10, paymentMethodId: "sbx_pix" } })
-        const notYet = yield* call("POST", `/api/v1/payments/${pending.body.transactionId}/refund`, { bearer: sk, body: {} })
-        assert.strictEqual(notYet.status, 422)
-        assert.strictEqual(notYet.body.error.code, "refund_not_allowed")
-        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 0 } })).status, 400)
-        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 1.234 } })).status, 400)
-        assert.strictEqual((yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { reason: "x".repeat(501) } })).status, 400)
+        const { api, ids, sk } = yield* paidMerchant(1)
+        const id = ids[0]!
+        const stranger = yield* apiAs((yield* createMerchant()).keys.sandbox.secretKey)
+        assert.strictEqual(httpStatus[(yield* refused(api.claims.refund({ params: { id: "TXN-NOPE" }, payload: {}, headers: {} }))).code], 404)
+        assert.strictEqual(httpStatus[(yield* refused(stranger.claims.refund({ params: { id }, payload: {}, headers: {} }))).code], 404)
+        const pending = yield* api.payments.create({ payload: { amount: d(10), paymentMethodId: "sbx_pix" }, headers: {} })
+        const notYet = yield* refused(api.claims.refund({ params: { id: pending.transactionId }, payload: {}, headers: {} }))
+        assert.strictEqual(httpStatus[notYet.code], 422)
+        assert.strictEqual(notYet.code, "refund_not_allowed")
+        // Raw: bodies the typed client would not send.
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 0 } })).status, 400)
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 1.234 } })).status, 400)
+        assert.strictEqual((yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { reason: "x".repeat(501) } })).status, 400)
 
-        const once = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 10 }, headers: { "idempotency-key": "r-1" } })
-        const twice = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 10 }, headers: { "idempotency-key": "r-1" } })
-        assert.strictEqual(twice.body.refundId, once.body.refundId)
-        assert.strictEqual((yield* claim(stranger.keys.sandbox.secretKey, once.body.refundId)).status, 404)
+        const refundTen = api.claims.refund({ params: { id }, payload: { amount: d(10) }, headers: { "idempotency-key": "r-1" } })
+        const once = yield* refundTen
+        const twice = yield* refundTen
+        assert.strictEqual(twice.refundId, once.refundId)
+        assert.strictEqual(httpStatus[(yield* refused(stranger.claims.get({ params: { id: once.refundId } }))).code], 404)
       }))
   })
 })
@@ -121,55 +138,58 @@ describe("chargebacks", () => {
       Effect.gen(function*() {
         const m = yield* createMerchant()
         const sk = m.keys.sandbox.secretKey
-        const created = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
-          headers: { "sandbox-simulate": "chargeback" },
-          body: { amount: 100, paymentMethodId: "sbx_card", merchantOrderId: "cb-1" }
+        const api = yield* apiAs(sk)
+        const created = yield* api.payments.create({
+          payload: { amount: d(100), paymentMethodId: "sbx_card", merchantOrderId: "cb-1" },
+          headers: { "sandbox-simulate": "chargeback" }
         })
-        const final = yield* eventually(call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer: sk }), (r) => r.body.status === "chargeback")
-        assert.strictEqual(final.body.status, "chargeback")
-        const fees = d(created.body.fees.total)
-        const balance = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
-        assert.deepStrictEqual(balance.balance, { available: 0, pending: 0, frozen: 100, reserve: 0 })
-        assert.strictEqual(balance.feeSummary.chargebackFees, 15)
+        const final = yield* eventually(api.payments.get({ params: { id: created.transactionId } }), (p) => p.status === "chargeback")
+        assert.strictEqual(final.status, "chargeback")
+        const fees = d(created.fees.total)
+        const read = yield* balance(api)
+        assert.deepStrictEqual(read.balance, { available: 0, pending: 0, frozen: 100, reserve: 0 })
+        assert.strictEqual(read.feeSummary.chargebackFees, 15)
         // The merchant got 100 - fees; the chargeback takes 100 + 15: the rest is owed.
         const owed = Money.toText(BigDecimal.sum(fees, d(15)))
-        assert.deepStrictEqual(balance.ledgerWarnings, [
+        assert.deepStrictEqual(read.ledgerWarnings, [
           `The shop owes ${owed} USD: refunds and chargebacks its balance could not cover; it is repaid from the next money that becomes available`
         ])
-        assert.strictEqual(balance.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(d(100), d(owed))))
+        assert.strictEqual(read.feeSummary.netBalance, Money.toJsonNumber(BigDecimal.subtract(d(100), d(owed))))
 
         const events = yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)
         const opened = events.find((e) => e.type === "chargeback.created")!
         assert.strictEqual(opened.data["merchantOrderId"], "cb-1")
         const claimId = ((opened.data["data"] as { claim: { id: string } }).claim).id
         assert.include(events.map((e) => e.type), "claim.opened")
-        const claimRead = yield* claim(sk, claimId)
-        assert.deepInclude(claimRead.body, { kind: "chargeback", status: "open", amountUsd: 100, feeUsd: 15, transactionId: created.body.transactionId })
-        assert.notProperty(claimRead.body, "refundStatus")
-        const refund = yield* call("POST", `/api/v1/payments/${created.body.transactionId}/refund`, { bearer: sk, body: {} })
-        assert.strictEqual(refund.body.error.code, "refund_not_allowed")
+        const claimRead = yield* claim(api, claimId)
+        assert.deepInclude(claimRead, { kind: "chargeback", status: "open", amountUsd: 100, feeUsd: 15, transactionId: created.transactionId })
+        assert.notProperty(claimRead, "refundStatus")
+        const refund = yield* refused(api.claims.refund({ params: { id: created.transactionId }, payload: {}, headers: {} }))
+        assert.strictEqual(refund.code, "refund_not_allowed")
       }))
 
     it.effect("sandbox simulation decides a chargeback: won returns the frozen amount, repaying what is owed first", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant()
         const sk = m.keys.sandbox.secretKey
+        const api = yield* apiAs(sk)
         const claimId = yield* chargedBack(m)
-        const before = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        const before = yield* balance(api)
         const owed = BigDecimal.subtract(d(100), d(before.feeSummary.netBalance))
+        const simulate = (outcome: "won" | "lost") => api.claims.simulate({ params: { id: claimId }, payload: { outcome }, ...withResponse })
 
-        const live = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: m.keys.production.secretKey, body: { outcome: "won" } })
-        assert.strictEqual(live.status, 400)
-        assert.strictEqual(live.body.error.code, "simulate_sandbox_only")
+        const live = yield* refused(Effect.flatMap(apiAs(m.keys.production.secretKey), (prod) => prod.claims.simulate({ params: { id: claimId }, payload: { outcome: "won" } })))
+        assert.strictEqual(httpStatus[live.code], 400)
+        assert.strictEqual(live.code, "simulate_sandbox_only")
+        // Raw: an outcome the typed client cannot send.
         const bad = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "maybe" } })
         assert.strictEqual(bad.status, 400)
         assert.strictEqual(bad.body.error.code, "invalid_request")
 
-        const won = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "won" } })
-        assert.strictEqual(won.status, 200)
-        assert.deepInclude(won.body, { id: claimId, kind: "chargeback", status: "won", resolution: "won", resolvedBy: "sandbox", feeUsd: 15 })
-        const after = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
+        const [won, wonReply] = yield* simulate("won")
+        assert.strictEqual(wonReply.status, 200)
+        assert.deepInclude(won, { id: claimId, kind: "chargeback", status: "won", resolution: "won", resolvedBy: "sandbox", feeUsd: 15 })
+        const after = yield* balance(api)
         assert.deepStrictEqual(after.balance, { available: Money.toJsonNumber(BigDecimal.subtract(d(100), owed)), pending: 0, frozen: 0, reserve: 0 })
         assert.deepStrictEqual(after.ledgerWarnings, [])
         // The fee is kept: what the merchant has is the payment's net less the chargeback fee.
@@ -178,38 +198,41 @@ describe("chargebacks", () => {
         const resolvedEvents = (yield* (yield* OutboxStore).list("sandbox", m.shops[0]!.id)).filter((e) => e.type === "claim.resolved")
         assert.strictEqual(resolvedEvents.length, 1)
 
-        const again = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "won" } })
-        assert.deepStrictEqual(again.body, won.body)
-        const other = yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk, body: { outcome: "lost" } })
-        assert.strictEqual(other.status, 409)
-        assert.strictEqual(other.body.error.code, "claim_already_resolved")
-        assert.strictEqual(other.body.error.details.status, "won")
+        const [again] = yield* simulate("won")
+        assert.deepStrictEqual(again, won)
+        const other = yield* refused(simulate("lost"))
+        assert.strictEqual(httpStatus[other.code], 409)
+        assert.strictEqual(other.code, "claim_already_resolved")
+        assert.strictEqual(other.details["status"], "won")
       }))
 
     it.effect("the operator resolves a chargeback lost; refunds and unknown claims are refused", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant()
         const sk = m.keys.sandbox.secretKey
+        const api = yield* apiAs(sk)
+        const admin = yield* apiAs(adminToken)
         const claimId = yield* chargedBack(m)
+        // Raw: the admin route with a merchant's key instead of the admin token.
         const unauthorised = yield* call("POST", `/admin/v1/claims/${claimId}/resolve`, { bearer: sk, body: { outcome: "lost" } })
         assert.strictEqual(unauthorised.status, 401)
-        const lost = yield* call("POST", `/admin/v1/claims/${claimId}/resolve`, { bearer: adminToken, body: { outcome: "lost" } })
-        assert.strictEqual(lost.status, 200)
-        assert.deepInclude(lost.body, { status: "lost", resolution: "lost", resolvedBy: "operator" })
-        const balance = (yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body
-        assert.strictEqual(balance.balance.frozen, 0)
-        assert.strictEqual(balance.ledgerWarnings.length, 1)
-        assert.strictEqual((yield* claim(sk, claimId)).body.status, "lost")
+        const [lost, lostReply] = yield* admin.claimAdmin.resolve({ params: { id: claimId }, payload: { outcome: "lost" }, ...withResponse })
+        assert.strictEqual(lostReply.status, 200)
+        assert.deepInclude(lost, { status: "lost", resolution: "lost", resolvedBy: "operator" })
+        const read = yield* balance(api)
+        assert.strictEqual(read.balance.frozen, 0)
+        assert.strictEqual(read.ledgerWarnings.length, 1)
+        assert.strictEqual((yield* claim(api, claimId)).status, "lost")
 
-        const { ids, sk: sk2 } = yield* paidMerchant(1)
-        const refund = yield* call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk2, body: { amount: 10 } })
-        const notChargeback = yield* call("POST", `/admin/v1/claims/${refund.body.refundId}/resolve`, { bearer: adminToken, body: { outcome: "won" } })
-        assert.strictEqual(notChargeback.status, 422)
-        assert.strictEqual(notChargeback.body.error.code, "claim_not_chargeback")
-        assert.strictEqual((yield* call("POST", `/api/v1/claims/${refund.body.refundId}/simulate`, { bearer: sk2, body: { outcome: "won" } })).body.error.code, "claim_not_chargeback")
-        const unknown = yield* call("POST", "/admin/v1/claims/CLM-NOPE/resolve", { bearer: adminToken, body: { outcome: "won" } })
-        assert.strictEqual(unknown.status, 404)
-        assert.strictEqual((yield* call("POST", `/api/v1/claims/${claimId}/simulate`, { bearer: sk2, body: { outcome: "won" } })).status, 404)
+        const { api: api2, ids } = yield* paidMerchant(1)
+        const refund = yield* api2.claims.refund({ params: { id: ids[0]! }, payload: { amount: d(10) }, headers: {} })
+        const notChargeback = yield* refused(admin.claimAdmin.resolve({ params: { id: refund.refundId }, payload: { outcome: "won" } }))
+        assert.strictEqual(httpStatus[notChargeback.code], 422)
+        assert.strictEqual(notChargeback.code, "claim_not_chargeback")
+        assert.strictEqual((yield* refused(api2.claims.simulate({ params: { id: refund.refundId }, payload: { outcome: "won" } }))).code, "claim_not_chargeback")
+        const unknown = yield* refused(admin.claimAdmin.resolve({ params: { id: "CLM-NOPE" }, payload: { outcome: "won" } }))
+        assert.strictEqual(httpStatus[unknown.code], 404)
+        assert.strictEqual(httpStatus[(yield* refused(api2.claims.simulate({ params: { id: claimId }, payload: { outcome: "won" } }))).code], 404)
       }))
   })
 })
@@ -219,19 +242,25 @@ for (const target of storeTargets("refunds")) {
     layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
       it.effect("20 refunds racing for one payment never exceed it", () =>
         Effect.gen(function*() {
-          const { ids, sk } = yield* paidMerchant(3)
-          const p = (yield* call("GET", `/api/v1/payments/${ids[0]}`, { bearer: sk })).body
+          const { api, ids } = yield* paidMerchant(3)
+          const id = ids[0]!
+          const p = yield* api.payments.get({ params: { id } })
+          // Each answer: the refund with its response, or the refusal.
           const replies = yield* Effect.all(
-            Array.from({ length: 20 }, () => call("POST", `/api/v1/payments/${ids[0]}/refund`, { bearer: sk, body: { amount: 50 } })),
+            Array.from({ length: 20 }, () =>
+              api.claims.refund({ params: { id }, payload: { amount: d(50) }, headers: {}, ...withResponse }).pipe(
+                Effect.catchTag("ApiError", (e) => Effect.succeed(e))
+              )),
             { concurrency: "unbounded" }
           )
-          const accepted = replies.filter((r) => r.status === 201)
-          const refused = replies.filter((r) => r.status === 422)
-          assert.strictEqual(accepted.length + refused.length, 20, JSON.stringify(replies.map((r) => r.status)))
+          const accepted = replies.flatMap((r) => r instanceof ApiError || r[1].status !== 201 ? [] : [r[0]])
+          const refusals = replies.flatMap((r) => r instanceof ApiError && httpStatus[r.code] === 422 ? [r] : [])
+          const statuses = replies.map((r) => r instanceof ApiError ? httpStatus[r.code] : r[1].status)
+          assert.strictEqual(accepted.length + refusals.length, 20, JSON.stringify(statuses))
           const fits = Math.floor(p.amountLocal / 50)
           assert.strictEqual(accepted.length, fits)
-          assert.isTrue(refused.every((r) => r.body.error.code === "refund_amount_exceeds_remaining"))
-          assert.isTrue(BigDecimal.isLessThanOrEqualTo(accepted.map((r) => d(r.body.amount)).reduce(BigDecimal.sum), d(p.amountLocal)))
+          assert.isTrue(refusals.every((r) => r.code === "refund_amount_exceeds_remaining"))
+          assert.isTrue(BigDecimal.isLessThanOrEqualTo(accepted.map((r) => d(r.amount)).reduce(BigDecimal.sum), d(p.amountLocal)))
         }))
     })
   })

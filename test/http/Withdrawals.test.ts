@@ -1,16 +1,33 @@
 /**
  * Withdrawals of the USD pay-in balance as a merchant and the operator call them: the fee on top,
  * funds held while processing, completion and failure (funds and fee returned), every refusal,
- * and racing withdrawals that never overdraw, on every store.
+ * and racing withdrawals that never overdraw, on every store. Requests go through the typed client
+ * (TypedApi.ts); `call` stays for destinations it would not send and a merchant key on the admin route.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
+import { ApiError } from "../../core/ApiError.ts"
+import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
+import type { PayoutAction } from "../../core/payouts/Payout.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
+
+const d = Money.decimal
 
 const destination = { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "0321 8000 0118 3597 19", swiftCode: "bcmrmxmm" }
+
+/** With the raw response beside the decoded answer, for its status. */
+const withResponse = { responseMode: "decoded-and-response" } as const
+
+/** The refusal has the status and code expected. */
+const expectRefusal = (refusal: ApiError, status: number, code: string) => {
+  assert.strictEqual(httpStatus[refusal.code], status, JSON.stringify(refusal))
+  assert.strictEqual(refusal.code, code)
+}
 
 for (const target of storeTargets("withdrawals")) {
   describe(`withdrawals on ${target.name}`, () => {
@@ -20,66 +37,73 @@ for (const target of storeTargets("withdrawals")) {
           const m = yield* createMerchant() // starter tier: withdrawalFeeUsd 5
           const sk = m.keys.sandbox.secretKey
           const shopId = m.shops[0]!.id
-          yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })
-          const available = () => Effect.map(call("GET", "/api/v1/me/balance", { bearer: sk }), (r) => r.body.balance.available)
-          const withdraw = (amount: number, headers: Record<string, string> = {}, dest: unknown = destination) =>
-            call("POST", "/api/v1/me/withdrawals", { bearer: sk, body: { amount, destination: dest }, headers })
+          const api = yield* apiAs(sk)
+          const admin = yield* apiAs(adminToken)
+          const live = yield* apiAs(m.keys.production.secretKey)
+          yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: d("100") } })
+          const available = () => Effect.map(api.identity.balance({ query: {} }), (r) => r.balance.available)
+          const withdraw = (amount: string, headers: { readonly "idempotency-key"?: string } = {}) =>
+            api.withdrawals.create({ payload: { amount: d(amount), destination }, headers, ...withResponse })
+          // Raw: destinations the typed client would not send.
+          const withdrawRaw = (dest: unknown) => call("POST", "/api/v1/me/withdrawals", { bearer: sk, body: { amount: 10, destination: dest } })
 
-          const first = yield* withdraw(50, { "idempotency-key": "w-1" })
-          assert.strictEqual(first.status, 201, JSON.stringify(first.body))
-          assert.match(first.body.withdrawal.id, /^wdr_/)
-          assert.deepInclude(first.body.withdrawal, { currency: "USD", amount: 50, fee: 5, totalDebited: 55, status: "processing", completedAt: null, failureReason: null })
-          assert.deepStrictEqual(first.body.withdrawal.destination, { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "****9719", swiftCode: "BCMRMXMM" })
-          assert.deepStrictEqual((yield* withdraw(50, { "idempotency-key": "w-1" })).body, first.body)
+          const [first, firstReply] = yield* withdraw("50", { "idempotency-key": "w-1" })
+          assert.strictEqual(firstReply.status, 201, JSON.stringify(first))
+          assert.match(first.withdrawal.id, /^wdr_/)
+          assert.deepInclude(first.withdrawal, { currency: "USD", amount: 50, fee: 5, totalDebited: 55, status: "processing", completedAt: null, failureReason: null })
+          assert.deepStrictEqual(first.withdrawal.destination, { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "****9719", swiftCode: "BCMRMXMM" })
+          assert.deepStrictEqual((yield* withdraw("50", { "idempotency-key": "w-1" }))[0], first)
           assert.strictEqual(yield* available(), 45)
 
-          const refused = (reply: { status: number; body: any }, status: number, code: string) => {
+          const rawRefused = (reply: { status: number; body: any }, status: number, code: string) => {
             assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
             assert.strictEqual(reply.body.error.code, code)
           }
-          refused(yield* withdraw(9.99), 422, "amount_invalid")
-          refused(yield* withdraw(10.001), 422, "amount_invalid")
-          const badDest = yield* withdraw(10, {}, { accountHolder: " ", bankName: "BBVA", accountNumber: "12", swiftCode: "XX" })
-          refused(badDest, 400, "invalid_request")
+          expectRefusal(yield* refused(withdraw("9.99")), 422, "amount_invalid")
+          expectRefusal(yield* refused(withdraw("10.001")), 422, "amount_invalid")
+          const badDest = yield* withdrawRaw({ accountHolder: " ", bankName: "BBVA", accountNumber: "12", swiftCode: "XX" })
+          rawRefused(badDest, 400, "invalid_request")
           assert.deepStrictEqual(badDest.body.error.details.issues.map((i: { path: string }) => i.path), [
             "destination.accountHolder",
             "destination.accountNumber",
             "destination.swiftCode"
           ])
-          refused(yield* withdraw(10, {}, { bankName: "BBVA" }), 400, "invalid_request")
-          const short = yield* withdraw(41)
-          refused(short, 422, "balance_insufficient")
-          assert.deepStrictEqual(short.body.error.details, { currency: "USD", requested: 46, available: 45, shortfall: 1, fee: 5 })
+          rawRefused(yield* withdrawRaw({ bankName: "BBVA" }), 400, "invalid_request")
+          const short = yield* refused(withdraw("41"))
+          expectRefusal(short, 422, "balance_insufficient")
+          assert.deepStrictEqual(short.details, { currency: "USD", requested: 46, available: 45, shortfall: 1, fee: 5 })
 
-          const simulate = (id: string, action: string, bearer = sk) => call("POST", `/api/v1/me/withdrawals/${id}/simulate`, { bearer, body: { action } })
-          const done = yield* simulate(first.body.withdrawal.id, "completed")
-          assert.deepInclude(done.body.withdrawal, { status: "completed", failureReason: null })
-          assert.isString(done.body.withdrawal.completedAt)
-          refused(yield* simulate(first.body.withdrawal.id, "failed"), 400, "invalid_request")
+          const simulate = (id: string, action: PayoutAction, as = api) => Effect.map(as.withdrawals.simulate({ params: { id }, payload: { action } }), (r) => r.withdrawal)
+          const done = yield* simulate(first.withdrawal.id, "completed")
+          assert.deepInclude(done, { status: "completed", failureReason: null })
+          assert.isString(done.completedAt)
+          expectRefusal(yield* refused(simulate(first.withdrawal.id, "failed")), 400, "invalid_request")
           assert.strictEqual(yield* available(), 45)
 
-          const second = (yield* withdraw(20)).body.withdrawal
+          const second = (yield* withdraw("20"))[0].withdrawal
           assert.strictEqual(yield* available(), 20)
-          assert.deepInclude((yield* simulate(second.id, "processing")).body.withdrawal, { status: "processing" })
-          const failed = (yield* simulate(second.id, "returned")).body.withdrawal
+          assert.deepInclude(yield* simulate(second.id, "processing"), { status: "processing" })
+          const failed = yield* simulate(second.id, "returned")
           assert.deepInclude(failed, { status: "failed", failureReason: "simulated: returned", completedAt: null })
           assert.strictEqual(yield* available(), 45)
 
-          const third = (yield* withdraw(10)).body.withdrawal
+          const third = (yield* withdraw("10"))[0].withdrawal
           assert.strictEqual(yield* available(), 30)
-          const resolve = (id: string, body: unknown) => call("POST", `/admin/v1/withdrawals/${id}/resolve`, { bearer: adminToken, body })
-          refused(yield* call("POST", `/admin/v1/withdrawals/${third.id}/resolve`, { bearer: sk, body: { status: "completed" } }), 401, "invalid_api_key")
-          assert.strictEqual((yield* resolve(third.id, { status: "completed" })).body.withdrawal.status, "completed")
-          refused(yield* resolve(third.id, { status: "failed", failureReason: "late" }), 400, "invalid_request")
-          refused(yield* resolve("wdr_missing", { status: "completed" }), 404, "not_found")
-          refused(yield* simulate("wdr_missing", "completed"), 404, "not_found")
-          refused(yield* simulate(third.id, "completed", m.keys.production.secretKey), 400, "simulate_sandbox_only")
-          refused(yield* call("GET", `/api/v1/me/withdrawals/${third.id}`, { bearer: m.keys.production.secretKey }), 404, "not_found")
+          const resolve = (id: string, payload: { readonly status: "completed" | "failed"; readonly failureReason?: string }) =>
+            Effect.map(admin.withdrawalAdmin.resolve({ params: { id }, payload }), (r) => r.withdrawal)
+          // Raw: the admin route called with a merchant's key.
+          rawRefused(yield* call("POST", `/admin/v1/withdrawals/${third.id}/resolve`, { bearer: sk, body: { status: "completed" } }), 401, "invalid_api_key")
+          assert.strictEqual((yield* resolve(third.id, { status: "completed" })).status, "completed")
+          expectRefusal(yield* refused(resolve(third.id, { status: "failed", failureReason: "late" })), 400, "invalid_request")
+          expectRefusal(yield* refused(resolve("wdr_missing", { status: "completed" })), 404, "not_found")
+          expectRefusal(yield* refused(simulate("wdr_missing", "completed")), 404, "not_found")
+          expectRefusal(yield* refused(simulate(third.id, "completed", live)), 400, "simulate_sandbox_only")
+          expectRefusal(yield* refused(live.withdrawals.get({ params: { id: third.id } })), 404, "not_found")
 
-          const list = (yield* call("GET", "/api/v1/me/withdrawals", { bearer: sk })).body
-          assert.deepStrictEqual(list.data.map((w: { status: string }) => w.status), ["completed", "failed", "completed"])
-          assert.strictEqual((yield* call("GET", "/api/v1/me/withdrawals?status=failed", { bearer: sk })).body.pagination.total, 1)
-          assert.deepStrictEqual((yield* call("GET", `/api/v1/me/withdrawals/${failed.id}`, { bearer: sk })).body.withdrawal, failed)
+          const list = yield* api.withdrawals.list({ query: {} })
+          assert.deepStrictEqual(list.data.map((w) => w.status), ["completed", "failed", "completed"])
+          assert.strictEqual((yield* api.withdrawals.list({ query: { status: "failed" } })).pagination.total, 1)
+          assert.deepStrictEqual((yield* api.withdrawals.get({ params: { id: failed.id } })).withdrawal, failed)
 
           const events = (yield* (yield* OutboxStore).list("sandbox", shopId)).filter((e) => e.type.startsWith("withdrawal."))
           assert.deepStrictEqual(events.map((e) => e.type), ["withdrawal.completed", "withdrawal.failed", "withdrawal.completed"])
@@ -95,16 +119,19 @@ for (const target of storeTargets("withdrawals")) {
       it.effect("20 racing withdrawals never overdraw the balance", () =>
         Effect.gen(function*() {
           const m = yield* createMerchant()
-          const sk = m.keys.sandbox.secretKey
-          yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })
+          const api = yield* apiAs(m.keys.sandbox.secretKey)
+          yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: d("100") } })
           const replies = yield* Effect.forEach(
             Array.from({ length: 20 }, (_, i) => i),
-            () => call("POST", "/api/v1/me/withdrawals", { bearer: sk, body: { amount: 10, destination } }),
+            () =>
+              api.withdrawals.create({ payload: { amount: d("10"), destination }, headers: {}, ...withResponse }).pipe(
+                Effect.catchTag("ApiError", (e) => Effect.succeed(e))
+              ),
             { concurrency: 20 }
           )
-          assert.strictEqual(replies.filter((r) => r.status === 201).length, 6) // 6 × (10 + 5) = 90
-          assert.isTrue(replies.every((r) => r.status === 201 || r.body.error.code === "balance_insufficient"))
-          assert.strictEqual((yield* call("GET", "/api/v1/me/balance", { bearer: sk })).body.balance.available, 10)
+          assert.strictEqual(replies.filter((r) => !(r instanceof ApiError) && r[1].status === 201).length, 6) // 6 × (10 + 5) = 90
+          assert.isTrue(replies.every((r) => r instanceof ApiError ? r.code === "balance_insufficient" : r[1].status === 201))
+          assert.strictEqual((yield* api.identity.balance({ query: {} })).balance.available, 10)
         }))
     })
   })
