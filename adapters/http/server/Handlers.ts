@@ -28,6 +28,7 @@ import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { type KeyPair, Merchants } from "../../../core/tenancy/Merchants.ts"
 import { Api, apiVersion } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
@@ -70,8 +71,9 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const n = Money.toJsonNumber
     const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
     return handlers
+      // The handlers that call a service are checked at compile time against the codes their operation documents.
       .handle("swapQuote", ({ query }) =>
-        Effect.gen(function*() {
+        documented("identity.swapQuote", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const amount = Schema.decodeSync(Money.Amount)(query.amount)
           const { available, conversion } = yield* swaps.quote(scope, query.from, amount)
@@ -86,9 +88,9 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
               indicative: true as const
             }
           }
-        }))
+        })))
       .handle("swap", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("identity.swap", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return yield* idempotent({
             operation: "POST /me/balance/swap",
@@ -110,13 +112,13 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
               }
             }))
           })
-        }))
+        })))
       .handle("fundSandbox", ({ payload }) =>
-        Effect.gen(function*() {
+        documented("identity.fundSandbox", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const balances = yield* swaps.fundSandbox(scope, payload.currency, payload.amount)
           return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
-        }))
+        })))
       .handle("balanceHistory", ({ query }) =>
         Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
