@@ -221,10 +221,10 @@ export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers
           return { received: true, applied: yield* payments.handleCallback(params.providerId, headers, rawBody, query) }
         }))
       .handleRaw("payoutCallback", ({ params, request }) =>
-        Effect.gen(function*() {
+        documented("callbacks.payoutCallback", Effect.gen(function*() {
           const { headers, rawBody } = yield* callbackOf(request)
           return { received: true, applied: yield* payouts.handleCallback(params.providerId, headers, rawBody) }
-        }))
+        })))
   }))
 
 export const BalanceHandler = Effect.gen(function*() {
