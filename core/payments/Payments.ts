@@ -49,7 +49,7 @@ export class Payments extends Context.Service<Payments, {
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.
    */
-  readonly recordIncoming: (scope: ShopScope, input: IncomingPayment) => Effect.Effect<Payment, ApiError>
+  readonly recordIncoming: (scope: ShopScope, input: IncomingPayment) => Effect.Effect<Payment, ApiErrorOf<"amount_out_of_limits" | "fx_unavailable">>
   /** Validates an amount in a presentment currency (default USD) and converts it to the USD headline. */
   readonly headline: (
     amount: BigDecimal.BigDecimal,
