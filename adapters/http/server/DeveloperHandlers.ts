@@ -5,6 +5,7 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Merchants } from "../../../core/tenancy/Merchants.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { RequestLog } from "./RequestLog.ts"
 
 export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handlers) =>
@@ -12,6 +13,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
     const merchants = yield* Merchants
     const scopes = yield* Scopes
     const log = yield* RequestLog
+    // rotateKeys is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       keys: () =>
         Effect.map(CurrentPrincipal, ({ credential: c }) => ({
@@ -24,7 +26,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
           createdAt: DateTime.formatIso(c.createdAt)
         })),
       rotateKeys: () =>
-        Effect.gen(function*() {
+        documented("developers.rotateKeys", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const { keys, revoked } = yield* merchants.rotateEnvironmentKeys(scope.shop.id, scope.environment)
           return {
@@ -39,7 +41,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
               secretKey: keys.secretKey
             }
           }
-        }),
+        })),
       requests: () =>
         Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)

@@ -38,9 +38,10 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     // Guessing keys or refresh tokens is throttled per client address (the trusted hop's).
     const perAddress = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       limits.take("auth", clientIp(request, http.trustedProxies) ?? "unknown"))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      .handle("token", ({ payload }) => Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey)))
-      .handle("refresh", ({ payload }) => Effect.andThen(perAddress, auth.refresh(payload.refreshToken)))
+      .handle("token", ({ payload }) => documented("auth.token", Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey))))
+      .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.andThen(perAddress, auth.refresh(payload.refreshToken))))
   }))
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
@@ -196,9 +197,10 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const config = yield* EngineConfig
     const shopExists = (shopId: string) =>
       Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
+    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
     return handlers
       .handle("createMerchant", ({ headers, payload }) =>
-        idempotent({
+        documented("admin.createMerchant", idempotent({
           operation: "admin.createMerchant",
           scope: operatorScope,
           key: headers["idempotency-key"],
@@ -215,11 +217,11 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
                 production: { publishableKey: keys.production.publishableKey, secretKey: keys.production.secretKey }
               }
             }))
-        }))
+        })))
       .handle("issueKeys", ({ params, payload }) =>
-        Effect.map(merchants.issueKeys(params.shopId, payload.environment, payload.scope ?? "shop"), issued))
+        documented("admin.issueKeys", Effect.map(merchants.issueKeys(params.shopId, payload.environment, payload.scope ?? "shop"), issued)))
       .handle("rotateKeys", ({ headers, params }) =>
-        idempotent({
+        documented("admin.rotateKeys", idempotent({
           operation: "admin.rotateKeys",
           scope: operatorScope,
           key: headers["idempotency-key"],
@@ -232,7 +234,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
               revoked,
               keys: { sandbox: issued(keys.sandbox), production: issued(keys.production) }
             }))
-        }))
+        })))
       .handle("listFxRates", () =>
         Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
       .handle("putFxRate", ({ params, payload }) =>
