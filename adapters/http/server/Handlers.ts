@@ -238,7 +238,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       .handle("listFxRates", () =>
         Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
       .handle("putFxRate", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("admin.putFxRate", Effect.gen(function*() {
           const currency = Money.normalizeCurrency(params.currency)
           if (Option.isNone(currency) || currency.value === "USD") {
             return yield* invalidRequest(`Unknown currency '${params.currency}'`, [{ path: "currency", message: "Expected an ISO 4217 code other than USD" }])
@@ -251,18 +251,18 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           }
           yield* fx.setRate(rate)
           return rateView(rate)
-        }))
+        })))
       .handle("listProviders", () =>
         Effect.map(registry.all, (providers) => ({
           providers: providers.map((p) => ({ id: p.id, name: p.displayName, environments: p.environments }))
         })))
       .handle("listRoutes", ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("admin.listRoutes", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           return { routes: yield* routes.list(query.environment, params.shopId) }
-        }))
+        })))
       .handle("putRoute", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("admin.putRoute", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           const provider = yield* registry.get(params.providerId)
           if (Option.isNone(provider)) return yield* notFound("provider", params.providerId)
@@ -282,7 +282,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           }
           yield* routing.putRoute(route)
           return route
-        }))
+        })))
       .handle("reconcileNow", () => Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved })))
       .handle("deleteRoute", ({ params, query }) =>
         Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
