@@ -68,16 +68,16 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
   Effect.gen(function*() {
     const deposits = yield* Deposits
     const shopBoundScope = shopBound(yield* Scopes)
-    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       methods: () =>
-        Effect.gen(function*() {
+        documented("deposits.methods", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const methods = yield* deposits.methods(scope)
           return {
             methods: methods.map((m) => ({ depositMethodId: m.depositMethodId, method: m.method, name: m.name, country: m.country, currency: m.currency }))
           }
-        }),
+        })),
       getOrCreate: ({ payload }) =>
         documented("deposits.getOrCreate", Effect.gen(function*() {
           const scope = yield* shopBoundScope
@@ -85,13 +85,13 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
           return HttpServerResponse.jsonUnsafe(encodeEnvelope({ created, account: accountView(account) }), { status: created ? 201 : 200 })
         })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("deposits.list", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const page = clampPage(query, 200)
           const { rows, total } = yield* deposits.list(scope, { endUserRef: query.endUserRef }, page)
           const stats = query.include === "stats" ? yield* deposits.stats(rows.map((a) => a.id)) : undefined
           return { accounts: rows.map((a) => accountView(a, stats?.get(a.id))), pagination: { total, limit: page.limit, offset: page.offset } }
-        }),
+        })),
       get: ({ params }) => documented("deposits.get", Effect.map(Effect.flatMap(shopBoundScope, (s) => deposits.get(s, params.id)), (a) => ({ account: accountView(a) }))),
       deposits: ({ params, query }) =>
         documented("deposits.deposits", Effect.gen(function*() {
@@ -127,7 +127,7 @@ export const DepositAdminHandlers = HttpApiBuilder.group(Api, "depositAdmin", (h
   Effect.gen(function*() {
     const deposits = yield* Deposits
     return handlers.handleAll({
-      getSettings: ({ params, query }) => deposits.settings(query.environment, params.shopId),
+      getSettings: ({ params, query }) => documented("depositAdmin.getSettings", deposits.settings(query.environment, params.shopId)),
       putSettings: ({ params, payload }) =>
         documented("depositAdmin.putSettings", deposits.configure({
           environment: payload.environment,

@@ -13,10 +13,10 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
     const merchants = yield* Merchants
     const scopes = yield* Scopes
     const log = yield* RequestLog
-    // rotateKeys is checked at compile time against the codes its operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       keys: () =>
-        Effect.map(CurrentPrincipal, ({ credential: c }) => ({
+        documented("developers.keys", Effect.map(CurrentPrincipal, ({ credential: c }) => ({
           keyId: c.id,
           environment: c.environment,
           scope: c.shopId === null ? "merchant" as const : "shop" as const,
@@ -24,7 +24,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
           publishableKey: c.publishableKey,
           secretKey: `sk_${c.environment === "sandbox" ? "test" : "live"}_…${c.secretLast4}`,
           createdAt: DateTime.formatIso(c.createdAt)
-        })),
+        }))),
       rotateKeys: () =>
         documented("developers.rotateKeys", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
@@ -43,9 +43,9 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
           }
         })),
       requests: () =>
-        Effect.gen(function*() {
+        documented("developers.requests", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return { data: log.recent(scope.environment, scope.shop.id) }
-        })
+        }))
     })
   })).pipe(Layer.provide(RequestLog.layer))

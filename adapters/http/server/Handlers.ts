@@ -46,7 +46,7 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
   handlers.handle("ping", () =>
-    Effect.gen(function*() {
+    documented("ping.ping", Effect.gen(function*() {
       const principal = yield* CurrentPrincipal
       const now = yield* Clock.currentTimeMillis
       return {
@@ -58,7 +58,7 @@ export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
         merchant: { id: principal.merchant.id, name: principal.merchant.name },
         timestamp: DateTime.formatIso(DateTime.makeUnsafe(now))
       }
-    })))
+    }))))
 
 export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers) =>
   Effect.gen(function*() {
@@ -71,8 +71,8 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const idempotent = (yield* makeIdempotent).value
     const n = Money.toJsonNumber
     const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      // The handlers that call a service are checked at compile time against the codes their operation documents.
       .handle("swapQuote", ({ query }) =>
         documented("identity.swapQuote", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
@@ -121,7 +121,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
           return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
         })))
       .handle("balanceHistory", ({ query }) =>
-        Effect.gen(function*() {
+        documented("identity.balanceHistory", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
           const history = yield* balances.history(scope, query.days ?? 30)
           return {
@@ -129,9 +129,10 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
             days: history.days,
             currencies: history.currencies.map((c) => ({ currency: c.currency, closing: c.closing.map((d) => n(Money.round(d, c.currency))) }))
           }
-        }))
-      .handle("balance", balance).handle("me", () =>
-      Effect.gen(function*() {
+        })))
+      .handle("balance", (request) => documented("identity.balance", balance(request)))
+      .handle("me", () =>
+      documented("identity.me", Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         const { environment, merchant } = principal
         const scope = yield* scopes.resolve(principal)
@@ -157,7 +158,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
             methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()
           }
         }
-      }))
+      })))
   }))
 
 const rateView = (rate: FxRate) => ({
@@ -197,7 +198,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const config = yield* EngineConfig
     const shopExists = (shopId: string) =>
       Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
-    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("createMerchant", ({ headers, payload }) =>
         documented("admin.createMerchant", idempotent({
@@ -236,7 +237,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             }))
         })))
       .handle("listFxRates", () =>
-        Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
+        documented("admin.listFxRates", Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) }))))
       .handle("putFxRate", ({ params, payload }) =>
         documented("admin.putFxRate", Effect.gen(function*() {
           const currency = Money.normalizeCurrency(params.currency)
@@ -253,9 +254,9 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           return rateView(rate)
         })))
       .handle("listProviders", () =>
-        Effect.map(registry.all, (providers) => ({
+        documented("admin.listProviders", Effect.map(registry.all, (providers) => ({
           providers: providers.map((p) => ({ id: p.id, name: p.displayName, environments: p.environments }))
-        })))
+        }))))
       .handle("listRoutes", ({ params, query }) =>
         documented("admin.listRoutes", Effect.gen(function*() {
           yield* shopExists(params.shopId)
@@ -283,7 +284,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           yield* routing.putRoute(route)
           return route
         })))
-      .handle("reconcileNow", () => Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved })))
+      .handle("reconcileNow", () => documented("admin.reconcileNow", Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved }))))
       .handle("deleteRoute", ({ params, query }) =>
-        Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
+        documented("admin.deleteRoute", Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted }))))
   }))

@@ -153,7 +153,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
     const scopes = yield* Scopes
     const config = yield* EngineConfig
     return handlers.handle("paymentMethods", ({ query }) =>
-      Effect.gen(function*() {
+      documented("catalog.paymentMethods", Effect.gen(function*() {
         const scope = yield* scopes.resolve(yield* CurrentPrincipal)
         const country = query.country === undefined ? undefined : Country.toIso2(query.country)
         if (country !== undefined && Option.isNone(country)) {
@@ -195,7 +195,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
             requiredFields
           }))
         }
-      }))
+      })))
   }))
 
 /** The exact bytes and lowercase headers of a provider's callback. */

@@ -25,15 +25,15 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
     const icon = (id: string) => iconUrl(config.publicUrl, id)
 
-    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       balance: () =>
-        Effect.gen(function*() {
+        documented("payouts.balance", Effect.gen(function*() {
           const { balances, transferableUsd } = yield* payouts.balances(yield* scope)
           return { balances: balances.map(balanceView), transferableFromPayin: { currency: "USD" as const, amount: n(transferableUsd) } }
-        }),
+        })),
       methods: () =>
-        Effect.gen(function*() {
+        documented("payouts.methods", Effect.gen(function*() {
           const s = yield* scope
           const { balances } = yield* payouts.balances(s)
           return {
@@ -65,9 +65,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               }
             })
           }
-        }),
+        })),
       currencies: () =>
-        Effect.gen(function*() {
+        documented("payouts.currencies", Effect.gen(function*() {
           const s = yield* scope
           const { balances } = yield* payouts.balances(s)
           const methods = payouts.methods(s.environment)
@@ -86,7 +86,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               }
             })
           }
-        }),
+        })),
       transfer: ({ headers, payload }) =>
         documented("payouts.transfer", Effect.gen(function*() {
           const s = yield* scope
@@ -151,11 +151,11 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
           })
         })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("payouts.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* payouts.list(yield* scope, { status: query.status, methodId: query.methodId }, page)
           return { data: rows.map(payoutView), pagination: pagination(total, page) }
-        }),
+        })),
       get: ({ params }) => documented("payouts.get", Effect.map(Effect.flatMap(scope, (s) => payouts.get(s, params.id)), (p) => ({ payout: payoutView(p) }))),
       fundSandbox: ({ payload }) =>
         documented("payouts.fundSandbox", Effect.gen(function*() {

@@ -12,7 +12,7 @@ import { clampPage, pagination } from "./Paging.ts"
 export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconciliationAdmin", (handlers) =>
   Effect.gen(function*() {
     const reconciliation = yield* Reconciliation
-    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       // Raw: the file is read as sent, whatever its Content-Type (text/csv, application/json, octet-stream).
       .handleRaw("upload", ({ query, request }) =>
@@ -39,15 +39,15 @@ export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconcilia
           (imported) => reportView(imported.report, imported.created)
         )))
       .handle("listReports", ({ query }) =>
-        Effect.gen(function*() {
+        documented("reconciliationAdmin.listReports", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* reconciliation.listReports(query.environment ?? "production", query.provider, page)
           return { data: rows.map((r) => reportView(r, true)), pagination: pagination(total, page) }
-        }))
+        })))
       .handle("getReport", ({ params, query }) =>
         documented("reconciliationAdmin.getReport", Effect.map(reconciliation.getReport(query.environment ?? "production", params.id), (r) => reportView(r, true))))
       .handle("listDiscrepancies", ({ query }) =>
-        Effect.gen(function*() {
+        documented("reconciliationAdmin.listDiscrepancies", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* reconciliation.listDiscrepancies(query.environment ?? "production", {
             provider: query.provider,
@@ -57,7 +57,7 @@ export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconcilia
             shopId: query.shopId
           }, page)
           return { data: rows.map(discrepancyView), pagination: pagination(total, page) }
-        }))
+        })))
       .handle("getDiscrepancy", ({ params, query }) =>
         documented("reconciliationAdmin.getDiscrepancy", Effect.map(reconciliation.getDiscrepancy(query.environment ?? "production", params.id), discrepancyView)))
       .handle("resolve", ({ params, payload, query }) =>

@@ -27,14 +27,14 @@ export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (hand
       Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p)),
       (s): ShopAccount => ({ environment: s.environment, merchantId: s.merchant.id, shopId: s.shop.id })
     )
-    // The handlers that call a failing service are checked at compile time against the codes their operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("settlements.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* settlements.list(yield* account, page)
           return { data: rows.map(settlementView), pagination: pagination(total, page) }
-        }),
+        })),
       get: ({ params }) => documented("settlements.get", Effect.map(Effect.flatMap(account, (a) => settlements.get(a, params.id)), settlementView)),
       statementPdf: ({ params }) =>
         documented("settlements.statementPdf", Effect.gen(function*() {

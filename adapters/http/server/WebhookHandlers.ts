@@ -83,11 +83,11 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
             execute: () => Effect.map(webhooks.create(s, payload), withSecret)
           }))),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("webhooks.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* webhooks.list(yield* scope, page)
           return { data: rows.map(view), pagination: pagination(total, page) }
-        }),
+        })),
       get: ({ params }) => documented("webhooks.get", Effect.map(Effect.flatMap(scope, (s) => webhooks.get(s, params.id)), view)),
       update: ({ params, payload }) => documented("webhooks.update", Effect.map(Effect.flatMap(scope, (s) => webhooks.update(s, params.id, payload)), view)),
       remove: ({ params }) => documented("webhooks.remove", Effect.as(Effect.flatMap(scope, (s) => webhooks.remove(s, params.id)), { id: params.id, deleted: true })),

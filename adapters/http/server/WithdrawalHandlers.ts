@@ -20,7 +20,7 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
     const idempotent = (yield* makeIdempotent).value
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
 
-    // Each handler that calls the service is checked at compile time against the codes its operation documents.
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       create: ({ headers, payload }) =>
         documented("withdrawals.create", Effect.gen(function*() {
@@ -36,11 +36,11 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
           })
         })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("withdrawals.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* withdrawals.list(yield* scope, { status: query.status }, page)
           return { data: rows.map(withdrawalView), pagination: pagination(total, page) }
-        }),
+        })),
       get: ({ params }) => documented("withdrawals.get", Effect.map(Effect.flatMap(scope, (s) => withdrawals.get(s, params.id)), result)),
       simulate: ({ params, payload }) =>
         documented("withdrawals.simulate", Effect.map(Effect.flatMap(scope, (s) => withdrawals.simulate(s, params.id, payload.action)), result))
