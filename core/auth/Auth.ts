@@ -5,7 +5,7 @@
  * to the calling `Principal`.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError } from "../ApiError.ts"
+import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { type Access, type AccessLookup, AccessStore } from "../ports/AccessStore.ts"
@@ -38,11 +38,11 @@ const authFailed = (message: string) => apiError("authentication_failed", messag
 
 export class Auth extends Context.Service<Auth, {
   /** POST /auth/token: a same-environment publishable + secret pair for a token pair. */
-  readonly exchange: (apiKey: string, secretKey: string) => Effect.Effect<TokenPair, ApiError>
+  readonly exchange: (apiKey: string, secretKey: string) => Effect.Effect<TokenPair, ApiErrorOf<"authentication_failed">>
   /** POST /auth/refresh: redeems a refresh token once for a new pair. */
-  readonly refresh: (refreshToken: string) => Effect.Effect<TokenPair, ApiError>
+  readonly refresh: (refreshToken: string) => Effect.Effect<TokenPair, ApiErrorOf<"authentication_failed">>
   /** Resolves the bearer value of a business request. */
-  readonly authenticate: (bearer: string) => Effect.Effect<Principal, ApiError>
+  readonly authenticate: (bearer: string) => Effect.Effect<Principal, ApiErrorOf<"invalid_api_key" | "token_expired" | "token_revoked">>
 }>()("core/auth/Auth") {
   static readonly layer = Layer.effect(
     Auth,

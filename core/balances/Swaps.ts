@@ -9,7 +9,7 @@
  * `available` and `shortfall` in the source currency.
  */
 import { BigDecimal, Context, Effect, Layer } from "effect"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import type { Book } from "../ledger/Journal.ts"
@@ -66,13 +66,16 @@ export const checkSandboxFunding = Effect.fnUntraced(function*(
   return currency.value
 })
 
+/** What funding a balance with test money can fail with (`checkSandboxFunding`). */
+export type FundSandboxCode = "fund_sandbox_only" | "invalid_request" | "fx_unavailable"
+
 export class Swaps extends Context.Service<Swaps, {
   readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly conversion: Conversion
     readonly available: BigDecimal.BigDecimal
-  }, ApiError>
-  readonly swap: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<SwapRecord, ApiError>
-  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<CurrencyBalance>, ApiError>
+  }, ApiErrorOf<"invalid_request" | "fx_unavailable">>
+  readonly swap: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<SwapRecord, ApiErrorOf<"invalid_request" | "fx_unavailable" | "balance_insufficient">>
+  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<CurrencyBalance>, ApiErrorOf<FundSandboxCode>>
   /** The pay-in balance per currency (USD first). */
   readonly balances: (scope: ShopRef) => Effect.Effect<ReadonlyArray<CurrencyBalance>>
 }>()("core/balances/Swaps") {

@@ -11,7 +11,7 @@
  *   `withdrawal.failed` (with `failureReason`).
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
-import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -44,21 +44,24 @@ export const withdrawalView = (w: Withdrawal) => ({
   failureReason: w.failureReason
 })
 
+/** What moving a withdrawal can fail with: unknown, or already past the move (`invalid_request`). */
+export type MoveCode = "not_found" | "invalid_request"
+
 export class Withdrawals extends Context.Service<Withdrawals, {
   readonly request: (scope: ShopRef, input: {
     readonly amount: BigDecimal.BigDecimal
     readonly destination: { readonly accountHolder: string; readonly bankName: string; readonly accountNumber: string; readonly swiftCode?: string | null | undefined }
-  }) => Effect.Effect<Withdrawal, ApiError>
-  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Withdrawal, ApiError>
+  }) => Effect.Effect<Withdrawal, ApiErrorOf<"amount_invalid" | "invalid_request" | "balance_insufficient">>
+  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Withdrawal, ApiErrorOf<"not_found">>
   readonly list: (
     scope: ShopRef,
     filter: { readonly status?: PayoutStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Withdrawal>; readonly total: number }>
   /** Sandbox: what the bank would say. */
-  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Withdrawal, ApiError>
+  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Withdrawal, ApiErrorOf<"simulate_sandbox_only" | MoveCode>>
   /** The operator confirms the bank transfer went out, or that it failed (any environment). */
-  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Withdrawal, ApiError>
+  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Withdrawal, ApiErrorOf<MoveCode>>
 }>()("core/balances/Withdrawals") {
   static readonly layer = Layer.effect(
     Withdrawals,
@@ -169,7 +172,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
        * Moves the withdrawal `read` answers. A concurrent change wins: it is read again and the
        * move decided again (it may no longer apply).
        */
-      const transition = Effect.fnUntraced(function*(read: Effect.Effect<Withdrawal, ApiError>, action: PayoutAction, failureReason: string) {
+      const transition = Effect.fnUntraced(function*(read: Effect.Effect<Withdrawal, ApiErrorOf<"not_found">>, action: PayoutAction, failureReason: string) {
         const w = yield* read
         const next = transitionPayout(w.status, action)
         if (Result.isFailure(next)) {

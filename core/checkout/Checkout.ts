@@ -14,7 +14,7 @@
  * block, which only fills what is missing; an invalid block value is never promoted.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError, invalidRequest, keepsRecordOpen } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, keepsRecordOpen } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
@@ -23,7 +23,7 @@ import { Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import { CheckoutSessionStore } from "../ports/CheckoutSessionStore.ts"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
-import { type CreatePayment, Payments } from "../payments/Payments.ts"
+import { type CreateCode, type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
@@ -53,9 +53,9 @@ export class Checkout extends Context.Service<Checkout, {
    * `key`: the request's `Idempotency-Key` (claimed by its run before executing), bound to the
    * one-shot payment in its write-ahead; a retry (`key.resume`) continues that payment.
    */
-  readonly create: (scope: ShopScope, input: CreateSession, key?: KeyHandle | undefined) => Effect.Effect<Created, ApiError>
+  readonly create: (scope: ShopScope, input: CreateSession, key?: KeyHandle | undefined) => Effect.Effect<Created, ApiErrorOf<CreateCode>>
   /** A live session by token; expired or unknown: 404 `checkout_session_not_found`. */
-  readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiError>
+  readonly get: (token: string) => Effect.Effect<CheckoutSession, ApiErrorOf<"checkout_session_not_found">>
   /**
    * The methods the session offers the buyer (routable rails of its shop, in its country), each
    * with the buyer data beyond name, email and document that its charge needs.
@@ -63,7 +63,10 @@ export class Checkout extends Context.Service<Checkout, {
   readonly methods: (session: CheckoutSession) => Effect.Effect<ReadonlyArray<OfferedMethod>>
   /** Stores the buyer's address seen by the page (the merchant backend's is never used). */
   readonly recordBuyerIp: (session: CheckoutSession, ip: string) => Effect.Effect<void>
-  readonly select: (token: string, input: SelectInput, buyerIp: string | undefined) => Effect.Effect<Payment, ApiError>
+  readonly select: (token: string, input: SelectInput, buyerIp: string | undefined) => Effect.Effect<
+    Payment,
+    ApiErrorOf<"checkout_session_not_found" | "checkout_session_already_completed" | CreateCode>
+  >
 }>()("core/checkout/Checkout") {
   static readonly layer = Layer.effect(
     Checkout,

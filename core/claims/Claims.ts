@@ -8,7 +8,7 @@
  * - `ClaimView.ts`: how a claim reads in the API and in events.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { type ApiError, type ApiErrorOf, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { ClaimStore } from "../ports/ClaimStore.ts"
@@ -31,17 +31,20 @@ export type RefundCode = "not_found" | "invalid_request" | "refund_not_allowed" 
 /** What opening a chargeback on an existing payment can fail with. */
 export type LateChargebackCode = "not_found" | "chargeback_already_opened" | "chargeback_not_allowed" | "chargeback_nothing_remaining"
 
+/** What deciding a chargeback's outcome can fail with. */
+export type DecideCode = "not_found" | "claim_not_chargeback" | "claim_already_resolved"
+
 export class Claims extends Context.Service<Claims, {
   /** Opens a refund (see `Refunds.ts`). */
   readonly refund: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiErrorOf<RefundCode>>
-  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiError>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiErrorOf<"not_found">>
   /** A payment of the shop and its claims (refunds and chargebacks), oldest first; 404 for another shop's. */
   readonly ofPayment: (
     scope: Pick<ShopScope, "environment" | "shop">,
     transactionId: string
-  ) => Effect.Effect<{ readonly payment: Payment; readonly claims: ReadonlyArray<Claim> }, ApiError>
+  ) => Effect.Effect<{ readonly payment: Payment; readonly claims: ReadonlyArray<Claim> }, ApiErrorOf<"not_found">>
   /** The journal entries a payment of the shop caused, its claims' included, oldest first. */
-  readonly ledgerOf: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string) => Effect.Effect<ReadonlyArray<JournalEntry>, ApiError>
+  readonly ledgerOf: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string) => Effect.Effect<ReadonlyArray<JournalEntry>, ApiErrorOf<"not_found">>
   /** The provider's word on one of a payment's refunds, reported by itself (see `Refunds.ts`); idempotent. */
   readonly refundOutcome: (transactionId: string, outcome: RefundOutcome) => Effect.Effect<void>
   /**
@@ -72,9 +75,9 @@ export class Claims extends Context.Service<Claims, {
     reason: string | undefined
   ) => Effect.Effect<Claim, ApiErrorOf<LateChargebackCode | "simulate_sandbox_only">>
   /** Sandbox only: decides a chargeback of the shop as the card network would. */
-  readonly simulateChargeback: (scope: Pick<ShopScope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
+  readonly simulateChargeback: (scope: Pick<ShopScope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiErrorOf<"simulate_sandbox_only" | DecideCode>>
   /** The operator records a chargeback's outcome, in either environment. */
-  readonly resolveChargeback: (claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiError>
+  readonly resolveChargeback: (claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiErrorOf<DecideCode>>
 }>()("core/claims/Claims") {
   static readonly layer = Layer.effect(
     Claims,

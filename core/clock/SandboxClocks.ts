@@ -15,7 +15,7 @@
  * (`sandbox_only`); one shop's clock never moves another's.
  */
 import { BigDecimal, Context, DateTime, Duration, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Payments, reconcileAfter } from "../payments/Payments.ts"
@@ -48,9 +48,9 @@ export interface ClockReading {
 type ShopRef = { readonly environment: Environment; readonly shop: { readonly id: string } }
 
 export class SandboxClocks extends Context.Service<SandboxClocks, {
-  readonly read: (scope: ShopRef) => Effect.Effect<ClockReading, ApiError>
+  readonly read: (scope: ShopRef) => Effect.Effect<ClockReading, ApiErrorOf<"sandbox_only">>
   /** Moves the shop's clock `seconds` forward (1 to 400 days) and runs what came due. */
-  readonly advance: (scope: ShopRef, seconds: number) => Effect.Effect<ClockReading, ApiError>
+  readonly advance: (scope: ShopRef, seconds: number) => Effect.Effect<ClockReading, ApiErrorOf<"sandbox_only" | "invalid_request">>
   /** Runs the shop's due work now (what `advance` does after moving the clock). */
   readonly runDue: (sandboxShopId: string) => Effect.Effect<void>
 }>()("core/clock/SandboxClocks") {

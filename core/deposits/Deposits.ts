@@ -15,7 +15,7 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Random, Redacted } from "effect"
 import { Mac } from "effect/crypto"
-import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import * as Country from "../Country.ts"
@@ -73,10 +73,16 @@ export interface Received {
   readonly account: DepositAccount
 }
 
+/** What crediting a transfer to its account can fail with: its amount, or pricing the payment it records. */
+export type CreditCode = "invalid_request" | "amount_out_of_limits" | "fx_unavailable"
+
 export class Deposits extends Context.Service<Deposits, {
   readonly methods: (scope: ShopRef) => Effect.Effect<ReadonlyArray<DepositMethod>>
-  readonly getOrCreate: (scope: ShopScope, input: CreateAccount) => Effect.Effect<{ readonly created: boolean; readonly account: DepositAccount }, ApiError>
-  readonly get: (scope: ShopRef, id: string) => Effect.Effect<DepositAccount, ApiError>
+  readonly getOrCreate: (scope: ShopScope, input: CreateAccount) => Effect.Effect<
+    { readonly created: boolean; readonly account: DepositAccount },
+    ApiErrorOf<"invalid_request" | "deposit_accounts_unavailable" | "deposit_method_required" | "deposit_method_unavailable">
+  >
+  readonly get: (scope: ShopRef, id: string) => Effect.Effect<DepositAccount, ApiErrorOf<"not_found">>
   readonly list: (
     scope: ShopRef,
     filter: { readonly endUserRef?: string | undefined },
@@ -87,20 +93,20 @@ export class Deposits extends Context.Service<Deposits, {
     readonly account: DepositAccount
     readonly rows: ReadonlyArray<DepositRecord>
     readonly total: number
-  }, ApiError>
-  /** A transfer the network reports (already verified), or the sandbox simulates. */
-  readonly receive: (transfer: IncomingTransfer) => Effect.Effect<Received, ApiError>
+  }, ApiErrorOf<"not_found">>
+  /** A transfer the network reports (already verified). */
+  readonly receive: (transfer: IncomingTransfer) => Effect.Effect<Received, ApiErrorOf<"not_found" | "authentication_failed" | CreditCode>>
   /** The network's signed notification: HMAC-SHA256 `t=...,v1=...` of the raw body (401 otherwise). */
-  readonly verifyNotification: (header: string | undefined, rawBody: string) => Effect.Effect<void, ApiError>
+  readonly verifyNotification: (header: string | undefined, rawBody: string) => Effect.Effect<void, ApiErrorOf<"authentication_failed">>
   /** Sandbox: a transfer to the account, as if the network had reported it. */
   readonly simulate: (
     scope: ShopRef,
     id: string,
     input: { readonly amount: BigDecimal.BigDecimal; readonly payerName?: string | undefined; readonly trackingKey?: string | undefined }
-  ) => Effect.Effect<Received, ApiError>
-  readonly configure: (settings: DepositSettings) => Effect.Effect<DepositSettings, ApiError>
+  ) => Effect.Effect<Received, ApiErrorOf<"simulate_sandbox_only" | "not_found" | CreditCode>>
+  readonly configure: (settings: DepositSettings) => Effect.Effect<DepositSettings, ApiErrorOf<"invalid_request" | "not_found">>
   readonly settings: (environment: Environment, shopId: string) => Effect.Effect<DepositSettings>
-  readonly setStatus: (id: string, status: DepositAccount["status"]) => Effect.Effect<DepositAccount, ApiError>
+  readonly setStatus: (id: string, status: DepositAccount["status"]) => Effect.Effect<DepositAccount, ApiErrorOf<"not_found">>
 }>()("core/deposits/Deposits") {
   static readonly layer = Layer.effect(
     Deposits,
@@ -232,6 +238,14 @@ export class Deposits extends Context.Service<Deposits, {
             "Production deposit notifications are refused while DEPOSIT_CALLBACK_SECRET is the built-in development value: set your own"
           )
         }
+        return yield* credit(account, transfer)
+      })
+
+      /**
+       * Credits a transfer to its account (found by the network's notification, or by the sandbox's
+       * simulation, which needs no signature and so cannot meet `authentication_failed`).
+       */
+      const credit = Effect.fnUntraced(function*(account: DepositAccount, transfer: IncomingTransfer) {
         if (
           transfer.currency !== account.currency || !BigDecimal.isPositive(transfer.amount) ||
           !Money.fitsExponent(transfer.amount, account.currency) || !Money.withinInputBound(transfer.amount)
@@ -304,7 +318,7 @@ export class Deposits extends Context.Service<Deposits, {
           return yield* apiError("simulate_sandbox_only", "Simulated deposits exist in sandbox only", {})
         }
         const account = yield* get(scope, id)
-        return yield* receive({
+        return yield* credit(account, {
           depositMethodId: account.depositMethodId,
           clabe: account.clabe,
           amount: input.amount,

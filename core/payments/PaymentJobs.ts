@@ -5,7 +5,7 @@
  * (proposed on every worker tick, run once per slot whatever the number of replicas).
  */
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
-import { type ApiError, catchCode } from "../ApiError.ts"
+import { type ApiErrorOf, catchCode } from "../ApiError.ts"
 import * as Owed from "../balances/Owed.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -17,6 +17,7 @@ import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { RoutingStore } from "../ports/RoutingStore.ts"
 import { expireJob, JobKinds, type Lifecycle, reconcileEvery } from "./Lifecycle.ts"
+import type { RouteCode } from "./CreateInput.ts"
 import type { Payment } from "./Payment.ts"
 import { advance } from "./PaymentState.ts"
 import * as Postings from "./Postings.ts"
@@ -33,9 +34,9 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
   lifecycle: Lifecycle,
   routing: {
     /** Continues a record still being routed (`Create.ts`). */
-    readonly resume: (payment: Payment) => Effect.Effect<unknown, ApiError>
+    readonly resume: (payment: Payment) => Effect.Effect<unknown, ApiErrorOf<RouteCode>>
     /** Asks once more about a charge still unknown at the payment's expiry, then ends the payment. */
-    readonly abandon: (payment: Payment) => Effect.Effect<unknown, ApiError>
+    readonly abandon: (payment: Payment) => Effect.Effect<unknown, ApiErrorOf<RouteCode>>
   }
 ) {
   const store = yield* PaymentStore
@@ -62,7 +63,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
         if (Option.isNone(found) || found.value.status !== "initiated") return
         yield* routing.resume(found.value).pipe(
           catchCode("provider_outcome_unknown", (e) => Effect.fail(`payment ${paymentId}: ${e.message}`)),
-          Effect.catchTag("ApiError", () => Effect.void)
+          catchCode("cascade_exhausted", () => Effect.void)
         )
       })))
   yield* jobs.handle(JobKinds.expire, (payload) =>

@@ -11,7 +11,7 @@
  * - `PaymentJobs.ts`: expiry, settlement, reserve release and the reconcile poll as jobs.
  */
 import { type BigDecimal, Context, type Duration, Effect, Layer, Option } from "effect"
-import { type ApiError, type ApiErrorOf, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
 import type { Executed } from "../idempotency/Idempotency.ts"
 import type { KeyTaken } from "../ports/IdempotencyStore.ts"
@@ -49,13 +49,13 @@ export class Payments extends Context.Service<Payments, {
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.
    */
-  readonly recordIncoming: (scope: ShopScope, input: IncomingPayment) => Effect.Effect<Payment, ApiError>
+  readonly recordIncoming: (scope: ShopScope, input: IncomingPayment) => Effect.Effect<Payment, ApiErrorOf<"amount_out_of_limits" | "fx_unavailable">>
   /** Validates an amount in a presentment currency (default USD) and converts it to the USD headline. */
   readonly headline: (
     amount: BigDecimal.BigDecimal,
     currency: string | undefined
-  ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiError>
-  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiError>
+  ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiErrorOf<"invalid_request" | "amount_out_of_limits" | "fx_unavailable">>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiErrorOf<"not_found">>
   /** The shop a payment of that environment belongs to (to resolve a multi-shop credential's scope). */
   readonly shopOf: (environment: ShopScope["environment"], id: string) => Effect.Effect<string | undefined>
   /** `status` is the API's: `pending` also finds payments still being routed (`initiated`). */
@@ -72,7 +72,7 @@ export class Payments extends Context.Service<Payments, {
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string,
     query?: Readonly<Record<string, string>>
-  ) => Effect.Effect<number, ApiError>
+  ) => Effect.Effect<number, ApiErrorOf<"not_found" | "authentication_failed">>
   /**
    * One pass of the reconcile poll: asks providers about pending payments created more than
    * `olderThan` ago (default 2 minutes; a sandbox payment's age on its shop's clock), or only

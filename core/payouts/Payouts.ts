@@ -20,9 +20,9 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "effect"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
-import { type ApiError, apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
-import { checkSandboxFunding } from "../balances/Swaps.ts"
+import { checkSandboxFunding, type FundSandboxCode } from "../balances/Swaps.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
@@ -39,7 +39,7 @@ import { moved, type Payout, type PayoutAction, type PayoutStatus, transitionPay
 import { driverFor, driverName, noPayoutProviderReason } from "./Drivers.ts"
 import type { PayoutMethodDef } from "./PayoutMethod.ts"
 import { payoutMethods } from "./payoutMethods.ts"
-import { makeProviderUpdates } from "./ProviderUpdates.ts"
+import { type CallbackCode, makeProviderUpdates } from "./ProviderUpdates.ts"
 import { makeSend } from "./Send.ts"
 
 type ShopRef = Pick<ShopScope, "environment" | "shop" | "merchant">
@@ -86,15 +86,15 @@ export class Payouts extends Context.Service<Payouts, {
     readonly amount: BigDecimal.BigDecimal
     readonly payinAvailableAfter: BigDecimal.BigDecimal
     readonly payoutAvailableAfter: BigDecimal.BigDecimal
-  }, ApiError>
-  readonly quoteSwap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<Conversion, ApiError>
+  }, ApiErrorOf<"amount_invalid" | "balance_insufficient">>
+  readonly quoteSwap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<Conversion, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable">>
   readonly swap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly id: string
     readonly conversion: Conversion
     readonly usdAvailableAfter: BigDecimal.BigDecimal
     readonly localAvailableAfter: BigDecimal.BigDecimal
-  }, ApiError>
-  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiError>
+  }, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable" | "balance_insufficient">>
+  readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiErrorOf<FundSandboxCode>>
   /**
    * `key`: the request's `Idempotency-Key`, bound to the payout in its write-ahead; `key.resume`
    * names the payout an interrupted execution of the same key wrote ahead, which is continued.
@@ -107,25 +107,25 @@ export class Payouts extends Context.Service<Payouts, {
     { readonly payout: Payout; readonly method: PayoutMethodDef },
     ApiErrorOf<SendCode>
   >
-  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Payout, ApiError>
+  readonly get: (scope: ShopRef, id: string) => Effect.Effect<Payout, ApiErrorOf<"not_found">>
   readonly list: (
     scope: ShopRef,
     filter: { readonly status?: PayoutStatus | undefined; readonly methodId?: string | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Payout>; readonly total: number }>
-  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Payout, ApiError>
+  readonly simulate: (scope: ShopRef, id: string, action: PayoutAction) => Effect.Effect<Payout, ApiErrorOf<"simulate_sandbox_only" | "not_found" | "invalid_request">>
   /**
    * The operator records the provider's answer for a processing payout, in either environment
    * (a provider that stayed unreachable, a plugin that was removed): `completed` sends the money
    * out, `failed` reverses the debit. A final payout is refused (409 `payout_already_final`).
    */
-  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Payout, ApiError>
+  readonly resolve: (id: string, outcome: { readonly status: "completed" | "failed"; readonly failureReason?: string | undefined }) => Effect.Effect<Payout, ApiErrorOf<"not_found" | "payout_already_final">>
   /** Verifies and applies a payout provider's callback; answers how many payouts it spoke about. */
   readonly handleCallback: (
     providerId: string,
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
-  ) => Effect.Effect<number, ApiError>
+  ) => Effect.Effect<number, ApiErrorOf<CallbackCode>>
 }>()("core/payouts/Payouts") {
   static readonly layer = Layer.effect(
     Payouts,

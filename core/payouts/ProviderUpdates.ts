@@ -7,12 +7,15 @@
  * about it; a repeated word changes nothing.
  */
 import { DateTime, Effect, Option, Result, Schema } from "effect"
-import { type ApiError, apiError, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { type PayoutUpdate, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { type Payout, type PayoutStatus, transitionPayout } from "./Payout.ts"
+
+/** What a provider's callback can fail with: an unknown provider, or a signature that does not verify. */
+export type CallbackCode = "not_found" | "authentication_failed"
 
 export const PollKind = "payout.poll"
 /** How often, and how many times, a processing payout is asked about. */
@@ -51,7 +54,7 @@ export const makeProviderUpdates = Effect.fnUntraced(function*(deps: {
     providerId: string,
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
-  ): Effect.fn.Return<number, ApiError> {
+  ): Effect.fn.Return<number, ApiErrorOf<CallbackCode>> {
     const provider = providers.byId(providerId)
     if (provider === undefined) return yield* notFound("payout provider", providerId)
     const updates = yield* provider.verifyCallback(headers, rawBody).pipe(

@@ -17,7 +17,7 @@
  */
 import { BigDecimal, Clock, Context, DateTime, Duration, Effect, Layer, Metric, Option, Result, Schema } from "effect"
 import { Digest } from "effect/crypto"
-import { apiError, type ApiError, invalidRequest, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -78,15 +78,18 @@ const periodOfLines = (lines: ReadonlyArray<ReportLine>): ReportPeriod | undefin
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 
+/** What importing a report file can fail with: its request, its format, its content. */
+export type ImportCode = "invalid_request" | "report_format_unknown" | "report_malformed"
+
 export class Reconciliation extends Context.Service<Reconciliation, {
-  readonly importReport: (input: ImportInput) => Effect.Effect<Imported, ApiError>
+  readonly importReport: (input: ImportInput) => Effect.Effect<Imported, ApiErrorOf<ImportCode>>
   /** Fetches the provider's report for the period from its reports API and imports it. */
-  readonly run: (environment: Environment, provider: string, period: ReportPeriod) => Effect.Effect<Imported, ApiError>
+  readonly run: (environment: Environment, provider: string, period: ReportPeriod) => Effect.Effect<Imported, ApiErrorOf<ImportCode | "report_source_unavailable" | "report_unavailable">>
   readonly listReports: (environment: Environment, provider: string | undefined, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<ReconciliationReport>; readonly total: number }>
-  readonly getReport: (environment: Environment, id: string) => Effect.Effect<ReconciliationReport, ApiError>
+  readonly getReport: (environment: Environment, id: string) => Effect.Effect<ReconciliationReport, ApiErrorOf<"not_found">>
   readonly listDiscrepancies: (environment: Environment, filter: DiscrepancyFilter, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<Discrepancy>; readonly total: number }>
-  readonly getDiscrepancy: (environment: Environment, id: string) => Effect.Effect<Discrepancy, ApiError>
-  readonly resolve: (environment: Environment, id: string, resolution: Resolution) => Effect.Effect<Discrepancy, ApiError>
+  readonly getDiscrepancy: (environment: Environment, id: string) => Effect.Effect<Discrepancy, ApiErrorOf<"not_found">>
+  readonly resolve: (environment: Environment, id: string, resolution: Resolution) => Effect.Effect<Discrepancy, ApiErrorOf<"not_found" | "discrepancy_resolved" | "adjustment_needs_record">>
 }>()("core/reconciliation/Reconciliation") {
   static readonly layer = Layer.effect(
     Reconciliation,

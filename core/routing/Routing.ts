@@ -14,7 +14,7 @@
 import * as Metrics from "../Metrics.ts"
 import { Context, Effect, Layer, Metric, Option, Random, Schema } from "effect"
 import { realMillis } from "../clock/ShopClocks.ts"
-import { type ApiError, apiError, invalidRequest } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"
 import { type RoutingOutcome, type RoutingSnapshot, RoutingStore } from "../ports/RoutingStore.ts"
@@ -98,7 +98,7 @@ export class Routing extends Context.Service<Routing, {
     shopId: string,
     config: RoutingConfig,
     expectedVersion: number | undefined
-  ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiError>
+  ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiErrorOf<"invalid_request" | "routing_version_conflict">>
 }>()("core/routing/Routing") {
   static readonly layer = Layer.effect(
     Routing,

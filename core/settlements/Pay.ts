@@ -19,7 +19,7 @@
  * movements (`settlement.failed`), then in the next batch.
  */
 import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
-import { type ApiError, apiError, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -213,7 +213,7 @@ export const makePay = Effect.gen(function*() {
   }))
 
   /** A provider's notification, verified by its plugin; each transfer it names moves its batch on the batch's shop clock. */
-  const callback = Effect.fn("Settlements.callback")(function*(providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string): Effect.fn.Return<number, ApiError> {
+  const callback = Effect.fn("Settlements.callback")(function*(providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string): Effect.fn.Return<number, ApiErrorOf<"not_found" | "authentication_failed">> {
     const provider = providers.byId(providerId)
     if (provider === undefined) return yield* notFound("settlement payout provider", providerId)
     const updates = yield* provider.verifyCallback(headers, rawBody).pipe(

@@ -14,7 +14,7 @@
  * batches, each with what became available that day.
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, apiError, invalidRequest, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import { realMillis, ShopClocks } from "../clock/ShopClocks.ts"
 import type { Environment } from "../Environment.ts"
 import { maskedAccount } from "../balances/Withdrawal.ts"
@@ -60,18 +60,18 @@ export class Settlements extends Context.Service<Settlements, {
   /** The shop's schedule and its next close (none: the shop's money stays available). */
   readonly schedule: (account: ShopAccount) => Effect.Effect<Option.Option<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }>>
   /** Sets the shop's schedule (the operator); the open batch closes at the new schedule's next close. */
-  readonly setSchedule: (account: ShopAccount, input: ScheduleInput) => Effect.Effect<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }, ApiError>
+  readonly setSchedule: (account: ShopAccount, input: ScheduleInput) => Effect.Effect<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }, ApiErrorOf<"invalid_request" | "settlement_destination_unavailable">>
   /** Gives a new sandbox shop the default schedule (in the transaction that creates it). */
   readonly startSandboxDefault: (account: ShopAccount) => Effect.Effect<void>
   /** The shop's batches, newest first (the open one first). */
   readonly list: (account: ShopAccount, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{ readonly rows: ReadonlyArray<SettlementBatch>; readonly total: number }>
-  readonly get: (account: ShopAccount, id: string) => Effect.Effect<SettlementBatch, ApiError>
+  readonly get: (account: ShopAccount, id: string) => Effect.Effect<SettlementBatch, ApiErrorOf<"not_found">>
   /** The statement of a closed batch, checked (its lines sum to its net); an open batch is 409 `settlement_open`. */
-  readonly statement: (account: ShopAccount, id: string) => Effect.Effect<Statement, ApiError>
+  readonly statement: (account: ShopAccount, id: string) => Effect.Effect<Statement, ApiErrorOf<"not_found" | "settlement_open">>
   /** The stablecoins the shop is paid in (`["USDC"]` with a daily or weekly schedule). */
   readonly crypto: (account: Pick<ShopAccount, "environment" | "shopId">) => Effect.Effect<ReadonlyArray<string>>
   /** A settlement payout provider's notification; answers how many batches it named. */
-  readonly callback: (providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string) => Effect.Effect<number, ApiError>
+  readonly callback: (providerId: string, headers: Readonly<Record<string, string | undefined>>, rawBody: string) => Effect.Effect<number, ApiErrorOf<"not_found" | "authentication_failed">>
 }>()("core/settlements/Settlements") {
   static readonly layer = Layer.effect(
     Settlements,

@@ -3,7 +3,7 @@
  * pair, rotate a shop's keys. Secrets are returned once, here, and stored only as hashes.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Credential } from "../auth/Credential.ts"
 import { type Environment, environments } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
@@ -47,17 +47,17 @@ export const defaultTrustScore = 500
 
 export class Merchants extends Context.Service<Merchants, {
   readonly create: (input: NewMerchant) => Effect.Effect<Onboarded>
-  readonly issueKeys: (shopId: string, environment: Environment, scope: KeyScope) => Effect.Effect<KeyPair, ApiError>
+  readonly issueKeys: (shopId: string, environment: Environment, scope: KeyScope) => Effect.Effect<KeyPair, ApiErrorOf<"not_found">>
   /** Revokes every active pair that covers the shop and issues new ones at version + 1. */
   readonly rotateKeys: (shopId: string) => Effect.Effect<{
     readonly revoked: number
     readonly keys: { readonly sandbox: KeyPair; readonly production: KeyPair }
-  }, ApiError>
+  }, ApiErrorOf<"not_found">>
   /**
    * The same for one environment only (a merchant rotating its own keys): revokes the active pairs
    * of that environment covering the shop, with their tokens, and issues one new pair.
    */
-  readonly rotateEnvironmentKeys: (shopId: string, environment: Environment) => Effect.Effect<{ readonly revoked: number; readonly keys: KeyPair }, ApiError>
+  readonly rotateEnvironmentKeys: (shopId: string, environment: Environment) => Effect.Effect<{ readonly revoked: number; readonly keys: KeyPair }, ApiErrorOf<"not_found">>
 }>()("core/tenancy/Merchants") {
   static readonly layer = Layer.effect(
     Merchants,

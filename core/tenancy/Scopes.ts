@@ -4,7 +4,7 @@
  * credential does not cover answers like an unknown id.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { type ApiErrorOf, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, catchCode, notFound } from "../ApiError.ts"
 import type { Principal } from "../auth/Principal.ts"
 import type { Environment } from "../Environment.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
@@ -53,7 +53,7 @@ export class Scopes extends Context.Service<Scopes, {
       const resolveOwning = (principal: Principal, ownerShopId: string | undefined) =>
         ownerShopId === undefined
           ? resolve(principal)
-          : resolve(principal, { shopId: ownerShopId }).pipe(Effect.catchTag("ApiError", () => resolve(principal)))
+          : resolve(principal, { shopId: ownerShopId }).pipe(catchCode("not_found", () => resolve(principal)))
       return Scopes.of({ resolve, resolveOwning })
     })
   )

@@ -10,7 +10,7 @@
  */
 import { traceParentOf } from "../Tracing.ts"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiError, notFound } from "../ApiError.ts"
+import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { type EventFilter, OutboxStore } from "../ports/OutboxStore.ts"
@@ -68,9 +68,9 @@ export class Events extends Context.Service<Events, {
   /** The shop an event of this environment belongs to (undefined: no such event). */
   readonly shopOf: (environment: Environment, id: string) => Effect.Effect<string | undefined>
   /** One event of the scope's shop; another shop's or an unknown id is 404 `not_found`. */
-  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiError>
+  readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<EventEnvelope, ApiErrorOf<"not_found">>
   /** The webhook deliveries of one event of the scope's shop, oldest first; 404 like `get`. */
-  readonly deliveries: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<ReadonlyArray<Delivery>, ApiError>
+  readonly deliveries: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<ReadonlyArray<Delivery>, ApiErrorOf<"not_found">>
 }>()("core/webhooks/Events") {
   static readonly layer = Layer.effect(
     Events,

@@ -22,7 +22,7 @@
 import { ownTrace } from "../Tracing.ts"
 import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
 import { Mac } from "effect/crypto"
-import { type ApiError, apiError, invalidRequest, type Issue, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, catchCode, invalidRequest, type Issue, notFound } from "../ApiError.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
@@ -83,32 +83,32 @@ const validEvents = (events: ReadonlyArray<string>): ReadonlyArray<Issue> => {
 }
 
 export class Webhooks extends Context.Service<Webhooks, {
-  readonly create: (scope: Scope, input: SubscriptionInput) => Effect.Effect<Subscription, ApiError>
-  readonly get: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiError>
+  readonly create: (scope: Scope, input: SubscriptionInput) => Effect.Effect<Subscription, ApiErrorOf<"invalid_request">>
+  readonly get: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiErrorOf<"not_found">>
   readonly list: (scope: Scope, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
     readonly rows: ReadonlyArray<Subscription>
     readonly total: number
   }>
-  readonly update: (scope: Scope, id: string, input: SubscriptionInput) => Effect.Effect<Subscription, ApiError>
-  readonly remove: (scope: Scope, id: string) => Effect.Effect<void, ApiError>
-  readonly rotateSecret: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiError>
+  readonly update: (scope: Scope, id: string, input: SubscriptionInput) => Effect.Effect<Subscription, ApiErrorOf<"invalid_request" | "not_found">>
+  readonly remove: (scope: Scope, id: string) => Effect.Effect<void, ApiErrorOf<"not_found">>
+  readonly rotateSecret: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiErrorOf<"not_found">>
   readonly deliveries: (
     scope: Scope,
     id: string,
     filter: { readonly status?: DeliveryStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
-  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Delivery>; readonly total: number }, ApiError>
-  readonly replay: (scope: Scope, id: string, deliveryId: string) => Effect.Effect<Delivery, ApiError>
+  ) => Effect.Effect<{ readonly rows: ReadonlyArray<Delivery>; readonly total: number }, ApiErrorOf<"not_found">>
+  readonly replay: (scope: Scope, id: string, deliveryId: string) => Effect.Effect<Delivery, ApiErrorOf<"not_found">>
   readonly inbox: (scope: Scope, id: string, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
     readonly rows: ReadonlyArray<InboxMessage>
     readonly total: number
-  }, ApiError>
+  }, ApiErrorOf<"invalid_request" | "not_found">>
   /** A POST to a managed inbox: verified against the subscription's secrets, stored when valid. */
   readonly receive: (
     webhookId: string,
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: string
-  ) => Effect.Effect<InboxMessage, ApiError>
+  ) => Effect.Effect<InboxMessage, ApiErrorOf<"not_found" | "authentication_failed">>
   /** One pass of the delivery worker; answers how many deliveries it attempted. */
   readonly deliverDue: Effect.Effect<number>
   /** One pass over the due deliveries of one sandbox shop (after its test clock moved). */
@@ -299,8 +299,9 @@ export class Webhooks extends Context.Service<Webhooks, {
         const answer = s.managed
           ? yield* receive(s.id, headers, delivery.body).pipe(
             Effect.as({ status: 200, retryAfterSeconds: null }),
-            // What a receiving endpoint would answer: 404 for an inbox that is gone, 401 for a bad signature.
-            Effect.catch((e) => Effect.succeed({ status: e.code === "authentication_failed" ? 401 : 404, retryAfterSeconds: null }))
+            // What a receiving endpoint would answer: 401 for a bad signature, 404 for an inbox that is gone.
+            catchCode("authentication_failed", () => Effect.succeed({ status: 401, retryAfterSeconds: null })),
+            catchCode("not_found", () => Effect.succeed({ status: 404, retryAfterSeconds: null }))
           )
           : yield* sender.send(s.url, headers, delivery.body, deliveryTimeoutMs).pipe(Effect.result)
         const result = "_tag" in answer

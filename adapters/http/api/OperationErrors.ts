@@ -40,7 +40,7 @@ const signed = ["authentication_failed", "not_found"] as const satisfies Codes
 const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"] as const satisfies Codes
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
 const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
-const refund = [...secretKey, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient"] as const satisfies Codes
+const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient"] as const satisfies Codes
 
 export const operationErrors = {
   "auth.token": ["authentication_failed", "rate_limited"],
@@ -50,11 +50,11 @@ export const operationErrors = {
   "identity.balance": secretKey,
   "identity.balanceHistory": secretKey,
   "identity.swapQuote": [...secretKey, "fx_unavailable"],
-  "identity.swap": [...secretKey, "fx_unavailable", "balance_insufficient"],
+  "identity.swap": [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient"],
   "identity.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
-  "catalog.paymentMethods": anyKey,
-  "payments.create": [...secretKey, ...payIn],
-  "payments.createTransaction": [...secretKey, ...payIn],
+  "catalog.paymentMethods": [...anyKey, "not_found"],
+  "payments.create": [...secretKey, ...idempotent, ...payIn],
+  "payments.createTransaction": [...secretKey, ...idempotent, ...payIn],
   "payments.list": secretKey,
   "payments.listTransactions": secretKey,
   "payments.get": secretKey,
@@ -62,15 +62,15 @@ export const operationErrors = {
   "payments.ledgerEntries": secretKey,
   "callbacks.providerCallback": signed,
   "callbacks.payoutCallback": signed,
-  "checkout.createSession": [...secretKey, ...payIn],
+  "checkout.createSession": [...secretKey, ...idempotent, ...payIn],
   "checkoutPublic.getSession": ["checkout_session_not_found"],
   "checkoutPublic.select": ["checkout_session_not_found", "checkout_session_already_completed", ...payIn],
-  "webhooks.create": secretKey,
+  "webhooks.create": [...secretKey, ...idempotent],
   "webhooks.list": secretKey,
   "webhooks.get": secretKey,
   "webhooks.update": secretKey,
   "webhooks.remove": secretKey,
-  "webhooks.rotateSecret": secretKey,
+  "webhooks.rotateSecret": [...secretKey, ...idempotent],
   "webhooks.deliveries": secretKey,
   "webhooks.delivery": secretKey,
   "webhooks.replay": [...secretKey, ...idempotent],
@@ -95,15 +95,16 @@ export const operationErrors = {
   "claims.get": secretKey,
   "claims.paymentClaims": secretKey,
   "claims.simulate": [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
-  "claims.simulateChargeback": [...secretKey, "simulate_sandbox_only", ...lateChargeback],
+  "claims.simulateChargeback": [...secretKey, ...idempotent, "simulate_sandbox_only", ...lateChargeback],
   "payouts.balance": secretKey,
   "payouts.methods": secretKey,
   "payouts.currencies": secretKey,
-  "payouts.transfer": [...secretKey, "amount_invalid", "balance_insufficient"],
+  "payouts.transfer": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
   "payouts.swapQuote": [...secretKey, "amount_invalid", "fx_unavailable"],
-  "payouts.swap": [...secretKey, "amount_invalid", "balance_insufficient", "fx_unavailable"],
+  "payouts.swap": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable"],
   "payouts.send": [
     ...secretKey,
+    ...idempotent,
     "payout_method_unavailable",
     "amount_invalid",
     "currency_not_funded",
@@ -115,7 +116,7 @@ export const operationErrors = {
   "payouts.get": secretKey,
   "payouts.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
   "payouts.simulate": [...secretKey, "simulate_sandbox_only"],
-  "withdrawals.create": [...secretKey, "amount_invalid", "balance_insufficient"],
+  "withdrawals.create": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
   "withdrawals.list": secretKey,
   "withdrawals.get": secretKey,
   "withdrawals.simulate": [...secretKey, "simulate_sandbox_only"],
@@ -128,9 +129,9 @@ export const operationErrors = {
   "settlementCallbacks.check": ["not_found"],
   "sandbox.clock": [...secretKey, "sandbox_only"],
   "sandbox.advance": [...secretKey, "sandbox_only", ...idempotent],
-  "admin.createMerchant": admin,
+  "admin.createMerchant": [...admin, ...idempotent],
   "admin.issueKeys": admin,
-  "admin.rotateKeys": admin,
+  "admin.rotateKeys": [...admin, ...idempotent],
   "admin.listFxRates": admin,
   "admin.putFxRate": admin,
   "admin.listProviders": admin,
@@ -148,7 +149,7 @@ export const operationErrors = {
   "depositAdmin.setAccountStatus": admin,
   "withdrawalAdmin.resolve": admin,
   "claimAdmin.resolve": [...admin, "claim_not_chargeback", "claim_already_resolved"],
-  "claimAdmin.openChargeback": [...admin, ...lateChargeback],
+  "claimAdmin.openChargeback": [...admin, ...idempotent, ...lateChargeback],
   "payoutAdmin.resolve": [...admin, "payout_already_final"],
   "routingAdmin.getRouting": admin,
   "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
@@ -168,15 +169,15 @@ export const operationErrors = {
 export type OperationId = keyof typeof operationErrors
 
 /**
- * The codes `operation` documents, with what its shape adds (every request's, a JSON body's, an
- * `Idempotency-Key`'s, a path parameter's).
+ * The codes a handler of `operation` may fail with: its own and every request's. What the rest of
+ * an operation's shape adds in the document (a JSON body's 415, an `Idempotency-Key`'s 409s, a
+ * path parameter's 404) is not assumed here, since the type cannot see the shape: an operation
+ * whose handler raises one of those lists it too (the document is the same, `codesOf` keeps each
+ * code once), so the check is no looser than the document.
  */
 export type DocumentedCode<Op extends OperationId> =
   | (typeof operationErrors)[Op][number]
   | (typeof everyRequest)[number]
-  | (typeof jsonBody)[number]
-  | (typeof idempotent)[number]
-  | (typeof pathParameter)[number]
 
 /**
  * A handler's effect, checked at compile time against the codes its operation documents: a

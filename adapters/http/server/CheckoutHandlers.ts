@@ -13,6 +13,7 @@ import { publicStatus } from "../../../core/payments/PaymentState.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreateSessionBody, SessionCreated } from "../api/CheckoutApi.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clientIp } from "./ClientIp.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { HttpConfig } from "./HttpConfig.ts"
@@ -63,8 +64,9 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
     const scopes = yield* Scopes
     const idempotent = (yield* makeIdempotent).value
     const config = yield* EngineConfig
+    // Checked at compile time against the codes the operation documents.
     return handlers.handle("createSession", ({ headers, payload }) =>
-      Effect.gen(function*() {
+      documented("checkout.createSession", Effect.gen(function*() {
         const scope = yield* scopes.resolve(yield* CurrentPrincipal, { merchantId: payload.merchantId, shopId: payload.shopId })
         const simulate: SandboxSimulate | undefined = headers["sandbox-simulate"]
         return yield* idempotent({
@@ -76,7 +78,7 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
           // A retry of an interrupted execution continues the one-shot payment it wrote ahead.
           execute: (key) => Effect.map(checkout.create(scope, { ...payload, simulate }, key), (created) => createdView(created, config.checkoutUrl))
         })
-      }))
+      })))
   }))
 
 export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic", (handlers) =>
@@ -84,10 +86,11 @@ export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic"
     const checkout = yield* Checkout
     const config = yield* EngineConfig
     const http = yield* HttpConfig
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      .handle("getSession", ({ params }) => Effect.map(checkout.get(params.token), readSessionView))
+      .handle("getSession", ({ params }) => documented("checkoutPublic.getSession", Effect.map(checkout.get(params.token), readSessionView)))
       .handle("select", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("checkoutPublic.select", Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const payment = yield* checkout.select(params.token, payload, clientIp(request, http.trustedProxies))
           const session = yield* checkout.get(params.token).pipe(Effect.option)
@@ -97,5 +100,5 @@ export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic"
             checkoutUrl: checkoutUrlOf(config.checkoutUrl, payment),
             status: publicStatus(payment.status)
           }
-        }))
+        })))
   }))

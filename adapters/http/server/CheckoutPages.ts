@@ -16,7 +16,7 @@
  */
 import { type BigDecimal, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type ApiError, apiError } from "../../../core/ApiError.ts"
+import { apiError, type ApiErrorOf, catchCode } from "../../../core/ApiError.ts"
 import type { Channel } from "../../../core/catalog/Channel.ts"
 import { iconPath } from "../../../core/catalog/Icons.ts"
 import type { PaymentMethodDef } from "../../../core/catalog/PaymentMethod.ts"
@@ -225,16 +225,13 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     const { token = "" } = yield* HttpRouter.params
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = Option.getOrElse(yield* Effect.serviceOption(RequestId), () => "")
-    const answer = (error: ApiError) =>
+    /** A completed session: the page sends the buyer on to where the payment continues. */
+    const completed = (error: ApiErrorOf<"checkout_session_already_completed">) =>
       Effect.gen(function*() {
-        if (error.code === "checkout_session_already_completed") {
-          const session = yield* checkout.get(token).pipe(Effect.option)
-          if (Option.isSome(session)) {
-            const url = yield* continueUrl(session.value)
-            return renderError(apiError(error.code, error.message, { existingTxId: session.value.completedTxId, continueUrl: url }), requestId, config.publicUrl)
-          }
-        }
-        return renderError(error, requestId, config.publicUrl)
+        const session = yield* checkout.get(token).pipe(Effect.option)
+        if (Option.isNone(session)) return renderError(error, requestId, config.publicUrl)
+        const url = yield* continueUrl(session.value)
+        return renderError(apiError(error.code, error.message, { existingTxId: session.value.completedTxId, continueUrl: url }), requestId, config.publicUrl)
       })
     return yield* Effect.gen(function*() {
       const payload = yield* HttpServerRequest.schemaBodyJson(SelectBody).pipe(
@@ -244,7 +241,8 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
       return yield* HttpServerResponse.json({ transactionId: payment.id, checkoutUrl: checkoutUrlOf(config.checkoutUrl, payment), status: payment.status })
     }).pipe(
       Effect.catchTag("BadBody", () => HttpServerResponse.json({ error: { code: "invalid_request", message: "Expected a JSON body", requestId } }, { status: 400 })),
-      Effect.catchTag("ApiError", answer),
+      catchCode("checkout_session_already_completed", completed),
+      Effect.catchTag("ApiError", (error) => Effect.succeed(renderError(error, requestId, config.publicUrl))),
       Effect.orDie
     )
   })

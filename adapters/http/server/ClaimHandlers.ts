@@ -36,26 +36,26 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
           execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
         })
       })
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
-      // Checked at compile time against the codes the operations document.
       refund: ({ headers, params, payload }) => documented("claims.refund", refund(params.id, headers, payload)),
       refundTransaction: ({ headers, params, payload }) => documented("claims.refundTransaction", refund(params.id, headers, payload)),
       paymentClaims: ({ params }) =>
-        Effect.gen(function*() {
+        documented("claims.paymentClaims", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
           return { data: (yield* claims.ofPayment(scope, params.id)).claims.map(claimView) }
-        }),
+        })),
       get: ({ params }) =>
-        Effect.gen(function*() {
+        documented("claims.get", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return claimView(yield* claims.get(scope, params.id))
-        }),
+        })),
       simulate: ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("claims.simulate", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return claimView(yield* claims.simulateChargeback(scope, params.id, payload.outcome))
-        }),
+        })),
       simulateChargeback: ({ headers, params, payload }) =>
         documented("claims.simulateChargeback", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -79,7 +79,7 @@ export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handl
     const claims = yield* Claims
     const idempotent = (yield* makeIdempotent).value
     return handlers.handleAll({
-      resolve: ({ params, payload }) => Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView),
+      resolve: ({ params, payload }) => documented("claimAdmin.resolve", Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView)),
       openChargeback: ({ headers, params, payload }) =>
         documented("claimAdmin.openChargeback", idempotent({
           operation: `admin.openChargeback ${params.id}`,

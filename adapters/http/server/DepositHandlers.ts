@@ -10,6 +10,7 @@ import * as Money from "../../../core/Money.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { AccountEnvelope } from "../api/DepositsApi.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 const accountView = (a: DepositAccount, stats?: DepositStats) => ({
@@ -67,42 +68,43 @@ export const DepositHandlers = HttpApiBuilder.group(Api, "deposits", (handlers) 
   Effect.gen(function*() {
     const deposits = yield* Deposits
     const shopBoundScope = shopBound(yield* Scopes)
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       methods: () =>
-        Effect.gen(function*() {
+        documented("deposits.methods", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const methods = yield* deposits.methods(scope)
           return {
             methods: methods.map((m) => ({ depositMethodId: m.depositMethodId, method: m.method, name: m.name, country: m.country, currency: m.currency }))
           }
-        }),
+        })),
       getOrCreate: ({ payload }) =>
-        Effect.gen(function*() {
+        documented("deposits.getOrCreate", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const { account, created } = yield* deposits.getOrCreate(scope, payload)
           return HttpServerResponse.jsonUnsafe(encodeEnvelope({ created, account: accountView(account) }), { status: created ? 201 : 200 })
-        }),
+        })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("deposits.list", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const page = clampPage(query, 200)
           const { rows, total } = yield* deposits.list(scope, { endUserRef: query.endUserRef }, page)
           const stats = query.include === "stats" ? yield* deposits.stats(rows.map((a) => a.id)) : undefined
           return { accounts: rows.map((a) => accountView(a, stats?.get(a.id))), pagination: { total, limit: page.limit, offset: page.offset } }
-        }),
-      get: ({ params }) => Effect.map(Effect.flatMap(shopBoundScope, (s) => deposits.get(s, params.id)), (a) => ({ account: accountView(a) })),
+        })),
+      get: ({ params }) => documented("deposits.get", Effect.map(Effect.flatMap(shopBoundScope, (s) => deposits.get(s, params.id)), (a) => ({ account: accountView(a) }))),
       deposits: ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("deposits.deposits", Effect.gen(function*() {
           const page = clampPage(query)
           const { account, rows, total } = yield* deposits.deposits(yield* shopBoundScope, params.id, page)
           return { deposits: rows.map((d) => depositView(d, account)), pagination: pagination(total, page) }
-        }),
+        })),
       simulate: ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("deposits.simulate", Effect.gen(function*() {
           const scope = yield* shopBoundScope
           const { account, created, deposit } = yield* deposits.simulate(scope, params.id, payload)
           return { created, deposit: depositView(deposit, account) }
-        })
+        }))
     })
   }))
 
@@ -110,7 +112,7 @@ export const DepositNotificationHandlers = HttpApiBuilder.group(Api, "depositNot
   Effect.gen(function*() {
     const deposits = yield* Deposits
     return handlers.handleRaw("notify", ({ params, request }) =>
-      Effect.gen(function*() {
+      documented("depositNotifications.notify", Effect.gen(function*() {
         const rawBody = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The body could not be read", [])))
         yield* deposits.verifyNotification(request.headers["x-deposit-signature"], rawBody)
         const body = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(NotificationBody))(rawBody).pipe(
@@ -118,21 +120,21 @@ export const DepositNotificationHandlers = HttpApiBuilder.group(Api, "depositNot
         )
         const { account, created, deposit } = yield* deposits.receive({ ...body, depositMethodId: params.depositMethodId })
         return { received: true, credited: created && deposit.status === "credited", deposit: depositView(deposit, account) }
-      }))
+      })))
   }))
 
 export const DepositAdminHandlers = HttpApiBuilder.group(Api, "depositAdmin", (handlers) =>
   Effect.gen(function*() {
     const deposits = yield* Deposits
     return handlers.handleAll({
-      getSettings: ({ params, query }) => deposits.settings(query.environment, params.shopId),
+      getSettings: ({ params, query }) => documented("depositAdmin.getSettings", deposits.settings(query.environment, params.shopId)),
       putSettings: ({ params, payload }) =>
-        deposits.configure({
+        documented("depositAdmin.putSettings", deposits.configure({
           environment: payload.environment,
           shopId: params.shopId,
           depositMethodIds: payload.depositMethodIds,
           requirePhone: payload.requirePhone ?? false
-        }),
-      setAccountStatus: ({ params, payload }) => Effect.map(deposits.setStatus(params.id, payload.status), (a) => ({ account: accountView(a) }))
+        })),
+      setAccountStatus: ({ params, payload }) => documented("depositAdmin.setAccountStatus", Effect.map(deposits.setStatus(params.id, payload.status), (a) => ({ account: accountView(a) })))
     })
   }))

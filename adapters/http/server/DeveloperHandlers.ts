@@ -5,6 +5,7 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Merchants } from "../../../core/tenancy/Merchants.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { RequestLog } from "./RequestLog.ts"
 
 export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handlers) =>
@@ -12,9 +13,10 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
     const merchants = yield* Merchants
     const scopes = yield* Scopes
     const log = yield* RequestLog
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       keys: () =>
-        Effect.map(CurrentPrincipal, ({ credential: c }) => ({
+        documented("developers.keys", Effect.map(CurrentPrincipal, ({ credential: c }) => ({
           keyId: c.id,
           environment: c.environment,
           scope: c.shopId === null ? "merchant" as const : "shop" as const,
@@ -22,9 +24,9 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
           publishableKey: c.publishableKey,
           secretKey: `sk_${c.environment === "sandbox" ? "test" : "live"}_…${c.secretLast4}`,
           createdAt: DateTime.formatIso(c.createdAt)
-        })),
+        }))),
       rotateKeys: () =>
-        Effect.gen(function*() {
+        documented("developers.rotateKeys", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const { keys, revoked } = yield* merchants.rotateEnvironmentKeys(scope.shop.id, scope.environment)
           return {
@@ -39,11 +41,11 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
               secretKey: keys.secretKey
             }
           }
-        }),
+        })),
       requests: () =>
-        Effect.gen(function*() {
+        documented("developers.requests", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return { data: log.recent(scope.environment, scope.shop.id) }
-        })
+        }))
     })
   })).pipe(Layer.provide(RequestLog.layer))

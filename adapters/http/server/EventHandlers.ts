@@ -8,6 +8,7 @@ import { Events } from "../../../core/webhooks/Events.ts"
 import { eventTypes } from "../../../core/webhooks/Webhook.ts"
 import { Api } from "../api/Api.ts"
 import type { EventView } from "../api/EventsApi.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 type Event = typeof EventView.Type
@@ -33,9 +34,10 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
   Effect.gen(function*() {
     const events = yield* Events
     const scopes = yield* Scopes
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("list", ({ query }) =>
-        Effect.gen(function*() {
+        documented("events.list", Effect.gen(function*() {
           // A named shop the credential does not cover is a 404, never another shop's events.
           const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
           const types = yield* typesOf(query.type)
@@ -43,9 +45,9 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
           const { rows, total } = yield* events.list(scope, { types, relatedId: query.relatedId }, page)
           // The outbox keeps each event as the envelope it was delivered as (`Events.emit`).
           return { data: rows as ReadonlyArray<Event>, pagination: pagination(total, page) }
-        }))
+        })))
       .handle("deliveries", ({ params }) =>
-        Effect.gen(function*() {
+        documented("events.deliveries", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const scope = yield* scopes.resolveOwning(principal, yield* events.shopOf(principal.environment, params.id))
           const rows = yield* events.deliveries(scope, params.id)
@@ -64,11 +66,11 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
               relatedTxId: d.relatedTxId
             }))
           }
-        }))
+        })))
       .handle("get", ({ params }) =>
-        Effect.gen(function*() {
+        documented("events.get", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const scope = yield* scopes.resolveOwning(principal, yield* events.shopOf(principal.environment, params.id))
           return (yield* events.get(scope, params.id)) as Event
-        }))
+        })))
   }))

@@ -28,6 +28,7 @@ import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { type KeyPair, Merchants } from "../../../core/tenancy/Merchants.ts"
 import { Api, apiVersion } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
@@ -37,14 +38,15 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     // Guessing keys or refresh tokens is throttled per client address (the trusted hop's).
     const perAddress = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       limits.take("auth", clientIp(request, http.trustedProxies) ?? "unknown"))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      .handle("token", ({ payload }) => Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey)))
-      .handle("refresh", ({ payload }) => Effect.andThen(perAddress, auth.refresh(payload.refreshToken)))
+      .handle("token", ({ payload }) => documented("auth.token", Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey))))
+      .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.andThen(perAddress, auth.refresh(payload.refreshToken))))
   }))
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
   handlers.handle("ping", () =>
-    Effect.gen(function*() {
+    documented("ping.ping", Effect.gen(function*() {
       const principal = yield* CurrentPrincipal
       const now = yield* Clock.currentTimeMillis
       return {
@@ -56,7 +58,7 @@ export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
         merchant: { id: principal.merchant.id, name: principal.merchant.name },
         timestamp: DateTime.formatIso(DateTime.makeUnsafe(now))
       }
-    })))
+    }))))
 
 export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers) =>
   Effect.gen(function*() {
@@ -69,9 +71,10 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
     const idempotent = (yield* makeIdempotent).value
     const n = Money.toJsonNumber
     const balanceView = (b: CurrencyBalance) => ({ currency: b.currency, available: n(b.available), pending: n(b.pending), reserved: n(b.reserved) })
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("swapQuote", ({ query }) =>
-        Effect.gen(function*() {
+        documented("identity.swapQuote", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const amount = Schema.decodeSync(Money.Amount)(query.amount)
           const { available, conversion } = yield* swaps.quote(scope, query.from, amount)
@@ -86,9 +89,9 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
               indicative: true as const
             }
           }
-        }))
+        })))
       .handle("swap", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("identity.swap", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           return yield* idempotent({
             operation: "POST /me/balance/swap",
@@ -110,15 +113,15 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
               }
             }))
           })
-        }))
+        })))
       .handle("fundSandbox", ({ payload }) =>
-        Effect.gen(function*() {
+        documented("identity.fundSandbox", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
           const balances = yield* swaps.fundSandbox(scope, payload.currency, payload.amount)
           return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
-        }))
+        })))
       .handle("balanceHistory", ({ query }) =>
-        Effect.gen(function*() {
+        documented("identity.balanceHistory", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
           const history = yield* balances.history(scope, query.days ?? 30)
           return {
@@ -126,9 +129,10 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
             days: history.days,
             currencies: history.currencies.map((c) => ({ currency: c.currency, closing: c.closing.map((d) => n(Money.round(d, c.currency))) }))
           }
-        }))
-      .handle("balance", balance).handle("me", () =>
-      Effect.gen(function*() {
+        })))
+      .handle("balance", (request) => documented("identity.balance", balance(request)))
+      .handle("me", () =>
+      documented("identity.me", Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         const { environment, merchant } = principal
         const scope = yield* scopes.resolve(principal)
@@ -154,7 +158,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
             methods: [...new Set(entries.filter((e) => e.routable).map((e) => e.method.method))].sort()
           }
         }
-      }))
+      })))
   }))
 
 const rateView = (rate: FxRate) => ({
@@ -194,9 +198,10 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const config = yield* EngineConfig
     const shopExists = (shopId: string) =>
       Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("createMerchant", ({ headers, payload }) =>
-        idempotent({
+        documented("admin.createMerchant", idempotent({
           operation: "admin.createMerchant",
           scope: operatorScope,
           key: headers["idempotency-key"],
@@ -213,11 +218,11 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
                 production: { publishableKey: keys.production.publishableKey, secretKey: keys.production.secretKey }
               }
             }))
-        }))
+        })))
       .handle("issueKeys", ({ params, payload }) =>
-        Effect.map(merchants.issueKeys(params.shopId, payload.environment, payload.scope ?? "shop"), issued))
+        documented("admin.issueKeys", Effect.map(merchants.issueKeys(params.shopId, payload.environment, payload.scope ?? "shop"), issued)))
       .handle("rotateKeys", ({ headers, params }) =>
-        idempotent({
+        documented("admin.rotateKeys", idempotent({
           operation: "admin.rotateKeys",
           scope: operatorScope,
           key: headers["idempotency-key"],
@@ -230,11 +235,11 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
               revoked,
               keys: { sandbox: issued(keys.sandbox), production: issued(keys.production) }
             }))
-        }))
+        })))
       .handle("listFxRates", () =>
-        Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) })))
+        documented("admin.listFxRates", Effect.map(fxRates.list, (rates) => ({ markupPct: Money.toJsonNumber(config.fxMarkupPct), rates: rates.map(rateView) }))))
       .handle("putFxRate", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("admin.putFxRate", Effect.gen(function*() {
           const currency = Money.normalizeCurrency(params.currency)
           if (Option.isNone(currency) || currency.value === "USD") {
             return yield* invalidRequest(`Unknown currency '${params.currency}'`, [{ path: "currency", message: "Expected an ISO 4217 code other than USD" }])
@@ -247,18 +252,18 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           }
           yield* fx.setRate(rate)
           return rateView(rate)
-        }))
-      .handle("listProviders", () =>
-        Effect.map(registry.all, (providers) => ({
-          providers: providers.map((p) => ({ id: p.id, name: p.displayName, environments: p.environments }))
         })))
+      .handle("listProviders", () =>
+        documented("admin.listProviders", Effect.map(registry.all, (providers) => ({
+          providers: providers.map((p) => ({ id: p.id, name: p.displayName, environments: p.environments }))
+        }))))
       .handle("listRoutes", ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("admin.listRoutes", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           return { routes: yield* routes.list(query.environment, params.shopId) }
-        }))
+        })))
       .handle("putRoute", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("admin.putRoute", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           const provider = yield* registry.get(params.providerId)
           if (Option.isNone(provider)) return yield* notFound("provider", params.providerId)
@@ -278,8 +283,8 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           }
           yield* routing.putRoute(route)
           return route
-        }))
-      .handle("reconcileNow", () => Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved })))
+        })))
+      .handle("reconcileNow", () => documented("admin.reconcileNow", Effect.map(payments.reconcile(Duration.zero), (moved) => ({ moved }))))
       .handle("deleteRoute", ({ params, query }) =>
-        Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted })))
+        documented("admin.deleteRoute", Effect.map(routing.removeRoute(query.environment, params.shopId, params.providerId), (deleted) => ({ deleted }))))
   }))

@@ -12,6 +12,7 @@ import { healthReport } from "../../../core/routing/HealthReport.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { WithdrawalStore } from "../../../core/ports/WithdrawalStore.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 export const OperatorAdminHandlers = HttpApiBuilder.group(Api, "operatorAdmin", (handlers) =>
@@ -22,9 +23,10 @@ export const OperatorAdminHandlers = HttpApiBuilder.group(Api, "operatorAdmin", 
     const withdrawals = yield* WithdrawalStore
     const routing = yield* RoutingStore
     const iso = (ms: number) => DateTime.formatIso(DateTime.makeUnsafe(ms))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       listMerchants: ({ query }) =>
-        Effect.gen(function*() {
+        documented("operatorAdmin.listMerchants", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* tenancy.listMerchants(page)
           const data = yield* Effect.forEach(rows, (m) =>
@@ -38,9 +40,9 @@ export const OperatorAdminHandlers = HttpApiBuilder.group(Api, "operatorAdmin", 
               shops: shops.map((s) => ({ id: s.id, name: s.name }))
             })))
           return { data, pagination: pagination(total, page) }
-        }),
+        })),
       providerHealth: ({ query }) =>
-        Effect.gen(function*() {
+        documented("operatorAdmin.providerHealth", Effect.gen(function*() {
           const hours = query.hours ?? 24
           const now = DateTime.toEpochMillis(yield* DateTime.now)
           const since = (Math.floor(now / 3_600_000) - (hours - 1)) * 3_600_000
@@ -62,26 +64,26 @@ export const OperatorAdminHandlers = HttpApiBuilder.group(Api, "operatorAdmin", 
               hours: r.hours.map((h) => ({ ...h, hour: iso(h.hour) }))
             }))
           }
-        }),
+        })),
       listPayouts: ({ query }) =>
-        Effect.gen(function*() {
+        documented("operatorAdmin.listPayouts", Effect.gen(function*() {
           const page = clampPage(query)
           const now = yield* DateTime.now
           const createdBefore = query.olderThanMinutes === undefined ? undefined : DateTime.subtract(now, { minutes: query.olderThanMinutes })
           const { rows, total } = yield* payouts.listAll({ environment: query.environment, status: query.status, createdBefore }, page)
           return { data: rows.map((p) => ({ ...payoutView(p), shopId: p.shopId, environment: p.environment })), pagination: pagination(total, page) }
-        }),
+        })),
       listClaims: ({ query }) =>
-        Effect.gen(function*() {
+        documented("operatorAdmin.listClaims", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* claims.listAll({ environment: query.environment, kind: query.kind, status: query.status }, page)
           return { data: rows.map((c) => ({ ...claimView(c), shopId: c.shopId, environment: c.environment })), pagination: pagination(total, page) }
-        }),
+        })),
       listWithdrawals: ({ query }) =>
-        Effect.gen(function*() {
+        documented("operatorAdmin.listWithdrawals", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* withdrawals.listAll({ environment: query.environment, status: query.status }, page)
           return { data: rows.map((w) => ({ ...withdrawalView(w), shopId: w.shopId })), pagination: pagination(total, page) }
-        })
+        }))
     })
   }))

@@ -2,7 +2,7 @@
 import { DateTime, Effect, Option, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { invalidRequest } from "../../../core/ApiError.ts"
+import { catchCode, invalidRequest } from "../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { Balances } from "../../../core/balances/Balances.ts"
 import { Catalog } from "../../../core/catalog/Catalog.ts"
@@ -97,7 +97,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       }
       const after = query.startingAfter === undefined ? undefined : yield* payments.get(scope, query.startingAfter).pipe(
         Effect.map((p) => ({ createdAt: p.createdAt, id: p.id })),
-        Effect.catchTag("ApiError", () =>
+        catchCode("not_found", () =>
           Effect.fail(invalidRequest(`No payment '${query.startingAfter}' to page after`, [{ path: "startingAfter", message: "Expected the id of a payment of this list" }])))
       )
       const page = clampPage(query)
@@ -135,15 +135,15 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       }
     })
 
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
-      // Checked at compile time against the codes the operations document.
       create: ({ headers, payload }) => documented("payments.create", create(payload, headers)),
       createTransaction: ({ headers, payload }) => documented("payments.createTransaction", create(payload, headers)),
-      list: ({ query }) => list(query),
-      listTransactions: ({ query }) => list(query),
-      get: ({ params }) => get(params.id),
-      getTransaction: ({ params }) => get(params.id),
-      ledgerEntries: ({ params }) => ledgerEntries(params.id)
+      list: ({ query }) => documented("payments.list", list(query)),
+      listTransactions: ({ query }) => documented("payments.listTransactions", list(query)),
+      get: ({ params }) => documented("payments.get", get(params.id)),
+      getTransaction: ({ params }) => documented("payments.getTransaction", get(params.id)),
+      ledgerEntries: ({ params }) => documented("payments.ledgerEntries", ledgerEntries(params.id))
     })
   }))
 
@@ -153,7 +153,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
     const scopes = yield* Scopes
     const config = yield* EngineConfig
     return handlers.handle("paymentMethods", ({ query }) =>
-      Effect.gen(function*() {
+      documented("catalog.paymentMethods", Effect.gen(function*() {
         const scope = yield* scopes.resolve(yield* CurrentPrincipal)
         const country = query.country === undefined ? undefined : Country.toIso2(query.country)
         if (country !== undefined && Option.isNone(country)) {
@@ -195,7 +195,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
             requiredFields
           }))
         }
-      }))
+      })))
   }))
 
 /** The exact bytes and lowercase headers of a provider's callback. */
@@ -214,17 +214,18 @@ export const CallbackHandlers = HttpApiBuilder.group(Api, "callbacks", (handlers
   Effect.gen(function*() {
     const payments = yield* Payments
     const payouts = yield* Payouts
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handleRaw("providerCallback", ({ params, request }) =>
-        Effect.gen(function*() {
+        documented("callbacks.providerCallback", Effect.gen(function*() {
           const { headers, query, rawBody } = yield* callbackOf(request)
           return { received: true, applied: yield* payments.handleCallback(params.providerId, headers, rawBody, query) }
-        }))
+        })))
       .handleRaw("payoutCallback", ({ params, request }) =>
-        Effect.gen(function*() {
+        documented("callbacks.payoutCallback", Effect.gen(function*() {
           const { headers, rawBody } = yield* callbackOf(request)
           return { received: true, applied: yield* payouts.handleCallback(params.providerId, headers, rawBody) }
-        }))
+        })))
   }))
 
 export const BalanceHandler = Effect.gen(function*() {

@@ -25,14 +25,15 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
     const icon = (id: string) => iconUrl(config.publicUrl, id)
 
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       balance: () =>
-        Effect.gen(function*() {
+        documented("payouts.balance", Effect.gen(function*() {
           const { balances, transferableUsd } = yield* payouts.balances(yield* scope)
           return { balances: balances.map(balanceView), transferableFromPayin: { currency: "USD" as const, amount: n(transferableUsd) } }
-        }),
+        })),
       methods: () =>
-        Effect.gen(function*() {
+        documented("payouts.methods", Effect.gen(function*() {
           const s = yield* scope
           const { balances } = yield* payouts.balances(s)
           return {
@@ -64,9 +65,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               }
             })
           }
-        }),
+        })),
       currencies: () =>
-        Effect.gen(function*() {
+        documented("payouts.currencies", Effect.gen(function*() {
           const s = yield* scope
           const { balances } = yield* payouts.balances(s)
           const methods = payouts.methods(s.environment)
@@ -85,9 +86,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               }
             })
           }
-        }),
+        })),
       transfer: ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("payouts.transfer", Effect.gen(function*() {
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/payout/transfer",
@@ -100,15 +101,15 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               transfer: { id: t.id, amount: n(t.amount), currency: "USD" as const, payinAvailableAfter: n(t.payinAvailableAfter), payoutAvailableAfter: n(t.payoutAvailableAfter) }
             }))
           })
-        }),
+        })),
       swapQuote: ({ query }) =>
-        Effect.gen(function*() {
+        documented("payouts.swapQuote", Effect.gen(function*() {
           const s = yield* scope
           const c = yield* payouts.quoteSwap(s, query.to, Schema.decodeSync(Money.Amount)(query.amount))
           return { quote: { fromCurrency: "USD" as const, toCurrency: c.to, amountUsd: n(c.amount), rate: n(c.rate), amount: n(c.converted), indicative: true as const } }
-        }),
+        })),
       swap: ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("payouts.swap", Effect.gen(function*() {
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/payout/swap",
@@ -130,8 +131,7 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
               }
             }))
           })
-        }),
-      // Checked at compile time against the codes the operation documents.
+        })),
       send: ({ headers, payload }) =>
         documented("payouts.send", Effect.gen(function*() {
           const s = yield* scope
@@ -151,18 +151,18 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
           })
         })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("payouts.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* payouts.list(yield* scope, { status: query.status, methodId: query.methodId }, page)
           return { data: rows.map(payoutView), pagination: pagination(total, page) }
-        }),
-      get: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => payouts.get(s, params.id)), (p) => ({ payout: payoutView(p) })),
+        })),
+      get: ({ params }) => documented("payouts.get", Effect.map(Effect.flatMap(scope, (s) => payouts.get(s, params.id)), (p) => ({ payout: payoutView(p) }))),
       fundSandbox: ({ payload }) =>
-        Effect.gen(function*() {
+        documented("payouts.fundSandbox", Effect.gen(function*() {
           const balances = yield* payouts.fundSandbox(yield* scope, payload.currency, payload.amount)
           return { currency: payload.currency.toUpperCase(), amount: n(payload.amount), balances: balances.map(balanceView) }
-        }),
-      simulate: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => payouts.simulate(s, params.id, payload.action)), (p) => ({ payout: payoutView(p) }))
+        })),
+      simulate: ({ params, payload }) => documented("payouts.simulate", Effect.map(Effect.flatMap(scope, (s) => payouts.simulate(s, params.id, payload.action)), (p) => ({ payout: payoutView(p) })))
     })
   }))
 
@@ -170,6 +170,6 @@ export const PayoutAdminHandlers = HttpApiBuilder.group(Api, "payoutAdmin", (han
   Effect.gen(function*() {
     const payouts = yield* Payouts
     return handlers.handleAll({
-      resolve: ({ params, payload }) => Effect.map(payouts.resolve(params.id, payload), (p) => ({ payout: payoutView(p) }))
+      resolve: ({ params, payload }) => documented("payoutAdmin.resolve", Effect.map(payouts.resolve(params.id, payload), (p) => ({ payout: payoutView(p) })))
     })
   }))

@@ -21,7 +21,7 @@ import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
-import { apiError, type ApiError } from "../../../core/ApiError.ts"
+import { apiError, type ApiErrorOf } from "../../../core/ApiError.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 
@@ -40,9 +40,9 @@ export class RateLimits extends Context.Service<RateLimits, {
    * Takes one request from `key`'s allowance in `bucket`: sets the RateLimit-* headers on the
    * response, and fails with `429 rate_limited` when the allowance is spent.
    */
-  readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
+  readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
   /** Fails like `take` when `key`'s allowance in `bucket` is already spent; takes nothing. */
-  readonly check: (bucket: Bucket, key: string) => Effect.Effect<void, ApiError, HttpServerRequest.HttpServerRequest>
+  readonly check: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
 }>()("adapters/http/RateLimits") {
   /** On the SQL store when the host has one (shared by replicas), else in memory. */
   static readonly layer = (options: RateLimitOptions, tuning: { readonly sweepEvery?: Duration.Input } = {}) =>

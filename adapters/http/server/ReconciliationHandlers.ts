@@ -6,15 +6,17 @@ import * as Money from "../../../core/Money.ts"
 import { Reconciliation } from "../../../core/reconciliation/Reconciliation.ts"
 import { discrepancyView, reportView } from "../../../core/reconciliation/ReconciliationView.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconciliationAdmin", (handlers) =>
   Effect.gen(function*() {
     const reconciliation = yield* Reconciliation
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       // Raw: the file is read as sent, whatever its Content-Type (text/csv, application/json, octet-stream).
       .handleRaw("upload", ({ query, request }) =>
-        Effect.gen(function*() {
+        documented("reconciliationAdmin.upload", Effect.gen(function*() {
           const content = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The report body could not be read", [])))
           if ((query.periodStart === undefined) !== (query.periodEnd === undefined)) {
             return yield* invalidRequest("Name both ends of the period, or neither", [
@@ -30,22 +32,22 @@ export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconcilia
             source: "upload"
           })
           return reportView(imported.report, imported.created)
-        }))
+        })))
       .handle("run", ({ payload, query }) =>
-        Effect.map(
+        documented("reconciliationAdmin.run", Effect.map(
           reconciliation.run(query.environment ?? "production", payload.provider, { start: payload.periodStart, end: payload.periodEnd }),
           (imported) => reportView(imported.report, imported.created)
-        ))
+        )))
       .handle("listReports", ({ query }) =>
-        Effect.gen(function*() {
+        documented("reconciliationAdmin.listReports", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* reconciliation.listReports(query.environment ?? "production", query.provider, page)
           return { data: rows.map((r) => reportView(r, true)), pagination: pagination(total, page) }
-        }))
+        })))
       .handle("getReport", ({ params, query }) =>
-        Effect.map(reconciliation.getReport(query.environment ?? "production", params.id), (r) => reportView(r, true)))
+        documented("reconciliationAdmin.getReport", Effect.map(reconciliation.getReport(query.environment ?? "production", params.id), (r) => reportView(r, true))))
       .handle("listDiscrepancies", ({ query }) =>
-        Effect.gen(function*() {
+        documented("reconciliationAdmin.listDiscrepancies", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* reconciliation.listDiscrepancies(query.environment ?? "production", {
             provider: query.provider,
@@ -55,16 +57,16 @@ export const ReconciliationAdminHandlers = HttpApiBuilder.group(Api, "reconcilia
             shopId: query.shopId
           }, page)
           return { data: rows.map(discrepancyView), pagination: pagination(total, page) }
-        }))
+        })))
       .handle("getDiscrepancy", ({ params, query }) =>
-        Effect.map(reconciliation.getDiscrepancy(query.environment ?? "production", params.id), discrepancyView))
+        documented("reconciliationAdmin.getDiscrepancy", Effect.map(reconciliation.getDiscrepancy(query.environment ?? "production", params.id), discrepancyView)))
       .handle("resolve", ({ params, payload, query }) =>
-        Effect.map(
+        documented("reconciliationAdmin.resolve", Effect.map(
           reconciliation.resolve(query.environment ?? "production", params.id, {
             note: payload.note,
             by: payload.resolvedBy,
             writeOffUsd: payload.writeOffUsd === undefined ? undefined : Money.round(Money.decimal(String(payload.writeOffUsd)), "USD")
           }),
           discrepancyView
-        ))
+        )))
   }))

@@ -6,6 +6,7 @@ import { Routing } from "../../../core/routing/Routing.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 export const RoutingAdminHandlers = HttpApiBuilder.group(Api, "routingAdmin", (handlers) =>
   Effect.gen(function*() {
@@ -14,22 +15,23 @@ export const RoutingAdminHandlers = HttpApiBuilder.group(Api, "routingAdmin", (h
     const payments = yield* PaymentStore
     const shopExists = (shopId: string) =>
       Effect.flatMap(tenancy.findShop(shopId), (shop) => Option.isSome(shop) ? Effect.void : Effect.fail(notFound("shop", shopId)))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("getRouting", ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("routingAdmin.getRouting", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           const { config, version } = yield* routing.config(query.environment, params.shopId)
           return { environment: query.environment, shopId: params.shopId, version, config }
-        }))
+        })))
       .handle("putRouting", ({ params, payload }) =>
-        Effect.gen(function*() {
+        documented("routingAdmin.putRouting", Effect.gen(function*() {
           yield* shopExists(params.shopId)
           const { environment, version: expected, ...config } = payload
           const { version } = yield* routing.configure(environment, params.shopId, config, expected)
           return { environment, shopId: params.shopId, version, config }
-        }))
+        })))
       .handle("getPaymentRouting", ({ params }) =>
-        Effect.gen(function*() {
+        documented("routingAdmin.getPaymentRouting", Effect.gen(function*() {
           const found = yield* payments.findById(params.id)
           if (Option.isNone(found)) return yield* notFound("payment", params.id)
           return {
@@ -42,5 +44,5 @@ export const RoutingAdminHandlers = HttpApiBuilder.group(Api, "routingAdmin", (h
               routing: a.routing ?? null
             }))
           }
-        }))
+        })))
   }))

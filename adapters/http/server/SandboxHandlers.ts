@@ -5,6 +5,7 @@ import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { type ClockReading, SandboxClocks } from "../../../core/clock/SandboxClocks.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { ClockView } from "../api/SandboxApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 
@@ -16,10 +17,11 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
     const scopes = yield* Scopes
     const idempotent = (yield* makeIdempotent).value
     const scope = (shopId: string | undefined) => Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p, { shopId }))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
-      clock: ({ query }) => Effect.map(Effect.flatMap(scope(query.shopId), clocks.read), view),
+      clock: ({ query }) => documented("sandbox.clock", Effect.map(Effect.flatMap(scope(query.shopId), clocks.read), view)),
       advance: ({ headers, payload }) =>
-        Effect.flatMap(scope(payload.shopId), (s) =>
+        documented("sandbox.advance", Effect.flatMap(scope(payload.shopId), (s) =>
           idempotent({
             operation: "POST /sandbox/clock/advance",
             scope: s,
@@ -27,6 +29,6 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
             request: { seconds: payload.seconds, shopId: s.shop.id },
             codec: ClockView,
             execute: () => Effect.map(clocks.advance(s, payload.seconds), view)
-          }))
+          })))
     })
   }))

@@ -13,6 +13,7 @@ import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { csv } from "../../statements/CsvStatement.ts"
 import { pdf } from "../../statements/PdfStatement.ts"
 import { Api } from "../api/Api.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
 /** `attachment; filename="<id>.<ext>"`: ids are `STL-` and base62, nothing to quote. */
@@ -26,22 +27,23 @@ export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (hand
       Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p)),
       (s): ShopAccount => ({ environment: s.environment, merchantId: s.merchant.id, shopId: s.shop.id })
     )
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("settlements.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* settlements.list(yield* account, page)
           return { data: rows.map(settlementView), pagination: pagination(total, page) }
-        }),
-      get: ({ params }) => Effect.map(Effect.flatMap(account, (a) => settlements.get(a, params.id)), settlementView),
+        })),
+      get: ({ params }) => documented("settlements.get", Effect.map(Effect.flatMap(account, (a) => settlements.get(a, params.id)), settlementView)),
       statementPdf: ({ params }) =>
-        Effect.gen(function*() {
+        documented("settlements.statementPdf", Effect.gen(function*() {
           const statement = yield* settlements.statement(yield* account, params.id)
           const body = yield* pdf(statement)
           return HttpApiSchema.withHeaders({ body, headers: attachment(statement.batch.id, "pdf") })
-        }),
+        })),
       lines: ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("settlements.lines", Effect.gen(function*() {
           const page = clampPage(query)
           const statement = yield* settlements.statement(yield* account, params.id)
           const n = (d: BigDecimal.BigDecimal) => Money.toJsonNumber(Money.round(d, "USD"))
@@ -61,12 +63,12 @@ export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (hand
             })),
             pagination: pagination(statement.lines.length, page)
           }
-        }),
+        })),
       statementCsv: ({ params }) =>
-        Effect.gen(function*() {
+        documented("settlements.statementCsv", Effect.gen(function*() {
           const statement = yield* settlements.statement(yield* account, params.id)
           return HttpApiSchema.withHeaders({ body: csv(statement), headers: attachment(statement.batch.id, "csv") })
-        })
+        }))
     })
   }))
 
@@ -74,16 +76,17 @@ export const SettlementCallbackHandlers = HttpApiBuilder.group(Api, "settlementC
   Effect.gen(function*() {
     const settlements = yield* Settlements
     const providers = yield* SettlementPayoutProviders
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       // Raw: the body is verified as it was sent, and Circle sends its JSON as text/plain.
       .handleRaw("notify", ({ params, request }) =>
-        Effect.gen(function*() {
+        documented("settlementCallbacks.notify", Effect.gen(function*() {
           const rawBody = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The notification body could not be read", [])))
           const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
           return { received: true, settlements: yield* settlements.callback(params.providerId, headers, rawBody) }
-        }))
+        })))
       .handle("check", ({ params }) =>
-        providers.byId(params.providerId) === undefined ? Effect.fail(notFound("settlement payout provider", params.providerId)) : Effect.void)
+        documented("settlementCallbacks.check", providers.byId(params.providerId) === undefined ? Effect.fail(notFound("settlement payout provider", params.providerId)) : Effect.void))
   }))
 
 export const SettlementAdminHandlers = HttpApiBuilder.group(Api, "settlementAdmin", (handlers) =>
@@ -96,16 +99,17 @@ export const SettlementAdminHandlers = HttpApiBuilder.group(Api, "settlementAdmi
         Option.isNone(shop)
           ? Effect.fail(notFound("shop", shopId))
           : Effect.succeed<ShopAccount>({ environment, merchantId: shop.value.merchantId, shopId }))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers
       .handle("getSchedule", ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("settlementAdmin.getSchedule", Effect.gen(function*() {
           const found = yield* settlements.schedule(yield* accountOf(params.shopId, query.environment))
           if (Option.isNone(found)) return yield* notFound("settlement schedule", `${params.shopId} (${query.environment})`)
           return scheduleView(found.value.schedule, found.value.nextCloseAt)
-        }))
+        })))
       .handle("putSchedule", ({ params, payload, query }) =>
-        Effect.gen(function*() {
+        documented("settlementAdmin.putSchedule", Effect.gen(function*() {
           const set = yield* settlements.setSchedule(yield* accountOf(params.shopId, query.environment), payload)
           return scheduleView(set.schedule, set.nextCloseAt)
-        }))
+        })))
   }))

@@ -9,6 +9,7 @@ import { Webhooks } from "../../../core/webhooks/Webhooks.ts"
 import { deliveryHeaders, makeDeliveryLog } from "../../../core/webhooks/DeliveryLog.ts"
 import { Api } from "../api/Api.ts"
 import { DeliveryView, StoredWebhookWithSecret } from "../api/WebhooksApi.ts"
+import { documented } from "../api/OperationErrors.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 
@@ -64,12 +65,13 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
       return { environment, shopId: shop.id, merchantId: merchant.id, merchant, coversMerchantId: principal.credential.shopId === null ? merchant.id : null }
     })
     /** Runs once per Idempotency-Key (a double click queues one delivery). */
-    const once = (operation: string, key: string | undefined, execute: (s: Effect.Success<typeof scope>) => Effect.Effect<Delivery, ApiError>) =>
+    const once = <E extends ApiError>(operation: string, key: string | undefined, execute: (s: Effect.Success<typeof scope>) => Effect.Effect<Delivery, E>) =>
       Effect.flatMap(scope, (s) =>
         idempotent({ operation, scope: s, key, request: {}, codec: DeliveryView, execute: () => Effect.map(execute(s), deliveryView) }))
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       create: ({ headers, payload }) =>
-        Effect.flatMap(scope, (s) =>
+        documented("webhooks.create", Effect.flatMap(scope, (s) =>
           idempotent({
             operation: "POST /webhooks",
             scope: s,
@@ -79,18 +81,18 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
             // One transaction: the endpoint and the key's stored answer (a retry never makes a second).
             atomic: true,
             execute: () => Effect.map(webhooks.create(s, payload), withSecret)
-          })),
+          }))),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("webhooks.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* webhooks.list(yield* scope, page)
           return { data: rows.map(view), pagination: pagination(total, page) }
-        }),
-      get: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.get(s, params.id)), view),
-      update: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => webhooks.update(s, params.id, payload)), view),
-      remove: ({ params }) => Effect.as(Effect.flatMap(scope, (s) => webhooks.remove(s, params.id)), { id: params.id, deleted: true }),
+        })),
+      get: ({ params }) => documented("webhooks.get", Effect.map(Effect.flatMap(scope, (s) => webhooks.get(s, params.id)), view)),
+      update: ({ params, payload }) => documented("webhooks.update", Effect.map(Effect.flatMap(scope, (s) => webhooks.update(s, params.id, payload)), view)),
+      remove: ({ params }) => documented("webhooks.remove", Effect.as(Effect.flatMap(scope, (s) => webhooks.remove(s, params.id)), { id: params.id, deleted: true })),
       rotateSecret: ({ headers, params }) =>
-        Effect.flatMap(scope, (s) =>
+        documented("webhooks.rotateSecret", Effect.flatMap(scope, (s) =>
           idempotent({
             operation: `POST /webhooks/${params.id}/rotate-secret`,
             scope: s,
@@ -99,15 +101,15 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
             codec: StoredWebhookWithSecret,
             atomic: true,
             execute: () => Effect.map(webhooks.rotateSecret(s, params.id), withSecret)
-          })),
+          }))),
       deliveries: ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("webhooks.deliveries", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* webhooks.deliveries(yield* scope, params.id, { status: query.status }, page)
           return { data: rows.map(deliveryView), pagination: pagination(total, page) }
-        }),
+        })),
       delivery: ({ params }) =>
-        Effect.gen(function*() {
+        documented("webhooks.delivery", Effect.gen(function*() {
           const { delivery, webhook } = yield* log.detail(yield* scope, params.id, params.deliveryId)
           return {
             ...deliveryView(delivery),
@@ -116,21 +118,21 @@ export const WebhookHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) 
               ? null
               : { statusCode: delivery.lastStatusCode, error: delivery.lastError, bodyExcerpt: delivery.lastResponseExcerpt ?? null }
           }
-        }),
+        })),
       replay: ({ headers, params }) =>
-        once(
+        documented("webhooks.replay", once(
           `POST /webhooks/${params.id}/deliveries/${params.deliveryId}/replay`,
           headers["idempotency-key"],
           (s) => webhooks.replay(s, params.id, params.deliveryId)
-        ),
+        )),
       sendTest: ({ headers, params }) =>
-        once(`POST /webhooks/${params.id}/test`, headers["idempotency-key"], (s) => log.sendTest(s, params.id)),
+        documented("webhooks.sendTest", once(`POST /webhooks/${params.id}/test`, headers["idempotency-key"], (s) => log.sendTest(s, params.id))),
       inbox: ({ params, query }) =>
-        Effect.gen(function*() {
+        documented("webhooks.inbox", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* webhooks.inbox(yield* scope, params.id, page)
           return { data: rows.map(inboxView), pagination: pagination(total, page) }
-        })
+        }))
     })
   }))
 
@@ -138,10 +140,10 @@ export const WebhookInboxHandlers = HttpApiBuilder.group(Api, "webhookInbox", (h
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     return handlers.handleRaw("receive", ({ params, request }) =>
-      Effect.gen(function*() {
+      documented("webhookInbox.receive", Effect.gen(function*() {
         const rawBody = yield* request.text.pipe(Effect.mapError(() => invalidRequest("The body could not be read", [])))
         const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]))
         const message = yield* webhooks.receive(params.id, headers, rawBody)
         return { received: true, id: message.id }
-      }))
+      })))
   }))

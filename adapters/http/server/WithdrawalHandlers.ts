@@ -9,6 +9,7 @@ import { Api } from "../api/Api.ts"
 import { WithdrawalResult } from "../api/WithdrawalsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
+import { documented } from "../api/OperationErrors.ts"
 
 const result = (w: Parameters<typeof withdrawalView>[0]) => ({ withdrawal: withdrawalView(w) })
 
@@ -19,9 +20,10 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
     const idempotent = (yield* makeIdempotent).value
     const scope = Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p))
 
+    // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       create: ({ headers, payload }) =>
-        Effect.gen(function*() {
+        documented("withdrawals.create", Effect.gen(function*() {
           const s = yield* scope
           return yield* idempotent({
             operation: "POST /me/withdrawals",
@@ -32,15 +34,16 @@ export const WithdrawalHandlers = HttpApiBuilder.group(Api, "withdrawals", (hand
             codec: WithdrawalResult,
             execute: () => Effect.map(withdrawals.request(s, payload), result)
           })
-        }),
+        })),
       list: ({ query }) =>
-        Effect.gen(function*() {
+        documented("withdrawals.list", Effect.gen(function*() {
           const page = clampPage(query)
           const { rows, total } = yield* withdrawals.list(yield* scope, { status: query.status }, page)
           return { data: rows.map(withdrawalView), pagination: pagination(total, page) }
-        }),
-      get: ({ params }) => Effect.map(Effect.flatMap(scope, (s) => withdrawals.get(s, params.id)), result),
-      simulate: ({ params, payload }) => Effect.map(Effect.flatMap(scope, (s) => withdrawals.simulate(s, params.id, payload.action)), result)
+        })),
+      get: ({ params }) => documented("withdrawals.get", Effect.map(Effect.flatMap(scope, (s) => withdrawals.get(s, params.id)), result)),
+      simulate: ({ params, payload }) =>
+        documented("withdrawals.simulate", Effect.map(Effect.flatMap(scope, (s) => withdrawals.simulate(s, params.id, payload.action)), result))
     })
   }))
 
@@ -48,6 +51,6 @@ export const WithdrawalAdminHandlers = HttpApiBuilder.group(Api, "withdrawalAdmi
   Effect.gen(function*() {
     const withdrawals = yield* Withdrawals
     return handlers.handleAll({
-      resolve: ({ params, payload }) => Effect.map(withdrawals.resolve(params.id, payload), result)
+      resolve: ({ params, payload }) => documented("withdrawalAdmin.resolve", Effect.map(withdrawals.resolve(params.id, payload), result))
     })
   }))
