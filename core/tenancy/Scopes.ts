@@ -2,10 +2,17 @@
  * Which shop a request acts on. A shop-bound credential acts on its shop; a merchant-wide one on
  * the shop named by `shopId`, or the merchant's first shop. Naming a merchant or shop the
  * credential does not cover answers like an unknown id.
+ *
+ * A sandbox request runs on the clock of the shop it acts on (DESIGN "Sandbox time"). It starts on
+ * its credential's default shop's clock (`adapters/http/server/RequestClock.ts`); where the shop is
+ * chosen by the request (a `shopId` it names, the shop of the record its path names), the handler
+ * resolves it here and moves to that shop's clock with `onClock`: the shop is known once the
+ * request is decoded, and resolved once.
  */
 import { Context, Effect, Layer, Option } from "effect"
 import { type ApiErrorOf, catchCode, notFound } from "../ApiError.ts"
 import type { Principal } from "../auth/Principal.ts"
+import { CurrentClockScope, ShopClocks } from "../clock/ShopClocks.ts"
 import type { Environment } from "../Environment.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import type { Merchant, Shop } from "./Merchant.ts"
@@ -28,11 +35,18 @@ export class Scopes extends Context.Service<Scopes, {
    * unknown one.
    */
   readonly resolveOwning: (principal: Principal, ownerShopId: string | undefined) => Effect.Effect<ShopScope, ApiErrorOf<"not_found">>
+  /**
+   * Runs `effect` on the clock of the shop `scope` acts on: unchanged when the request already
+   * runs on it (its credential's default shop) or in production; else on that sandbox shop's
+   * clock (its offset read once). Used as `effect.pipe(scopes.onClock(scope))`.
+   */
+  readonly onClock: (scope: ShopScope) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("core/tenancy/Scopes") {
   static readonly layer = Layer.effect(
     Scopes,
     Effect.gen(function*() {
       const tenancy = yield* TenancyStore
+      const clocks = yield* ShopClocks
       const resolve = Effect.fnUntraced(function*(
         principal: Principal,
         named?: { readonly merchantId?: string | undefined; readonly shopId?: string | undefined }
@@ -54,7 +68,12 @@ export class Scopes extends Context.Service<Scopes, {
         ownerShopId === undefined
           ? resolve(principal)
           : resolve(principal, { shopId: ownerShopId }).pipe(catchCode("not_found", () => resolve(principal)))
-      return Scopes.of({ resolve, resolveOwning })
+      const onClock = (scope: ShopScope) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+        scope.environment === "production"
+          ? effect
+          : Effect.flatMap(Effect.service(CurrentClockScope), (current) =>
+            current === scope.shop.id ? effect : clocks.within(scope.environment, scope.shop.id, effect))
+      return Scopes.of({ resolve, resolveOwning, onClock })
     })
   )
 }

@@ -77,7 +77,7 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
           codec: SessionCreated,
           // A retry of an interrupted execution continues the one-shot payment it wrote ahead.
           execute: (key) => Effect.map(checkout.create(scope, { ...payload, simulate }, key), (created) => createdView(created, config.checkoutUrl))
-        })
+        }).pipe(scopes.onClock(scope))
       })))
   }))
 

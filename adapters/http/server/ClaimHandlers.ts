@@ -34,7 +34,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
           request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
           codec: RefundView,
           execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
-        })
+        }).pipe(scopes.onClock(scope))
       })
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
@@ -69,7 +69,7 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
             request: { reason: payload.reason ?? null },
             codec: ClaimView,
             execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
-          })
+          }).pipe(scopes.onClock(scope))
         }))
     })
   }))

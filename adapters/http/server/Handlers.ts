@@ -123,7 +123,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
       .handle("balanceHistory", ({ query }) =>
         documented("identity.balanceHistory", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-          const history = yield* balances.history(scope, query.days ?? 30)
+          const history = yield* balances.history(scope, query.days ?? 30).pipe(scopes.onClock(scope))
           return {
             book: "available" as const,
             days: history.days,

@@ -67,7 +67,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
               (done) => new Executed(view(done.value), done.stored)
             )
         }
-      }, 201)
+      }, 201).pipe(scopes.onClock(scope))
     })
 
     const list = Effect.fnUntraced(function*(query: {
@@ -234,6 +234,6 @@ export const BalanceHandler = Effect.gen(function*() {
   return ({ query }: { readonly query: { readonly shopId?: string | undefined } }) =>
     Effect.gen(function*() {
       const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-      return yield* balances.summary(scope)
+      return yield* balances.summary(scope).pipe(scopes.onClock(scope))
     })
 })

@@ -19,7 +19,7 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
     const scope = (shopId: string | undefined) => Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p, { shopId }))
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
-      clock: ({ query }) => documented("sandbox.clock", Effect.map(Effect.flatMap(scope(query.shopId), clocks.read), view)),
+      clock: ({ query }) => documented("sandbox.clock", Effect.flatMap(scope(query.shopId), (s) => Effect.map(clocks.read(s), view).pipe(scopes.onClock(s)))),
       advance: ({ headers, payload }) =>
         documented("sandbox.advance", Effect.flatMap(scope(payload.shopId), (s) =>
           idempotent({
@@ -29,6 +29,6 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
             request: { seconds: payload.seconds, shopId: s.shop.id },
             codec: ClockView,
             execute: () => Effect.map(clocks.advance(s, payload.seconds), view)
-          })))
+          }).pipe(scopes.onClock(s))))
     })
   }))
