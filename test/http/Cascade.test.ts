@@ -6,10 +6,13 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
-import { adminToken, baseUrl, call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, call, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 class Upstreams extends Context.Service<Upstreams, { readonly a: UpstreamSimulator; readonly b: UpstreamSimulator }>()("test/Upstreams") {}
 
@@ -30,8 +33,11 @@ const HostWithUpstreams = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
+const admin = apiAs(adminToken)
+
 const route = (shopId: string, providerId: string, priority: number, enabled = true) =>
-  call("PUT", `/admin/v1/shops/${shopId}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+  Effect.flatMap(admin, (api) =>
+    api.admin.putRoute({ params: { shopId, providerId }, payload: { environment: "sandbox", priority, enabled }, responseMode: "decoded-and-response" }))
 
 const setup = Effect.gen(function*() {
   const { a, b } = yield* Upstreams
@@ -40,37 +46,36 @@ const setup = Effect.gen(function*() {
   yield* b.dropCallbacks(false)
   const merchant = yield* createMerchant()
   const shopId = merchant.shops[0]!.id
-  assert.strictEqual((yield* route(shopId, "ref-a", 1)).status, 200)
-  assert.strictEqual((yield* route(shopId, "ref-b", 2)).status, 200)
+  assert.strictEqual((yield* route(shopId, "ref-a", 1))[1].status, 200)
+  assert.strictEqual((yield* route(shopId, "ref-b", 2))[1].status, 200)
   // An explicit, disabled route takes the sandbox provider out of this shop's cascade.
-  assert.strictEqual((yield* route(shopId, "sandbox", 3, false)).status, 200)
+  assert.strictEqual((yield* route(shopId, "sandbox", 3, false))[1].status, 200)
   // These tests are about the cascade itself: the static order, whatever the providers' health.
-  const routing = yield* call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "static", rules: [] } })
-  assert.strictEqual(routing.status, 200, JSON.stringify(routing.body))
+  const [, routing] = yield* (yield* admin).routingAdmin.putRouting({
+    params: { shopId },
+    payload: { environment: "sandbox", strategy: "static", rules: [] },
+    responseMode: "decoded-and-response"
+  })
+  assert.strictEqual(routing.status, 200)
   const base = yield* baseUrl
   yield* b.setCallbackTarget(`${base}/api/v1/providers/ref-b/callbacks`)
   return { sk: merchant.keys.sandbox.secretKey, a, b }
 })
 
-const pay = (sk: string) =>
-  call("POST", "/api/v1/payments", {
-    bearer: sk,
-    body: { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
-  })
+const payment = { amount: Money.decimal("50"), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+
+/** Creates the payment; answers it with the raw response (its status asserted). */
+const pay = (sk: string, idempotencyKey?: string) =>
+  Effect.flatMap(apiAs(sk), (api) =>
+    api.payments.create({
+      payload: payment,
+      headers: idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey },
+      responseMode: "decoded-and-response"
+    }))
 
 const chargeOf = (sim: UpstreamSimulator, transactionId: string) => [...sim.charges.values()].find((c) => c.reference === transactionId)!
 
-const statusOf = (sk: string, id: string) => Effect.map(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body)
-
-const eventually = <A, R>(check: Effect.Effect<A, never, R>, until: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* check
-      if (until(value)) return value
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-    }
-    return yield* check
-  })
+const statusOf = (sk: string, id: string) => Effect.flatMap(apiAs(sk), (api) => api.payments.get({ params: { id } }))
 
 describe("routing cascade over HTTP", () => {
   layer(HostWithUpstreams, { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -78,21 +83,21 @@ describe("routing cascade over HTTP", () => {
       Effect.gen(function*() {
         const { a, b, sk } = yield* setup
         yield* a.setMode("unavailable")
-        const created = yield* pay(sk)
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const detail = yield* statusOf(sk, created.body.transactionId)
+        const [created, response] = yield* pay(sk)
+        assert.strictEqual(response.status, 201)
+        const detail = yield* statusOf(sk, created.transactionId)
         assert.strictEqual(detail.routing.provider, "ref-b")
-        assert.deepStrictEqual(detail.routing.attempts.map((x: { provider: string; outcome: string }) => [x.provider, x.outcome]), [
+        assert.deepStrictEqual(detail.routing.attempts.map((x) => [x.provider, x.outcome]), [
           ["ref-a", "failed"],
           ["ref-b", "accepted"]
         ])
-        assert.isNumber(detail.routing.attempts[0].latencyMs)
-        assert.strictEqual(chargeOf(b, created.body.transactionId).reference, created.body.transactionId)
-        assert.strictEqual(created.body.paymentFormUrl.startsWith(b.baseUrl), true)
+        assert.isNumber(detail.routing.attempts[0]!.latencyMs)
+        assert.strictEqual(chargeOf(b, created.transactionId).reference, created.transactionId)
+        assert.strictEqual(created.paymentFormUrl?.startsWith(b.baseUrl), true)
 
         // The upstream confirms with a signed callback over HTTP.
-        yield* b.complete(chargeOf(b, created.body.transactionId).id)
-        const done = yield* eventually(statusOf(sk, created.body.transactionId), (p) => p.status !== "pending")
+        yield* b.complete(chargeOf(b, created.transactionId).id)
+        const done = yield* eventually(statusOf(sk, created.transactionId), (p) => p.status !== "pending")
         assert.strictEqual(done.status, "completed")
         assert.strictEqual(b.callbacksSent.at(-1)?.outcome, 200)
       }))
@@ -101,54 +106,55 @@ describe("routing cascade over HTTP", () => {
       Effect.gen(function*() {
         const { a, b, sk } = yield* setup
         yield* a.setMode("slow")
-        const body = { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
-        const headers = { "idempotency-key": `lost-answer-${Date.now()}` }
-        const unknown = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
-        assert.strictEqual(unknown.status, 503, JSON.stringify(unknown.body))
-        assert.strictEqual(unknown.body.error.code, "provider_outcome_unknown")
-        assert.strictEqual(unknown.body.error.type, "provider_error")
-        assert.deepStrictEqual(unknown.body.error.details.provider, "ref-a")
-        assert.strictEqual(unknown.body.error.details.reason, "timeout")
-        const id = unknown.body.error.details.transactionId
+        const key = `lost-answer-${Date.now()}`
+        const unknown = yield* refused(pay(sk, key))
+        assert.strictEqual(unknown.code, "provider_outcome_unknown")
+        assert.strictEqual(httpStatus[unknown.code], 503)
+        assert.strictEqual(unknown.type, "provider_error")
+        assert.deepStrictEqual(unknown.details["provider"], "ref-a")
+        assert.strictEqual(unknown.details["reason"], "timeout")
+        const id = unknown.details["transactionId"] as string
         // ref-a holds the charge; ref-b, next in the cascade, was never asked.
         assert.isDefined(chargeOf(a, id))
         assert.isUndefined([...b.charges.values()].find((c) => c.reference === id))
         const held = yield* statusOf(sk, id)
         assert.strictEqual(held.status, "pending")
-        assert.deepStrictEqual(held.routing.attempts.map((x: { provider: string; outcome: string }) => [x.provider, x.outcome]), [["ref-a", "unknown"]])
+        assert.deepStrictEqual(held.routing.attempts.map((x) => [x.provider, x.outcome]), [["ref-a", "unknown"]])
 
         yield* a.setMode("ok")
-        const retried = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
-        assert.strictEqual(retried.status, 201, JSON.stringify(retried.body))
-        assert.strictEqual(retried.body.transactionId, id, "the retry continued the same payment")
+        const [retried, response] = yield* pay(sk, key)
+        assert.strictEqual(response.status, 201)
+        assert.strictEqual(retried.transactionId, id, "the retry continued the same payment")
         assert.strictEqual([...a.charges.values()].filter((c) => c.reference === id).length, 1, "one charge upstream")
-        assert.isTrue(retried.body.paymentFormUrl.startsWith(a.baseUrl))
-        const replayed = yield* call("POST", "/api/v1/payments", { bearer: sk, body, headers })
-        assert.strictEqual(replayed.body.transactionId, id)
+        assert.isTrue(retried.paymentFormUrl?.startsWith(a.baseUrl))
+        const [replayed] = yield* pay(sk, key)
+        assert.strictEqual(replayed.transactionId, id)
       }))
 
     it.effect("a lost callback is recovered by the reconcile poll", () =>
       Effect.gen(function*() {
         const { a, b, sk } = yield* setup
         yield* a.setMode("unavailable")
-        const created = yield* pay(sk)
+        const [created] = yield* pay(sk)
         yield* b.dropCallbacks(true)
-        yield* b.complete(chargeOf(b, created.body.transactionId).id)
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
-        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "pending")
+        // `complete` answers once the simulator has made its callback attempt (dropped here): nothing
+        // is in flight to wait for.
+        yield* b.complete(chargeOf(b, created.transactionId).id)
+        assert.strictEqual((yield* statusOf(sk, created.transactionId)).status, "pending")
         assert.strictEqual(b.callbacksSent.at(-1)?.outcome, "dropped")
-        const poll = yield* call("POST", "/admin/v1/jobs/reconcile", { bearer: adminToken })
-        assert.isAtLeast(poll.body.moved, 1)
-        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "completed")
+        const poll = yield* (yield* admin).admin.reconcileNow()
+        assert.isAtLeast(poll.moved, 1)
+        assert.strictEqual((yield* statusOf(sk, created.transactionId)).status, "completed")
       }))
 
+    // Callbacks stay raw requests: their signature covers the exact bytes sent.
     it.effect("a forged callback gets 401 and changes nothing; a failure callback fails the payment", () =>
       Effect.gen(function*() {
         const { a, b, sk } = yield* setup
         yield* a.setMode("unavailable")
-        const created = yield* pay(sk)
-        const charge = chargeOf(b, created.body.transactionId)
-        const body = JSON.stringify({ id: charge.id, reference: created.body.transactionId, status: "succeeded" })
+        const [created] = yield* pay(sk)
+        const charge = chargeOf(b, created.transactionId)
+        const body = JSON.stringify({ id: charge.id, reference: created.transactionId, status: "succeeded" })
         const forged = yield* call("POST", "/api/v1/providers/ref-b/callbacks", {
           rawBody: body,
           headers: { "x-upstream-signature": UpstreamSimulator.signatureOf("not-the-secret", body, Math.floor(Date.now() / 1000)) }
@@ -163,10 +169,10 @@ describe("routing cascade over HTTP", () => {
         })
         assert.strictEqual(misdirected.status, 200)
         assert.strictEqual(misdirected.body.applied, 0)
-        assert.strictEqual((yield* statusOf(sk, created.body.transactionId)).status, "pending")
+        assert.strictEqual((yield* statusOf(sk, created.transactionId)).status, "pending")
 
         yield* b.fail(charge.id, "insufficient_funds")
-        const failed = yield* eventually(statusOf(sk, created.body.transactionId), (p) => p.status !== "pending")
+        const failed = yield* eventually(statusOf(sk, created.transactionId), (p) => p.status !== "pending")
         assert.strictEqual(failed.status, "failed")
         assert.strictEqual(failed.failureReason, "insufficient_funds")
       }))
@@ -176,24 +182,25 @@ describe("routing cascade over HTTP", () => {
         const { a, b, sk } = yield* setup
         yield* a.setMode("unavailable")
         yield* b.setMode("unavailable")
-        const exhausted = yield* pay(sk)
-        assert.strictEqual(exhausted.status, 422)
-        assert.strictEqual(exhausted.body.error.code, "cascade_exhausted")
-        assert.strictEqual(exhausted.body.error.details.reason, "all_providers_failed")
-        assert.strictEqual(exhausted.body.error.details.paymentMethodEnabledForShop, true)
-        assert.deepStrictEqual(exhausted.body.error.details.attempts.map((x: { provider: string }) => x.provider), ["ref-a", "ref-b"])
+        const exhausted = yield* refused(pay(sk))
+        assert.strictEqual(httpStatus[exhausted.code], 422)
+        assert.strictEqual(exhausted.code, "cascade_exhausted")
+        assert.strictEqual(exhausted.details["reason"], "all_providers_failed")
+        assert.strictEqual(exhausted.details["paymentMethodEnabledForShop"], true)
+        const providersOf = (details: Record<string, unknown>) => (details["attempts"] as ReadonlyArray<{ provider: string }>).map((x) => x.provider)
+        assert.deepStrictEqual(providersOf(exhausted.details), ["ref-a", "ref-b"])
         // The write-ahead record stays, failed, with every attempt: the error names it.
-        const failed = yield* call("GET", `/api/v1/payments/${exhausted.body.error.details.transactionId}`, { bearer: sk })
-        assert.strictEqual(failed.body.status, "failed")
-        assert.match(failed.body.failureReason, /^cascade_exhausted/)
-        assert.deepStrictEqual(failed.body.routing.attempts.map((x: { outcome: string }) => x.outcome), ["failed", "failed"])
+        const failed = yield* statusOf(sk, exhausted.details["transactionId"] as string)
+        assert.strictEqual(failed.status, "failed")
+        assert.match(failed.failureReason ?? "", /^cascade_exhausted/)
+        assert.deepStrictEqual(failed.routing.attempts.map((x) => x.outcome), ["failed", "failed"])
 
         yield* a.setMode("decline")
         yield* b.setMode("ok")
-        const declined = yield* pay(sk)
-        assert.strictEqual(declined.status, 422)
-        assert.strictEqual(declined.body.error.details.reason, "provider_declined")
-        assert.deepStrictEqual(declined.body.error.details.attempts.map((x: { provider: string }) => x.provider), ["ref-a"])
+        const declined = yield* refused(pay(sk))
+        assert.strictEqual(httpStatus[declined.code], 422)
+        assert.strictEqual(declined.details["reason"], "provider_declined")
+        assert.deepStrictEqual(providersOf(declined.details), ["ref-a"])
       }))
   })
 })

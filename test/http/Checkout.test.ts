@@ -4,26 +4,50 @@
  * from the trusted hop, and the canonical checkout host.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { Api } from "../../adapters/http/api/Api.ts"
+import type { CreateSessionBody, SelectBody } from "../../adapters/http/api/CheckoutApi.ts"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
-import { baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { baseUrl, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 const buyer = { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+5511987654321", documentId: "52998224725" }
 
 const merchant = Effect.map(createMerchant(), (m) => ({ ...m, sk: m.keys.sandbox.secretKey, shopId: m.shops[0]!.id }))
 
-const session = (sk: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  call("POST", "/api/v1/checkout/sessions", { bearer: sk, body, headers })
+/** Creates a session through the typed client, with the raw response for its status. */
+const session = (sk: string, payload: typeof CreateSessionBody.Type, headers: { readonly "sandbox-simulate"?: "paid" } = {}) =>
+  Effect.flatMap(apiAs(sk), (api) => api.checkout.createSession({ payload, headers, responseMode: "decoded-and-response" }))
+
+/** The checkout page's client: no credential, the token in the path authenticates. */
+const page = Effect.flatMap(baseUrl, (base) => HttpApiClient.make(Api, { baseUrl: base })).pipe(Effect.provide(FetchHttpClient.layer))
+
+const readSession = (token: string) => Effect.flatMap(page, (api) => api.checkoutPublic.getSession({ params: { token }, responseMode: "decoded-and-response" }))
+
+const select = (token: string, payload: typeof SelectBody.Type) =>
+  Effect.flatMap(page, (api) => api.checkoutPublic.select({ params: { token }, payload, responseMode: "decoded-and-response" }))
+
+const paymentsWithOrder = (sk: string, merchantOrderId: string) =>
+  Effect.flatMap(apiAs(sk), (api) => api.payments.list({ query: { merchantOrderId } }))
 
 describe("hosted checkout API", () => {
   layer(testHost(MemoryStore.layer, { trustedProxies: 1 }), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("selector mode: 201 awaiting_method with a 24-hour token on the canonical checkout host", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const reply = yield* session(sk, { amount: 50, country: "br", customer: { email: "ana@example.com" }, merchantOrderId: "o-1" }, { host: "evil.example" })
+        // Raw: a forged Host header, which the typed client does not send.
+        const reply = yield* call("POST", "/api/v1/checkout/sessions", {
+          bearer: sk,
+          body: { amount: 50, country: "br", customer: { email: "ana@example.com" }, merchantOrderId: "o-1" },
+          headers: { host: "evil.example" }
+        })
         assert.strictEqual(reply.status, 201)
         const s = reply.body
         assert.match(s.sessionId, /^cs_/)
@@ -36,51 +60,52 @@ describe("hosted checkout API", () => {
         const hours = (Date.parse(s.expiresAt) - Date.now()) / 3_600_000
         assert.isTrue(hours > 23.9 && hours <= 24)
 
-        const read = yield* call("GET", `/api/v1/checkout/sessions/${s.token}`)
-        assert.strictEqual(read.status, 200)
-        assert.deepInclude(read.body, { token: s.token, amount: 50, currency: "USD", country: "BRA", completedTxId: null, returnUrl: null, merchantOrderId: "o-1" })
-        assert.deepStrictEqual(read.body.customer, { firstName: null, lastName: null, email: "ana@example.com", phone: null })
-        const unknown = yield* call("GET", "/api/v1/checkout/sessions/cst_nope")
-        assert.strictEqual(unknown.status, 404)
-        assert.strictEqual(unknown.body.error.code, "checkout_session_not_found")
+        const [read, readResponse] = yield* readSession(s.token)
+        assert.strictEqual(readResponse.status, 200)
+        assert.deepInclude(read, { token: s.token, amount: 50, currency: "USD", country: "BRA", completedTxId: null, returnUrl: null, merchantOrderId: "o-1" })
+        assert.deepStrictEqual(read.customer, { firstName: null, lastName: null, email: "ana@example.com", phone: null })
+        const unknown = yield* refused(readSession("cst_nope"))
+        assert.strictEqual(httpStatus[unknown.code], 404)
+        assert.strictEqual(unknown.code, "checkout_session_not_found")
       }))
 
     it.effect("selector mode: a provided invalid customer value is 400 with issues, field by field", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const reply = yield* session(sk, { amount: 50, customer: { email: "not-an-email", phone: "11987654321", firstName: "x".repeat(61), lastName: "Souza" } })
-        assert.strictEqual(reply.status, 400)
-        assert.strictEqual(reply.body.error.code, "invalid_request")
-        assert.sameMembers(reply.body.error.details.issues.map((i: { path: string }) => i.path), ["customer.email", "customer.phone", "customer.firstName"])
-        assert.deepStrictEqual(reply.body.error.details.missingFields, [])
-        const noAmount = yield* session(sk, { customer: buyer })
+        const reply = yield* refused(session(sk, { amount: Money.decimal("50"), customer: { email: "not-an-email", phone: "11987654321", firstName: "x".repeat(61), lastName: "Souza" } }))
+        assert.strictEqual(httpStatus[reply.code], 400)
+        assert.strictEqual(reply.code, "invalid_request")
+        assert.sameMembers((reply.details["issues"] as ReadonlyArray<{ path: string }>).map((i) => i.path), ["customer.email", "customer.phone", "customer.firstName"])
+        assert.deepStrictEqual(reply.details["missingFields"], [])
+        // Raw: a body without its required amount, which the typed client cannot build.
+        const noAmount = yield* call("POST", "/api/v1/checkout/sessions", { bearer: sk, body: { customer: buyer } })
         assert.strictEqual(noAmount.status, 400)
         assert.deepStrictEqual(noAmount.body.error.details.missingFields, ["amount"])
-        const presentment = yield* session(sk, { amount: 270, currency: "BRL" })
-        assert.strictEqual(presentment.body.currency, "USD")
-        assert.strictEqual(presentment.body.inputCurrency, "BRL")
-        assert.strictEqual(presentment.body.inputAmount, 270)
-        assert.strictEqual(presentment.body.amount, 49) // 270 / 5.40 * 0.98
+        const [presentment] = yield* session(sk, { amount: Money.decimal("270"), currency: "BRL" })
+        assert.strictEqual(presentment.currency, "USD")
+        assert.strictEqual(presentment.inputCurrency, "BRL")
+        assert.strictEqual(presentment.inputAmount, 270)
+        assert.strictEqual(presentment.amount, 49) // 270 / 5.40 * 0.98
       }))
 
     it.effect("one-shot mode: complete data creates the transaction at once; fields win over the block", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const reply = yield* session(sk, {
-          amount: 40,
+        const [reply, response] = yield* session(sk, {
+          amount: Money.decimal("40"),
           paymentMethodId: "sbx_pix",
           userEmail: "individual@example.com",
           customer: { ...buyer, email: "block@example.com" },
           merchantOrderId: "o-2",
           returnUrl: "https://shop.example/thanks"
         })
-        assert.strictEqual(reply.status, 201)
-        assert.strictEqual(reply.body.status, "pending")
-        assert.match(reply.body.sessionId, /^TXN-/)
-        assert.strictEqual(reply.body.currencyLocal, "BRL")
-        assert.isNumber(reply.body.amountLocal)
-        assert.strictEqual(reply.body.checkoutUrl, `http://pay.test.local/c/${reply.body.sessionId}?returnUrl=${encodeURIComponent("https://shop.example/thanks")}`)
-        const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(reply.body.sessionId))
+        assert.strictEqual(response.status, 201)
+        assert.strictEqual(reply.status, "pending")
+        assert.match(reply.sessionId, /^TXN-/)
+        assert.strictEqual(reply.currencyLocal, "BRL")
+        assert.isNumber(reply.amountLocal)
+        assert.strictEqual(reply.checkoutUrl, `http://pay.test.local/c/${reply.sessionId}?returnUrl=${encodeURIComponent("https://shop.example/thanks")}`)
+        const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(reply.sessionId))
         assert.strictEqual(stored.userEmail, "individual@example.com")
         assert.strictEqual(stored.userName, "Ana Souza")
         assert.strictEqual(stored.merchantOrderId, "o-2")
@@ -90,23 +115,21 @@ describe("hosted checkout API", () => {
     it.effect("one-shot mode: missing or invalid buyer data gives 201 awaiting_details; an invalid block value is not promoted", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const reply = yield* session(sk, { amount: 40, paymentMethodId: "sbx_pix", customer: { ...buyer, email: "broken" } })
-        assert.strictEqual(reply.status, 201)
-        assert.strictEqual(reply.body.status, "awaiting_details")
-        assert.match(reply.body.sessionId, /^cs_/)
-        assert.deepStrictEqual(reply.body.missingFields, ["email"])
-        assert.strictEqual(reply.body.paymentMethodId, "sbx_pix")
-        assert.match(reply.body.checkoutUrl, /^http:\/\/pay\.test\.local\/checkout\//)
-        const read = yield* call("GET", `/api/v1/checkout/sessions/${reply.body.token}`)
-        assert.strictEqual(read.body.customer.email, null)
+        const [reply, response] = yield* session(sk, { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", customer: { ...buyer, email: "broken" } })
+        assert.strictEqual(response.status, 201)
+        assert.strictEqual(reply.status, "awaiting_details")
+        assert.match(reply.sessionId, /^cs_/)
+        assert.deepStrictEqual(reply.missingFields, ["email"])
+        assert.strictEqual(reply.paymentMethodId, "sbx_pix")
+        assert.match(reply.checkoutUrl, /^http:\/\/pay\.test\.local\/checkout\//)
+        const [read] = yield* readSession(reply.token)
+        assert.strictEqual(read.customer.email, null)
 
         // The page then collects the email and selects.
-        const select = yield* call("POST", `/api/v1/checkout/sessions/${reply.body.token}/select`, {
-          body: { customer: { email: "fixed@example.com" } }
-        })
-        assert.strictEqual(select.status, 200, JSON.stringify(select.body))
-        assert.strictEqual(select.body.status, "pending")
-        const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(select.body.transactionId))
+        const [selected, selectResponse] = yield* select(reply.token, { customer: { email: "fixed@example.com" } })
+        assert.strictEqual(selectResponse.status, 200)
+        assert.strictEqual(selected.status, "pending")
+        const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(selected.transactionId))
         assert.strictEqual(stored.userEmail, "fixed@example.com")
         assert.strictEqual(stored.paymentMethodId, "sbx_pix")
       }))
@@ -114,66 +137,56 @@ describe("hosted checkout API", () => {
     it.effect("select: missing buyer data is 422 with nothing created; then it creates, locks, and a second select is 409", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const created = yield* session(sk, { amount: 30, country: "MX", merchantOrderId: "o-3", returnUrl: "https://shop.example/r" }, {
+        const [created] = yield* session(sk, { amount: Money.decimal("30"), country: "MX", merchantOrderId: "o-3", returnUrl: "https://shop.example/r" }, {
           "sandbox-simulate": "paid"
         })
-        const token = created.body.token
-        const missing = yield* call("POST", `/api/v1/checkout/sessions/${token}/select`, {
-          body: { paymentMethodId: "sbx_spei", customer: { fullName: "Ana" } }
-        })
-        assert.strictEqual(missing.status, 422)
-        assert.strictEqual(missing.body.error.code, "missing_required_fields")
-        assert.deepStrictEqual(missing.body.error.details.missingFields, ["userName", "email", "documentId"])
-        assert.strictEqual((yield* call("GET", "/api/v1/payments?merchantOrderId=o-3", { bearer: sk })).body.pagination.total, 0)
-        const notOffered = yield* call("POST", `/api/v1/checkout/sessions/${token}/select`, {
-          body: { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X1" } }
-        })
-        assert.strictEqual(notOffered.status, 400, "a Brazilian method is not on a Mexican grid")
+        const token = created.token
+        const missing = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana" } }))
+        assert.strictEqual(httpStatus[missing.code], 422)
+        assert.strictEqual(missing.code, "missing_required_fields")
+        assert.deepStrictEqual(missing.details["missingFields"], ["userName", "email", "documentId"])
+        assert.strictEqual((yield* paymentsWithOrder(sk, "o-3")).pagination.total, 0)
+        const notOffered = yield* refused(select(token, { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X1" } }))
+        assert.strictEqual(httpStatus[notOffered.code], 400, "a Brazilian method is not on a Mexican grid")
 
-        const picked = yield* call("POST", `/api/v1/checkout/sessions/${token}/select`, {
-          body: { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "GODE561231GR8" } }
-        })
-        assert.strictEqual(picked.status, 200)
-        assert.strictEqual(picked.body.checkoutUrl, `http://pay.test.local/c/${picked.body.transactionId}?returnUrl=${encodeURIComponent("https://shop.example/r")}`)
-        const read = yield* call("GET", `/api/v1/checkout/sessions/${token}`)
-        assert.strictEqual(read.body.completedTxId, picked.body.transactionId)
-        assert.strictEqual(read.body.status, "completed")
-        const again = yield* call("POST", `/api/v1/checkout/sessions/${token}/select`, {
-          body: { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X" } }
-        })
-        assert.strictEqual(again.status, 409)
-        assert.strictEqual(again.body.error.code, "checkout_session_already_completed")
-        assert.strictEqual(again.body.error.details.existingTxId, picked.body.transactionId)
+        const [picked, pickedResponse] = yield* select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "GODE561231GR8" } })
+        assert.strictEqual(pickedResponse.status, 200)
+        assert.strictEqual(picked.checkoutUrl, `http://pay.test.local/c/${picked.transactionId}?returnUrl=${encodeURIComponent("https://shop.example/r")}`)
+        const [read] = yield* readSession(token)
+        assert.strictEqual(read.completedTxId, picked.transactionId)
+        assert.strictEqual(read.status, "completed")
+        const again = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X" } }))
+        assert.strictEqual(httpStatus[again.code], 409)
+        assert.strictEqual(again.code, "checkout_session_already_completed")
+        assert.strictEqual(again.details["existingTxId"], picked.transactionId)
 
-        // 307 to the provider's form, and merchantOrderId in the payment's events.
+        // 307 to the provider's form (a page, not the API: its raw status and Location), and
+        // merchantOrderId in the payment's events.
         const base = yield* baseUrl
-        const redirect = yield* Effect.promise(() => fetch(`${base}/c/${picked.body.transactionId}`, { redirect: "manual" }))
+        const redirect = yield* Effect.promise(() => fetch(`${base}/c/${picked.transactionId}`, { redirect: "manual" }))
         assert.strictEqual(redirect.status, 307)
-        const payment = Option.getOrThrow(yield* (yield* PaymentStore).findById(picked.body.transactionId))
+        const payment = Option.getOrThrow(yield* (yield* PaymentStore).findById(picked.transactionId))
         assert.strictEqual(redirect.headers.get("location"), payment.paymentFormUrl)
-        for (let i = 0; i < 50; i++) {
-          const events = yield* (yield* OutboxStore).list("sandbox", payment.shopId)
-          const completed = events.find((e) => e.type === "payment.completed" && e.relatedTxId === payment.id)
-          if (completed !== undefined) {
-            assert.strictEqual(completed.data["merchantOrderId"], "o-3")
-            return
-          }
-          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
-        }
-        assert.fail("payment.completed was not emitted")
+        const completedEvent = <E extends { readonly type: string; readonly relatedTxId: string | null }>(events: ReadonlyArray<E>) =>
+          events.find((e) => e.type === "payment.completed" && e.relatedTxId === payment.id)
+        const events = yield* eventually((yield* OutboxStore).list("sandbox", payment.shopId), (events) => completedEvent(events) !== undefined)
+        const completed = completedEvent(events)
+        assert.isDefined(completed, "payment.completed was not emitted")
+        assert.strictEqual(completed!.data["merchantOrderId"], "o-3")
       }))
 
     it.effect("the buyer IP is the trusted hop of the page request, never a forged first hop or the merchant's", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const created = yield* session(sk, { amount: 30, country: "BR" }, { "x-forwarded-for": "198.51.100.99" })
+        // Raw: X-Forwarded-For hops this test forges, on the merchant's request and the page's.
+        const created = yield* call("POST", "/api/v1/checkout/sessions", { bearer: sk, body: { amount: 30, country: "BR" }, headers: { "x-forwarded-for": "198.51.100.99" } })
         const base = yield* baseUrl
         const pageReply = yield* Effect.promise(() =>
           fetch(`${base}/checkout/${encodeURIComponent(created.body.token)}`, { headers: { "x-forwarded-for": "6.6.6.6, 203.0.113.7" } })
         )
         assert.strictEqual(pageReply.status, 200)
-        const read = yield* call("GET", `/api/v1/checkout/sessions/${created.body.token}`)
-        assert.strictEqual(read.body.customerIp, "203.0.113.7")
+        const [read] = yield* readSession(created.body.token)
+        assert.strictEqual(read.customerIp, "203.0.113.7")
         const picked = yield* call("POST", `/api/v1/checkout/sessions/${created.body.token}/select`, {
           body: { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "52998224725" } },
           headers: { "x-forwarded-for": "6.6.6.6, 192.0.2.1" }
@@ -190,20 +203,18 @@ for (const target of storeTargets("checkout")) {
       it.effect("ten racing selects of one session: one transaction, the others 409 naming it", () =>
         Effect.gen(function*() {
           const { sk } = yield* merchant
-          const created = yield* session(sk, { amount: 25, country: "BR", merchantOrderId: "race" })
+          const [created] = yield* session(sk, { amount: Money.decimal("25"), country: "BR", merchantOrderId: "race" })
           const replies = yield* Effect.all(Array.from({ length: 10 }, () =>
-            call("POST", `/api/v1/checkout/sessions/${created.body.token}/select`, {
-              body: { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "52998224725" } }
-            })
+            Effect.result(select(created.token, { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "52998224725" } }))
           ), { concurrency: "unbounded" })
-          const won = replies.filter((r) => r.status === 200)
-          assert.strictEqual(won.length, 1, JSON.stringify(replies.map((r) => r.status)))
-          const lost = replies.filter((r) => r.status === 409)
+          const outcomes = replies.map((r) => Result.isSuccess(r) ? r.success[1].status : "code" in r.failure ? httpStatus[r.failure.code] : String(r.failure))
+          const won = replies.filter(Result.isSuccess).filter((r) => r.success[1].status === 200)
+          assert.strictEqual(won.length, 1, JSON.stringify(outcomes))
+          const lost = replies.filter(Result.isFailure).map((r) => r.failure).filter((e) => "code" in e && httpStatus[e.code] === 409)
           assert.strictEqual(lost.length, 9)
-          assert.isTrue(lost.every((r) => r.body.error.details.existingTxId === won[0]!.body.transactionId))
-          assert.strictEqual((yield* call("GET", "/api/v1/payments?merchantOrderId=race", { bearer: sk })).body.pagination.total, 1)
+          assert.isTrue(lost.every((e) => "details" in e && e.details["existingTxId"] === won[0]!.success[0].transactionId))
+          assert.strictEqual((yield* paymentsWithOrder(sk, "race")).pagination.total, 1)
         }))
     })
   })
 }
-

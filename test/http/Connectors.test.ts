@@ -6,7 +6,9 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
 import type { ConfiguredConnector } from "../../host/Connectors.ts"
 import { credentials } from "../../providers/dlocal/ConformanceHarness.ts"
 import { DLocalProvider } from "../../providers/dlocal/DLocalProvider.ts"
@@ -17,7 +19,8 @@ import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProv
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
-import { adminToken, baseUrl, call, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 /** What the test needs of one connector's simulator. */
 interface Upstream {
@@ -88,8 +91,14 @@ const HostWithConnectors = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
+const admin = apiAs(adminToken)
+
 const route = (shopId: string, providerId: string, priority: number, enabled = true) =>
-  call("PUT", `/admin/v1/shops/${shopId}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+  Effect.flatMap(admin, (api) =>
+    Effect.map(
+      api.admin.putRoute({ params: { shopId, providerId }, payload: { environment: "sandbox", priority, enabled }, responseMode: "decoded-and-response" }),
+      ([, response]) => response
+    ))
 
 describe("real connectors in the host", () => {
   layer(HostWithConnectors, { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -103,12 +112,13 @@ describe("real connectors in the host", () => {
         assert.strictEqual((yield* route(shopId, "sandbox", 3, false)).status, 200)
         yield* upstream.dropCallbacks(false)
         yield* upstream.setCallbackTarget(`${yield* baseUrl}/api/v1/providers/${upstream.id}/callbacks`)
-        const sk = merchant.keys.sandbox.secretKey
-        const pay = call("POST", "/api/v1/payments", {
-          bearer: sk,
-          body: { amount: 50, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        const api = yield* apiAs(merchant.keys.sandbox.secretKey)
+        const pay = api.payments.create({
+          payload: { amount: Money.decimal("50"), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" },
+          headers: {},
+          responseMode: "decoded-and-response"
         })
-        const statusOf = (id: string) => Effect.map(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body)
+        const statusOf = (id: string) => api.payments.get({ params: { id } })
         return { pay, statusOf }
       })
 
@@ -116,17 +126,17 @@ describe("real connectors in the host", () => {
       Effect.gen(function*() {
         for (const upstream of yield* Upstreams) {
           const { pay, statusOf } = yield* shopFor(upstream)
-          const created = yield* pay
-          assert.strictEqual(created.status, 201, `${upstream.id}: ${JSON.stringify(created.body)}`)
-          const detail = yield* statusOf(created.body.transactionId)
-          assert.deepStrictEqual(detail.routing.attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome]), [
+          const [created, response] = yield* pay
+          assert.strictEqual(response.status, 201, upstream.id)
+          const detail = yield* statusOf(created.transactionId)
+          assert.deepStrictEqual(detail.routing.attempts.map((a) => [a.provider, a.outcome]), [
             ["failing", "failed"],
             [upstream.id, "accepted"]
           ])
-          const chargeId = upstream.chargeOf(created.body.transactionId)
+          const chargeId = upstream.chargeOf(created.transactionId)
           assert.isDefined(chargeId, `${upstream.id} holds the charge`)
           yield* upstream.complete(chargeId!)
-          const done = yield* eventually(statusOf(created.body.transactionId), (p) => p.status !== "pending")
+          const done = yield* eventually(statusOf(created.transactionId), (p) => p.status !== "pending")
           assert.strictEqual(done.status, "completed", upstream.id)
           assert.strictEqual(upstream.callbackOutcomes().at(-1), 200, `${upstream.id}: the host accepted the notification`)
         }
@@ -136,14 +146,14 @@ describe("real connectors in the host", () => {
       Effect.gen(function*() {
         for (const upstream of yield* Upstreams) {
           const { pay, statusOf } = yield* shopFor(upstream)
-          const created = yield* pay
+          const [created] = yield* pay
           yield* upstream.dropCallbacks(true)
-          yield* upstream.complete(upstream.chargeOf(created.body.transactionId)!)
+          yield* upstream.complete(upstream.chargeOf(created.transactionId)!)
           assert.strictEqual(upstream.callbackOutcomes().at(-1), "dropped")
-          assert.strictEqual((yield* statusOf(created.body.transactionId)).status, "pending")
-          const poll = yield* call("POST", "/admin/v1/jobs/reconcile", { bearer: adminToken })
-          assert.isAtLeast(poll.body.moved, 1)
-          assert.strictEqual((yield* statusOf(created.body.transactionId)).status, "completed", upstream.id)
+          assert.strictEqual((yield* statusOf(created.transactionId)).status, "pending")
+          const poll = yield* (yield* admin).admin.reconcileNow()
+          assert.isAtLeast(poll.moved, 1)
+          assert.strictEqual((yield* statusOf(created.transactionId)).status, "completed", upstream.id)
         }
       }))
 
@@ -154,11 +164,7 @@ describe("real connectors in the host", () => {
           const shopId = merchant.shops[0]!.id
           assert.strictEqual((yield* route(shopId, upstream.id, 1)).status, 200)
           assert.strictEqual((yield* route(shopId, "sandbox", 2, false)).status, 200)
-          const listed = (yield* call("GET", "/api/v1/payment-methods", { bearer: merchant.keys.sandbox.secretKey })).body.methods as ReadonlyArray<{
-            paymentMethodId: string
-            routable: boolean
-            unroutableReason: string | null
-          }>
+          const listed = (yield* (yield* apiAs(merchant.keys.sandbox.secretKey)).catalog.paymentMethods({ query: {} })).methods
           const byId = (id: string) => listed.find((m) => m.paymentMethodId === id)!
           assert.deepInclude(byId("1001"), { routable: true, unroutableReason: null }, upstream.id)
           assert.deepInclude(byId("1076"), { routable: false, unroutableReason: "no_provider_for_method_region" }, `${upstream.id} does not serve Khipu`)
@@ -169,16 +175,19 @@ describe("real connectors in the host", () => {
       Effect.gen(function*() {
         const merchant = yield* createMerchant()
         const shopId = merchant.shops[0]!.id
-        const put = (rules: ReadonlyArray<unknown>) =>
-          call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "health", rules } })
-        const bySlug = yield* put([{ id: "khipu", when: { methods: ["khipu"] }, providers: ["mercadopago"] }])
-        assert.strictEqual(bySlug.status, 400)
-        assert.deepInclude(bySlug.body.error.details.issues[0], { path: "rules[0].providers[0]" })
-        const byId = yield* put([{ id: "khipu", when: { paymentMethodIds: ["1076"] }, split: [{ provider: "dlocal", weight: 1 }] }])
-        assert.strictEqual(byId.status, 400)
-        assert.deepInclude(byId.body.error.details.issues[0], { path: "rules[0].split[0].provider" })
-        const fine = yield* put([{ id: "mx-cash", when: { countries: ["MX"], methods: ["oxxo"] }, providers: ["ebanx", "dlocal", "mercadopago"] }])
-        assert.strictEqual(fine.status, 200, JSON.stringify(fine.body))
+        const api = yield* admin
+        type Rules = Parameters<typeof api.routingAdmin.putRouting>[0]["payload"]["rules"]
+        const put = (rules: Rules) =>
+          api.routingAdmin.putRouting({ params: { shopId }, payload: { environment: "sandbox", strategy: "health", rules }, responseMode: "decoded-and-response" })
+        const firstIssue = (e: { readonly details: Record<string, unknown> }) => (e.details["issues"] as ReadonlyArray<{ path: string }>)[0]
+        const bySlug = yield* refused(put([{ id: "khipu", when: { methods: ["khipu"] }, providers: ["mercadopago"] }]))
+        assert.strictEqual(httpStatus[bySlug.code], 400)
+        assert.deepInclude(firstIssue(bySlug), { path: "rules[0].providers[0]" })
+        const byId = yield* refused(put([{ id: "khipu", when: { paymentMethodIds: ["1076"] }, split: [{ provider: "dlocal", weight: 1 }] }]))
+        assert.strictEqual(httpStatus[byId.code], 400)
+        assert.deepInclude(firstIssue(byId), { path: "rules[0].split[0].provider" })
+        const [, fine] = yield* put([{ id: "mx-cash", when: { countries: ["MX"], methods: ["oxxo"] }, providers: ["ebanx", "dlocal", "mercadopago"] }])
+        assert.strictEqual(fine.status, 200)
       }))
   })
 })

@@ -5,8 +5,10 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createServer } from "node:http"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { storeTargets } from "../support/Stores.ts"
-import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { createMerchant, drainWork, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 /** A subscriber on loopback answering 200 with a small JSON body; it counts what it receives. */
 const subscriber = Effect.acquireRelease(
@@ -28,68 +30,73 @@ const subscriber = Effect.acquireRelease(
   ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
 )
 
-const sleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
-
 for (const target of storeTargets("deliverylog")) {
   describe(`webhook delivery log (${target.name})`, () => {
     layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
       it.effect("a test delivery goes to one endpoint once per key; its request and response are readable; replay acts once per key", () =>
         Effect.gen(function*() {
           const { keys } = yield* createMerchant()
-          const sk = keys.sandbox.secretKey
+          const api = yield* apiAs(keys.sandbox.secretKey)
           const hook = yield* subscriber
-          const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: hook.url, events: ["payment.completed"] } })
-          assert.strictEqual(created.status, 201)
-          const id = created.body.id as string
+          const [created, createdResponse] = yield* api.webhooks.create({
+            payload: { url: hook.url, events: ["payment.completed"] },
+            headers: {},
+            responseMode: "decoded-and-response"
+          })
+          assert.strictEqual(createdResponse.status, 201)
+          const id = created.id
 
-          const first = yield* call("POST", `/api/v1/webhooks/${id}/test`, { bearer: sk, headers: { "idempotency-key": "test-1" } })
-          assert.strictEqual(first.status, 202)
-          assert.strictEqual(first.body.event, "webhook.test")
-          const again = yield* call("POST", `/api/v1/webhooks/${id}/test`, { bearer: sk, headers: { "idempotency-key": "test-1" } })
-          assert.strictEqual(again.body.id, first.body.id)
-          assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+          const sendTest = (key: string) =>
+            api.webhooks.sendTest({ params: { id }, payload: {}, headers: { "idempotency-key": key }, responseMode: "decoded-and-response" })
+          const [first, firstResponse] = yield* sendTest("test-1")
+          assert.strictEqual(firstResponse.status, 202)
+          assert.strictEqual(first.event, "webhook.test")
+          const [again, againResponse] = yield* sendTest("test-1")
+          assert.strictEqual(again.id, first.id)
+          assert.strictEqual(againResponse.headers["idempotent-replayed"], "true")
 
           yield* eventually(Effect.succeed(hook.received), (r) => r.length >= 1)
-          yield* sleep(300)
+          // Whatever else is due runs now: a second delivery for the key would reach the subscriber here.
+          yield* drainWork
           assert.strictEqual(hook.received.length, 1, "one test delivery for one key")
           assert.strictEqual(JSON.parse(hook.received[0]!.body).type, "webhook.test")
 
-          const detail = yield* eventually(
-            call("GET", `/api/v1/webhooks/${id}/deliveries/${first.body.id}`, { bearer: sk }),
-            (r) => r.body.status === "succeeded"
+          const [detail, detailResponse] = yield* eventually(
+            api.webhooks.delivery({ params: { id, deliveryId: first.id }, responseMode: "decoded-and-response" }),
+            ([d]) => d.status === "succeeded"
           )
-          assert.strictEqual(detail.status, 200)
-          assert.strictEqual(detail.body.request.url, hook.url)
-          assert.strictEqual(detail.body.request.body, hook.received[0]!.body, "the exact bytes sent")
-          assert.strictEqual(detail.body.request.headers["x-service-event"], "webhook.test")
-          assert.strictEqual(detail.body.response.statusCode, 200)
-          assert.isTrue(detail.body.response.bodyExcerpt.startsWith('{"ok":true'))
-          assert.strictEqual(detail.body.response.bodyExcerpt.length, 1024)
+          assert.strictEqual(detailResponse.status, 200)
+          assert.strictEqual(detail.request.url, hook.url)
+          assert.strictEqual(detail.request.body, hook.received[0]!.body, "the exact bytes sent")
+          assert.strictEqual(detail.request.headers["x-service-event"], "webhook.test")
+          assert.strictEqual(detail.response?.statusCode, 200)
+          assert.isTrue(detail.response?.bodyExcerpt?.startsWith('{"ok":true'))
+          assert.strictEqual(detail.response?.bodyExcerpt?.length, 1024)
 
           // Not an event of the account, and no money moved.
-          const events = yield* call("GET", "/api/v1/events", { bearer: sk })
-          assert.strictEqual(events.body.pagination.total, 0)
+          const events = yield* api.events.list({ query: {} })
+          assert.strictEqual(events.pagination.total, 0)
 
           const replay = (key: string) =>
-            call("POST", `/api/v1/webhooks/${id}/deliveries/${first.body.id}/replay`, { bearer: sk, headers: { "idempotency-key": key } })
-          const r1 = yield* replay("replay-1")
+            api.webhooks.replay({ params: { id, deliveryId: first.id }, headers: { "idempotency-key": key }, responseMode: "decoded-and-response" })
+          const [, r1] = yield* replay("replay-1")
           assert.strictEqual(r1.status, 200)
-          const r2 = yield* replay("replay-1")
-          assert.strictEqual(r2.headers.get("idempotent-replayed"), "true")
+          const [, r2] = yield* replay("replay-1")
+          assert.strictEqual(r2.headers["idempotent-replayed"], "true")
           yield* eventually(Effect.succeed(hook.received), (r) => r.length >= 2)
-          yield* sleep(300)
+          yield* drainWork
           assert.strictEqual(hook.received.length, 2, "one replay for one key")
 
-          const unknownDelivery = yield* call("GET", `/api/v1/webhooks/${id}/deliveries/dlv_nope`, { bearer: sk })
-          assert.strictEqual(unknownDelivery.status, 404)
-          const unknownHook = yield* call("POST", "/api/v1/webhooks/wh_nope/test", { bearer: sk })
-          assert.strictEqual(unknownHook.status, 404)
+          const unknownDelivery = yield* refused(api.webhooks.delivery({ params: { id, deliveryId: "dlv_nope" } }))
+          assert.strictEqual(httpStatus[unknownDelivery.code], 404)
+          const unknownHook = yield* refused(api.webhooks.sendTest({ params: { id: "wh_nope" }, payload: {}, headers: {} }))
+          assert.strictEqual(httpStatus[unknownHook.code], 404)
           // Another merchant's webhook is not there for this one.
           const other = yield* createMerchant({ name: "Other" })
-          const foreign = yield* call("POST", `/api/v1/webhooks/${id}/test`, { bearer: other.keys.sandbox.secretKey })
-          assert.strictEqual(foreign.status, 404)
-          const publishable = yield* call("POST", `/api/v1/webhooks/${id}/test`, { bearer: keys.sandbox.publishableKey })
-          assert.strictEqual(publishable.status, 403)
+          const foreign = yield* refused(Effect.flatMap(apiAs(other.keys.sandbox.secretKey), (o) => o.webhooks.sendTest({ params: { id }, payload: {}, headers: {} })))
+          assert.strictEqual(httpStatus[foreign.code], 404)
+          const publishable = yield* refused(Effect.flatMap(apiAs(keys.sandbox.publishableKey), (p) => p.webhooks.sendTest({ params: { id }, payload: {}, headers: {} })))
+          assert.strictEqual(httpStatus[publishable.code], 403)
         }))
     })
   })

@@ -5,8 +5,18 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { FetchHttpClient } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { Api } from "../../adapters/http/api/Api.ts"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { storeTargets } from "../support/Stores.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
+
+/** A client without a credential, for exchanging a key pair for a token. */
+const anonymous = Effect.flatMap(baseUrl, (base) => HttpApiClient.make(Api, { baseUrl: base })).pipe(Effect.provide(FetchHttpClient.layer))
+
+const meAs = (bearer: string) => Effect.flatMap(apiAs(bearer), (api) => api.identity.me({ responseMode: "decoded-and-response" }))
 
 for (const target of storeTargets("devtools")) {
   describe(`developer tools (${target.name})`, () => {
@@ -15,35 +25,37 @@ for (const target of storeTargets("devtools")) {
         Effect.gen(function*() {
           const { keys } = yield* createMerchant()
           const old = keys.sandbox
-          const inUse = yield* call("GET", "/api/v1/me/keys", { bearer: old.secretKey })
-          assert.strictEqual(inUse.status, 200)
-          assert.strictEqual(inUse.body.publishableKey, old.publishableKey)
-          assert.strictEqual(inUse.body.secretKey, `sk_test_…${old.secretKey.slice(-4)}`)
-          assert.notInclude(JSON.stringify(inUse.body), old.secretKey)
-          const token = yield* call("POST", "/api/v1/auth/token", { body: { apiKey: old.publishableKey, secretKey: old.secretKey } })
-          assert.strictEqual(token.status, 200)
+          const [inUse, inUseResponse] = yield* (yield* apiAs(old.secretKey)).developers.keys({ responseMode: "decoded-and-response" })
+          assert.strictEqual(inUseResponse.status, 200)
+          assert.strictEqual(inUse.publishableKey, old.publishableKey)
+          assert.strictEqual(inUse.secretKey, `sk_test_…${old.secretKey.slice(-4)}`)
+          assert.notInclude(JSON.stringify(inUse), old.secretKey)
+          const [token, tokenResponse] = yield* (yield* anonymous).auth.token({ payload: { apiKey: old.publishableKey, secretKey: old.secretKey }, responseMode: "decoded-and-response" })
+          assert.strictEqual(tokenResponse.status, 200)
 
-          const publishable = yield* call("POST", "/api/v1/me/keys/rotate", { bearer: old.publishableKey })
-          assert.strictEqual(publishable.status, 403)
-          const unknownField = yield* call("POST", "/api/v1/me/keys/rotate", { bearer: token.body.accessToken, body: { environment: "production" } })
+          const publishable = yield* refused(Effect.flatMap(apiAs(old.publishableKey), (api) => api.developers.rotateKeys({ payload: {} })))
+          assert.strictEqual(httpStatus[publishable.code], 403)
+          // Raw: a field the endpoint does not take, which the typed client cannot send.
+          const unknownField = yield* call("POST", "/api/v1/me/keys/rotate", { bearer: token.accessToken, body: { environment: "production" } })
           assert.strictEqual(unknownField.status, 400)
 
-          const rotated = yield* call("POST", "/api/v1/me/keys/rotate", { bearer: token.body.accessToken })
-          assert.strictEqual(rotated.status, 200)
-          assert.strictEqual(rotated.body.revoked, 1)
-          assert.strictEqual(rotated.body.keys.environment, "sandbox")
-          assert.strictEqual(rotated.body.keys.version, 2)
-          assert.match(rotated.body.keys.secretKey, /^sk_test_/)
+          const withToken = yield* apiAs(token.accessToken)
+          const [rotated, rotatedResponse] = yield* withToken.developers.rotateKeys({ payload: {}, responseMode: "decoded-and-response" })
+          assert.strictEqual(rotatedResponse.status, 200)
+          assert.strictEqual(rotated.revoked, 1)
+          assert.strictEqual(rotated.keys.environment, "sandbox")
+          assert.strictEqual(rotated.keys.version, 2)
+          assert.match(rotated.keys.secretKey, /^sk_test_/)
 
-          for (const bearer of [old.secretKey, token.body.accessToken]) {
-            const refused = yield* call("GET", "/api/v1/me", { bearer })
-            assert.strictEqual(refused.status, 401)
+          for (const bearer of [old.secretKey, token.accessToken]) {
+            const refusal = yield* refused(meAs(bearer))
+            assert.strictEqual(httpStatus[refusal.code], 401)
           }
-          const again = yield* call("POST", "/api/v1/me/keys/rotate", { bearer: token.body.accessToken })
-          assert.strictEqual(again.status, 401, "the revoked credential cannot rotate twice")
-          const fresh = yield* call("GET", "/api/v1/me/keys", { bearer: rotated.body.keys.secretKey })
-          assert.strictEqual(fresh.body.version, 2)
-          const production = yield* call("GET", "/api/v1/me", { bearer: keys.production.secretKey })
+          const again = yield* refused(withToken.developers.rotateKeys({ payload: {} }))
+          assert.strictEqual(httpStatus[again.code], 401, "the revoked credential cannot rotate twice")
+          const fresh = yield* (yield* apiAs(rotated.keys.secretKey)).developers.keys()
+          assert.strictEqual(fresh.version, 2)
+          const [, production] = yield* meAs(keys.production.secretKey)
           assert.strictEqual(production.status, 200, "the other environment's keys are untouched")
         }))
 
@@ -52,39 +64,42 @@ for (const target of storeTargets("devtools")) {
           const { keys } = yield* createMerchant()
           const other = yield* createMerchant({ name: "Other" })
           const sk = keys.sandbox.secretKey
-          const listed = yield* call("GET", "/api/v1/payments?limit=3&merchantOrderId=ana@example.com", { bearer: sk })
+          const api = yield* apiAs(sk)
+          const otherApi = yield* apiAs(other.keys.sandbox.secretKey)
+          const [, listed] = yield* api.payments.list({ query: { limit: 3, merchantOrderId: "ana@example.com" }, responseMode: "decoded-and-response" })
+          // Raw: the envelope's requestId, which the decoded ApiError does not carry.
           const missing = yield* call("GET", "/api/v1/payments/TXN-NOPE", { bearer: sk })
-          yield* call("GET", "/api/v1/me", { bearer: keys.production.secretKey })
-          yield* call("GET", "/api/v1/me", { bearer: other.keys.sandbox.secretKey })
-          const log = yield* call("GET", "/api/v1/me/requests", { bearer: sk })
-          assert.strictEqual(log.status, 200)
-          const rows: Array<any> = log.body.data
+          yield* meAs(keys.production.secretKey)
+          yield* otherApi.identity.me()
+          const [log, logResponse] = yield* api.developers.requests({ responseMode: "decoded-and-response" })
+          assert.strictEqual(logResponse.status, 200)
+          const rows = log.data
           assert.deepStrictEqual(rows.map((r) => [r.method, r.path, r.status]), [["GET", "/api/v1/payments/TXN-NOPE", 404], ["GET", "/api/v1/payments", 200]])
-          assert.strictEqual(rows[1].requestId, listed.headers.get("x-request-id"))
-          assert.strictEqual(rows[0].requestId, missing.body.error.requestId)
+          assert.strictEqual(rows[1]!.requestId, listed.headers["x-request-id"])
+          assert.strictEqual(rows[0]!.requestId, missing.body.error.requestId)
           assert.notInclude(JSON.stringify(rows), "ana@example.com")
-          const production = yield* call("GET", "/api/v1/me/requests", { bearer: keys.production.secretKey })
-          assert.deepStrictEqual(production.body.data.map((r: any) => r.path), ["/api/v1/me"])
+          const production = yield* (yield* apiAs(keys.production.secretKey)).developers.requests()
+          assert.deepStrictEqual(production.data.map((r) => r.path), ["/api/v1/me"])
           // Bounded: the last 100.
-          for (let i = 0; i < 105; i++) yield* call("GET", "/api/v1/me", { bearer: other.keys.sandbox.secretKey })
-          yield* call("GET", "/api/v1/payments", { bearer: other.keys.sandbox.secretKey })
-          const full = yield* call("GET", "/api/v1/me/requests", { bearer: other.keys.sandbox.secretKey })
-          assert.strictEqual(full.body.data.length, 100)
-          assert.deepStrictEqual(full.body.data.slice(0, 2).map((r: any) => r.path), ["/api/v1/payments", "/api/v1/me"], "newest first after the ring wrapped")
-          assert.isTrue(full.body.data.every((r: any, i: number, all: Array<any>) => i === 0 || r.at <= all[i - 1].at), "in time order")
+          for (let i = 0; i < 105; i++) yield* otherApi.identity.me()
+          yield* otherApi.payments.list({ query: {} })
+          const full = yield* otherApi.developers.requests()
+          assert.strictEqual(full.data.length, 100)
+          assert.deepStrictEqual(full.data.slice(0, 2).map((r) => r.path), ["/api/v1/payments", "/api/v1/me"], "newest first after the ring wrapped")
+          assert.isTrue(full.data.every((r, i, all) => i === 0 || r.at <= all[i - 1]!.at), "in time order")
         }))
 
       it.effect("the sandbox clock advances once per Idempotency-Key", () =>
         Effect.gen(function*() {
           const { keys } = yield* createMerchant()
-          const sk = keys.sandbox.secretKey
-          const advance = () => call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 3600 }, headers: { "idempotency-key": "adv-1" } })
-          const first = yield* advance()
+          const api = yield* apiAs(keys.sandbox.secretKey)
+          const advance = () => api.sandbox.advance({ payload: { seconds: 3600 }, headers: { "idempotency-key": "adv-1" }, responseMode: "decoded-and-response" })
+          const [, first] = yield* advance()
           assert.strictEqual(first.status, 200)
-          const second = yield* advance()
-          assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
-          const clock = yield* call("GET", "/api/v1/sandbox/clock", { bearer: sk })
-          assert.strictEqual(clock.body.offsetSeconds, 3600)
+          const [, second] = yield* advance()
+          assert.strictEqual(second.headers["idempotent-replayed"], "true")
+          const clock = yield* api.sandbox.clock({ query: {} })
+          assert.strictEqual(clock.offsetSeconds, 3600)
         }))
     })
   })

@@ -5,8 +5,17 @@
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
+
+// What every answer shares (request ids, the envelope, unknown routes, malformed bodies) is read raw
+// with `call`; the endpoints' own answers through the typed client.
+
+/** The refusal of creating a merchant with `bearer` as the admin token. */
+const createAs = (bearer: string) =>
+  refused(Effect.flatMap(apiAs(bearer), (api) => api.admin.createMerchant({ payload: { name: "x", email: "x@y.z" }, headers: {} })))
 
 describe("platform", () => {
   layer(testHost(MemoryStore.layer), { excludeTestServices: true })((it) => {
@@ -57,17 +66,19 @@ describe("platform", () => {
     it.effect("GET /ping and GET /me answer exactly the fields of spec 2.2 and 2.3", () =>
       Effect.gen(function*() {
         const { keys, merchant } = yield* createMerchant({ industry: "travel", tier: "premium" })
-        const ping = yield* call("GET", "/api/v1/ping", { bearer: keys.sandbox.secretKey })
-        assert.deepStrictEqual(Object.keys(ping.body).sort(), ["apiVersion", "environment", "keyId", "keyKind", "merchant", "ok", "timestamp"])
-        assert.strictEqual(ping.body.ok, true)
-        assert.strictEqual(ping.body.apiVersion, "2026-11-01")
-        assert.deepStrictEqual(ping.body.merchant, merchant)
-        assert.isFalse(Number.isNaN(Date.parse(ping.body.timestamp)))
+        const sandbox = yield* apiAs(keys.sandbox.secretKey)
+        // Exactly: the typed client refuses an answer with a field its schema lacks.
+        const ping = yield* sandbox.ping.ping()
+        assert.deepStrictEqual(Object.keys(ping).sort(), ["apiVersion", "environment", "keyId", "keyKind", "merchant", "ok", "timestamp"])
+        assert.strictEqual(ping.ok, true)
+        assert.strictEqual(ping.apiVersion, "2026-11-01")
+        assert.deepStrictEqual(ping.merchant, merchant)
+        assert.isFalse(Number.isNaN(Date.parse(ping.timestamp)))
 
-        const me = yield* call("GET", "/api/v1/me", { bearer: keys.production.secretKey })
-        const sandboxMe = yield* call("GET", "/api/v1/me", { bearer: keys.sandbox.secretKey })
-        assert.includeMembers(sandboxMe.body.capabilities.methods, ["pix", "spei", "oxxo", "pse", "card"])
-        assert.deepStrictEqual(me.body, {
+        const me = yield* (yield* apiAs(keys.production.secretKey)).identity.me()
+        const sandboxMe = yield* sandbox.identity.me()
+        assert.includeMembers([...sandboxMe.capabilities.methods], ["pix", "spei", "oxxo", "pse", "card"])
+        assert.deepStrictEqual(me, {
           id: merchant.id,
           name: "Acme Pagos",
           email: "ops@acme.test",
@@ -90,35 +101,39 @@ describe("platform", () => {
         assert.match(single.keys.production.publishableKey, /^pk_live_/)
         assert.match(single.keys.production.secretKey, /^sk_live_/)
 
+        const admin = yield* apiAs(adminToken)
         const multi = yield* createMerchant({ shops: [{ name: "MX" }, { name: "BR" }] })
         assert.deepStrictEqual(multi.shops.map((s) => s.name), ["MX", "BR"])
         // Merchant-wide keys cover every shop: rotating one shop's keys revokes them.
-        const rotated = yield* call("POST", `/admin/v1/shops/${multi.shops[1]!.id}/rotate-keys`, { bearer: adminToken })
-        assert.strictEqual(rotated.body.revoked, 2)
-        assert.strictEqual(rotated.body.keys.sandbox.scope, "merchant")
-        assert.strictEqual(rotated.body.keys.sandbox.shopId, null)
+        const rotated = yield* admin.admin.rotateKeys({ params: { shopId: multi.shops[1]!.id }, headers: {} })
+        assert.strictEqual(rotated.revoked, 2)
+        assert.strictEqual(rotated.keys.sandbox.scope, "merchant")
+        assert.strictEqual(rotated.keys.sandbox.shopId, null)
 
-        const issued = yield* call("POST", `/admin/v1/shops/${single.shops[0]!.id}/keys`, {
-          bearer: adminToken,
-          body: { environment: "production" }
+        const [issued, issuedResponse] = yield* admin.admin.issueKeys({
+          params: { shopId: single.shops[0]!.id },
+          payload: { environment: "production" },
+          responseMode: "decoded-and-response"
         })
-        assert.strictEqual(issued.status, 201)
-        assert.strictEqual(issued.body.scope, "shop")
-        assert.strictEqual(issued.body.shopId, single.shops[0]!.id)
-        assert.strictEqual(issued.body.environment, "production")
-        const me = yield* call("GET", "/api/v1/me", { bearer: issued.body.secretKey })
-        assert.strictEqual(me.body.id, single.merchant.id)
+        assert.strictEqual(issuedResponse.status, 201)
+        assert.strictEqual(issued.scope, "shop")
+        assert.strictEqual(issued.shopId, single.shops[0]!.id)
+        assert.strictEqual(issued.environment, "production")
+        const me = yield* (yield* apiAs(issued.secretKey)).identity.me()
+        assert.strictEqual(me.id, single.merchant.id)
         // The earlier pair still works: issuing does not revoke.
-        assert.strictEqual((yield* call("GET", "/api/v1/me", { bearer: single.keys.production.secretKey })).status, 200)
+        const [, earlier] = yield* (yield* apiAs(single.keys.production.secretKey)).identity.me({ responseMode: "decoded-and-response" })
+        assert.strictEqual(earlier.status, 200)
       }))
 
     it.effect("admin: bad token 401, unknown shop 404, invalid body 400 with details", () =>
       Effect.gen(function*() {
-        const badToken = yield* call("POST", "/admin/v1/merchants", { bearer: "wrong", body: { name: "x", email: "x@y.z" } })
-        assert.strictEqual(badToken.status, 401)
-        const noShop = yield* call("POST", "/admin/v1/shops/shop_nope/rotate-keys", { bearer: adminToken })
-        assert.strictEqual(noShop.status, 404)
-        assert.strictEqual(noShop.body.error.code, "not_found")
+        const badToken = yield* createAs("wrong")
+        assert.strictEqual(httpStatus[badToken.code], 401)
+        const noShop = yield* refused(Effect.flatMap(apiAs(adminToken), (api) => api.admin.rotateKeys({ params: { shopId: "shop_nope" }, headers: {} })))
+        assert.strictEqual(httpStatus[noShop.code], 404)
+        assert.strictEqual(noShop.code, "not_found")
+        // Raw: bodies the typed client cannot build (a missing name, an unknown tier and environment).
         const invalid = yield* call("POST", "/admin/v1/merchants", { bearer: adminToken, body: { email: "not-an-email", tier: "gold" } })
         assert.strictEqual(invalid.status, 400)
         assert.deepStrictEqual(invalid.body.error.details.missingFields, ["name"])
@@ -155,9 +170,9 @@ describe("admin API without ADMIN_TOKEN", () => {
   layer(testHost(MemoryStore.layer, { adminToken: Option.none() }), { excludeTestServices: true })((it) => {
     it.effect("is off and says so with 404", () =>
       Effect.gen(function*() {
-        const reply = yield* call("POST", "/admin/v1/merchants", { bearer: "anything", body: { name: "x", email: "x@y.z" } })
-        assert.strictEqual(reply.status, 404)
-        assert.include(reply.body.error.message, "ADMIN_TOKEN")
+        const reply = yield* createAs("anything")
+        assert.strictEqual(httpStatus[reply.code], 404)
+        assert.include(reply.message, "ADMIN_TOKEN")
       }))
   })
 })

@@ -13,6 +13,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { findMethod } from "../../core/catalog/methods.ts"
 import { credentials } from "../../providers/dlocal/ConformanceHarness.ts"
@@ -20,7 +21,9 @@ import { DLocalProvider } from "../../providers/dlocal/DLocalProvider.ts"
 import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
 import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
-import { adminToken, baseUrl, call, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import * as Money from "../../core/Money.ts"
+import { adminToken, baseUrl, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 const size = Number(process.env["RECONCILIATION_PAYMENTS"] ?? "1000")
 
@@ -42,22 +45,16 @@ const HostWithProviders = Layer.unwrap(Effect.gen(function*() {
   return Layer.merge(testHost(MemoryStore.layer, { connectors }), Layer.succeed(Sims, { dlocal, mercadopago }))
 }))
 
-const admin = (method: "GET" | "POST", path: string, body?: unknown) => call(method, path, { bearer: adminToken, ...(body === undefined ? {} : { body }) })
+const admin = apiAs(adminToken)
 
-/** Uploads a file as the operator does (`curl --data-binary @file`). */
-const upload = (query: string, file: string) =>
-  Effect.gen(function*() {
-    const url = `${yield* baseUrl}/admin/v1/reconciliation/reports?${query}`
-    const response = yield* Effect.promise(async () => {
-      const r = await fetch(url, {
-        method: "POST",
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "text/csv" },
-        body: file
-      })
-      return { status: r.status, body: await r.json() }
-    })
-    return response as { status: number; body: any }
-  })
+/** Uploads a file as the operator does (`curl --data-binary @file`): its text as sent, `text/csv`. */
+const upload = (file: string) =>
+  Effect.flatMap(admin, (api) =>
+    api.reconciliationAdmin.upload({
+      query: { environment: "sandbox", provider: "dlocal", format: "settlement-cross-border-csv" },
+      payload: file,
+      responseMode: "decoded-and-response"
+    }))
 
 /** A shop routed to `provider` only, and its secret key. */
 const shopOn = (provider: string) =>
@@ -65,7 +62,7 @@ const shopOn = (provider: string) =>
     const merchant = yield* createMerchant()
     const shopId = merchant.shops[0]!.id
     for (const [id, priority, enabled] of [[provider, 1, true], ["sandbox", 2, false]] as const) {
-      const routed = yield* call("PUT", `/admin/v1/shops/${shopId}/routes/${id}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+      const [, routed] = yield* (yield* admin).admin.putRoute({ params: { shopId, providerId: id }, payload: { environment: "sandbox", priority, enabled }, responseMode: "decoded-and-response" })
       assert.strictEqual(routed.status, 200)
     }
     return merchant.keys.sandbox.secretKey
@@ -74,26 +71,28 @@ const shopOn = (provider: string) =>
 /** `n` PIX payments completed at the provider (`complete`), every seventh refunded in full. */
 const history = (sk: string, n: number, chargeOf: (transactionId: string) => string, complete: (charge: string) => Effect.Effect<void>) =>
   Effect.gen(function*() {
+    const api = yield* apiAs(sk)
     const created = yield* Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) =>
-      Effect.map(call("POST", "/api/v1/payments", {
-        bearer: sk,
-        body: { amount: 20 + (i % 97), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
-      }), (r) => {
-        assert.strictEqual(r.status, 201, JSON.stringify(r.body))
-        return r.body.transactionId as string
+      Effect.map(api.payments.create({
+        payload: { amount: Money.decimal(String(20 + (i % 97))), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" },
+        headers: {},
+        responseMode: "decoded-and-response"
+      }), ([payment, response]) => {
+        assert.strictEqual(response.status, 201)
+        return payment.transactionId
       }), { concurrency: 8 })
     yield* Effect.forEach(created, (id) => complete(chargeOf(id)), { concurrency: 8 })
-    const statusOf = (id: string) => Effect.map(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body)
+    const statusOf = (id: string) => api.payments.get({ params: { id } })
     const payments = yield* Effect.forEach(created, (id) => eventually(statusOf(id), (p) => p.status === "completed"), { concurrency: 8 })
     assert.isTrue(payments.every((p) => p.status === "completed"))
     const refunded = created.filter((_, i) => i % 7 === 3)
     const refundIds = yield* Effect.forEach(refunded, (id) =>
-      Effect.map(call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk }), (r) => {
-        assert.include([200, 201], r.status, JSON.stringify(r.body))
-        return r.body.refundId as string
+      Effect.map(api.claims.refund({ params: { id }, payload: {}, headers: {}, responseMode: "decoded-and-response" }), ([refund, response]) => {
+        assert.include([200, 201], response.status)
+        return refund.refundId
       }), { concurrency: 8 })
     const refunds = yield* Effect.forEach(refundIds, (id) =>
-      eventually(Effect.map(call("GET", `/api/v1/claims/${id}`, { bearer: sk }), (r) => r.body), (c) => c.status === "approved"), { concurrency: 8 })
+      eventually(api.claims.get({ params: { id } }), (c) => c.status === "approved"), { concurrency: 8 })
     assert.isTrue(refunds.every((r) => r.status === "approved"), "every refund paid")
     return { payments, refunds }
   })
@@ -102,7 +101,7 @@ const history = (sk: string, n: number, chargeOf: (transactionId: string) => str
 const pixFee = findMethod("1001")!.fee
 
 const discrepancies = (reportId: string) =>
-  Effect.map(admin("GET", `/admin/v1/reconciliation/discrepancies?environment=sandbox&reportId=${reportId}&limit=100`), (r) => r.body.data as Array<any>)
+  Effect.flatMap(admin, (api) => Effect.map(api.reconciliationAdmin.listDiscrepancies({ query: { environment: "sandbox", reportId, limit: 100 } }), (r) => r.data))
 
 describe("reconciliation from outside", () => {
   layer(HostWithProviders, { timeout: 240_000, excludeTestServices: true })((it) => {
@@ -116,63 +115,66 @@ describe("reconciliation from outside", () => {
         const { payments, refunds } = yield* history(sk, size, chargeOf, dlocal.complete)
         const period = { start, end: DateTime.add(yield* DateTime.now, { seconds: 1 }) }
         // dLocal's contract: the rail's fee, on the local amount converted at the payment's own rate.
-        const rate = BigDecimal.divideUnsafe(BigDecimal.fromNumberUnsafe(payments[0].amountLocal), BigDecimal.fromNumberUnsafe(payments[0].amount))
+        const rate = BigDecimal.divideUnsafe(BigDecimal.fromNumberUnsafe(payments[0]!.amountLocal), BigDecimal.fromNumberUnsafe(payments[0]!.amount))
         dlocal.reports.setFeeRule({ percent: pixFee.percent, flat: pixFee.flat, localPerUsd: BigDecimal.format(rate) })
 
         const clean = dlocal.reports.report(period)
-        const cleanUpload = yield* upload("environment=sandbox&provider=dlocal&format=settlement-cross-border-csv", clean)
-        assert.strictEqual(cleanUpload.status, 200, JSON.stringify(cleanUpload.body))
-        assert.deepStrictEqual(cleanUpload.body.counts.discrepancies, {}, "the provider's honest report agrees with the engine")
-        assert.strictEqual(cleanUpload.body.counts.matched, size + refunds.length)
+        const [cleanUpload, cleanResponse] = yield* upload(clean)
+        assert.strictEqual(cleanResponse.status, 200)
+        assert.deepStrictEqual(cleanUpload.counts.discrepancies, {}, "the provider's honest report agrees with the engine")
+        assert.strictEqual(cleanUpload.counts.matched, size + refunds.length)
 
-        const refundPaidTwice = refunds[1].providerRef as string
-        const feeChanged = chargeOf((payments[5].id ?? payments[5].transactionId))
+        const refundPaidTwice = refunds[1]!.providerRef!
+        const feeChanged = chargeOf(payments[5]!.id)
         const faulty = dlocal.reports.report(period, { unknownCaptures: 2, duplicatedRefunds: [refundPaidTwice], changedFees: { [feeChanged]: "9.99" } })
-        const imported = yield* upload("environment=sandbox&provider=dlocal&format=settlement-cross-border-csv", faulty)
-        assert.strictEqual(imported.status, 200, JSON.stringify(imported.body))
-        assert.isTrue(imported.body.imported)
-        assert.strictEqual(imported.body.counts.lines, size + refunds.length + 3)
-        assert.deepStrictEqual(imported.body.counts.discrepancies, { unknown_to_engine: 2, duplicate: 1, fee_differs: 1 })
-        const found = yield* discrepancies(imported.body.id)
+        const [imported, importedResponse] = yield* upload(faulty)
+        assert.strictEqual(importedResponse.status, 200)
+        assert.isTrue(imported.imported)
+        assert.strictEqual(imported.counts.lines, size + refunds.length + 3)
+        assert.deepStrictEqual(imported.counts.discrepancies, { unknown_to_engine: 2, duplicate: 1, fee_differs: 1 })
+        const found = yield* discrepancies(imported.id)
         const byKind = (kind: string) => found.filter((d) => d.kind === kind)
-        assert.strictEqual(byKind("fee_differs")[0].engineSide.id, (payments[5].id ?? payments[5].transactionId))
-        assert.strictEqual(byKind("fee_differs")[0].providerSide.fee, "9.99")
-        assert.strictEqual(byKind("duplicate")[0].providerSide.providerRef, refundPaidTwice)
+        assert.strictEqual(byKind("fee_differs")[0]!.engineSide!.id, payments[5]!.id)
+        assert.strictEqual(byKind("fee_differs")[0]!.providerSide!.fee, "9.99")
+        assert.strictEqual(byKind("duplicate")[0]!.providerSide!.providerRef, refundPaidTwice)
         assert.deepStrictEqual(byKind("unknown_to_engine").map((d) => d.engineSide), [null, null])
 
         // The clearing explained, per currency: the engine's side = the provider's + pending + discrepancies.
-        for (const c of imported.body.clearing.byCurrency) {
-          const sum = [c.providerReported, c.pendingAtProvider, c.discrepancies].map((x: string) => BigDecimal.fromStringUnsafe(x))
+        for (const c of imported.clearing.byCurrency) {
+          const sum = [c.providerReported, c.pendingAtProvider, c.discrepancies].map((x) => BigDecimal.fromStringUnsafe(x))
           assert.strictEqual(BigDecimal.format(BigDecimal.normalize(BigDecimal.sumAll(sum))), c.engineExpects, c.currency)
         }
 
         // The same file again: the same report, nothing new.
-        const again = yield* upload("environment=sandbox&provider=dlocal&format=settlement-cross-border-csv", faulty)
-        assert.deepStrictEqual([again.status, again.body.id, again.body.imported], [200, imported.body.id, false])
-        const all = yield* admin("GET", "/admin/v1/reconciliation/discrepancies?environment=sandbox&provider=dlocal&status=open")
-        assert.strictEqual(all.body.pagination.total, 4)
+        const [again, againResponse] = yield* upload(faulty)
+        assert.deepStrictEqual([againResponse.status, again.id, again.imported], [200, imported.id, false])
+        const api = yield* admin
+        const all = yield* api.reconciliationAdmin.listDiscrepancies({ query: { environment: "sandbox", provider: "dlocal", status: "open" } })
+        assert.strictEqual(all.pagination.total, 4)
 
         // A malformed file is refused whole, naming the line and the column.
         const broken = faulty.split("\n").map((l, i) => i === 10 ? l.replace(/,BRL,/, ",BRLX,") : l).join("\n")
-        const refused = yield* upload("environment=sandbox&provider=dlocal&format=settlement-cross-border-csv", broken)
-        assert.strictEqual(refused.status, 400)
-        assert.strictEqual(refused.body.error.code, "report_malformed")
-        assert.deepStrictEqual([refused.body.error.details.line, refused.body.error.details.column], [11, "LOCAL_CURRENCY"])
-        const reports = yield* admin("GET", "/admin/v1/reconciliation/reports?environment=sandbox&provider=dlocal")
-        assert.strictEqual(reports.body.pagination.total, 2, "nothing of the malformed file was imported")
+        const malformed = yield* refused(upload(broken))
+        assert.strictEqual(httpStatus[malformed.code], 400)
+        assert.strictEqual(malformed.code, "report_malformed")
+        assert.deepStrictEqual([malformed.details["line"], malformed.details["column"]], [11, "LOCAL_CURRENCY"])
+        const reports = yield* api.reconciliationAdmin.listReports({ query: { environment: "sandbox", provider: "dlocal" } })
+        assert.strictEqual(reports.pagination.total, 2, "nothing of the malformed file was imported")
 
         // Resolving: a note, a write-off on the fee, once.
-        const fee = byKind("fee_differs")[0]
-        const resolved = yield* admin("POST", `/admin/v1/reconciliation/discrepancies/${fee.id}/resolve?environment=sandbox`, {
+        const fee = byKind("fee_differs")[0]!
+        const resolve = (payload: Parameters<typeof api.reconciliationAdmin.resolve>[0]["payload"]) =>
+          api.reconciliationAdmin.resolve({ params: { id: fee.id }, query: { environment: "sandbox" }, payload, responseMode: "decoded-and-response" })
+        const [resolved, resolvedResponse] = yield* resolve({
           note: "dLocal applied last month's tariff; credit note requested",
           resolvedBy: "finance@platform.test",
           writeOffUsd: 9.5
         })
-        assert.strictEqual(resolved.status, 200, JSON.stringify(resolved.body))
-        assert.strictEqual(resolved.body.status, "resolved")
-        assert.match(resolved.body.resolution.adjustmentEntryId, /^jnl_/)
-        const twice = yield* admin("POST", `/admin/v1/reconciliation/discrepancies/${fee.id}/resolve?environment=sandbox`, { note: "again", resolvedBy: "x" })
-        assert.deepStrictEqual([twice.status, twice.body.error.code], [409, "discrepancy_resolved"])
+        assert.strictEqual(resolvedResponse.status, 200)
+        assert.strictEqual(resolved.status, "resolved")
+        assert.match(resolved.resolution?.adjustmentEntryId ?? "", /^jnl_/)
+        const twice = yield* refused(resolve({ note: "again", resolvedBy: "x" }))
+        assert.deepStrictEqual([httpStatus[twice.code], twice.code], [409, "discrepancy_resolved"])
       }))
 
     it.effect("Mercado Pago: the run fetches the release report through its reports API; a second run changes nothing", () =>
@@ -185,17 +187,19 @@ describe("reconciliation from outside", () => {
         const { payments } = yield* history(sk, 30, chargeOf, mercadopago.complete)
         const end = DateTime.add(yield* DateTime.now, { seconds: 1 })
         // Mercado Pago reports fees in the account's currency: the rail's fee at the payment's rate.
-        const rate = BigDecimal.divideUnsafe(BigDecimal.fromNumberUnsafe(payments[0].amountLocal), BigDecimal.fromNumberUnsafe(payments[0].amount))
+        const rate = BigDecimal.divideUnsafe(BigDecimal.fromNumberUnsafe(payments[0]!.amountLocal), BigDecimal.fromNumberUnsafe(payments[0]!.amount))
         mercadopago.reports.setFeeRule({ percent: pixFee.percent, flat: BigDecimal.format(BigDecimal.multiply(BigDecimal.fromStringUnsafe(pixFee.flat), rate)) })
-        const body = { provider: "mercadopago", periodStart: DateTime.formatIso(start), periodEnd: DateTime.formatIso(end) }
-        const run = yield* admin("POST", "/admin/v1/reconciliation/runs?environment=sandbox", body)
-        assert.strictEqual(run.status, 200, JSON.stringify(run.body))
-        assert.deepInclude(run.body, { source: "fetch", format: "release-report-csv", imported: true })
-        assert.deepStrictEqual(run.body.counts.discrepancies, {})
-        const again = yield* admin("POST", "/admin/v1/reconciliation/runs?environment=sandbox", body)
-        assert.deepStrictEqual([again.body.id, again.body.imported], [run.body.id, false])
-        const noApi = yield* admin("POST", "/admin/v1/reconciliation/runs?environment=sandbox", { ...body, provider: "dlocal" })
-        assert.deepStrictEqual([noApi.status, noApi.body.error.code], [422, "report_source_unavailable"])
+        const api = yield* admin
+        const runFor = (provider: string) =>
+          api.reconciliationAdmin.run({ query: { environment: "sandbox" }, payload: { provider, periodStart: start, periodEnd: end }, responseMode: "decoded-and-response" })
+        const [run, runResponse] = yield* runFor("mercadopago")
+        assert.strictEqual(runResponse.status, 200)
+        assert.deepInclude(run, { source: "fetch", format: "release-report-csv", imported: true })
+        assert.deepStrictEqual(run.counts.discrepancies, {})
+        const [again] = yield* runFor("mercadopago")
+        assert.deepStrictEqual([again.id, again.imported], [run.id, false])
+        const noApi = yield* refused(runFor("dlocal"))
+        assert.deepStrictEqual([httpStatus[noApi.code], noApi.code], [422, "report_source_unavailable"])
       }))
   })
 })

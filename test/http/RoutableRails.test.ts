@@ -8,7 +8,10 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
+import type { CreatePaymentBody } from "../../adapters/http/api/PaymentsApi.ts"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
 import { readConnectors } from "../../host/Connectors.ts"
 import type { StandaloneSimulator } from "../../providers/kit/Standalone.ts"
 import conekta from "../../providers/conekta/Standalone.ts"
@@ -16,7 +19,8 @@ import dlocal from "../../providers/dlocal/Standalone.ts"
 import ebanx from "../../providers/ebanx/Standalone.ts"
 import mercadopago from "../../providers/mercadopago/Standalone.ts"
 import pagarme from "../../providers/pagarme/Standalone.ts"
-import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, createMerchant, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 const simulators: ReadonlyArray<StandaloneSimulator> = [dlocal, mercadopago, ebanx, pagarme, conekta]
 
@@ -55,30 +59,31 @@ describe("every rail a connector makes routable", () => {
     it.effect("is charged with the data the API accepts; without what requiredFields names, 422 before any call", () =>
       Effect.gen(function*() {
         const charged: Array<string> = []
+        const admin = yield* apiAs(adminToken)
         for (const kind of yield* Kinds) {
           const merchant = yield* createMerchant()
           const shopId = merchant.shops[0]!.id
-          const sk = merchant.keys.sandbox.secretKey
+          const api = yield* apiAs(merchant.keys.sandbox.secretKey)
           for (const [providerId, priority, enabled] of [[kind, 1, true], ["sandbox", 2, false]] as const) {
-            const routed = yield* call("PUT", `/admin/v1/shops/${shopId}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
+            const [, routed] = yield* admin.admin.putRoute({ params: { shopId, providerId }, payload: { environment: "sandbox", priority, enabled }, responseMode: "decoded-and-response" })
             assert.strictEqual(routed.status, 200)
           }
-          const catalog = yield* call("GET", "/api/v1/payment-methods", { bearer: sk })
-          const routable = (catalog.body.methods as Array<any>).filter((m) => m.routable && !m.paymentMethodId.startsWith("sbx_"))
+          const catalog = yield* api.catalog.paymentMethods({ query: {} })
+          const routable = catalog.methods.filter((m) => m.routable && !m.paymentMethodId.startsWith("sbx_"))
           assert.isAbove(routable.length, 0, `${kind} makes some rail routable`)
           for (const m of routable) {
             // 30 USD: above every rail's fees and minimum, below its maximum.
-            const body = { amount: 30, paymentMethodId: m.paymentMethodId, ...buyerIn(m.country) }
-            const created = yield* call("POST", "/api/v1/payments", { bearer: sk, body })
-            assert.strictEqual(created.status, 201, `${kind} ${m.paymentMethodId} (${m.name}, ${m.country}): ${JSON.stringify(created.body)}`)
-            assert.strictEqual(created.body.status, "pending", `${kind} ${m.paymentMethodId}`)
+            const body: typeof CreatePaymentBody.Type = { amount: Money.decimal("30"), paymentMethodId: m.paymentMethodId, ...buyerIn(m.country) }
+            const [created, response] = yield* api.payments.create({ payload: body, headers: {}, responseMode: "decoded-and-response" })
+            assert.strictEqual(response.status, 201, `${kind} ${m.paymentMethodId} (${m.name}, ${m.country})`)
+            assert.strictEqual(created.status, "pending", `${kind} ${m.paymentMethodId}`)
             charged.push(`${kind}:${m.paymentMethodId}`)
             // Without what the catalog says every provider of the rail needs: refused, nothing written.
-            const without = Object.fromEntries(Object.entries(body).filter(([key]) => !(m.requiredFields as Array<string>).includes(key === "userEmail" ? "email" : key)))
-            if ((m.requiredFields as Array<string>).length > 0) {
-              const refused = yield* call("POST", "/api/v1/payments", { bearer: sk, body: without })
-              assert.strictEqual(refused.status, 422, `${kind} ${m.paymentMethodId} without ${m.requiredFields}`)
-              assert.strictEqual(refused.body.error.code, "missing_required_fields")
+            const without = Object.fromEntries(Object.entries(body).filter(([key]) => !(m.requiredFields as ReadonlyArray<string>).includes(key === "userEmail" ? "email" : key))) as typeof CreatePaymentBody.Type
+            if (m.requiredFields.length > 0) {
+              const refusal = yield* refused(api.payments.create({ payload: without, headers: {} }))
+              assert.strictEqual(httpStatus[refusal.code], 422, `${kind} ${m.paymentMethodId} without ${m.requiredFields}`)
+              assert.strictEqual(refusal.code, "missing_required_fields")
             }
           }
         }

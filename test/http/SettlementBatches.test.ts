@@ -17,9 +17,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { adminToken, baseUrl, call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
+import { ApiError } from "../../core/ApiError.ts"
+import * as Money from "../../core/Money.ts"
+import { adminToken, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { prng } from "../support/Random.ts"
+import { apiAs } from "../support/TypedApi.ts"
 
 const day = 86_400
 
@@ -53,10 +57,12 @@ const receiver = Effect.acquireRelease(
   ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
 )
 
-const ok = (what: string) => (reply: { status: number; body: any }) => {
-  if (reply.status >= 300) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`)
-  return reply.body
-}
+/** The HTTP status an operation was answered with: its success's, or the status of the code it was refused with. */
+const statusOf = <A, E, R>(operation: Effect.Effect<readonly [A, { readonly status: number }], E, R>) =>
+  Effect.matchEffect(operation, {
+    onSuccess: ([, response]) => Effect.succeed(response.status),
+    onFailure: (e) => e instanceof ApiError ? Effect.succeed(httpStatus[e.code]) : Effect.die(e)
+  })
 
 /** Cents of a decimal text or number, exactly. */
 const cents = (value: string | number) => {
@@ -75,34 +81,35 @@ const cents = (value: string | number) => {
  */
 const live = (sk: string, seed: number, days: number) =>
   Effect.gen(function*() {
+    const api = yield* apiAs(sk)
     const random = prng(seed)
     const earlier: Array<string> = []
     const answers: Array<number> = []
+    const advance = (seconds: number) => api.sandbox.advance({ payload: { seconds }, headers: {} })
     for (let d = 0; d < days; d++) {
       const today: Array<string> = []
       for (let i = 0; i < 3; i++) {
         const simulate = random() < 0.15 ? "chargeback" : random() < 0.1 ? "failed" : "paid"
         const amount = Number((10 + random() * 300).toFixed(2))
-        const created = ok("payment")(yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
+        const created = yield* api.payments.create({
           headers: { "sandbox-simulate": simulate },
-          body: { amount, paymentMethodId: random() < 0.5 ? "sbx_pix" : "sbx_spei" }
-        }))
+          payload: { amount: Money.decimal(String(amount)), paymentMethodId: random() < 0.5 ? "sbx_pix" : "sbx_spei" }
+        })
         if (simulate === "paid") today.push(created.transactionId)
       }
       if (earlier.length > 0 && random() < 0.6) {
         const id = earlier[Math.floor(random() * earlier.length)]!
-        answers.push((yield* call("POST", `/api/v1/payments/${id}/refund`, { bearer: sk, body: { amount: 1 } })).status)
+        answers.push(yield* statusOf(api.claims.refund({ params: { id }, payload: { amount: Money.decimal("1") }, headers: {}, responseMode: "decoded-and-response" })))
       }
-      ok("advance")(yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: day } }))
+      yield* advance(day)
       earlier.push(...today)
     }
     // Long enough for every payment to settle and every close after it to run.
-    ok("advance")(yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 5 * day } }))
+    yield* advance(5 * day)
     return answers
   })
 
-const netBalance = (sk: string) => Effect.map(call("GET", "/api/v1/me/balance", { bearer: sk }), (r) => cents(r.body.feeSummary.netBalance))
+const netBalance = (sk: string) => Effect.flatMap(apiAs(sk), (api) => Effect.map(api.identity.balance({ query: {} }), (r) => cents(r.feeSummary.netBalance)))
 
 for (const target of storeTargets("settlementbatches").filter((t) => t.name !== "pglite")) {
   describe(`settlement batches through the API on ${target.name}`, () => {
@@ -114,21 +121,22 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
           const twin = yield* createMerchant({ name: "Twin" })
           const sk = swept.keys.sandbox.secretKey
           const twinSk = twin.keys.sandbox.secretKey
-          ok("webhook")(yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: hooks.url, events: ["settlement.closed", "settlement.pdf_ready"] } }))
+          const api = yield* apiAs(sk)
+          yield* api.webhooks.create({ payload: { url: hooks.url, events: ["settlement.closed", "settlement.pdf_ready"] }, headers: {} })
           // The twin keeps its money: the operator stops its schedule.
-          ok("manual")(yield* call("PUT", `/admin/v1/shops/${twin.shops[0]!.id}/settlement-schedule?environment=sandbox`, {
-            bearer: adminToken,
-            body: { frequency: "manual", time: "00:00", destination: { kind: "usdc", chain: "SANDBOX", address: "0xSANDBOXTWIN0000" } }
-          }))
-          const me = ok("me")(yield* call("GET", "/api/v1/me", { bearer: sk }))
+          yield* (yield* apiAs(adminToken)).settlementAdmin.putSchedule({
+            params: { shopId: twin.shops[0]!.id },
+            query: { environment: "sandbox" },
+            payload: { frequency: "manual", time: "00:00", destination: { kind: "usdc", chain: "SANDBOX", address: "0xSANDBOXTWIN0000" } }
+          })
+          const me = yield* api.identity.me()
           assert.deepStrictEqual(me.capabilities.crypto, ["USDC"])
 
           const answers = yield* live(sk, 29, 8)
           assert.deepStrictEqual(yield* live(twinSk, 29, 8), answers, "the twin lived the same history")
           assert.isTrue(answers.some((status) => status === 201 || status === 200), "some refunds were made")
 
-          const list = ok("list")(yield* call("GET", "/api/v1/me/settlements?limit=100", { bearer: sk }))
-          const rows: Array<any> = list.data ?? list.items ?? list.rows
+          const rows = (yield* api.settlements.list({ query: { limit: 100 } })).data
           const closed = rows.filter((b) => b.status !== "open")
           assert.strictEqual(rows.filter((b) => b.status === "open").length, 1)
           assert.isAtLeast(closed.length, 5, "a close on most days")
@@ -138,29 +146,28 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
           const dir = mkdtempSync(join(tmpdir(), "stl-"))
           try {
             for (const listed of closed) {
-              const b = ok("get")(yield* call("GET", `/api/v1/me/settlements/${listed.id}`, { bearer: sk }))
+              const b = yield* api.settlements.get({ params: { id: listed.id } })
               assert.strictEqual(b.status, "paid", b.id)
-              assert.match(b.payout.transactionHash, /^0x[0-9a-f]{64}$/)
-              paidOut += cents(b.net)
+              assert.match(b.payout.transactionHash ?? "", /^0x[0-9a-f]{64}$/)
+              paidOut += cents(b.net!)
 
-              const base = yield* baseUrl
-              const csvResponse = yield* Effect.promise(() => fetch(`${base}/api/v1/me/settlements/${b.id}/statement.csv`, { headers: { authorization: `Bearer ${sk}` } }))
+              const [csv, csvResponse] = yield* api.settlements.statementCsv({ params: { id: b.id }, responseMode: "decoded-and-response" })
               assert.strictEqual(csvResponse.status, 200)
-              assert.match(csvResponse.headers.get("content-type") ?? "", /^text\/csv/)
-              assert.match(csvResponse.headers.get("content-disposition") ?? "", new RegExp(`attachment; filename="${b.id}\\.csv"`))
-              const records: Array<Record<string, string>> = parse(yield* Effect.promise(() => csvResponse.text()), { columns: true, bom: true })
+              assert.match(csvResponse.headers["content-type"] ?? "", /^text\/csv/)
+              assert.match(csv.headers["content-disposition"], new RegExp(`attachment; filename="${b.id}\\.csv"`))
+              const records: Array<Record<string, string>> = parse(csv.body, { columns: true, bom: true })
               assert.strictEqual(records.length, b.lineCount)
-              assert.strictEqual(records.reduce((sum, r) => sum + cents(r["amount_usd"]!), 0n), cents(b.net), `${b.id}: rows sum to net`)
+              assert.strictEqual(records.reduce((sum, r) => sum + cents(r["amount_usd"]!), 0n), cents(b.net!), `${b.id}: rows sum to net`)
               for (const r of records) {
                 const key = `${r["reference"]}|${r["kind"]}|${r["at_utc"]}|${r["amount_usd"]}`
                 assert.isFalse(seen.has(key), `${key} in two batches`)
                 seen.add(key)
               }
 
-              const pdfResponse = yield* Effect.promise(() => fetch(`${base}/api/v1/me/settlements/${b.id}/statement.pdf`, { headers: { authorization: `Bearer ${sk}` } }))
+              const [pdf, pdfResponse] = yield* api.settlements.statementPdf({ params: { id: b.id }, responseMode: "decoded-and-response" })
               assert.strictEqual(pdfResponse.status, 200)
-              assert.strictEqual(pdfResponse.headers.get("content-type"), "application/pdf")
-              const bytes = new Uint8Array(yield* Effect.promise(() => pdfResponse.arrayBuffer()))
+              assert.strictEqual(pdfResponse.headers["content-type"], "application/pdf")
+              const bytes = pdf.body
               assert.strictEqual(new TextDecoder().decode(bytes.slice(0, 5)), "%PDF-")
               if (poppler) {
                 const path = join(dir, `${b.id}.pdf`)
@@ -192,8 +199,8 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
           // The total is unchanged: what the swept shop holds + what it was paid = what the twin holds.
           assert.isAbove(Number(paidOut), 0)
           assert.strictEqual((yield* netBalance(sk)) + paidOut, yield* netBalance(twinSk))
-          const twinList = ok("twin list")(yield* call("GET", "/api/v1/me/settlements", { bearer: twinSk }))
-          assert.isTrue((twinList.data ?? twinList.items ?? twinList.rows).every((b: any) => b.status === "open"))
+          const twinList = yield* (yield* apiAs(twinSk)).settlements.list({ query: {} })
+          assert.isTrue(twinList.data.every((b) => b.status === "open"))
         }))
     })
   })

@@ -9,11 +9,16 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
+import type { SettlementScheduleInput } from "../../adapters/http/api/SettlementsApi.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import type { ApiError } from "../../core/ApiError.ts"
+import * as Money from "../../core/Money.ts"
 import { CallbackRejected } from "../../core/ports/PaymentProvider.ts"
 import { type SettlementPayoutProvider, SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
 import { hostLayer } from "../../host/Host.ts"
 import { adminToken, call, createMerchant, type Reply, testConfig } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 /** Bodies the provider's notifications carried, as the provider received them. */
 const received: Array<{ readonly contentType: string | undefined; readonly body: string }> = []
@@ -32,18 +37,34 @@ const provider: SettlementPayoutProvider = {
   }
 }
 
-const refused = (reply: Reply, status: number, code: string) => {
+/** A refusal the typed client decoded: its code, and the status that code is answered with. */
+const refusedWith = (error: ApiError, status: number, code: string) => {
+  assert.strictEqual(httpStatus[error.code], status, error.message)
+  assert.strictEqual(error.code, code)
+}
+
+/** The same for a raw reply (a request the typed client cannot make). */
+const rawRefusal = (reply: Reply, status: number, code: string) => {
   assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
   assert.strictEqual(reply.body.error.code, code)
 }
 
-const schedulePath = (shopId: string, environment?: string) =>
-  `/admin/v1/shops/${shopId}/settlement-schedule${environment === undefined ? "" : `?environment=${environment}`}`
+const admin = apiAs(adminToken)
 
-const putSchedule = (shopId: string, environment: string, body: unknown) =>
-  call("PUT", schedulePath(shopId, environment), { bearer: adminToken, body })
+const getSchedule = (shopId: string, environment: "sandbox" | "production") =>
+  Effect.flatMap(admin, (api) => api.settlementAdmin.getSchedule({ params: { shopId }, query: { environment }, responseMode: "decoded-and-response" }))
 
-const daily = { frequency: "daily", time: "18:00", timeZone: "America/Mexico_City", destination: { kind: "usdc", chain: "POLY", address: "0x1111222233334444555566667777888899990000" } }
+const putSchedule = (shopId: string, environment: "sandbox" | "production", payload: typeof SettlementScheduleInput.Type) =>
+  Effect.flatMap(admin, (api) => api.settlementAdmin.putSchedule({ params: { shopId }, query: { environment }, payload, responseMode: "decoded-and-response" }))
+
+/** Raw: bodies with values or fields the typed client cannot send. */
+const putScheduleRaw = (shopId: string, environment: string | undefined, body: unknown) =>
+  call("PUT", `/admin/v1/shops/${shopId}/settlement-schedule${environment === undefined ? "" : `?environment=${environment}`}`, { bearer: adminToken, body })
+
+const destination = { kind: "usdc", chain: "POLY", address: "0x1111222233334444555566667777888899990000" } as const
+const daily = { frequency: "daily", time: "18:00", timeZone: "America/Mexico_City", destination } as const
+
+const crypto = (bearer: string) => Effect.flatMap(apiAs(bearer), (api) => Effect.map(api.identity.me(), (me) => me.capabilities.crypto))
 
 describe("settlements over HTTP", () => {
   layer(hostLayer(testConfig(), MemoryStore.layer, undefined, SettlementPayoutProviders.layer([provider])), { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -53,24 +74,29 @@ describe("settlements over HTTP", () => {
         const shopId = m.shops[0]!.id
 
         // A sandbox shop starts with the default schedule; a production shop has none.
-        const sandbox = yield* call("GET", schedulePath(shopId, "sandbox"), { bearer: adminToken })
-        assert.strictEqual(sandbox.status, 200, JSON.stringify(sandbox.body))
-        assert.deepInclude(sandbox.body, { shopId, environment: "sandbox", frequency: "daily", weekday: null, time: "00:00", timeZone: "UTC", minimumUsd: 0, keepReserve: true })
-        assert.strictEqual(sandbox.body.destination.chain, "SANDBOX")
-        assert.match(sandbox.body.nextCloseAt, /T00:00:00\.000Z$/)
-        refused(yield* call("GET", schedulePath(shopId, "production"), { bearer: adminToken }), 404, "not_found")
-        refused(yield* call("GET", schedulePath("shop_unknown", "sandbox"), { bearer: adminToken }), 404, "not_found")
-        refused(yield* call("GET", schedulePath(shopId), { bearer: adminToken }), 400, "invalid_request")
-        refused(yield* call("GET", schedulePath(shopId, "sandbox"), { bearer: m.keys.sandbox.secretKey }), 401, "invalid_api_key")
+        const [sandbox, sandboxResponse] = yield* getSchedule(shopId, "sandbox")
+        assert.strictEqual(sandboxResponse.status, 200)
+        assert.deepInclude(sandbox, { shopId, environment: "sandbox", frequency: "daily", weekday: null, time: "00:00", timeZone: "UTC", minimumUsd: 0, keepReserve: true })
+        assert.strictEqual(sandbox.destination.kind === "usdc" ? sandbox.destination.chain : sandbox.destination.kind, "SANDBOX")
+        assert.match(sandbox.nextCloseAt ?? "", /T00:00:00\.000Z$/)
+        refusedWith(yield* refused(getSchedule(shopId, "production")), 404, "not_found")
+        refusedWith(yield* refused(getSchedule("shop_unknown", "sandbox")), 404, "not_found")
+        // Raw: no environment in the query, which the typed client requires.
+        rawRefusal(yield* call("GET", `/admin/v1/shops/${shopId}/settlement-schedule`, { bearer: adminToken }), 400, "invalid_request")
+        refusedWith(
+          yield* refused(Effect.flatMap(apiAs(m.keys.sandbox.secretKey), (api) => api.settlementAdmin.getSchedule({ params: { shopId }, query: { environment: "sandbox" } }))),
+          401,
+          "invalid_api_key"
+        )
 
-        // Every problem of the values in one answer, each with its path.
-        const invalid = yield* putSchedule(shopId, "production", {
+        // Every problem of the values in one answer, each with its path (raw: values the schema refuses).
+        const invalid = yield* putScheduleRaw(shopId, "production", {
           frequency: "weekly",
           time: "25:00",
           timeZone: "Mars/Olympus",
           destination: { kind: "usdc", chain: "poly!", address: "0x1" }
         })
-        refused(invalid, 400, "invalid_request")
+        rawRefusal(invalid, 400, "invalid_request")
         assert.deepStrictEqual(invalid.body.error.details.issues.map((i: { path: string }) => i.path), [
           "weekday",
           "time",
@@ -79,61 +105,61 @@ describe("settlements over HTTP", () => {
           "destination.address"
         ])
         // Shape problems (a frequency that does not exist, a negative minimum, an unknown field, a missing one) at once too.
-        const shape = yield* putSchedule(shopId, "production", { frequency: "hourly", time: "18:00", minimumUsd: -1, extra: true })
-        refused(shape, 400, "invalid_request")
+        const shape = yield* putScheduleRaw(shopId, "production", { frequency: "hourly", time: "18:00", minimumUsd: -1, extra: true })
+        rawRefusal(shape, 400, "invalid_request")
         assert.sameMembers(shape.body.error.details.issues.map((i: { path: string }) => i.path), ["frequency", "minimumUsd", "extra", "destination"])
         assert.deepStrictEqual(shape.body.error.details.missingFields, ["destination"])
-        const daysOff = yield* putSchedule(shopId, "production", { ...daily, weekday: 3, minimumUsd: 10.005 })
-        refused(daysOff, 400, "invalid_request")
+        const daysOff = yield* putScheduleRaw(shopId, "production", { ...daily, weekday: 3, minimumUsd: 10.005 })
+        rawRefusal(daysOff, 400, "invalid_request")
         assert.deepStrictEqual(daysOff.body.error.details.issues.map((i: { path: string }) => i.path), ["weekday", "minimumUsd"])
-        const reserve = yield* putSchedule(shopId, "production", { ...daily, keepReserve: "no" })
-        refused(reserve, 400, "invalid_request")
+        const reserve = yield* putScheduleRaw(shopId, "production", { ...daily, keepReserve: "no" })
+        rawRefusal(reserve, 400, "invalid_request")
         assert.deepStrictEqual(reserve.body.error.details.issues.map((i: { path: string }) => i.path), ["keepReserve"])
-        refused(yield* call("PUT", schedulePath(shopId), { bearer: adminToken, body: daily }), 400, "invalid_request")
-        refused(yield* putSchedule("shop_unknown", "production", daily), 404, "not_found")
+        rawRefusal(yield* putScheduleRaw(shopId, undefined, daily), 400, "invalid_request")
+        refusedWith(yield* refused(putSchedule("shop_unknown", "production", daily)), 404, "not_found")
 
         // No provider pays on ETH in production.
-        const eth = yield* putSchedule(shopId, "production", { ...daily, destination: { ...daily.destination, chain: "ETH" } })
-        refused(eth, 422, "settlement_destination_unavailable")
-        assert.strictEqual(eth.body.error.details.chain, "ETH")
-        refused(yield* call("GET", schedulePath(shopId, "production"), { bearer: adminToken }), 404, "not_found")
+        const eth = yield* refused(putSchedule(shopId, "production", { ...daily, destination: { ...destination, chain: "ETH" } }))
+        refusedWith(eth, 422, "settlement_destination_unavailable")
+        assert.strictEqual(eth.details["chain"], "ETH")
+        refusedWith(yield* refused(getSchedule(shopId, "production")), 404, "not_found")
 
         // POLY is paid in production by the provider: the schedule is set, the open batch closes at its next close.
         const live = m.keys.production.secretKey
-        assert.deepStrictEqual((yield* call("GET", "/api/v1/me", { bearer: live })).body.capabilities.crypto, [])
-        const set = yield* putSchedule(shopId, "production", { ...daily, weekday: null, minimumUsd: 25.5 })
+        assert.deepStrictEqual(yield* crypto(live), [])
+        // Raw: `weekday: null`, which the host accepts but the typed client cannot send (the schema says number or absent).
+        const set = yield* putScheduleRaw(shopId, "production", { ...daily, weekday: null, minimumUsd: 25.5 })
         assert.strictEqual(set.status, 200, JSON.stringify(set.body))
         assert.deepInclude(set.body, { shopId, environment: "production", frequency: "daily", weekday: null, time: "18:00", timeZone: "America/Mexico_City", minimumUsd: 25.5, keepReserve: true })
         assert.deepStrictEqual(set.body.destination, daily.destination)
         // 18:00 in Mexico City (UTC-6 all year since 2022) is 00:00 UTC.
         assert.match(set.body.nextCloseAt, /T00:00:00\.000Z$/)
-        assert.deepStrictEqual((yield* call("GET", schedulePath(shopId, "production"), { bearer: adminToken })).body, set.body)
-        assert.deepStrictEqual((yield* call("GET", "/api/v1/me", { bearer: live })).body.capabilities.crypto, ["USDC"])
-        const batches = yield* call("GET", "/api/v1/me/settlements", { bearer: live })
-        assert.strictEqual(batches.body.data.length, 1)
-        assert.deepInclude(batches.body.data[0], { status: "open", environment: "production", destination: daily.destination, net: null, statement: null })
-        assert.strictEqual(batches.body.data[0].period.end, set.body.nextCloseAt)
+        assert.deepStrictEqual((yield* getSchedule(shopId, "production"))[0], set.body)
+        assert.deepStrictEqual(yield* crypto(live), ["USDC"])
+        const batches = yield* (yield* apiAs(live)).settlements.list({ query: {} })
+        assert.strictEqual(batches.data.length, 1)
+        assert.deepInclude(batches.data[0], { status: "open", environment: "production", destination: daily.destination, net: null, statement: null })
+        assert.strictEqual(batches.data[0]!.period.end, set.body.nextCloseAt)
 
         // Weekly on Friday, then manual: no close, no crypto.
-        const weekly = yield* putSchedule(shopId, "production", { ...daily, frequency: "weekly", weekday: 5, timeZone: "UTC" })
-        assert.strictEqual(weekly.status, 200, JSON.stringify(weekly.body))
-        assert.strictEqual(new Date(weekly.body.nextCloseAt).getUTCDay(), 5)
-        const manual = yield* putSchedule(shopId, "production", { ...daily, frequency: "manual" })
-        assert.deepInclude(manual.body, { frequency: "manual", nextCloseAt: null })
-        assert.deepStrictEqual((yield* call("GET", "/api/v1/me", { bearer: live })).body.capabilities.crypto, [])
+        const [weekly, weeklyResponse] = yield* putSchedule(shopId, "production", { ...daily, frequency: "weekly", weekday: 5, timeZone: "UTC" })
+        assert.strictEqual(weeklyResponse.status, 200)
+        assert.strictEqual(new Date(weekly.nextCloseAt ?? "").getUTCDay(), 5)
+        const [manual] = yield* putSchedule(shopId, "production", { ...daily, frequency: "manual" })
+        assert.deepInclude(manual, { frequency: "manual", nextCloseAt: null })
+        assert.deepStrictEqual(yield* crypto(live), [])
       }))
-
     it.effect("merchant: the open batch first, get, 404s, an open batch's statement is 409, /me crypto", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant()
         const sk = m.keys.sandbox.secretKey
-        const me = yield* call("GET", "/api/v1/me", { bearer: sk })
-        assert.deepStrictEqual(me.body.capabilities.crypto, ["USDC"])
+        const api = yield* apiAs(sk)
+        assert.deepStrictEqual((yield* api.identity.me()).capabilities.crypto, ["USDC"])
 
-        const list = yield* call("GET", "/api/v1/me/settlements", { bearer: sk })
-        assert.strictEqual(list.status, 200, JSON.stringify(list.body))
-        assert.deepStrictEqual(list.body.pagination, { total: 1, limit: 50, offset: 0, pages: 1 })
-        const open = list.body.data[0]
+        const [list, listResponse] = yield* api.settlements.list({ query: {}, responseMode: "decoded-and-response" })
+        assert.strictEqual(listResponse.status, 200)
+        assert.deepStrictEqual(list.pagination, { total: 1, limit: 50, offset: 0, pages: 1 })
+        const open = list.data[0]!
         assert.match(open.id, /^STL-/)
         assert.deepInclude(open, {
           status: "open",
@@ -147,63 +173,66 @@ describe("settlements over HTTP", () => {
           environment: "sandbox"
         })
         assert.deepStrictEqual(open.payout, { provider: null, reference: null, transactionHash: null, failureReason: null, paidAt: null })
-        assert.strictEqual(open.destination.chain, "SANDBOX")
+        assert.strictEqual(open.destination.kind === "usdc" ? open.destination.chain : open.destination.kind, "SANDBOX")
 
-        const got = yield* call("GET", `/api/v1/me/settlements/${open.id}`, { bearer: sk })
-        assert.strictEqual(got.status, 200)
-        assert.deepStrictEqual(got.body, open)
-        for (const path of [`/api/v1/me/settlements/${open.id}/statement.pdf`, `/api/v1/me/settlements/${open.id}/statement.csv`]) {
-          const early = yield* call("GET", path, { bearer: sk })
-          refused(early, 409, "settlement_open")
-          assert.deepStrictEqual(early.body.error.details, { settlementId: open.id, closesAt: open.period.end })
+        const [got, gotResponse] = yield* api.settlements.get({ params: { id: open.id }, responseMode: "decoded-and-response" })
+        assert.strictEqual(gotResponse.status, 200)
+        assert.deepStrictEqual(got, open)
+        for (const early of [yield* refused(api.settlements.statementPdf({ params: { id: open.id } })), yield* refused(api.settlements.statementCsv({ params: { id: open.id } }))]) {
+          refusedWith(early, 409, "settlement_open")
+          assert.deepStrictEqual(early.details, { settlementId: open.id, closesAt: open.period.end })
         }
-        for (const path of ["/api/v1/me/settlements/STL-unknown", "/api/v1/me/settlements/STL-unknown/statement.pdf", "/api/v1/me/settlements/STL-unknown/statement.csv"]) {
-          refused(yield* call("GET", path, { bearer: sk }), 404, "not_found")
+        const unknown = { params: { id: "STL-unknown" } }
+        for (const refusal of [yield* refused(api.settlements.get(unknown)), yield* refused(api.settlements.statementPdf(unknown)), yield* refused(api.settlements.statementCsv(unknown))]) {
+          refusedWith(refusal, 404, "not_found")
         }
         // Another merchant's batch is unknown to this one; so is the same shop's in the other environment.
         const other = yield* createMerchant()
-        refused(yield* call("GET", `/api/v1/me/settlements/${open.id}`, { bearer: other.keys.sandbox.secretKey }), 404, "not_found")
-        refused(yield* call("GET", `/api/v1/me/settlements/${open.id}`, { bearer: m.keys.production.secretKey }), 404, "not_found")
-        assert.deepStrictEqual((yield* call("GET", "/api/v1/me/settlements", { bearer: m.keys.production.secretKey })).body.data, [])
-        refused(yield* call("GET", "/api/v1/me/settlements", { bearer: m.keys.sandbox.publishableKey }), 403, "secret_key_required")
-        refused(yield* call("GET", "/api/v1/me/settlements"), 401, "missing_authorization")
+        const getAs = (bearer: string) => refused(Effect.flatMap(apiAs(bearer), (as) => as.settlements.get({ params: { id: open.id } })))
+        refusedWith(yield* getAs(other.keys.sandbox.secretKey), 404, "not_found")
+        refusedWith(yield* getAs(m.keys.production.secretKey), 404, "not_found")
+        assert.deepStrictEqual((yield* (yield* apiAs(m.keys.production.secretKey)).settlements.list({ query: {} })).data, [])
+        refusedWith(yield* refused(Effect.flatMap(apiAs(m.keys.sandbox.publishableKey), (as) => as.settlements.list({ query: {} }))), 403, "secret_key_required")
+        // Raw: no Authorization header, which the typed client always sends.
+        rawRefusal(yield* call("GET", "/api/v1/me/settlements"), 401, "missing_authorization")
         // Paging is clamped.
-        const paged = yield* call("GET", "/api/v1/me/settlements?limit=0&offset=5", { bearer: sk })
-        assert.deepStrictEqual(paged.body, { data: [], pagination: { total: 1, limit: 1, offset: 5, pages: 1 } })
+        const paged = yield* api.settlements.list({ query: { limit: 0, offset: 5 } })
+        assert.deepStrictEqual(paged, { data: [], pagination: { total: 1, limit: 1, offset: 5, pages: 1 } })
       }))
 
     it.effect("a closed batch's statements download as a PDF and a CSV attachment named after the batch", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant()
-        const sk = m.keys.sandbox.secretKey
-        yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })
-        const advanced = yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 86_400 } })
-        assert.strictEqual(advanced.status, 200, JSON.stringify(advanced.body))
-        const list = (yield* call("GET", "/api/v1/me/settlements", { bearer: sk })).body.data
-        assert.strictEqual(list[0].status, "open")
-        const closed = list.find((b: { status: string }) => b.status !== "open")
+        const api = yield* apiAs(m.keys.sandbox.secretKey)
+        yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: Money.decimal("100") } })
+        const [, advanced] = yield* api.sandbox.advance({ payload: { seconds: 86_400 }, headers: {}, responseMode: "decoded-and-response" })
+        assert.strictEqual(advanced.status, 200)
+        const list = (yield* api.settlements.list({ query: {} })).data
+        assert.strictEqual(list[0]!.status, "open")
+        const closed = list.find((b) => b.status !== "open")
         assert.isDefined(closed, JSON.stringify(list))
-        assert.deepStrictEqual(closed.statement, {
-          pdf: `/me/settlements/${closed.id}/statement.pdf`,
-          csv: `/me/settlements/${closed.id}/statement.csv`,
-          readyAt: closed.statement.readyAt
+        assert.deepStrictEqual(closed!.statement, {
+          pdf: `/me/settlements/${closed!.id}/statement.pdf`,
+          csv: `/me/settlements/${closed!.id}/statement.csv`,
+          readyAt: closed!.statement!.readyAt
         })
 
-        const pdf = yield* call("GET", `/api/v1${closed.statement.pdf}`, { bearer: sk })
-        assert.strictEqual(pdf.status, 200)
-        assert.strictEqual(pdf.headers.get("content-type"), "application/pdf")
-        assert.strictEqual(pdf.headers.get("content-disposition"), `attachment; filename="${closed.id}.pdf"`)
-        assert.match(String(pdf.body), /^%PDF-/)
+        const [pdf, pdfResponse] = yield* api.settlements.statementPdf({ params: { id: closed!.id }, responseMode: "decoded-and-response" })
+        assert.strictEqual(pdfResponse.status, 200)
+        assert.strictEqual(pdfResponse.headers["content-type"], "application/pdf")
+        assert.strictEqual(pdf.headers["content-disposition"], `attachment; filename="${closed!.id}.pdf"`)
+        assert.match(new TextDecoder().decode(pdf.body.subarray(0, 8)), /^%PDF-/)
 
-        const csv = yield* call("GET", `/api/v1${closed.statement.csv}`, { bearer: sk })
-        assert.strictEqual(csv.status, 200)
-        assert.strictEqual(csv.headers.get("content-type"), "text/csv; charset=utf-8")
-        assert.strictEqual(csv.headers.get("content-disposition"), `attachment; filename="${closed.id}.csv"`)
-        const rows = String(csv.body).replace(/^\uFEFF/, "").trimEnd().split("\r\n")
+        const [csv, csvResponse] = yield* api.settlements.statementCsv({ params: { id: closed!.id }, responseMode: "decoded-and-response" })
+        assert.strictEqual(csvResponse.status, 200)
+        assert.strictEqual(csvResponse.headers["content-type"], "text/csv; charset=utf-8")
+        assert.strictEqual(csv.headers["content-disposition"], `attachment; filename="${closed!.id}.csv"`)
+        const rows = csv.body.replace(/^\uFEFF/, "").trimEnd().split("\r\n")
         assert.strictEqual(rows[0], "batch_id,at_utc,kind,transaction_id,reference,merchant_order_id,method,amount_local,currency_local,amount_usd,fees_usd")
-        assert.strictEqual(rows.length - 1, closed.lineCount)
+        assert.strictEqual(rows.length - 1, closed!.lineCount)
       }))
 
+    // Notifications stay raw: the provider's bytes and Content-Type are what is under test.
     it.effect("provider notifications: HEAD check, unknown provider, unverified refused, a text/plain body read as sent", () =>
       Effect.gen(function*() {
         const path = "/api/v1/providers/stl-test/settlement-callbacks"
@@ -213,8 +242,8 @@ describe("settlements over HTTP", () => {
 
         const sns = JSON.stringify({ Type: "Notification", MessageId: "m-1", Message: "{\"notificationType\":\"transfers\"}" })
         const textPlain = { "content-type": "text/plain; charset=UTF-8" }
-        refused(yield* call("POST", "/api/v1/providers/nobody/settlement-callbacks", { rawBody: sns, headers: textPlain }), 404, "not_found")
-        refused(yield* call("POST", path, { rawBody: sns, headers: { ...textPlain, "x-stl-signature": "forged" } }), 401, "authentication_failed")
+        rawRefusal(yield* call("POST", "/api/v1/providers/nobody/settlement-callbacks", { rawBody: sns, headers: textPlain }), 404, "not_found")
+        rawRefusal(yield* call("POST", path, { rawBody: sns, headers: { ...textPlain, "x-stl-signature": "forged" } }), 401, "authentication_failed")
         assert.strictEqual(received.length, 0)
 
         const ok = yield* call("POST", path, { rawBody: sns, headers: { ...textPlain, "X-Stl-Signature": "valid" } })

@@ -8,8 +8,11 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { Effect } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
+import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { eventTypes } from "../../core/webhooks/Webhook.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
+import { apiAs } from "../support/TypedApi.ts"
 
 describe("webhooks section of /openapi.json", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -25,40 +28,46 @@ describe("webhooks section of /openapi.json", () => {
         }
 
         const sk = (yield* createMerchant()).keys.sandbox.secretKey
-        const pay = (simulate: string) =>
-          Effect.map(call("POST", "/api/v1/payments", {
-            bearer: sk,
+        const api = yield* apiAs(sk)
+        const pay = (simulate: SandboxSimulate) =>
+          Effect.map(api.payments.create({
             headers: { "sandbox-simulate": simulate },
-            body: { amount: 40, paymentMethodId: "sbx_pix", merchantOrderId: `o-${simulate}`, userName: "Ana Souza", userEmail: "ana@example.com" }
-          }), (r) => r.body.transactionId as string)
+            payload: { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", merchantOrderId: `o-${simulate}`, userName: "Ana Souza", userEmail: "ana@example.com" }
+          }), (created) => created.transactionId)
+        const advance = (seconds: number) => api.sandbox.advance({ payload: { seconds }, headers: {} })
         const paid = yield* pay("paid")
         yield* pay("failed")
-        yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 1 } })
-        assert.strictEqual((yield* call("POST", `/api/v1/payments/${paid}/refund`, { bearer: sk, body: { amount: 10 } })).status, 201)
-        yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 3600 } })
+        yield* advance(1)
+        const [, refunded] = yield* api.claims.refund({ params: { id: paid }, payload: { amount: Money.decimal("10") }, headers: {}, responseMode: "decoded-and-response" })
+        assert.strictEqual(refunded.status, 201)
+        yield* advance(3600)
 
         // Sandbox payouts (one completed, one failed), a withdrawal, a credited deposit.
         const spei = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" }
-        for (const action of ["completed", "failed"]) {
-          const sent = yield* call("POST", "/api/v1/me/payout/send", { bearer: sk, body: { methodId: "sbx_po_mx_spei", amount: 100, recipient: spei } })
-          assert.strictEqual(sent.status, 201, JSON.stringify(sent.body))
-          assert.strictEqual((yield* call("POST", `/api/v1/me/payout/send/${sent.body.payout.id}/simulate`, { bearer: sk, body: { action } })).status, 200)
+        for (const action of ["completed", "failed"] as const) {
+          const [sent, sentResponse] = yield* api.payouts.send({ payload: { methodId: "sbx_po_mx_spei", amount: Money.decimal("100"), recipient: spei }, headers: {}, responseMode: "decoded-and-response" })
+          assert.strictEqual(sentResponse.status, 201)
+          const [, simulated] = yield* api.payouts.simulate({ params: { id: sent.payout.id }, payload: { action }, responseMode: "decoded-and-response" })
+          assert.strictEqual(simulated.status, 200)
         }
-        yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })
-        const withdrawal = yield* call("POST", "/api/v1/me/withdrawals", {
-          bearer: sk,
-          body: { amount: 50, destination: { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "0321 8000 0118 3597 19", swiftCode: "bcmrmxmm" } }
+        yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: Money.decimal("100") } })
+        const [withdrawal, withdrawalResponse] = yield* api.withdrawals.create({
+          payload: { amount: Money.decimal("50"), destination: { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "0321 8000 0118 3597 19", swiftCode: "bcmrmxmm" } },
+          headers: {},
+          responseMode: "decoded-and-response"
         })
-        assert.strictEqual(withdrawal.status, 201, JSON.stringify(withdrawal.body))
-        yield* call("POST", `/api/v1/me/withdrawals/${withdrawal.body.withdrawal.id}/simulate`, { bearer: sk, body: { action: "completed" } })
-        const account = yield* call("POST", "/api/v1/me/deposit-accounts", { bearer: sk, body: { endUserRef: "u1", name: "María López", email: "maria@example.com" } })
-        assert.strictEqual(account.status, 201, JSON.stringify(account.body))
-        const deposited = yield* call("POST", `/api/v1/me/deposit-accounts/${account.body.account.id}/simulate-deposit`, {
-          bearer: sk,
-          body: { amount: 1850, payerName: "Juan Pérez", trackingKey: "MBAN01002411220001" }
+        assert.strictEqual(withdrawalResponse.status, 201)
+        yield* api.withdrawals.simulate({ params: { id: withdrawal.withdrawal.id }, payload: { action: "completed" } })
+        const [account, accountResponse] = yield* api.deposits.getOrCreate({ payload: { endUserRef: "u1", name: "María López", email: "maria@example.com" }, responseMode: "decoded-and-response" })
+        assert.strictEqual(accountResponse.status, 201)
+        const [, deposited] = yield* api.deposits.simulate({
+          params: { id: account.account.id },
+          payload: { amount: Money.decimal("1850"), payerName: "Juan Pérez", trackingKey: "MBAN01002411220001" },
+          responseMode: "decoded-and-response"
         })
-        assert.isBelow(deposited.status, 300, JSON.stringify(deposited.body))
+        assert.isBelow(deposited.status, 300)
 
+        // Raw: the events as the wire carries them, validated against the document's schemas.
         const emitted = (yield* call("GET", "/api/v1/events?limit=100", { bearer: sk })).body.data as ReadonlyArray<{ type: string; data: object }>
         const types = new Set(emitted.map((e) => e.type))
         for (

@@ -7,13 +7,30 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Server } from "node:http"
 import Stripe from "stripe"
+import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import * as Money from "../../core/Money.ts"
+import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { type ReceivedEvent, startReceiver } from "../../examples/webhook-receiver/main.ts"
 import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { apiAs, refused } from "../support/TypedApi.ts"
 
 const stripe = new Stripe("sk_test_unused")
 
+type Client = Effect.Success<ReturnType<typeof apiAs>>
 
+/** A sandbox payment the simulator settles as `simulate` says. */
+const pay = (api: Client, simulate: SandboxSimulate, amount: number, paymentMethodId: string, merchantOrderId?: string) =>
+  api.payments.create({
+    payload: { amount: Money.decimal(String(amount)), paymentMethodId, ...(merchantOrderId === undefined ? {} : { merchantOrderId }) },
+    headers: { "sandbox-simulate": simulate }
+  })
+
+/** Registers a webhook; answers it with the raw response (its status asserted). */
+const register = (api: Client, payload: { readonly url?: string; readonly events: ReadonlyArray<string>; readonly description?: string }) =>
+  api.webhooks.create({ payload, headers: {}, responseMode: "decoded-and-response" })
+
+const issuePaths = (e: { readonly details: Record<string, unknown> }) => (e.details["issues"] as ReadonlyArray<{ path: string }>).map((i) => i.path)
 
 /** A subscriber on a free loopback port: the example receiver, or a fixed status. */
 const subscriber = (handler: { readonly secret?: string; readonly status?: number }) =>
@@ -45,8 +62,12 @@ describe("webhooks API", () => {
       Effect.gen(function*() {
         const { keys } = yield* createMerchant()
         const sk = keys.sandbox.secretKey
-        const bad: Array<[Record<string, unknown>, string]> = [
-          [{ url: "https://x.example/h" }, "events"],
+        const api = yield* apiAs(sk)
+        // Raw: a body without its required events, which the typed client cannot build.
+        const noEvents = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: "https://x.example/h" } })
+        assert.strictEqual(noEvents.status, 400)
+        assert.include(noEvents.body.error.details.issues.map((i: { path: string }) => i.path), "events")
+        const bad: Array<[{ url: string; events: Array<string> }, string]> = [
           [{ url: "https://x.example/h", events: [] }, "events"],
           [{ url: "https://x.example/h", events: ["payment.exploded"] }, "events.0"],
           [{ url: "ftp://x.example/h", events: ["*"] }, "url"],
@@ -54,77 +75,64 @@ describe("webhooks API", () => {
           [{ url: "not a url", events: ["*"] }, "url"]
         ]
         for (const [body, path] of bad) {
-          const reply = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body })
-          assert.strictEqual(reply.status, 400, JSON.stringify(body))
-          assert.include(reply.body.error.details.issues.map((i: { path: string }) => i.path), path)
+          const reply = yield* refused(register(api, body))
+          assert.strictEqual(httpStatus[reply.code], 400, JSON.stringify(body))
+          assert.include(issuePaths(reply), path)
         }
-        const created = yield* call("POST", "/api/v1/webhooks", {
-          bearer: sk,
-          body: { url: "https://merchant.example/hooks", events: ["payment.completed", "payment.failed"], description: "main" }
-        })
-        assert.strictEqual(created.status, 201)
-        assert.match(created.body.id, /^wh_/)
-        assert.match(created.body.secret, /^whsec_[0-9A-Za-z]{40,}$/)
-        assert.isFalse(created.body.managed)
-        assert.isTrue(created.body.active)
-        const read = yield* call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: sk })
-        assert.notProperty(read.body, "secret")
-        const list = yield* call("GET", "/api/v1/webhooks?limit=500", { bearer: sk })
-        assert.strictEqual(list.body.pagination.limit, 100)
-        assert.notInclude(JSON.stringify(list.body), created.body.secret)
+        const [created, createdResponse] = yield* register(api, { url: "https://merchant.example/hooks", events: ["payment.completed", "payment.failed"], description: "main" })
+        assert.strictEqual(createdResponse.status, 201)
+        assert.match(created.id, /^wh_/)
+        assert.match(created.secret, /^whsec_[0-9A-Za-z]{40,}$/)
+        assert.isFalse(created.managed)
+        assert.isTrue(created.active)
+        // The typed client refuses an answer with a field its schema lacks: a leaked secret fails the read.
+        const read = yield* api.webhooks.get({ params: { id: created.id } })
+        assert.notProperty(read, "secret")
+        const list = yield* api.webhooks.list({ query: { limit: 500 } })
+        assert.strictEqual(list.pagination.limit, 100)
+        assert.notInclude(JSON.stringify(list), created.secret)
 
-        const patched = yield* call("PATCH", `/api/v1/webhooks/${created.body.id}`, {
-          bearer: sk,
-          body: { events: ["*"], active: false, description: null }
-        })
-        assert.deepStrictEqual([patched.body.events, patched.body.active, patched.body.description], [["*"], false, null])
-        const rotated = yield* call("POST", `/api/v1/webhooks/${created.body.id}/rotate-secret`, { bearer: sk })
-        assert.notStrictEqual(rotated.body.secret, created.body.secret)
-        assert.isString(rotated.body.previousSecretExpiresAt)
+        const patched = yield* api.webhooks.update({ params: { id: created.id }, payload: { events: ["*"], active: false, description: null } })
+        assert.deepStrictEqual([patched.events, patched.active, patched.description], [["*"], false, null])
+        const rotated = yield* api.webhooks.rotateSecret({ params: { id: created.id }, headers: {} })
+        assert.notStrictEqual(rotated.secret, created.secret)
+        assert.isString(rotated.previousSecretExpiresAt)
 
         const other = yield* createMerchant()
-        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: other.keys.sandbox.secretKey })).status, 404)
-        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: keys.production.secretKey })).status, 404)
-        const deleted = yield* call("DELETE", `/api/v1/webhooks/${created.body.id}`, { bearer: sk })
-        assert.deepStrictEqual(deleted.body, { id: created.body.id, deleted: true })
-        assert.strictEqual((yield* call("DELETE", `/api/v1/webhooks/${created.body.id}`, { bearer: sk })).status, 404)
+        const readAs = (bearer: string) => refused(Effect.flatMap(apiAs(bearer), (o) => o.webhooks.get({ params: { id: created.id } })))
+        assert.strictEqual(httpStatus[(yield* readAs(other.keys.sandbox.secretKey)).code], 404)
+        assert.strictEqual(httpStatus[(yield* readAs(keys.production.secretKey)).code], 404)
+        const deleted = yield* api.webhooks.remove({ params: { id: created.id } })
+        assert.deepStrictEqual(deleted, { id: created.id, deleted: true })
+        assert.strictEqual(httpStatus[(yield* refused(api.webhooks.remove({ params: { id: created.id } }))).code], 404)
       }))
 
     it.effect("a subscriber receives the events of a payment flow, signed, and the log shows the deliveries", () =>
       Effect.scoped(Effect.gen(function*() {
         const { keys } = yield* createMerchant()
-        const sk = keys.sandbox.secretKey
-        const placeholder = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: "https://placeholder.example", events: ["*"] } })
-        const sub = yield* subscriber({ secret: placeholder.body.secret })
-        yield* call("PATCH", `/api/v1/webhooks/${placeholder.body.id}`, { bearer: sk, body: { url: sub.url } })
+        const api = yield* apiAs(keys.sandbox.secretKey)
+        const [placeholder] = yield* register(api, { url: "https://placeholder.example", events: ["*"] })
+        const sub = yield* subscriber({ secret: placeholder.secret })
+        yield* api.webhooks.update({ params: { id: placeholder.id }, payload: { url: sub.url } })
 
-        const paid = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
-          headers: { "sandbox-simulate": "paid" },
-          body: { amount: 15, paymentMethodId: "sbx_spei", merchantOrderId: "wh-1" }
-        })
-        const failed = yield* call("POST", "/api/v1/payments", {
-          bearer: sk,
-          headers: { "sandbox-simulate": "failed" },
-          body: { amount: 15, paymentMethodId: "sbx_spei" }
-        })
+        const paid = yield* pay(api, "paid", 15, "sbx_spei", "wh-1")
+        const failed = yield* pay(api, "failed", 15, "sbx_spei")
+        // The receiver is a server of its own (the example): between reads, eventually runs the due deliveries.
         const events = yield* eventually(Effect.sync(() => sub.received), (r) => r.length >= 3)
         assert.sameMembers(events.map((e) => e.type), ["payment.completed", "payment.captured", "payment.failed"])
         const completed = events.find((e) => e.type === "payment.completed")!
-        assert.strictEqual((completed.envelope["data"] as { id: string }).id, paid.body.transactionId)
+        assert.strictEqual((completed.envelope["data"] as { id: string }).id, paid.transactionId)
         assert.strictEqual(completed.envelope["merchantOrderId"], "wh-1")
-        assert.strictEqual(((events.find((e) => e.type === "payment.failed")!).envelope["data"] as { id: string }).id, failed.body.transactionId)
+        assert.strictEqual(((events.find((e) => e.type === "payment.failed")!).envelope["data"] as { id: string }).id, failed.transactionId)
 
         const log = yield* eventually(
-          call("GET", `/api/v1/webhooks/${placeholder.body.id}/deliveries?status=succeeded`, { bearer: sk }),
-          (r) => r.body.pagination.total === 3
+          api.webhooks.deliveries({ params: { id: placeholder.id }, query: { status: "succeeded" } }),
+          (r) => r.pagination.total === 3
         )
-        assert.strictEqual(log.body.pagination.total, 3)
-        assert.isTrue(log.body.data.every((d: { attempts: number; lastStatusCode: number; succeededAt: string }) =>
-          d.attempts === 1 && d.lastStatusCode === 204 && d.succeededAt !== null
-        ))
-        const replayed = yield* call("POST", `/api/v1/webhooks/${placeholder.body.id}/deliveries/${log.body.data[0].id}/replay`, { bearer: sk })
-        assert.strictEqual(replayed.body.status, "pending")
+        assert.strictEqual(log.pagination.total, 3)
+        assert.isTrue(log.data.every((d) => d.attempts === 1 && d.lastStatusCode === 204 && d.succeededAt !== null))
+        const replayed = yield* api.webhooks.replay({ params: { id: placeholder.id, deliveryId: log.data[0]!.id }, headers: {} })
+        assert.strictEqual(replayed.status, "pending")
         yield* eventually(Effect.sync(() => sub.received), (r) => r.length >= 4)
         assert.strictEqual(sub.received.length, 4)
       })))
@@ -132,47 +140,49 @@ describe("webhooks API", () => {
     it.effect("a managed webhook delivers to the host's inbox, which verifies and keeps the events", () =>
       Effect.gen(function*() {
         const { keys } = yield* createMerchant()
-        const sk = keys.sandbox.secretKey
-        const managed = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { events: ["payment.completed"] } })
-        assert.strictEqual(managed.status, 201)
-        assert.isTrue(managed.body.managed)
-        assert.strictEqual(managed.body.url, `http://api.test.local/api/v1/webhooks/inbox/${managed.body.id}`)
-        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const inbox = yield* eventually(call("GET", `/api/v1/webhooks/${managed.body.id}/inbox`, { bearer: sk }), (r) => r.body.pagination?.total === 1)
-        assert.strictEqual(inbox.body.data[0].event, "payment.completed")
-        assert.isTrue(inbox.body.data[0].signatureValid)
-        assert.strictEqual(inbox.body.data[0].payload.type, "payment.completed")
+        const api = yield* apiAs(keys.sandbox.secretKey)
+        const [managed, managedResponse] = yield* register(api, { events: ["payment.completed"] })
+        assert.strictEqual(managedResponse.status, 201)
+        assert.isTrue(managed.managed)
+        assert.strictEqual(managed.url, `http://api.test.local/api/v1/webhooks/inbox/${managed.id}`)
+        yield* pay(api, "paid", 9, "sbx_pix")
+        const inboxOf = (id: string) => api.webhooks.inbox({ params: { id }, query: {} })
+        const inbox = yield* eventually(inboxOf(managed.id), (r) => r.pagination.total === 1)
+        assert.strictEqual(inbox.data[0]!.event, "payment.completed")
+        assert.isTrue(inbox.data[0]!.signatureValid)
+        assert.strictEqual((inbox.data[0]!.payload as { type: string }).type, "payment.completed")
 
-        // The inbox URL itself accepts only deliveries signed with the webhook's secret.
+        // The inbox URL itself accepts only deliveries signed with the webhook's secret (raw: the
+        // signature covers the exact bytes sent).
         const body = JSON.stringify({ id: "evt_x", type: "payment.completed", data: {} })
-        const forged = yield* call("POST", `/api/v1/webhooks/inbox/${managed.body.id}`, {
+        const forged = yield* call("POST", `/api/v1/webhooks/inbox/${managed.id}`, {
           rawBody: body,
           headers: { "x-service-signature": `t=${Math.floor(Date.now() / 1000)},v1=${"a".repeat(64)}` }
         })
         assert.strictEqual(forged.status, 401)
-        const genuine = yield* call("POST", `/api/v1/webhooks/inbox/${managed.body.id}`, {
+        const genuine = yield* call("POST", `/api/v1/webhooks/inbox/${managed.id}`, {
           rawBody: body,
-          headers: { "x-service-signature": stripe.webhooks.generateTestHeaderString({ payload: body, secret: managed.body.secret }) }
+          headers: { "x-service-signature": stripe.webhooks.generateTestHeaderString({ payload: body, secret: managed.secret }) }
         })
         assert.strictEqual(genuine.status, 200)
-        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${managed.body.id}/inbox`, { bearer: sk })).body.pagination.total, 2)
-        const external = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: "https://x.example/h", events: ["*"] } })
-        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${external.body.id}/inbox`, { bearer: sk })).status, 400)
+        assert.strictEqual((yield* inboxOf(managed.id)).pagination.total, 2)
+        const [external] = yield* register(api, { url: "https://x.example/h", events: ["*"] })
+        assert.strictEqual(httpStatus[(yield* refused(inboxOf(external.id))).code], 400)
       }))
 
     it.effect("410 Gone from the subscriber turns the webhook off", () =>
       Effect.scoped(Effect.gen(function*() {
         const { keys } = yield* createMerchant()
-        const sk = keys.sandbox.secretKey
+        const api = yield* apiAs(keys.sandbox.secretKey)
         const gone = yield* subscriber({ status: 410 })
-        const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: gone.url, events: ["payment.completed"] } })
-        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const off = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}`, { bearer: sk }), (r) => r.body.active === false)
-        assert.isFalse(off.body.active)
-        assert.include(off.body.disabledReason, "410")
-        const log = yield* call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk })
-        assert.strictEqual(log.body.data[0].status, "dead_letter")
-        assert.strictEqual(log.body.data[0].lastStatusCode, 410)
+        const [created] = yield* register(api, { url: gone.url, events: ["payment.completed"] })
+        yield* pay(api, "paid", 9, "sbx_pix")
+        const off = yield* eventually(api.webhooks.get({ params: { id: created.id } }), (r) => r.active === false)
+        assert.isFalse(off.active)
+        assert.include(off.disabledReason ?? "", "410")
+        const log = yield* api.webhooks.deliveries({ params: { id: created.id }, query: {} })
+        assert.strictEqual(log.data[0]!.status, "dead_letter")
+        assert.strictEqual(log.data[0]!.lastStatusCode, 410)
         assert.strictEqual(gone.statuses.length, 1)
       })))
   })
@@ -193,20 +203,22 @@ describe("webhook targets cannot reach internal networks (no WEBHOOK_ALLOW_PRIVA
       Effect.gen(function*() {
         const { keys } = yield* createMerchant()
         for (const [environment, sk] of [["sandbox", keys.sandbox.secretKey], ["production", keys.production.secretKey]] as const) {
+          const api = yield* apiAs(sk)
           for (const url of internalTargets) {
-            const refused = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: environment === "production" ? url.replace("http:", "https:") : url, events: ["*"] } })
-            assert.strictEqual(refused.status, 400, `${environment} ${url}: ${JSON.stringify(refused.body)}`)
-            assert.strictEqual(refused.body.error.code, "invalid_request")
-            assert.deepStrictEqual(refused.body.error.details.issues.map((i: { path: string }) => i.path), ["url"])
+            const refusal = yield* refused(register(api, { url: environment === "production" ? url.replace("http:", "https:") : url, events: ["*"] }))
+            assert.strictEqual(httpStatus[refusal.code], 400, `${environment} ${url}: ${refusal.message}`)
+            assert.strictEqual(refusal.code, "invalid_request")
+            assert.deepStrictEqual(issuePaths(refusal), ["url"])
           }
         }
-        const plain = yield* call("POST", "/api/v1/webhooks", { bearer: keys.production.secretKey, body: { url: "http://hooks.example.com/h", events: ["*"] } })
-        assert.strictEqual(plain.status, 400)
-        const ok = yield* call("POST", "/api/v1/webhooks", { bearer: keys.sandbox.secretKey, body: { url: "https://hooks.example.com/h", events: ["*"] } })
-        assert.strictEqual(ok.status, 201, JSON.stringify(ok.body))
-        const patched = yield* call("PATCH", `/api/v1/webhooks/${ok.body.id}`, { bearer: keys.sandbox.secretKey, body: { url: "http://169.254.169.254/" } })
-        assert.strictEqual(patched.status, 400)
-        assert.strictEqual((yield* call("GET", `/api/v1/webhooks/${ok.body.id}`, { bearer: keys.sandbox.secretKey })).body.url, "https://hooks.example.com/h")
+        const sandbox = yield* apiAs(keys.sandbox.secretKey)
+        const plain = yield* refused(Effect.flatMap(apiAs(keys.production.secretKey), (api) => register(api, { url: "http://hooks.example.com/h", events: ["*"] })))
+        assert.strictEqual(httpStatus[plain.code], 400)
+        const [ok, okResponse] = yield* register(sandbox, { url: "https://hooks.example.com/h", events: ["*"] })
+        assert.strictEqual(okResponse.status, 201)
+        const patched = yield* refused(sandbox.webhooks.update({ params: { id: ok.id }, payload: { url: "http://169.254.169.254/" } }))
+        assert.strictEqual(httpStatus[patched.code], 400)
+        assert.strictEqual((yield* sandbox.webhooks.get({ params: { id: ok.id } })).url, "https://hooks.example.com/h")
       }))
 
     it.effect("a name that resolves to an internal address is registered but never delivered to (DNS rebinding)", () =>
@@ -219,13 +231,13 @@ describe("webhook targets cannot reach internal networks (no WEBHOOK_ALLOW_PRIVA
         const receiver = yield* subscriber({ status: 200 })
         const port = new URL(receiver.url).port
         const { keys } = yield* createMerchant()
-        const sk = keys.sandbox.secretKey
-        const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: `http://${name}:${port}/hooks`, events: ["payment.completed"] } })
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const log = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
-        assert.strictEqual(log.body.data[0].status, "failed", JSON.stringify(log.body.data[0]))
-        assert.include(log.body.data[0].lastError, "refused target")
+        const api = yield* apiAs(keys.sandbox.secretKey)
+        const [created, createdResponse] = yield* register(api, { url: `http://${name}:${port}/hooks`, events: ["payment.completed"] })
+        assert.strictEqual(createdResponse.status, 201)
+        yield* pay(api, "paid", 9, "sbx_pix")
+        const log = yield* eventually(api.webhooks.deliveries({ params: { id: created.id }, query: {} }), (r) => (r.data[0]?.attempts ?? 0) >= 1)
+        assert.strictEqual(log.data[0]!.status, "failed", JSON.stringify(log.data[0]))
+        assert.include(log.data[0]!.lastError ?? "", "refused target")
         assert.strictEqual(receiver.statuses.length, 0, "nothing reached the internal address")
       })))
   })
@@ -247,12 +259,12 @@ describe("webhook delivery does not follow redirects", () => {
           ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
         )
         const { keys } = yield* createMerchant()
-        const sk = keys.sandbox.secretKey
-        const created = yield* call("POST", "/api/v1/webhooks", { bearer: sk, body: { url: redirecting.url, events: ["payment.completed"] } })
-        yield* call("POST", "/api/v1/payments", { bearer: sk, headers: { "sandbox-simulate": "paid" }, body: { amount: 9, paymentMethodId: "sbx_pix" } })
-        const log = yield* eventually(call("GET", `/api/v1/webhooks/${created.body.id}/deliveries`, { bearer: sk }), (r) => r.body.data?.[0]?.attempts >= 1)
-        assert.strictEqual(log.body.data[0].lastStatusCode, 302)
-        assert.strictEqual(log.body.data[0].status, "failed")
+        const api = yield* apiAs(keys.sandbox.secretKey)
+        const [created] = yield* register(api, { url: redirecting.url, events: ["payment.completed"] })
+        yield* pay(api, "paid", 9, "sbx_pix")
+        const log = yield* eventually(api.webhooks.deliveries({ params: { id: created.id }, query: {} }), (r) => (r.data[0]?.attempts ?? 0) >= 1)
+        assert.strictEqual(log.data[0]!.lastStatusCode, 302)
+        assert.strictEqual(log.data[0]!.status, "failed")
         assert.strictEqual(target.statuses.length, 0, "the redirect was not followed")
       })))
   })
