@@ -9,7 +9,7 @@ import { ConfigProvider, Context, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { call, createMerchant, byTheWorker, eventually, testHost } from "../support/Host.ts"
 
 interface Span {
   readonly traceId: string
@@ -108,7 +108,8 @@ describe("OTLP traces", () => {
           body: { amount: 13, paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725" }
         })
         assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const job = yield* eventually(
+        // The host's worker runs the job and the delivery, under the host's tracer.
+        const job = yield* byTheWorker(
           Effect.sync(() => spans.find((s) => s.name === "Job payment.sandbox_outcome" && (s.links ?? []).some((l) => l.traceId === traceId))),
           (s) => s !== undefined
         )
@@ -116,7 +117,7 @@ describe("OTLP traces", () => {
         assert.notStrictEqual(job!.traceId, traceId, "its own trace")
         const linked = spans.find((s) => s.spanId === job!.links![0]!.spanId)
         assert.strictEqual(linked?.traceId, traceId, "the link names a span of the request's trace")
-        const delivery = yield* eventually(
+        const delivery = yield* byTheWorker(
           Effect.sync(() => spans.find((s) => s.name === "Webhook delivery" && (s.links ?? []).some((l) => l.traceId === job!.traceId))),
           (s) => s !== undefined
         )

@@ -67,12 +67,20 @@ const drainIfHosted = Effect.flatMap(
  * at most 100 times) only when nothing was due here, i.e. the host's own worker holds the job or
  * a receiver outside the host has yet to answer. Answers the last value read.
  */
-export const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) =>
+export const eventually = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) => polling(probe, done, drainIfHosted)
+
+/**
+ * Reads `probe` every 20 ms (at most 100 times) until `done` holds, leaving the work to the host's
+ * own worker: for a test of what that worker does around the work (its traces, its tracer).
+ */
+export const byTheWorker = <A, E, R>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean) => polling(probe, done, Effect.succeed(0))
+
+const polling = <A, E, R, R2>(probe: Effect.Effect<A, E, R>, done: (a: A) => boolean, drain: Effect.Effect<number, never, R2>) =>
   Effect.gen(function*() {
     for (let waits = 0; waits < 100;) {
       const value = yield* probe
       if (done(value)) return value
-      if ((yield* drainIfHosted) === 0) {
+      if ((yield* drain) === 0) {
         waits++
         yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
       }
