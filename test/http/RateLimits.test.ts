@@ -12,6 +12,7 @@ import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
 import { defaultRateLimits, RateLimits } from "../../adapters/http/server/RateLimits.ts"
 import { loopbackConfig } from "../../host/Config.ts"
 import { hostLayer } from "../../host/Host.ts"
+import { storeTargets } from "../support/Stores.ts"
 import { adminToken, baseUrl, call, createMerchant, eventually, type Reply, testHost } from "../support/Host.ts"
 
 const databaseUrl = process.env["DATABASE_URL"]
@@ -88,6 +89,28 @@ describe("rate limits", () => {
         assert.deepStrictEqual(sandboxKeyReplies.map((r) => r.status), [200, 200, 200, 200])
       }))
   })
+
+  for (const target of storeTargets("ratelimit").filter((t) => t.name !== "memory")) {
+  layer(testHost(target.layer(), { rateLimits: { productionPerSecond: 40, sandboxPerSecond: 40, authPerMinute: 10 } }), {
+    timeout: 60_000,
+    excludeTestServices: true
+  })((it) => {
+    it.effect(`on ${target.name}, a concurrent burst within a credential's allowance passes whole: concurrent requests share one lease of the counter`, () =>
+      Effect.gen(function*() {
+        const merchant = yield* createMerchant()
+        const token = yield* call("POST", "/api/v1/auth/token", {
+          body: { apiKey: merchant.keys.sandbox.publishableKey, secretKey: merchant.keys.sandbox.secretKey }
+        })
+        // 30 at once of 40 a second: each request that finds the lease spent used to reserve a
+        // chunk of its own and overwrite the others' leases, spending the allowance on nothing.
+        const replies: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 30 }, () => call("GET", "/api/v1/ping", { bearer: token.body.accessToken })),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(replies.filter((r) => r.status !== 200).map((r) => r.status), [])
+      }))
+  })
+  }
 
   it.live.skipIf(databaseUrl === undefined)("two replicas on one PostgreSQL share the allowance", () =>
     Effect.gen(function*() {

@@ -17,7 +17,7 @@
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
  */
 import * as Metrics from "../../../core/Metrics.ts"
-import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Context, Deferred, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
@@ -109,30 +109,39 @@ export class RateLimits extends Context.Service<RateLimits, {
        * still bounds the sum over replicas: a replica only spends points the counter holds for it
        * (when fewer than a chunk are left it keeps what the counter granted). The cost: with
        * several replicas, a client can be refused up to (chunk - 1) per other replica early.
+       * Requests that find the lease spent while it is being refilled wait for that one refill;
+       * once the counter grants nothing, the rest of the window is refused here, with no statement.
        */
-      const leases = new Map<string, { remaining: number; readonly until: number; readonly res: RateLimiterRes }>()
-      const takeLeased = (bucket: Bucket, key: string) =>
+      const leases = new Map<string, Lease>()
+      const takeLeased = (bucket: Bucket, key: string): Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest> =>
         Effect.suspend(() => {
           const id = `${bucket}|${key}`
           const lease = leases.get(id)
           const now = Date.now()
-          if (lease !== undefined && lease.remaining > 0 && now < lease.until) {
-            lease.remaining--
-            return answer(bucket, new RateLimiterRes(lease.res.remainingPoints + lease.remaining, lease.until - now), true)
+          if (lease !== undefined && now < lease.until) {
+            if (lease.remaining > 0) {
+              lease.remaining--
+              return answer(bucket, new RateLimiterRes(lease.res.remainingPoints + lease.remaining, lease.until - now), true)
+            }
+            // The counter had nothing left for this window: refused here until it ends.
+            if (lease.exhausted) return answer(bucket, new RateLimiterRes(0, lease.until - now), false)
           }
+          // One refill at a time per lease: the requests that find it spent meanwhile wait for it
+          // and take from it (each reserving a chunk of its own overwrote the others' leases, and
+          // a burst within the limit was refused).
+          if (lease?.refill !== undefined) return Effect.andThen(Deferred.await(lease.refill), takeLeased(bucket, key))
+          const refill = Deferred.makeUnsafe<void>()
+          leases.set(id, { remaining: 0, until: 0, res: lease?.res ?? new RateLimiterRes(), refill, exhausted: false })
           const { points } = limiters[bucket]
           const chunk = chunkOf(points)
           return Effect.flatMap(consume(bucket, key, chunk), ({ res }) => {
             // What the counter granted this replica: the whole chunk, or what was left of the limit.
             const granted = Math.min(chunk, Math.max(0, points - (res.consumedPoints - chunk)))
-            if (granted === 0) {
-              leases.delete(id)
-              return answer(bucket, res, false)
-            }
             if (leases.size > maxLeases) leases.clear()
-            leases.set(id, { remaining: granted - 1, until: now + res.msBeforeNext, res })
+            leases.set(id, { remaining: Math.max(0, granted - 1), until: now + res.msBeforeNext, res, refill: undefined, exhausted: granted === 0 })
+            if (granted === 0) return answer(bucket, res, false)
             return answer(bucket, new RateLimiterRes(res.remainingPoints + granted - 1, res.msBeforeNext), true)
-          })
+          }).pipe(Effect.ensuring(Deferred.succeed(refill, undefined)))
         })
       const take = (bucket: Bucket, key: string) =>
         Option.isSome(sql) && bucket !== "auth"
@@ -152,6 +161,16 @@ export const RateLimitsFromConfig = Layer.unwrap(Effect.map(HttpConfig, (config)
 
 /** Points a replica reserves at once from a shared per-second limit: a tenth of it, 1 to 10. */
 const chunkOf = (limit: number) => Math.max(1, Math.min(10, Math.floor(limit / 10)))
+/** Points of the shared counter this replica holds for one key, and the refill in flight, if any. */
+interface Lease {
+  remaining: number
+  readonly until: number
+  readonly res: RateLimiterRes
+  readonly refill: Deferred.Deferred<void> | undefined
+  /** The counter granted nothing: the window's limit is spent. */
+  readonly exhausted: boolean
+}
+
 /** Leases kept at most (one per credential seen in the last second); beyond, they are dropped. */
 const maxLeases = 10_000
 
