@@ -4,8 +4,8 @@
  * endpoints, shared by two replicas on one PostgreSQL.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Context, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
-import { HttpServer } from "effect/http"
+import { Context, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { HttpServer, HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { SqlStore } from "../../adapters/storage/sql/SqlStore.ts"
@@ -160,6 +160,28 @@ describe("rate limits", () => {
         yield* Effect.promise(() => Promise.all([a.dispose(), b.dispose()]))
       }
     }), 60_000)
+
+  it.live("a request interrupted while it refills its credential's lease (its client gone) leaves the lease to the next one", () =>
+    Effect.gen(function*() {
+      const store = yield* Layer.build(SqlStore.pglite(undefined))
+      const limits = yield* Layer.build(RateLimits.layer({ productionPerSecond: 1_000, sandboxPerSecond: 1_000, authPerMinute: 10 })).pipe(
+        Effect.provideContext(store),
+        Effect.map((context) => Context.get(context, RateLimits))
+      )
+      const take = limits.take("sandbox", "cred_1").pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(new Request("http://localhost/api/v1/ping")))
+      )
+      // The first request refills the lease from the store; the second waits for that refill.
+      const refilling = yield* Effect.forkChild(take)
+      yield* Effect.yieldNow
+      const waiting = yield* Effect.forkChild(take)
+      yield* Effect.yieldNow
+      yield* Fiber.interrupt(refilling)
+      // The waiter then refills the lease itself (it spun forever on the refill that never ended).
+      const exit = yield* Fiber.join(waiting).pipe(Effect.timeout("5 seconds"), Effect.exit)
+      assert.isTrue(Exit.isSuccess(exit), String(exit))
+      assert.isTrue(Exit.isSuccess(yield* Effect.exit(take)))
+    }).pipe(Effect.scoped), 30_000)
 
   it.live("expired counters are swept from the SQL store (else a row per client address stays forever)", () =>
     Effect.gen(function*() {

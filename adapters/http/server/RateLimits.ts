@@ -130,18 +130,31 @@ export class RateLimits extends Context.Service<RateLimits, {
           // and take from it (each reserving a chunk of its own overwrote the others' leases, and
           // a burst within the limit was refused).
           if (lease?.refill !== undefined) return Effect.andThen(Deferred.await(lease.refill), takeLeased(bucket, key))
-          const refill = Deferred.makeUnsafe<void>()
-          leases.set(id, { remaining: 0, until: 0, res: lease?.res ?? new RateLimiterRes(), refill, exhausted: false })
           const { points } = limiters[bucket]
           const chunk = chunkOf(points)
-          return Effect.flatMap(consume(bucket, key, chunk), ({ res }) => {
-            // What the counter granted this replica: the whole chunk, or what was left of the limit.
-            const granted = Math.min(chunk, Math.max(0, points - (res.consumedPoints - chunk)))
-            if (leases.size > maxLeases) leases.clear()
-            leases.set(id, { remaining: Math.max(0, granted - 1), until: now + res.msBeforeNext, res, refill: undefined, exhausted: granted === 0 })
-            if (granted === 0) return answer(bucket, res, false)
-            return answer(bucket, new RateLimiterRes(res.remainingPoints + granted - 1, res.msBeforeNext), true)
-          }).pipe(Effect.ensuring(Deferred.succeed(refill, undefined)))
+          // The refill is announced and its completion guaranteed in one uninterruptible step: a
+          // request interrupted in between (a client gone) would leave every later request of
+          // the key waiting for a refill that never ends.
+          return Effect.uninterruptibleMask((restore) => {
+            const refill = Deferred.makeUnsafe<void>()
+            leases.set(id, { remaining: 0, until: 0, res: lease?.res ?? new RateLimiterRes(), refill, exhausted: false })
+            return restore(consume(bucket, key, chunk)).pipe(
+              Effect.map(({ res }) => {
+                // What the counter granted this replica: the whole chunk, or what was left of the limit.
+                const granted = Math.min(chunk, Math.max(0, points - (res.consumedPoints - chunk)))
+                if (leases.size > maxLeases) leases.clear()
+                leases.set(id, { remaining: Math.max(0, granted - 1), until: now + res.msBeforeNext, res, refill: undefined, exhausted: granted === 0 })
+                return { res, granted }
+              }),
+              // A refill that failed leaves no lease behind; either way its waiters go on.
+              Effect.ensuring(Effect.suspend(() => {
+                if (leases.get(id)?.refill === refill) leases.delete(id)
+                return Deferred.succeed(refill, undefined)
+              })),
+              Effect.flatMap(({ granted, res }) =>
+                restore(granted === 0 ? answer(bucket, res, false) : answer(bucket, new RateLimiterRes(res.remainingPoints + granted - 1, res.msBeforeNext), true)))
+            )
+          })
         })
       const take = (bucket: Bucket, key: string) =>
         Option.isSome(sql) && bucket !== "auth"
