@@ -6,7 +6,7 @@
  * decoded): assert on `code`, and on `httpStatus[code]` for the status.
  */
 import { Effect } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
+import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse, type HttpServer } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../adapters/http/api/Api.ts"
 import { ApiError } from "../../core/ApiError.ts"
@@ -30,14 +30,25 @@ const keepsContract = (response: HttpClientResponse.HttpClientResponse) =>
     return violation === undefined ? Effect.void : Effect.die(new Error(`Contract: ${response.request.method} ${url.pathname}: ${violation}`))
   })
 
+const makeClient = (base: string, bearer: string) =>
+  HttpApiClient.make(Api, {
+    baseUrl: base,
+    transformClient: (client) =>
+      client.pipe(HttpClient.mapRequest(HttpClientRequest.bearerToken(bearer)), HttpClient.transformResponse(Effect.tap(keepsContract)))
+  }).pipe(Effect.provide(FetchHttpClient.layer))
+
+type Client = Effect.Success<ReturnType<typeof makeClient>>
+
+/** Clients made, by host and bearer: making one walks the whole `Api` (about 200 ms). */
+const clients = new Map<string, Client>()
+
 /** A client of the host under test that sends `bearer` (a secret key, an admin token) on every request. */
-export const apiAs = (bearer: string) =>
-  Effect.flatMap(baseUrl, (base) =>
-    HttpApiClient.make(Api, {
-      baseUrl: base,
-      transformClient: (client) =>
-        client.pipe(HttpClient.mapRequest(HttpClientRequest.bearerToken(bearer)), HttpClient.transformResponse(Effect.tap(keepsContract)))
-    })).pipe(Effect.provide(FetchHttpClient.layer))
+export const apiAs = (bearer: string): Effect.Effect<Client, never, HttpServer.HttpServer> =>
+  Effect.flatMap(baseUrl, (base) => {
+    const key = `${base} ${bearer}`
+    const made = clients.get(key)
+    return made !== undefined ? Effect.succeed(made) : Effect.tap(makeClient(base, bearer), (client) => Effect.sync(() => clients.set(key, client)))
+  })
 
 /** The `ApiError` an operation failed with (its code, details), for asserting refusals. */
 export const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect)
@@ -51,3 +62,6 @@ export const refused = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<
     onSuccess: (a) => Effect.die(new Error(`expected a refusal, got a success: ${JSON.stringify(Array.isArray(a) ? a[0] : a)}`)),
     onFailure: (e) => e instanceof ApiError ? Effect.succeed(e) : Effect.die(e)
   })
+
+/** With the raw response beside the decoded answer, for its status and headers. */
+export const withResponse = { responseMode: "decoded-and-response" } as const
