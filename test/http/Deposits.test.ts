@@ -18,12 +18,9 @@ import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
-import { apiAs, refused } from "../support/TypedApi.ts"
+import { apiAs, refused, withResponse } from "../support/TypedApi.ts"
 
 const stripe = new Stripe("sk_test_unused")
-
-/** With the raw response beside the decoded answer, for its status (201 created, 200 found). */
-const withResponse = { responseMode: "decoded-and-response" } as const
 
 /** The operator's deposit settings for a shop; answers the raw response, for its status. */
 const enable = (shopId: string, depositMethodIds: ReadonlyArray<string>, requirePhone = false, environment: "sandbox" | "production" = "sandbox") =>
