@@ -59,6 +59,7 @@ export interface SubscriptionInput {
 
 /** Where a subscription is managed; `coversMerchantId` when the credential covers every shop of its merchant. */
 type Scope = { readonly environment: Environment; readonly shopId: string; readonly coversMerchantId?: string | null | undefined }
+type Page = { readonly limit: number; readonly offset: number }
 
 const validUrl = (url: string): Issue | undefined => {
   if (url.length > 2000) return { path: "url", message: "Expected at most 2000 characters" }
@@ -85,10 +86,7 @@ const validEvents = (events: ReadonlyArray<string>): ReadonlyArray<Issue> => {
 export class Webhooks extends Context.Service<Webhooks, {
   readonly create: (scope: Scope, input: SubscriptionInput) => Effect.Effect<Subscription, ApiErrorOf<"invalid_request">>
   readonly get: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiErrorOf<"not_found">>
-  readonly list: (scope: Scope, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
-    readonly rows: ReadonlyArray<Subscription>
-    readonly total: number
-  }>
+  readonly list: (scope: Scope, page: Page) => Effect.Effect<{ readonly rows: ReadonlyArray<Subscription>; readonly total: number }>
   readonly update: (scope: Scope, id: string, input: SubscriptionInput) => Effect.Effect<Subscription, ApiErrorOf<"invalid_request" | "not_found">>
   readonly remove: (scope: Scope, id: string) => Effect.Effect<void, ApiErrorOf<"not_found">>
   readonly rotateSecret: (scope: Scope, id: string) => Effect.Effect<Subscription, ApiErrorOf<"not_found">>
