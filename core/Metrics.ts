@@ -82,9 +82,26 @@ export const refreshBacklog = Effect.gen(function*() {
   yield* Metric.update(webhookDeadLetters, webhooks.deadLetters)
 })
 
+const labelledCache = new WeakMap<Metric.Metric<any, any>, Map<string, Metric.Metric<any, any>>>()
+
+/**
+ * `metric` with these attributes, made once per set of values: a labelled metric computes its
+ * series key (sorted, JSON-encoded attributes) on first use and keeps it, so making it again for
+ * every update cost more than the update. Labels are bounded sets (see above), so is this cache.
+ */
+export const labelled = <In, State>(metric: Metric.Metric<In, State>, attributes: Record<string, string>): Metric.Metric<In, State> => {
+  let byValues = labelledCache.get(metric)
+  if (byValues === undefined) labelledCache.set(metric, byValues = new Map())
+  let key = ""
+  for (const name in attributes) key += `${name}\u0000${attributes[name]}\u0000`
+  let found = byValues.get(key)
+  if (found === undefined) byValues.set(key, found = Metric.withAttributes(metric, attributes))
+  return found as Metric.Metric<In, State>
+}
+
 /** `metric` with these attributes, incremented by `by`. */
 export const count = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, by = 1) =>
-  Metric.update(Metric.withAttributes(metric, attributes), by)
+  Metric.update(labelled(metric, attributes), by)
 
 /** Counts delivery attempts by outcome: delivered, dead (dead-lettered), failed (retried later). */
 export const countDeliveries = (statuses: ReadonlyArray<string>) =>

@@ -64,7 +64,7 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
   const outcomeOf = Result.isSuccess(result) ? "accepted" : failedOutcome(result.failure)
   yield* Metrics.count(Metrics.providerAttempts, { provider: provider.id, rail, outcome: outcomeOf })
   yield* Effect.annotateCurrentSpan({ "provider.id": provider.id, "payment.rail": rail, "provider.outcome": outcomeOf, "provider.latency_ms": latencyMs })
-  yield* Metric.update(Metric.withAttributes(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
+  yield* Metric.update(Metrics.labelled(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
   if (Result.isSuccess(result)) {
     return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
   }

@@ -197,7 +197,7 @@ export class Routing extends Context.Service<Routing, {
         for (const c of candidates) {
           const circuit = circuitOfOutcomes(snapshot.health.filter((o) => o.providerId === c.id), now)
           circuits.set(c.id, circuit)
-          yield* Metric.update(Metric.withAttributes(Metrics.circuitOpen, { provider: c.id, rail: method.id }), circuit.state === "closed" ? 0 : 1)
+          yield* Metric.update(Metrics.labelled(Metrics.circuitOpen, { provider: c.id, rail: method.id }), circuit.state === "closed" ? 0 : 1)
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))

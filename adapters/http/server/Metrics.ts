@@ -11,7 +11,7 @@ import { PrometheusMetrics } from "effect/observability"
 import { apiError } from "../../../core/ApiError.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
-import { refreshBacklog } from "../../../core/Metrics.ts"
+import { labelled, refreshBacklog } from "../../../core/Metrics.ts"
 import { JobStore } from "../../../core/ports/JobStore.ts"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import { renderError } from "./ErrorRendering.ts"
@@ -32,8 +32,8 @@ export const httpRequestSeconds = Metric.histogram("http_request_duration_second
 export const recordRequest = (method: string, url: string, status: number, elapsedMs: number) => {
   const route = routeOf(method, url)
   return Effect.andThen(
-    Metric.update(Metric.withAttributes(httpRequests, { route, method, status: String(status) }), 1),
-    Metric.update(Metric.withAttributes(httpRequestSeconds, { route, method }), elapsedMs / 1000)
+    Metric.update(labelled(httpRequests, { route, method, status: String(status) }), 1),
+    Metric.update(labelled(httpRequestSeconds, { route, method }), elapsedMs / 1000)
   )
 }
 
