@@ -64,12 +64,15 @@ export const atRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
   Effect.flatMap(realClock, (clock) =>
     effect.pipe(Effect.provideService(Clock.Clock, clock), Effect.provideService(CurrentClockScope, null)))
 
+/** Runs `effect` on a shop's clock; a shop whose clock never moved runs on the real one, only marked as that shop's. */
 const onClock = <A, E, R>(effect: Effect.Effect<A, E, R>, clockScope: string, offsetMs: number) =>
-  Effect.flatMap(realClock, (base) =>
-    effect.pipe(
-      Effect.provideService(Clock.Clock, new ShiftedClock(base, offsetMs)),
-      Effect.provideService(CurrentClockScope, clockScope)
-    ))
+  Clock.clockWith((current) =>
+    offsetMs === 0 && !(current instanceof ShiftedClock)
+      ? Effect.provideService(effect, CurrentClockScope, clockScope)
+      : effect.pipe(
+        Effect.provideService(Clock.Clock, new ShiftedClock(current instanceof ShiftedClock ? current.base : current, offsetMs)),
+        Effect.provideService(CurrentClockScope, clockScope)
+      ))
 
 export class ShopClocks extends Context.Service<ShopClocks, {
   /** How far the shop's clock runs ahead of the real one, in ms (0 in production). */
