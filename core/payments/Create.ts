@@ -191,25 +191,24 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
   const resume = (p: Payment, forwarded: Forwarded = {}): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
     Effect.map(continueRecord(p, forwarded, undefined), (done) => done.value)
 
-  const continueRecord = (p: Payment, forwarded: Forwarded, key: PaymentKey | undefined): Effect.Effect<Executed<Payment>, ApiErrorOf<RouteCode>> =>
-    Effect.gen(function*() {
-      if (p.status !== "initiated") return unstored(yield* outcome(p))
-      const method = catalog.find(p.environment, p.paymentMethodId)
-      const asked = open(p.attempts.at(-1)) ? Option.getOrUndefined(yield* registry.get(p.provider)) : undefined
-      if (method === undefined || asked === undefined) {
-        // The provider that may hold the charge cannot be asked (its plugin is gone): charging
-        // elsewhere could charge twice, so the payment ends here.
-        const unasked = p.attempts.map((a) => open(a) ? { ...a, outcome: "unknown" as const, reason: "provider no longer configured" } : a)
-        return unstored(yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown")))
-      }
-      const candidates = yield* routing.candidates(p.environment, p.shopId, method)
-      const tried = new Set(p.attempts.map((a) => a.provider))
-      const providers: ReadonlyArray<Route> = [
-        { provider: asked, again: true },
-        ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
-      ]
-      return yield* drive(p, method, providers, forwarded, key)
-    }).pipe(Effect.catchTag("Conflict", () => Effect.map(reread(p.id), unstored)))
+  const continueRecord = Effect.fnUntraced(function*(p: Payment, forwarded: Forwarded, key: PaymentKey | undefined): Effect.fn.Return<Executed<Payment>, ApiErrorOf<RouteCode> | Conflict> {
+    if (p.status !== "initiated") return unstored(yield* outcome(p))
+    const method = catalog.find(p.environment, p.paymentMethodId)
+    const asked = open(p.attempts.at(-1)) ? Option.getOrUndefined(yield* registry.get(p.provider)) : undefined
+    if (method === undefined || asked === undefined) {
+      // The provider that may hold the charge cannot be asked (its plugin is gone): charging
+      // elsewhere could charge twice, so the payment ends here.
+      const unasked = p.attempts.map((a) => open(a) ? { ...a, outcome: "unknown" as const, reason: "provider no longer configured" } : a)
+      return unstored(yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown")))
+    }
+    const candidates = yield* routing.candidates(p.environment, p.shopId, method)
+    const tried = new Set(p.attempts.map((a) => a.provider))
+    const providers: ReadonlyArray<Route> = [
+      { provider: asked, again: true },
+      ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
+    ]
+    return yield* drive(p, method, providers, forwarded, key)
+  }, (effect, p) => Effect.catchTag(effect, "Conflict", () => Effect.map(reread(p.id), unstored)))
 
   /**
    * Ends a payment whose provider never answered about the charge by its expiry (asked once more
@@ -217,14 +216,13 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
    * shown to the buyer and expires with the payment; a late confirmation of it is a
    * discrepancy reconciliation reports.
    */
-  const abandon = (p: Payment): Effect.Effect<Payment, ApiErrorOf<RouteCode>> =>
-    Effect.gen(function*() {
-      const asked = yield* resume(p).pipe(catchCode("provider_outcome_unknown", () => Effect.succeed(undefined)))
-      if (asked !== undefined) return asked
-      const current = Option.getOrUndefined(yield* store.findById(p.id))
-      if (current === undefined || current.status !== "initiated") return yield* reread(p.id)
-      return yield* giveUp(current, current.attempts, `no answer from ${current.provider} about the charge before the payment expired`, "provider_outcome_unknown")
-    }).pipe(Effect.catchTag("Conflict", () => reread(p.id)))
+  const abandon = Effect.fnUntraced(function*(p: Payment): Effect.fn.Return<Payment, ApiErrorOf<RouteCode> | Conflict> {
+    const asked = yield* resume(p).pipe(catchCode("provider_outcome_unknown", () => Effect.succeed(undefined)))
+    if (asked !== undefined) return asked
+    const current = Option.getOrUndefined(yield* store.findById(p.id))
+    if (current === undefined || current.status !== "initiated") return yield* reread(p.id)
+    return yield* giveUp(current, current.attempts, `no answer from ${current.provider} about the charge before the payment expired`, "provider_outcome_unknown")
+  }, (effect, p) => Effect.catchTag(effect, "Conflict", () => reread(p.id)))
 
   /** Routes a record and answers for it. */
   const drive = (

@@ -43,7 +43,7 @@ const accountView = (a: DepositAccount, stats?: DepositStats) => ({
 const encodeEnvelope = Schema.encodeSync(AccountEnvelope)
 
 /** Deposit accounts belong to one shop: a merchant-wide credential names none. */
-const shopBound = (scopes: Scopes["Service"]) => Effect.gen(function*() {
+const shopBound = Effect.fnUntraced(function*(scopes: Scopes["Service"]) {
   const principal = yield* CurrentPrincipal
   if (principal.credential.shopId === null) {
     return yield* apiError("invalid_request", "Deposit accounts need a shop-bound credential; this key covers every shop of the merchant", {
