@@ -8,6 +8,7 @@ import { SecureRandom } from "effect/crypto"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
+import * as SecureRandomPool from "../../../core/SecureRandomPool.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { recordRequest } from "./Metrics.ts"
@@ -147,4 +148,4 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
       })
   }),
   { global: true }
-).pipe(Layer.provide([SecureRandom.layerWebCrypto, RequestLog.layer]))
+).pipe(Layer.provide([SecureRandomPool.layer, RequestLog.layer]))
