@@ -50,9 +50,6 @@ export const apiAs = (bearer: string): Effect.Effect<Client, never, HttpServer.H
     return made !== undefined ? Effect.succeed(made) : Effect.tap(makeClient(base, bearer), (client) => Effect.sync(() => clients.set(key, client)))
   })
 
-/** The `ApiError` an operation failed with (its code, details), for asserting refusals. */
-export const refusal = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flip(effect)
-
 /**
  * The `ApiError` an operation was refused with, narrowed from the client's other failures: a
  * success, a transport failure or an answer that does not decode fails the test instead.
