@@ -20,7 +20,7 @@
  * Settings: BENCH_STORES (memory,pglite,postgres), BENCH_SECONDS (10), BENCH_ROUNDS (3),
  * BENCH_CONNECTIONS (POST /payments rows; default 16,64 on PostgreSQL, 16 elsewhere),
  * BENCH_LOAD=autocannon (the fallback generator even when wrk is there), BENCH_WRK_THREADS (1),
- * BENCH_ONLY=telemetry|embed (only that part, on the first store / on memory),
+ * BENCH_ONLY=telemetry|embed|floor (only that part, on the first store / on memory / on PostgreSQL),
  * BENCH_AGAINST=<another checkout> (only this tree's host against that one's, interleaved: before
  * and after a change), BENCH_FILL (100000), BENCH_EMBED_FILLS (2000,30000), BENCH_EMBED_REQUESTS
  * (2000 a round), BENCH_DELIVERIES (20000); BENCH_SHORT=1 for the smoke check (1 round of 2 s,
@@ -44,10 +44,14 @@ const databaseUrl = process.env["DATABASE_URL"]
 const stores = (process.env["BENCH_STORES"]?.split(",") ?? ["memory", "pglite", "postgres"])
   .filter((s) => s !== "postgres" || databaseUrl !== undefined)
 const runId = `bench_${process.pid}_${Date.now().toString(36)}`
-/** `BENCH_ONLY=telemetry` or `embed`: only the telemetry on / off comparison, or only the embedding. */
+/**
+ * `BENCH_ONLY=telemetry`, `embed` or `floor`: only the telemetry on / off comparison, only the
+ * embedding, or only POST /payments on PostgreSQL against the baseline and the stack's floor.
+ */
 const only = process.env["BENCH_AGAINST"] !== undefined ? "against" : process.env["BENCH_ONLY"]
-const runs = (part: "main" | "telemetry" | "against" | "embed") =>
+const runs = (part: "main" | "telemetry" | "against" | "embed" | "floor") =>
   part === "against" ? only === "against" : only === undefined || only === part
+const floorOnly = only === "floor"
 
 const json = async <A>(response: Promise<Response>): Promise<A> => {
   const r = await response
@@ -125,7 +129,7 @@ const roundTrips = async () => {
 const rows: Array<BenchRow> = []
 console.log(`bench: ${stores.join(", ")}; ${rounds} round(s) of ${seconds} s, interleaved; ${fill} stored payments; load from ${closedLoopGenerator}`)
 
-for (const store of runs("main") ? stores : []) {
+for (const store of runs("main") ? stores : floorOnly ? stores.filter((s) => s === "postgres") : []) {
   const schema = `${runId}_${store}`
   const run = async () => {
     const env = { BENCH_STORE: store, DATABASE_URL: databaseUrl ?? "", BENCH_SCHEMA: schema }
@@ -155,15 +159,17 @@ for (const store of runs("main") ? stores : []) {
       // Warm both up (JIT, prepared statements, pools) before anything is measured.
       for (const target of [project, baseline]) for (const work of ["payment", "me"] as const) await load(target, work, first!, warmUp)
       if (floor !== undefined) await load(floor, "payment", first!, warmUp)
-      const me = await sideBySide(project, baseline, "me", first!)
-      rows.push({ work: "GET /api/v1/me", store, connections: first!, ...me })
+      if (!floorOnly) {
+        const me = await sideBySide(project, baseline, "me", first!)
+        rows.push({ work: "GET /api/v1/me", store, connections: first!, ...me })
+      }
       for (const connections of [first!, ...more]) {
         // The stack's floor, where there is one, is interleaved with the two.
         const [p, b, f] = await interleaved(floor === undefined ? [project, baseline] : [project, baseline, floor], "payment", connections)
         const created = { project: p!, baseline: b! }
         rows.push({ work: "POST /api/v1/payments", store, connections, ...created })
         if (f !== undefined) rows.push({ work: "POST /api/v1/payments, stack floor", store, connections, project: f, baseline: b! })
-        if (connections === first) {
+        if (connections === first && !floorOnly) {
           // Latency below saturation: each side at a fixed 70 % of its own peak, open loop.
           rows.push({
             work: "POST /api/v1/payments at 70% of peak",
@@ -174,9 +180,11 @@ for (const store of runs("main") ? stores : []) {
           })
         }
       }
-      await load(project, "payment", 32, fill)
-      const full = await sideBySide(project, baseline, "payment", first!)
-      rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: first!, ...full })
+      if (!floorOnly) {
+        await load(project, "payment", 32, fill)
+        const full = await sideBySide(project, baseline, "payment", first!)
+        rows.push({ work: `POST /api/v1/payments +${fill} stored`, store, connections: first!, ...full })
+      }
       console.log(table(rows.filter((r) => r.store === store)))
     } finally {
       await Promise.all([projectHost.stop(), baselineServer.stop(), floorServer?.stop()])

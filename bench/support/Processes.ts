@@ -11,10 +11,13 @@ export interface Child {
   readonly stop: () => Promise<void>
 }
 
+/** `BENCH_CPU_PROF=<dir>`: every server the bench starts writes a V8 CPU profile there when it stops. */
+const profiling = process.env["BENCH_CPU_PROF"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_CPU_PROF"]}`]
+
 /** Starts `node --import tsx <file>` (or `node <file>` for `.js`) and waits for the `{"port":n, ...}` line it prints. */
 export const start = (file: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const args = file.endsWith(".js") ? ["--enable-source-maps", file] : ["--import", "tsx", file]
+    const args = [...profiling, ...(file.endsWith(".js") ? ["--enable-source-maps", file] : ["--import", "tsx", file])]
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] })
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
