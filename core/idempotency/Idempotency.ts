@@ -92,9 +92,15 @@ export interface Answered<A> {
   readonly replayed: boolean
 }
 
+/** Each codec's JSON encoder, made once (`toCodecJson` builds a new schema on every call). */
+const jsonEncoders = new WeakMap<Schema.Codec<any, any>, (value: any) => unknown>()
+
 /** The response body stored for a key: the result encoded by its codec's JSON form. */
-export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string =>
-  JSON.stringify(Schema.encodeSync(Schema.toCodecJson(codec))(value))
+export const storedBody = <A, I>(codec: Schema.Codec<A, I>, value: A): string => {
+  let encode = jsonEncoders.get(codec)
+  if (encode === undefined) jsonEncoders.set(codec, encode = Schema.encodeSync(Schema.toCodecJson(codec)))
+  return JSON.stringify(encode(value))
+}
 
 
 export interface IdempotencyOptions {

@@ -68,30 +68,39 @@ export class Jobs extends Context.Service<Jobs, {
       const handlers = new Map<string, JobHandler>()
       const tickTasks: Array<Effect.Effect<void>> = []
 
-      const job = Effect.fnUntraced(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
+      /** What the jobs enqueued together share: when, in which clock scope, and the span that caused them. */
+      const context = Effect.gen(function*() {
         const createdAt = yield* DateTime.now
         const span = yield* Effect.option(Effect.currentSpan)
-        return {
-          id: yield* ids.next("job"),
-          kind,
-          payload,
-          runAt: options?.runAt ?? createdAt,
-          attempts: 0,
-          status: "pending",
-          lockedUntil: null,
-          lastError: null,
-          dedupeKey: options?.dedupeKey ?? null,
-          clockScope: yield* CurrentClockScope,
-          traceParent: traceParentOf(span),
-          createdAt
-        } satisfies Job
+        return { createdAt, clockScope: yield* CurrentClockScope, traceParent: traceParentOf(span) }
+      })
+      const jobs = Effect.fnUntraced(function*(list: ReadonlyArray<NewJob>) {
+        const { clockScope, createdAt, traceParent } = yield* context
+        const made: Array<Job> = []
+        for (const { dedupeKey, kind, payload, runAt } of list) {
+          made.push({
+            id: yield* ids.next("job"),
+            kind,
+            payload,
+            runAt: runAt ?? createdAt,
+            attempts: 0,
+            status: "pending",
+            lockedUntil: null,
+            lastError: null,
+            dedupeKey: dedupeKey ?? null,
+            clockScope,
+            traceParent,
+            createdAt
+          })
+        }
+        return made
       })
       const enqueue = Effect.fn("Jobs.enqueue")(function*(kind: string, payload: unknown, options?: EnqueueOptions) {
-        return yield* store.enqueue(yield* job(kind, payload, options))
+        return yield* store.enqueue((yield* jobs([{ kind, payload, ...options }]))[0]!)
       })
-      const enqueueAll = Effect.fn("Jobs.enqueueAll")(function*(list: ReadonlyArray<NewJob>) {
-        return yield* store.enqueueAll(yield* Effect.forEach(list, (j) => job(j.kind, j.payload, j)))
-      })
+      // Untraced: it runs inside the caller's unit (a payment's write-ahead), whose span the jobs
+      // link to; a span of its own only queued a write (and cost every create a span).
+      const enqueueAll = (list: ReadonlyArray<NewJob>) => Effect.flatMap(jobs(list), store.enqueueAll)
 
       const run = (job: Job) => {
         const handler = handlers.get(job.kind)!

@@ -60,12 +60,14 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         claimInWriteAhead: true,
         execute: (key) => {
           const input = { ...payload, userIp, simulate, id: key?.resume }
-          return key === undefined
-            ? Effect.map(payments.create(scope, input), view)
-            : Effect.map(
-              payments.createKeyed(scope, input, { handle: key, answer: (payment) => storedBody(CreatedPayment, view(payment)) }),
-              (done) => new Executed(view(done.value), done.stored)
-            )
+          if (key === undefined) return Effect.map(payments.create(scope, input), view)
+          // The view the key's stored body encodes is the answer's: made once.
+          let viewed: { readonly of: Payment; readonly view: typeof CreatedPayment.Type } | undefined
+          const viewOnce = (payment: Payment) => (viewed?.of === payment ? viewed : (viewed = { of: payment, view: view(payment) })).view
+          return Effect.map(
+            payments.createKeyed(scope, input, { handle: key, answer: (payment) => storedBody(CreatedPayment, viewOnce(payment)) }),
+            (done) => new Executed(viewOnce(done.value), done.stored)
+          )
         }
       }, 201).pipe(scopes.onClock(scope))
     })
