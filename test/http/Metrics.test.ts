@@ -5,8 +5,9 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { connect } from "node:net"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
-import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, byTheWorker, call, createMerchant, testHost } from "../support/Host.ts"
 
 const scrape = (bearer: string | undefined) =>
   Effect.gen(function*() {
@@ -58,6 +59,31 @@ describe("GET /metrics", () => {
         assert.match(after.text, /^webhook_oldest_due_age_seconds [\d.]+$/m)
         // Bounded labels: no transaction, shop or merchant id anywhere in the text.
         assert.notMatch(after.text, /TXN-|shop_|mer_|sk_(test|live)_/)
+      }))
+
+    it.effect("a client that hangs up before its answer is counted as 499, not as a server error", () =>
+      Effect.gen(function*() {
+        const merchant = yield* createMerchant()
+        const before = yield* scrape(adminToken)
+        const url = new URL(yield* baseUrl)
+        // Half a body, then the connection closed: the request is being read when the client goes.
+        yield* Effect.promise(() =>
+          new Promise<void>((resolve) => {
+            const socket = connect(Number(url.port), url.hostname, () => {
+              socket.write(
+                `POST /api/v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${merchant.keys.sandbox.secretKey}\r\n` +
+                  `Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{"amount": 10, `
+              )
+              setTimeout(() => socket.destroy(), 200)
+            })
+            socket.on("close", () => resolve())
+            socket.on("error", () => undefined)
+          })
+        )
+        const counted = (text: string, status: string) => sample(text, "http_requests_total", { route: "/api/v1/payments", method: "POST", status })
+        const after = yield* byTheWorker(scrape(adminToken), (a) => counted(a.text, "499") + counted(a.text, "500") > counted(before.text, "499") + counted(before.text, "500"))
+        assert.strictEqual(counted(after.text, "499") - counted(before.text, "499"), 1)
+        assert.strictEqual(counted(after.text, "500") - counted(before.text, "500"), 0)
       }))
   })
 })

@@ -26,6 +26,9 @@ export class RequestLogFields extends Context.Service<RequestLogFields, { shopId
 
 const requestIdHeader = "x-request-id"
 
+/** The status a request is counted and logged with when its client went away before the answer. */
+const clientClosedRequest = 499
+
 /** The largest request body read (`payload_too_large` past it). */
 export const maxBodyBytes = 1024 * 1024
 
@@ -120,6 +123,10 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
           Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyLimitOf(request))),
           Effect.catchCause((cause) =>
             Effect.gen(function*() {
+              // The client closed the connection before its answer: nothing failed here, and no
+              // one will read the answer. It is counted and logged as 499 (nginx's "client
+              // closed request"), never as a 500 that would page an operator.
+              if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: clientClosedRequest })
               const failure = cause.reasons.find(Cause.isFailReason)?.error
               const error = failure instanceof ApiErrorClass ? failure : toApiError(cause)
               if (error.code === "internal_error") yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, ...fields }))
