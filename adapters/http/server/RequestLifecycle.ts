@@ -5,7 +5,7 @@
  */
 import { ByteSize, Cause, Clock, Context, Effect, Layer, type Types } from "effect"
 import { SecureRandom } from "effect/crypto"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { apiError, ApiError as ApiErrorClass, type ApiError } from "../../../core/ApiError.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import * as SecureRandomPool from "../../../core/SecureRandomPool.ts"
@@ -28,6 +28,11 @@ const requestIdHeader = "x-request-id"
 
 /** The status a request is counted and logged with when its client went away before the answer. */
 const clientClosedRequest = 499
+
+/** Whether the request was interrupted because its client closed the connection, and for nothing else. */
+const clientWentAway = (cause: Cause.Cause<unknown>) =>
+  Cause.hasInterruptsOnly(cause) &&
+  cause.reasons.some((reason) => Cause.isInterruptReason(reason) && reason.annotations.has(HttpServerError.ClientAbort.key))
 
 /** The largest request body read (`payload_too_large` past it). */
 export const maxBodyBytes = 1024 * 1024
@@ -126,7 +131,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
               // The client closed the connection before its answer: nothing failed here, and no
               // one will read the answer. It is counted and logged as 499 (nginx's "client
               // closed request"), never as a 500 that would page an operator.
-              if (Cause.hasInterruptsOnly(cause)) return HttpServerResponse.empty({ status: clientClosedRequest })
+              if (clientWentAway(cause)) return HttpServerResponse.empty({ status: clientClosedRequest })
               const failure = cause.reasons.find(Cause.isFailReason)?.error
               const error = failure instanceof ApiErrorClass ? failure : toApiError(cause)
               if (error.code === "internal_error") yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, ...fields }))
