@@ -127,7 +127,8 @@ describe("settlements over HTTP", () => {
         // POLY is paid in production by the provider: the schedule is set, the open batch closes at its next close.
         const live = m.keys.production.secretKey
         assert.deepStrictEqual(yield* crypto(live), [])
-        // Raw: `weekday: null`, which the host accepts but the typed client cannot send (the schema says number or absent).
+        // Raw: `weekday: null`, which the typed client cannot send: null for an optional field is the
+        // same as leaving it out (the API description says so).
         const set = yield* putScheduleRaw(shopId, "production", { ...daily, weekday: null, minimumUsd: 25.5 })
         assert.strictEqual(set.status, 200, JSON.stringify(set.body))
         assert.deepInclude(set.body, { shopId, environment: "production", frequency: "daily", weekday: null, time: "18:00", timeZone: "America/Mexico_City", minimumUsd: 25.5, keepReserve: true })

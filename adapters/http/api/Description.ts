@@ -39,7 +39,8 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); past the limit the answer is
   \`429 rate_limited\` with \`Retry-After\`. Limits hold across every replica of the host.
 - Input is strict, like Stripe's: an unknown field in a body or query is \`400 invalid_request\`
-  naming it in \`details.issues[].path\` (a typo is never ignored); a body over 1 MB is
+  naming it in \`details.issues[].path\` (a typo is never ignored); \`null\` for an optional body
+  field is the same as leaving it out (a JSON client's way of saying "not set"); a body over 1 MB is
   \`413 payload_too_large\`; a body that is not \`application/json\` is \`415
   unsupported_media_type\`; a NUL character in a path, query or string is \`400\`; every amount
   is a finite number of at most 1e12 in magnitude, with at most its currency's decimals. A client
