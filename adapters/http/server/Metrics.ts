@@ -16,7 +16,6 @@ import { JobStore } from "../../../core/ports/JobStore.ts"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { routeOf } from "./RouteTemplates.ts"
 
 export const httpRequests = Metric.counter("http_requests_total", {
   description: "HTTP requests answered, by route template, method and status",
@@ -28,14 +27,12 @@ export const httpRequestSeconds = Metric.histogram("http_request_duration_second
   boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 })
 
-/** Records one answered request. */
-export const recordRequest = (method: string, url: string, status: number, elapsedMs: number) => {
-  const route = routeOf(method, url)
-  return Effect.andThen(
+/** Records one answered request, by its route template (`routeOf`). */
+export const recordRequest = (route: string, method: string, status: number, elapsedMs: number) =>
+  Effect.andThen(
     Metric.update(labelled(httpRequests, { route, method, status: String(status) }), 1),
     Metric.update(labelled(httpRequestSeconds, { route, method }), elapsedMs / 1000)
   )
-}
 
 const bearer = (header: string | undefined) => header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined
 

@@ -140,7 +140,8 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
           )
         )
         const elapsed = (yield* Clock.currentTimeMillis) - started
-        yield* recordRequest(request.method, request.url, response.status, elapsed)
+        const route = routeOf(request.method, request.url)
+        yield* recordRequest(route, request.method, response.status, elapsed)
         // The path only: a query string can carry an email, a phone or a document number.
         const path = request.url.split("?")[0]!
         if (fields.shopId !== undefined && fields.environment !== undefined) {
@@ -154,7 +155,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
           })
         }
         yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(
-          Effect.annotateLogs({ requestId, ...fields, method: request.method, route: routeOf(request.method, request.url), status: response.status, durationMs: elapsed })
+          Effect.annotateLogs({ requestId, ...fields, method: request.method, route, status: response.status, durationMs: elapsed })
         )
         return HttpServerResponse.setHeader(response, requestIdHeader, requestId)
       })
