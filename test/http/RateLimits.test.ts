@@ -88,6 +88,27 @@ describe("rate limits", () => {
         )
         assert.deepStrictEqual(sandboxKeyReplies.map((r) => r.status), [200, 200, 200, 200])
       }))
+
+    it.effect("guessing the admin token spends the address's login allowance: past it, even the right token waits there", () =>
+      Effect.gen(function*() {
+        const from = (ip: string, bearer: string) => call("GET", "/admin/v1/providers", { bearer, headers: { "x-forwarded-for": ip } })
+        const replies: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 15 }, (_, i) => from("203.0.113.21", `guess-${i}`)),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(replies.filter((r) => r.status === 401).length, 10)
+        const limited = replies.filter((r) => r.status === 429)
+        assert.strictEqual(limited.length, 5)
+        assert.strictEqual(limited[0]!.body.error.code, "rate_limited")
+        assert.isAtLeast(Number(limited[0]!.headers.get("retry-after")), 1)
+        // A right guess is not told apart, and the allowance is the one of POST /auth/token.
+        assert.strictEqual((yield* from("203.0.113.21", adminToken)).status, 429)
+        const base = yield* baseUrl
+        assert.strictEqual(yield* Effect.promise(() => badLogin(base, "203.0.113.21")), 429)
+        // The right token from another address, as often as the operator likes, takes nothing.
+        const operator: Array<Reply> = yield* Effect.all(Array.from({ length: 12 }, () => from("198.51.100.21", adminToken)), { concurrency: 1 })
+        assert.deepStrictEqual(operator.map((r) => r.status), Array.from({ length: 12 }, () => 200))
+      }))
   })
 
   for (const target of storeTargets("ratelimit").filter((t) => t.name !== "memory")) {

@@ -32,8 +32,11 @@ const anyPath = ["method_not_allowed"] as const satisfies Codes
 const anyKey = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"] as const satisfies Codes
 /** A secret key, and the shop or merchant the request names or defaults to (404 when it is not the credential's). */
 const secretKey = [...anyKey, "secret_key_required", "not_found"] as const satisfies Codes
-/** The operator's token; 404 `not_found` also when the host has no `ADMIN_TOKEN` (the admin API is off). */
-const admin = ["invalid_api_key", "not_found"] as const satisfies Codes
+/**
+ * The operator's token; 404 `not_found` also when the host has no `ADMIN_TOKEN` (the admin API is
+ * off); a wrong token draws from the address's login allowance (429 once it is spent).
+ */
+const admin = ["invalid_api_key", "not_found", "rate_limited"] as const satisfies Codes
 /** A signed notification from a provider or a network, to a path naming it. */
 const signed = ["authentication_failed", "not_found"] as const satisfies Codes
 

@@ -19,7 +19,11 @@ const bearer = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
 )
 
 const adminBearer = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
-  HttpApiSecurity.annotate(OpenApi.Description, "The host's `ADMIN_TOKEN`: `Authorization: Bearer <ADMIN_TOKEN>`.")
+  HttpApiSecurity.annotate(
+    OpenApi.Description,
+    "The host's `ADMIN_TOKEN`: `Authorization: Bearer <ADMIN_TOKEN>`. A wrong token takes from the client address's allowance of " +
+      "`POST /api/v1/auth/token` (30 a minute by default); once it is spent, every token from the address is `429 rate_limited` until the reset."
+  )
 )
 
 export class SecretKey extends HttpApiMiddleware.Service<SecretKey, { provides: CurrentPrincipal }>()(

@@ -127,7 +127,11 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
     if (form.get("kind") === "operator") {
       const adminToken = form.get("adminToken") ?? ""
       const check = yield* api({ method: "GET", path: "/admin/v1/providers", bearer: adminToken })
-      if (check.status !== 200) return signInPage(language, next, { operatorError: t.rejectedAdmin, status: 401 })
+      if (check.status !== 200) {
+        // Too many wrong tokens from this address: the API's message says when to try again.
+        const limited = check.status === 429
+        return signInPage(language, next, { operatorError: limited ? String(check.body?.error?.message ?? t.rejectedAdmin) : t.rejectedAdmin, status: limited ? 429 : 401 })
+      }
       yield* endPrevious(request)
       const started = yield* sessions.start({ kind: "operator", adminToken }, null, operatorSessionSeconds)
       return HttpServerResponse.empty({
