@@ -85,6 +85,12 @@ const enrol = async (port: number) => {
   }
 }
 
+/** POST /payments the host has created, from its own metrics (`payments_created_total`). */
+const paymentsCreated = async (port: number) => {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: "Bearer bench-admin" } })).text()
+  return text.split("\n").filter((l) => l.startsWith("payments_created_total{")).reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(" ") + 1)), 0)
+}
+
 const withSchema = async <A>(schema: string, f: () => Promise<A>): Promise<A> => {
   try {
     return await f()
@@ -231,11 +237,22 @@ if (runs("against")) {
 // the first store of the run: "project" is on, "baseline" off.
 if (runs("telemetry")) {
   const store = stores[0]!
-  const received = { requests: 0, bytes: 0 }
+  // Counts as well as throughput: the bytes and spans exported per create do not move with the
+  // machine, where on a noisy one the throughput ratio can (0.91 and 0.74 minutes apart).
+  const received = { requests: 0, bytes: 0, traceBytes: 0, spans: 0 }
   const sink = createHttpServer((req, res) => {
-    req.on("data", (chunk: Buffer) => (received.bytes += chunk.length))
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => {
+      received.bytes += chunk.length
+      if (req.url?.endsWith("/v1/traces")) chunks.push(chunk)
+    })
     req.on("end", () => {
       received.requests++
+      if (chunks.length > 0) {
+        const body = Buffer.concat(chunks).toString("utf8")
+        received.traceBytes += body.length
+        for (let at = body.indexOf("\"spanId\""); at !== -1; at = body.indexOf("\"spanId\"", at + 8)) received.spans++
+      }
       res.writeHead(200, { "content-type": "application/json" }).end("{}")
     })
   })
@@ -252,9 +269,13 @@ if (runs("telemetry")) {
       for (const t of targets) await load(t, "payment", 16, warmUp)
       const [withTelemetry, without] = await interleaved(targets, "payment", 16)
       rows.push({ work: "POST /api/v1/payments, telemetry on / off", store, connections: 16, project: withTelemetry!, baseline: without! })
+      // The spans of the last creates leave with the next batch: wait for it before counting.
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      const created = await paymentsCreated(on.port)
       console.log(`telemetry on (OTLP traces, metrics and logs, every span) / off, POST /payments on ${store}: ` +
         `throughput ${(withTelemetry!.perSecond / without!.perSecond).toFixed(2)}, CPU ms per request ${withTelemetry!.cpuMsPerOp.toFixed(2)} / ${without!.cpuMsPerOp.toFixed(2)}; ` +
-        `the sink received ${received.requests} exports, ${(received.bytes / 1e6).toFixed(1)} MB`)
+        `the sink received ${received.requests} exports, ${(received.bytes / 1e6).toFixed(1)} MB; per create (${created} created): ` +
+        `${(received.spans / created).toFixed(1)} spans, ${(received.traceBytes / created / 1024).toFixed(1)} KiB of traces`)
     } finally {
       await Promise.all([on.stop(), off.stop()])
     }
