@@ -105,6 +105,13 @@ describe("rate limits", () => {
         assert.strictEqual((yield* from("203.0.113.21", adminToken)).status, 429)
         const base = yield* baseUrl
         assert.strictEqual(yield* Effect.promise(() => badLogin(base, "203.0.113.21")), 429)
+        // GET /metrics takes the same token, checked the same way.
+        assert.strictEqual((yield* call("GET", "/metrics", { bearer: adminToken, headers: { "x-forwarded-for": "203.0.113.21" } })).status, 429)
+        const scrapes: Array<Reply> = yield* Effect.all(
+          Array.from({ length: 12 }, (_, i) => call("GET", "/metrics", { bearer: `guess-${i}`, headers: { "x-forwarded-for": "203.0.113.22" } })),
+          { concurrency: 1 }
+        )
+        assert.deepStrictEqual(scrapes.map((r) => r.status), [...Array.from({ length: 10 }, () => 401), 429, 429])
         // The right token from another address, as often as the operator likes, takes nothing.
         const operator: Array<Reply> = yield* Effect.all(Array.from({ length: 12 }, () => from("198.51.100.21", adminToken)), { concurrency: 1 })
         assert.deepStrictEqual(operator.map((r) => r.status), Array.from({ length: 12 }, () => 200))

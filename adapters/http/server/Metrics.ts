@@ -5,17 +5,16 @@
  * and the webhook backlog's gauges from the store. Labels are bounded sets: the route's
  * template, the method, the status; never a URL, an id or a name.
  */
-import { Effect, Layer, Metric, Option, Redacted } from "effect"
+import { Effect, Layer, Metric } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
-import { apiError } from "../../../core/ApiError.ts"
-import { safeEqual } from "../../../core/Secrets.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import { labelled, refreshBacklog } from "../../../core/Metrics.ts"
 import { JobStore } from "../../../core/ports/JobStore.ts"
 import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import { renderError } from "./ErrorRendering.ts"
-import { HttpConfig } from "./HttpConfig.ts"
+import { RateLimitsFromConfig } from "./RateLimits.ts"
+import { makeAdminCheck } from "./AdminCheck.ts"
 
 export const httpRequests = Metric.counter("http_requests_total", {
   description: "HTTP requests answered, by route template, method and status",
@@ -36,9 +35,12 @@ export const recordRequest = (route: string, method: string, status: number, ela
 
 const bearer = (header: string | undefined) => header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined
 
-/** `GET /metrics`: the admin token as the bearer; 404 like the admin API when the host has none. */
+/**
+ * `GET /metrics`: the admin token as the bearer, checked as the admin API checks it (a wrong one
+ * takes from the address's login allowance); 404 like the admin API when the host has none.
+ */
 export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
-  const config = yield* HttpConfig
+  const checkAdmin = yield* makeAdminCheck
   const engine = yield* EngineConfig
   const stores = yield* Effect.context<JobStore | WebhookStore>()
   return HttpRouter.add(
@@ -46,14 +48,13 @@ export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
     "/metrics",
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const given = bearer(request.headers["authorization"])
-      const refused = Option.match(config.adminToken, {
-        onNone: () => apiError("not_found", "The admin API is disabled: the host has no ADMIN_TOKEN", {}),
-        onSome: (token) => given !== undefined && safeEqual(given, Redacted.value(token)) ? undefined : apiError("invalid_api_key", "Invalid admin token")
-      })
+      const refused = yield* checkAdmin(bearer(request.headers["authorization"]) ?? "").pipe(
+        Effect.as(undefined),
+        Effect.catch((error) => Effect.succeed(error))
+      )
       if (refused !== undefined) return renderError(refused, "", engine.publicUrl)
       yield* refreshBacklog.pipe(Effect.provideContext(stores))
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
     })
   )
-}))
+})).pipe(Layer.provide(RateLimitsFromConfig))

@@ -4,8 +4,8 @@ import { HttpServerRequest } from "effect/http"
 import { apiError, catchCode } from "../../../core/ApiError.ts"
 import { Auth } from "../../../core/auth/Auth.ts"
 import { CurrentPrincipal, type Principal } from "../../../core/auth/Principal.ts"
-import { safeEqual } from "../../../core/Secrets.ts"
 import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
+import { makeAdminCheck } from "./AdminCheck.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { RateLimits } from "./RateLimits.ts"
@@ -110,30 +110,10 @@ export const AnyKeyLive = Layer.effect(
   })
 )
 
-/**
- * The operator's token. A wrong one takes from the client address's allowance of
- * `POST /auth/token`, like a guessed API key, and once that is spent no token from the address is
- * even compared (a right guess must not be told apart): an operator who set a short `ADMIN_TOKEN`
- * is not open to guessing at the API's speed, through the admin API or the console's sign-in.
- */
 export const AdminTokenLive = Layer.effect(
   AdminToken,
-  Effect.gen(function*() {
-    const config = yield* HttpConfig
-    const limits = yield* RateLimits
-    return AdminToken.of({
-      adminBearer: (httpEffect, { credential }) =>
-        Option.match(config.adminToken, {
-          onNone: () => Effect.fail(apiError("not_found", "The admin API is disabled: the host has no ADMIN_TOKEN", {})),
-          onSome: (token) =>
-            Effect.gen(function*() {
-              const address = clientIp(yield* HttpServerRequest.HttpServerRequest, config.trustedProxies) ?? "unknown"
-              yield* limits.check("auth", address)
-              if (safeEqual(Redacted.value(credential), Redacted.value(token))) return yield* httpEffect
-              yield* limits.take("auth", address)
-              return yield* apiError("invalid_api_key", "Invalid admin token")
-            })
-        })
-    })
-  })
+  Effect.map(makeAdminCheck, (check) =>
+    AdminToken.of({
+      adminBearer: (httpEffect, { credential }) => Effect.andThen(check(Redacted.value(credential)), httpEffect)
+    }))
 )
