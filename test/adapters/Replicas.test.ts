@@ -129,7 +129,10 @@ describe.skipIf(url === undefined)("two replicas on one PostgreSQL", () => {
 
         assert.deepStrictEqual(yield* round(), [deliveryBatchSize, deliveryBatchSize], "each leased a full batch of its own")
         assert.isAbove(maxInFlight, deliveryBatchSize, "both batches were at the receiver at the same time")
-        assert.deepStrictEqual([...yield* round()].sort(), [0, deliveryBatchSize], "the last batch went to one of them")
+        // The last 100 are split however the two leases met: SKIP LOCKED lets one engine take the
+        // rows the other had not locked yet (a CI run saw 1 and 99). Only the sum is fixed.
+        const [lastA, lastB] = yield* round()
+        assert.strictEqual(lastA + lastB, deliveryBatchSize, "the last batch was leased once between them")
         assert.deepStrictEqual(yield* round(), [0, 0])
         assert.strictEqual(received.length, total)
         assert.strictEqual(new Set(received).size, total, "no delivery sent twice")
