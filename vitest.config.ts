@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import SlowestFirst from "./test/support/SlowestFirst.ts"
 
 // Vitest 5's reporter calls Map.groupBy, which Node 20 lacks (Node 21+ has it).
 if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
@@ -23,6 +24,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    maxWorkers: 2
+    maxWorkers: 2,
+    sequence: { sequencer: SlowestFirst }
   }
 })
