@@ -5,6 +5,10 @@ export interface Measure {
   readonly p99Ms: number
   /** CPU time of the server process (user + system) per request or delivery. */
   readonly cpuMsPerOp: number
+  /** Of `cpuMsPerOp`, the time in the kernel (Linux; none for the fan-out). */
+  readonly kernelCpuMsPerOp?: number | undefined
+  /** Write calls of the server process per request: its socket writes (Linux; none for the fan-out). */
+  readonly writeCallsPerOp?: number | undefined
   /** CPU time of the load generator's process per request (none for the fan-out). */
   readonly generatorCpuMsPerOp?: number | undefined
   /** The load generator's CPU over the run, in % of one core: near 100 (one thread), it is the bottleneck. */
@@ -35,6 +39,10 @@ export const medianOf = (rounds: ReadonlyArray<Measure>): Measure => ({
   p50Ms: median(rounds.map((r) => r.p50Ms)),
   p99Ms: median(rounds.map((r) => r.p99Ms)),
   cpuMsPerOp: median(rounds.map((r) => r.cpuMsPerOp)),
+  ...(rounds.some((r) => r.kernelCpuMsPerOp === undefined) ? {} : {
+    kernelCpuMsPerOp: median(rounds.map((r) => r.kernelCpuMsPerOp ?? 0)),
+    writeCallsPerOp: median(rounds.map((r) => r.writeCallsPerOp ?? 0))
+  }),
   ...(rounds.some((r) => r.generatorCpuPct === undefined) ? {} : {
     generatorCpuMsPerOp: median(rounds.map((r) => r.generatorCpuMsPerOp ?? 0)),
     generatorCpuPct: median(rounds.map((r) => r.generatorCpuPct ?? 0))

@@ -325,7 +325,13 @@ if (pgliteRow !== undefined && created("postgres") !== undefined) {
 }
 for (const floorRow of rows.filter((r) => r.store === "postgres" && r.work.endsWith("stack floor"))) {
   const postgresRow = created("postgres", floorRow.connections ?? undefined)!
-  console.log(`POST /payments on PostgreSQL at ${floorRow.connections} connections, project / stack floor = ${(postgresRow.project.perSecond / floorRow.project.perSecond).toFixed(2)} (CPU ms per request ${postgresRow.project.cpuMsPerOp.toFixed(2)} / ${floorRow.project.cpuMsPerOp.toFixed(2)})`)
+  const [project, floor] = [postgresRow.project, floorRow.project]
+  console.log(
+    `POST /payments on PostgreSQL at ${floorRow.connections} connections, project / stack floor = ${(project.perSecond / floor.perSecond).toFixed(2)} ` +
+      `(CPU ms per request ${project.cpuMsPerOp.toFixed(2)} / ${floor.cpuMsPerOp.toFixed(2)} = ${(project.cpuMsPerOp / floor.cpuMsPerOp).toFixed(2)} x; ` +
+      `of it in the kernel ${(project.kernelCpuMsPerOp ?? 0).toFixed(2)} / ${(floor.kernelCpuMsPerOp ?? 0).toFixed(2)}; ` +
+      `socket writes per request ${(project.writeCallsPerOp ?? 0).toFixed(1)} / ${(floor.writeCallsPerOp ?? 0).toFixed(1)})`
+  )
 }
 const [few, many] = rows.filter((r) => r.work.startsWith("POST /api/v1/payments, embedded"))
 if (few !== undefined && many !== undefined) {

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Measure } from "../Row.ts"
-import { cpuMs } from "./Processes.ts"
+import { counters, type ProcessCounters } from "./Processes.ts"
 
 export interface LoadRequest {
   readonly method: "GET" | "POST"
@@ -153,14 +153,16 @@ const runChild = (spec: ChildSpec, onReady: () => void) =>
     child.once("exit", (code) => report === undefined ? reject(new Error(`the load generator exited with ${code}`)) : resolve(report))
   })
 
-const measured = (report: GeneratorReport, serverCpuMs: number, what: string): Measure => {
+const measured = (report: GeneratorReport, before: ProcessCounters, after: ProcessCounters, what: string): Measure => {
   if (report.failures > 0) throw new Error(`${what}: ${report.failures} failed requests (non-2xx, errors or timeouts) of ${report.requests}`)
   const requests = Math.max(1, report.requests)
   return {
     perSecond: report.requests / (report.seconds || 1),
     p50Ms: report.p50Ms,
     p99Ms: report.p99Ms,
-    cpuMsPerOp: serverCpuMs / requests,
+    cpuMsPerOp: (after.cpuMs - before.cpuMs) / requests,
+    kernelCpuMsPerOp: (after.kernelCpuMs - before.kernelCpuMs) / requests,
+    writeCallsPerOp: (after.writeCalls - before.writeCalls) / requests,
     generatorCpuMsPerOp: report.cpuMs / requests,
     generatorCpuPct: (report.cpuMs / ((report.seconds || 1) * 1_000)) * 100
   }
@@ -179,16 +181,16 @@ export interface LoadOptions {
  * the requests in flight then, at most one per connection, are answered after the count).
  */
 export const closedLoop = async (options: LoadOptions & { readonly seconds?: number | undefined; readonly amount?: number | undefined }): Promise<Measure> => {
-  let before = 0
+  let before = counters(options.serverPid)
   const report = closedLoopGenerator === "wrk"
-    ? await (before = cpuMs(options.serverPid), runWrk(options))
-    : await runChild({ kind: "closed", ...options }, () => (before = cpuMs(options.serverPid)))
-  return measured(report, cpuMs(options.serverPid) - before, `${options.request.method} ${options.request.path}`)
+    ? await (before = counters(options.serverPid), runWrk(options))
+    : await runChild({ kind: "closed", ...options }, () => (before = counters(options.serverPid)))
+  return measured(report, before, counters(options.serverPid), `${options.request.method} ${options.request.path}`)
 }
 
 /** An open-loop load at `rate` requests a second for `seconds` (`Paced.ts`, in the child process). */
 export const openLoop = async (options: LoadOptions & { readonly seconds: number; readonly rate: number }): Promise<Measure> => {
-  let before = 0
-  const report = await runChild({ kind: "open", ...options }, () => (before = cpuMs(options.serverPid)))
-  return measured(report, cpuMs(options.serverPid) - before, `${options.request.method} ${options.request.path} at ${Math.round(options.rate)}/s`)
+  let before = counters(options.serverPid)
+  const report = await runChild({ kind: "open", ...options }, () => (before = counters(options.serverPid)))
+  return measured(report, before, counters(options.serverPid), `${options.request.method} ${options.request.path} at ${Math.round(options.rate)}/s`)
 }

@@ -44,13 +44,28 @@ export const start = (file: string, env: Record<string, string>, timeoutMs = 60_
     })
   })
 
-/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
-export const cpuMs = (pid: number): number => {
+/** What the kernel counts for a process so far: CPU (user + system, and system alone) and write calls. */
+export interface ProcessCounters {
+  readonly cpuMs: number
+  /** CPU in the kernel: socket and pipe writes, the TCP stack, page faults. */
+  readonly kernelCpuMs: number
+  /** write(2), writev(2) and the like: one per socket write (`syscw` of /proc/<pid>/io). */
+  readonly writeCalls: number
+}
+
+/** A process's counters from /proc (Linux); zeros elsewhere. */
+export const counters = (pid: number): ProcessCounters => {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
     // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10
+    const user = Number(fields[11]) * 10
+    const system = Number(fields[12]) * 10
+    const writes = /syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, "utf8"))
+    return { cpuMs: user + system, kernelCpuMs: system, writeCalls: writes === null ? 0 : Number(writes[1]) }
   } catch {
-    return 0
+    return { cpuMs: 0, kernelCpuMs: 0, writeCalls: 0 }
   }
 }
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
+export const cpuMs = (pid: number): number => counters(pid).cpuMs
