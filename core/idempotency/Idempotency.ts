@@ -332,21 +332,26 @@ export class Idempotency extends Context.Service<Idempotency, {
         }
       })
 
+      /**
+       * The key's own round trips (its claim, a replay, a wait for another execution, a refusal),
+       * around the execution it guards, are a span (never the key itself: a client's value). A
+       * key claimed by the execution's write-ahead makes no round trip of its own: that span would
+       * only repeat the execution's, and there is none.
+       */
       const run = <A, I>(
         request: IdempotentRequest,
         codec: Schema.Codec<A, I>,
         execute: (key: KeyHandle) => Effect.Effect<A | Executed<A>, ApiError | KeyTaken>,
         options?: IdempotencyOptions
-      ): Effect.Effect<Answered<A>, ApiError> =>
-        (options?.claimInWriteAhead === true && options.atomic !== true
-          ? Effect.flatMap(
-            executeClaiming(request, codec, execute),
-            (exit) => exit === undefined ? acquiring(request, codec, execute, options) : exit
-          )
-          : acquiring(request, codec, execute, options)).pipe(
-            // The key's claim, replay or refusal, around the execution it guards (never the key itself: a client's value).
+      ): Effect.Effect<Answered<A>, ApiError> => {
+        const acquire = () =>
+          acquiring(request, codec, execute, options).pipe(
             Effect.withSpan("Idempotency.run", { attributes: { "idempotency.claim_in_write_ahead": options?.claimInWriteAhead === true } })
           )
+        return options?.claimInWriteAhead === true && options.atomic !== true
+          ? Effect.flatMap(executeClaiming(request, codec, execute), (exit) => exit === undefined ? acquire() : exit)
+          : acquire()
+      }
 
       // The internals handle any ApiError; the signature keeps each execution's codes.
       return Idempotency.of({ run: run as Run })

@@ -212,7 +212,9 @@ export class Routing extends Context.Service<Routing, {
         }))
       })
 
-      const plan = Effect.fn("Routing.plan")(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
+      // No span of its own: a plan is a few microseconds of work on the kept snapshot, inside its
+      // payment's span; the read of a fresh snapshot, its only I/O, is a span (`Routing.snapshot`).
+      const plan = Effect.fnUntraced(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
         // One read at most: the configuration, the routes and the health of every provider that serves the rail.
         const serving = (yield* registry.all).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
         const key = { environment, shopId, methodId: method.id }

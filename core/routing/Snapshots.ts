@@ -85,7 +85,7 @@ export const makeSnapshots = (store: RoutingStore["Service"], keepMs: number) =>
           }
           rails.set(key.methodId, { snapshot, providerIds: providerIds.join(","), until: now + keepMs, seen })
         }))
-    })
+    }).pipe(Effect.withSpan("Routing.snapshot"))
 
   return {
     record,
