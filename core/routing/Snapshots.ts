@@ -41,8 +41,9 @@ export const makeSnapshots = (store: RoutingStore["Service"], keepMs: number) =>
   const shops = new Map<string, Map<string, Kept>>()
   const shopKey = (environment: Environment, shopId: string) => `${environment}|${shopId}`
 
-  // The health outcomes this engine recorded in the last `2 * keepMs` per environment and rail (a
-  // kept snapshot is younger than `keepMs`, so that covers every outcome one may lack), oldest first.
+  // The health outcomes this engine recorded in at least the last `2 * keepMs` per environment and
+  // rail (a kept snapshot is younger than `keepMs`, so that covers every outcome one may lack),
+  // oldest first.
   const local = new Map<string, Array<Local>>()
   const railKey = (environment: Environment, methodId: string) => `${environment}|${methodId}`
   let recorded = 0
@@ -52,21 +53,38 @@ export const makeSnapshots = (store: RoutingStore["Service"], keepMs: number) =>
     Effect.andThen(store.record(outcome), Effect.sync(() => {
       if (familyOf(outcome.kind) !== "health") return
       const rail = railKey(outcome.environment, outcome.methodId)
-      const list = local.get(rail) ?? []
-      let drop = 0
-      while (drop < list.length && list[drop]!.outcome.at < outcome.at - 2 * keepMs) drop++
-      const kept = drop > 0 ? list.slice(drop) : list
-      kept.push({ seq: ++recorded, outcome })
-      local.set(rail, kept)
+      let list = local.get(rail) ?? []
+      // Pruned in one go once the oldest is `4 * keepMs` old, to the last `2 * keepMs`: a copy every
+      // few seconds, not one per outcome (a busy rail records hundreds a second).
+      if (list.length > 0 && list[0]!.outcome.at < outcome.at - 4 * keepMs) {
+        let drop = 0
+        while (drop < list.length && list[drop]!.outcome.at < outcome.at - 2 * keepMs) drop++
+        list = list.slice(drop)
+      }
+      list.push({ seq: ++recorded, outcome })
+      local.set(rail, list)
     }))
 
-  /** A kept snapshot with the outcomes recorded here since it was read. */
+  /**
+   * A kept snapshot with the outcomes recorded here since it was read. Only the last `limit` of
+   * each provider count, so the walk from the newest stops once every provider has that many: a
+   * read costs the same after one outcome or a thousand.
+   */
   const withLocal = (kept: Kept, key: SnapshotKey, providerIds: ReadonlyArray<string>, limit: number): RoutingSnapshot => {
     const list = local.get(railKey(key.environment, key.methodId)) ?? []
-    let from = list.length
-    while (from > 0 && list[from - 1]!.seq > kept.seen) from--
-    const since = list.slice(from).filter(({ outcome }) => providerIds.includes(outcome.providerId)).map((l) => l.outcome)
-    return since.length === 0 ? kept.snapshot : { ...kept.snapshot, health: latestPerProvider([...kept.snapshot.health, ...since], limit) }
+    const since: Array<RoutingOutcome> = []
+    const counted = new Map<string, number>()
+    let full = 0
+    for (let i = list.length - 1; i >= 0 && list[i]!.seq > kept.seen && full < providerIds.length; i--) {
+      const { outcome } = list[i]!
+      if (!providerIds.includes(outcome.providerId)) continue
+      const count = counted.get(outcome.providerId) ?? 0
+      if (count === limit) continue
+      counted.set(outcome.providerId, count + 1)
+      if (count + 1 === limit) full++
+      since.push(outcome)
+    }
+    return since.length === 0 ? kept.snapshot : { ...kept.snapshot, health: latestPerProvider([...kept.snapshot.health, ...since.reverse()], limit) }
   }
 
   /** Reads the store, and keeps what it answered. */
