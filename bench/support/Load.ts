@@ -11,8 +11,8 @@
  * - open loop at a fixed rate: `Paced.ts` in the child Node process (wrk2, which paces requests,
  *   is not packaged by Debian).
  *
- * The server's CPU is read from `/proc/<pid>/stat` right before the generator starts sending and
- * right after it is done.
+ * The server's CPU (and of it the kernel's) and its write calls are read from `/proc/<pid>/stat`
+ * and `/proc/<pid>/io` right before the generator starts sending and right after it is done.
  */
 import { execFileSync, fork, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"

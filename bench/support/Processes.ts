@@ -66,6 +66,3 @@ export const counters = (pid: number): ProcessCounters => {
     return { cpuMs: 0, kernelCpuMs: 0, writeCalls: 0 }
   }
 }
-
-/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
-export const cpuMs = (pid: number): number => counters(pid).cpuMs
