@@ -193,6 +193,12 @@ export type Webhook = typeof Webhook.Type
 export const signatureHeader = "x-webhook-asymmetric-signature"
 export const signatureHeaders: ReadonlyArray<string> = [signatureHeader, "x-hub-asymmetric-signature"]
 
+/**
+ * The value of a refund's marker (`metadata.refund_<refundId>`) between the moment the connector
+ * decides to send its `DELETE` and the moment it knows the refund transaction's id.
+ */
+export const refundAsked = "asked"
+
 /** Where Pagar.me publishes the public keys of that signature (official plugins). */
 export const defaultJwksUrl = "https://hubapi.pagar.me/.well-known/jwks.json"
 

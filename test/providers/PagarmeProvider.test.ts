@@ -167,7 +167,7 @@ describe("Pagar.me connector", () => {
       const accepted = yield* provider.charge(chargeRequestFor(provider)("TXN-PGM-LOSTR"))
       yield* sim.complete(accepted.providerRef)
       const request = refundOf("TXN-PGM-LOSTR", accepted.providerRef, 1, "3")
-      yield* sim.setMode("slow_writes")
+      yield* sim.setMode("slow_cancels")
       const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
       assert.strictEqual(lost.reason, "timeout")
       // The DELETE reached Pagar.me: the refund exists, its marker does not.
