@@ -181,7 +181,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef,
           transactionId: transactionId ?? echoed,
           status: Wire.toUpdateStatus(charge),
-          detail: charge.last_transaction?.status ?? charge.status
+          detail: Wire.detailOf(charge)
         })
     }
 
