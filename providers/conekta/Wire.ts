@@ -120,6 +120,8 @@ export const Charge = Schema.Struct({
   status: Nullable(Text),
   amount: Schema.optionalKey(Centavos),
   order_id: Nullable(Text),
+  /** The charge's `reference_id` (charge_request: "Custom reference to add to the charge"). */
+  reference_id: Nullable(Text),
   failure_code: Nullable(Text),
   failure_message: Nullable(Text),
   payment_method: Nullable(PaymentMethod),

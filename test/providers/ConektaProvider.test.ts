@@ -51,6 +51,7 @@ describe("ConektaProvider", () => {
       assert.strictEqual(body.charges[0].payment_method.type, "cash")
       assert.deepStrictEqual(body.customer_info, { name: "Ana Souza", email: "ana@example.com", phone: "+5511987654321" })
       assert.deepStrictEqual(body.metadata, { transaction_id: "TXN-BODY-1" })
+      assert.strictEqual(body.charges[0].reference_id, "TXN-BODY-1")
       assert.match(order.rawBody, /"unit_price":123456,/)
       assert.isTrue(sim.requests.every((r) => r.authorized))
       assert.deepStrictEqual(new Set(sim.acceptHeaders), new Set([Wire.acceptHeader]))
@@ -82,6 +83,20 @@ describe("ConektaProvider", () => {
       const again = yield* provider.charge(request)
       assert.strictEqual([...sim.orders.values()].filter((o) => o.metadata["transaction_id"] === "TXN-RETRY-1").length, 1)
       assert.strictEqual(again.providerRef, [...sim.orders.keys()][0])
+    }))
+
+  it.live("an earlier order is found by its charge's documented reference_id (not by metadata): retried, no second order", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const request = requestOn(provider, "TXN-REFID-1")
+      const first = yield* provider.charge(request)
+      // Only the documented reference names the transaction now.
+      sim.orders.get(first.providerRef)!.metadata = {}
+      const again = yield* provider.charge(request)
+      assert.strictEqual(again.providerRef, first.providerRef)
+      assert.strictEqual(sim.orders.size, 1)
+      const lookups = sim.requests.filter((r) => r.method === "GET" && r.path === "/orders")
+      assert.strictEqual(lookups.length, 2)
     }))
 
   it.live("rails: OXXO served; SPEI only with an instructions page (Conekta answers a CLABE, no page); cards never", () =>
