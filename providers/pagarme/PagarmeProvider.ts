@@ -18,12 +18,16 @@
  *   `errors` by field) and `412` (business validation) are final, the reason naming the first
  *   field; an order answered `failed` is a decline (final, reason from the gateway's words).
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
- *   engine's refund id, `Idempotency-Key` = the refund's key. Pagar.me documents no lookup of a
- *   refund by our reference, so the connector keeps its own marker on the charge: before asking,
- *   it reads the charge's `metadata` (`refund_<refundId>` = the refund transaction's id) and, when
- *   the refund is already there, answers it as it stands (`GET /charges/{id}/transactions`) without
- *   asking again; after asking, it writes the marker (`PATCH /charges/{id}/metadata`). The
- *   idempotency key covers a crash between the two (24 hours).
+ *   engine's refund id, `Idempotency-Key` = the refund's key (Pagar.me documents the key for
+ *   orders only, so nothing relies on it). Pagar.me documents no lookup of a refund by our
+ *   reference, so the connector keeps its own marker in the charge's `metadata`
+ *   (`refund_<refundId>`), written AHEAD: `asked` before the `DELETE` leaves, the refund
+ *   transaction's id once known. Marked with an id: answered as it stands, never asked again.
+ *   Marked `asked`: the charge's transactions are looked up first, and a refund transaction of
+ *   the amount (`pending_refund` / `refunded`) no other marker claims is this one; only when
+ *   there is none is the `DELETE` sent again (two such: retryable `refund_ambiguous`). Once the
+ *   `DELETE` made a refund, whatever fails after it (the marker, the read) answers it `pending`
+ *   (or as the `DELETE` answered it), never a refusal: the engine asks again later.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
  *   trusted for their status: the connector asks `GET /charges/{id}` about the charge the webhook
  *   names (verified notify-then-query), so a replayed old webhook reports what is true now.
