@@ -8,10 +8,13 @@
  *   anything Conekta answers.
  * - **Charge**: one order per engine transaction, `POST /orders` with `customer_info` (name, email,
  *   phone), one line item of the whole amount, one charge (`payment_method.type` `cash` or `spei`,
- *   `expires_at` = the engine's expiry) and `metadata.transaction_id`. Conekta documents no
- *   idempotency key, so the connector first looks the transaction up
- *   (`GET /orders?search=<transaction id>`, kept only when `metadata.transaction_id` matches) and
- *   answers the order it finds: a retry after a lost answer never makes a second order.
+ *   `expires_at` = the engine's expiry, `reference_id` = the engine's transaction id: the charge
+ *   request's documented "custom reference") and `metadata.transaction_id`. Conekta has no
+ *   idempotency header, so the connector first looks the transaction up
+ *   (`GET /orders?search=<transaction id>`, the list's documented "general order search, e.g. by
+ *   mail, reference"), keeps only an order whose charge's `reference_id` (or, for orders made
+ *   before it was sent, `metadata.transaction_id`) is the transaction id exactly, and answers the
+ *   order it finds: a retry after a lost answer never makes a second order.
  * - **Status**: `GET /orders/{id}`, checked to be about the transaction asked for.
  * - **Notifications**: `digest` verified (`Signing.ts`), then the order is read from the API:
  *   what the connector reports is what Conekta says now, never what a body claims.
@@ -137,7 +140,13 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     const requires = (method: PaymentMethodDef): ReadonlyArray<RequiredField> => requiredBeyondCatalog(method)
 
+    /**
+     * The engine transaction an order is for: its charge's documented `reference_id`, else (orders
+     * made before the connector sent it) `metadata.transaction_id`.
+     */
     const transactionOf = (order: Wire.Order) => {
+      const reference = order.charges?.data.find((c) => typeof c.reference_id === "string" && c.reference_id !== "")?.reference_id
+      if (typeof reference === "string") return reference
       const value = order.metadata?.[Wire.transactionIdKey]
       return typeof value === "string" ? value : undefined
     }
@@ -198,7 +207,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         line_items: [{ name: `Pago ${request.transactionId}`, unit_price: centavos, quantity: 1 }],
         charges: [{
           amount: centavos,
-          payment_method: { type: rail.paymentMethodType, expires_at: Math.floor(request.expiresAt.getTime() / 1000) }
+          payment_method: { type: rail.paymentMethodType, expires_at: Math.floor(request.expiresAt.getTime() / 1000) },
+          reference_id: request.transactionId
         }],
         metadata: { [Wire.transactionIdKey]: request.transactionId }
       }

@@ -37,8 +37,8 @@ const refundsOf = (charge: Wire.Charge): ReadonlyArray<Wire.Refund> =>
 
 const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutcome => ({
   providerRef: refund.id,
-  status: Wire.toRefundStatus(refund.status, charge.status),
-  detail: refund.status ?? charge.status ?? undefined
+  status: Wire.toRefundStatus(refund.status),
+  detail: refund.status ?? `no refund status; charge ${charge.status ?? "without status"}`
 })
 
 export const make = ({ call, orderUrl, upstream }: RefundDeps) => {

@@ -14,7 +14,8 @@
  *   without a real token is `422` "The token does not exist." (documented example). Answer `200`:
  *   the order `pending_payment`, its charge with the OXXO `reference` and `barcode_url`, or the
  *   SPEI `clabe`.
- * - `GET /orders?search=<text>`: orders whose id, metadata value or customer email is `<text>`.
+ * - `GET /orders?search=<text>`: orders whose id, charge `reference_id`, metadata value or customer
+ *   email is `<text>`. The charge's `reference_id` is kept and answered as sent.
  * - `GET /orders/{id}` -> the order, or `404 resource_not_found_error` (documented example).
  * - `PUT /orders/{id}` `{ metadata }`: merges the given keys into the order's metadata.
  * - `POST /orders/{id}/refunds` `{ amount, reason }` (reason one of the five documented values):
@@ -172,6 +173,7 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
         customerInfo: valid.customerInfo,
         lineItems: valid.lineItems,
         metadata: { ...valid.metadata },
+        referenceId: valid.referenceId,
         expiresAt: valid.expiresAt ?? nowSeconds() + 30 * 86_400,
         createdAt: nowSeconds(),
         rawBody: raw,
@@ -186,7 +188,8 @@ export const start = (options: StartOptions): Effect.Effect<ConektaSimulator, ne
 
     const search = (text: string | null) => {
       const found = [...orders.values()].filter((o) =>
-        text === null || text === "" || o.id === text || Object.values(o.metadata).some((v) => String(v) === text) || o.customerInfo["email"] === text
+        text === null || text === "" || o.id === text || o.referenceId === text || Object.values(o.metadata).some((v) => String(v) === text) ||
+        o.customerInfo["email"] === text
       )
       return { object: "list", has_more: false, next_page_url: null, previous_page_url: null, data: found.map(view) }
     }

@@ -31,6 +31,8 @@ export interface SimulatedOrder {
   readonly customerInfo: Record<string, unknown>
   readonly lineItems: ReadonlyArray<Record<string, unknown>>
   metadata: Record<string, string | number | boolean | null>
+  /** The charge's `reference_id`, as sent. */
+  readonly referenceId: string | undefined
   readonly expiresAt: number
   readonly createdAt: number
   readonly rawBody: string
@@ -83,6 +85,7 @@ export interface Validated {
   readonly customerInfo: Record<string, unknown>
   readonly lineItems: ReadonlyArray<Record<string, unknown>>
   readonly metadata: Record<string, string | number | boolean | null>
+  readonly referenceId: string | undefined
 }
 
 /** Why the API refuses an order body, or what it accepted. */
@@ -137,7 +140,8 @@ export const validateOrder = (body: Wire.OrderBody, nowSeconds: number): Answer 
     expiresAt: expiresAt as number | undefined,
     customerInfo: info,
     lineItems: body.line_items as ReadonlyArray<Record<string, unknown>>,
-    metadata: (body.metadata ?? {}) as Record<string, string | number | boolean | null>
+    metadata: (body.metadata ?? {}) as Record<string, string | number | boolean | null>,
+    referenceId: typeof charge["reference_id"] === "string" ? charge["reference_id"] : undefined
   }
 }
 
@@ -221,6 +225,7 @@ export const orderView = (o: SimulatedOrder, baseUrl: string) => ({
       payment_method: paymentMethodView(o, baseUrl),
       object: "charge",
       description: "Payment from order",
+      reference_id: o.referenceId ?? null,
       status: o.status,
       amount: o.amount,
       paid_at: o.paidAt ?? null,

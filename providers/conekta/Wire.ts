@@ -120,6 +120,8 @@ export const Charge = Schema.Struct({
   status: Nullable(Text),
   amount: Schema.optionalKey(Centavos),
   order_id: Nullable(Text),
+  /** The charge's `reference_id` (charge_request: "Custom reference to add to the charge"). */
+  reference_id: Nullable(Text),
   failure_code: Nullable(Text),
   failure_message: Nullable(Text),
   payment_method: Nullable(PaymentMethod),
@@ -256,13 +258,13 @@ export const toChargeStatus = (status: string | null | undefined): ChargeStatus 
  * A refund's status as the engine's. `pending` waits; `canceled` (a refund cancelled with
  * `DELETE /orders/{id}/refunds/{refund_id}`), `failed`, `rejected`, `declined` and `expired` (a
  * cash refund not collected in time) are `failed`: the money stays the shop's; `succeeded`,
- * `refunded`, `completed` and `paid` are `succeeded`. The documented example of a refund carries
- * NO `status`: then the charge speaks, and only a charge Conekta reports `refunded` or
- * `partially_refunded` makes it `succeeded`. Anything else unknown waits (never a success).
+ * `refunded`, `completed` and `paid` are `succeeded`. A refund with NO `status` (the documented
+ * example carries none) is not a success, whatever its charge says (a charge `partially_refunded`
+ * does not say which refund paid): it waits, and is settled from what Conekta says later or by an
+ * operator. Anything else unknown waits too.
  */
-export const toRefundStatus = (status: string | null | undefined, chargeStatus?: string | null): RefundStatus => {
-  const key = (status ?? "").trim().toLowerCase()
-  switch (key) {
+export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
+  switch ((status ?? "").trim().toLowerCase()) {
     case "succeeded":
     case "refunded":
     case "completed":
@@ -275,10 +277,6 @@ export const toRefundStatus = (status: string | null | undefined, chargeStatus?:
     case "declined":
     case "expired":
       return "failed"
-    case "": {
-      const charge = (chargeStatus ?? "").trim().toLowerCase()
-      return charge === "refunded" || charge === "partially_refunded" ? "succeeded" : "pending"
-    }
     default:
       return "pending"
   }

@@ -18,12 +18,16 @@
  *   `errors` by field) and `412` (business validation) are final, the reason naming the first
  *   field; an order answered `failed` is a decline (final, reason from the gateway's words).
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
- *   engine's refund id, `Idempotency-Key` = the refund's key. Pagar.me documents no lookup of a
- *   refund by our reference, so the connector keeps its own marker on the charge: before asking,
- *   it reads the charge's `metadata` (`refund_<refundId>` = the refund transaction's id) and, when
- *   the refund is already there, answers it as it stands (`GET /charges/{id}/transactions`) without
- *   asking again; after asking, it writes the marker (`PATCH /charges/{id}/metadata`). The
- *   idempotency key covers a crash between the two (24 hours).
+ *   engine's refund id, `Idempotency-Key` = the refund's key (Pagar.me documents the key for
+ *   orders only, so nothing relies on it). Pagar.me documents no lookup of a refund by our
+ *   reference, so the connector keeps its own marker in the charge's `metadata`
+ *   (`refund_<refundId>`), written AHEAD: `asked` before the `DELETE` leaves, the refund
+ *   transaction's id once known. Marked with an id: answered as it stands, never asked again.
+ *   Marked `asked`: the charge's transactions are looked up first, and a refund transaction of
+ *   the amount (`pending_refund` / `refunded`) no other marker claims is this one; only when
+ *   there is none is the `DELETE` sent again (two such: retryable `refund_ambiguous`). Once the
+ *   `DELETE` made a refund, whatever fails after it (the marker, the read) answers it `pending`
+ *   (or as the `DELETE` answered it), never a refusal: the engine asks again later.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
  *   trusted for their status: the connector asks `GET /charges/{id}` about the charge the webhook
  *   names (verified notify-then-query), so a replayed old webhook reports what is true now.
@@ -181,7 +185,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef,
           transactionId: transactionId ?? echoed,
           status: Wire.toUpdateStatus(charge),
-          detail: charge.last_transaction?.status ?? charge.status
+          detail: Wire.detailOf(charge)
         })
     }
 
@@ -189,42 +193,77 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       return yield* updateOf(providerRef, yield* getCharge("status", providerRef), transactionId)
     })
 
+    const transactionsOf = (chargeId: string) =>
+      call("refund.lookup", HttpClientRequest.get(`${chargeUrl(chargeId)}/transactions`), Wire.TransactionList).pipe(
+        Effect.map((list) => list.data ?? [])
+      )
+
     /** The refund transaction `transactionId` of the charge as it stands now. */
     const refundAsItStands = (chargeId: string, transactionId: string, known: Wire.Transaction | undefined) =>
       Effect.gen(function*() {
         if (known !== undefined && Wire.toRefundStatus(known.status) !== "pending") return known
-        const list = yield* call(
-          "refund.lookup",
-          HttpClientRequest.get(`${chargeUrl(chargeId)}/transactions`),
-          Wire.TransactionList
-        )
-        return (list.data ?? []).find((t) => t.id === transactionId) ?? known
+        return (yield* transactionsOf(chargeId)).find((t) => t.id === transactionId) ?? known
       })
 
     /**
-     * Writes the refund's marker and reads it back. The marker is what finds the refund once the
-     * Idempotency-Key has lapsed (24 h; the engine follows a pending refund for 30 days), so it is
-     * never left unwritten: two refunds of one charge marking at once can overwrite each other's
-     * metadata, so the write is merged and checked again; failing that, the call fails retryable
-     * and its retry (within the key's 24 h, the same refund replayed) marks again.
+     * Writes the refund's marker and reads it back. Two refunds of one charge marking at once can
+     * overwrite each other's metadata, so the write is merged and checked again; failing that, the
+     * call fails retryable.
      */
-    const mark = (chargeId: string, marker: string, refundRef: string) =>
+    const mark = (chargeId: string, marker: string, value: string) =>
       Effect.gen(function*() {
         for (let attempt = 0; attempt < 3; attempt++) {
           const current = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(chargeId)), Wire.Charge)
-          if (current.metadata?.[marker] === refundRef) return
+          if (current.metadata?.[marker] === value) return
           yield* call(
             "refund.mark",
             HttpClientRequest.patch(`${chargeUrl(chargeId)}/metadata`).pipe(
-              HttpClientRequest.bodyText(JSON.stringify({ metadata: { ...keptMetadata(current.metadata), [marker]: refundRef } }), "application/json")
+              HttpClientRequest.bodyText(JSON.stringify({ metadata: { ...keptMetadata(current.metadata), [marker]: value } }), "application/json")
             ),
             Wire.Charge
           )
         }
         const last = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(chargeId)), Wire.Charge)
-        if (last.metadata?.[marker] !== refundRef) {
-          return yield* fail(true, "refund_marker_lost", `the refund marker of ${chargeId} could not be kept; asking again replays the refund`)
+        if (last.metadata?.[marker] !== value) {
+          return yield* fail(true, "refund_marker_lost", `the refund marker of ${chargeId} could not be kept`)
         }
+      })
+
+    /**
+     * A refund Pagar.me holds: whatever fails now (the marker, the read) is not a refusal, the
+     * money has left or is leaving. It is answered as Pagar.me last said (`pending` unless it said
+     * otherwise) and the engine asks again later, which finds it by its marker or its transaction.
+     */
+    const heldRefund = (chargeId: string, marker: string, transaction: Wire.Transaction & { readonly id: string }) =>
+      Effect.gen(function*() {
+        yield* mark(chargeId, marker, transaction.id)
+        const now = yield* refundAsItStands(chargeId, transaction.id, transaction)
+        return { providerRef: transaction.id, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
+      }).pipe(
+        Effect.catch((error) =>
+          Effect.logWarning(`Pagar.me refund ${transaction.id}: held, its marker or read failed (${error.reason}); asked again later`).pipe(
+            Effect.as({ providerRef: transaction.id, status: Wire.toRefundStatus(transaction.status) } satisfies RefundOutcome)
+          )
+        )
+      )
+
+    /**
+     * The charge's refund that an earlier, unanswered `DELETE` of this refund made, if any: a
+     * refund transaction (`pending_refund` or `refunded`: money leaving) of the same amount that
+     * no other refund's marker claims. More than one such is ambiguous: retryable, never a guess.
+     * One that failed is not looked for: asking again cannot pay the buyer twice.
+     */
+    const earlierRefund = (charge: Wire.Charge, centavos: number) =>
+      Effect.gen(function*() {
+        const claimed = new Set(Object.values(charge.metadata ?? {}))
+        const candidates = (yield* transactionsOf(charge.id)).filter((t): t is Wire.Transaction & { readonly id: string } =>
+          typeof t.id === "string" && !claimed.has(t.id) && t.amount === centavos &&
+          (t.status === "pending_refund" || t.status === "refunded")
+        )
+        if (candidates.length > 1) {
+          return yield* fail(true, "refund_ambiguous", `charge ${charge.id} holds ${candidates.length} unclaimed refunds of this amount`)
+        }
+        return candidates[0]
       })
 
     const refund = Effect.fn("PagarmeProvider.refund")(function*(request: RefundRequest) {
@@ -235,9 +274,17 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const marker = refundMarkerOf(request.refundId)
       const before = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(request.providerRef)), Wire.Charge)
       const marked = before.metadata?.[marker]
-      if (marked !== undefined && marked !== null && marked !== "") {
-        const now = yield* refundAsItStands(request.providerRef, marked, undefined)
-        return { providerRef: marked, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
+      if (marked !== undefined && marked !== null && marked !== "" && marked !== Wire.refundAsked) {
+        return yield* heldRefund(request.providerRef, marker, { id: marked, status: "pending_refund" })
+      }
+      if (marked === Wire.refundAsked) {
+        // Asked before without an answer kept: the refund may exist. It is looked up, never
+        // asked for again on the strength of an Idempotency-Key (documented for orders only).
+        const earlier = yield* earlierRefund(before, centavos.value)
+        if (earlier !== undefined) return yield* heldRefund(request.providerRef, marker, earlier)
+      } else {
+        // Write-ahead: the mark says "asked" before the DELETE leaves.
+        yield* mark(request.providerRef, marker, Wire.refundAsked)
       }
       const answered = yield* call(
         "refund",
@@ -255,9 +302,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (Wire.toRefundStatus(transaction.status) === "failed") {
         return yield* fail(false, upstream.clip(transaction.status ?? "refund_failed"), `Pagar.me refused the refund of ${answered.id}`)
       }
-      yield* mark(request.providerRef, marker, refundRef)
-      const now = yield* refundAsItStands(request.providerRef, refundRef, transaction)
-      return { providerRef: refundRef, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
+      return yield* heldRefund(request.providerRef, marker, { ...transaction, id: refundRef })
     })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>

@@ -21,9 +21,12 @@
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500` on every call; `slow` = the work is done
  *   but the answer comes after `slowMs`; `slow_writes` = the same for `POST`, `DELETE` and
  *   `PATCH` only, reads answer at once (so a lost-answer test reaches the write after its lookup);
+ *   `slow_cancels` = the same for `DELETE` only (a refund whose answer is lost);
  *   `decline` = orders are created `failed` (charge
  *   `failed`, transaction `with_error` + gateway errors); `echo` = every authenticated call is
  *   `400` with the request's `Authorization` header in its body (the secret-leak test).
+ * - `setFault(fault)` answers in the simulator's place whatever a test's {@link Fault} answers
+ *   (a marker write refused after a refund, a read that fails).
  * - `expireIdempotencyKeys()` forgets every key, as Pagar.me does 24 hours after a key's first use.
  * - Controls: `complete(chargeId)` (`paid`), `fail(chargeId)` (`failed`), `expire(chargeId)`
  *   (`failed`, transaction `expired`), `setStatus(chargeId, status)`; refunds:
@@ -48,7 +51,13 @@ import * as Wire from "./Wire.ts"
 
 export type { RecordedRequest, SentCallback, SimCharge, SimOrder }
 
-export type Mode = "ok" | "unavailable" | "slow" | "slow_writes" | "decline" | "echo"
+export type Mode = "ok" | "unavailable" | "slow" | "slow_writes" | "slow_cancels" | "decline" | "echo"
+
+/**
+ * A fault a test injects: asked before every authenticated call, it answers instead of the
+ * simulator when it returns an answer (the call then changes nothing).
+ */
+export type Fault = (req: SimulatorRequest) => Answer | undefined
 
 export interface PagarmeSimulator {
   readonly baseUrl: string
@@ -58,6 +67,8 @@ export interface PagarmeSimulator {
   readonly requests: ReadonlyArray<RecordedRequest>
   readonly callbacksSent: ReadonlyArray<SentCallback>
   readonly setMode: (mode: Mode) => Effect.Effect<void>
+  /** Injects a {@link Fault} (undefined removes it). */
+  readonly setFault: (fault: Fault | undefined) => Effect.Effect<void>
   readonly complete: (chargeId: string) => Effect.Effect<void>
   readonly fail: (chargeId: string) => Effect.Effect<void>
   readonly expire: (chargeId: string) => Effect.Effect<void>
@@ -120,6 +131,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
     const charges = new Map<string, SimCharge>()
     const memo = new Map<string, Answer>()
     let mode: Mode = "ok"
+    let fault: Fault | undefined
     let callbackTarget: string | undefined
     let dropping = false
     let refundsPending = false
@@ -184,6 +196,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
     const route = (req: SimulatorRequest): Answer => {
       if (mode === "unavailable") return { status: 500, body: { message: "An error has occurred." } }
       if (mode === "echo") return { status: 400, body: { message: `rejected ${req.headers.authorization ?? ""}` } }
+      const injected = fault?.(req)
+      if (injected !== undefined) return injected
       const path = req.path.replace(/\/+$/, "")
       const key = req.headers["idempotency-key"]
       const payables = reports.route(req)
@@ -242,7 +256,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         authorized,
         idempotencyKey: req.headers["idempotency-key"],
         answer: authorized ? route(req) : unauthorized,
-        delayMs: authorized && (mode === "slow" || (mode === "slow_writes" && req.method !== "GET")) ? slowMs : 0
+        delayMs: authorized && (mode === "slow" || (mode === "slow_writes" && req.method !== "GET") || (mode === "slow_cancels" && req.method === "DELETE")) ? slowMs : 0
       }
     })
 
@@ -304,6 +318,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       requests: server.requests,
       callbacksSent: server.callbacksSent,
       setMode: (next) => Effect.sync(() => void (mode = next)),
+      setFault: (next) => Effect.sync(() => void (fault = next)),
       complete: (id) => move(id, "paid", "paid", ["charge.paid", "order.paid"]),
       fail: (id) => move(id, "failed", "failed", ["charge.payment_failed", "order.payment_failed"]),
       expire: (id) => move(id, "failed", "expired", ["charge.payment_failed"]),

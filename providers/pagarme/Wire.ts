@@ -193,6 +193,12 @@ export type Webhook = typeof Webhook.Type
 export const signatureHeader = "x-webhook-asymmetric-signature"
 export const signatureHeaders: ReadonlyArray<string> = [signatureHeader, "x-hub-asymmetric-signature"]
 
+/**
+ * The value of a refund's marker (`metadata.refund_<refundId>`) between the moment the connector
+ * decides to send its `DELETE` and the moment it knows the refund transaction's id.
+ */
+export const refundAsked = "asked"
+
 /** Where Pagar.me publishes the public keys of that signature (official plugins). */
 export const defaultJwksUrl = "https://hubapi.pagar.me/.well-known/jwks.json"
 
@@ -231,8 +237,10 @@ export const parseSignature = (header: string | undefined) => {
 /**
  * Pagar.me charge status -> engine status. Anything not listed is `pending`, never a success.
  *
- * - `pending` (PIX QR or boleto waiting for the buyer), `processing` and `underpaid` (a boleto
- *   paid short: not the amount asked) are `pending`.
+ * - `pending` (PIX QR or boleto waiting for the buyer) and `processing` are `pending`.
+ * - `underpaid` (a boleto paid short: the bank settled less than asked, and a boleto is paid
+ *   once) is final and `failed`: the engine books no money it was not given in full, and the
+ *   detail says what was paid (the shop settles the short payment with the buyer).
  * - `paid` and `overpaid` (more than asked: the amount asked is there) are `completed`.
  * - `failed` is `failed` (`expired` when its transaction says `expired`).
  * - `canceled` is `expired` when its transaction says `expired` (a PIX not paid in time), else
@@ -242,7 +250,7 @@ export const parseSignature = (header: string | undefined) => {
 const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
   pending: "pending",
   processing: "pending",
-  underpaid: "pending",
+  underpaid: "failed",
   paid: "completed",
   overpaid: "completed",
   failed: "failed",
@@ -256,6 +264,12 @@ export const toUpdateStatus = (charge: Pick<Charge, "status" | "paid_amount" | "
   if (status === "failed" && expired) return "expired"
   return Object.hasOwn(updateStatuses, status) ? updateStatuses[status]! : "pending"
 }
+
+/** The provider's words on a charge: its transaction's status, or what an `underpaid` one received. */
+export const detailOf = (charge: Pick<Charge, "status" | "amount" | "paid_amount" | "last_transaction">): string | undefined =>
+  charge.status.trim().toLowerCase() === "underpaid"
+    ? `underpaid: ${charge.paid_amount ?? "?"} of ${charge.amount ?? "?"} centavos paid`
+    : charge.last_transaction?.status ?? charge.status
 
 /** The status of a charge just created: a new charge cannot be disputed or refunded. */
 export const toChargeStatus = (charge: Pick<Charge, "status" | "paid_amount" | "last_transaction">): ChargeStatus => {

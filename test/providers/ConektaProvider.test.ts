@@ -51,6 +51,7 @@ describe("ConektaProvider", () => {
       assert.strictEqual(body.charges[0].payment_method.type, "cash")
       assert.deepStrictEqual(body.customer_info, { name: "Ana Souza", email: "ana@example.com", phone: "+5511987654321" })
       assert.deepStrictEqual(body.metadata, { transaction_id: "TXN-BODY-1" })
+      assert.strictEqual(body.charges[0].reference_id, "TXN-BODY-1")
       assert.match(order.rawBody, /"unit_price":123456,/)
       assert.isTrue(sim.requests.every((r) => r.authorized))
       assert.deepStrictEqual(new Set(sim.acceptHeaders), new Set([Wire.acceptHeader]))
@@ -82,6 +83,20 @@ describe("ConektaProvider", () => {
       const again = yield* provider.charge(request)
       assert.strictEqual([...sim.orders.values()].filter((o) => o.metadata["transaction_id"] === "TXN-RETRY-1").length, 1)
       assert.strictEqual(again.providerRef, [...sim.orders.keys()][0])
+    }))
+
+  it.live("an earlier order is found by its charge's documented reference_id (not by metadata): retried, no second order", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const request = requestOn(provider, "TXN-REFID-1")
+      const first = yield* provider.charge(request)
+      // Only the documented reference names the transaction now.
+      sim.orders.get(first.providerRef)!.metadata = {}
+      const again = yield* provider.charge(request)
+      assert.strictEqual(again.providerRef, first.providerRef)
+      assert.strictEqual(sim.orders.size, 1)
+      const lookups = sim.requests.filter((r) => r.method === "GET" && r.path === "/orders")
+      assert.strictEqual(lookups.length, 2)
     }))
 
   it.live("rails: OXXO served; SPEI only with an instructions page (Conekta answers a CLABE, no page); cards never", () =>
@@ -127,7 +142,7 @@ describe("ConektaProvider", () => {
       assert.strictEqual(other?.reason, "malformed_response")
     }))
 
-  it("the documented answers parse: the cash order (reference, barcode), a refund with a negative amount and no status, the SPEI charge", () => {
+  it("the documented answers parse: the cash order (reference, barcode), a refund with a negative amount and no status (not a success), the SPEI charge", () => {
     const cash = decodeOrder(Docs.orderCashResponse)
     assert.strictEqual(Wire.toChargeStatus(cash.payment_status), "pending")
     const method = cash.charges!.data[0]!.payment_method!
@@ -137,11 +152,12 @@ describe("ConektaProvider", () => {
     const charge = refunded.charges!.data[0]!
     const refund = charge.refunds!.data[0]!
     assert.strictEqual(Math.abs(refund.amount), Docs.sdkRefundRequest.amount)
-    assert.strictEqual(Wire.toRefundStatus(refund.status, charge.status), "succeeded")
-    assert.strictEqual(Wire.toRefundStatus(undefined, "paid"), "pending")
-    assert.strictEqual(Wire.toRefundStatus("pending", "partially_refunded"), "pending")
-    assert.strictEqual(Wire.toRefundStatus("canceled", "partially_refunded"), "failed")
-    assert.strictEqual(Wire.toRefundStatus("new_status", "refunded"), "pending")
+    assert.strictEqual(charge.status, "partially_refunded")
+    assert.strictEqual(Wire.toRefundStatus(refund.status), "pending")
+    assert.strictEqual(Wire.toRefundStatus("pending"), "pending")
+    assert.strictEqual(Wire.toRefundStatus("canceled"), "failed")
+    assert.strictEqual(Wire.toRefundStatus("succeeded"), "succeeded")
+    assert.strictEqual(Wire.toRefundStatus("new_status"), "pending")
     const speiCharge = Schema.decodeUnknownSync(Schema.fromJsonString(Wire.Charge))(Docs.speiChargeResponse)
     assert.strictEqual(speiCharge.payment_method?.clabe, "646180111805035472")
   })
@@ -209,7 +225,7 @@ describe("ConektaProvider", () => {
       assert.strictEqual(errorOf(yield* Effect.exit(provider.verifyCallback(sim.sign(body), body)))?.reason, "signature mismatch")
     }))
 
-  it.live("refunds: partial then the rest; a retried one is the same refund; the order's metadata holds the write-ahead marks", () =>
+  it.live("refunds: partial then the rest; a retried one is the same refund; a refund Conekta answers without a status is pending, never a success", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-1", { amount: Money.decimal("400") }))
@@ -217,7 +233,8 @@ describe("ConektaProvider", () => {
       const first = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 1, "150"))
       const retried = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 1, "150"))
       const second = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 2, "250"))
-      assert.deepStrictEqual([first.status, retried.providerRef, second.status], ["succeeded", first.providerRef, "succeeded"])
+      assert.deepStrictEqual([first.status, retried.providerRef, second.status], ["pending", first.providerRef, "pending"])
+      assert.strictEqual(first.detail, "no refund status; charge partially_refunded")
       assert.notStrictEqual(second.providerRef, first.providerRef)
       const order = sim.orders.get(providerRef)!
       assert.deepStrictEqual(order.refunds.map((r) => r.amount), [15000, 25000])
@@ -273,7 +290,8 @@ describe("ConektaProvider", () => {
       yield* sim.rejectRefund(two.providerRef)
       const settled = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 1, "30"))
       const rejected = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 2, "20"))
-      assert.deepStrictEqual([settled.providerRef, settled.status], [one.providerRef, "succeeded"])
+      // Settled, the refund carries no status again (as documented): still not a success.
+      assert.deepStrictEqual([settled.providerRef, settled.status], [one.providerRef, "pending"])
       assert.deepStrictEqual([rejected.providerRef, rejected.status], [two.providerRef, "failed"])
       assert.strictEqual(sim.orders.get(providerRef)!.refunds.length, 2)
     }))
@@ -287,7 +305,7 @@ describe("ConektaProvider", () => {
       assert.strictEqual(sim.orders.get(providerRef)!.metadata["refund_TXN-REF-X-R1"], "0")
       yield* sim.complete(providerRef)
       const next = yield* provider.refund(refundOf("TXN-REF-X", providerRef, 2, "30"))
-      assert.strictEqual(next.status, "succeeded")
+      assert.strictEqual(next.status, "pending")
       // The refused one, asked again, is a new refund now that the order is refundable.
       const again = yield* provider.refund(refundOf("TXN-REF-X", providerRef, 1, "30"))
       assert.notStrictEqual(again.providerRef, next.providerRef)

@@ -73,6 +73,18 @@ describe("Conekta official SDK against the simulator", () => {
       assert.strictEqual(method.bank, "STP")
     }))
 
+  it.live("the charge's reference_id, sent with the SDK's ChargeRequest, is answered in the SDK's ChargeResponse and found by getOrders' search", () =>
+    Effect.gen(function*() {
+      const { orders } = yield* sdkOnSimulator()
+      const { metadata: _metadata, ...withoutMetadata } = Docs.cashOrderRequest(inDays(3))
+      const created = (yield* sdk(() =>
+        orders.createOrder({ ...withoutMetadata, charges: [{ payment_method: { type: "cash" }, reference_id: "TXN-SDK-REF-1" }] })
+      )).data
+      assert.strictEqual(chargeOf(created).reference_id, "TXN-SDK-REF-1")
+      const found = (yield* sdk(() => orders.getOrders("es", undefined, 10, "TXN-SDK-REF-1"))).data
+      assert.deepStrictEqual(found.data.map((o) => [o.id, o.charges?.data?.[0]?.reference_id]), [[created.id, "TXN-SDK-REF-1"]])
+    }))
+
   it.live("read, search and metadata update by the SDK; full and partial refunds with the SDK's request", () =>
     Effect.gen(function*() {
       const { orders, sim } = yield* sdkOnSimulator()

@@ -70,6 +70,17 @@ describe("Pagar.me connector", () => {
       assert.strictEqual((yield* provider.status(accepted.providerRef, "TXN-PGM-EXP")).status, "expired")
     }))
 
+  it.live("an underpaid boleto (paid short, final) is failed with what was paid, never left pending nor booked as paid", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.dropCallbacks(true)
+      const accepted = yield* provider.charge({ ...chargeRequestFor(provider, boleto)("TXN-PGM-UNDER"), amount: Money.decimal("100") })
+      sim.charges.get(accepted.providerRef)!.paidAmount = 9_000
+      yield* sim.setStatus(accepted.providerRef, "underpaid")
+      const update = yield* provider.status(accepted.providerRef, "TXN-PGM-UNDER")
+      assert.deepStrictEqual([update.status, update.detail], ["failed", "underpaid: 9000 of 10000 centavos paid"])
+    }))
+
   it.live("a refund Pagar.me holds pending is pending; asked again it is the same refund, then succeeded once settled", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
@@ -167,7 +178,7 @@ describe("Pagar.me connector", () => {
       const accepted = yield* provider.charge(chargeRequestFor(provider)("TXN-PGM-LOSTR"))
       yield* sim.complete(accepted.providerRef)
       const request = refundOf("TXN-PGM-LOSTR", accepted.providerRef, 1, "3")
-      yield* sim.setMode("slow_writes")
+      yield* sim.setMode("slow_cancels")
       const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
       assert.strictEqual(lost.reason, "timeout")
       // The DELETE reached Pagar.me: the refund exists, its marker does not.
