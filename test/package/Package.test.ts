@@ -315,7 +315,7 @@ describe("the npm package", () => {
 
   it("is as large as the README says (within 15 %)", () => {
     const readme = readFileSync(join(repo, "README.md"), "utf8")
-    const said = /([\d.]+) MB packed, ([\d.]+) MB unpacked, ([\d,]+) files/.exec(readme)
+    const said = /([\d.]+) MB\s+packed, ([\d.]+) MB\s+unpacked, ([\d,]+)\s+files/.exec(readme)
     assert.isNotNull(said, "the README gives the package's size")
     const within = (measured: number, written: number, what: string) =>
       assert.isBelow(Math.abs(measured - written) / written, 0.15, `${what}: measured ${measured}, the README says ${written}`)
