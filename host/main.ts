@@ -1,4 +1,5 @@
-/** `npm start`: the reference host. Stops gracefully on SIGTERM or SIGINT. */
+#!/usr/bin/env node
+/** `npm start`, or `payment-engine` (the package's bin): the reference host. Stops gracefully on SIGTERM or SIGINT. */
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HostConfig } from "./Config.ts"

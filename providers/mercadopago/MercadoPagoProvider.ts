@@ -261,7 +261,14 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef,
           transactionId: transactionId ?? payment.external_reference ?? undefined,
           status: Wire.toUpdateStatus(payment.status, payment.status_detail),
-          detail: payment.status_detail ?? undefined
+          detail: payment.status_detail ?? undefined,
+          ...(payment.refunds == null || payment.refunds.length === 0 ? {} : {
+            refunds: payment.refunds.map((refund) => ({
+              providerRef: Wire.idText(refund.id),
+              status: Wire.toRefundStatus(refund.status),
+              detail: refund.status ?? undefined
+            }))
+          })
         })
 
     const status = Effect.fn("MercadoPagoProvider.status")(function*(providerRef: string, transactionId: string) {

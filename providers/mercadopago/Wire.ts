@@ -70,6 +70,14 @@ export const PaymentBody = Schema.Struct({
 })
 export type PaymentBody = typeof PaymentBody.Type
 
+/** A refund as `POST` / `GET /v1/payments/{id}/refunds[/{refund_id}]` answer it (fields used). */
+export const Refund = Schema.Struct({
+  id: Id,
+  payment_id: Schema.optionalKey(Id),
+  amount: Schema.optionalKey(Schema.NullOr(Money.Amount)),
+  status: Schema.optionalKey(Schema.NullOr(Text))
+})
+export type Refund = typeof Refund.Type
 /** A payment as `POST /v1/payments` and `GET /v1/payments/{id}` answer it (fields used). */
 export const Payment = Schema.Struct({
   id: Id,
@@ -79,6 +87,9 @@ export const Payment = Schema.Struct({
   payment_method_id: Schema.optionalKey(Schema.NullOr(Text)),
   transaction_amount: Schema.optionalKey(Money.Amount),
   transaction_amount_refunded: Schema.optionalKey(Money.Amount),
+  // The payment's refunds as they stand (the SDK's `PaymentResponse.refunds`): a notification
+  // about a refund names the payment, and its query says where each refund is.
+  refunds: Schema.optionalKey(Schema.NullOr(Schema.Array(Refund))),
   date_of_expiration: Schema.optionalKey(Schema.NullOr(Text)),
   point_of_interaction: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     transaction_data: Schema.optionalKey(Schema.NullOr(Schema.Struct({
@@ -105,14 +116,6 @@ export type Payment = typeof Payment.Type
  */
 export const RefundBody = Schema.Struct({ amount: Schema.optionalKey(Money.Amount) })
 
-/** A refund as `POST` / `GET /v1/payments/{id}/refunds[/{refund_id}]` answer it (fields used). */
-export const Refund = Schema.Struct({
-  id: Id,
-  payment_id: Schema.optionalKey(Id),
-  amount: Schema.optionalKey(Schema.NullOr(Money.Amount)),
-  status: Schema.optionalKey(Schema.NullOr(Text))
-})
-export type Refund = typeof Refund.Type
 /** `GET /v1/payments/{id}/refunds`: the payment's refunds. */
 export const RefundList = Schema.Array(Refund)
 

@@ -313,6 +313,17 @@ describe("the npm package", () => {
     if (work !== "") rmSync(work, { recursive: true, force: true })
   })
 
+  it("is as large as the README says (within 15 %)", () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8")
+    const said = /([\d.]+) MB\s+packed, ([\d.]+) MB\s+unpacked, ([\d,]+)\s+files/.exec(readme)
+    assert.isNotNull(said, "the README gives the package's size")
+    const within = (measured: number, written: number, what: string) =>
+      assert.isBelow(Math.abs(measured - written) / written, 0.15, `${what}: measured ${measured}, the README says ${written}`)
+    within(packed.size / 1e6, Number(said![1]), "MB packed")
+    within(packed.unpackedSize / 1e6, Number(said![2]), "MB unpacked")
+    within(packed.files.length, Number(said![3]!.replace(",", "")), "files")
+  })
+
   it("packs dist only, with every exported file", () => {
     const paths = packed.files.map((f) => f.path)
     const stray = paths.filter((p) => !(p.startsWith("dist/") || p === "package.json" || /^(README|LICENSE|NOTICE)/i.test(p)))
@@ -326,6 +337,7 @@ describe("the npm package", () => {
       assert.include(paths, target.default.slice(2), `${subpath}: JavaScript`)
     }
     assert.include(paths, "dist/host/main.js", "the reference host's compiled entry")
+    assert.notInclude(paths, "dist/.sources-sha256", "the build stamp stays in the repository")
     assert.isTrue(existsSync(join(app, "node_modules", packageName, "dist/core/index.d.ts")))
   })
 
@@ -463,7 +475,8 @@ describe("the npm package", () => {
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()))
     const port = await freePort()
     const dataDir = mkdtempSync(join(tmpdir(), "poe-acme-host-"))
-    const host = startUntil("node", [hostMain], project, cleanEnv({
+    // Started as the README says, by the package's bin.
+    const host = startUntil(join(project, "node_modules/.bin/payment-engine"), [], project, cleanEnv({
       CONNECTOR_MODULES: "./dist/index.js",
       CONNECTORS: "acme",
       ACME_ENVIRONMENT: "sandbox",

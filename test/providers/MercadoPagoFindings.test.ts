@@ -185,6 +185,11 @@ describe("MercadoPagoProvider, checked against the documentation and the officia
       const still = yield* provider.refund(refundOf("TXN-RFP-1", a.providerRef, 1, "20"))
       assert.deepStrictEqual([still.providerRef, still.status], [first.providerRef, "pending"])
       yield* sim.settleRefund(first.providerRef)
+      // The notification that follows names the payment; its query carries the refund as it
+      // stands, so the engine settles the refund at once instead of at its next follow-up.
+      const ts = Math.floor(Date.now() / 1000)
+      const notified = yield* provider.verifyCallback(signed(a.providerRef, "req-refund-1", ts), JSON.stringify({ type: "payment", data: { id: a.providerRef } }))
+      assert.deepStrictEqual(notified[0]?.refunds?.map((r) => [r.providerRef, r.status]), [[first.providerRef, "succeeded"]])
       const settled = yield* provider.refund(refundOf("TXN-RFP-1", a.providerRef, 1, "20"))
       assert.deepStrictEqual([settled.providerRef, settled.status], [first.providerRef, "succeeded"])
       assert.strictEqual(sim.charges.get(a.providerRef)!.refunds.length, 1)
