@@ -198,8 +198,13 @@ export const ErrorCatalog = {
   ),
   // Reconciliation (operator)
   report_format_unknown: entry("invalid_request_error",
-    "The provider has no report format of that name here (`details.formats` lists those it has); nothing was imported.",
-    Schema.Struct({ provider: Schema.String, formats: Schema.Array(Schema.String) })
+    "The provider reads no report format of that name in this environment (`details.formats` lists those it has there; `details.configuredIn` the environments it is configured in at all); nothing was imported.",
+    Schema.Struct({
+      provider: Schema.String,
+      environment: Schema.String.annotate({ description: "The environment asked for (`environment`, default production)" }),
+      formats: Schema.Array(Schema.String),
+      configuredIn: Schema.Array(Schema.String).annotate({ description: "Environments in which this provider reads reports on this host" })
+    })
   ),
   report_malformed: entry("invalid_request_error",
     "The report file breaks its format at `details.line`, `details.column`; nothing was imported.",

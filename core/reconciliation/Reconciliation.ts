@@ -141,9 +141,18 @@ export class Reconciliation extends Context.Service<Reconciliation, {
         const entry = reports.entry(input.environment, input.provider)
         const format = entry?.formats.find((f) => f.name === input.format)
         if (entry === undefined || format === undefined) {
-          return yield* apiError("report_format_unknown", `Provider ${input.provider} has no report format '${input.format}'`, {
+          // A provider configured in the other environment only is the likelier mistake than the format.
+          const configuredIn = (["sandbox", "production"] as const).filter((env) => reports.entry(env, input.provider) !== undefined)
+          const message = entry !== undefined
+            ? `Provider ${input.provider} has no report format '${input.format}'`
+            : configuredIn.length > 0
+            ? `Provider ${input.provider} reads no reports in ${input.environment}; it is configured in ${configuredIn.join(" and ")}: pass environment=${configuredIn[0]}`
+            : `Provider ${input.provider} is not configured on this host to read reports`
+          return yield* apiError("report_format_unknown", message, {
             provider: input.provider,
-            formats: (entry?.formats ?? []).map((f) => f.name)
+            environment: input.environment,
+            formats: (entry?.formats ?? []).map((f) => f.name),
+            configuredIn
           })
         }
         const parsed = format.parse(input.content)

@@ -224,7 +224,11 @@ describe("reconciliation", () => {
         const refused = yield* Effect.flip(r.importReport({ environment, provider: "sandbox", format: "json-lines", content: file, source: "upload" }))
         assert.deepStrictEqual([refused.code, refused.details], ["report_malformed", { line: 2, column: "amount", problem: "not a decimal" }])
         const unknown = yield* Effect.flip(r.importReport({ environment, provider: "sandbox", format: "csv", content: file, source: "upload" }))
-        assert.deepStrictEqual([unknown.code, unknown.details], ["report_format_unknown", { provider: "sandbox", formats: ["json-lines"] }])
+        assert.deepStrictEqual([unknown.code, unknown.details], ["report_format_unknown", { provider: "sandbox", environment, formats: ["json-lines"], configuredIn: ["sandbox"] }])
+        // A sandbox report uploaded without its environment (production by default) names the environment, not the format.
+        const elsewhere = yield* Effect.flip(r.importReport({ environment: "production", provider: "sandbox", format: "json-lines", content: file, source: "upload" }))
+        assert.deepStrictEqual([elsewhere.code, elsewhere.details], ["report_format_unknown", { provider: "sandbox", environment: "production", formats: [], configuredIn: ["sandbox"] }])
+        assert.include(elsewhere.message, "pass environment=sandbox")
         assert.strictEqual((yield* r.listReports(environment, undefined, { limit: 10, offset: 0 })).total, 0)
         assert.strictEqual((yield* r.listDiscrepancies(environment, {}, { limit: 10, offset: 0 })).total, 0)
       }).pipe(Effect.provide(Engine)), 60_000)

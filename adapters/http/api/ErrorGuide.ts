@@ -193,9 +193,9 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     details: { settlementId: "STL-01M8C3R5N2P3Q4R5S6T7U8V9W0", closesAt: "2026-11-27T00:00:00.000Z" }
   },
   report_format_unknown: {
-    advice: "Name one of `details.formats` (the provider's documented report formats this host reads) in `format`.",
+    advice: "Name one of `details.formats` (the provider's documented report formats this host reads) in `format`; when `details.formats` is empty, pass the `environment` of `details.configuredIn` the report is about.",
     message: "Provider dlocal has no report format 'settlement.csv'",
-    details: { provider: "dlocal", formats: ["settlement-cross-border-csv"] }
+    details: { provider: "dlocal", environment: "production", formats: ["settlement-cross-border-csv"], configuredIn: ["production"] }
   },
   report_malformed: {
     advice: "Fix the file at `details.line`, `details.column` (or ask the provider for a new one) and upload it again; nothing was imported.",
