@@ -2,6 +2,8 @@
  * The package's Fetch handler (`toFetchHandler`, subpath `/http`) logs through the embedder's
  * loggers at the embedder's minimum level: with the level at `None` not one line reaches a custom
  * logger or the console; with the default level its request lines reach the embedder's logger.
+ * `Engine.make`'s `loggers` and `logLevel` are the documented way to say so: the engine's lines go
+ * to the embedder's logger (one entry a request, nothing on the console), or stay below the level.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Layer, Logger, ManagedRuntime, Option, Redacted, References } from "effect"
@@ -9,6 +11,7 @@ import { afterEach, vi } from "vitest"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
 import { toFetchHandler } from "../../adapters/http/index.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
 import { HttpWebhookSender } from "../../adapters/webhooks/HttpWebhookSender.ts"
 import { Engine } from "../../core/Engine.ts"
 import { EngineConfig } from "../../core/EngineConfig.ts"
@@ -46,6 +49,45 @@ const embed = (lines: Array<string>, level?: "None") => {
       await runtime.dispose()
     }
   }
+}
+
+/** The engine as `Engine.make` assembles it (the README's embedding), with the given logging parts. */
+const made = (logging: Pick<Parameters<typeof Engine.make>[0], "loggers" | "logLevel">) => {
+  const engine = Engine.make({
+    config: {
+      publicUrl: "https://shop.example",
+      checkoutUrl: "https://shop.example",
+      fxMarkupPct: Money.decimal("2"),
+      depositCallbackSecret: Redacted.make("an-embedder-deposit-secret")
+    },
+    store: MemoryStore.layer,
+    tokenSigner: JoseTokenSigner.layer(Redacted.make("an-embedder-secret-of-32-bytes!!")),
+    webhookSender: HttpWebhookSender.layer({ allowPrivateTargets: false }),
+    providers: [SandboxProvider.layer({ formBaseUrl: "https://shop.example", callbackSecret: Redacted.make("sbx") })],
+    workerInterval: false,
+    ...logging
+  })
+  const runtime = ManagedRuntime.make(engine)
+  const api = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sbx"), trustedProxies: 0 }, { memoMap: runtime.memoMap })
+  return {
+    runtime,
+    api,
+    dispose: async () => {
+      await api.dispose()
+      await runtime.dispose()
+    }
+  }
+}
+
+/** What reaches the console while the test runs. */
+const spyConsole = () => {
+  const printed: Array<string> = []
+  for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: Array<unknown>) => {
+      printed.push(args.map(String).join(" "))
+    })
+  }
+  return printed
 }
 
 /** Three requests: a success, an authentication error and an unknown route. */
@@ -94,5 +136,41 @@ describe("toFetchHandler's logging", () => {
       "GET /api/v1/me 401",
       "GET other 404"
     ])
+  })
+})
+
+describe("Engine.make's loggers and logLevel", () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it("loggers: the embedder's logger gets one entry a request, with its fields; nothing reaches the console", async () => {
+    const printed = spyConsole()
+    const entries: Array<{ readonly message: string; readonly route: unknown }> = []
+    const own = Logger.make(({ fiber, message }) => {
+      const annotations = fiber.getRef(References.CurrentLogAnnotations)
+      entries.push({ message: (Array.isArray(message) ? message : [message]).map(String).join(" "), route: annotations["route"] })
+    })
+    const embedded = made({ loggers: [own] })
+    try {
+      await traffic(embedded)
+    } finally {
+      await embedded.dispose()
+    }
+    const requests = entries.filter((e) => e.route !== undefined)
+    assert.deepStrictEqual(requests.map((e) => e.message.split(" ").slice(0, 3).join(" ")), ["GET /api/v1/me 200", "GET /api/v1/me 401", "GET other 404"])
+    assert.deepStrictEqual(requests.map((e) => e.route), ["/api/v1/me", "/api/v1/me", "other"])
+    assert.deepStrictEqual(printed, [])
+  })
+
+  it("logLevel Warn: the line per request is not logged, on the console or anywhere", async () => {
+    const printed = spyConsole()
+    const embedded = made({ logLevel: "Warn" })
+    try {
+      await traffic(embedded)
+    } finally {
+      await embedded.dispose()
+    }
+    assert.deepStrictEqual(printed.filter((p) => p.includes("/api/v1/") || p.includes("other")), [])
   })
 })
