@@ -2,10 +2,13 @@
  * What leaves the host about a request: its log line and its exported span name it by the route's
  * template, and carry none of what the client sent in the path (a checkout capability token), the
  * query (an email, a document number) or its headers (the user agent). The client's address is
- * exported only with `OTEL_EXPORT_CLIENT_ADDRESS=true`.
+ * exported only with `OTEL_EXPORT_CLIENT_ADDRESS=true`. An outgoing call's span (a connector's
+ * request to its provider) keeps the URL without its query.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Logger } from "effect"
+import { FetchHttpClient, HttpClient, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { TelemetryLive } from "../../host/Telemetry.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { baseUrl, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { attributeOf, receiver, type Span } from "../support/OtlpReceiver.ts"
@@ -87,4 +90,47 @@ describe("what leaves the process about a request", () => {
         assert.notInclude(JSON.stringify(spans), token)
       })
     ), 30_000)
+
+  it.live("an outgoing call's span: its URL without the query", () =>
+    Effect.gen(function*() {
+      const r = yield* receiver
+      const env = ConfigProvider.fromEnvRecord({
+        OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+        OTEL_BSP_SCHEDULE_DELAY: "50",
+        OTEL_METRICS_EXPORTER: "none",
+        OTEL_LOGS_EXPORTER: "none"
+      })
+      // A call under the host's tracer, as a connector makes one; the telemetry layer is closed
+      // (its spans flushed) before the spans are read.
+      yield* HttpClient.get(`${r.url}/v1/customers?email=${encodeURIComponent(email)}&document=${documentId}`).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.provide(TelemetryLive.pipe(Layer.provide(ConfigProvider.layer(env))))
+      )
+      const call = yield* eventually(Effect.sync(() => r.spans.find((s) => attributeOf(s, "url.full") !== undefined)), (s) => s !== undefined)
+      assert.strictEqual(attributeOf(call!, "url.full"), `${r.url}/v1/customers`)
+      assert.isUndefined(attributeOf(call!, "url.query"))
+      assert.notInclude(JSON.stringify(r.spans), "ana.leaky")
+      assert.notInclude(JSON.stringify(r.spans), documentId)
+    }).pipe(Effect.scoped), 30_000)
+
+  it.live("a 5xx request's span fails with the status and the route's template, not the URL", () =>
+    Effect.gen(function*() {
+      const r = yield* receiver
+      const env = ConfigProvider.fromEnvRecord({
+        OTEL_EXPORTER_OTLP_ENDPOINT: r.url,
+        OTEL_BSP_SCHEDULE_DELAY: "50",
+        OTEL_METRICS_EXPORTER: "none",
+        OTEL_LOGS_EXPORTER: "none"
+      })
+      // The platform's server span around an answer of 500, as the host's server makes one per request.
+      const request = HttpServerRequest.fromWeb(new Request(`http://engine.test/checkout/${token}?email=${encodeURIComponent(email)}`, { headers: { "user-agent": userAgent } }))
+      yield* HttpMiddleware.tracer(Effect.succeed(HttpServerResponse.empty({ status: 500 }))).pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+        Effect.provide(TelemetryLive.pipe(Layer.provide(ConfigProvider.layer(env))))
+      )
+      const span = yield* eventually(Effect.sync(() => r.spans.find((s) => attributeOf(s, "http.response.status_code") !== undefined)), (s) => s !== undefined)
+      assert.strictEqual((span as unknown as { status: { message?: string } }).status.message, "500 GET /checkout/:token")
+      const rendered = JSON.stringify(r.spans)
+      for (const secret of [token, "ana.leaky", "LeakyBrowser"]) assert.notInclude(rendered, secret)
+    }).pipe(Effect.scoped), 30_000)
 })
