@@ -15,8 +15,8 @@
  * is sampled out is sampled out, so a trace is whole or absent.
  *
  * What a request's span tells (`privateSpans`): the method, the route's template (`url.path` and
- * `http.route`, `/checkout/:token`, never the path), the scheme, the host, the status and the
- * request id; not the URL, its query, the user agent or the request's headers. The client's
+ * `http.route`, `/checkout/:token`, never the path), the scheme, the status and the request id;
+ * not the URL, its query, the `Host` header, the user agent or the request's headers. The client's
  * address only with `OTEL_EXPORT_CLIENT_ADDRESS=true` (off by default: it is personal data). A
  * 5xx span's error says the status and the template, not the URL. An outgoing call's span (a
  * provider's API) keeps its URL without the query.
@@ -55,8 +55,11 @@ const sampling = (sampler: typeof samplers[number], ratio: number) =>
     }))
   }))
 
-/** What a server span (the platform's, one per request) keeps of what the platform records on it. */
-const serverAttributes = new Set(["http.request.method", "http.response.status_code", "url.scheme", "server.address", "server.port", "http.request_id"])
+/**
+ * What a server span (the platform's, one per request) keeps of what the platform records on it.
+ * Not `server.address`: it is the request's `Host` header, which the client writes.
+ */
+const serverAttributes = new Set(["http.request.method", "http.response.status_code", "url.scheme", "http.request_id"])
 
 /** The error a failed server span ends with: the status and the route, nothing the client sent. */
 class ServerSpanError extends Error {
