@@ -14,17 +14,17 @@
  * trace), `traceidratio`, `always_on`, `always_off`, `parentbased_always_on`; a span whose parent
  * is sampled out is sampled out, so a trace is whole or absent.
  *
- * What a request's span tells (`privateSpans`): the method, the route's template (`url.path` and
+ * What a request's span tells (`PrivateSpans.ts`): the method, the route's template (`url.path` and
  * `http.route`, `/checkout/:token`, never the path), the scheme, the status and the request id;
  * not the URL, its query, the `Host` header, the user agent or the request's headers. The client's
  * address only with `OTEL_EXPORT_CLIENT_ADDRESS=true` (off by default: it is personal data). A
  * 5xx span's error says the status and the template, not the URL. An outgoing call's span (a
  * provider's API) keeps its URL without the query.
  */
-import { Cause, Config, ConfigProvider, Effect, Exit, Layer, Option, Tracer } from "effect"
+import { Config, ConfigProvider, Effect, Layer, Option, Tracer } from "effect"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Otlp, OtlpSerialization } from "effect/observability"
-import { routeOf } from "../adapters/http/server/RouteTemplates.ts"
+import { privateSpans } from "../adapters/http/server/PrivateSpans.ts"
 
 export const defaultServiceName = "payment-orchestration-engine"
 
@@ -55,71 +55,6 @@ const sampling = (sampler: typeof samplers[number], ratio: number) =>
     }))
   }))
 
-/**
- * What a server span (the platform's, one per request) keeps of what the platform records on it.
- * Not `server.address`: it is the request's `Host` header, which the client writes.
- */
-const serverAttributes = new Set(["http.request.method", "http.response.status_code", "url.scheme", "http.request_id"])
-
-/** The error a failed server span ends with: the status and the route, nothing the client sent. */
-class ServerSpanError extends Error {
-  override readonly name = "HttpServerError"
-}
-
-/** `span` recording only what `serverAttributes` names, the route's template for the path, and the client's address when `clientAddress`. */
-const privateServerSpan = (span: Tracer.Span, clientAddress: boolean): Tracer.Span => {
-  const attribute = span.attribute.bind(span)
-  const end = span.end.bind(span)
-  let method = "GET"
-  let route = "other"
-  return Object.assign(span, {
-    attribute: (key: string, value: unknown) => {
-      if (key === "http.request.method" && typeof value === "string") method = value
-      if (key === "url.path" && typeof value === "string") {
-        route = routeOf(method, value)
-        attribute("url.path", route)
-        attribute("http.route", route)
-      } else if (serverAttributes.has(key) || (clientAddress && key === "client.address")) {
-        attribute(key, value)
-      }
-    },
-    end: (endTime: bigint, exit: Exit.Exit<unknown, unknown>) => {
-      if (Exit.isSuccess(exit) || Cause.hasInterrupts(exit.cause)) return end(endTime, exit)
-      const status = span.attributes.get("http.response.status_code") ?? 500
-      end(endTime, Exit.fail(new ServerSpanError(`${status} ${method} ${route}`)))
-    }
-  })
-}
-
-/** `span` without its URL's query (`url.query` dropped, `url.full` without it). */
-const privateClientSpan = (span: Tracer.Span): Tracer.Span => {
-  const attribute = span.attribute.bind(span)
-  return Object.assign(span, {
-    attribute: (key: string, value: unknown) => {
-      if (key === "url.query") return
-      attribute(key, key === "url.full" && typeof value === "string" ? value.split(/[?#]/)[0] : value)
-    }
-  })
-}
-
-/**
- * The tracer in place, its HTTP spans made private: a server span as `privateServerSpan`
- * records it, a client span as `privateClientSpan` does. Every other span is left as it is.
- */
-const privateSpans = (clientAddress: boolean) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const inner = yield* Tracer.Tracer
-    // No exporter: nothing leaves the process, and the platform records nothing on a native span.
-    if (inner === Tracer.nativeTracer) return Layer.empty
-    return Layer.succeed(Tracer.Tracer, Tracer.make({
-      span: (options) => {
-        const span = inner.span(options)
-        return options.kind === "server" ? privateServerSpan(span, clientAddress) : options.kind === "client" ? privateClientSpan(span) : span
-      },
-      context: inner.context
-    }))
-  }))
-
 export const TelemetryLive = Layer.unwrap(Effect.gen(function*() {
   const serviceName = yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault(defaultServiceName))
   const protocol = yield* Config.Literals(["http/json", "http/protobuf"], "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(Config.withDefault("http/json" as const))
@@ -134,5 +69,5 @@ export const TelemetryLive = Layer.unwrap(Effect.gen(function*() {
     Layer.provide(ConfigProvider.layerAdd(otlpByDefault))
   )
   const sampled = sampler === "always_on" || (sampler.endsWith("traceidratio") && ratio >= 1) ? otlp : sampling(sampler, Math.max(0, ratio)).pipe(Layer.provideMerge(otlp))
-  return privateSpans(clientAddress).pipe(Layer.provideMerge(sampled))
+  return privateSpans({ clientAddress }).pipe(Layer.provideMerge(sampled))
 })).pipe(Layer.orDie)

@@ -4,12 +4,14 @@
  * logger or the console; with the default level its request lines reach the embedder's logger.
  * `Engine.make`'s `loggers` and `logLevel` are the documented way to say so: the engine's lines go
  * to the embedder's logger (one entry a request, nothing on the console), or stay below the level.
+ * The request spans the embedder's tracer records name the route's template and carry nothing of
+ * the URL, the query or the user agent (the client's address only when asked for).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Layer, Logger, ManagedRuntime, Option, Redacted, References } from "effect"
+import { Layer, Logger, ManagedRuntime, Option, Redacted, References, Tracer } from "effect"
 import { afterEach, vi } from "vitest"
 import { JoseTokenSigner } from "../../adapters/auth/JoseTokenSigner.ts"
-import { toFetchHandler } from "../../adapters/http/index.ts"
+import { type FetchHandlerOptions, toFetchHandler } from "../../adapters/http/index.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { SandboxProvider } from "../../providers/sandbox/SandboxProvider.ts"
 import { HttpWebhookSender } from "../../adapters/webhooks/HttpWebhookSender.ts"
@@ -52,8 +54,12 @@ const embed = (lines: Array<string>, level?: "None") => {
 }
 
 /** The engine as `Engine.make` assembles it (the README's embedding), with the given logging parts. */
-const made = (logging: Pick<Parameters<typeof Engine.make>[0], "loggers" | "logLevel">) => {
-  const engine = Engine.make({
+const made = (
+  logging: Pick<Parameters<typeof Engine.make>[0], "loggers" | "logLevel">,
+  tracer?: Tracer.Tracer,
+  handlerOptions: Omit<FetchHandlerOptions, "memoMap"> = {}
+) => {
+  const parts = Engine.make({
     config: {
       publicUrl: "https://shop.example",
       checkoutUrl: "https://shop.example",
@@ -67,8 +73,13 @@ const made = (logging: Pick<Parameters<typeof Engine.make>[0], "loggers" | "logL
     workerInterval: false,
     ...logging
   })
+  // The embedder's own tracer (its exporter), beside the engine.
+  const engine = tracer === undefined ? parts : parts.pipe(Layer.provideMerge(Layer.succeed(Tracer.Tracer, tracer)))
   const runtime = ManagedRuntime.make(engine)
-  const api = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sbx"), trustedProxies: 0 }, { memoMap: runtime.memoMap })
+  const api = toFetchHandler(engine, { adminToken: Option.none(), sandboxCallbackSecret: Redacted.make("sbx"), trustedProxies: 0 }, {
+    memoMap: runtime.memoMap,
+    ...handlerOptions
+  })
   return {
     runtime,
     api,
@@ -172,5 +183,40 @@ describe("Engine.make's loggers and logLevel", () => {
       await embedded.dispose()
     }
     assert.deepStrictEqual(printed.filter((p) => p.includes("/api/v1/") || p.includes("other")), [])
+  })
+})
+
+describe("toFetchHandler's spans, under the embedder's tracer", () => {
+  /** A tracer that keeps every span it makes (an embedder's exporter would send them). */
+  const recording = () => {
+    const spans: Array<Tracer.Span> = []
+    const tracer = Tracer.make({
+      span: (options) => {
+        const span = Tracer.nativeTracer.span(options)
+        spans.push(span)
+        return span
+      },
+      context: Tracer.nativeTracer.context
+    })
+    return { spans, tracer }
+  }
+  const token = "cs_EmbeddedCapabilityToken0123456789"
+  const visit = (embedded: ReturnType<typeof made>) =>
+    embedded.api.handler(new Request(`https://shop.example/checkout/${token}?email=ana.leaky%40example.com`, { headers: { "user-agent": "LeakyBrowser/9.1" } }))
+
+  it("a request's span names the route's template; no URL, query, user agent or client address", async () => {
+    const { spans, tracer } = recording()
+    const embedded = made({ logLevel: "None" }, tracer)
+    try {
+      await visit(embedded)
+    } finally {
+      await embedded.dispose()
+    }
+    const server = spans.filter((s) => s.kind === "server")
+    assert.strictEqual(server.length, 1)
+    assert.strictEqual(server[0]!.attributes.get("http.route"), "/checkout/:token")
+    const rendered = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))
+    for (const secret of [token, "ana.leaky", "LeakyBrowser"]) assert.notInclude(rendered, secret)
+    for (const key of ["url.full", "url.query", "user_agent.original", "client.address"]) assert.isFalse(server[0]!.attributes.has(key), key)
   })
 })
