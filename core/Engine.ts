@@ -4,7 +4,7 @@
  * hashing and HMAC are in `Foundation`. Provider plugins register into the `ProviderRegistry`
  * this layer exposes.
  */
-import { type Duration, Layer } from "effect"
+import { type Duration, Layer, Logger, type LogLevel, References } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import { Auth } from "./auth/Auth.ts"
 import { Balances } from "./balances/Balances.ts"
@@ -114,6 +114,19 @@ export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
    * 1 second; `false` starts neither (another process of the same store runs them).
    */
   readonly workerInterval?: Duration.Input | false | undefined
+  /**
+   * Where the engine's log lines go (the HTTP handler's line per request, the workers' warnings
+   * and errors), in place of Effect's default logger (pretty, several lines an entry, on the
+   * console): your own (`Logger.make((entry) => ...)`, e.g. one handing the entry to your
+   * application's logger), or one of Effect's (`Logger.consoleJson`, `Logger.consoleLogFmt`: a
+   * line each). `[]` drops every line. Absent: Effect's default.
+   */
+  readonly loggers?: ReadonlyArray<Logger.Logger<unknown, unknown>> | undefined
+  /**
+   * The lowest level logged (`References.MinimumLogLevel`): `"Warn"` keeps the Info line per
+   * request out and the warnings and errors in, `"None"` silences the engine. Default `"Info"`.
+   */
+  readonly logLevel?: LogLevel.LogLevel | undefined
 }
 
 /**
@@ -131,7 +144,13 @@ const make = <S, SE, T, TE, W, WE, PE = never, PR = never>(parts: EngineParts<S,
     Layer.provideMerge(parts.providerReports ?? ProviderReports.none),
     Layer.provideMerge(Foundation),
     Layer.provideMerge(Layer.mergeAll(parts.tokenSigner, parts.webhookSender, Layer.succeed(EngineConfig, parts.config))),
-    Layer.provideMerge(parts.store)
+    Layer.provideMerge(parts.store),
+    // Outermost and merged: the store, the workers and the requests of `toFetchHandler` (which
+    // keeps what the engine layer built in each request's context) all log through them.
+    Layer.provideMerge(Layer.mergeAll(
+      parts.loggers === undefined ? Layer.empty : Logger.layer(parts.loggers),
+      parts.logLevel === undefined ? Layer.empty : Layer.succeed(References.MinimumLogLevel, parts.logLevel)
+    ))
   )
 }
 

@@ -13,10 +13,18 @@
  * `parentbased_traceidratio` (the default here, with `OTEL_TRACES_SAMPLER_ARG`, default 1: every
  * trace), `traceidratio`, `always_on`, `always_off`, `parentbased_always_on`; a span whose parent
  * is sampled out is sampled out, so a trace is whole or absent.
+ *
+ * What a request's span tells (`PrivateSpans.ts`): the method, the route's template (`url.path` and
+ * `http.route`, `/checkout/:token`, never the path), the scheme, the status and the request id;
+ * not the URL, its query, the `Host` header, the user agent or the request's headers. The client's
+ * address only with `OTEL_EXPORT_CLIENT_ADDRESS=true` (off by default: it is personal data). A
+ * 5xx span's error says the status and the template, not the URL. An outgoing call's span (a
+ * provider's API) keeps its URL without the query.
  */
 import { Config, ConfigProvider, Effect, Layer, Option, Tracer } from "effect"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Otlp, OtlpSerialization } from "effect/observability"
+import { privateSpans } from "../adapters/http/server/PrivateSpans.ts"
 
 export const defaultServiceName = "payment-orchestration-engine"
 
@@ -52,6 +60,7 @@ export const TelemetryLive = Layer.unwrap(Effect.gen(function*() {
   const protocol = yield* Config.Literals(["http/json", "http/protobuf"], "OTEL_EXPORTER_OTLP_PROTOCOL").pipe(Config.withDefault("http/json" as const))
   const sampler = yield* Config.Literals(samplers, "OTEL_TRACES_SAMPLER").pipe(Config.withDefault("parentbased_traceidratio" as const))
   const ratio = yield* Config.Number("OTEL_TRACES_SAMPLER_ARG").pipe(Config.withDefault(1))
+  const clientAddress = yield* Config.Boolean("OTEL_EXPORT_CLIENT_ADDRESS").pipe(Config.withDefault(false))
   const otlp = Otlp.layerFromConfig({ resource: { serviceName } }).pipe(
     Layer.provide(protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf),
     // node:http rather than fetch: a batch of spans is a few hundred kilobytes a second under
@@ -59,5 +68,6 @@ export const TelemetryLive = Layer.unwrap(Effect.gen(function*() {
     Layer.provide(NodeHttpClient.layerNodeHttp),
     Layer.provide(ConfigProvider.layerAdd(otlpByDefault))
   )
-  return sampler === "always_on" || (sampler.endsWith("traceidratio") && ratio >= 1) ? otlp : sampling(sampler, Math.max(0, ratio)).pipe(Layer.provideMerge(otlp))
+  const sampled = sampler === "always_on" || (sampler.endsWith("traceidratio") && ratio >= 1) ? otlp : sampling(sampler, Math.max(0, ratio)).pipe(Layer.provideMerge(otlp))
+  return privateSpans({ clientAddress }).pipe(Layer.provideMerge(sampled))
 })).pipe(Layer.orDie)

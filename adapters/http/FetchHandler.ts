@@ -6,12 +6,16 @@
  *
  * Requests run in the context the engine layer built, so they log through the embedder's loggers
  * (`Logger.layer`) at the embedder's minimum level (`References.MinimumLogLevel`; `"None"` silences
- * the handler's line per request) when the engine layer provides them.
+ * the handler's line per request) when the engine layer provides them. Its spans go to the
+ * engine layer's tracer, private (`server/PrivateSpans.ts`): a request's span names the route's
+ * template, never the URL, its query, the user agent or the client's address (unless
+ * `exportClientAddress`).
  */
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApp } from "./server/HttpApp.ts"
 import { HttpConfig } from "./server/HttpConfig.ts"
+import { privateSpans } from "./server/PrivateSpans.ts"
 
 /** What the HTTP application needs from the engine layer: the engine's services, its config and the stores. */
 export type FetchHandlerNeeds = Exclude<
@@ -22,6 +26,8 @@ export type FetchHandlerNeeds = Exclude<
 export interface FetchHandlerOptions {
   /** The memo map of the runtime that built `engine` (`ManagedRuntime.memoMap`), to share it. */
   readonly memoMap?: Layer.MemoMap | undefined
+  /** Put the client's address (`client.address`) on each request's span; default false (it is personal data). */
+  readonly exportClientAddress?: boolean | undefined
 }
 
 /** The API, its OpenAPI document, docs and hosted pages as `(request) => Promise<Response>`. */
@@ -36,7 +42,10 @@ export const toFetchHandler = <E>(
   const web = HttpRouter.toWebHandler(
     // provideMerge, not provide: what the engine layer built (its loggers and log level among it)
     // stays in the requests' context instead of being left behind once the routes are built.
-    HttpApp.pipe(Layer.provideMerge(Layer.mergeAll(engine, Layer.succeed(HttpConfig, config), HttpServer.layerServices))),
+    HttpApp.pipe(
+      Layer.provideMerge(privateSpans({ clientAddress: options.exportClientAddress === true })),
+      Layer.provideMerge(Layer.mergeAll(engine, Layer.succeed(HttpConfig, config), HttpServer.layerServices))
+    ),
     { memoMap: options.memoMap, disableLogger: true }
   )
   return { handler: (request) => web.handler(request), dispose: web.dispose }

@@ -3,7 +3,9 @@
  * (a 3xx is an answer like any other non-2xx: a failed attempt), and, unless private targets are
  * allowed, the address the connection uses is the one that was checked: the DNS answer is
  * classified (`TargetAddress.ts`) inside the socket's own lookup, so a name that resolves to an
- * internal address (DNS rebinding included) is never connected to.
+ * internal address (DNS rebinding included) is never connected to. A refused target is
+ * `target refused` in the delivery log the merchant reads; what the name resolved to, and why it
+ * was refused, is for the operator alone: a warning in the host's log.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
 import { Agent as HttpAgent, request as httpRequest } from "node:http"
@@ -26,6 +28,18 @@ export interface Options {
   readonly allowPrivateTargets: boolean
 }
 
+/** What the merchant's delivery log says of a target refused: nothing of what it resolved to. */
+export const targetRefused = "target refused"
+
+const refusedPrefix = "refused target: "
+
+/** A refused target: the detail to the operator's log, `target refused` to the delivery log. */
+const refusal = (detail: string) =>
+  Effect.logWarning("webhook target refused").pipe(
+    Effect.annotateLogs({ reason: detail }),
+    Effect.andThen(Effect.fail(targetRefused))
+  )
+
 /** A DNS lookup that refuses every answer outside public unicast space. */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: Array<LookupAddress>) => {
@@ -33,7 +47,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     const refused = addresses.map((a) => forbiddenAddress(a.address)).find((reason) => reason !== undefined)
     const first = addresses[0]
     if (refused !== undefined || first === undefined) {
-      return callback(Object.assign(new Error(`refused target: ${hostname} resolves to an internal address (${refused ?? "none"})`), { code: "EREFUSED" }), "", 0)
+      return callback(Object.assign(new Error(`${refusedPrefix}${hostname} resolves to an internal address (${refused ?? "none"})`), { code: "EREFUSED" }), "", 0)
     }
     if (options.all === true) return (callback as unknown as (e: null, a: Array<LookupAddress>) => void)(null, addresses)
     callback(null, first.address, first.family)
@@ -92,7 +106,12 @@ const post = (
       res.on("error", (e) => resume(Effect.fail(`network error: ${e.message}`)))
     })
     req.on("timeout", () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)))
-    req.on("error", (e) => resume(Effect.fail(e.message.startsWith("timeout") || e.message.startsWith("refused") ? e.message : `network error: ${e.message}`)))
+    req.on("error", (e) =>
+      resume(
+        e.message.startsWith(refusedPrefix)
+          ? refusal(e.message.slice(refusedPrefix.length))
+          : Effect.fail(e.message.startsWith("timeout") ? e.message : `network error: ${e.message}`)
+      ))
     req.end(body)
     return Effect.sync(() => req.destroy())
   })
@@ -112,7 +131,7 @@ export const layer = (options: Options) =>
             const target = new URL(url)
             if (!options.allowPrivateTargets) {
               const refused = forbiddenHost(url)
-              if (refused !== undefined) return yield* Effect.fail(`refused target: ${refused}`)
+              if (refused !== undefined) return yield* refusal(`${target.hostname}: ${refused}`)
             }
             // One deadline for the whole attempt (a receiver trickling bytes cannot hold it longer).
             const answer = yield* post(pool, target, headers, body, timeoutMs, options.allowPrivateTargets ? undefined : guardedLookup).pipe(

@@ -55,6 +55,8 @@ export const makeEmbeddedEngine = (options: {
     // Production embedders keep private targets refused; this example delivers to localhost.
     webhookSender: HttpWebhookSender.layer({ allowPrivateTargets: true }),
     providers: [SandboxProvider.layer({ formBaseUrl: options.publicUrl, callbackSecret: sandboxCallbackSecret })]
+    // Logs: Effect's default logger on the console, an Info entry per request. `loggers: [yours]`
+    // (`Logger.make`) routes them into your application's logger; `logLevel: "Warn"` quiets them.
   })
   const runtime = ManagedRuntime.make(engine)
   // Sharing the runtime's memo map makes the handler use the very same engine and store.

@@ -6,43 +6,11 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { call, createMerchant, byTheWorker, eventually, testHost } from "../support/Host.ts"
-
-interface Span {
-  readonly traceId: string
-  readonly spanId: string
-  readonly parentSpanId?: string
-  readonly links?: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
-  readonly name: string
-  readonly attributes: ReadonlyArray<{ readonly key: string; readonly value: Record<string, unknown> }>
-}
+import { receiver, type Span } from "../support/OtlpReceiver.ts"
 
 class Receiver extends Context.Service<Receiver, { readonly spans: Array<Span>; readonly url: string }>()("test/OtlpReceiver") {}
-
-/** An OTLP/HTTP JSON receiver on loopback: keeps every span it is sent. */
-const receiver = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<{ url: string; spans: Array<Span>; close: () => void }>((resolve) => {
-      const spans: Array<Span> = []
-      const server = createServer((req, res) => {
-        let body = ""
-        req.on("data", (c) => (body += c))
-        req.on("end", () => {
-          if (req.url === "/v1/traces") {
-            const doc = JSON.parse(body) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<Span> }> }> }
-            for (const r of doc.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans)
-          }
-          res.writeHead(200, { "content-type": "application/json" }).end("{}")
-        })
-      })
-      server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => server.close() }))
-    })
-  ),
-  (r) => Effect.sync(r.close)
-)
 
 const HostWithTelemetry = (extra: Record<string, string> = {}) => Layer.unwrap(Effect.gen(function*() {
   const r = yield* receiver

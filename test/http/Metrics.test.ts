@@ -14,7 +14,7 @@ const scrape = (bearer: string | undefined) =>
     const url = `${yield* baseUrl}/metrics`
     return yield* Effect.promise(async () => {
       const r = await fetch(url, { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } })
-      return { status: r.status, type: r.headers.get("content-type"), text: await r.text() }
+      return { status: r.status, type: r.headers.get("content-type"), requestId: r.headers.get("x-request-id"), text: await r.text() }
     })
   })
 
@@ -30,8 +30,12 @@ describe("GET /metrics", () => {
   layer(testHost(MemoryStore.layer), { timeout: 30_000, excludeTestServices: true })((it) => {
     it.effect("the admin token gets the Prometheus text; payments, attempts, entries and requests move as a merchant works", () =>
       Effect.gen(function*() {
-        assert.strictEqual((yield* scrape(undefined)).status, 401)
-        assert.strictEqual((yield* scrape("not-the-token")).status, 401)
+        // A refusal is the error envelope with the request's id, as the header says it.
+        for (const refused of [yield* scrape(undefined), yield* scrape("not-the-token")]) {
+          assert.strictEqual(refused.status, 401)
+          assert.match(refused.requestId ?? "", /^req_/)
+          assert.strictEqual(JSON.parse(refused.text).error.requestId, refused.requestId)
+        }
         const before = yield* scrape(adminToken)
         assert.strictEqual(before.status, 200)
         assert.match(before.type ?? "", /^text\/plain; version=0\.0\.4/)

@@ -5,7 +5,7 @@
  * and the webhook backlog's gauges from the store. Labels are bounded sets: the route's
  * template, the method, the status; never a URL, an id or a name.
  */
-import { Effect, Layer, Metric } from "effect"
+import { Effect, Layer, Metric, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
@@ -15,6 +15,7 @@ import { WebhookStore } from "../../../core/ports/WebhookStore.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
 import { makeAdminCheck } from "./AdminCheck.ts"
+import { RequestId } from "./RequestLifecycle.ts"
 
 export const httpRequests = Metric.counter("http_requests_total", {
   description: "HTTP requests answered, by route template, method and status",
@@ -37,7 +38,8 @@ const bearer = (header: string | undefined) => header?.startsWith("Bearer ") ? h
 
 /**
  * `GET /metrics`: the admin token as the bearer, checked as the admin API checks it (a wrong one
- * takes from the address's login allowance); 404 like the admin API when the host has none.
+ * takes from the address's login allowance); 404 like the admin API when the host has none. A
+ * refusal is the error envelope with the request's id (the request lifecycle's).
  */
 export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
   const checkAdmin = yield* makeAdminCheck
@@ -52,7 +54,10 @@ export const MetricsRoute = Layer.unwrap(Effect.gen(function*() {
         Effect.as(undefined),
         Effect.catch((error) => Effect.succeed(error))
       )
-      if (refused !== undefined) return renderError(refused, "", engine.publicUrl)
+      if (refused !== undefined) {
+        const requestId = Option.getOrElse(yield* Effect.serviceOption(RequestId), () => "")
+        return renderError(refused, requestId, engine.publicUrl)
+      }
       yield* refreshBacklog.pipe(Effect.provideContext(stores))
       return HttpServerResponse.text(yield* PrometheusMetrics.format(), { contentType: "text/plain; version=0.0.4; charset=utf-8" })
     })

@@ -1,6 +1,6 @@
 /**
  * What every request goes through, matched or not: a request id (also sent back as
- * `X-Request-Id`), one log line, and the error envelope for whatever no endpoint answered
+ * `X-Request-Id`), one log line naming the route by its template (`RouteTemplates.ts`), and the error envelope for whatever no endpoint answered
  * (unknown route, malformed body, a defect) so that no response is a bare 404 or 500.
  */
 import { ByteSize, Cause, Clock, Context, Effect, Layer, type Types } from "effect"
@@ -142,19 +142,21 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const elapsed = (yield* Clock.currentTimeMillis) - started
         const route = routeOf(request.method, request.url)
         yield* recordRequest(route, request.method, response.status, elapsed)
-        // The path only: a query string can carry an email, a phone or a document number.
-        const path = request.url.split("?")[0]!
         if (fields.shopId !== undefined && fields.environment !== undefined) {
           requestLog.record(fields.environment, fields.shopId, {
             requestId,
             method: request.method,
-            path,
+            // The merchant's own log, in memory, shown to that shop alone: the path it called
+            // (its own ids), without the query (an email, a phone or a document number).
+            path: request.url.split("?")[0]!,
             status: response.status,
             durationMs: elapsed,
             atMs: started
           })
         }
-        yield* Effect.logInfo(`${request.method} ${path} ${response.status} ${elapsed}ms`).pipe(
+        // The route's template, never the path: a page's path carries a capability token
+        // (`/checkout/:token`), and any path carries whatever the client put in it.
+        yield* Effect.logInfo(`${request.method} ${route} ${response.status} ${elapsed}ms`).pipe(
           Effect.annotateLogs({ requestId, ...fields, method: request.method, route, status: response.status, durationMs: elapsed })
         )
         return HttpServerResponse.setHeader(response, requestIdHeader, requestId)
