@@ -36,6 +36,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
 import {
+  type DestinationApproval,
   type SettlementPayoutProvider,
   SettlementPayoutRejected,
   SettlementPayoutUnavailable,
@@ -50,6 +51,9 @@ export const defaultTimeoutMs = 15_000
 
 /** The name space of {@link idempotencyKeyOf}: changing it would make a retry a new transfer. */
 export const idempotencyNamespace = "circle-transfer:"
+
+/** The name space of an address book entry's key (`<chain>:<address>`): the same destination is one entry. */
+export const recipientNamespace = "circle-recipient:"
 
 export interface CircleOptions {
   readonly id: string
@@ -66,6 +70,11 @@ export interface CircleOptions {
   readonly snsCertUrlPrefix?: string | undefined
   /** The only SNS topic accepted; any when undefined. */
   readonly snsTopicArn?: string | undefined
+  /**
+   * The Travel Rule's originator (`source.identities`), sent on a transfer of 3,000 USD or more on
+   * a chain of `Wire.travelRuleChains`; without it such a transfer is not sent.
+   */
+  readonly originator?: Wire.Identity | "unreadable" | undefined
 }
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
@@ -74,10 +83,10 @@ const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).pad
  * The UUID Circle sees for the engine's idempotency key: SHA-256(namespace + key), first 16
  * bytes, version 4 and RFC 4122 variant bits set. Deterministic, so a retry is the same request.
  */
-export const idempotencyKeyOf = (key: string): Effect.Effect<string> =>
+export const idempotencyKeyOf = (key: string, namespace: string = idempotencyNamespace): Effect.Effect<string> =>
   Effect.gen(function*() {
     const digest = yield* Digest.Digest
-    const hash = yield* digest.digest(Digest.sha256, new TextEncoder().encode(idempotencyNamespace + key))
+    const hash = yield* digest.digest(Digest.sha256, new TextEncoder().encode(namespace + key))
     const bytes = hash.slice(0, 16)
     bytes[6] = (bytes[6]! & 0x0f) | 0x40
     bytes[8] = (bytes[8]! & 0x3f) | 0x80
@@ -100,6 +109,17 @@ const sameAmount = (a: string, b: string) => {
 }
 
 const decodeNotification = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Notification))
+const decodeIdentity = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Identity))
+
+/** Whether Circle's Travel Rule asks the originator of this transfer (3,000 USD or more on a Travel Rule chain). */
+export const travelRuleApplies = (chain: string, amount: BigDecimal.BigDecimal) =>
+  Wire.travelRuleChains.includes(chain) && BigDecimal.isGreaterThanOrEqualTo(amount, BigDecimal.fromNumberUnsafe(Wire.travelRuleThresholdUsd))
+
+const approvalOf = (recipient: Wire.Recipient, listed: boolean): DestinationApproval => {
+  // The list holds verified entries only: one listed without a status is active.
+  const status = recipient.status ?? (listed ? "active" : "pending_verification")
+  return { status: Wire.approvalOf(status), reference: recipient.id, detail: status }
+}
 
 export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProvider, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -135,13 +155,48 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
     const read = (transferId: string) =>
       upstream.call(
         "transfer.get",
-        authorized(HttpClientRequest.get(`${baseUrl}/v1/transfers/${encodeURIComponent(transferId)}`)),
+        authorized(HttpClientRequest.get(`${baseUrl}/v1/businessAccount/transfers/${encodeURIComponent(transferId)}`)),
         Wire.TransferAnswer
       ).pipe(
         Effect.flatMap(({ data }) =>
           data.id === transferId ? Effect.succeed(data) : Effect.fail(upstream.fail(true, "malformed_response", "Circle answered about another transfer"))
         )
       )
+
+    const postJson = (path: string, body: unknown) =>
+      authorized(HttpClientRequest.post(`${baseUrl}${path}`).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json")))
+
+    /** The verified entries of the address book (Circle lists no entry pending verification). */
+    const recipients = upstream.call(
+      "recipient.list",
+      authorized(HttpClientRequest.get(`${baseUrl}/v1/businessAccount/wallets/addresses/recipient`)),
+      Wire.RecipientList
+    ).pipe(Effect.map(({ data }) => data))
+    const entryOf = (list: ReadonlyArray<Wire.Recipient>, chain: string, address: string) =>
+      list.find((r) => r.chain === chain && r.address === address)
+
+    const destination: NonNullable<SettlementPayoutProvider["destination"]> = (_environment, { address, chain }) =>
+      Effect.gen(function*() {
+        if (!chains.includes(chain)) {
+          return yield* new SettlementPayoutRejected({ reason: `Circle does not pay on chain '${upstream.clip(chain)}' here (${chains.join(", ")})` })
+        }
+        const listed = entryOf(yield* recipients.pipe(Effect.mapError(unavailable)), chain, address)
+        if (listed !== undefined) return approvalOf(listed, true)
+        const body: Wire.RecipientBody = {
+          idempotencyKey: yield* idempotencyKeyOf(`${chain}:${address}`, recipientNamespace),
+          address,
+          chain,
+          currency: "USD",
+          description: `Settlement payouts on ${chain}`
+        }
+        const created = yield* upstream.call("recipient.create", postJson("/v1/businessAccount/wallets/addresses/recipient", body), Wire.RecipientAnswer).pipe(
+          Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: `Circle refused the address: ${error.message}` }))
+        )
+        if (created.data.chain !== chain || created.data.address !== address) {
+          return yield* new SettlementPayoutUnavailable({ reason: "Circle answered about another address" })
+        }
+        return approvalOf(created.data, false)
+      }).pipe(Effect.withSpan("CirclePayouts.destination"))
 
     const send: SettlementPayoutProvider["send"] = (request) =>
       Effect.gen(function*() {
@@ -156,17 +211,30 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         if (options.walletId === "") {
           return yield* new SettlementPayoutUnavailable({ reason: "not_configured: Circle needs WALLET_ID" })
         }
-        const body: Wire.TransferBody = {
+        const travelRule = travelRuleApplies(chain, request.amountUsd)
+        const originator = options.originator
+        if (travelRule && (originator === undefined || originator === "unreadable")) {
+          return yield* new SettlementPayoutUnavailable({
+            reason: `not_configured: Circle's Travel Rule needs ORIGINATOR_IDENTITY (${originator === undefined ? "unset" : "not Circle's Identity JSON"}) ` +
+              `for ${Wire.travelRuleThresholdUsd} USD or more on ${chain}`
+          })
+        }
+        // Circle pays only to approved entries of the address book. Not approved (any more):
+        // nothing is sent, and the engine asks again (an earlier ask may have sent it: a refusal
+        // here could pay twice).
+        const entry = entryOf(yield* recipients.pipe(Effect.mapError(unavailable)), chain, address)
+        if (entry === undefined || approvalOf(entry, true).status !== "approved") {
+          return yield* new SettlementPayoutUnavailable({
+            reason: `destination_not_approved: the ${chain} address is not an approved entry of Circle's address book (the account's administrator approves it)`
+          })
+        }
+        const body: Wire.BusinessTransferBody = {
           idempotencyKey: yield* idempotencyKeyOf(request.idempotencyKey),
-          source: { type: "wallet", id: options.walletId },
-          destination: { type: "blockchain", address, chain },
+          source: { type: "wallet", id: options.walletId, ...(travelRule && originator !== undefined && originator !== "unreadable" ? { identities: [originator] } : {}) },
+          destination: { type: "verified_blockchain", addressId: entry.id },
           amount: { amount, currency: "USD" }
         }
-        const created = yield* upstream.call(
-          "transfer.create",
-          authorized(HttpClientRequest.post(`${baseUrl}/v1/transfers`).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))),
-          Wire.TransferAnswer
-        ).pipe(
+        const created = yield* upstream.call("transfer.create", postJson("/v1/businessAccount/transfers", body), Wire.TransferAnswer).pipe(
           Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: error.message }))
         )
         const transfer = created.data
@@ -232,9 +300,17 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
       chains,
       send,
       status,
+      destination,
       verifyCallback
     } satisfies SettlementPayoutProvider
   })
+
+/**
+ * `ORIGINATOR_IDENTITY`, Circle's `Identity` as JSON: `undefined` when unset, `"unreadable"` when
+ * it is not that JSON (a Travel Rule transfer then waits, `not_configured`, naming the variable).
+ */
+export const originatorOf = (text: string | undefined): Wire.Identity | "unreadable" | undefined =>
+  text === undefined || text.trim() === "" ? undefined : Option.getOrElse(decodeIdentity(text), () => "unreadable" as const)
 
 /** The settlement payout provider of a configured Circle account. */
 export const fromSettings = (settings: ConnectorSettings) =>
@@ -249,7 +325,8 @@ export const fromSettings = (settings: ConnectorSettings) =>
     walletId: settings.values["WALLET_ID"] ?? "",
     chains: settings.values["CHAINS"]?.split(",").map((c) => c.trim()).filter((c) => c !== ""),
     snsCertUrlPrefix: settings.values["SNS_CERT_URL_PREFIX"],
-    snsTopicArn: settings.values["SNS_TOPIC_ARN"]
+    snsTopicArn: settings.values["SNS_TOPIC_ARN"],
+    originator: originatorOf(settings.values["ORIGINATOR_IDENTITY"])
   })
 
 /**
@@ -261,9 +338,9 @@ export const settlementConnector = {
   kind: "circle",
   secrets: ["API_KEY"],
   requiredSettings: ["WALLET_ID"],
-  settings: ["CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN"],
+  settings: ["CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN", "ORIGINATOR_IDENTITY"],
   settlementPayoutProvider: (settings: ConnectorSettings): Effect.Effect<SettlementPayoutProvider, never, HttpClient.HttpClient> =>
     fromSettings(settings)
 } as const satisfies Connector
 
-export const CirclePayouts = { make, fromSettings, idempotencyKeyOf, amountText, settlementConnector }
+export const CirclePayouts = { make, fromSettings, idempotencyKeyOf, amountText, travelRuleApplies, originatorOf, settlementConnector }
