@@ -27,7 +27,7 @@ const startSimulator = (provider: string, args: ReadonlyArray<string> = []) =>
           stdio: ["ignore", "pipe", "pipe"]
         })
         let output = ""
-        const timer = setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000)
+        const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000)
         child.stderr!.on("data", (chunk) => void (output += chunk))
         child.stdout!.on("data", (chunk) => {
           output += chunk
