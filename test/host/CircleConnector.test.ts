@@ -62,6 +62,9 @@ describe("Circle connector in the host", () => {
       Effect.gen(function*() {
         const sim = yield* Upstream
         const circle = (yield* SettlementPayoutProviders).forChain("sandbox", "ETH")!
+        const entry = yield* circle.destination!("sandbox", { chain: "ETH", address })
+        assert.deepInclude(entry, { status: "pending", detail: "pending_verification" })
+        yield* sim.approveAddress(entry.reference!)
         const sent = yield* circle.send({
           batchId: "STL-host-1",
           idempotencyKey: "STL-host-1:circle-sandbox",
@@ -74,7 +77,7 @@ describe("Circle connector in the host", () => {
         assert.deepStrictEqual(JSON.parse(transfer.rawBody), {
           idempotencyKey: yield* idempotencyKeyOf("STL-host-1:circle-sandbox"),
           source: { type: "wallet", id: credentials.walletId },
-          destination: { type: "blockchain", address, chain: "ETH" },
+          destination: { type: "verified_blockchain", addressId: entry.reference },
           amount: { amount: "250.50", currency: "USD" }
         })
         assert.isTrue(sim.calls.every((c) => c.accepted), "the configured API key is accepted")
@@ -136,6 +139,10 @@ describe("Circle connector in the host", () => {
       const config = yield* HostConfig.pipe(withEnv(env))
       const registry = yield* Effect.provide(Effect.service(SettlementPayoutProviders), settlementPayoutProvidersLayer(config.connectors))
       const circle = registry.forChain("sandbox", "ETH")!
+      const entry = yield* circle.destination!("sandbox", { chain: "ETH", address })
+      assert.strictEqual(entry.status, "pending")
+      yield* started.routes!["POST /_simulator/addresses/:id/approve"]!(entry.reference!, {})
+      assert.strictEqual((yield* circle.destination!("sandbox", { chain: "ETH", address })).status, "approved")
       const sent = yield* circle.send({
         batchId: "STL-standalone",
         idempotencyKey: "STL-standalone:circle",
@@ -145,6 +152,9 @@ describe("Circle connector in the host", () => {
       })
       assert.strictEqual(sent.status, "pending")
       assert.deepStrictEqual(Object.keys(started.routes ?? {}).sort(), [
+        "POST /_simulator/addresses/:id/approve",
+        "POST /_simulator/addresses/:id/deny",
+        "POST /_simulator/addresses/auto-approve",
         "POST /_simulator/mode",
         "POST /_simulator/subscribe",
         "POST /_simulator/transfers/:id/complete",
