@@ -1,15 +1,23 @@
 /**
  * The Circle settlement payout connector: a `SettlementPayoutProvider` that pays a closed
  * settlement batch's net in USDC from the platform's Circle wallet to the merchant's blockchain
- * address (Circle Mint transfers, `POST /v1/transfers`). Wire types and the status map are in
+ * address, an approved entry of the account's address book (Circle Mint business-account
+ * transfers, `POST /v1/businessAccount/transfers`). Wire types and the status map are in
  * `Wire.ts`, the SNS notification signature in `Sns.ts`; a local Circle to test against is
  * `CircleSimulator.ts`.
  *
  * - **Authentication.** `Authorization: Bearer <API key>` on every call, from a `Redacted`
  *   secret, scrubbed from every error message and log line (`UpstreamHttp`).
- * - **Send.** `POST /v1/transfers` `{ idempotencyKey, source: { type: "wallet", id: <WALLET_ID> },
- *   destination: { type: "blockchain", address, chain }, amount: { amount: "12.34", currency:
- *   "USD" } }`: the amount is decimal text with two decimals, written from the `BigDecimal`
+ * - **Address book.** `destination` enters the destination in the account's address book
+ *   (`POST /v1/businessAccount/wallets/addresses/recipient`, a key derived from chain and address)
+ *   unless it is listed already (`GET` lists the verified entries only), and answers its state:
+ *   `active` is approved; the account's administrator approves the rest. `send` pays only an
+ *   approved entry; another destination is not sent, and is `Unavailable`, never a refusal (an
+ *   earlier ask of the batch may have paid it).
+ * - **Send.** `POST /v1/businessAccount/transfers` `{ idempotencyKey, source: { type: "wallet",
+ *   id: <WALLET_ID>, identities? }, destination: { type: "verified_blockchain", addressId },
+ *   amount: { amount: "12.34", currency: "USD" } }`, `identities` the Travel Rule's originator
+ *   from 3,000 USD on its chains (without one, nothing is sent): the amount is decimal text with two decimals, written from the `BigDecimal`
  *   (never a float); an amount with more than two decimals, not positive, or a chain Circle does
  *   not name is refused before anything is sent.
  * - **Idempotency.** Circle's `idempotencyKey` must be a UUID v4, and "subsequent requests with
@@ -19,7 +27,7 @@
  *   bits to `10` ({@link idempotencyKeyOf}). Name-based, so every retry of a batch sends the same
  *   key and Circle answers the transfer it already holds: never a second one. Circle answers a
  *   retry with its first answer (the transfer as it was), so a `pending` answer is followed by
- *   `GET /v1/transfers/{id}` to report the transfer as it stands now.
+ *   `GET /v1/businessAccount/transfers/{id}` to report the transfer as it stands now.
  * - **Errors.** A maybe is never a refusal: a timeout, a network error, 5xx, 429, refused
  *   credentials (401/403) and `409` (the key bound to another request: a transfer may exist for
  *   it, so failing the batch could pay twice) are `SettlementPayoutUnavailable`, and the engine
@@ -27,7 +35,7 @@
  *   `SettlementPayoutRejected`, which returns the batch's money.
  * - **Notifications** arrive through AWS SNS. The connector verifies the SNS signature exactly as
  *   AWS documents it (`Sns.ts`), confirms a subscription by visiting its `SubscribeURL` (only on
- *   a trusted host), and for a `transfers` notification asks `GET /v1/transfers/{id}` and reports
+ *   a trusted host), and for a `transfers` notification asks `GET /v1/businessAccount/transfers/{id}` and reports
  *   what Circle says now (notify-then-query): a replay can only report what is true.
  */
 import { BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"

@@ -42,11 +42,9 @@
  */
 import { Effect, Schema, type Scope } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { type Answer, idempotencyMemo, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { makeAddressBook, type SimulatedRecipient } from "./SimulatorAddressBook.ts"
-import { makeSigner, messageId, type SignatureVersion } from "./SimulatorSns.ts"
+import { makeSigner, messageId, serveSns, type SignatureVersion } from "./SimulatorSns.ts"
 import * as Wire from "./Wire.ts"
 
 export type Mode = "ok" | "unavailable" | "slow"
@@ -318,33 +316,11 @@ export const start = (
       return error(404, 404, "Not found.")
     }
 
-    // SNS is another host than Circle's API: its own small server serves the certificate (as PEM
-    // text) and the SubscribeURL.
-    const snsUrl = yield* Effect.acquireRelease(
-      Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
-        const sns = createServer((req, res) => {
-          const url = new URL(req.url ?? "/", "http://sns")
-          if (req.method === "GET" && url.pathname === certPath) {
-            certificateFetches++
-            return void res.writeHead(200, { "content-type": "application/x-pem-file" }).end(signer.certificatePem)
-          }
-          if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
-            confirmations++
-            return void res.writeHead(200, { "content-type": "text/xml" }).end("<ConfirmSubscriptionResponse/>")
-          }
-          res.writeHead(404).end()
-        })
-        sns.listen(0, "127.0.0.1", () =>
-          resume(Effect.succeed({
-            url: `http://127.0.0.1:${(sns.address() as AddressInfo).port}`,
-            close: () => {
-              sns.close()
-              sns.closeAllConnections()
-            }
-          })))
-      }),
-      (sns) => Effect.sync(sns.close)
-    ).pipe(Effect.map((sns) => sns.url))
+    // SNS is another host than Circle's API: its own small server (`SimulatorSns.ts`).
+    const snsUrl = yield* serveSns(signer.certificatePem, certPath, {
+      certificate: () => void certificateFetches++,
+      confirmation: () => void confirmations++
+    })
 
     const server = yield* serve((req) => {
       const authorization = req.headers["authorization"]
