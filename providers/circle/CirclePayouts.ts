@@ -57,6 +57,10 @@ import * as Wire from "./Wire.ts"
 
 export const defaultTimeoutMs = 15_000
 
+/** Address book entries asked per page, and the most pages read looking for one (5,000 entries). */
+export const recipientPageSize = 50
+const maxRecipientPages = 100
+
 /** The name space of {@link idempotencyKeyOf}: changing it would make a retry a new transfer. */
 export const idempotencyNamespace = "circle-transfer:"
 
@@ -174,21 +178,33 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
     const postJson = (path: string, body: unknown) =>
       authorized(HttpClientRequest.post(`${baseUrl}${path}`).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json")))
 
-    /** The verified entries of the address book (Circle lists no entry pending verification). */
-    const recipients = upstream.call(
-      "recipient.list",
-      authorized(HttpClientRequest.get(`${baseUrl}/v1/businessAccount/wallets/addresses/recipient`)),
-      Wire.RecipientList
-    ).pipe(Effect.map(({ data }) => data))
-    const entryOf = (list: ReadonlyArray<Wire.Recipient>, chain: string, address: string) =>
-      list.find((r) => r.chain === chain && r.address === address)
+    /**
+     * The verified entry of the address book for `chain` and `address` (Circle lists no entry
+     * pending verification), read page by page (`pageSize`, `pageAfter`: the collection's own
+     * cap may be lower) until it is found or a page is empty.
+     */
+    const listedEntry = (chain: string, address: string) =>
+      Effect.gen(function*() {
+        let after: string | undefined
+        for (let page = 0; page < maxRecipientPages; page++) {
+          const url = `${baseUrl}/v1/businessAccount/wallets/addresses/recipient?pageSize=${recipientPageSize}` +
+            (after === undefined ? "" : `&pageAfter=${encodeURIComponent(after)}`)
+          const { data } = yield* upstream.call("recipient.list", authorized(HttpClientRequest.get(url)), Wire.RecipientList)
+          const found = data.find((r) => r.chain === chain && r.address === address)
+          if (found !== undefined) return found
+          const last = data.at(-1)?.id
+          if (last === undefined || last === after) return undefined
+          after = last
+        }
+        return undefined
+      })
 
     const destination: NonNullable<SettlementPayoutProvider["destination"]> = (_environment, { address, chain }) =>
       Effect.gen(function*() {
         if (!chains.includes(chain)) {
           return yield* new SettlementPayoutRejected({ reason: `Circle does not pay on chain '${upstream.clip(chain)}' here (${chains.join(", ")})` })
         }
-        const listed = entryOf(yield* recipients.pipe(Effect.mapError(unavailable)), chain, address)
+        const listed = yield* listedEntry(chain, address).pipe(Effect.mapError(unavailable))
         if (listed !== undefined) return approvalOf(listed, true)
         const body: Wire.RecipientBody = {
           idempotencyKey: yield* idempotencyKeyOf(`${chain}:${address}`, recipientNamespace),
@@ -230,7 +246,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         // Circle pays only to approved entries of the address book. Not approved (any more):
         // nothing is sent, and the engine asks again (an earlier ask may have sent it: a refusal
         // here could pay twice).
-        const entry = entryOf(yield* recipients.pipe(Effect.mapError(unavailable)), chain, address)
+        const entry = yield* listedEntry(chain, address).pipe(Effect.mapError(unavailable))
         if (entry === undefined || approvalOf(entry, true).status !== "approved") {
           return yield* new SettlementPayoutUnavailable({
             reason: `destination_not_approved: the ${chain} address is not an approved entry of Circle's address book (the account's administrator approves it)`

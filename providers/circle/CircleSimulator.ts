@@ -301,7 +301,7 @@ export const start = (
           }
         })
       }
-      if (req.method === "GET" && req.path === recipientPath) return book.list()
+      if (req.method === "GET" && req.path === recipientPath) return book.list(req.query)
       if (req.method === "DELETE" && req.path.startsWith(`${recipientPath}/`)) return book.remove(decodeURIComponent(req.path.slice(recipientPath.length + 1)))
       if (req.method === "GET" && (req.path === "/v1/transfers" || req.path === "/v1/businessAccount/transfers")) {
         const wallet = req.query.get("walletId") ?? req.query.get("sourceWalletId")

@@ -11,7 +11,8 @@
  *   with `400 { code: 2 }` like transfers: a key that is not a UUID v4, an unknown chain, a
  *   malformed address, no description. The same key and body answer the first answer again.
  * - `GET .../recipient` lists the `active` entries only ("any recipient addresses pending
- *   administrator verification are not included in the response");
+ *   administrator verification are not included in the response"), oldest first, `pageSize`
+ *   (at most {@link pageCap}) after `pageAfter` (an unknown one: an empty page);
  *   `DELETE .../recipient/{id}` removes one (`404` unknown).
  */
 import { randomUUID } from "node:crypto"
@@ -30,12 +31,16 @@ export interface SimulatedRecipient {
 export interface AddressBook {
   readonly recipients: ReadonlyMap<string, SimulatedRecipient>
   readonly create: (input: Record<string, unknown>) => Answer
-  readonly list: () => Answer
+  /** The `active` entries, oldest first, `pageSize` (at most {@link pageCap}) after `pageAfter`. */
+  readonly list: (query: URLSearchParams) => Answer
   readonly remove: (id: string) => Answer
   /** The administrator's decision in the Mint console. */
   readonly decide: (id: string, status: "active" | "denied") => void
   readonly setAutoApprove: (auto: boolean) => void
 }
+
+/** The collection's own page limit ("the collection limit will be used"): small, so paging is exercised. */
+export const pageCap = 10
 
 export const makeAddressBook = (rules: {
   readonly uuidV4: RegExp
@@ -70,7 +75,13 @@ export const makeAddressBook = (rules: {
       recipients.set(recipient.id, recipient)
       return { status: 200, body: { data: view(recipient) } }
     },
-    list: () => ({ status: 200, body: { data: [...recipients.values()].filter((r) => r.status === "active").map(view) } }),
+    list: (query) => {
+      const active = [...recipients.values()].filter((r) => r.status === "active")
+      const after = query.get("pageAfter")
+      const from = after === null ? 0 : active.findIndex((r) => r.id === after) + 1
+      const size = Math.min(Number(query.get("pageSize") ?? pageCap) || pageCap, pageCap)
+      return { status: 200, body: { data: (from === 0 && after !== null ? [] : active.slice(from, from + size)).map(view) } }
+    },
     remove: (id) => recipients.delete(id) ? { status: 200, body: {} } : rules.notFound,
     decide: (id, status) => {
       const recipient = recipients.get(id)

@@ -323,6 +323,22 @@ describe("Circle notifications (AWS SNS)", () => {
       assert.strictEqual(sim.transfers.size, 1)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
+  it.live("an entry past the list's first pages is found: the connector reads page after page (the simulator's pages hold 10)", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.setAutoApprove(true)
+      const many = Array.from({ length: 24 }, (_, i) => ({ chain: "ETH", address: `0x${(i + 1).toString(16).padStart(40, "0")}` }))
+      for (const d of many) yield* provider.destination!("sandbox", d)
+      const last = many.at(-1)!
+      const calls = sim.calls.length
+      assert.strictEqual((yield* provider.destination!("sandbox", last)).status, "approved")
+      const lists = sim.calls.slice(calls).filter((c) => c.method === "GET")
+      assert.strictEqual(lists.length, 3, "25 entries in pages of 10")
+      assert.isFalse(sim.calls.slice(calls).some((c) => c.method === "POST"), "found listed: not entered again")
+      const sent = yield* provider.send(batch("STL-page", { destination: last }))
+      assert.strictEqual(JSON.parse(sim.transfers.get(sent.providerRef)!.rawBody).destination.addressId, entryOf(sim, last.chain, last.address)!.id)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
   it.live("the simulator refuses what Circle Mint refuses: an unknown or unverified addressId, a raw address outside the address book", () =>
     Effect.gen(function*() {
       const { sim } = yield* setup()
