@@ -192,6 +192,13 @@ export const ErrorCatalog = {
     "No settlement payout provider pays on the destination's chain in this environment (sandbox pays on `SANDBOX`, or on a chain a configured sandbox provider names).",
     Schema.Struct({ chain: Schema.String, chains: Schema.Array(Schema.String).annotate({ description: "The chains this environment can pay on" }) })
   ),
+  settlement_destination_refused: entry("invalid_request_error",
+    "The settlement payout provider refused to enter the destination (Circle Mint: the address for its address book); nothing was saved.",
+    Schema.Struct({
+      provider: Schema.String.annotate({ description: "The settlement payout provider that pays on the chain" }),
+      reason: Schema.String.annotate({ description: "The provider's words" })
+    })
+  ),
   settlement_open: entry("invalid_request_error",
     "The settlement batch is still open: its statement exists once it closes (`settlement.closed`, then `settlement.pdf_ready`).",
     Schema.Struct({ settlementId: Schema.String, closesAt: Schema.String.annotate({ description: "The next scheduled close, ISO 8601" }) })

@@ -52,6 +52,19 @@ export class SettlementPayoutUnavailable extends Schema.TaggedError<SettlementPa
   reason: Schema.String
 }) {}
 
+/**
+ * A destination as the provider holds it where it pays only to approved destinations (Circle
+ * Mint's address book): `approved` pays; `pending` waits for the account's administrator;
+ * `denied` will not pay until it is entered again.
+ */
+export interface DestinationApproval {
+  readonly status: "approved" | "pending" | "denied"
+  /** The provider's id of the entry (Circle's address book id), once it has one. */
+  readonly reference: string | null
+  /** The provider's own word for the state (Circle: `active`, `pending_verification`...). */
+  readonly detail: string
+}
+
 export interface SettlementPayoutProvider {
   readonly id: string
   readonly environments: ReadonlyArray<Environment>
@@ -62,6 +75,12 @@ export interface SettlementPayoutProvider {
    * that one as it stands now: never a second transfer.
    */
   readonly send: (request: SettlementPayoutRequest) => Effect.Effect<SettlementPayoutUpdate, SettlementPayoutRejected | SettlementPayoutUnavailable>
+  /**
+   * Where the provider pays only to destinations an administrator approved: enters `destination`
+   * with the provider (once: the same destination is the same entry on every call) and answers
+   * its state now. Absent where any address is paid. Never moves money.
+   */
+  readonly destination?: ((environment: Environment, destination: ChainDestination) => Effect.Effect<DestinationApproval, SettlementPayoutRejected | SettlementPayoutUnavailable>) | undefined
   /** The payout as it stands now (the poll when a notification was lost). */
   readonly status: (providerRef: string) => Effect.Effect<SettlementPayoutUpdate, SettlementPayoutUnavailable>
   /** Verifies and parses a notification exactly as the provider documents it; headers lowercase, the body the exact bytes. */

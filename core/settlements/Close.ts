@@ -29,7 +29,7 @@ import { SettlementStore } from "../ports/SettlementStore.ts"
 import { Conflict, Transactions } from "../ports/Transactions.ts"
 import { Events } from "../webhooks/Events.ts"
 import { availableDelta, type LineSource, lineOf, summaryOf } from "./Lines.ts"
-import { nextCloseOf, sandboxChain, type SettlementSchedule } from "./Schedule.ts"
+import { type DestinationState, nextCloseOf, sandboxChain, type SettlementSchedule } from "./Schedule.ts"
 import { type SettlementBatch, sweepKind } from "./Settlement.ts"
 import { settlementView } from "./SettlementView.ts"
 
@@ -119,7 +119,11 @@ export const makeClose = Effect.gen(function*() {
    * Closes the shop's open batch now. Answers the closed batch, or none when it stays open (below
    * the minimum, nothing to pay). Run it on the shop's clock.
    */
-  const close = (schedule: SettlementSchedule) =>
+  /**
+   * `held`: the payer's word that it will not pay the destination now (an address book entry its
+   * administrator has not approved): the batch stays open and rolls over, nothing moves.
+   */
+  const close = (schedule: SettlementSchedule, held?: DestinationState | undefined) =>
     tx.run(Effect.gen(function*() {
       const found = yield* store.open(schedule.environment, schedule.shopId)
       if (Option.isNone(found)) return Option.none<SettlementBatch>()
@@ -136,10 +140,14 @@ export const makeClose = Effect.gen(function*() {
         return yield* new Conflict()
       }
       const payer = payerOf(providers, schedule)
-      if (!BigDecimal.isPositive(net) || BigDecimal.isLessThan(net, schedule.minimumUsd) || payer === null) {
+      if (!BigDecimal.isPositive(net) || BigDecimal.isLessThan(net, schedule.minimumUsd) || payer === null || held !== undefined) {
         if (payer === null && BigDecimal.isPositive(net)) {
           yield* Effect.logError("settlement close: no settlement payout provider pays on the destination's chain; the batch stays open").pipe(
             Effect.annotateLogs({ settlementId: open.id, destination: schedule.destination.kind === "usdc" ? schedule.destination.chain : "bank" })
+          )
+        } else if (held !== undefined && BigDecimal.isPositive(net)) {
+          yield* Effect.logError("settlement close: the payer has not approved the destination; the batch stays open, nothing is sent").pipe(
+            Effect.annotateLogs({ settlementId: open.id, provider: held.provider, approval: held.status, detail: held.detail })
           )
         }
         const extended: SettlementBatch = { ...open, periodEnd: next, destination: schedule.destination, updatedAt: now, version: open.version + 1 }

@@ -35,6 +35,20 @@ export type BankDestination = typeof BankDestination.Type
 export const SettlementDestination = Schema.Union([UsdcDestination, BankDestination])
 export type SettlementDestination = typeof SettlementDestination.Type
 
+/**
+ * What the payer says of a USDC destination where it pays only to approved ones (Circle Mint's
+ * address book): `approved` pays; `pending` waits for the payer's administrator; `denied` will
+ * not be paid; `unknown`: the payer could not be asked (`detail` says why). A close whose
+ * destination is `pending` or `denied` keeps the batch open: nothing is sent.
+ */
+export interface DestinationState {
+  readonly provider: string
+  readonly status: "approved" | "pending" | "denied" | "unknown"
+  /** The payer's id of the entry (Circle's address book id). */
+  readonly reference: string | null
+  readonly detail: string
+}
+
 /** `manual`: no close; the money stays `available` (for withdrawals and transfers) as without a schedule. */
 export const Frequency = Schema.Literals(["daily", "weekly", "manual"])
 export type Frequency = typeof Frequency.Type

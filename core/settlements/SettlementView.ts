@@ -6,7 +6,7 @@
 import { DateTime } from "effect"
 import * as Money from "../Money.ts"
 import { maskedAccount } from "../balances/Withdrawal.ts"
-import type { SettlementDestination, SettlementSchedule } from "./Schedule.ts"
+import type { DestinationState, SettlementDestination, SettlementSchedule } from "./Schedule.ts"
 import type { SettlementBatch } from "./Settlement.ts"
 
 const usd = (d: Parameters<typeof Money.round>[0]) => Money.toJsonNumber(Money.round(d, "USD"))
@@ -56,7 +56,7 @@ export const settlementView = (b: SettlementBatch) => ({
 
 export type SettlementView = ReturnType<typeof settlementView>
 
-export const scheduleView = (s: SettlementSchedule, nextCloseAt: DateTime.Utc | null) => ({
+export const scheduleView = (s: SettlementSchedule, nextCloseAt: DateTime.Utc | null, approval: DestinationState | null = null) => ({
   shopId: s.shopId,
   environment: s.environment,
   frequency: s.frequency,
@@ -67,5 +67,6 @@ export const scheduleView = (s: SettlementSchedule, nextCloseAt: DateTime.Utc | 
   minimumUsd: usd(s.minimumUsd),
   keepReserve: s.keepReserve,
   nextCloseAt: iso(nextCloseAt),
+  destinationApproval: approval,
   updatedAt: DateTime.formatIso(s.updatedAt)
 })

@@ -30,7 +30,16 @@ import { Schema } from "effect"
 import { Events } from "../webhooks/Events.ts"
 import { JobKinds, makeClose, payerOf } from "./Close.ts"
 import { makePay } from "./Pay.ts"
-import { destinationOf, nextCloseOf, sandboxChain, sandboxDefault, type ScheduleInput, type SettlementSchedule, validate } from "./Schedule.ts"
+import {
+  type DestinationState,
+  destinationOf,
+  nextCloseOf,
+  sandboxChain,
+  sandboxDefault,
+  type ScheduleInput,
+  type SettlementSchedule,
+  validate
+} from "./Schedule.ts"
 import type { SettlementBatch } from "./Settlement.ts"
 import { check, type Statement } from "./Statement.ts"
 import { statementPaths } from "./SettlementView.ts"
@@ -60,7 +69,18 @@ export class Settlements extends Context.Service<Settlements, {
   /** The shop's schedule and its next close (none: the shop's money stays available). */
   readonly schedule: (account: ShopAccount) => Effect.Effect<Option.Option<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }>>
   /** Sets the shop's schedule (the operator); the open batch closes at the new schedule's next close. */
-  readonly setSchedule: (account: ShopAccount, input: ScheduleInput) => Effect.Effect<{ readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null }, ApiErrorOf<"invalid_request" | "settlement_destination_unavailable">>
+  readonly setSchedule: (
+    account: ShopAccount,
+    input: ScheduleInput
+  ) => Effect.Effect<
+    { readonly schedule: SettlementSchedule; readonly nextCloseAt: DateTime.Utc | null; readonly approval: DestinationState | null },
+    ApiErrorOf<"invalid_request" | "settlement_destination_unavailable" | "settlement_destination_refused">
+  >
+  /**
+   * What the schedule's payer says of its destination now, where it pays only to approved ones
+   * (Circle Mint's address book: the entry is made if it is missing); null where any is paid.
+   */
+  readonly destinationState: (schedule: SettlementSchedule) => Effect.Effect<DestinationState | null>
   /** Gives a new sandbox shop the default schedule (in the transaction that creates it). */
   readonly startSandboxDefault: (account: ShopAccount) => Effect.Effect<void>
   /** The shop's batches, newest first (the open one first). */
@@ -117,6 +137,33 @@ export class Settlements extends Context.Service<Settlements, {
           })
         })
 
+      /** The payer of a USDC schedule that pays only to approved destinations, and the destination. */
+      const approverOf = (schedule: SettlementSchedule) => {
+        if (schedule.destination.kind !== "usdc") return undefined
+        const payer = payerOf(providers, schedule)
+        const provider = payer === null ? undefined : providers.byId(payer)
+        const ask = provider?.destination
+        if (provider === undefined || ask === undefined) return undefined
+        const { address, chain } = schedule.destination
+        return { provider: provider.id, ask: ask(schedule.environment, { chain, address }) }
+      }
+
+      const destinationState = (schedule: SettlementSchedule): Effect.Effect<DestinationState | null> => {
+        const approver = approverOf(schedule)
+        if (approver === undefined) return Effect.succeed(null)
+        return approver.ask.pipe(
+          Effect.map((a): DestinationState => ({ provider: approver.provider, ...a })),
+          Effect.catch((e) =>
+            Effect.succeed<DestinationState>({
+              provider: approver.provider,
+              status: e._tag === "SettlementPayoutRejected" ? "denied" : "unknown",
+              reference: null,
+              detail: e.reason
+            })
+          )
+        )
+      }
+
       /** Writes the schedule and makes sure the shop has an open batch ending at its next close. */
       const install = Effect.fnUntraced(function*(account: ShopAccount, schedule: SettlementSchedule) {
         const now = yield* DateTime.now
@@ -164,7 +211,10 @@ export class Settlements extends Context.Service<Settlements, {
         // The next close first: a chain broken by a failing close would stop the shop's payouts.
         yield* enqueueNext(found.value, yield* DateTime.now)
         if (!found.value.keepReserve) yield* releaseReserves(found.value)
-        yield* close(found.value)
+        // A destination the payer has not approved keeps the batch open: nothing moves, nothing
+        // is sent. One it could not ask about closes; its send asks again and waits if need be.
+        const state = yield* destinationState(found.value)
+        yield* close(found.value, state !== null && (state.status === "pending" || state.status === "denied") ? state : undefined)
       }))
 
       yield* jobs.handle(JobKinds.statement, Effect.fnUntraced(function*(payload: unknown) {
@@ -253,8 +303,21 @@ export class Settlements extends Context.Service<Settlements, {
             chains
           })
         }
+        // Where the payer pays only to approved destinations, the destination is entered with it
+        // now (its administrator then approves it); one it refuses outright is not saved.
+        const approver = approverOf(draft)
+        const approval = approver === undefined ? null : yield* approver.ask.pipe(
+          Effect.map((a): DestinationState => ({ provider: approver.provider, ...a })),
+          Effect.catchTag("SettlementPayoutUnavailable", (e) =>
+            Effect.succeed<DestinationState>({ provider: approver.provider, status: "unknown", reference: null, detail: e.reason })),
+          Effect.catchTag("SettlementPayoutRejected", (e) =>
+            Effect.fail(apiError("settlement_destination_refused", `${approver.provider} refused the destination: ${e.reason}`, {
+              provider: approver.provider,
+              reason: e.reason
+            })))
+        )
         yield* clocks.within(account.environment, account.shopId, tx.run(install(account, draft)))
-        return { schedule: draft, nextCloseAt: nextCloseOf(draft, draft.updatedAt) }
+        return { schedule: draft, nextCloseAt: nextCloseOf(draft, draft.updatedAt), approval }
       })
 
       return Settlements.of({
@@ -265,6 +328,7 @@ export class Settlements extends Context.Service<Settlements, {
           return Option.some({ schedule: found.value, nextCloseAt: nextCloseOf(found.value, now) })
         }),
         setSchedule,
+        destinationState,
         startSandboxDefault: (account) =>
           clocks.within("sandbox", account.shopId, Effect.flatMap(DateTime.now, (now) => install(account, sandboxDefault(account.shopId, now)))),
         list: (account, page) => store.list(account.environment, account.shopId, page),

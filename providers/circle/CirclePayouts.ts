@@ -1,15 +1,23 @@
 /**
  * The Circle settlement payout connector: a `SettlementPayoutProvider` that pays a closed
  * settlement batch's net in USDC from the platform's Circle wallet to the merchant's blockchain
- * address (Circle Mint transfers, `POST /v1/transfers`). Wire types and the status map are in
+ * address, an approved entry of the account's address book (Circle Mint business-account
+ * transfers, `POST /v1/businessAccount/transfers`). Wire types and the status map are in
  * `Wire.ts`, the SNS notification signature in `Sns.ts`; a local Circle to test against is
  * `CircleSimulator.ts`.
  *
  * - **Authentication.** `Authorization: Bearer <API key>` on every call, from a `Redacted`
  *   secret, scrubbed from every error message and log line (`UpstreamHttp`).
- * - **Send.** `POST /v1/transfers` `{ idempotencyKey, source: { type: "wallet", id: <WALLET_ID> },
- *   destination: { type: "blockchain", address, chain }, amount: { amount: "12.34", currency:
- *   "USD" } }`: the amount is decimal text with two decimals, written from the `BigDecimal`
+ * - **Address book.** `destination` enters the destination in the account's address book
+ *   (`POST /v1/businessAccount/wallets/addresses/recipient`, a key derived from chain and address)
+ *   unless it is listed already (`GET` lists the verified entries only), and answers its state:
+ *   `active` is approved; the account's administrator approves the rest. `send` pays only an
+ *   approved entry; another destination is not sent, and is `Unavailable`, never a refusal (an
+ *   earlier ask of the batch may have paid it).
+ * - **Send.** `POST /v1/businessAccount/transfers` `{ idempotencyKey, source: { type: "wallet",
+ *   id: <WALLET_ID>, identities? }, destination: { type: "verified_blockchain", addressId },
+ *   amount: { amount: "12.34", currency: "USD" } }`, `identities` the Travel Rule's originator
+ *   from 3,000 USD on its chains (without one, nothing is sent): the amount is decimal text with two decimals, written from the `BigDecimal`
  *   (never a float); an amount with more than two decimals, not positive, or a chain Circle does
  *   not name is refused before anything is sent.
  * - **Idempotency.** Circle's `idempotencyKey` must be a UUID v4, and "subsequent requests with
@@ -19,7 +27,7 @@
  *   bits to `10` ({@link idempotencyKeyOf}). Name-based, so every retry of a batch sends the same
  *   key and Circle answers the transfer it already holds: never a second one. Circle answers a
  *   retry with its first answer (the transfer as it was), so a `pending` answer is followed by
- *   `GET /v1/transfers/{id}` to report the transfer as it stands now.
+ *   `GET /v1/businessAccount/transfers/{id}` to report the transfer as it stands now.
  * - **Errors.** A maybe is never a refusal: a timeout, a network error, 5xx, 429, refused
  *   credentials (401/403) and `409` (the key bound to another request: a transfer may exist for
  *   it, so failing the batch could pay twice) are `SettlementPayoutUnavailable`, and the engine
@@ -27,7 +35,7 @@
  *   `SettlementPayoutRejected`, which returns the batch's money.
  * - **Notifications** arrive through AWS SNS. The connector verifies the SNS signature exactly as
  *   AWS documents it (`Sns.ts`), confirms a subscription by visiting its `SubscribeURL` (only on
- *   a trusted host), and for a `transfers` notification asks `GET /v1/transfers/{id}` and reports
+ *   a trusted host), and for a `transfers` notification asks `GET /v1/businessAccount/transfers/{id}` and reports
  *   what Circle says now (notify-then-query): a replay can only report what is true.
  */
 import { BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
@@ -36,6 +44,7 @@ import { HttpClient, HttpClientRequest } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
 import {
+  type DestinationApproval,
   type SettlementPayoutProvider,
   SettlementPayoutRejected,
   SettlementPayoutUnavailable,
@@ -48,8 +57,15 @@ import * as Wire from "./Wire.ts"
 
 export const defaultTimeoutMs = 15_000
 
+/** Address book entries asked per page, and the most pages read looking for one (5,000 entries). */
+export const recipientPageSize = 50
+const maxRecipientPages = 100
+
 /** The name space of {@link idempotencyKeyOf}: changing it would make a retry a new transfer. */
 export const idempotencyNamespace = "circle-transfer:"
+
+/** The name space of an address book entry's key (`<chain>:<address>`): the same destination is one entry. */
+export const recipientNamespace = "circle-recipient:"
 
 export interface CircleOptions {
   readonly id: string
@@ -66,6 +82,11 @@ export interface CircleOptions {
   readonly snsCertUrlPrefix?: string | undefined
   /** The only SNS topic accepted; any when undefined. */
   readonly snsTopicArn?: string | undefined
+  /**
+   * The Travel Rule's originator (`source.identities`), sent on a transfer of 3,000 USD or more on
+   * a chain of `Wire.travelRuleChains`; without it such a transfer is not sent.
+   */
+  readonly originator?: Wire.Identity | "unreadable" | undefined
 }
 
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
@@ -74,10 +95,10 @@ const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).pad
  * The UUID Circle sees for the engine's idempotency key: SHA-256(namespace + key), first 16
  * bytes, version 4 and RFC 4122 variant bits set. Deterministic, so a retry is the same request.
  */
-export const idempotencyKeyOf = (key: string): Effect.Effect<string> =>
+export const idempotencyKeyOf = (key: string, namespace: string = idempotencyNamespace): Effect.Effect<string> =>
   Effect.gen(function*() {
     const digest = yield* Digest.Digest
-    const hash = yield* digest.digest(Digest.sha256, new TextEncoder().encode(idempotencyNamespace + key))
+    const hash = yield* digest.digest(Digest.sha256, new TextEncoder().encode(namespace + key))
     const bytes = hash.slice(0, 16)
     bytes[6] = (bytes[6]! & 0x0f) | 0x40
     bytes[8] = (bytes[8]! & 0x3f) | 0x80
@@ -100,6 +121,17 @@ const sameAmount = (a: string, b: string) => {
 }
 
 const decodeNotification = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Notification))
+const decodeIdentity = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Identity))
+
+/** Whether Circle's Travel Rule asks the originator of this transfer (3,000 USD or more on a Travel Rule chain). */
+export const travelRuleApplies = (chain: string, amount: BigDecimal.BigDecimal) =>
+  Wire.travelRuleChains.includes(chain) && BigDecimal.isGreaterThanOrEqualTo(amount, BigDecimal.fromNumberUnsafe(Wire.travelRuleThresholdUsd))
+
+const approvalOf = (recipient: Wire.Recipient, listed: boolean): DestinationApproval => {
+  // The list holds verified entries only: one listed without a status is active.
+  const status = recipient.status ?? (listed ? "active" : "pending_verification")
+  return { status: Wire.approvalOf(status), reference: recipient.id, detail: status }
+}
 
 export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProvider, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -135,13 +167,60 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
     const read = (transferId: string) =>
       upstream.call(
         "transfer.get",
-        authorized(HttpClientRequest.get(`${baseUrl}/v1/transfers/${encodeURIComponent(transferId)}`)),
+        authorized(HttpClientRequest.get(`${baseUrl}/v1/businessAccount/transfers/${encodeURIComponent(transferId)}`)),
         Wire.TransferAnswer
       ).pipe(
         Effect.flatMap(({ data }) =>
           data.id === transferId ? Effect.succeed(data) : Effect.fail(upstream.fail(true, "malformed_response", "Circle answered about another transfer"))
         )
       )
+
+    const postJson = (path: string, body: unknown) =>
+      authorized(HttpClientRequest.post(`${baseUrl}${path}`).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json")))
+
+    /**
+     * The verified entry of the address book for `chain` and `address` (Circle lists no entry
+     * pending verification), read page by page (`pageSize`, `pageAfter`: the collection's own
+     * cap may be lower) until it is found or a page is empty.
+     */
+    const listedEntry = (chain: string, address: string) =>
+      Effect.gen(function*() {
+        let after: string | undefined
+        for (let page = 0; page < maxRecipientPages; page++) {
+          const url = `${baseUrl}/v1/businessAccount/wallets/addresses/recipient?pageSize=${recipientPageSize}` +
+            (after === undefined ? "" : `&pageAfter=${encodeURIComponent(after)}`)
+          const { data } = yield* upstream.call("recipient.list", authorized(HttpClientRequest.get(url)), Wire.RecipientList)
+          const found = data.find((r) => r.chain === chain && r.address === address)
+          if (found !== undefined) return found
+          const last = data.at(-1)?.id
+          if (last === undefined || last === after) return undefined
+          after = last
+        }
+        return undefined
+      })
+
+    const destination: NonNullable<SettlementPayoutProvider["destination"]> = (_environment, { address, chain }) =>
+      Effect.gen(function*() {
+        if (!chains.includes(chain)) {
+          return yield* new SettlementPayoutRejected({ reason: `Circle does not pay on chain '${upstream.clip(chain)}' here (${chains.join(", ")})` })
+        }
+        const listed = yield* listedEntry(chain, address).pipe(Effect.mapError(unavailable))
+        if (listed !== undefined) return approvalOf(listed, true)
+        const body: Wire.RecipientBody = {
+          idempotencyKey: yield* idempotencyKeyOf(`${chain}:${address}`, recipientNamespace),
+          address,
+          chain,
+          currency: "USD",
+          description: `Settlement payouts on ${chain}`
+        }
+        const created = yield* upstream.call("recipient.create", postJson("/v1/businessAccount/wallets/addresses/recipient", body), Wire.RecipientAnswer).pipe(
+          Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: `Circle refused the address: ${error.message}` }))
+        )
+        if (created.data.chain !== chain || created.data.address !== address) {
+          return yield* new SettlementPayoutUnavailable({ reason: "Circle answered about another address" })
+        }
+        return approvalOf(created.data, false)
+      }).pipe(Effect.withSpan("CirclePayouts.destination"))
 
     const send: SettlementPayoutProvider["send"] = (request) =>
       Effect.gen(function*() {
@@ -156,17 +235,30 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         if (options.walletId === "") {
           return yield* new SettlementPayoutUnavailable({ reason: "not_configured: Circle needs WALLET_ID" })
         }
-        const body: Wire.TransferBody = {
+        const travelRule = travelRuleApplies(chain, request.amountUsd)
+        const originator = options.originator
+        if (travelRule && (originator === undefined || originator === "unreadable")) {
+          return yield* new SettlementPayoutUnavailable({
+            reason: `not_configured: Circle's Travel Rule needs ORIGINATOR_IDENTITY (${originator === undefined ? "unset" : "not Circle's Identity JSON"}) ` +
+              `for ${Wire.travelRuleThresholdUsd} USD or more on ${chain}`
+          })
+        }
+        // Circle pays only to approved entries of the address book. Not approved (any more):
+        // nothing is sent, and the engine asks again (an earlier ask may have sent it: a refusal
+        // here could pay twice).
+        const entry = yield* listedEntry(chain, address).pipe(Effect.mapError(unavailable))
+        if (entry === undefined || approvalOf(entry, true).status !== "approved") {
+          return yield* new SettlementPayoutUnavailable({
+            reason: `destination_not_approved: the ${chain} address is not an approved entry of Circle's address book (the account's administrator approves it)`
+          })
+        }
+        const body: Wire.BusinessTransferBody = {
           idempotencyKey: yield* idempotencyKeyOf(request.idempotencyKey),
-          source: { type: "wallet", id: options.walletId },
-          destination: { type: "blockchain", address, chain },
+          source: { type: "wallet", id: options.walletId, ...(travelRule && originator !== undefined && originator !== "unreadable" ? { identities: [originator] } : {}) },
+          destination: { type: "verified_blockchain", addressId: entry.id },
           amount: { amount, currency: "USD" }
         }
-        const created = yield* upstream.call(
-          "transfer.create",
-          authorized(HttpClientRequest.post(`${baseUrl}/v1/transfers`).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))),
-          Wire.TransferAnswer
-        ).pipe(
+        const created = yield* upstream.call("transfer.create", postJson("/v1/businessAccount/transfers", body), Wire.TransferAnswer).pipe(
           Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: error.message }))
         )
         const transfer = created.data
@@ -232,9 +324,17 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
       chains,
       send,
       status,
+      destination,
       verifyCallback
     } satisfies SettlementPayoutProvider
   })
+
+/**
+ * `ORIGINATOR_IDENTITY`, Circle's `Identity` as JSON: `undefined` when unset, `"unreadable"` when
+ * it is not that JSON (a Travel Rule transfer then waits, `not_configured`, naming the variable).
+ */
+export const originatorOf = (text: string | undefined): Wire.Identity | "unreadable" | undefined =>
+  text === undefined || text.trim() === "" ? undefined : Option.getOrElse(decodeIdentity(text), () => "unreadable" as const)
 
 /** The settlement payout provider of a configured Circle account. */
 export const fromSettings = (settings: ConnectorSettings) =>
@@ -249,7 +349,8 @@ export const fromSettings = (settings: ConnectorSettings) =>
     walletId: settings.values["WALLET_ID"] ?? "",
     chains: settings.values["CHAINS"]?.split(",").map((c) => c.trim()).filter((c) => c !== ""),
     snsCertUrlPrefix: settings.values["SNS_CERT_URL_PREFIX"],
-    snsTopicArn: settings.values["SNS_TOPIC_ARN"]
+    snsTopicArn: settings.values["SNS_TOPIC_ARN"],
+    originator: originatorOf(settings.values["ORIGINATOR_IDENTITY"])
   })
 
 /**
@@ -261,9 +362,9 @@ export const settlementConnector = {
   kind: "circle",
   secrets: ["API_KEY"],
   requiredSettings: ["WALLET_ID"],
-  settings: ["CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN"],
+  settings: ["CHAINS", "SNS_CERT_URL_PREFIX", "SNS_TOPIC_ARN", "ORIGINATOR_IDENTITY"],
   settlementPayoutProvider: (settings: ConnectorSettings): Effect.Effect<SettlementPayoutProvider, never, HttpClient.HttpClient> =>
     fromSettings(settings)
 } as const satisfies Connector
 
-export const CirclePayouts = { make, fromSettings, idempotencyKeyOf, amountText, settlementConnector }
+export const CirclePayouts = { make, fromSettings, idempotencyKeyOf, amountText, travelRuleApplies, originatorOf, settlementConnector }

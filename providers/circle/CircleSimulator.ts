@@ -1,11 +1,21 @@
 /**
- * Circle's transfer API in miniature (`Wire.ts`), on `SimulatorServer`: what the settlement
+ * Circle's transfer API and address book in miniature (`Wire.ts`), on `SimulatorServer`: what the settlement
  * payout connector and Circle's own Node SDK are tested against over real sockets. Test tooling,
  * never imported by the plugin.
  *
  * - Authentication: `Authorization: Bearer <the API key>` on every `/v1` call, else `401
  *   { code: 401, message: "Malformed authorization. ..." }` (the SDK's `NotAuthorized` example;
  *   the message echoes the header it got, as careless APIs do, so scrubbing is tested).
+ * - `POST /v1/businessAccount/transfers` `{ idempotencyKey, source?, destination: { type:
+ *   "verified_blockchain", addressId }, amount }` -> `201 { data: transfer }` (its destination
+ *   the entry's `blockchain` address): an `addressId` not in the address book (`SimulatorAddressBook.ts`)
+ *   or not yet `active` is `400 { code: 2 }`. `GET /v1/businessAccount/transfers/{id}` reads it.
+ * - Circle Mint pays only to verified recipient addresses: `POST /v1/transfers` to a
+ *   `blockchain` address that is no `active` entry of the address book is refused the same way.
+ * - Travel Rule (https://developers.circle.com/circle-mint/travel-rule-on-chain): a transfer of
+ *   3,000 USD or more to a blockchain on a chain of `Wire.travelRuleChains` without
+ *   `source.identities` (Circle's `Identity`) is created `failed`, `errorCode: "transfer_denied"`,
+ *   `riskEvaluation: { decision: "denied", reason: "3220" }`, as the page says Circle answers.
  * - `POST /v1/transfers` -> `201 { data: transfer }` `pending`. Refused with `400 { code: 2,
  *   message: "Invalid entity. ...", errors: [{ error, location, message }] }` (Circle's
  *   documented error shape): an `idempotencyKey` that is not a UUID v4, a source that is not this
@@ -30,12 +40,11 @@
  *   `SubscribeURL` are served by a second local server standing for SNS's host (`certUrlPrefix`);
  *   the connector trusts it through `SNS_CERT_URL_PREFIX`.
  */
-import { Effect, type Scope } from "effect"
+import { Effect, Schema, type Scope } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { type Answer, idempotencyMemo, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
-import { makeSigner, messageId, type SignatureVersion } from "./SimulatorSns.ts"
+import { makeAddressBook, type SimulatedRecipient } from "./SimulatorAddressBook.ts"
+import { makeSigner, messageId, serveSns, type SignatureVersion } from "./SimulatorSns.ts"
 import * as Wire from "./Wire.ts"
 
 export type Mode = "ok" | "unavailable" | "slow"
@@ -57,6 +66,8 @@ export interface SimulatedTransfer {
   status: "pending" | "complete" | "failed" | string
   transactionHash: string | undefined
   errorCode: string | undefined
+  /** Circle's risk verdict on a transfer it denied (the Travel Rule: `{ decision: "denied", reason: "3220" }`). */
+  readonly riskEvaluation?: { readonly decision: string; readonly reason: string } | undefined
 }
 
 export interface CircleSimulator {
@@ -65,6 +76,13 @@ export interface CircleSimulator {
   readonly certUrlPrefix: string
   readonly certificatePem: string
   readonly transfers: ReadonlyMap<string, SimulatedTransfer>
+  /** The address book (`SimulatorAddressBook.ts`), by id. */
+  readonly recipients: ReadonlyMap<string, SimulatedRecipient>
+  /** The administrator approves (`active`) or denies (`denied`) an address book entry. */
+  readonly approveAddress: (id: string) => Effect.Effect<void>
+  readonly denyAddress: (id: string) => Effect.Effect<void>
+  /** New address book entries are `active` at once (as the API reference's example answers). */
+  readonly setAutoApprove: (auto: boolean) => Effect.Effect<void>
   /** `Authorization` headers of every `/v1` call, with whether they were accepted. */
   readonly calls: ReadonlyArray<{ readonly method: string; readonly path: string; readonly authorization: string | undefined; readonly accepted: boolean }>
   readonly callbacksSent: ReadonlyArray<SentCallback>
@@ -112,6 +130,8 @@ const invalid = (location: string, kind: string, message: string) =>
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+const isIdentities = Schema.is(Schema.Array(Wire.Identity).pipe(Schema.check(Schema.isMinLength(1))))
+
 export const start = (
   credentials: Credentials,
   options: { readonly slowMs?: number | undefined } = {}
@@ -121,6 +141,7 @@ export const start = (
     const calls: Array<{ method: string; path: string; authorization: string | undefined; accepted: boolean }> = []
     const signer = makeSigner()
     const memo = idempotencyMemo(error(409, 409, "Conflicts with another request."))
+    const book = makeAddressBook({ uuidV4, addressFits, invalid, notFound: error(404, 404, "Not found.") })
     let mode: Mode = "ok"
     let autoCompleteMs: number | undefined
     let version: SignatureVersion = "2"
@@ -138,6 +159,7 @@ export const start = (
       ...(t.transactionHash === undefined ? {} : { transactionHash: t.transactionHash }),
       status: t.status,
       ...(t.errorCode === undefined ? {} : { errorCode: t.errorCode }),
+      ...(t.riskEvaluation === undefined ? {} : { riskEvaluation: t.riskEvaluation }),
       createDate: t.createDate
     })
 
@@ -171,7 +193,8 @@ export const start = (
       await post(subscriber, snsHeaders(body), body, dropping)
     }
 
-    const create = (raw: string): Answer => {
+    /** `POST /v1/transfers` (`business` false) or `POST /v1/businessAccount/transfers` (true). */
+    const create = (raw: string, business: boolean): Answer => {
       let input: unknown
       try {
         input = JSON.parse(raw)
@@ -179,16 +202,32 @@ export const start = (
         return error(400, 2, "Invalid entity. The body is not JSON.")
       }
       if (!isRecord(input)) return error(400, 2, "Invalid entity.")
-      const { amount, destination, idempotencyKey, source } = input
+      const { amount, idempotencyKey } = input
+      const { destination } = input
+      let { source } = input
       if (typeof idempotencyKey !== "string" || !uuidV4.test(idempotencyKey)) {
         return invalid("idempotencyKey", "pattern_mismatch", "idempotencyKey must be a UUID v4")
       }
+      // A business-account transfer comes from the account's wallet; `source` is optional there.
+      if (business && source === undefined) source = { type: "wallet", id: credentials.walletId }
       if (!isRecord(source) || source["type"] !== "wallet" || typeof source["id"] !== "string") {
         return invalid("source", "required", "source must be { type: \"wallet\", id }")
       }
       if (source["id"] !== credentials.walletId) return invalid("source.id", "invalid_value", "source.id is not a wallet of this account")
       if (!isRecord(destination)) return invalid("destination", "required", "destination may not be null")
-      if (destination["type"] === "blockchain") {
+      let paid: Record<string, unknown> = destination
+      if (business) {
+        // Circle Mint pays only to an entry of the address book its administrator verified.
+        if (destination["type"] !== "verified_blockchain" || typeof destination["addressId"] !== "string") {
+          return invalid("destination.type", "invalid_value", "destination must be { type: \"verified_blockchain\", addressId }")
+        }
+        const recipient = book.recipients.get(destination["addressId"])
+        if (recipient === undefined) return invalid("destination.addressId", "invalid_value", "destination.addressId is not a recipient address of this account")
+        if (recipient.status !== "active") {
+          return invalid("destination.addressId", "invalid_value", `the recipient address is not verified (${recipient.status})`)
+        }
+        paid = { type: "blockchain", address: recipient.address, chain: recipient.chain }
+      } else if (destination["type"] === "blockchain") {
         const chain = destination["chain"]
         const address = destination["address"]
         if (typeof chain !== "string" || !(Wire.chains as ReadonlyArray<string>).includes(chain)) {
@@ -196,6 +235,10 @@ export const start = (
         }
         if (typeof address !== "string" || !addressFits(chain, address)) {
           return invalid("destination.address", "pattern_mismatch", `destination.address is not a ${chain} address`)
+        }
+        // Circle Mint sends only to recipient addresses its administrator verified.
+        if (![...book.recipients.values()].some((r) => r.chain === chain && r.address === address && r.status === "active")) {
+          return invalid("destination.address", "invalid_value", "destination.address is not a verified recipient address of this account")
         }
       } else if (destination["type"] !== "wallet" || typeof destination["id"] !== "string") {
         return invalid("destination.type", "invalid_value", "destination.type must be blockchain or wallet")
@@ -207,41 +250,65 @@ export const start = (
       if (amount["currency"] !== "USD" && amount["currency"] !== "EUR") {
         return invalid("amount.currency", "invalid_value", "amount.currency must be USD or EUR")
       }
+      // The Travel Rule: 3,000 USD or more to a blockchain on a Travel Rule chain without the
+      // originator's identity fails (a webhook with status failed, riskEvaluation denied, 3220).
+      const denied = paid["type"] === "blockchain" && Wire.travelRuleChains.includes(String(paid["chain"])) &&
+        Number(amount["amount"]) >= Wire.travelRuleThresholdUsd && !isIdentities(source["identities"])
       const transfer: SimulatedTransfer = {
         id: randomUUID(),
         idempotencyKey,
         source,
-        destination,
+        destination: paid,
         amount: { amount: amount["amount"], currency: amount["currency"] },
         rawBody: raw,
         createDate: new Date().toISOString(),
-        status: "pending",
+        status: denied ? "failed" : "pending",
         transactionHash: undefined,
-        errorCode: undefined
+        errorCode: denied ? "transfer_denied" : undefined,
+        riskEvaluation: denied ? { decision: "denied", reason: "3220" } : undefined
       }
       transfers.set(transfer.id, transfer)
       void notify(transfer.id)
-      if (autoCompleteMs !== undefined) server.later(autoCompleteMs, () => void Effect.runPromise(complete(transfer.id)))
+      if (autoCompleteMs !== undefined && !denied) server.later(autoCompleteMs, () => void Effect.runPromise(complete(transfer.id)))
       return { status: 201, body: { data: view(transfer) } }
     }
 
-    const route = (req: SimulatorRequest): Answer & { readonly key?: string } => {
-      if (req.method === "POST" && req.path === "/v1/transfers") {
-        let key: string | undefined
-        try {
-          const parsed = JSON.parse(req.body) as unknown
-          key = isRecord(parsed) && typeof parsed["idempotencyKey"] === "string" ? parsed["idempotencyKey"] : undefined
-        } catch {
-          key = undefined
-        }
-        return key === undefined ? create(req.body) : { ...memo("transfers", key, req.body, () => create(req.body)), key }
+    /** The request's `idempotencyKey`, when its body is JSON with one. */
+    const keyOf = (body: string) => {
+      try {
+        const parsed = JSON.parse(body) as unknown
+        return isRecord(parsed) && typeof parsed["idempotencyKey"] === "string" ? parsed["idempotencyKey"] : undefined
+      } catch {
+        return undefined
       }
-      if (req.method === "GET" && req.path === "/v1/transfers") {
+    }
+    const once = (space: string, req: SimulatorRequest, run: () => Answer): Answer & { readonly key?: string } => {
+      const key = keyOf(req.body)
+      return key === undefined ? run() : { ...memo(space, key, req.body, run), key }
+    }
+    const recipientPath = "/v1/businessAccount/wallets/addresses/recipient"
+
+    const route = (req: SimulatorRequest): Answer & { readonly key?: string } => {
+      if (req.method === "POST" && req.path === "/v1/transfers") return once("transfers", req, () => create(req.body, false))
+      if (req.method === "POST" && req.path === "/v1/businessAccount/transfers") return once("businessTransfers", req, () => create(req.body, true))
+      if (req.method === "POST" && req.path === recipientPath) {
+        return once("recipients", req, () => {
+          try {
+            const input = JSON.parse(req.body) as unknown
+            return isRecord(input) ? book.create(input) : error(400, 2, "Invalid entity.")
+          } catch {
+            return error(400, 2, "Invalid entity. The body is not JSON.")
+          }
+        })
+      }
+      if (req.method === "GET" && req.path === recipientPath) return book.list(req.query)
+      if (req.method === "DELETE" && req.path.startsWith(`${recipientPath}/`)) return book.remove(decodeURIComponent(req.path.slice(recipientPath.length + 1)))
+      if (req.method === "GET" && (req.path === "/v1/transfers" || req.path === "/v1/businessAccount/transfers")) {
         const wallet = req.query.get("walletId") ?? req.query.get("sourceWalletId")
         const list = [...transfers.values()].filter((t) => wallet === null || t.source["id"] === wallet).reverse()
         return { status: 200, body: { data: list.map(view) } }
       }
-      const match = /^\/v1\/transfers\/([^/]+)$/.exec(req.path)
+      const match = /^\/v1\/(?:businessAccount\/)?transfers\/([^/]+)$/.exec(req.path)
       if (req.method === "GET" && match !== null) {
         const found = transfers.get(decodeURIComponent(match[1]!))
         return found === undefined ? error(404, 404, "Not found.") : { status: 200, body: { data: view(found) } }
@@ -249,33 +316,11 @@ export const start = (
       return error(404, 404, "Not found.")
     }
 
-    // SNS is another host than Circle's API: its own small server serves the certificate (as PEM
-    // text) and the SubscribeURL.
-    const snsUrl = yield* Effect.acquireRelease(
-      Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
-        const sns = createServer((req, res) => {
-          const url = new URL(req.url ?? "/", "http://sns")
-          if (req.method === "GET" && url.pathname === certPath) {
-            certificateFetches++
-            return void res.writeHead(200, { "content-type": "application/x-pem-file" }).end(signer.certificatePem)
-          }
-          if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
-            confirmations++
-            return void res.writeHead(200, { "content-type": "text/xml" }).end("<ConfirmSubscriptionResponse/>")
-          }
-          res.writeHead(404).end()
-        })
-        sns.listen(0, "127.0.0.1", () =>
-          resume(Effect.succeed({
-            url: `http://127.0.0.1:${(sns.address() as AddressInfo).port}`,
-            close: () => {
-              sns.close()
-              sns.closeAllConnections()
-            }
-          })))
-      }),
-      (sns) => Effect.sync(sns.close)
-    ).pipe(Effect.map((sns) => sns.url))
+    // SNS is another host than Circle's API: its own small server (`SimulatorSns.ts`).
+    const snsUrl = yield* serveSns(signer.certificatePem, certPath, {
+      certificate: () => void certificateFetches++,
+      confirmation: () => void confirmations++
+    })
 
     const server = yield* serve((req) => {
       const authorization = req.headers["authorization"]
@@ -316,6 +361,10 @@ export const start = (
       certificateFetches: () => certificateFetches,
       certificatePem: signer.certificatePem,
       transfers,
+      recipients: book.recipients,
+      approveAddress: (id) => Effect.sync(() => book.decide(id, "active")),
+      denyAddress: (id) => Effect.sync(() => book.decide(id, "denied")),
+      setAutoApprove: (auto) => Effect.sync(() => book.setAutoApprove(auto)),
       calls,
       callbacksSent: server.callbacksSent,
       confirmations: () => confirmations,

@@ -5,7 +5,10 @@
  * with `node:crypto`, independently of the connector's `Sns.ts`. Test tooling, never imported by
  * the plugin.
  */
+import { Effect, type Scope } from "effect"
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 
 const length = (n: number): Buffer => {
   if (n < 0x80) return Buffer.from([n])
@@ -68,3 +71,38 @@ export const makeSigner = (): SnsSigner => {
 }
 
 export const messageId = () => randomUUID()
+
+/**
+ * SNS's host in miniature, another host than Circle's API: serves the certificate (as PEM text)
+ * at `certPath` and the `SubscribeURL` (`/?Action=ConfirmSubscription`); its base URL.
+ */
+export const serveSns = (
+  certificatePem: string,
+  certPath: string,
+  on: { readonly certificate: () => void; readonly confirmation: () => void }
+): Effect.Effect<string, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.callback<{ readonly url: string; readonly close: () => void }>((resume) => {
+      const sns = createServer((req, res) => {
+        const url = new URL(req.url ?? "/", "http://sns")
+        if (req.method === "GET" && url.pathname === certPath) {
+          on.certificate()
+          return void res.writeHead(200, { "content-type": "application/x-pem-file" }).end(certificatePem)
+        }
+        if (req.method === "GET" && url.pathname === "/" && url.searchParams.get("Action") === "ConfirmSubscription") {
+          on.confirmation()
+          return void res.writeHead(200, { "content-type": "text/xml" }).end("<ConfirmSubscriptionResponse/>")
+        }
+        res.writeHead(404).end()
+      })
+      sns.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          url: `http://127.0.0.1:${(sns.address() as AddressInfo).port}`,
+          close: () => {
+            sns.close()
+            sns.closeAllConnections()
+          }
+        })))
+    }),
+    (sns) => Effect.sync(sns.close)
+  ).pipe(Effect.map((sns) => sns.url))

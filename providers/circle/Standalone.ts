@@ -66,6 +66,15 @@ const standalone: StandaloneSimulator = {
           if (mode !== "ok" && mode !== "unavailable" && mode !== "slow") return refuse("body: { \"mode\": \"ok\" | \"unavailable\" | \"slow\" }")
           return Effect.as(sim.setMode(mode satisfies Mode), { mode })
         },
+        // The account's administrator in the Mint console: `:id` is the address book entry's id
+        // (the schedule's `destinationApproval.reference`).
+        "POST /_simulator/addresses/:id/approve": (id) => attempt(Effect.as(sim.approveAddress(id!), { id, status: "active" })),
+        "POST /_simulator/addresses/:id/deny": (id) => attempt(Effect.as(sim.denyAddress(id!), { id, status: "denied" })),
+        "POST /_simulator/addresses/auto-approve": (_id, body) => {
+          const auto = field(body, "auto")
+          if (typeof auto !== "boolean") return refuse("body: { \"auto\": true | false }")
+          return Effect.as(sim.setAutoApprove(auto), { autoApprove: auto })
+        },
         "POST /_simulator/subscribe": (_id, body) => {
           const url = field(body, "url")
           if (typeof url !== "string" || !URL.canParse(url)) return refuse("body: { \"url\": \"<the host's notification URL>\" }")

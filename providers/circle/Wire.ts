@@ -57,6 +57,89 @@ export const TransferBody = Schema.Struct({
 })
 export type TransferBody = typeof TransferBody.Type
 
+/**
+ * The chains Circle names for the Travel Rule on third-party transfers of 3,000 USD or more
+ * (https://developers.circle.com/circle-mint/travel-rule-on-chain: ETH, SOL, XLM, AVAX, POLY,
+ * CELO, ARB, NEAR, BASE, APTOS, XRPL; the older text of the page also names BTC).
+ */
+export const travelRuleChains: ReadonlyArray<string> = ["ETH", "SOL", "XLM", "AVAX", "POLY", "CELO", "ARB", "NEAR", "BASE", "APTOS", "XRPL", "BTC"]
+
+/** The Travel Rule threshold, USD: "$3,000 in value or more" (the same page). */
+export const travelRuleThresholdUsd = 3000
+
+/** `IdentityAddress` (SDK `models/identity-address.ts`). */
+export const IdentityAddress = Schema.Struct({
+  line1: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(1024))),
+  line2: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(1024)))),
+  city: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(1024))),
+  district: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(16))),
+  postalCode: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(16))),
+  country: Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Z]{2}$/)))
+})
+
+/**
+ * `Identity`, "the identity of the originator" (SDK `models/identity.ts`): sent in
+ * `source.identities` of a transfer the Travel Rule applies to.
+ */
+export const Identity = Schema.Struct({
+  type: Schema.Literals(["individual", "business"]),
+  name: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(1024))),
+  addresses: Schema.Array(IdentityAddress).pipe(Schema.check(Schema.isMinLength(1)))
+})
+export type Identity = typeof Identity.Type
+
+/**
+ * `BusinessRecipientAddressCreationRequest`: `POST /v1/businessAccount/wallets/addresses/recipient`,
+ * an entry of the account's address book (it must then be verified by the account's administrator).
+ */
+export const RecipientBody = Schema.Struct({
+  idempotencyKey: Schema.String,
+  address: Schema.String,
+  chain: Schema.String,
+  currency: Schema.Literal("USD"),
+  description: Schema.String
+})
+export type RecipientBody = typeof RecipientBody.Type
+
+/** `BusinessRecipientAddressObject` (statuses read as plain strings: `active`, `pending_verification`, ...). */
+export const Recipient = Schema.Struct({
+  id: Schema.NonEmptyString.pipe(Schema.check(Schema.isMaxLength(128))),
+  address: Text,
+  addressTag: Schema.optionalKey(Schema.NullOr(Text)),
+  chain: Text,
+  currency: Schema.optionalKey(Schema.NullOr(Text)),
+  description: Schema.optionalKey(Text),
+  status: Schema.optionalKey(Text)
+})
+export type Recipient = typeof Recipient.Type
+
+export const RecipientAnswer = Schema.Struct({ data: Recipient })
+/** `GET /v1/businessAccount/wallets/addresses/recipient`: only the verified entries ("pending ... are not included"). */
+export const RecipientList = Schema.Struct({ data: Schema.Array(Recipient) })
+
+/**
+ * `BusinessTransferCreationRequest`: `POST /v1/businessAccount/transfers` to an address book
+ * entry (`verified_blockchain` by `addressId`). `source` is in the API reference's request example
+ * (https://developers.circle.com/api-reference/circle-mint/account/create-business-transfer), not
+ * in the SDK 2.9.0 model; `source.identities` is the Travel Rule's originator, as on `/v1/transfers`.
+ */
+export const BusinessTransferBody = Schema.Struct({
+  idempotencyKey: Schema.String,
+  source: Schema.Struct({ type: Schema.Literal("wallet"), id: Schema.String, identities: Schema.optionalKey(Schema.Array(Identity)) }),
+  destination: Schema.Struct({ type: Schema.Literal("verified_blockchain"), addressId: Schema.String }),
+  amount: Schema.Struct({ amount: Schema.String, currency: Schema.Literal("USD") })
+})
+export type BusinessTransferBody = typeof BusinessTransferBody.Type
+
+/**
+ * An address book entry's state as the engine shows it: `active` is approved; Circle's refusals
+ * (`denied`, `inactive`, `failed`, `disabled`, from the recipient state-change notification,
+ * https://developers.circle.com/api-reference/circle-mint/account/list-business-recipient-addresses
+ * and the `mintAddressBookRecipients` webhook) are denied; anything else waits for the administrator.
+ */
+export const approvalOf = (status: string | undefined): "approved" | "pending" | "denied" =>
+  status === "active" ? "approved" : status !== undefined && ["denied", "inactive", "failed", "disabled"].includes(status) ? "denied" : "pending"
+
 /** A transfer's source or destination (`wallet` with `id`, `blockchain` with `address` and `chain`). */
 export const Location = Schema.Struct({
   type: Text,

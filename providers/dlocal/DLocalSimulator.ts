@@ -35,7 +35,7 @@
  */
 import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
 import type { SimulatorReports } from "../kit/SimulatorReports.ts"
-import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import { type Answer, type Handled, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { dlocalDecimals, railOfMethodId, rails } from "./Rails.ts"
 import { makeRefundDesk, amountWithin, type RefundMode, type SimulatedRefund } from "./SimulatorRefunds.ts"
@@ -108,7 +108,14 @@ const statusCodes: Readonly<Record<string, string>> = { PENDING: "100", PAID: "2
 
 export const start = (
   credentials: SimulatorCredentials,
-  options: { readonly slowMs?: number | undefined } = {}
+  options: {
+    readonly slowMs?: number | undefined
+    /**
+     * Answers the requests it takes (`undefined`: not its own) before the pay-in API sees them:
+     * the standalone simulator serves payouts v3 on the same base URL this way.
+     */
+    readonly beside?: ((request: SimulatorRequest) => Promise<Handled> | undefined) | undefined
+  } = {}
 ): Effect.Effect<DLocalSimulator, never, Scope.Scope> =>
   Effect.gen(function*() {
     const payments = new Map<string, SimulatedPayment>()
@@ -225,6 +232,8 @@ export const start = (
     }
 
     const server = yield* serve((req) => {
+      const beside = options.beside?.(req)
+      if (beside !== undefined) return beside
       const ok = isSigned(credentials, req)
       return {
         authorized: ok,

@@ -15,7 +15,7 @@ import { knownConnectors, settlementPayoutProvidersLayer } from "../../host/Conn
 import { idempotencyKeyOf } from "../../providers/circle/CirclePayouts.ts"
 import { CircleSimulator } from "../../providers/circle/CircleSimulator.ts"
 import CircleStandalone from "../../providers/circle/Standalone.ts"
-import { call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 
 const credentials = { apiKey: "SAND_API_KEY:host-test:4d1c8b2a9e7f", walletId: "1000216185" }
 const address = "0x8381470ED67C3802402dbbFa0058E8871F017A6F"
@@ -58,10 +58,53 @@ describe("Circle connector in the host", () => {
         assert.isUndefined(registry.forChain("sandbox", "BASE"), "a chain outside CIRCLE_SANDBOX_CHAINS")
       }))
 
+    it.effect("a schedule to an ETH address: entered in Circle's address book and shown pending; closes keep the batch open until the administrator approves it, then pay it", () =>
+      Effect.gen(function*() {
+        const sim = yield* Upstream
+        const m = yield* createMerchant()
+        const shopId = m.shops[0]!.id as string
+        const sk = m.keys.sandbox.secretKey as string
+        const payee = "0x4444444444444444444444444444444444444444"
+        const schedulePath = `/admin/v1/shops/${shopId}/settlement-schedule?environment=sandbox`
+        const put = (address: string) =>
+          call("PUT", schedulePath, { bearer: adminToken, body: { frequency: "daily", time: "00:00", destination: { kind: "usdc", chain: "ETH", address } } })
+        const set = yield* put(payee)
+        assert.strictEqual(set.status, 200, JSON.stringify(set.body))
+        assert.deepInclude(set.body.destinationApproval, { provider: "circle-sandbox", status: "pending", detail: "pending_verification" })
+        const reference = set.body.destinationApproval.reference as string
+        assert.strictEqual(sim.recipients.get(reference)?.address, payee)
+
+        assert.strictEqual((yield* call("POST", "/api/v1/me/balance/fund-sandbox", { bearer: sk, body: { currency: "USD", amount: 100 } })).status, 200)
+        const advanceDay = call("POST", "/api/v1/sandbox/clock/advance", { bearer: sk, body: { seconds: 86_400 } })
+        const toPayee = () => [...sim.transfers.values()].filter((t) => t.destination["address"] === payee)
+        assert.strictEqual((yield* advanceDay).status, 200)
+        const held = (yield* call("GET", "/api/v1/me/settlements", { bearer: sk })).body.data as ReadonlyArray<{ status: string }>
+        assert.deepStrictEqual(held.map((b) => b.status), ["open"], "not approved: the close keeps the batch open")
+        assert.strictEqual(toPayee().length, 0, "nothing sent")
+        assert.strictEqual((yield* call("GET", schedulePath, { bearer: adminToken })).body.destinationApproval.status, "pending")
+
+        yield* sim.approveAddress(reference)
+        assert.deepInclude((yield* call("GET", schedulePath, { bearer: adminToken })).body.destinationApproval, { status: "approved", reference, detail: "active" })
+        assert.strictEqual((yield* advanceDay).status, 200)
+        const paying = (yield* call("GET", "/api/v1/me/settlements", { bearer: sk })).body.data as ReadonlyArray<{ status: string; net: number }>
+        assert.deepStrictEqual(paying.map((b) => b.status), ["open", "paying"])
+        assert.strictEqual(toPayee().length, 1)
+        assert.deepInclude(JSON.parse(toPayee()[0]!.rawBody), { destination: { type: "verified_blockchain", addressId: reference }, amount: { amount: "100.00", currency: "USD" } })
+
+        // An address Circle will not enter: refused, nothing saved.
+        const refused = yield* put("0x12345678")
+        assert.strictEqual(refused.status, 422, JSON.stringify(refused.body))
+        assert.deepInclude(refused.body.error, { code: "settlement_destination_refused" })
+        assert.strictEqual((yield* call("GET", schedulePath, { bearer: adminToken })).body.destination.address, payee)
+      }))
+
     it.effect("a payout through the registry reaches Circle with the configured key and wallet", () =>
       Effect.gen(function*() {
         const sim = yield* Upstream
         const circle = (yield* SettlementPayoutProviders).forChain("sandbox", "ETH")!
+        const entry = yield* circle.destination!("sandbox", { chain: "ETH", address })
+        assert.deepInclude(entry, { status: "pending", detail: "pending_verification" })
+        yield* sim.approveAddress(entry.reference!)
         const sent = yield* circle.send({
           batchId: "STL-host-1",
           idempotencyKey: "STL-host-1:circle-sandbox",
@@ -74,7 +117,7 @@ describe("Circle connector in the host", () => {
         assert.deepStrictEqual(JSON.parse(transfer.rawBody), {
           idempotencyKey: yield* idempotencyKeyOf("STL-host-1:circle-sandbox"),
           source: { type: "wallet", id: credentials.walletId },
-          destination: { type: "blockchain", address, chain: "ETH" },
+          destination: { type: "verified_blockchain", addressId: entry.reference },
           amount: { amount: "250.50", currency: "USD" }
         })
         assert.isTrue(sim.calls.every((c) => c.accepted), "the configured API key is accepted")
@@ -136,6 +179,10 @@ describe("Circle connector in the host", () => {
       const config = yield* HostConfig.pipe(withEnv(env))
       const registry = yield* Effect.provide(Effect.service(SettlementPayoutProviders), settlementPayoutProvidersLayer(config.connectors))
       const circle = registry.forChain("sandbox", "ETH")!
+      const entry = yield* circle.destination!("sandbox", { chain: "ETH", address })
+      assert.strictEqual(entry.status, "pending")
+      yield* started.routes!["POST /_simulator/addresses/:id/approve"]!(entry.reference!, {})
+      assert.strictEqual((yield* circle.destination!("sandbox", { chain: "ETH", address })).status, "approved")
       const sent = yield* circle.send({
         batchId: "STL-standalone",
         idempotencyKey: "STL-standalone:circle",
@@ -145,6 +192,9 @@ describe("Circle connector in the host", () => {
       })
       assert.strictEqual(sent.status, "pending")
       assert.deepStrictEqual(Object.keys(started.routes ?? {}).sort(), [
+        "POST /_simulator/addresses/:id/approve",
+        "POST /_simulator/addresses/:id/deny",
+        "POST /_simulator/addresses/auto-approve",
         "POST /_simulator/mode",
         "POST /_simulator/subscribe",
         "POST /_simulator/transfers/:id/complete",

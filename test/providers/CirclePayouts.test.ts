@@ -9,7 +9,7 @@ import { FetchHttpClient } from "effect/http"
 import { inspect } from "node:util"
 import { X509Certificate } from "node:crypto"
 import type { SettlementPayoutRequest } from "../../core/ports/SettlementPayoutProvider.ts"
-import { type CircleOptions, idempotencyKeyOf, make, settlementConnector } from "../../providers/circle/CirclePayouts.ts"
+import { type CircleOptions, idempotencyKeyOf, make, originatorOf, settlementConnector, travelRuleApplies } from "../../providers/circle/CirclePayouts.ts"
 import { CircleSimulator } from "../../providers/circle/CircleSimulator.ts"
 import * as Wire from "../../providers/circle/Wire.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
@@ -40,15 +40,22 @@ const batch = (batchId: string, overrides: Partial<SettlementPayoutRequest> = {}
 
 const errorOf = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined) as { _tag?: string; reason?: string }
 
+/** A connector on a simulator whose address book holds `address` on ETH, approved; `calls` start empty. */
 const setup = (overrides: Partial<CircleOptions> = {}, simOptions: { readonly slowMs?: number } = {}) =>
   Effect.gen(function*() {
     const sim = yield* CircleSimulator.start(credentials, simOptions)
     const provider = yield* make(optionsFor(sim, overrides))
+    yield* sim.setAutoApprove(true)
+    yield* provider.destination!("sandbox", { chain: "ETH", address })
+    yield* sim.setAutoApprove(false)
+    ;(sim.calls as Array<unknown>).length = 0
     return { sim, provider }
   })
 
+const entryOf = (sim: CircleSimulator, chain: string, addr: string) => [...sim.recipients.values()].find((r) => r.chain === chain && r.address === addr)
+
 describe("Circle settlement payout connector", () => {
-  it.live("sends a USD transfer from the wallet to the address: decimal text with two decimals, a UUID v4 key derived from the engine's key", () =>
+  it.live("sends a USD business-account transfer to the address book entry of the address: decimal text with two decimals, a UUID v4 key derived from the engine's key", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const sent = yield* provider.send(batch("STL-1"))
@@ -58,9 +65,13 @@ describe("Circle settlement payout connector", () => {
       assert.deepStrictEqual(body, {
         idempotencyKey: yield* idempotencyKeyOf("STL-1:circle"),
         source: { type: "wallet", id: "12345" },
-        destination: { type: "blockchain", address, chain: "ETH" },
+        destination: { type: "verified_blockchain", addressId: entryOf(sim, "ETH", address)!.id },
         amount: { amount: "1234.50", currency: "USD" }
       })
+      assert.deepStrictEqual(sim.calls.map((c) => `${c.method} ${c.path}`).slice(0, 2), [
+        "GET /v1/businessAccount/wallets/addresses/recipient",
+        "POST /v1/businessAccount/transfers"
+      ])
       assert.match(body.idempotencyKey, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
       assert.notStrictEqual(yield* idempotencyKeyOf("STL-2:circle"), body.idempotencyKey)
       assert.isTrue(sim.calls.every((c) => c.authorization === `Bearer ${credentials.apiKey}`))
@@ -81,7 +92,7 @@ describe("Circle settlement payout connector", () => {
       const again = yield* provider.send(batch("STL-lost"))
       assert.strictEqual(sim.transfers.size, 1)
       assert.deepStrictEqual([again.providerRef, again.status, again.transactionHash], [created!.id, "complete", "0xabc123"])
-      const posts = sim.calls.filter((c) => c.method === "POST")
+      const posts = sim.calls.filter((c) => c.method === "POST" && c.path === "/v1/businessAccount/transfers")
       assert.strictEqual(posts.length, 2)
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
@@ -112,16 +123,21 @@ describe("Circle settlement payout connector", () => {
       )
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 
-  it.live("refusals: an unknown chain or a third decimal before any call, an address Circle refuses; a maybe is never a refusal", () =>
+  it.live("refusals: an unknown chain or a third decimal before any call, an address Circle refuses for its address book; a maybe is never a refusal", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const chain = yield* Effect.exit(provider.send(batch("STL-r1", { destination: { chain: "MATIC", address } })))
       const cents = yield* Effect.exit(provider.send(batch("STL-r2", { amountUsd: BigDecimal.fromStringUnsafe("10.005") })))
       const zero = yield* Effect.exit(provider.send(batch("STL-r3", { amountUsd: BigDecimal.fromStringUnsafe("0") })))
       assert.strictEqual(sim.calls.length, 0)
-      const badAddress = yield* Effect.exit(provider.send(batch("STL-r4", { destination: { chain: "ETH", address: "0x1234" } })))
+      const badAddress = yield* Effect.exit(provider.destination!("sandbox", { chain: "ETH", address: "0x1234" }))
       for (const exit of [chain, cents, zero, badAddress]) assert.strictEqual(errorOf(exit)._tag, "SettlementPayoutRejected")
-      assert.include(errorOf(badAddress).reason, "destination.address")
+      assert.include(errorOf(badAddress).reason, "address")
+      // An address that is no approved entry: nothing is sent, and it is not a refusal (an
+      // earlier ask may have sent it).
+      const notEntered = yield* Effect.exit(provider.send(batch("STL-r4", { destination: { chain: "ETH", address: "0x0000000000000000000000000000000000000001" } })))
+      assert.strictEqual(errorOf(notEntered)._tag, "SettlementPayoutUnavailable")
+      assert.include(errorOf(notEntered).reason, "destination_not_approved")
       assert.strictEqual(sim.transfers.size, 0)
 
       // The same batch key with another body: Circle's 409. A transfer may exist: never a refusal.
@@ -272,10 +288,133 @@ describe("Circle notifications (AWS SNS)", () => {
         values: { WALLET_ID: credentials.walletId, CHAINS: "ETH, SOL", SNS_CERT_URL_PREFIX: sim.certUrlPrefix }
       })
       assert.deepStrictEqual(provider.chains, ["ETH", "SOL"])
-      const sent = yield* provider.send(batch("STL-host", { destination: { chain: "SOL", address: "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV" } }))
+      yield* sim.setAutoApprove(true)
+      const sol = { chain: "SOL", address: "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV" }
+      assert.strictEqual((yield* provider.destination!("sandbox", sol)).status, "approved")
+      const sent = yield* provider.send(batch("STL-host", { destination: sol }))
       assert.strictEqual(sent.status, "pending")
       const base = yield* Effect.exit(provider.send(batch("STL-host-2", { destination: { chain: "BASE", address } })))
       assert.strictEqual(errorOf(base)._tag, "SettlementPayoutRejected")
       assert.deepStrictEqual([settlementConnector.kind, settlementConnector.secrets], ["circle", ["API_KEY"]])
+      assert.include(settlementConnector.settings, "ORIGINATOR_IDENTITY")
     }).pipe(Effect.provide(FetchHttpClient.layer)))
+  it.live("the address book: a destination is entered once, pending until the administrator approves it; pending or denied, nothing is sent", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      const other = { chain: "ETH", address: "0x1111111111111111111111111111111111111111" }
+      const first = yield* provider.destination!("sandbox", other)
+      assert.deepInclude(first, { status: "pending", detail: "pending_verification" })
+      const again = yield* provider.destination!("sandbox", other)
+      assert.deepStrictEqual(again, first, "the same entry: Circle's idempotency key is derived from chain and address")
+      assert.strictEqual([...sim.recipients.values()].filter((r) => r.address === other.address).length, 1)
+      const creates = sim.calls.filter((c) => c.method === "POST" && c.path === "/v1/businessAccount/wallets/addresses/recipient")
+      assert.strictEqual(creates.length, 2, "asked twice, answered once (same key, same body)")
+      const pending = yield* Effect.exit(provider.send(batch("STL-ab1", { destination: other })))
+      assert.strictEqual(errorOf(pending)._tag, "SettlementPayoutUnavailable")
+      assert.include(errorOf(pending).reason, "destination_not_approved")
+      assert.isFalse(sim.calls.some((c) => c.path === "/v1/businessAccount/transfers"), "nothing sent")
+      yield* sim.approveAddress(first.reference!)
+      assert.deepStrictEqual(yield* provider.destination!("sandbox", other), { status: "approved", reference: first.reference, detail: "active" })
+      const paid = yield* provider.send(batch("STL-ab1", { destination: other }))
+      assert.strictEqual(JSON.parse(sim.transfers.get(paid.providerRef)!.rawBody).destination.addressId, first.reference)
+      yield* sim.denyAddress(first.reference!)
+      assert.strictEqual((yield* provider.destination!("sandbox", other)).status, "pending", "Circle no longer lists it; its create answers as first")
+      assert.strictEqual(errorOf(yield* Effect.exit(provider.send(batch("STL-ab2", { destination: other }))))._tag, "SettlementPayoutUnavailable")
+      assert.strictEqual(sim.transfers.size, 1)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("an entry past the list's first pages is found: the connector reads page after page (the simulator's pages hold 10)", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup()
+      yield* sim.setAutoApprove(true)
+      const many = Array.from({ length: 24 }, (_, i) => ({ chain: "ETH", address: `0x${(i + 1).toString(16).padStart(40, "0")}` }))
+      for (const d of many) yield* provider.destination!("sandbox", d)
+      const last = many.at(-1)!
+      const calls = sim.calls.length
+      assert.strictEqual((yield* provider.destination!("sandbox", last)).status, "approved")
+      const lists = sim.calls.slice(calls).filter((c) => c.method === "GET")
+      assert.strictEqual(lists.length, 3, "25 entries in pages of 10")
+      assert.isFalse(sim.calls.slice(calls).some((c) => c.method === "POST"), "found listed: not entered again")
+      const sent = yield* provider.send(batch("STL-page", { destination: last }))
+      assert.strictEqual(JSON.parse(sim.transfers.get(sent.providerRef)!.rawBody).destination.addressId, entryOf(sim, last.chain, last.address)!.id)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("the simulator refuses what Circle Mint refuses: an unknown or unverified addressId, a raw address outside the address book", () =>
+    Effect.gen(function*() {
+      const { sim } = yield* setup()
+      const post = (path: string, body: unknown) =>
+        Effect.promise(() =>
+          fetch(`${sim.baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${credentials.apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) })
+            .then(async (r) => ({ status: r.status, body: await r.json() as any }))
+        )
+      const unknown = yield* post("/v1/businessAccount/transfers", { ...Docs.createBusinessTransferRequest, source: { type: "wallet", id: "12345" } })
+      assert.deepInclude(unknown, { status: 400 })
+      assert.strictEqual(unknown.body.errors[0].location, "destination.addressId")
+      const entered = yield* post("/v1/businessAccount/wallets/addresses/recipient", {
+        idempotencyKey: "0f6a1b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b",
+        address: "0x2222222222222222222222222222222222222222",
+        chain: "ETH",
+        description: "unverified"
+      })
+      assert.strictEqual(entered.body.data.status, "pending_verification")
+      const unverified = yield* post("/v1/businessAccount/transfers", {
+        ...Docs.createBusinessTransferRequest,
+        source: { type: "wallet", id: "12345" },
+        destination: { type: "verified_blockchain", addressId: entered.body.data.id }
+      })
+      assert.deepInclude(unverified, { status: 400 })
+      assert.include(unverified.body.message, "not verified")
+      const raw = yield* post("/v1/transfers", { ...Docs.createTransferRequest, destination: { type: "blockchain", address: "0x2222222222222222222222222222222222222222", chain: "ETH" } })
+      assert.deepInclude(raw, { status: 400 })
+      assert.include(raw.body.message, "verified recipient")
+      assert.strictEqual(sim.transfers.size, 0)
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("Travel Rule: 3,000 USD or more on ETH carries ORIGINATOR_IDENTITY as source.identities; without one nothing is sent; the simulator denies such a transfer as Circle documents", () =>
+    Effect.gen(function*() {
+      const { provider, sim } = yield* setup({ originator: Docs.originatorIdentity })
+      assert.isTrue(travelRuleApplies("ETH", BigDecimal.fromStringUnsafe("3000")))
+      assert.isFalse(travelRuleApplies("ETH", BigDecimal.fromStringUnsafe("2999.99")))
+      assert.isFalse(travelRuleApplies("ALGO", BigDecimal.fromStringUnsafe("5000")))
+      const big = yield* provider.send(batch("STL-tr1", { amountUsd: BigDecimal.fromStringUnsafe("3000") }))
+      assert.strictEqual(big.status, "pending")
+      assert.deepStrictEqual(JSON.parse(sim.transfers.get(big.providerRef)!.rawBody).source, { type: "wallet", id: "12345", identities: [Docs.originatorIdentity] })
+      const small = yield* provider.send(batch("STL-tr2", { amountUsd: BigDecimal.fromStringUnsafe("2999.99") }))
+      assert.deepStrictEqual(JSON.parse(sim.transfers.get(small.providerRef)!.rawBody).source, { type: "wallet", id: "12345" })
+
+      // Without an originator (unset or unreadable): not sent, and not a refusal.
+      for (const originator of [undefined, originatorOf("{\"type\":\"business\"}")]) {
+        const bare = yield* make(optionsFor(sim, { originator }))
+        const before = sim.transfers.size
+        const waiting = yield* Effect.exit(bare.send(batch("STL-tr3", { amountUsd: BigDecimal.fromStringUnsafe("3000") })))
+        assert.strictEqual(errorOf(waiting)._tag, "SettlementPayoutUnavailable")
+        assert.include(errorOf(waiting).reason, "ORIGINATOR_IDENTITY")
+        assert.strictEqual(sim.transfers.size, before, "nothing sent")
+      }
+      assert.deepStrictEqual(originatorOf(JSON.stringify(Docs.originatorIdentity)), Docs.originatorIdentity)
+
+      // What Circle does with such a transfer without identities: failed, risk denied (3220).
+      const entry = entryOf(sim, "ETH", address)!
+      const denied = yield* Effect.promise(() =>
+        fetch(`${sim.baseUrl}/v1/businessAccount/transfers`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${credentials.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ idempotencyKey: "6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b", destination: { type: "verified_blockchain", addressId: entry.id }, amount: { amount: "3000.00", currency: "USD" } })
+        }).then((r) => r.json() as Promise<any>)
+      )
+      assert.deepInclude(denied.data, { status: "failed", errorCode: "transfer_denied", riskEvaluation: { decision: "denied", reason: "3220" } })
+      assert.deepStrictEqual(yield* provider.status(denied.data.id), { providerRef: denied.data.id, batchId: undefined, status: "failed", transactionHash: undefined, detail: "transfer_denied" })
+    }).pipe(Effect.provide(FetchHttpClient.layer)))
+
+  it.live("the documentation's address book and business transfer examples are read by the connector's schemas", () =>
+    Effect.gen(function*() {
+      const recipient = Schema.decodeUnknownSync(Wire.RecipientAnswer)(Docs.createRecipientResponse).data
+      assert.deepStrictEqual([recipient.id, recipient.status, Wire.approvalOf(recipient.status)], ["b8627ae8-732b-4d25-b947-1df8f4007a29", "active", "approved"])
+      assert.strictEqual(Schema.decodeUnknownSync(Wire.RecipientList)(Docs.listRecipientsResponse).data.length, 1)
+      const body = Schema.decodeUnknownSync(Wire.BusinessTransferBody)(Docs.createBusinessTransferRequest)
+      assert.deepStrictEqual(body.destination, { type: "verified_blockchain", addressId: "f1f36b85-cafe-484e-a46b-02340bfdb927" })
+      const { data } = Schema.decodeUnknownSync(Wire.TransferAnswer)(Docs.createBusinessTransferResponse)
+      assert.deepStrictEqual([data.destination.chain, Wire.toStatus(data.status)], ["ALGO", "pending"])
+      assert.deepStrictEqual(["pending_verification", "verification_succeeded", "denied", "inactive", undefined].map(Wire.approvalOf), ["pending", "pending", "denied", "denied", "pending"])
+    }))
 })

@@ -7,7 +7,7 @@
  * `12345` being the simulator account's wallet.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Circle, type CreateTransferResponse, type GetTransferResponse, type Transfer, TransferErrorCode, TransferStatusEnum } from "@circle-fin/circle-sdk"
+import { Chain, Circle, type CreateTransferResponse, type GetTransferResponse, type Transfer, TransferErrorCode, TransferStatusEnum } from "@circle-fin/circle-sdk"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { CircleSimulator } from "../../providers/circle/CircleSimulator.ts"
@@ -15,9 +15,22 @@ import * as Docs from "./fixtures/circle/docs.ts"
 
 const credentials = { apiKey: "SAND_API_KEY:1f2e3d4c5b6a:9a8b7c6d5e4f3a2b", walletId: "12345" }
 
+/** The SDK on a simulator whose address book holds the documentation's ETH address, approved (entered through the SDK); `calls` start empty. */
 const sdkOnSimulator = Effect.gen(function*() {
   const sim = yield* CircleSimulator.start(credentials)
-  return { sim, circle: new Circle(credentials.apiKey, sim.baseUrl) }
+  const circle = new Circle(credentials.apiKey, sim.baseUrl)
+  yield* sim.setAutoApprove(true)
+  yield* sdk(() =>
+    circle.addresses.createBusinessRecipientAddress({
+      idempotencyKey: randomUUID(),
+      address: Docs.createTransferRequest.destination.address,
+      chain: Chain.Eth,
+      description: "The documentation's address"
+    })
+  )
+  yield* sim.setAutoApprove(false)
+  ;(sim.calls as Array<unknown>).length = 0
+  return { sim, circle }
 })
 
 const sdk = <A>(f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: (e) => e })
@@ -49,11 +62,39 @@ describe("Circle official SDK against the simulator", () => {
       assert.deepStrictEqual(sim.calls.map((c) => [c.method, c.accepted]), [["POST", true], ["GET", true]])
     }))
 
-  it.live("the travel-rule example (source identities) is accepted too", () =>
+  it.live("the travel-rule example (source identities) is accepted too; without its identities Circle denies it (riskEvaluation 3220)", () =>
     Effect.gen(function*() {
       const { circle } = yield* sdkOnSimulator
       const created = yield* sdk(() => circle.transfers.createTransfer(structuredClone(Docs.createTransferRequestTravelRule) as never))
       assert.strictEqual(created.data.data?.amount.amount, "3000.00")
+      assert.strictEqual(created.data.data?.status, "pending")
+      const bare = { ...Docs.createTransferRequestTravelRule, idempotencyKey: randomUUID(), source: { type: "wallet", id: "12345" } }
+      const denied = (yield* sdk(() => circle.transfers.createTransfer(bare as never))).data.data as unknown as Record<string, unknown>
+      assert.deepInclude(denied, { status: "failed", errorCode: "transfer_denied", riskEvaluation: { decision: "denied", reason: "3220" } })
+    }))
+
+  it.live("the address book through the SDK: an entry waits for the administrator, unlisted until approved; a business transfer names it by addressId", () =>
+    Effect.gen(function*() {
+      const { circle, sim } = yield* sdkOnSimulator
+      const address = "0x3333333333333333333333333333333333333333"
+      const created = (yield* sdk(() =>
+        circle.addresses.createBusinessRecipientAddress({ idempotencyKey: randomUUID(), address, chain: Chain.Eth, description: "Settlement payouts on ETH" })
+      )).data.data!
+      assert.deepInclude(created, { address, chain: "ETH", currency: "USD", status: "pending_verification" })
+      for (const key of Object.keys(created)) assert.property(Docs.createRecipientResponse.data, key)
+      const listed = () => Effect.map(sdk(() => circle.addresses.listBusinessRecipientAddresses()), (r) => r.data.data!.map((e) => e.address))
+      assert.notInclude(yield* listed(), address, "pending entries are not listed")
+      const body = { idempotencyKey: randomUUID(), destination: { type: "verified_blockchain" as const, addressId: created.id! }, amount: { amount: "12.34", currency: "USD" as const } }
+      const early = yield* Effect.flip(sdk(() => circle.transfers.createBusinessTransfer(body as never)))
+      assert.deepInclude(refusal(early), { status: 400, code: 2 })
+      yield* sim.approveAddress(created.id!)
+      assert.include(yield* listed(), address)
+      const sent = (yield* sdk(() => circle.transfers.createBusinessTransfer(body as never))).data.data!
+      assert.deepStrictEqual([sent.status, sent.destination], ["pending", { type: "blockchain", address, chain: "ETH" }])
+      const read = (yield* sdk(() => circle.transfers.getBusinessTransfer(sent.id))).data.data!
+      assert.strictEqual(read.id, sent.id)
+      assert.strictEqual((yield* sdk(() => circle.addresses.deleteBusinessRecipientAddress(created.id!))).status, 200)
+      assert.notInclude(yield* listed(), address)
     }))
 
   it.live("complete and failed transfers as the SDK reads them: transactionHash, errorCode from the SDK's enum", () =>

@@ -27,13 +27,14 @@ const startSimulator = (provider: string, args: ReadonlyArray<string> = []) =>
           stdio: ["ignore", "pipe", "pipe"]
         })
         let output = ""
-        const timer = setTimeout(() => reject(new Error(`no start within 30 s:\n${output}`)), 30_000)
+        const timer = setTimeout(() => reject(new Error(`no start within 90 s:\n${output}`)), 90_000)
         child.stderr!.on("data", (chunk) => void (output += chunk))
         child.stdout!.on("data", (chunk) => {
           output += chunk
           const lines = output.split("\n")
           // The environment, then the control routes as comments; complete once a blank-free last route arrives.
-          if (!lines.some((l) => l.includes("/_simulator/refunds/:id/reject"))) return
+          const last = provider === "dlocal" ? "/_simulator/payouts/:id/fail" : "/_simulator/refunds/:id/reject"
+          if (!lines.some((l) => l.includes(last))) return
           clearTimeout(timer)
           const environment = Object.fromEntries(lines.filter((l) => /^[A-Z][A-Z0-9_]*=/.test(l)).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]))
           resolve({ child, environment, routes: lines.filter((l) => l.startsWith("#   POST")) })
@@ -131,6 +132,25 @@ describe("simulators run standalone", () => {
         assert.strictEqual(moved.status, 200, `${providerId}: ${JSON.stringify(moved.body)}`)
         const paid = yield* until(api("GET", `/payments/${created.body.transactionId}`), (r) => r.body.status === "completed")
         assert.strictEqual(paid.body.status, "completed", `${providerId}: learned from the simulator's notification`)
+      }
+
+      // dLocal's printed environment also configures payouts v3 on the same base URL: a sandbox
+      // payout on SPEI goes to its simulator, and the printed payout route completes it.
+      const dlocal = sims[providers.indexOf("dlocal")]!
+      assert.deepStrictEqual(Object.keys(dlocal.environment).filter((k) => k.startsWith("DLOCAL_CLIENT_")), ["DLOCAL_CLIENT_ID", "DLOCAL_CLIENT_SECRET"])
+      const payoutRoute = dlocal.routes.find((r) => r.includes("/_simulator/payouts/:id/pay"))
+      assert.isDefined(payoutRoute, dlocal.routes.join("\n"))
+      {
+        const api = yield* shopOn("dlocal")
+        assert.strictEqual((yield* api("POST", "/me/payout/fund-sandbox", { currency: "MXN", amount: 5000 })).status, 200)
+        const recipient = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719" }
+        const sent = yield* api("POST", "/me/payout/send", { methodId: "po_mx_spei", amount: 200, recipient })
+        assert.strictEqual(sent.status, 201, JSON.stringify(sent.body))
+        assert.deepInclude(sent.body.payout, { status: "processing", provider: "dlocal" })
+        const url = payoutRoute!.slice(payoutRoute!.indexOf("http")).replace(":id", sent.body.payout.id)
+        assert.strictEqual((yield* request(url, "POST", undefined, {})).status, 200, "the printed route, by the engine's payout id")
+        const done = yield* until(api("GET", `/me/payout/send/${sent.body.payout.id}`), (r) => r.body.payout.status === "completed")
+        assert.strictEqual(done.body.payout.status, "completed", "learned from dLocal's signed payout notification")
       }
 
       // The reference upstream, step by step: a refund the provider holds pending stays pending.

@@ -170,6 +170,9 @@ of the shop's time zone, the USDC address and chain it is paid to, and a minimum
 start with a daily close at 00:00 UTC paid on the sandbox chain (\`SANDBOX\`), which completes at
 once. A shop without a schedule (or with \`manual\`) keeps its money \`available\` for withdrawals
 and payout transfers; \`GET /me\` says \`capabilities.crypto: ["USDC"]\` when it is paid in batches.
+Where the payer pays only to addresses its administrator approved (Circle Mint's address book),
+the schedule's \`destinationApproval\` says where the address stands (\`approved\`, \`pending\`,
+\`denied\`, \`unknown\`); a close keeps the batch open while it is not approved.
 
 - **The open batch** (\`status: open\`, first in \`GET /me/settlements\`) is the current period: it
   closes at \`period.end\`. Its totals are \`null\` until then.

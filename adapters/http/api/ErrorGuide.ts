@@ -187,6 +187,11 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "No settlement payout provider pays on ETH in production",
     details: { chain: "ETH", chains: [] }
   },
+  settlement_destination_refused: {
+    advice: "Check the address and the chain: the provider would not enter it in its address book. Correct them and send the schedule again.",
+    message: "circle refused the destination: Invalid entity. address is not a ETH address",
+    details: { provider: "circle", reason: "Invalid entity. address is not a ETH address" }
+  },
   settlement_open: {
     advice: "Wait for the batch to close (`details.closesAt`, then `settlement.closed` and `settlement.pdf_ready`) and fetch the statement then.",
     message: "Settlement STL-01M8C3R5N2P3Q4R5S6T7U8V9W0 is still open: it closes at 2026-11-27T00:00:00.000Z",

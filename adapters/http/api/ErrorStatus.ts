@@ -39,6 +39,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   payout_already_final: 409,
   payout_dispatch_failed: 422,
   settlement_destination_unavailable: 422,
+  settlement_destination_refused: 422,
   settlement_open: 409,
   report_format_unknown: 422,
   report_malformed: 400,

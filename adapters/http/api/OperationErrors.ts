@@ -158,7 +158,7 @@ export const operationErrors = {
   "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
   "routingAdmin.getPaymentRouting": admin,
   "settlementAdmin.getSchedule": admin,
-  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable"],
+  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable", "settlement_destination_refused"],
   "reconciliationAdmin.upload": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
   "reconciliationAdmin.run": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
   "reconciliationAdmin.listReports": admin,

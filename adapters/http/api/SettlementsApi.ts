@@ -182,6 +182,19 @@ export const SettlementScheduleView = Schema.Struct({
   minimumUsd: Usd,
   keepReserve: Schema.Boolean,
   nextCloseAt: Schema.NullOr(IsoDateTime).annotate({ description: "The next close, in UTC; null for `manual`" }),
+  destinationApproval: Schema.NullOr(Schema.Struct({
+    provider: Schema.String.annotate({ description: "The settlement payout provider that pays the destination (`circle`)" }),
+    status: Schema.Literals(["approved", "pending", "denied", "unknown"]).annotate({
+      description: "`approved`: paid at the next close. `pending`: entered in the provider's address book, waiting for its administrator (Circle Mint console); " +
+        "a close keeps the batch open, nothing is sent. `denied`: the provider will not pay it (enter another destination). " +
+        "`unknown`: the provider could not be asked now (`detail`); the next close asks again"
+    }),
+    reference: Schema.NullOr(Schema.String).annotate({ description: "The provider's id of the entry (Circle's address book id)" }),
+    detail: Schema.String.annotate({ description: "The provider's own word for the state (Circle: `active`, `pending_verification`...)" })
+  })).annotate({
+    description: "Where the payer pays only to destinations its administrator approved (Circle Mint's address book), their state now, asked of the provider " +
+      "on every read (the entry is made if missing); null where any destination is paid (bank, the sandbox chain)"
+  }),
   updatedAt: IsoDateTime
 }).annotate({ identifier: "SettlementSchedule" })
 
@@ -290,7 +303,10 @@ export class SettlementAdminApi extends HttpApiGroup.make("settlementAdmin")
       OpenApi.Description,
       "Sets the shop's settlement schedule in the environment. The open batch (created if there is none) now closes at the new schedule's next close " +
         "and pays to the new destination. Every problem of the body is answered at once (`400 invalid_request`, `details.issues[].path`); a chain no " +
-        "settlement payout provider of the environment pays on is `422 settlement_destination_unavailable`."
+        "settlement payout provider of the environment pays on is `422 settlement_destination_unavailable`. Where the provider pays only to approved " +
+        "destinations (Circle Mint's address book), the destination is entered with it now and `destinationApproval` shows its state (`pending` until " +
+        "the provider's administrator approves it: closes keep the batch open meanwhile); one the provider refuses outright is " +
+        "`422 settlement_destination_refused` and nothing is saved."
     )
   )
   .middleware(AdminToken)

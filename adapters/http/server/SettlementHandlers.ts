@@ -105,11 +105,11 @@ export const SettlementAdminHandlers = HttpApiBuilder.group(Api, "settlementAdmi
         documented("settlementAdmin.getSchedule", Effect.gen(function*() {
           const found = yield* settlements.schedule(yield* accountOf(params.shopId, query.environment))
           if (Option.isNone(found)) return yield* notFound("settlement schedule", `${params.shopId} (${query.environment})`)
-          return scheduleView(found.value.schedule, found.value.nextCloseAt)
+          return scheduleView(found.value.schedule, found.value.nextCloseAt, yield* settlements.destinationState(found.value.schedule))
         })))
       .handle("putSchedule", ({ params, payload, query }) =>
         documented("settlementAdmin.putSchedule", Effect.gen(function*() {
           const set = yield* settlements.setSchedule(yield* accountOf(params.shopId, query.environment), payload)
-          return scheduleView(set.schedule, set.nextCloseAt)
+          return scheduleView(set.schedule, set.nextCloseAt, set.approval)
         })))
   }))
