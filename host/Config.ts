@@ -1,8 +1,10 @@
 /** The reference host's configuration, read from the environment. */
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
+import { parseSealingKey } from "../adapters/auth/EnvelopeSealing.ts"
+import { keyWeakness } from "../adapters/auth/JoseTokenSigner.ts"
 import { developmentSecrets } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
-import { type ConfiguredConnector, readConnectors } from "./Connectors.ts"
+import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
 
 export interface HostConfig {
   readonly port: number
@@ -13,8 +15,19 @@ export interface HostConfig {
   readonly publicUrl: string
   readonly checkoutUrl: string
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
-  /** JWT signing secret; none means one generated once and kept in the store. */
+  /**
+   * JWT signing key (`JWT_SECRET` or the file `JWT_SECRET_FILE` names); none means one generated
+   * once and kept sealed in the store, which only a development host may do (`keysRequired`).
+   */
   readonly jwtSecret: Option.Option<Redacted.Redacted<string>>
+  /** Previous JWT keys, still accepted for verification (`JWT_PREVIOUS_SECRETS`, comma separated, or `_FILE`, one a line). */
+  readonly jwtPreviousSecrets: ReadonlyArray<Redacted.Redacted<string>>
+  /**
+   * Key-encryption keys of the secrets the store keeps (webhook signing secrets, a generated JWT
+   * key), current first: `SEALING_KEY` (or `SEALING_KEY_FILE`), then `SEALING_PREVIOUS_KEYS`.
+   * Empty: a development key (`keysRequired` says when that is refused).
+   */
+  readonly sealingKeys: ReadonlyArray<Redacted.Redacted<string>>
   /** Minimum log level (`LOG_LEVEL`, default Info; one line per request is logged at Info). */
   readonly logLevel: LogLevel.LogLevel
   /** FX markup in percent (`FX_MARKUP_PCT`, default 2). */
@@ -73,7 +86,7 @@ export const HostConfig = Effect.gen(function*() {
     publicUrl,
     checkoutUrl,
     adminToken: nonEmpty(yield* Config.option(Config.Redacted("ADMIN_TOKEN"))),
-    jwtSecret: nonEmpty(yield* Config.option(Config.Redacted("JWT_SECRET"))),
+    ...(yield* keyConfig),
     logLevel: yield* Config.Literals(LogLevel.values, "LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
     fxMarkupPct: Money.decimal(yield* Config.String("FX_MARKUP_PCT").pipe(Config.withDefault("2"))),
     workerInterval: Duration.millis(yield* Config.Int("WORKER_INTERVAL_MS").pipe(Config.withDefault(1000))),
@@ -101,6 +114,67 @@ export const HostConfig = Effect.gen(function*() {
   } satisfies HostConfig
 })
 
+/** A list of keys from `<name>` (comma separated) or the file `<name>_FILE` (one a line). */
+const keyList = (name: string) =>
+  Effect.map(secretSetting(name), (value) =>
+    Option.match(value, {
+      onNone: () => [],
+      onSome: (text) => Redacted.value(text).split(/[,\r\n]+/).map((k) => k.trim()).filter((k) => k !== "").map((k) => Redacted.make(k))
+    }))
+
+/** The signing and sealing keys: from variables or the files their `_FILE` variables name. */
+const keyConfig = Effect.gen(function*() {
+  const sealingKey = yield* secretSetting("SEALING_KEY")
+  const previousSealingKeys = yield* keyList("SEALING_PREVIOUS_KEYS")
+  if (Option.isNone(sealingKey) && previousSealingKeys.length > 0) {
+    return yield* new ConnectorConfigError({ message: "SEALING_PREVIOUS_KEYS is set without SEALING_KEY" })
+  }
+  return {
+    jwtSecret: Option.filter(yield* secretSetting("JWT_SECRET"), (r) => Redacted.value(r).trim() !== ""),
+    jwtPreviousSecrets: yield* keyList("JWT_PREVIOUS_SECRETS"),
+    sealingKeys: [...Option.toArray(sealingKey), ...previousSealingKeys]
+  }
+})
+
+/**
+ * Whether the host must be given its keys (`JWT_SECRET`, `SEALING_KEY`) rather than make
+ * development ones: a PostgreSQL server (`DATABASE_URL`) or a production connector is a
+ * production host. Only an embedded PGlite host with sandbox connectors only may run without.
+ */
+export const keysRequired = (config: Pick<HostConfig, "databaseUrl" | "connectors">): string | undefined =>
+  Option.isSome(config.databaseUrl)
+    ? "DATABASE_URL is set"
+    : config.connectors.some((c) => c.settings.environment === "production")
+    ? "a production connector is configured"
+    : undefined
+
+/**
+ * What the host checks of its keys before it opens its store: a production host (`keysRequired`)
+ * has `JWT_SECRET` and `SEALING_KEY`; every JWT key is strong enough (`keyWeakness`: 32 bytes, 8
+ * distinct characters at least) and every sealing key is 32 bytes. A failure stops the start,
+ * naming the variable, never a value.
+ */
+export const checkKeys = (config: HostConfig): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const required = keysRequired(config)
+    const problems: Array<string> = []
+    if (required !== undefined && Option.isNone(config.jwtSecret)) problems.push(`JWT_SECRET (or JWT_SECRET_FILE) is required: ${required}`)
+    if (required !== undefined && config.sealingKeys.length === 0) problems.push(`SEALING_KEY (or SEALING_KEY_FILE) is required: ${required}`)
+    const jwtKeys = [...Option.toArray(config.jwtSecret).map((k) => ["JWT_SECRET", k] as const), ...config.jwtPreviousSecrets.map((k) => ["JWT_PREVIOUS_SECRETS", k] as const)]
+    for (const [name, key] of jwtKeys) {
+      const weakness = keyWeakness(Redacted.value(key))
+      if (weakness !== undefined) problems.push(`${name} is too weak (${weakness})`)
+    }
+    config.sealingKeys.forEach((key, i) => {
+      if (parseSealingKey(Redacted.value(key)) === undefined) {
+        problems.push(`${i === 0 ? "SEALING_KEY" : "SEALING_PREVIOUS_KEYS"} is not 32 bytes as 64 hex digits or base64`)
+      }
+    })
+    return problems.length === 0
+      ? Effect.void
+      : Effect.die(new Error(`The host's keys are not usable: ${problems.join("; ")}. Make a key with: openssl rand -hex 32`))
+  })
+
 /** A config for a host on a loopback port with fixed secrets, as tests and the bench start it. */
 export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({
   port: 0,
@@ -111,6 +185,8 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   checkoutUrl: "http://localhost",
   adminToken: Option.none(),
   jwtSecret: Option.some(Redacted.make("loopback-jwt-secret-of-at-least-32-bytes")),
+  jwtPreviousSecrets: [],
+  sealingKeys: [Redacted.make("6c6f6f706261636b2d7365616c696e672d6b65792d6f662d33322d6279746573")],
   logLevel: "Warn",
   fxMarkupPct: Money.decimal("2"),
   workerInterval: Duration.millis(100),

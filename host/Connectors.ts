@@ -82,7 +82,7 @@ export class ConnectorConfigError extends Schema.TaggedError<ConnectorConfigErro
 const prefixOf = (id: string) => id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
 
 /** `<name>` or the contents of the file `<name>_FILE`; none when neither is set. */
-const secretSetting = (name: string) =>
+export const secretSetting = (name: string) =>
   Effect.gen(function*() {
     const direct = yield* Config.option(Config.Redacted(name))
     if (Option.isSome(direct) && Redacted.value(direct.value) !== "") return direct

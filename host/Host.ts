@@ -6,7 +6,11 @@ import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Console, Duration, Effect, Formatter, Layer, Logger, Option, Redacted, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
+import { EnvelopeSealing } from "../adapters/auth/EnvelopeSealing.ts"
 import { JoseTokenSigner } from "../adapters/auth/JoseTokenSigner.ts"
+import { Sealing } from "../core/ports/Sealing.ts"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { Readiness } from "../adapters/http/server/Health.ts"
 import { HttpApp } from "../adapters/http/server/HttpApp.ts"
 import { HttpConfig } from "../adapters/http/server/HttpConfig.ts"
@@ -25,26 +29,79 @@ import * as SecureRandomPool from "../core/SecureRandomPool.ts"
 import { SettingsStore } from "../core/ports/SettingsStore.ts"
 import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
-import type { HostConfig } from "./Config.ts"
+import { checkKeys, type HostConfig, keysRequired } from "./Config.ts"
 import { TelemetryLive } from "./Telemetry.ts"
 import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
-/** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`. */
+/** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`; secrets sealed with the host's key. */
 export const storeLayer = (config: HostConfig) =>
   Option.match(config.databaseUrl, {
     onNone: () => SqlStore.pglite(config.dataDir),
     onSome: (url) => SqlStore.postgres(Redacted.value(url))
-  })
+  }).pipe(Layer.provide(sealingLayer(config)))
 
-/** The JWT key: `JWT_SECRET`, or one generated on first start and shared through the store. */
-const tokenSignerLayer = (jwtSecret: Option.Option<Redacted.Redacted<string>>) =>
+/** The file a development host keeps its sealing key in when `SEALING_KEY` is not set. */
+const developmentSealingKeyFile = (dataDir: string) => join(dataDir, "sealing.key")
+
+/**
+ * The key the store's secrets are sealed under: `SEALING_KEY` (then `SEALING_PREVIOUS_KEYS`).
+ * Without it a production host (`keysRequired`) refuses to start; a development host on embedded
+ * PGlite keeps a generated key in `DATA_DIR/sealing.key` (in memory when it has no `DATA_DIR`).
+ */
+export const sealingLayer = (config: HostConfig): Layer.Layer<Sealing> => {
+  // One layer per config, so the store and the token signer share one build (one warning).
+  const known = sealingLayers.get(config)
+  if (known !== undefined) return known
+  const made = makeSealingLayer(config)
+  sealingLayers.set(config, made)
+  return made
+}
+const sealingLayers = new WeakMap<HostConfig, Layer.Layer<Sealing>>()
+
+const makeSealingLayer = (config: HostConfig) =>
   Layer.unwrap(Effect.gen(function*() {
-    if (Option.isSome(jwtSecret)) return JoseTokenSigner.layer(jwtSecret.value)
+    const [current, ...previous] = config.sealingKeys
+    if (current !== undefined) return EnvelopeSealing.layer([current, ...previous])
+    const required = keysRequired(config)
+    if (required !== undefined) {
+      return yield* Effect.die(new Error(`SEALING_KEY (or SEALING_KEY_FILE) is required: ${required}. Make one with: openssl rand -hex 32`))
+    }
+    if (config.dataDir === "") return Layer.succeed(Sealing, EnvelopeSealing.processSealing())
+    const file = developmentSealingKeyFile(config.dataDir)
+    const key = yield* Effect.sync(() => {
+      mkdirSync(config.dataDir, { recursive: true })
+      if (!existsSync(file)) writeFileSync(file, `${EnvelopeSealing.generateSealingKey()}\n`, { mode: 0o600, flag: "wx" })
+      return readFileSync(file, "utf8").trim()
+    })
+    yield* Effect.logWarning(`SEALING_KEY is not set: development sealing key kept in ${file} (a production host refuses to start without SEALING_KEY)`)
+    return EnvelopeSealing.layer([Redacted.make(key)])
+  }))
+
+const generatedJwtKey = "jwt_secret.sealed"
+/** Where hosts before sealing kept the generated key, in plain text. */
+const plaintextJwtKey = "jwt_secret"
+
+/**
+ * The JWT keys: `JWT_SECRET` (and `JWT_PREVIOUS_SECRETS`). Without it a production host refuses
+ * to start; a development host generates one on first start and shares it through the store,
+ * sealed (a key an older host kept in plain text is sealed and its plain copy removed).
+ */
+const tokenSignerLayer = (config: HostConfig) =>
+  Layer.unwrap(Effect.gen(function*() {
+    if (Option.isSome(config.jwtSecret)) return JoseTokenSigner.layer({ current: config.jwtSecret.value, previous: config.jwtPreviousSecrets })
+    const required = keysRequired(config)
+    if (required !== undefined) {
+      return yield* Effect.die(new Error(`JWT_SECRET (or JWT_SECRET_FILE) is required: ${required}. Make one with: openssl rand -hex 32`))
+    }
     const ids = yield* Ids
     const settings = yield* SettingsStore
-    const stored = yield* settings.putIfAbsent("jwt_secret", yield* ids.secret("", 48))
-    return JoseTokenSigner.layer(Redacted.make(stored))
-  }))
+    const sealing = yield* Sealing
+    const legacy = yield* settings.get(plaintextJwtKey)
+    const candidate = Option.isSome(legacy) ? legacy.value : yield* ids.secret("", 48)
+    const stored = yield* settings.putIfAbsent(generatedJwtKey, yield* sealing.seal(candidate, `setting:${generatedJwtKey}`))
+    if (Option.isSome(legacy)) yield* settings.removeIf(plaintextJwtKey, legacy.value)
+    return JoseTokenSigner.layer(Redacted.make(yield* sealing.unseal(stored, `setting:${generatedJwtKey}`)))
+  })).pipe(Layer.provide(sealingLayer(config)))
 
 /** On the first start of an empty store with no admin API, a demo merchant to call the API with. */
 const demoMerchant = (config: HostConfig) =>
@@ -101,9 +158,11 @@ export const appLayer = (
   /** The configured connectors' report formats and reports APIs, for reconciliation, by default. */
   providerReports: Layer.Layer<ProviderReports> = providerReportsLayer(config.connectors)
 ) => {
+  // The keys are checked before the store opens: a production host without them starts nothing.
+  store = store.pipe(Layer.provide(Layer.effectDiscard(checkKeys(config))))
   const engine = Engine.services.pipe(
     Layer.provideMerge(Layer.mergeAll(
-      tokenSignerLayer(config.jwtSecret),
+      tokenSignerLayer(config),
       HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }),
       payoutProviders,
       settlementPayoutProviders,

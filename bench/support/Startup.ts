@@ -48,7 +48,7 @@ export const startup = async (store: "pglite" | "postgres", options: { readonly 
     const port = await freePort()
     const began = performance.now()
     const child = spawn(process.execPath, [built], {
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "Error", DATABASE_URL: url ?? "" },
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "Error", DATABASE_URL: url ?? "", JWT_SECRET: "bench-startup-jwt-secret-of-at-least-32-bytes", SEALING_KEY: "62656e63682d737461727475702d7365616c696e672d6b65792d33322d627974" },
       stdio: ["ignore", "ignore", "pipe"]
     })
     let stderr = ""

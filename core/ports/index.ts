@@ -36,6 +36,7 @@ export {
   SettlementPayoutUnavailable,
   type SettlementPayoutUpdate
 } from "./SettlementPayoutProvider.ts"
+export { Sealing } from "./Sealing.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
 export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 

@@ -3,7 +3,7 @@
  * pair, rotate a shop's keys. Secrets are returned once, here, and stored only as hashes.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { type ApiErrorOf, notFound } from "../ApiError.ts"
+import { apiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Credential } from "../auth/Credential.ts"
 import { type Environment, environments } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
@@ -54,10 +54,11 @@ export class Merchants extends Context.Service<Merchants, {
     readonly keys: { readonly sandbox: KeyPair; readonly production: KeyPair }
   }, ApiErrorOf<"not_found">>
   /**
-   * The same for one environment only (a merchant rotating its own keys): revokes the active pairs
-   * of that environment covering the shop, with their tokens, and issues one new pair.
+   * A caller rotating its own keys: revokes exactly the calling pair (with every token minted from
+   * it) and issues one pair of the same scope (bound to the same shop, or merchant-wide) at the
+   * next version. Other pairs are untouched: revoking them is the operator's `rotateKeys`.
    */
-  readonly rotateEnvironmentKeys: (shopId: string, environment: Environment) => Effect.Effect<{ readonly revoked: number; readonly keys: KeyPair }, ApiErrorOf<"not_found">>
+  readonly rotateOwnKeys: (credential: Credential) => Effect.Effect<{ readonly revoked: number; readonly keys: KeyPair }, ApiErrorOf<"token_revoked">>
 }>()("core/tenancy/Merchants") {
   static readonly layer = Layer.effect(
     Merchants,
@@ -164,18 +165,16 @@ export class Merchants extends Context.Service<Merchants, {
         }))
       })
 
-      const rotateEnvironmentKeys = Effect.fn("Merchants.rotateEnvironmentKeys")(function*(shopId: string, environment: Environment) {
+      const rotateOwnKeys = Effect.fn("Merchants.rotateOwnKeys")(function*(credential: Credential) {
         return yield* tx.run(Effect.gen(function*() {
-          const shop = yield* findShop(shopId)
-          const active = (yield* credentials.listActiveForShop(shop.merchantId, shop.id)).filter((c) => c.environment === environment)
-          const revoked = yield* credentials.revoke(active.map((c) => c.id), yield* DateTime.now)
-          const version = active.reduce((max, c) => Math.max(max, c.version), 0) + 1
-          const merchantWide = active.length > 0 && active.every((c) => c.shopId === null)
-          return { revoked, keys: yield* mint(shop.merchantId, merchantWide ? null : shop.id, environment, version) }
+          // The guarded revoke decides a race between two rotations with one pair: one wins.
+          const revoked = yield* credentials.revoke([credential.id], yield* DateTime.now)
+          if (revoked === 0) return yield* apiError("token_revoked", "This key pair was already rotated or revoked")
+          return { revoked, keys: yield* mint(credential.merchantId, credential.shopId, credential.environment, credential.version + 1) }
         }))
       })
 
-      return Merchants.of({ create, issueKeys, rotateKeys, rotateEnvironmentKeys })
+      return Merchants.of({ create, issueKeys, rotateKeys, rotateOwnKeys })
     })
   )
 }

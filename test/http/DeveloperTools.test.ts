@@ -10,7 +10,7 @@ import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../adapters/http/api/Api.ts"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { storeTargets } from "../support/Stores.ts"
-import { baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
 /** A client without a credential, for exchanging a key pair for a token. */
@@ -57,6 +57,42 @@ for (const target of storeTargets("devtools")) {
           assert.strictEqual(fresh.version, 2)
           const [, production] = yield* meAs(keys.production.secretKey)
           assert.strictEqual(production.status, 200, "the other environment's keys are untouched")
+        }))
+
+      it.effect("a rotation revokes only the calling key pair and mints one of the same scope", () =>
+        Effect.gen(function*() {
+          const { shops, keys } = yield* createMerchant()
+          const shopId = shops[0]!.id
+          const issue = (scope: "shop" | "merchant") =>
+            Effect.map(call("POST", `/admin/v1/shops/${shopId}/keys`, { bearer: adminToken, body: { environment: "sandbox", scope } }), (reply) => {
+              assert.strictEqual(reply.status, 201)
+              return reply.body as { secretKey: string; scope: string }
+            })
+          const merchantWide = yield* issue("merchant")
+          const otherShopKey = yield* issue("shop")
+          const shopBound = keys.sandbox
+
+          // A shop-bound key rotating itself leaves the merchant-wide key and the shop's other key working.
+          const narrow = yield* (yield* apiAs(shopBound.secretKey)).developers.rotateKeys({ payload: {} })
+          assert.strictEqual(narrow.revoked, 1)
+          assert.strictEqual(narrow.keys.scope, "shop")
+          assert.strictEqual(narrow.keys.shopId, shopId)
+          for (const bearer of [merchantWide.secretKey, otherShopKey.secretKey, narrow.keys.secretKey]) {
+            const [, me] = yield* meAs(bearer)
+            assert.strictEqual(me.status, 200, "only the calling pair is revoked")
+          }
+          assert.strictEqual(httpStatus[(yield* refused(meAs(shopBound.secretKey))).code], 401)
+
+          // A merchant-wide key rotating itself beside shop-bound ones comes back merchant-wide.
+          const broad = yield* (yield* apiAs(merchantWide.secretKey)).developers.rotateKeys({ payload: {} })
+          assert.strictEqual(broad.revoked, 1)
+          assert.strictEqual(broad.keys.scope, "merchant")
+          assert.isNull(broad.keys.shopId)
+          for (const bearer of [otherShopKey.secretKey, narrow.keys.secretKey, broad.keys.secretKey]) {
+            const [, me] = yield* meAs(bearer)
+            assert.strictEqual(me.status, 200)
+          }
+          assert.strictEqual(httpStatus[(yield* refused(meAs(merchantWide.secretKey))).code], 401)
         }))
 
       it.effect("the request log lists the shop's requests of its environment, newest first, without the query", () =>

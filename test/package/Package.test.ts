@@ -276,7 +276,7 @@ const startUntil = (command: string, args: ReadonlyArray<string>, cwd: string, e
 /** Node without the repository's test-runner options, and none of the secrets the README names. */
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "", ...extra }
-  for (const name of ["JWT_SECRET", "DEPOSIT_CALLBACK_SECRET", "SANDBOX_CALLBACK_SECRET", "DEPOSIT_SECRET", "SANDBOX_SECRET"]) {
+  for (const name of ["JWT_SECRET", "SEALING_KEY", "DEPOSIT_CALLBACK_SECRET", "SANDBOX_CALLBACK_SECRET", "DEPOSIT_SECRET", "SANDBOX_SECRET"]) {
     if (!(name in extra)) delete env[name]
   }
   return env
@@ -485,6 +485,8 @@ describe("the npm package", () => {
       ACME_CALLBACK_SECRET: "acme-callback-secret",
       ADMIN_TOKEN: "acme-admin",
       DATA_DIR: dataDir,
+      // Embedded PGlite in DATA_DIR: a host on PostgreSQL would need JWT_SECRET and SEALING_KEY.
+      DATABASE_URL: "",
       PORT: String(port),
       HOST: "127.0.0.1",
       LOG_LEVEL: "Error"

@@ -18,12 +18,18 @@ export interface ChildHost {
   readonly output: () => string
 }
 
+/** The keys a host on PostgreSQL must be given (`keysRequired`), fixed so restarts read what they sealed. */
+export const childHostKeys = {
+  JWT_SECRET: "child-host-jwt-secret-of-at-least-32-bytes",
+  SEALING_KEY: "6368696c642d686f73742d7365616c696e672d6b65792d6f662d33322d627974"
+}
+
 /** Starts the host with `env` on `port` and waits until it answers. */
 export const startChildHost = (port: number, env: Record<string, string>) =>
   Effect.promise(async (): Promise<ChildHost> => {
     const child = spawn(process.execPath, ["--import", "tsx", "host/main.ts"], {
       cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+      env: { ...process.env, ...childHostKeys, ...env, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""

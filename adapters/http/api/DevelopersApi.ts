@@ -36,10 +36,11 @@ export class DevelopersApi extends HttpApiGroup.make("developers")
       })
     }).annotate(
       OpenApi.Description,
-      "Rotates the caller's keys in the caller's environment (secret key or access token): every active key pair of that environment covering " +
-        "the calling shop is revoked, with every access and refresh token minted from them, and one new pair is issued at the next version. The " +
-        "new secret key is shown once, here, and stored only as a hash. The credential that made the call stops working at once: a repeated call " +
-        "with it is refused (401), so it cannot rotate twice. Keys of the other environment are untouched."
+      "Rotates the key pair behind the call (a secret key, or the pair an access token was minted from): that pair is revoked, with every " +
+        "access and refresh token minted from it, and one new pair of the same scope (bound to the same shop, or merchant-wide) is issued at the " +
+        "next version. No other pair is touched: revoking another key of the shop or the merchant is the operator's `POST " +
+        "/admin/v1/shops/{shopId}/rotate-keys`. The new secret key is shown once, here, and stored only as a hash. The credential that made the " +
+        "call stops working at once: a repeated call with it is refused (401), so it cannot rotate twice."
     ),
     HttpApiEndpoint.get("requests", "/me/requests", {
       success: Schema.Struct({ data: Schema.Array(LoggedRequestView) })

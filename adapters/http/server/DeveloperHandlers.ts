@@ -27,8 +27,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
         }))),
       rotateKeys: () =>
         documented("developers.rotateKeys", Effect.gen(function*() {
-          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
-          const { keys, revoked } = yield* merchants.rotateEnvironmentKeys(scope.shop.id, scope.environment)
+          const { keys, revoked } = yield* merchants.rotateOwnKeys((yield* CurrentPrincipal).credential)
           return {
             revoked,
             keys: {

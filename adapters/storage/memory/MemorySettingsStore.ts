@@ -16,6 +16,10 @@ export const MemorySettingsStore = Layer.effect(
           if (existing !== undefined) return existing
           settings.set(key, value)
           return value
+        })),
+      removeIf: (key, value) =>
+        db.run(Effect.sync(() => {
+          if (settings.get(key) === value) settings.delete(key)
         }))
     })
   })

@@ -20,7 +20,8 @@ export const SqlSettingsStore = Layer.effect(
           Effect.orDie,
           Effect.andThen(get(key)),
           Effect.map(Option.getOrElse(() => value))
-        )
+        ),
+      removeIf: (key, value) => sql`DELETE FROM settings WHERE key = ${key} AND value = ${value}`.pipe(Effect.asVoid, Effect.orDie)
     })
   })
 )

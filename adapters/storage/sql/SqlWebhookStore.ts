@@ -1,8 +1,15 @@
-/** SQL implementation of the webhook port; deliveries are claimed with FOR UPDATE SKIP LOCKED. */
+/**
+ * SQL implementation of the webhook port; deliveries are claimed with FOR UPDATE SKIP LOCKED.
+ * Signing secrets are stored sealed (`Sealing`, in context, else the process's own key): a row
+ * read straight from the table holds no usable secret. Rows written before sealing existed are
+ * read as they are and sealed in place when the store starts.
+ */
 import { Array as Arr, DateTime, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Environment } from "../../../core/Environment.ts"
+import { Sealing } from "../../../core/ports/Sealing.ts"
 import { type DeliveryOutcome, WebhookStore } from "../../../core/ports/WebhookStore.ts"
+import { processSealing } from "../../auth/EnvelopeSealing.ts"
 import type { Delivery, InboxMessage, Subscription } from "../../../core/webhooks/Webhook.ts"
 import { date, dateOrNull, utc, utcOrNull } from "./Rows.ts"
 
@@ -22,19 +29,6 @@ interface InboxRow extends Omit<InboxMessage, "receivedAt"> {
   readonly receivedAt: Date
 }
 
-const toSubscription = (r: SubscriptionRow): Subscription => ({
-  ...r,
-  previousSecretExpiresAt: utcOrNull(r.previousSecretExpiresAt),
-  createdAt: utc(r.createdAt),
-  updatedAt: utc(r.updatedAt)
-})
-const subscriptionRow = (s: Subscription) => ({
-  ...s,
-  events: JSON.stringify(s.events),
-  previousSecretExpiresAt: dateOrNull(s.previousSecretExpiresAt),
-  createdAt: date(s.createdAt),
-  updatedAt: date(s.updatedAt)
-})
 const byDue = (a: Delivery, b: Delivery) =>
   DateTime.toEpochMillis(a.nextAttemptAt!) - DateTime.toEpochMillis(b.nextAttemptAt!) || a.id.localeCompare(b.id)
 
@@ -62,16 +56,63 @@ export const SqlWebhookStore = Layer.effect(
   WebhookStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const sealing = Option.getOrElse(yield* Effect.serviceOption(Sealing), processSealing)
+    const secretContext = (id: string) => `webhook:${id}`
+    const toSubscription = (r: SubscriptionRow): Effect.Effect<Subscription> =>
+      Effect.map(
+        Effect.all([
+          sealing.unseal(r.secret, secretContext(r.id)),
+          r.previousSecret === null ? Effect.succeed(null) : sealing.unseal(r.previousSecret, secretContext(r.id))
+        ]),
+        ([secret, previousSecret]) => ({
+          ...r,
+          secret,
+          previousSecret,
+          previousSecretExpiresAt: utcOrNull(r.previousSecretExpiresAt),
+          createdAt: utc(r.createdAt),
+          updatedAt: utc(r.updatedAt)
+        })
+      )
+    const toSubscriptions = (rows: ReadonlyArray<SubscriptionRow>) => Effect.forEach(rows, toSubscription)
+    const subscriptionRow = (s: Subscription) =>
+      Effect.map(
+        Effect.all([
+          sealing.seal(s.secret, secretContext(s.id)),
+          s.previousSecret === null ? Effect.succeed(null) : sealing.seal(s.previousSecret, secretContext(s.id))
+        ]),
+        ([secret, previousSecret]) => ({
+          ...s,
+          secret,
+          previousSecret,
+          events: JSON.stringify(s.events),
+          previousSecretExpiresAt: dateOrNull(s.previousSecretExpiresAt),
+          createdAt: date(s.createdAt),
+          updatedAt: date(s.updatedAt)
+        })
+      )
+    // Rows written before secrets were sealed (or by a replica still running the older code) are
+    // sealed in place: one pass at start, each row guarded on the value it was read with.
+    const plaintext = yield* sql<{ readonly id: string; readonly secret: string; readonly previousSecret: string | null }>`
+      SELECT id, secret, previous_secret FROM webhooks
+      WHERE secret NOT LIKE 'sealed.%' OR previous_secret NOT LIKE 'sealed.%'`.pipe(Effect.orDie)
+    for (const row of plaintext) {
+      const sealOne = (value: string) => sealing.isSealed(value) ? Effect.succeed(value) : sealing.seal(value, secretContext(row.id))
+      const secret = yield* sealOne(row.secret)
+      const previousSecret = row.previousSecret === null ? null : yield* sealOne(row.previousSecret)
+      yield* sql`UPDATE webhooks SET secret = ${secret}, previous_secret = ${previousSecret}
+        WHERE id = ${row.id} AND secret = ${row.secret}`.pipe(Effect.orDie)
+    }
     const count = (rows: ReadonlyArray<{ readonly n: number }>) => rows[0]?.n ?? 0
     const findSubscription = (environment: Environment, shopId: string, id: string) =>
       sql<SubscriptionRow>`SELECT * FROM webhooks WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`.pipe(
-        Effect.map((rows) => Option.map(Arr.head(rows), toSubscription)),
-        Effect.orDie
+        Effect.orDie,
+        Effect.flatMap((rows) => Effect.transposeOption(Option.map(Arr.head(rows), toSubscription)))
       )
     return WebhookStore.of({
-      insertSubscription: (s) => sql`INSERT INTO webhooks ${sql.insert(subscriptionRow(s))}`.pipe(Effect.asVoid, Effect.orDie),
+      insertSubscription: (s) =>
+        Effect.flatMap(subscriptionRow(s), (row) => sql`INSERT INTO webhooks ${sql.insert(row)}`.pipe(Effect.asVoid, Effect.orDie)),
       updateSubscription: (s) =>
-        sql`UPDATE webhooks SET ${sql.update(subscriptionRow(s), ["id"])} WHERE id = ${s.id}`.pipe(Effect.asVoid, Effect.orDie),
+        Effect.flatMap(subscriptionRow(s), (row) => sql`UPDATE webhooks SET ${sql.update(row, ["id"])} WHERE id = ${s.id}`.pipe(Effect.asVoid, Effect.orDie)),
       deleteSubscription: (environment, shopId, id) =>
         sql<{ readonly id: string }>`
           DELETE FROM webhooks WHERE id = ${id} AND environment = ${environment} AND shop_id = ${shopId} RETURNING id`.pipe(
@@ -81,14 +122,14 @@ export const SqlWebhookStore = Layer.effect(
       findSubscription,
       findSubscriptionById: (id) =>
         sql<SubscriptionRow>`SELECT * FROM webhooks WHERE id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Arr.head(rows), toSubscription)),
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap((rows) => Effect.transposeOption(Option.map(Arr.head(rows), toSubscription)))
         ),
       listSubscriptions: (environment, shopId, { limit, offset }) =>
         Effect.all({
           rows: sql<SubscriptionRow>`
             SELECT * FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId}
-            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(Effect.map((rows) => rows.map(toSubscription))),
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(Effect.orDie, Effect.flatMap(toSubscriptions)),
           total: Effect.map(
             sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM webhooks WHERE environment = ${environment} AND shop_id = ${shopId}`,
             count
@@ -97,8 +138,8 @@ export const SqlWebhookStore = Layer.effect(
       activeSubscriptions: (environment, merchantId, shopId) =>
         sql<SubscriptionRow>`SELECT * FROM webhooks
           WHERE environment = ${environment} AND active AND (shop_id = ${shopId} OR covers_merchant_id = ${merchantId})`.pipe(
-          Effect.map((rows) => rows.map(toSubscription)),
-          Effect.orDie
+          Effect.orDie,
+          Effect.flatMap(toSubscriptions)
         ),
       insertDeliveries: (ds) => {
         const rows: ReadonlyArray<Record<string, unknown>> = ds.map((d) => ({
