@@ -39,6 +39,22 @@ export const exponent = (currency: Currency): number => currencyExponents[curren
 export const round = (amount: BigDecimal.BigDecimal, currency: Currency): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: "half-even" }))
 
+/**
+ * Who a converted or shared amount goes to, seen from the merchant: what it `receives` (a USD
+ * headline, the USD of a swap, the local currency of a payout swap) or what it `pays` (a fee, a
+ * refund's USD share, what its buyer is charged in a local currency).
+ */
+export type Side = "receives" | "pays"
+
+/**
+ * Rounds a converted or shared amount to the currency's exponent in the platform's favour: what
+ * the merchant receives is rounded down, what it pays up, so that no split of an operation into
+ * parts ever moves more to the merchant (or less from it) than the whole would. Every conversion
+ * and share is rounded here, naming its side; `round` is for amounts that are already exact.
+ */
+export const roundFor = (amount: BigDecimal.BigDecimal, currency: Currency, side: Side): BigDecimal.BigDecimal =>
+  BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: side === "receives" ? "floor" : "ceil" }))
+
 /** Rounds to an explicit scale, half to even (FX rates keep more digits than money). */
 export const roundTo = (amount: BigDecimal.BigDecimal, scale: number): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.round(amount, { scale, mode: "half-even" }))
