@@ -25,7 +25,6 @@
  */
 import { BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
 import { apiError, invalidRequest, notFound } from "../ApiError.ts"
-import { roundsToZero } from "../fx/Fx.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -126,7 +125,13 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
         Money.roundFor(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD", "pays"),
         remainingUsd
       )
-      if (!BigDecimal.isPositive(amountUsd)) return yield* roundsToZero(amount, p.currencyLocal, "USD")
+      if (!BigDecimal.isPositive(amountUsd)) {
+        return yield* apiError(
+          "amount_rounds_to_zero",
+          `Earlier refunds took all ${Money.toText(p.amount)} USD of this payment's headline: a refund of ${Money.toText(amount)} ${p.currencyLocal} would take nothing from the balance`,
+          { amount: Money.toJsonNumber(amount), currency: p.currencyLocal, bookedCurrency: "USD" }
+        )
+      }
       const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
       if (BigDecimal.isPositive(taken.shortfall)) {
         // Beyond its own shares and available, the refund is owed by the shop, and allowed only
