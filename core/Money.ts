@@ -33,8 +33,9 @@ export const normalizeCurrency = (input: string): Option.Option<Currency> => {
 export const exponent = (currency: Currency): number => currencyExponents[currency] ?? 2
 
 /**
- * Rounds to the currency's exponent, half to even (banker's rounding), so that the rounding of
- * many amounts carries no bias in either direction.
+ * Rounds to the currency's exponent, half to even (banker's rounding), for an amount that moves no
+ * money by being rounded: one already exact, a figure shown. A conversion or a share is rounded
+ * with `roundFor`, which names its side.
  */
 export const round = (amount: BigDecimal.BigDecimal, currency: Currency): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: "half-even" }))
