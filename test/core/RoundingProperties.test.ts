@@ -11,9 +11,11 @@
  * - A price in the rail's currency is charged as priced.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Effect, Schema } from "effect"
+import { BigDecimal, DateTime, Effect, Schema } from "effect"
 import { Swaps } from "../../core/balances/Swaps.ts"
 import { Claims } from "../../core/claims/Claims.ts"
+import { defaultRatesPerUsd } from "../../core/fx/defaultRates.ts"
+import { Fx } from "../../core/fx/Fx.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import { Payments } from "../../core/payments/Payments.ts"
@@ -147,5 +149,23 @@ describe("rounding properties", () => {
         }),
       { timeout: 120_000, arbitrary: { runs: 60 } }
     )
+
+    it.effect("a payout swap worth less than one unit of its currency is refused, and nothing is booked", () =>
+      Effect.gen(function*() {
+        const fx = yield* Fx
+        const scope = yield* newScope()
+        const payouts = yield* Payouts
+        yield* payouts.fundSandbox(scope, "USD", Money.decimal("1"))
+        // A currency worth more than a dollar: 0.01 USD is 0.0049 of it, less than its cent.
+        const at = yield* DateTime.now
+        yield* fx.setRate({ currency: "MXN", perUsd: Money.decimal("0.5"), enabled: true, updatedAt: at })
+        const refused = yield* Effect.flip(payouts.swap(scope, "MXN", Money.decimal("0.01"))).pipe(
+          Effect.ensuring(fx.setRate({ currency: "MXN", perUsd: Money.decimal(defaultRatesPerUsd["MXN"]!), enabled: true, updatedAt: at }))
+        )
+        assert.strictEqual(refused.code, "amount_rounds_to_zero")
+        assert.deepStrictEqual(refused.details, { amount: 0.01, currency: "USD", bookedCurrency: "MXN" })
+        const usd = (yield* payouts.balances(scope)).balances.find((b) => b.currency === "USD")!
+        assert.strictEqual(Money.toText(usd.available), "1")
+      }))
   })
 })
