@@ -250,6 +250,14 @@ export const ErrorCatalog = {
       shortfallUsd: Schema.optionalKey(Schema.NullOr(money))
     })
   ),
+  amount_rounds_to_zero: entry("invalid_request_error",
+    "The amount is worth less than the smallest unit of the currency it would be booked in (a swap, a payout swap, a refund's USD share): nothing was moved. Send a larger amount.",
+    Schema.Struct({
+      amount: money.annotate({ description: "The amount sent, in `currency`" }),
+      currency: Schema.String,
+      bookedCurrency: Schema.String.annotate({ description: "The currency in which it rounds to 0" })
+    })
+  ),
   amount_invalid: entry("invalid_request_error",
     "The amount is not valid for this operation (sign, decimals, or the method's or operation's USD range).",
     Schema.Struct({

@@ -33,11 +33,28 @@ export const normalizeCurrency = (input: string): Option.Option<Currency> => {
 export const exponent = (currency: Currency): number => currencyExponents[currency] ?? 2
 
 /**
- * Rounds to the currency's exponent, half to even (banker's rounding), so that the rounding of
- * many amounts carries no bias in either direction.
+ * Rounds to the currency's exponent, half to even (banker's rounding), for an amount that moves no
+ * money by being rounded: one already exact, a figure shown. A conversion or a share is rounded
+ * with `roundFor`, which names its side.
  */
 export const round = (amount: BigDecimal.BigDecimal, currency: Currency): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: "half-even" }))
+
+/**
+ * Who a converted or shared amount goes to, seen from the merchant: what it `receives` (a USD
+ * headline, the USD of a swap, the local currency of a payout swap) or what it `pays` (a fee, a
+ * refund's USD share, what its buyer is charged in a local currency).
+ */
+export type Side = "receives" | "pays"
+
+/**
+ * Rounds a converted or shared amount to the currency's exponent in the platform's favour: what
+ * the merchant receives is rounded down, what it pays up, so that no split of an operation into
+ * parts ever moves more to the merchant (or less from it) than the whole would. Every conversion
+ * and share is rounded here, naming its side; `round` is for amounts that are already exact.
+ */
+export const roundFor = (amount: BigDecimal.BigDecimal, currency: Currency, side: Side): BigDecimal.BigDecimal =>
+  BigDecimal.normalize(BigDecimal.round(amount, { scale: exponent(currency), mode: side === "receives" ? "floor" : "ceil" }))
 
 /** Rounds to an explicit scale, half to even (FX rates keep more digits than money). */
 export const roundTo = (amount: BigDecimal.BigDecimal, scale: number): BigDecimal.BigDecimal =>

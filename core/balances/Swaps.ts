@@ -3,14 +3,15 @@
  * funding in any currency, and swapping a local currency to USD (withdrawals are USD only).
  *
  * A swap re-reads the rate at execution (the quote is indicative) and applies the FX markup inside
- * the effective `rate`; `amountUsd = amount x rate`, rounded to cents. It is one journal entry:
+ * the effective `rate`; `amountUsd = amount x rate`, rounded down to cents (what the merchant
+ * receives); an amount worth less than a cent is refused (422 `amount_rounds_to_zero`). It is one journal entry:
  * the local amount leaves `available` and the USD lands in `available` together, through the `fx`
  * book (balanced per currency). Not enough available: 422 `balance_insufficient` with `requested`,
  * `available` and `shortfall` in the source currency.
  */
 import { BigDecimal, Context, Effect, Layer } from "effect"
 import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
-import { type Conversion, Fx } from "../fx/Fx.ts"
+import { bookable, type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import type { Book } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -73,8 +74,12 @@ export class Swaps extends Context.Service<Swaps, {
   readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly conversion: Conversion
     readonly available: BigDecimal.BigDecimal
-  }, ApiErrorOf<"invalid_request" | "fx_unavailable">>
-  readonly swap: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<SwapRecord, ApiErrorOf<"invalid_request" | "fx_unavailable" | "balance_insufficient">>
+  }, ApiErrorOf<"invalid_request" | "fx_unavailable" | "amount_rounds_to_zero">>
+  readonly swap: (
+    scope: ShopRef,
+    from: string,
+    amount: BigDecimal.BigDecimal
+  ) => Effect.Effect<SwapRecord, ApiErrorOf<"invalid_request" | "fx_unavailable" | "balance_insufficient" | "amount_rounds_to_zero">>
   readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<CurrencyBalance>, ApiErrorOf<FundSandboxCode>>
   /** The pay-in balance per currency (USD first). */
   readonly balances: (scope: ShopRef) => Effect.Effect<ReadonlyArray<CurrencyBalance>>
@@ -106,13 +111,13 @@ export class Swaps extends Context.Service<Swaps, {
 
       const quote = Effect.fn("Swaps.quote")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
         const currency = yield* source(from, amount)
-        return { conversion: yield* fx.toUsd(amount, currency), available: yield* available(scope, currency) }
+        return { conversion: yield* Effect.flatMap(fx.toUsd(amount, currency), bookable), available: yield* available(scope, currency) }
       })
 
       const swap = Effect.fn("Swaps.swap")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
         const currency = yield* source(from, amount)
         return yield* tx.run(Effect.gen(function*() {
-          const conversion = yield* fx.toUsd(amount, currency)
+          const conversion = yield* Effect.flatMap(fx.toUsd(amount, currency), bookable)
           const id = yield* ids.next("swap")
           yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.swap", id, [
             { book: "payin_available", currency, amount: BigDecimal.negate(amount) },

@@ -199,7 +199,7 @@ export class Checkout extends Context.Service<Checkout, {
             paymentMethodEnabledForShop: method !== undefined
           })
         }
-        const local = yield* fx.fromUsd(conversion.converted, method.currencies[0]!)
+        const local = yield* fx.localOf(conversion, method.currencies[0]!)
         const session: CheckoutSession = {
           ...base,
           id: yield* ids.next("checkoutSession"),

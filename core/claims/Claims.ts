@@ -26,7 +26,7 @@ export { JobKinds, refundableOf } from "./Refunds.ts"
 export type { ChargebackOutcome } from "./Chargebacks.ts"
 
 /** What a refund request can fail with (documented for `POST /payments/{id}/refund`). */
-export type RefundCode = "not_found" | "invalid_request" | "refund_not_allowed" | "refund_amount_exceeds_remaining" | "balance_insufficient"
+export type RefundCode = "not_found" | "invalid_request" | "refund_not_allowed" | "refund_amount_exceeds_remaining" | "balance_insufficient" | "amount_rounds_to_zero"
 
 /** What opening a chargeback on an existing payment can fail with. */
 export type LateChargebackCode = "not_found" | "chargeback_already_opened" | "chargeback_not_allowed" | "chargeback_nothing_remaining"

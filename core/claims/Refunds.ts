@@ -6,8 +6,12 @@
  * - The amount is in the payment's local currency; default: all that remains. Refunds that are
  *   open or approved count against what remains; each creation re-reads them after writing a new
  *   payment version, so racing refunds serialise and never exceed the payment.
- * - The USD frozen is the payment's USD headline pro rata; the refund that takes the remainder to
- *   zero gets the exact USD remainder, so a full refund returns the headline to the cent.
+ * - The USD frozen is the payment's USD headline pro rata, rounded up (the merchant pays it) and
+ *   never more than what is left of the headline; the refund that takes the remainder to zero
+ *   gets the exact USD remainder, so a full refund returns the headline to the cent, and no
+ *   sequence of partial refunds takes more USD than the whole refund would, nor less pro rata.
+ *   A refund whose USD share is nothing (what is left of the headline is 0) is refused with 422
+ *   `amount_rounds_to_zero`: the buyer would be paid while nothing leaves the shop's balance.
  * - Funds come from the payment's own share of `pending` (its net, until it settles), then its
  *   own share of the rolling reserve, then the shop's `available`, never from another payment's
  *   share (`Shares.ts`). What they cannot cover (at least the payment's fees, for a full refund
@@ -116,9 +120,18 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
           currency: p.currencyLocal
         })
       }
-      const amountUsd = BigDecimal.equals(amount, remaining)
-        ? BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
-        : Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD")
+      const remainingUsd = BigDecimal.subtract(p.amount, sum(counted.map((c) => c.amountUsd)))
+      const amountUsd = BigDecimal.equals(amount, remaining) ? remainingUsd : BigDecimal.min(
+        Money.roundFor(BigDecimal.divideUnsafe(BigDecimal.multiply(p.amount, amount), p.amountLocal), "USD", "pays"),
+        remainingUsd
+      )
+      if (!BigDecimal.isPositive(amountUsd)) {
+        return yield* apiError(
+          "amount_rounds_to_zero",
+          `Earlier refunds took all ${Money.toText(p.amount)} USD of this payment's headline: a refund of ${Money.toText(amount)} ${p.currencyLocal} would take nothing from the balance`,
+          { amount: Money.toJsonNumber(amount), currency: p.currencyLocal, bookedCurrency: "USD" }
+        )
+      }
       const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
       if (BigDecimal.isPositive(taken.shortfall)) {
         // Beyond its own shares and available, the refund is owed by the shop, and allowed only

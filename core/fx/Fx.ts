@@ -2,8 +2,12 @@
  * Currency conversion. Mid rates come from the rate store; the engine's rate is the mid rate with
  * the configured markup on the engine's side: a presentment amount becomes fewer USD
  * (`amount / perUsd * (1 - markup)`), and USD become more local currency for the buyer
- * (`usd * perUsd * (1 + markup)`). Results are rounded to the target currency's exponent; the
- * rates used are returned so that the record that used them can store them.
+ * (`usd * perUsd * (1 + markup)`). Results are rounded to the target currency's exponent in the
+ * platform's favour (`Money.roundFor`): what the merchant receives down, what it or its buyer
+ * pays up; the rates used are returned so that the record that used them can store them.
+ *
+ * A price already in the rail's currency is not converted at all (`localOf`): the buyer pays
+ * exactly what the merchant priced, and only the USD headline carries the markup.
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { apiError, type ApiErrorOf } from "../ApiError.ts"
@@ -32,12 +36,17 @@ const rateScale = 8
 export const rateCacheMs = 1000
 
 export class Fx extends Context.Service<Fx, {
-  /** `amount` of `currency` in USD, for the merchant's headline (markup on the engine's side). */
+  /** `amount` of `currency` in USD, what the merchant receives (headline, swap): markup on the engine's side, rounded down. */
   readonly toUsd: (amount: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
-  /** `usd` in `currency`, what the buyer pays (markup on the engine's side). */
+  /** `usd` in `currency`, what the buyer pays: markup on the engine's side, rounded up. */
   readonly fromUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
-  /** `usd` sold for `currency` by the merchant (payout swaps): fewer local units, markup on the engine's side. */
+  /** `usd` sold for `currency` by the merchant (payout swaps): fewer local units, markup on the engine's side, rounded down. */
   readonly sellUsd: (usd: BigDecimal.BigDecimal, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
+  /**
+   * What the buyer pays in the rail's `currency` for a price whose USD headline is `headline`: the
+   * price itself when it is in that currency (no round trip through USD), else `fromUsd`.
+   */
+  readonly localOf: (headline: Conversion, currency: string) => Effect.Effect<Conversion, ApiErrorOf<"fx_unavailable">>
   /** The mid rate of a currency (units per USD), failing with `fx_unavailable`. */
   readonly midPerUsd: (currency: string) => Effect.Effect<BigDecimal.BigDecimal, ApiErrorOf<"fx_unavailable">>
   /** Stores a currency's mid rate; this engine uses it from its next conversion on. */
@@ -91,27 +100,49 @@ export class Fx extends Context.Service<Fx, {
       })
 
       const toUsd = Effect.fnUntraced(function*(amount: BigDecimal.BigDecimal, currency: string) {
-        if (currency === "USD") return conversion("USD", "USD", amount, Money.round(amount, "USD"), one)
+        if (currency === "USD") return conversion("USD", "USD", amount, Money.roundFor(amount, "USD", "receives"), one)
         const mid = yield* midPerUsd(currency)
         const usd = BigDecimal.multiply(BigDecimal.divideUnsafe(amount, mid), BigDecimal.subtract(one, markup))
-        return conversion(currency, "USD", amount, Money.round(usd, "USD"), mid)
+        return conversion(currency, "USD", amount, Money.roundFor(usd, "USD", "receives"), mid)
       })
 
       const fromUsd = Effect.fnUntraced(function*(usd: BigDecimal.BigDecimal, currency: string) {
-        if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
+        if (currency === "USD") return conversion("USD", "USD", usd, Money.roundFor(usd, "USD", "pays"), one)
         const mid = yield* midPerUsd(currency)
         const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.sum(one, markup))
-        return conversion("USD", currency, usd, Money.round(local, currency), mid)
+        return conversion("USD", currency, usd, Money.roundFor(local, currency, "pays"), mid)
       })
 
       const sellUsd = Effect.fnUntraced(function*(usd: BigDecimal.BigDecimal, currency: string) {
-        if (currency === "USD") return conversion("USD", "USD", usd, Money.round(usd, "USD"), one)
+        if (currency === "USD") return conversion("USD", "USD", usd, Money.roundFor(usd, "USD", "receives"), one)
         const mid = yield* midPerUsd(currency)
         const local = BigDecimal.multiply(BigDecimal.multiply(usd, mid), BigDecimal.subtract(one, markup))
-        return conversion("USD", currency, usd, Money.round(local, currency), mid)
+        return conversion("USD", currency, usd, Money.roundFor(local, currency, "receives"), mid)
       })
 
-      return Fx.of({ toUsd, fromUsd, sellUsd, midPerUsd, setRate })
+      const localOf = Effect.fnUntraced(function*(headline: Conversion, currency: string) {
+        if (headline.from !== currency || currency === "USD") return yield* fromUsd(headline.converted, currency)
+        return conversion("USD", currency, headline.converted, headline.amount, headline.midPerUsd)
+      })
+
+      return Fx.of({ toUsd, fromUsd, sellUsd, localOf, midPerUsd, setRate })
     })
   )
 }
+
+/**
+ * Refuses a conversion whose result rounds to nothing (422 `amount_rounds_to_zero`): the source
+ * amount would leave while nothing is booked for it.
+ */
+export const bookable = (c: Conversion): Effect.Effect<Conversion, ApiErrorOf<"amount_rounds_to_zero">> =>
+  BigDecimal.isPositive(c.converted)
+    ? Effect.succeed(c)
+    : Effect.fail(roundsToZero(c.amount, c.from, c.to))
+
+/** 422 `amount_rounds_to_zero`: `amount` of `currency` is worth less than the smallest unit of `bookedCurrency`. */
+export const roundsToZero = (amount: BigDecimal.BigDecimal, currency: string, bookedCurrency: string) =>
+  apiError(
+    "amount_rounds_to_zero",
+    `${Money.toText(amount)} ${currency} is less than the smallest ${bookedCurrency} unit after conversion: nothing would be booked`,
+    { amount: Money.toJsonNumber(amount), currency, bookedCurrency }
+  )

@@ -279,7 +279,8 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
     const { conversion: toUsd, currency } = yield* headline(input.amount, input.currency)
     const usd = toUsd.converted
     const localCurrency = method.currencies[0]!
-    const toLocal = yield* fx.fromUsd(usd, localCurrency)
+    // A price in the rail's currency is charged as priced; only the USD headline carries the markup.
+    const toLocal = yield* fx.localOf(toUsd, localCurrency)
     yield* checkLimits(method, usd, toLocal.converted, localCurrency)
     const fees = Pricing.fees(usd, method, scope.merchant.tier)
     const settlement = Pricing.settlement(usd, method, scope.merchant.tier)

@@ -8,7 +8,8 @@
  * | premium  | 1.9 % + 0.20 USD | 0 %, 30 days              |
  *
  * The provider fee is the rail's own (`fee` in the catalog); the network fee is 0 on every rail
- * today. Every figure is USD, rounded to cents half to even, computed on the USD headline.
+ * today. Every figure is USD, computed on the USD headline and rounded up to the cent (the
+ * merchant pays fees, and its reserve is held from what it receives).
  * Net to the merchant = amount - fees.total - reserve.
  */
 import { BigDecimal } from "effect"
@@ -38,8 +39,9 @@ export const chargebackFeeUsd: Readonly<Record<Tier, string>> = { starter: "15",
 export const withdrawalFeeUsd: Readonly<Record<Tier, string>> = { starter: "5", standard: "3", premium: "0" }
 
 const hundred = BigDecimal.fromBigInt(100n)
+/** `percent` of a USD amount, a share the merchant pays or leaves held: rounded up. */
 const percentOf = (amount: BigDecimal.BigDecimal, percent: string) =>
-  Money.round(BigDecimal.divideUnsafe(BigDecimal.multiply(amount, Money.decimal(percent)), hundred), "USD")
+  Money.roundFor(BigDecimal.divideUnsafe(BigDecimal.multiply(amount, Money.decimal(percent)), hundred), "USD", "pays")
 
 export const fees = (amountUsd: BigDecimal.BigDecimal, method: PaymentMethodDef, tier: Tier): Fees => {
   const pricing = tierPricing[tier]

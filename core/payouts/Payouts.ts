@@ -24,7 +24,7 @@ import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError
 import type { Environment } from "../Environment.ts"
 import { checkSandboxFunding, type FundSandboxCode } from "../balances/Swaps.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
-import { type Conversion, Fx } from "../fx/Fx.ts"
+import { bookable, type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
 import type { Book } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -87,13 +87,18 @@ export class Payouts extends Context.Service<Payouts, {
     readonly payinAvailableAfter: BigDecimal.BigDecimal
     readonly payoutAvailableAfter: BigDecimal.BigDecimal
   }, ApiErrorOf<"amount_invalid" | "balance_insufficient">>
-  readonly quoteSwap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<Conversion, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable">>
+  /** A payout swap sells USD for fewer local units (rounded down); one worth less than a local unit is refused (422 `amount_rounds_to_zero`). */
+  readonly quoteSwap: (
+    scope: ShopRef,
+    currency: string,
+    amountUsd: BigDecimal.BigDecimal
+  ) => Effect.Effect<Conversion, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable" | "amount_rounds_to_zero">>
   readonly swap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
     readonly id: string
     readonly conversion: Conversion
     readonly usdAvailableAfter: BigDecimal.BigDecimal
     readonly localAvailableAfter: BigDecimal.BigDecimal
-  }, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable" | "balance_insufficient">>
+  }, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable" | "balance_insufficient" | "amount_rounds_to_zero">>
   readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<PayoutBalance>, ApiErrorOf<FundSandboxCode>>
   /**
    * `key`: the request's `Idempotency-Key`, bound to the payout in its write-ahead; `key.resume`
@@ -207,14 +212,14 @@ export class Payouts extends Context.Service<Payouts, {
 
       const quoteSwap = Effect.fn("Payouts.quoteSwap")(function*(_scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
         yield* positiveUsd(amountUsd)
-        return yield* fx.sellUsd(amountUsd, yield* target(currency))
+        return yield* Effect.flatMap(fx.sellUsd(amountUsd, yield* target(currency)), bookable)
       })
 
       const swap = Effect.fn("Payouts.swap")(function*(scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
         yield* positiveUsd(amountUsd)
         const to = yield* target(currency)
         return yield* tx.run(Effect.gen(function*() {
-          const conversion = yield* fx.sellUsd(amountUsd, to)
+          const conversion = yield* Effect.flatMap(fx.sellUsd(amountUsd, to), bookable)
           const id = yield* ids.next("swap")
           yield* post(shopOf(scope), "payout.swap", id, [
             { book: "payout_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },

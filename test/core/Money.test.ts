@@ -15,6 +15,15 @@ describe("Money", () => {
     assert.strictEqual(Money.toText(Money.round(d("-2.675"), "USD")), "-2.68")
   })
 
+  it("rounds a conversion or a share in the platform's favour: what the merchant receives down, what it pays up", () => {
+    assert.strictEqual(Money.toText(Money.roundFor(d("0.0199"), "USD", "receives")), "0.01")
+    assert.strictEqual(Money.toText(Money.roundFor(d("0.0011"), "USD", "pays")), "0.01")
+    assert.strictEqual(Money.toText(Money.roundFor(d("0.0054"), "USD", "receives")), "0")
+    assert.strictEqual(Money.toText(Money.roundFor(d("1234.01"), "CLP", "pays")), "1235")
+    assert.strictEqual(Money.toText(Money.roundFor(d("1234.99"), "CLP", "receives")), "1234")
+    assert.strictEqual(Money.toText(Money.roundFor(d("12.5"), "USD", "pays")), "12.5")
+  })
+
   it("has no float error: 0.1 + 0.2 is 0.3 and 1.005 stays 1.005", () => {
     const sum = BigDecimal.sum(Schema.decodeSync(Money.Amount)(0.1), Schema.decodeSync(Money.Amount)(0.2))
     assert.strictEqual(Money.toText(sum), "0.3")

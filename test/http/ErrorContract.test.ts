@@ -24,7 +24,7 @@ describe("errors per operation in the OpenAPI documents", () => {
         assert.sameMembers(codesAt(get["401"]), ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked"])
 
         const refund = spec.paths["/api/v1/payments/{id}/refund"].post.responses
-        assert.sameMembers(codesAt(refund["422"]), ["refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient"])
+        assert.sameMembers(codesAt(refund["422"]), ["refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"])
         assert.sameMembers(codesAt(refund["409"]), ["idempotency_key_reused", "idempotency_key_in_progress"])
         assert.sameMembers(codesAt(spec.paths["/api/v1/auth/token"].post.responses["401"]), ["authentication_failed"])
         assert.notProperty(spec.paths["/api/v1/checkout/sessions/{token}"].get.responses, "401", "public: no authentication errors")

@@ -137,16 +137,19 @@ describe("pay-ins", () => {
         const api = yield* apiAs(sk)
         const [payment, reply] = yield* api.payments.createTransaction({ payload: { amount: d("540"), currency: "brl", paymentMethodId: "sbx_pix" }, headers: {}, ...withResponse })
         assert.strictEqual(reply.status, 201)
-        const usd = round(BigDecimal.multiply(BigDecimal.divideUnsafe(d("540"), d("5.40")), d("0.98")), "USD")
+        // The headline is what the merchant receives: rounded down.
+        const usd = Money.roundFor(BigDecimal.multiply(BigDecimal.divideUnsafe(d("540"), d("5.40")), d("0.98")), "USD", "receives")
         assert.strictEqual(payment.currency, "USD")
         assert.strictEqual(payment.inputCurrency, "BRL")
         assert.strictEqual(payment.inputAmount, 540)
         assert.strictEqual(payment.amount, Money.toJsonNumber(usd))
-        assert.strictEqual(payment.amountLocal, Money.toJsonNumber(round(BigDecimal.multiply(BigDecimal.multiply(usd, d("5.40")), markup), "BRL")))
+        // Priced in the rail's currency: the buyer pays exactly that, no round trip through USD.
+        assert.strictEqual(payment.amountLocal, 540)
 
         const cop = yield* api.payments.create({ payload: { amount: d("25"), paymentMethodId: "sbx_pse" }, headers: {} })
         assert.strictEqual(cop.currencyLocal, "COP")
-        assert.strictEqual(cop.amountLocal, Money.toJsonNumber(round(BigDecimal.multiply(BigDecimal.multiply(d("25"), d("4100")), markup), "COP")))
+        // Priced in USD: what the buyer pays in the rail's currency is rounded up.
+        assert.strictEqual(cop.amountLocal, Money.toJsonNumber(Money.roundFor(BigDecimal.multiply(BigDecimal.multiply(d("25"), d("4100")), markup), "COP", "pays")))
       }))
 
     it.effect("each Sandbox-Simulate value ends in its documented status", () =>

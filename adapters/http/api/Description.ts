@@ -23,7 +23,12 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
 
 - Bodies are JSON (UTF-8), fields camelCase, timestamps ISO 8601.
 - Money is in major units of its currency (\`50.00\` is fifty), never cents, and is exact: amounts
-  are decimals rounded to the currency's ISO 4217 exponent (CLP 0, USD 2), half to even.
+  are decimals with the currency's ISO 4217 exponent (CLP 0, USD 2). Every conversion and share
+  is rounded in the platform's favour: what the merchant receives (a USD headline, the USD of a
+  swap, the local money of a payout swap) down, what it or its buyer pays (fees, a refund's USD
+  share, a local price converted from USD) up. An operation whose booked amount would round to 0
+  (a swap or payout swap worth less than one unit of its target, a refund with nothing of its
+  payment's USD headline left to take) is refused with \`422 amount_rounds_to_zero\`.
 - Two environments, sandbox (\`pk_test_\`/\`sk_test_\` keys) and production (\`pk_live_\`/\`sk_live_\`).
   A credential only ever sees its own environment's data; an id of another shop or environment
   answers exactly like an unknown id (404).
@@ -49,10 +54,12 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
 ## Pay-ins
 
 - \`POST /payments\` converts a presentment \`currency\` to the USD headline at the mid rate minus
-  the FX markup (\`amount / perUsd * (1 - markup)\`), then the headline to the rail's local
-  currency at the mid rate plus the markup (\`usd * perUsd * (1 + markup)\`); each rounded to
-  its currency, half to even. The rates used are stored with the payment.
-- Fees are USD on the headline: the tier's platform fee (starter 2.9 % + 0.30, standard
+  the FX markup (\`amount / perUsd * (1 - markup)\`, rounded down). A price in the rail's own
+  currency is what the buyer pays (\`amountLocal\` = \`amount\`: only the headline carries the
+  markup); any other price goes from the headline to the rail's local currency at the mid rate
+  plus the markup (\`usd * perUsd * (1 + markup)\`, rounded up). The rates used are stored with
+  the payment.
+- Fees are USD on the headline, each percentage rounded up to the cent: the tier's platform fee (starter 2.9 % + 0.30, standard
   2.5 % + 0.25, premium 1.9 % + 0.20) plus the rail's provider fee (\`fee\` in the catalog); the
   tier's rolling reserve (10 %, 5 %, 0 %) is held back and released to \`available\` 90, 60 or 30
   days after completion (\`reserveSchedule\` in \`GET /me/balance\`). Net = amount - fees.total - reserve lands in
@@ -94,8 +101,11 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
 - A refund (\`POST /payments/{id}/refund\`) or a chargeback takes its USD from that payment's own
   share first (its net while still \`pending\`, then its rolling reserve while still held), then
   from \`available\`. What these cannot cover is **owed** by the shop: a refund may be owed only
-  while the whole balance less what is already owed covers it (else \`422 balance_insufficient\`);
-  a chargeback's shortfall is always owed.
+  while the whole balance less what is already owed covers it (else \`422 balance_insufficient\`).
+  A partial refund's USD is the headline pro rata, rounded up and never more than what is left of
+  it; the refund of the rest takes exactly what is left, so refunds in parts never take more than
+  a refund in full. A refund with nothing of the headline left to take is \`422 amount_rounds_to_zero\`.
+  A chargeback's shortfall is always owed.
 - What the shop owes is recovered from its later income: a settlement, a reserve release, a won
   chargeback or a rejected refund first repays it, in the same balance movement, and only the rest
   reaches \`available\`. \`GET /me/balance\` reports \`feeSummary.netBalance\` = available + pending +
@@ -138,7 +148,7 @@ sessions; like the document id it is forwarded to the provider and never stored.
 
 The payout balance is separate from the pay-in balance. Fund it with \`POST /me/payout/transfer\`
 (USD from pay-in \`available\`, atomically), swap USD to a payout currency with
-\`POST /me/payout/swap\` (rate = mid x (1 - markup), rounded to the currency), then
+\`POST /me/payout/swap\` (rate = mid x (1 - markup), rounded down to the currency), then
 \`POST /me/payout/send\` in the method's currency with the \`recipient\` fields that
 \`GET /me/payout/methods\` lists for it (checked field by field: CLABE check digit, CPF/CNPJ, CBU,
 CCI, RUT, phone and email formats; \`400 invalid_request\` names every bad field). The amount leaves

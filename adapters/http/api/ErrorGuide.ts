@@ -242,6 +242,11 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "Only 76.78 USD is available",
     details: { currency: "USD", requested: 100, available: 76.78, shortfall: 23.22 }
   },
+  amount_rounds_to_zero: {
+    advice: "Send an amount worth at least the smallest unit of `details.bookedCurrency` after conversion (0.01 USD for a swap or a refund's USD share).",
+    message: "0.03 BRL is less than the smallest USD unit after conversion: nothing would be booked",
+    details: { amount: 0.03, currency: "BRL", bookedCurrency: "USD" }
+  },
   amount_invalid: {
     advice: "Send an amount above 0 with the currency's decimals, within the range the message states.",
     message: "A withdrawal is at least 10 USD",

@@ -51,6 +51,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   currency_not_funded: 422,
   balance_insufficient: 422,
   amount_invalid: 422,
+  amount_rounds_to_zero: 422,
   deposit_method_required: 422,
   deposit_method_unavailable: 422,
   deposit_accounts_unavailable: 422,

@@ -164,7 +164,7 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ fromCurrency: Schema.String, amount: Amount }),
       success: Schema.Struct({ swap: SwapView })
-    }).annotate(OpenApi.Description, "Swaps a local currency of the pay-in balance to USD, atomically, at the rate of the moment (FX margin inside). 422 balance_insufficient with requested, available and shortfall in the source currency."),
+    }).annotate(OpenApi.Description, "Swaps a local currency of the pay-in balance to USD, atomically, at the rate of the moment (FX margin inside), the USD rounded down to the cent. 422 balance_insufficient with requested, available and shortfall in the source currency; 422 amount_rounds_to_zero when the amount is worth less than a cent."),
     HttpApiEndpoint.post("fundSandbox", "/me/balance/fund-sandbox", {
       payload: Schema.Struct({ currency: Schema.String, amount: Amount }),
       success: Schema.Struct({ currency: Schema.String, amount: Schema.Finite, balances: Schema.Array(CurrencyBalanceView) })

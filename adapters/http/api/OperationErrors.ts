@@ -43,7 +43,7 @@ const signed = ["authentication_failed", "not_found"] as const satisfies Codes
 const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"] as const satisfies Codes
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
 const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
-const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient"] as const satisfies Codes
+const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"] as const satisfies Codes
 
 export const operationErrors = {
   "auth.token": ["authentication_failed", "rate_limited"],
@@ -52,8 +52,8 @@ export const operationErrors = {
   "identity.me": secretKey,
   "identity.balance": secretKey,
   "identity.balanceHistory": secretKey,
-  "identity.swapQuote": [...secretKey, "fx_unavailable"],
-  "identity.swap": [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient"],
+  "identity.swapQuote": [...secretKey, "fx_unavailable", "amount_rounds_to_zero"],
+  "identity.swap": [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient", "amount_rounds_to_zero"],
   "identity.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
   "catalog.paymentMethods": [...anyKey, "not_found"],
   "payments.create": [...secretKey, ...idempotent, ...payIn],
@@ -103,8 +103,8 @@ export const operationErrors = {
   "payouts.methods": secretKey,
   "payouts.currencies": secretKey,
   "payouts.transfer": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
-  "payouts.swapQuote": [...secretKey, "amount_invalid", "fx_unavailable"],
-  "payouts.swap": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable"],
+  "payouts.swapQuote": [...secretKey, "amount_invalid", "fx_unavailable", "amount_rounds_to_zero"],
+  "payouts.swap": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable", "amount_rounds_to_zero"],
   "payouts.send": [
     ...secretKey,
     ...idempotent,

@@ -23,7 +23,7 @@ import type { PaymentMethodDef } from "../../../core/catalog/PaymentMethod.ts"
 import { Checkout, type OfferedMethod } from "../../../core/checkout/Checkout.ts"
 import type { CheckoutSession } from "../../../core/checkout/CheckoutSession.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
-import { Fx } from "../../../core/fx/Fx.ts"
+import { type Conversion, Fx } from "../../../core/fx/Fx.ts"
 import type { BuyerAddress } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
@@ -84,8 +84,9 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
       })
     })
 
-  const localAmount = (usd: BigDecimal.BigDecimal, method: PaymentMethodDef) =>
-    fx.fromUsd(usd, method.currencies[0]!).pipe(Effect.map((c) => c.converted), Effect.option)
+  // What the buyer pays on a rail: the price itself when it is in the rail's currency.
+  const localAmount = (headline: Conversion, method: PaymentMethodDef) =>
+    fx.localOf(headline, method.currencies[0]!).pipe(Effect.map((c) => c.converted), Effect.option)
 
   const methodOption = (offer: OfferedMethod, name: string, local: Option.Option<BigDecimal.BigDecimal>, checked: boolean) => {
     const m = offer.method
@@ -163,9 +164,8 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     const offered = yield* checkout.methods(session)
     const methods = offered.map((o) => o.method)
     const headline = yield* payments.headline(session.amount, session.currency).pipe(Effect.option)
-    const usd = Option.map(headline, (h) => h.conversion.converted)
     const locals = new Map<string, Option.Option<BigDecimal.BigDecimal>>()
-    for (const { method: m } of offered) locals.set(m.id, Option.isNone(usd) ? Option.none() : yield* localAmount(usd.value, m))
+    for (const { method: m } of offered) locals.set(m.id, Option.isNone(headline) ? Option.none() : yield* localAmount(headline.value.conversion, m))
     // The amount in the buyer's currency: the rails' currency when they share one, else as created.
     const currencies = [...new Set(methods.map((m) => m.currencies[0]!))]
     const single = currencies.length === 1 ? methods[0] : undefined
