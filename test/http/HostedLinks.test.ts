@@ -6,7 +6,10 @@
  * sandbox provider's form need the capability the create response carries.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { createHash } from "node:crypto"
+import { CheckoutSessionStore } from "../../core/ports/CheckoutSessionStore.ts"
+import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { baseUrl, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
@@ -52,8 +55,8 @@ for (const target of storeTargets("hostedlinks")) {
           const victimMerchant = yield* createMerchant({ name: "Victim", email: "ops@victim.test" })
           const victim = victimMerchant.keys.sandbox.secretKey
 
-          // The attacker moves its shop 300 days ahead, then mints ids as fast as it can.
-          const advanced = yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: attacker, body: { seconds: 300 * 86_400 } })
+          // The attacker moves its shop two days ahead, then mints ids as fast as it can.
+          const advanced = yield* call("POST", "/api/v1/sandbox/clock/advance", { bearer: attacker, body: { seconds: 2 * 86_400 } })
           assert.strictEqual(advanced.status, 200, JSON.stringify(advanced.body))
           const before = Date.now()
           const mine: Array<string> = []
@@ -138,6 +141,38 @@ for (const target of storeTargets("hostedlinks")) {
           })
           assert.strictEqual(paid.status, 303)
           assert.strictEqual(yield* status(sk, hosted.transactionId), "completed")
+        }))
+
+      it.effect("a checkout session is stored by its token's hash: the token opens it, the stored value does not", () =>
+        Effect.gen(function*() {
+          const sk = (yield* createMerchant()).keys.sandbox.secretKey
+          const created = yield* call("POST", "/api/v1/checkout/sessions", { bearer: sk, body: { amount: 30, country: "BR" } })
+          assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+          const token: string = created.body.token
+          assert.match(token, /^cst_[0-9A-Za-z]{33}$/)
+          const store = yield* CheckoutSessionStore
+          assert.isTrue(Option.isNone(yield* store.findByToken(token)), "the raw token is not a key of the store")
+          const hash = createHash("sha256").update(token).digest("hex")
+          const stored = Option.getOrThrow(yield* store.findByToken(hash))
+          assert.strictEqual(stored.token, hash)
+          assert.notInclude(JSON.stringify(stored), token)
+          // The token opens the page and the public read; the stored hash opens nothing.
+          assert.strictEqual((yield* fetchManual(`/checkout/${token}`)).status, 200)
+          const read = yield* call("GET", `/api/v1/checkout/sessions/${token}`)
+          assert.strictEqual(read.status, 200)
+          assert.strictEqual(read.body.token, token)
+          assert.strictEqual((yield* fetchManual(`/checkout/${hash}`)).status, 404)
+          assert.strictEqual((yield* call("GET", `/api/v1/checkout/sessions/${hash}`)).status, 404)
+
+          // The payment its select creates: stored with its link token, opened by it alone.
+          const picked = yield* call("POST", `/api/v1/checkout/sessions/${token}/select`, {
+            body: { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "52998224725" } }
+          })
+          assert.strictEqual(picked.status, 200, JSON.stringify(picked.body))
+          const link = new URL(picked.body.checkoutUrl)
+          const payment = Option.getOrThrow(yield* (yield* PaymentStore).findById(picked.body.transactionId))
+          assert.strictEqual(link.searchParams.get("token"), payment.linkToken)
+          assert.strictEqual((yield* fetchManual(link.pathname + link.search)).status, 307)
         }))
     })
   })

@@ -218,7 +218,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
       ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
-      ${script(session.token, t.script)}`
+      ${script(token, t.script)}`
     return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
 
