@@ -69,9 +69,21 @@ export const idText = (time: number, count: number, random: Uint8Array): string 
   let out = ""
   for (let shift = 45; shift >= 0; shift -= 5) out += crockford[Math.floor(time / 2 ** shift) & 0x1f]
   // 80 bits: the counter's 24, then the 56 random ones, five at a time.
-  let tail = BigInt(count)
-  for (const b of random) tail = (tail << 8n) | BigInt(b)
-  for (let shift = 75n; shift >= 0n; shift -= 5n) out += crockford[Number((tail >> shift) & 31n)]
+  let accumulator = 0
+  let bits = 0
+  const push = (byte: number) => {
+    accumulator = (accumulator << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      bits -= 5
+      out += crockford[(accumulator >>> bits) & 0x1f]
+    }
+    accumulator &= (1 << bits) - 1
+  }
+  push((count >>> 16) & 0xff)
+  push((count >>> 8) & 0xff)
+  push(count & 0xff)
+  for (const b of random) push(b)
   return out
 }
 
