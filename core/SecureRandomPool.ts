@@ -1,15 +1,16 @@
 /**
  * `SecureRandom` drawn from a pool: `getRandomValues` fills 4 KiB at a time and each draw copies
- * its bytes out, as Node's own `crypto.randomUUID` does. Every id is a ULID with 10 random bytes,
- * and a call into the CSPRNG per id cost more than the id (`npm run bench`). The bytes are the
- * same CSPRNG output; each is handed out once.
+ * its bytes out, as Node's own `crypto.randomUUID` does. Every id draws 7 fresh random bytes
+ * (`Ids.ts`), and a call into the CSPRNG per id cost more than the id (`npm run bench`). The bytes
+ * are the same CSPRNG output; each is handed out once.
  */
 import { Layer } from "effect"
 import { SecureRandom } from "effect/crypto"
 
 const poolBytes = 4096
 
-const pooled = () => {
+/** A draw from a new pool: `size` bytes, each handed out once. */
+export const make = () => {
   let pool = new Uint8Array(0)
   let offset = 0
   return (size: number): Uint8Array => {
@@ -26,4 +27,4 @@ const pooled = () => {
   }
 }
 
-export const layer: Layer.Layer<SecureRandom.SecureRandom> = Layer.sync(SecureRandom.SecureRandom, () => SecureRandom.make(pooled()))
+export const layer: Layer.Layer<SecureRandom.SecureRandom> = Layer.sync(SecureRandom.SecureRandom, () => SecureRandom.make(make()))

@@ -26,6 +26,7 @@ import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type CreateCode, type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
+import { secretHasher } from "../Secrets.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
@@ -90,6 +91,8 @@ export class Checkout extends Context.Service<Checkout, {
       const ids = yield* Ids
       const clocks = yield* ShopClocks
       const tenancy = yield* TenancyStore
+      // A session is found by the SHA-256 of its token: the store never holds the token itself.
+      const hashToken = yield* secretHasher
 
       const notFound = (token: string) =>
         apiError("checkout_session_not_found", "This checkout session does not exist or has expired (sessions last 24 hours)", {
@@ -116,8 +119,9 @@ export class Checkout extends Context.Service<Checkout, {
           )
         }
         const now = yield* DateTime.now
+        const token = yield* ids.secret("cst_", 24)
         const base = {
-          token: yield* ids.secret("cst_", 24),
+          token: yield* hashToken(token),
           environment: scope.environment,
           merchantId: scope.merchant.id,
           shopId: scope.shop.id,
@@ -144,7 +148,7 @@ export class Checkout extends Context.Service<Checkout, {
             completedTxId: null
           }
           yield* store.insert(session)
-          return { session, payment: null, missingFields: [], local: null, amountUsd: conversion.converted }
+          return { session, token, payment: null, missingFields: [], local: null, amountUsd: conversion.converted }
         }
 
         // One-shot: individual fields win; the block only fills gaps with its valid values.
@@ -186,6 +190,7 @@ export class Checkout extends Context.Service<Checkout, {
           yield* store.insert(session)
           return {
             session,
+            token,
             payment,
             missingFields: [],
             local: { amount: payment.amountLocal, currency: payment.currencyLocal },
@@ -218,6 +223,7 @@ export class Checkout extends Context.Service<Checkout, {
         yield* store.insert(session)
         return {
           session,
+          token,
           payment: null,
           missingFields: missing,
           local: { amount: local.converted, currency: local.to },
@@ -227,7 +233,7 @@ export class Checkout extends Context.Service<Checkout, {
 
       // A session expires on its shop's clock (a sandbox shop's test clock moves it too).
       const get = Effect.fn("Checkout.get")(function*(token: string) {
-        const found = yield* store.findByToken(token)
+        const found = yield* store.findByToken(yield* hashToken(token))
         if (
           Option.isNone(found) ||
           DateTime.isGreaterThanOrEqualTo(yield* clocks.now(found.value.environment, found.value.shopId), found.value.expiresAt)

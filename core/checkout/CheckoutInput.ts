@@ -51,6 +51,8 @@ export interface OfferedMethod {
 
 export interface Created {
   readonly session: CheckoutSession
+  /** The session's token, as the buyer's link carries it (the session keeps only its hash). */
+  readonly token: string
   /** The transaction, when one-shot data was complete. */
   readonly payment: Payment | null
   readonly missingFields: ReadonlyArray<string>

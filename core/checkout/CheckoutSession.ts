@@ -50,7 +50,10 @@ export type Customer = typeof Customer.Type
 export const CheckoutSession = Schema.Struct({
   /** `cs_...`; in one-shot mode with complete data, the transaction id. */
   id: Schema.String,
-  /** The public, unguessable token of the buyer's URL. */
+  /**
+   * Lowercase hex SHA-256 of the public, unguessable token of the buyer's URL (24 random bytes):
+   * the session is found by it, and the token itself is never stored.
+   */
   token: Schema.String,
   environment: Environment,
   merchantId: Schema.String,

@@ -41,6 +41,7 @@ import { expireJob, JobKinds, type Lifecycle } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
 import * as PaymentState from "./PaymentState.ts"
 import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
+import { linkTokenBytes } from "./PaymentView.ts"
 import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import { noProviderReason, Routing } from "../routing/Routing.ts"
@@ -356,6 +357,7 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
       userPhone: input.userPhone ?? null,
       userIp: input.userIp ?? null,
       hostedCheckout: input.hostedCheckout === true,
+      linkToken: yield* ids.secret("", linkTokenBytes),
       returnUrl: input.returnUrl ?? null,
       simulate: simulate ?? null,
       failureReason: null,

@@ -87,6 +87,8 @@ export const makeRecordIncoming = Effect.fnUntraced(function*(lifecycle: Lifecyc
       userPhone: null,
       userIp: null,
       hostedCheckout: false,
+      // Received, never sent to a form: no hosted link.
+      linkToken: null,
       returnUrl: null,
       simulate: null,
       failureReason: null,

@@ -122,6 +122,12 @@ export const Payment = Schema.Struct({
   userPhone: Schema.NullOr(Schema.String),
   userIp: Schema.NullOr(Schema.String),
   hostedCheckout: Schema.Boolean,
+  /**
+   * The capability of the payment's hosted link (`/c/{id}?token=`, `PaymentView.checkoutUrlOf`):
+   * random, 24 bytes; the id alone opens nothing. Payments written before it existed have none,
+   * and their link answers as an unknown one.
+   */
+  linkToken: Schema.NullOr(Schema.String).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   returnUrl: Schema.NullOr(Schema.String),
   /** Sandbox only: what the merchant asked to simulate. */
   simulate: Schema.NullOr(SandboxSimulate),
@@ -215,6 +221,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   userPhone: p.userPhone,
   userIp: p.userIp,
   hostedCheckout: p.hostedCheckout,
+  linkToken: p.linkToken,
   returnUrl: p.returnUrl,
   simulate: p.simulate,
   failureReason: p.failureReason,

@@ -5,6 +5,7 @@
 import { DateTime } from "effect"
 import { iconUrl } from "../catalog/Icons.ts"
 import { toJsonNumber as n } from "../Money.ts"
+import { safeEqual } from "../Secrets.ts"
 import type { Payment } from "./Payment.ts"
 import { publicStatus } from "./PaymentState.ts"
 
@@ -29,9 +30,24 @@ const tags = (p: Payment) => ({ tag1: p.tag1, tag2: p.tag2, tag3: p.tag3 })
 const presentment = (p: Payment) =>
   p.inputCurrency === null || p.inputAmount === null ? {} : { inputCurrency: p.inputCurrency, inputAmount: n(p.inputAmount) }
 
-/** `{checkout_url}/c/{transactionId}?returnUrl=<encoded>`. */
-export const checkoutUrlOf = (checkoutUrl: string, p: Payment) =>
-  `${checkoutUrl}/c/${encodeURIComponent(p.id)}${p.returnUrl === null ? "" : `?returnUrl=${encodeURIComponent(p.returnUrl)}`}`
+/** Random bytes of a payment's hosted-link capability (`Payment.linkToken`): 192 bits. */
+export const linkTokenBytes = 24
+
+/**
+ * `{checkout_url}/c/{transactionId}?returnUrl=<encoded>&token=<linkToken>`: the id names the
+ * payment, the token opens it (`opensLink`), so a guessed or listed id opens nothing.
+ */
+export const checkoutUrlOf = (checkoutUrl: string, p: Payment) => {
+  const query = [
+    ...(p.returnUrl === null ? [] : [`returnUrl=${encodeURIComponent(p.returnUrl)}`]),
+    ...(p.linkToken === null ? [] : [`token=${encodeURIComponent(p.linkToken)}`])
+  ]
+  return `${checkoutUrl}/c/${encodeURIComponent(p.id)}${query.length === 0 ? "" : `?${query.join("&")}`}`
+}
+
+/** Whether `token` is the payment's link token, compared in constant time; a payment with none opens to no token. */
+export const opensLink = (p: Payment, token: string | undefined): boolean =>
+  p.linkToken !== null && token !== undefined && token.length === p.linkToken.length && safeEqual(token, p.linkToken)
 
 /** What the create response and the read record both show. */
 const money = (p: Payment) => ({

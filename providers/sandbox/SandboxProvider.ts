@@ -15,6 +15,10 @@
  * The engine applies the immediate outcomes through a job; the provider answers `status` from the
  * reference alone. Callbacks to this provider are signed like any other (HMAC-SHA256 with the
  * sandbox callback secret).
+ *
+ * Its payment form (`paymentFormUrl`, `/sandbox/pay/{transactionId}?secret=`) carries a secret
+ * drawn for that charge (24 random bytes): the form shows, pays or fails the payment only with it,
+ * so an id (listed, guessed) or a cross-site POST does nothing.
  */
 import { Clock, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
@@ -28,12 +32,37 @@ import {
   SandboxSimulate
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import { toBase62 } from "../../core/Ids.ts"
+import { safeEqual } from "../../core/Secrets.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 
 export const sandboxProviderId = "sandbox"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
 export const slowPaymentAfterMs = 2 * 60_000
+
+/** Random bytes of a form's secret: 192 bits. */
+const formSecretBytes = 24
+
+/** `{formBaseUrl}/sandbox/pay/{transactionId}?secret=<random>`: the form of one charge. */
+export const formUrlOf = (formBaseUrl: string, transactionId: string, secret: string) =>
+  `${formBaseUrl}/sandbox/pay/${encodeURIComponent(transactionId)}?secret=${encodeURIComponent(secret)}`
+
+/** The secret of a form URL this provider wrote; none for any other. */
+export const formSecretOf = (paymentFormUrl: string): string | undefined => {
+  try {
+    const secret = new URL(paymentFormUrl).searchParams.get("secret")
+    return secret === null || secret === "" ? undefined : secret
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `given` is the secret of the charge's form, compared in constant time. */
+export const opensForm = (paymentFormUrl: string, given: string | undefined): boolean => {
+  const secret = formSecretOf(paymentFormUrl)
+  return secret !== undefined && given !== undefined && given.length === secret.length && safeEqual(given, secret)
+}
 
 const scenarios = ["none", ...SandboxSimulate.literals] as const
 
@@ -77,7 +106,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
       Effect.map(Clock.currentTimeMillis, (ms) => ({
         providerRef: providerRefOf(request.simulate ?? "none", ms, request.transactionId),
         status: "pending" as const,
-        paymentFormUrl: `${options.formBaseUrl}/sandbox/pay/${encodeURIComponent(request.transactionId)}`,
+        paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, toBase62(globalThis.crypto.getRandomValues(new Uint8Array(formSecretBytes)))),
         paymentData: paymentData(request.method, request)
       })),
     status: (providerRef, transactionId) =>

@@ -111,12 +111,12 @@ describe("buyer data a provider needs", () => {
       assert.deepStrictEqual(created.missingFields, ["userAddress"])
       assert.strictEqual(boleto.calls.length, 0)
 
-      const missing = failureOf(yield* Effect.exit(checkout.select(created.session.token, {}, undefined))) as { code?: string } | undefined
+      const missing = failureOf(yield* Effect.exit(checkout.select(created.token, {}, undefined))) as { code?: string } | undefined
       assert.strictEqual(missing?.code, "missing_required_fields")
-      const payment = yield* checkout.select(created.session.token, { customer: { address } }, undefined)
+      const payment = yield* checkout.select(created.token, { customer: { address } }, undefined)
       assert.strictEqual(payment.status, "pending")
       assert.deepStrictEqual(boleto.calls.map((c) => c.customer.address), [address])
-      assert.strictEqual((yield* checkout.get(created.session.token)).customer.address, null, "forwarded, never kept")
+      assert.strictEqual((yield* checkout.get(created.token)).customer.address, null, "forwarded, never kept")
 
       // Given at creation (the customer block), the transaction is created at once.
       const oneShot = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer, customer: { address } })

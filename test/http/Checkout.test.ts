@@ -104,8 +104,11 @@ describe("hosted checkout API", () => {
         assert.match(reply.sessionId, /^TXN-/)
         assert.strictEqual(reply.currencyLocal, "BRL")
         assert.isNumber(reply.amountLocal)
-        assert.strictEqual(reply.checkoutUrl, `http://pay.test.local/c/${reply.sessionId}?returnUrl=${encodeURIComponent("https://shop.example/thanks")}`)
         const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(reply.sessionId))
+        assert.strictEqual(
+          reply.checkoutUrl,
+          `http://pay.test.local/c/${reply.sessionId}?returnUrl=${encodeURIComponent("https://shop.example/thanks")}&token=${stored.linkToken}`
+        )
         assert.strictEqual(stored.userEmail, "individual@example.com")
         assert.strictEqual(stored.userName, "Ana Souza")
         assert.strictEqual(stored.merchantOrderId, "o-2")
@@ -151,7 +154,9 @@ describe("hosted checkout API", () => {
 
         const [picked, pickedResponse] = yield* select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "GODE561231GR8" } })
         assert.strictEqual(pickedResponse.status, 200)
-        assert.strictEqual(picked.checkoutUrl, `http://pay.test.local/c/${picked.transactionId}?returnUrl=${encodeURIComponent("https://shop.example/r")}`)
+        const pickedUrl = new URL(picked.checkoutUrl)
+        assert.strictEqual(pickedUrl.origin + pickedUrl.pathname, `http://pay.test.local/c/${picked.transactionId}`)
+        assert.strictEqual(pickedUrl.searchParams.get("returnUrl"), "https://shop.example/r")
         const [read] = yield* readSession(token)
         assert.strictEqual(read.completedTxId, picked.transactionId)
         assert.strictEqual(read.status, "completed")
@@ -163,7 +168,7 @@ describe("hosted checkout API", () => {
         // 307 to the provider's form (a page, not the API: its raw status and Location), and
         // merchantOrderId in the payment's events.
         const base = yield* baseUrl
-        const redirect = yield* Effect.promise(() => fetch(`${base}/c/${picked.transactionId}`, { redirect: "manual" }))
+        const redirect = yield* Effect.promise(() => fetch(`${base}${pickedUrl.pathname}${pickedUrl.search}`, { redirect: "manual" }))
         assert.strictEqual(redirect.status, 307)
         const payment = Option.getOrThrow(yield* (yield* PaymentStore).findById(picked.transactionId))
         assert.strictEqual(redirect.headers.get("location"), payment.paymentFormUrl)

@@ -251,7 +251,10 @@ describe("pay-ins", () => {
           payload: { amount: d("10"), paymentMethodId: "sbx_pix", hostedCheckout: true, returnUrl: "https://shop.example/done?x=1&y=2", ...buyer },
           headers: {}
         })
-        assert.strictEqual(hosted.checkoutUrl, `http://pay.test.local/c/${hosted.transactionId}?returnUrl=${encodeURIComponent("https://shop.example/done?x=1&y=2")}`)
+        const hostedUrl = new URL(hosted.checkoutUrl ?? "")
+        assert.strictEqual(hostedUrl.origin + hostedUrl.pathname, `http://pay.test.local/c/${hosted.transactionId}`)
+        assert.strictEqual(hostedUrl.searchParams.get("returnUrl"), "https://shop.example/done?x=1&y=2")
+        assert.match(hostedUrl.searchParams.get("token") ?? "", /^[0-9A-Za-z]{32,}$/)
         assert.notProperty(hosted, "paymentFormUrl")
 
         // Raw reads: another shop's id must answer exactly as an unknown one, down to the envelope's
@@ -299,14 +302,16 @@ describe("pay-ins", () => {
         const { sk } = yield* sandboxMerchant
         const api = yield* apiAs(sk)
         const created = yield* api.payments.create({ payload: { amount: d("12"), paymentMethodId: "sbx_cash" }, headers: {} })
-        const path = new URL(created.paymentFormUrl ?? "").pathname
+        const formUrl = new URL(created.paymentFormUrl ?? "")
+        const path = formUrl.pathname + formUrl.search
+        const secret = formUrl.searchParams.get("secret") ?? ""
         const base = yield* baseUrl
         const form = yield* Effect.promise(() => fetch(base + path).then(async (r) => ({ status: r.status, html: await r.text() })))
         assert.strictEqual(form.status, 200)
         assert.include(form.html, `${created.amountLocal.toFixed(2)} ${created.currencyLocal}`)
         assert.include(form.html, "value=\"paid\"")
         const paid = yield* Effect.promise(() =>
-          fetch(base + path, { method: "POST", body: new URLSearchParams({ action: "paid" }), redirect: "manual" })
+          fetch(base + formUrl.pathname, { method: "POST", body: new URLSearchParams({ action: "paid", secret }), redirect: "manual" })
         )
         assert.strictEqual(paid.status, 303)
         assert.strictEqual((yield* api.payments.get({ params: { id: created.transactionId } })).status, "completed")

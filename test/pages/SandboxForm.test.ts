@@ -21,7 +21,8 @@ describe.skipIf(chromiumPath === undefined)("the sandbox provider's form in the 
             call("POST", "/api/v1/payments", { bearer: sk, body: { amount: 20, paymentMethodId, userName: "Ana Souza", userEmail: "ana@example.com" } }),
             (r) => {
               assert.strictEqual(r.status, 201, JSON.stringify(r.body))
-              return `/sandbox/pay/${r.body.transactionId}`
+              const form = new URL(r.body.paymentFormUrl)
+              return form.pathname + form.search
             }
           )
         const brazil = yield* pay("sbx_pix")

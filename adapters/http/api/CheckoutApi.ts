@@ -38,8 +38,10 @@ export const CreateSessionBody = Schema.Struct({
 
 export const SessionCreated = Schema.Struct({
   sessionId: Schema.String.annotate({ description: "`cs_...`; the transaction id in one-shot mode" }),
-  token: Schema.String,
-  checkoutUrl: Schema.String,
+  token: Schema.String.annotate({ description: "The session's capability (24 random bytes): its page and its public endpoints open with it" }),
+  checkoutUrl: Schema.String.annotate({
+    description: "`{checkout_url}/checkout/{token}` (selector, awaiting details) or, with the transaction created, `{checkout_url}/c/{transactionId}?returnUrl=<encoded>&token=<link token>` (the token opens it; the id alone answers 404)"
+  }),
   paymentMethodId: Schema.NullOr(Schema.String),
   status: SessionStatus,
   amount: Money.annotate({ description: "USD headline" }),
@@ -89,7 +91,7 @@ export const SelectBody = Schema.Struct({
 export const SelectResult = Schema.Struct({
   sessionId: Schema.String,
   transactionId: Schema.String,
-  checkoutUrl: Schema.String,
+  checkoutUrl: Schema.String.annotate({ description: "`{checkout_url}/c/{transactionId}?returnUrl=<encoded>&token=<link token>`: the buyer's link; the token (24 random bytes) opens it, the id alone answers 404. Returned where the payment is created, not on reads" }),
   status: PaymentStatus
 }).annotate({ identifier: "CheckoutSelected" })
 

@@ -135,6 +135,12 @@ plus a phone (with country code) on rails that require one; the same rule applie
 legacy call never answers \`awaiting_details\`, since its response is a payment). The buyer's
 IP is taken when the page is opened, from the trusted proxy hop, and forwarded as \`userIp\`.
 
+The buyer's links are capabilities, not ids: \`{checkout_url}/checkout/{token}\` opens with the
+session's token, \`{checkout_url}/c/{transactionId}?returnUrl=…&token=…\` with the payment's
+link token (in the \`checkoutUrl\` a create, a one-shot session or a select returns), and the
+sandbox provider's form with the secret its \`paymentFormUrl\` carries. Each is 24 random bytes,
+compared in constant time; a link without its token answers 404, as an unknown id does.
+
 Some rails' providers need more of the buyer than the amount: a Brazilian boleto prints the
 payer's postal address and phone. \`GET /payment-methods\` lists, per method, the
 \`requiredFields\` without which no provider configured for the shop can charge it. A provider

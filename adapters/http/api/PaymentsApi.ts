@@ -87,8 +87,10 @@ export const CreatedPayment = Schema.Struct({
   iconUrl: Schema.String,
   fees: Fees,
   settlement: SettlementView,
-  paymentFormUrl: Schema.optional(Schema.String),
-  checkoutUrl: Schema.optional(Schema.String),
+  paymentFormUrl: Schema.optional(Schema.String.annotate({
+    description: "The provider's form for the buyer; the sandbox provider's is `/sandbox/pay/{transactionId}?secret=<per-charge secret>`, which opens only with its secret"
+  })),
+  checkoutUrl: Schema.optional(Schema.String.annotate({ description: "`{checkout_url}/c/{transactionId}?returnUrl=<encoded>&token=<link token>`: the buyer's link; the token (24 random bytes) opens it, the id alone answers 404. Returned where the payment is created, not on reads" })),
   paymentData: PaymentData,
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,

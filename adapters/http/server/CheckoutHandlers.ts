@@ -20,15 +20,15 @@ import { HttpConfig } from "./HttpConfig.ts"
 
 const encodeBody = Schema.encodeSync(CreateSessionBody)
 
-export const sessionPageUrl = (checkoutUrl: string, session: CheckoutSession) =>
-  `${checkoutUrl}/checkout/${encodeURIComponent(session.token)}`
+/** `{checkout_url}/checkout/{token}`: the session's page, opened by its token. */
+export const sessionPageUrl = (checkoutUrl: string, token: string) => `${checkoutUrl}/checkout/${encodeURIComponent(token)}`
 
 const createdView = (created: Created, checkoutUrl: string) => {
-  const { local, payment, session } = created
+  const { local, payment, session, token } = created
   return {
     sessionId: session.id,
-    token: session.token,
-    checkoutUrl: payment === null ? sessionPageUrl(checkoutUrl, session) : checkoutUrlOf(checkoutUrl, payment),
+    token,
+    checkoutUrl: payment === null ? sessionPageUrl(checkoutUrl, token) : checkoutUrlOf(checkoutUrl, payment),
     paymentMethodId: session.paymentMethodId,
     status: session.status,
     amount: toJsonNumber(created.amountUsd),
@@ -42,9 +42,10 @@ const createdView = (created: Created, checkoutUrl: string) => {
   }
 }
 
-export const readSessionView = (s: CheckoutSession) => ({
+/** A session as its public read shows it; `token` is the one the caller opened it with (the session keeps its hash). */
+export const readSessionView = (s: CheckoutSession, token: string) => ({
   sessionId: s.id,
-  token: s.token,
+  token,
   status: s.status,
   amount: toJsonNumber(s.amount),
   currency: s.currency,
@@ -88,7 +89,7 @@ export const CheckoutPublicHandlers = HttpApiBuilder.group(Api, "checkoutPublic"
     const http = yield* HttpConfig
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      .handle("getSession", ({ params }) => documented("checkoutPublic.getSession", Effect.map(checkout.get(params.token), readSessionView)))
+      .handle("getSession", ({ params }) => documented("checkoutPublic.getSession", Effect.map(checkout.get(params.token), (s) => readSessionView(s, params.token))))
       .handle("select", ({ params, payload }) =>
         documented("checkoutPublic.select", Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest

@@ -9,7 +9,8 @@
  *   `data-requires`); they go to select as `customer.phone` and `customer.address`, and a 422
  *   `missing_required_fields` naming them is shown next to them.
  * - `POST /checkout/{token}/select`: the same-origin twin of the API's select, for the page.
- * - `GET /c/{transactionId}`: 307 to the provider's payment form.
+ * - `GET /c/{transactionId}?token=`: 307 to the provider's payment form, with the payment's link
+ *   token (`PaymentView.checkoutUrlOf`); without it, 404 as for an unknown payment.
  *
  * Opening the page records the buyer's address (trusted forwarded hop, see `ClientIp.ts`).
  * Expired, unknown and already used sessions get a clear page, never a stack trace.
@@ -29,12 +30,12 @@ import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../core/ports/TenancyStore.ts"
 import type { FieldName } from "../../../core/payments/BuyerData.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
-import { checkoutUrlOf } from "../../../core/payments/PaymentView.ts"
+import { checkoutUrlOf, opensLink } from "../../../core/payments/PaymentView.ts"
 import { SelectBody } from "../api/CheckoutApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, formatAmount, page } from "./Html.ts"
+import { escapeHtml, formatAmount, page, queryParam } from "./Html.ts"
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "./RequestLifecycle.ts"
@@ -217,7 +218,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
       ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
-      ${script(session.token, t.script)}`
+      ${script(token, t.script)}`
     return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
 
@@ -247,9 +248,13 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     )
   })
 
+  // The payment's link token opens it; an id alone, or another payment's token, answers as an
+  // unknown id does (same page, same status), so a guessed id learns nothing.
   const redirectToProvider = Effect.gen(function*() {
     const { transactionId = "" } = yield* HttpRouter.params
-    const payment = yield* store.findById(transactionId)
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const token = queryParam(request.url, "token")
+    const payment = Option.filter(yield* store.findById(transactionId), (p) => opensLink(p, token))
     if (Option.isNone(payment)) {
       return page("Payment not found", "<h1>Payment not found</h1><p>This payment link does not exist.</p>", { status: 404 })
     }

@@ -45,3 +45,6 @@ export const formatAmount = (amount: BigDecimal.BigDecimal, currency: string) =>
   const value = Number(Money.toText(amount)).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
   return `${value} ${currency}`
 }
+
+/** The first value of query parameter `name` of a request URL (path and query), if any. */
+export const queryParam = (url: string, name: string): string | undefined => new URL(url, "http://request").searchParams.get(name) ?? undefined

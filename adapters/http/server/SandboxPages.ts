@@ -4,6 +4,11 @@
  * send its signed callback, which the engine verifies and applies like any provider's. It speaks
  * the buyer's language as the checkout pages do (`PageText.languageFor`: the payment's country,
  * unless the browser asks for a language the pages speak).
+ *
+ * The form opens with the secret its URL carries (`?secret=`, drawn for the charge by the sandbox
+ * provider), and a POST needs it in its body: without it, or with another charge's, the answer is
+ * the 404 of an unknown payment, before anything else is read, so neither a guessed id nor a
+ * cross-site form can pay or fail a payment, nor learn that it exists.
  */
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Mac } from "effect/crypto"
@@ -12,12 +17,13 @@ import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { publicStatus } from "../../../core/payments/PaymentState.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { signatureHeader } from "../../../core/Signatures.ts"
-import { sandboxProviderId } from "../../../providers/sandbox/SandboxProvider.ts"
+import { opensForm, sandboxProviderId } from "../../../providers/sandbox/SandboxProvider.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, formatAmount, page } from "./Html.ts"
+import { escapeHtml, formatAmount, page, queryParam } from "./Html.ts"
 import { type Language, languageFor, pageText } from "./PageText.ts"
 
 const Action = Schema.Struct({ action: Schema.Literals(["paid", "failed"]) })
+const Secret = Schema.Struct({ secret: Schema.String })
 
 /** `returnUrl` with `transactionId` and `status` added to its query (its own parameters kept). */
 export const withOutcome = (returnUrl: string, transactionId: string, status: string) => {
@@ -42,12 +48,18 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
   const config = yield* HttpConfig
   const mac = yield* Mac.Mac
 
-  const load = (id: string) =>
-    Effect.map(store.findById(id), Option.filter((p) => p.environment === "sandbox" && p.provider === sandboxProviderId))
+  /** The sandbox payment `id`, when `secret` is its form's. */
+  const load = (id: string, secret: string | undefined) =>
+    Effect.map(
+      store.findById(id),
+      Option.filter((p) => p.environment === "sandbox" && p.provider === sandboxProviderId && opensForm(p.paymentFormUrl, secret))
+    )
 
   const show = Effect.gen(function*() {
     const { id = "" } = yield* HttpRouter.params
-    const found = yield* load(id)
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const secret = queryParam(request.url, "secret")
+    const found = yield* load(id, secret)
     if (Option.isNone(found)) return notFoundPage(yield* languageOf(null))
     const p = found.value
     const language = yield* languageOf(p.country)
@@ -55,7 +67,7 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
     const status = publicStatus(p.status)
     const action = `/sandbox/pay/${encodeURIComponent(p.id)}`
     const buttons = status === "pending"
-      ? `<form method="post" action="${escapeHtml(action)}"><p>
+      ? `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="secret" value="${escapeHtml(secret ?? "")}"><p>
            <button name="action" value="paid">${escapeHtml(t.pay)}</button>
            <button class="secondary" name="action" value="failed">${escapeHtml(t.fail)}</button></p></form>`
       : ""
@@ -73,7 +85,8 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
 
   const act = Effect.gen(function*() {
     const { id = "" } = yield* HttpRouter.params
-    const found = yield* load(id)
+    const formSecret = Option.getOrUndefined(Option.map(yield* HttpServerRequest.schemaBodyUrlParams(Secret).pipe(Effect.option), (s) => s.secret))
+    const found = yield* load(id, formSecret)
     if (Option.isNone(found)) return notFoundPage(yield* languageOf(null))
     const form = yield* HttpServerRequest.schemaBodyUrlParams(Action).pipe(Effect.option)
     if (Option.isNone(form)) {
@@ -86,7 +99,7 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
     const body = JSON.stringify({ reference: p.providerRef, transactionId: p.id, status: form.value.action === "paid" ? "completed" : "failed" })
     const signature = yield* signatureHeader(body, [secret]).pipe(Effect.provideService(Mac.Mac, mac))
     yield* payments.handleCallback(sandboxProviderId, { "x-sandbox-signature": signature }, body).pipe(Effect.orDie)
-    if (p.returnUrl === null) return HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}`, { status: 303 })
+    if (p.returnUrl === null) return HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}?secret=${encodeURIComponent(formSecret ?? "")}`, { status: 303 })
     // Back to the shop, telling it which payment and how it ended (the shop confirms with the API).
     const status = Option.match(yield* store.findById(p.id), { onNone: () => p.status, onSome: (now) => now.status })
     return HttpServerResponse.redirect(withOutcome(p.returnUrl, p.id, status), { status: 303 })

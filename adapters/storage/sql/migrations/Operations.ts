@@ -141,5 +141,11 @@ export const operations = {
   // A payment's page lists the journal entries of the payment and its claims by reference.
   "0023_journal_entries_by_reference": statements(
     `CREATE INDEX journal_entries_by_reference ON journal_entries (environment, shop_id, reference)`
+  ),
+  // Checkout sessions are found by the SHA-256 of their token (core/checkout/Checkout.ts): the
+  // sessions written before keep working, their tokens replaced by their hashes.
+  "0024_checkout_session_token_hashes": statements(
+    `UPDATE checkout_sessions SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex')`,
+    `UPDATE checkout_sessions SET data = jsonb_set(data, '{token}', to_jsonb(token))`
   )
 }
