@@ -18,7 +18,7 @@ export const SettlementView = Schema.Struct({
   delay: Schema.String,
   reserve: Money,
   status: Schema.String
-}).annotate({ identifier: "Settlement" })
+}).annotate({ identifier: "PaymentSettlement", description: "How the payment settles into the balance" })
 
 const Tags = {
   tag1: Schema.NullOr(Schema.String),
