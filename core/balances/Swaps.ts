@@ -70,15 +70,23 @@ export const checkSandboxFunding = Effect.fnUntraced(function*(
 /** What funding a balance with test money can fail with (`checkSandboxFunding`). */
 export type FundSandboxCode = "fund_sandbox_only" | "invalid_request" | "fx_unavailable"
 
+/** What a client calls a swap's currency and amount: a refusal names the field it sent. */
+export interface SwapFields {
+  readonly currency: string
+  readonly amount: string
+}
+
 export class Swaps extends Context.Service<Swaps, {
-  readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) => Effect.Effect<{
+  /** `fields`: the names the caller's client gave the currency and the amount, which a refusal names (default `fromCurrency`, `amount`). */
+  readonly quote: (scope: ShopRef, from: string, amount: BigDecimal.BigDecimal, fields?: SwapFields) => Effect.Effect<{
     readonly conversion: Conversion
     readonly available: BigDecimal.BigDecimal
   }, ApiErrorOf<"invalid_request" | "fx_unavailable" | "amount_rounds_to_zero">>
   readonly swap: (
     scope: ShopRef,
     from: string,
-    amount: BigDecimal.BigDecimal
+    amount: BigDecimal.BigDecimal,
+    fields?: SwapFields
   ) => Effect.Effect<SwapRecord, ApiErrorOf<"invalid_request" | "fx_unavailable" | "balance_insufficient" | "amount_rounds_to_zero">>
   readonly fundSandbox: (scope: ShopRef, currency: string, amount: BigDecimal.BigDecimal) => Effect.Effect<ReadonlyArray<CurrencyBalance>, ApiErrorOf<FundSandboxCode>>
   /** The pay-in balance per currency (USD first). */
@@ -93,14 +101,14 @@ export class Swaps extends Context.Service<Swaps, {
       const ids = yield* Ids
       const tx = yield* Transactions
 
-      const source = (from: string, amount: BigDecimal.BigDecimal) => {
+      const source = (from: string, amount: BigDecimal.BigDecimal, fields: SwapFields = { currency: "fromCurrency", amount: "amount" }) => {
         const currency = Money.normalizeCurrency(from)
         if (currency._tag === "None" || currency.value === "USD") {
-          return Effect.fail(invalidRequest(`Cannot swap '${from}' to USD`, [{ path: "from", message: "Expected a held currency other than USD" }]))
+          return Effect.fail(invalidRequest(`Cannot swap '${from}' to USD`, [{ path: fields.currency, message: "Expected a held currency other than USD" }]))
         }
         if (!BigDecimal.isPositive(amount) || !Money.fitsExponent(amount, currency.value)) {
-          return Effect.fail(invalidRequest(`amount must be a positive ${currency.value} amount`, [{
-            path: "amount",
+          return Effect.fail(invalidRequest(`${fields.amount} must be a positive ${currency.value} amount`, [{
+            path: fields.amount,
             message: `Expected a number greater than 0 with at most ${Money.exponent(currency.value)} decimals`
           }]))
         }
@@ -109,13 +117,13 @@ export class Swaps extends Context.Service<Swaps, {
 
       const available = (scope: ShopRef, currency: string) => store.balance(scope.environment, scope.shop.id, "payin_available", currency)
 
-      const quote = Effect.fn("Swaps.quote")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
-        const currency = yield* source(from, amount)
+      const quote = Effect.fn("Swaps.quote")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal, fields?: SwapFields) {
+        const currency = yield* source(from, amount, fields)
         return { conversion: yield* Effect.flatMap(fx.toUsd(amount, currency), bookable), available: yield* available(scope, currency) }
       })
 
-      const swap = Effect.fn("Swaps.swap")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal) {
-        const currency = yield* source(from, amount)
+      const swap = Effect.fn("Swaps.swap")(function*(scope: ShopRef, from: string, amount: BigDecimal.BigDecimal, fields?: SwapFields) {
+        const currency = yield* source(from, amount, fields)
         return yield* tx.run(Effect.gen(function*() {
           const conversion = yield* Effect.flatMap(fx.toUsd(amount, currency), bookable)
           const id = yield* ids.next("swap")

@@ -2,7 +2,7 @@
  * Buyer data a charge needs, and how its absence is named (`details.missingFields`).
  *
  * - Hosted checkout (spec 4.5): a full name of two words at least (at most 120 characters), a
- *   valid email and a document id, plus what the rail requires (a phone with its country code for
+ *   valid email and a document number valid for the rail's country (`DocumentNumbers.ts`), plus what the rail requires (a phone with its country code for
  *   wallets) and what every provider that could take the charge requires (a boleto's address).
  * - A direct API call: the spec's buyer fields are recommended, not enforced; but a provider that
  *   cannot charge the rail without some of them (`PaymentProvider.requires`) is not tried without
@@ -10,6 +10,7 @@
  */
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { BuyerAddress, PaymentProvider } from "../ports/PaymentProvider.ts"
+import { checkDocument } from "../DocumentNumbers.ts"
 
 export const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 export const phonePattern = /^\+[0-9][0-9 ()-]{6,38}$/
@@ -84,7 +85,10 @@ export const missingFor = (
   const name = buyer.userName?.trim() ?? ""
   if (name.split(/\s+/).filter(Boolean).length < 2 || name.length > 120) missing.push("userName")
   if (buyer.email === null || !emailPattern.test(buyer.email) || buyer.email.length > 254) missing.push("email")
-  if (buyer.documentId === null || buyer.documentId.trim() === "" || buyer.documentId.length > 40) missing.push("documentId")
+  if (
+    buyer.documentId === null || buyer.documentId.trim() === "" || buyer.documentId.length > 40 ||
+    (method !== undefined && "problem" in checkDocument(method.country, buyer.documentId))
+  ) missing.push("documentId")
   const needs = (field: RequiredField) => method?.requires.includes(field) === true || providersNeed.includes(field)
   if (needs("userPhone") && (buyer.phone === null || !phonePattern.test(buyer.phone))) missing.push("userPhone")
   if (needs("userAddress")) {

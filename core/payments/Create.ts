@@ -30,6 +30,7 @@ import { PaymentStore } from "../ports/PaymentStore.ts"
 import { makeLearning } from "./Learn.ts"
 import { type Conflict, Transactions } from "../ports/Transactions.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
+import { checkDocument } from "../DocumentNumbers.ts"
 import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 import { cascadeError, inFlight, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
@@ -267,6 +268,12 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
       const missing = missingFor(buyer, method, neededByAll(yield* routing.candidates(scope.environment, scope.shop.id, method), method))
       if (missing.length > 0) {
         return yield* apiError("missing_required_fields", `The hosted-checkout flow needs ${missing.join(", ")}`, { missingFields: missing })
+      }
+    }
+    if (input.documentId !== undefined && input.documentId.trim() !== "") {
+      const document = checkDocument(method.country, input.documentId)
+      if ("problem" in document) {
+        return yield* invalidRequest(`documentId ${document.problem}`, [{ path: "documentId", message: document.problem }])
       }
     }
     const methodCountry = Option.getOrThrow(Country.toIso3(method.country))

@@ -22,7 +22,7 @@ import { BigDecimal, Context, DateTime, Effect, Layer, Option, Result } from "ef
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
 import type { Environment } from "../Environment.ts"
-import { checkSandboxFunding, type FundSandboxCode } from "../balances/Swaps.ts"
+import { checkSandboxFunding, type FundSandboxCode, type SwapFields } from "../balances/Swaps.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { bookable, type Conversion, Fx } from "../fx/Fx.ts"
 import { Ids } from "../Ids.ts"
@@ -87,13 +87,17 @@ export class Payouts extends Context.Service<Payouts, {
     readonly payinAvailableAfter: BigDecimal.BigDecimal
     readonly payoutAvailableAfter: BigDecimal.BigDecimal
   }, ApiErrorOf<"amount_invalid" | "balance_insufficient">>
-  /** A payout swap sells USD for fewer local units (rounded down); one worth less than a local unit is refused (422 `amount_rounds_to_zero`). */
+  /**
+   * A payout swap sells USD for fewer local units (rounded down); one worth less than a local unit is refused (422 `amount_rounds_to_zero`).
+   * `fields`: the names the caller's client gave the currency and the amount, which a refusal names (default `toCurrency`, `amountUsd`).
+   */
   readonly quoteSwap: (
     scope: ShopRef,
     currency: string,
-    amountUsd: BigDecimal.BigDecimal
+    amountUsd: BigDecimal.BigDecimal,
+    fields?: SwapFields
   ) => Effect.Effect<Conversion, ApiErrorOf<"invalid_request" | "amount_invalid" | "fx_unavailable" | "amount_rounds_to_zero">>
-  readonly swap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) => Effect.Effect<{
+  readonly swap: (scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal, fields?: SwapFields) => Effect.Effect<{
     readonly id: string
     readonly conversion: Conversion
     readonly usdAvailableAfter: BigDecimal.BigDecimal
@@ -168,10 +172,10 @@ export class Payouts extends Context.Service<Payouts, {
         }
       })
 
-      const positiveUsd = (amount: BigDecimal.BigDecimal) =>
+      const positiveUsd = (amount: BigDecimal.BigDecimal, field = "amount") =>
         BigDecimal.isPositive(amount) && Money.fitsExponent(amount, "USD")
           ? Effect.void
-          : Effect.fail(apiError("amount_invalid", "amount must be a positive USD amount with at most 2 decimals", { amount: Money.toJsonNumber(amount) }))
+          : Effect.fail(apiError("amount_invalid", `${field} must be a positive USD amount with at most 2 decimals`, { amount: Money.toJsonNumber(amount) }))
 
       const insufficient = Effect.fnUntraced(function*(currency: string, requested: BigDecimal.BigDecimal, available: BigDecimal.BigDecimal) {
         const shortfall = BigDecimal.subtract(requested, available)
@@ -203,21 +207,22 @@ export class Payouts extends Context.Service<Payouts, {
         }))
       })
 
-      const target = (currency: string) => {
+      const swapFields: SwapFields = { currency: "toCurrency", amount: "amountUsd" }
+      const target = (currency: string, field: string) => {
         const code = Money.normalizeCurrency(currency)
         return code._tag === "None" || code.value === "USD" || !payoutMethods.some((m) => m.currency === code.value)
-          ? Effect.fail(invalidRequest(`No payout rail pays out in '${currency}'`, [{ path: "currency", message: "Expected the currency of a payout method" }]))
+          ? Effect.fail(invalidRequest(`No payout rail pays out in '${currency}'`, [{ path: field, message: "Expected the currency of a payout method" }]))
           : Effect.succeed(code.value)
       }
 
-      const quoteSwap = Effect.fn("Payouts.quoteSwap")(function*(_scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
-        yield* positiveUsd(amountUsd)
-        return yield* Effect.flatMap(fx.sellUsd(amountUsd, yield* target(currency)), bookable)
+      const quoteSwap = Effect.fn("Payouts.quoteSwap")(function*(_scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal, fields = swapFields) {
+        yield* positiveUsd(amountUsd, fields.amount)
+        return yield* Effect.flatMap(fx.sellUsd(amountUsd, yield* target(currency, fields.currency)), bookable)
       })
 
-      const swap = Effect.fn("Payouts.swap")(function*(scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal) {
-        yield* positiveUsd(amountUsd)
-        const to = yield* target(currency)
+      const swap = Effect.fn("Payouts.swap")(function*(scope: ShopRef, currency: string, amountUsd: BigDecimal.BigDecimal, fields = swapFields) {
+        yield* positiveUsd(amountUsd, fields.amount)
+        const to = yield* target(currency, fields.currency)
         return yield* tx.run(Effect.gen(function*() {
           const conversion = yield* Effect.flatMap(fx.sellUsd(amountUsd, to), bookable)
           const id = yield* ids.next("swap")

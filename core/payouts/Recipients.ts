@@ -18,32 +18,12 @@
  */
 import type { Issue } from "../ApiError.ts"
 import { isValidClabe } from "../deposits/Clabe.ts"
+import { checkDocument, isValidCnpj, isValidCpf, weightedSum } from "../DocumentNumbers.ts"
 import type { PayoutMethodDef, RecipientField } from "./PayoutMethod.ts"
 
-// --- check digits ----------------------------------------------------------------------------
+// --- check digits (a document's are in DocumentNumbers.ts) ----------------------------------
 
-const weightedSum = (digits: string, weight: (index: number) => number): number => {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) sum += Number(digits[i]) * weight(i)
-  return sum
-}
-
-/** Brazil's CPF, 11 digits: two mod-11 check digits (weights 10..2, then 11..2); `000...0` to `999...9` refused. */
-export const isValidCpf = (cpf: string): boolean => {
-  if (!/^\d{11}$/.test(cpf) || /^(\d)\1+$/.test(cpf)) return false
-  const check = (n: number) => ((weightedSum(cpf.slice(0, n), (i) => n + 1 - i) * 10) % 11) % 10
-  return check(9) === Number(cpf[9]) && check(10) === Number(cpf[10])
-}
-
-/** Brazil's CNPJ, 14 digits: two mod-11 check digits (weights 2..9 cycling from the right); repeated digits refused. */
-export const isValidCnpj = (cnpj: string): boolean => {
-  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1+$/.test(cnpj)) return false
-  const check = (n: number) => {
-    const r = weightedSum(cnpj.slice(0, n), (i) => 2 + ((n - 1 - i) % 8)) % 11
-    return r < 2 ? 0 : 11 - r
-  }
-  return check(12) === Number(cnpj[12]) && check(13) === Number(cnpj[13])
-}
+export { isValidCnpj, isValidCpf, isValidRut } from "../DocumentNumbers.ts"
 
 /** (10 - sum mod 10) mod 10 over `digits` with `weights` repeating from the left. */
 const mod10 = (digits: string, weights: ReadonlyArray<number>): number =>
@@ -76,14 +56,6 @@ const luhnStyle = (digits: string): number => {
  */
 export const isValidCci = (cci: string): boolean =>
   /^\d{20}$/.test(cci) && `${luhnStyle(cci.slice(0, 6))}${luhnStyle(cci.slice(6, 18))}` === cci.slice(18)
-
-/** Chile's RUT, body then check digit (0-9 or K): weights 2..7 cycling from the right, 11 - sum mod 11 (11 -> 0, 10 -> K). */
-export const isValidRut = (rut: string): boolean => {
-  if (!/^\d{1,8}[\dK]$/.test(rut)) return false
-  const body = rut.slice(0, -1)
-  const r = 11 - (weightedSum(body, (i) => 2 + ((body.length - 1 - i) % 6)) % 11)
-  return (r === 11 ? "0" : r === 10 ? "K" : String(r)) === rut.slice(-1)
-}
 
 // --- rules -----------------------------------------------------------------------------------
 
@@ -131,37 +103,15 @@ const mobile = (country: string, dial: string, length: number, first: string): R
     : bad(`must be a ${country} mobile number: ${length} digits starting with ${first} (an optional +${dial} is dropped)`)
 }
 
-const rfc = /^[A-ZÑ&]{3,4}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{3}$/
-const curp =
-  /^[A-Z][AEIOUX][A-Z]{2}\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[HMX](AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d$/
-const rfcText = "an RFC: 3 or 4 letters, the date as YYMMDD and a 3-character homoclave (12 or 13 characters)"
-const curpText = "a CURP: 4 letters, the birth date as YYMMDD, H/M/X, the state, 3 consonants and 2 check characters (18 characters)"
-
-const mexicanDocument: Rule = (raw, selects) => {
-  const v = strip(raw).toUpperCase()
-  switch (selects.documentType) {
-    case "RFC": return rfc.test(v) ? ok(v) : bad(`must be ${rfcText}, as documentType is RFC`)
-    case "CURP": return curp.test(v) ? ok(v) : bad(`must be ${curpText}, as documentType is CURP`)
-    default: return rfc.test(v) || curp.test(v) ? ok(v) : bad("must be an RFC (12 or 13 characters) or a CURP (18 characters)")
-  }
+/** A document of the method's country, of `documentType` when the method has that select (Mexico: RFC or CURP). */
+const documentOf = (country: string): Rule => (raw, selects) => {
+  const type = selects.documentType === "RFC" || selects.documentType === "CURP" ? selects.documentType : undefined
+  const checked = checkDocument(country, raw, type)
+  return "value" in checked ? ok(checked.value) : bad(type === undefined ? checked.problem : `${checked.problem}, as documentType is ${type}`)
 }
 
 const cpf = digits("a CPF", 11, 11, checked(isValidCpf, "is not a valid CPF: its check digits (the last two) do not match"))
 const cnpj = digits("a CNPJ", 14, 14, checked(isValidCnpj, "is not a valid CNPJ: its check digits (the last two) do not match"))
-
-const brazilianDocument: Rule = (raw, selects) => {
-  const v = strip(raw)
-  if (/^\d{11}$/.test(v)) return cpf(v, selects)
-  if (/^\d{14}$/.test(v)) return cnpj(v, selects)
-  const got = /^\d+$/.test(v) ? `${v.length} digits` : "characters other than digits"
-  return bad(`must be a CPF (11 digits) or a CNPJ (14 digits), got ${got}`)
-}
-
-const chileanRut: Rule = (raw) => {
-  const v = strip(raw).toUpperCase()
-  if (!/^\d{6,8}[\dK]$/.test(v)) return bad("must be a RUT: 6 to 8 digits then the check digit (0-9 or K), e.g. 12.345.678-5")
-  return isValidRut(v) ? ok(v) : bad("is not a valid RUT: its check digit does not match")
-}
 
 const uuidV4 = /^[\da-f]{8}-[\da-f]{4}-4[\da-f]{3}-[89ab][\da-f]{3}-[\da-f]{12}$/
 
@@ -197,10 +147,10 @@ const wallet = (phone: Rule): Rule => (raw, selects) => {
 }
 
 const documentRules: Readonly<Record<string, Rule>> = {
-  MX: mexicanDocument,
-  BR: brazilianDocument,
+  MX: documentOf("MX"),
+  BR: documentOf("BR"),
   CO: digits("a cédula or NIT", 5, 10),
-  CL: chileanRut,
+  CL: documentOf("CL"),
   PE: digits("a DNI (8 digits), carné de extranjería or RUC (11 digits)", 8, 12),
   AR: digits("a DNI (7 or 8 digits) or CUIT/CUIL (11 digits)", 7, 11, (v) =>
     v.length === 9 || v.length === 10 ? `must be a DNI (7 or 8 digits) or CUIT/CUIL (11 digits), got ${v.length} digits` : undefined)

@@ -138,7 +138,7 @@ describe("validateRecipient, per rail", () => {
       name: "Ana María López", email: "ana@example.com", documentType: "RFC", documentId: "GODE561231GR8",
       account: "032180000118359719"
     })
-    expectValid("po_mx_spei", { ...valid, documentType: "CURP", documentId: "gode-561231-hdfrrn09" })
+    expectValid("po_mx_spei", { ...valid, documentType: "CURP", documentId: "gode-561231-hdfrrn00" })
     expectValid("sbx_po_mx_spei", { ...valid, documentId: "ABC680524P76", account: "0321 8000 0118 3597 19" })
     expectIssue("po_mx_spei", valid, { documentType: "rfc" }, "recipient.documentType")
     expectIssue("po_mx_spei", valid, { documentType: "CURP" }, "recipient.documentId")

@@ -42,7 +42,7 @@ const documents: Readonly<Record<string, string>> = {
   CO: "1020304050",
   PE: "12345678",
   CL: "11111111-1",
-  AR: "20304050607"
+  AR: "20123456786"
 }
 const buyerIn = (country: string) => ({
   userName: "Ana Souza",

@@ -53,7 +53,7 @@ const shop = (routes: ReadonlyArray<string>) =>
     const api = yield* apiAs(merchant.keys.sandbox.secretKey)
     const pay = (body: { readonly amount: number; readonly paymentMethodId: string }) =>
       api.payments.create({
-        payload: { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725", paymentMethodId: body.paymentMethodId, amount: Money.decimal(String(body.amount)) },
+        payload: { userName: "Ana Souza", userEmail: "ana@example.com", documentId: body.paymentMethodId === "1031" ? "GODE561231GR8" : "52998224725", paymentMethodId: body.paymentMethodId, amount: Money.decimal(String(body.amount)) },
         headers: {},
         responseMode: "decoded-and-response"
       })

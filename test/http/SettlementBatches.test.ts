@@ -14,7 +14,6 @@ import { parse } from "csv-parse/sync"
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
@@ -23,6 +22,7 @@ import * as Money from "../../core/Money.ts"
 import { adminToken, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { prng } from "../support/Random.ts"
+import { webhookReceiver } from "../support/Receiver.ts"
 import { apiAs } from "../support/TypedApi.ts"
 
 const day = 86_400
@@ -37,25 +37,6 @@ const poppler = (() => {
 })()
 if (!poppler) console.log("SKIP the PDF reading of settlement statements: no pdftotext/pdfinfo (Debian's poppler-utils; .ci/run installs it)")
 
-
-/** A webhook receiver on loopback that records every body. */
-const receiver = Effect.acquireRelease(
-  Effect.promise(async () => {
-    const bodies: Array<any> = []
-    const server = createServer((req, res) => {
-      let text = ""
-      req.on("data", (chunk) => (text += chunk))
-      req.on("end", () => {
-        bodies.push(JSON.parse(text))
-        res.writeHead(200).end()
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const address = server.address()
-    return { server, bodies, url: `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/hooks` }
-  }),
-  ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
-)
 
 /** The HTTP status an operation was answered with: its success's, or the status of the code it was refused with. */
 const statusOf = <A, E, R>(operation: Effect.Effect<readonly [A, { readonly status: number }], E, R>) =>
@@ -116,7 +97,7 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
     layer(testHost(target.layer()), { timeout: 240_000, excludeTestServices: true })((it) => {
       it.effect("eight simulated days: every batch paid, CSV rows sum to net, the PDF reads, no movement twice, events once per batch, total unchanged", () =>
         Effect.gen(function*() {
-          const hooks = yield* receiver
+          const hooks = yield* webhookReceiver
           const swept = yield* createMerchant({ name: "Loja Açaí" })
           const twin = yield* createMerchant({ name: "Twin" })
           const sk = swept.keys.sandbox.secretKey

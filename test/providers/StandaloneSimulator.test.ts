@@ -126,7 +126,7 @@ describe("simulators run standalone", () => {
       for (const [i, providerId] of providers.entries()) {
         const upstream = sims[i]!.environment[`${providerId.toUpperCase().replace("-", "_")}_BASE_URL`]!
         const api = yield* shopOn(providerId)
-        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: railOf[providerId], ...buyer })
+        const created = yield* api("POST", "/payments", { amount: 40, paymentMethodId: railOf[providerId], ...buyer, ...(railOf[providerId] === "1033" ? { documentId: "GODE561231GR8" } : {}) })
         assert.strictEqual(created.status, 201, `${providerId}: ${JSON.stringify(created.body)}`)
         const moved = yield* request(`${upstream}/_simulator/payments/${created.body.transactionId}/pay`, "POST", undefined, {})
         assert.strictEqual(moved.status, 200, `${providerId}: ${JSON.stringify(moved.body)}`)

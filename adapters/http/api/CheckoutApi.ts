@@ -4,7 +4,7 @@ import { SessionStatus } from "../../../core/checkout/CheckoutSession.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { BuyerAddressBody, Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -28,7 +28,7 @@ export const CreateSessionBody = Schema.Struct({
   userName: Schema.optional(Text(120)),
   userEmail: Schema.optional(Email),
   userPhone: Schema.optional(Text(40)),
-  documentId: Schema.optional(Text(40)),
+  documentId: Schema.optional(DocumentId(40, "Otherwise, once the method is known, the session waits for a valid one (`missingFields` names `documentId`). Never kept past the payment's creation.")),
   userAddress: Schema.optional(BuyerAddressBody),
   merchantOrderId: Schema.optional(Text(120)),
   returnUrl: Schema.optional(Text(2000)),
@@ -82,7 +82,7 @@ export const SelectBody = Schema.Struct({
   customer: Schema.optional(Schema.Struct({
     fullName: Schema.optional(Text(200)),
     email: Schema.optional(Text(300)),
-    documentId: Schema.optional(Text(100)),
+    documentId: Schema.optional(DocumentId(100, "Otherwise 422 missing_required_fields naming `documentId`, and nothing is created.")),
     phone: Schema.optional(Text(100)),
     address: Schema.optional(BuyerAddressBody)
   }))

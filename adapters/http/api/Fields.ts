@@ -108,3 +108,13 @@ export const BuyerAddressBody = Schema.Struct({
  * as everywhere else. (`Schema.Struct({})` would let every field through.)
  */
 export const NoFields = Schema.Record(Schema.String, Schema.Never).annotate({ description: "No fields" })
+
+/** What a buyer's `documentId` must be, checked in the engine (core/DocumentNumbers.ts) for the payment method's country. */
+export const documentIdRules =
+  "Checked for the payment method's country before anything is written or sent upstream: BR a CPF (11 digits) or a CNPJ (14 characters, " +
+  "letters allowed in the first 12 as from July 2026), with their check digits; MX a CURP (18 characters, check digit) or an RFC (12 or 13); " +
+  "CL a RUT (check digit 0-9 or K); CO a cédula (5 to 10 digits) or a NIT with its check digit after a dash; AR a DNI (7 or 8 digits) or a " +
+  "CUIT/CUIL (11 digits, check digit); PE 8 to 12 digits; elsewhere up to 40 characters. Dots, dashes, slashes and spaces are ignored."
+
+/** A buyer's identity document number, at most `max` characters (see `documentIdRules`). */
+export const DocumentId = (max: number, refusal: string) => Text(max).annotate({ description: `${documentIdRules} ${refusal}` })

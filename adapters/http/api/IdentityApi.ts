@@ -147,7 +147,11 @@ export class IdentityApi extends HttpApiGroup.make("identity")
         "Each figure is the balance now less the ledger postings made after that day, exactly. 400 invalid_request for days outside 1 to 90."
     ),
     HttpApiEndpoint.get("swapQuote", "/me/balance/swap", {
-      query: { from: Schema.String, amount: AmountText },
+      query: {
+        from: Schema.optional(Schema.String.annotate({ description: "A currency held, other than USD (required, or `fromCurrency`)" })),
+        fromCurrency: Schema.optional(Schema.String.annotate({ description: "The swap body's name of `from`, also accepted" })),
+        amount: AmountText.annotate({ description: "Major units of the currency" })
+      },
       success: Schema.Struct({
         quote: Schema.Struct({
           fromCurrency: Schema.String,
@@ -159,7 +163,11 @@ export class IdentityApi extends HttpApiGroup.make("identity")
           indicative: Schema.Literal(true)
         })
       })
-    }).annotate(OpenApi.Description, "Indicative: the rate is read again when the swap executes."),
+    }).annotate(
+      OpenApi.Description,
+      "Indicative: the rate is read again when the swap executes. The currency is `from` or, as on the swap's body, `fromCurrency`; " +
+        "400 invalid_request names the parameter sent (USD or a currency not known, a missing one, or both names with different values)."
+    ),
     HttpApiEndpoint.post("swap", "/me/balance/swap", {
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ fromCurrency: Schema.String, amount: Amount }),

@@ -4,7 +4,7 @@ import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { BuyerAddressBody, Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -18,7 +18,7 @@ export const SettlementView = Schema.Struct({
   delay: Schema.String,
   reserve: Money,
   status: Schema.String
-}).annotate({ identifier: "Settlement" })
+}).annotate({ identifier: "PaymentSettlement", description: "How the payment settles into the balance" })
 
 const Tags = {
   tag1: Schema.NullOr(Schema.String),
@@ -34,7 +34,7 @@ export const CreatePaymentBody = Schema.Struct({
   country: Schema.optional(Text(3).annotate({ description: "ISO-2 or ISO-3; inferred from the method when omitted" })),
   userName: Schema.optional(Text(120)),
   userEmail: Schema.optional(Email),
-  documentId: Schema.optional(Text(40).annotate({ description: "Forwarded to the provider, never stored" })),
+  documentId: Schema.optional(DocumentId(40, "Otherwise 400 invalid_request naming `documentId`. Forwarded to the provider as sent, never stored.")),
   userPhone: Schema.optional(Text(40)),
   userIp: Schema.optional(Text(45)),
   userAddress: Schema.optional(BuyerAddressBody),

@@ -103,9 +103,18 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
       success: TransferResult
     }).annotate(OpenApi.Description, "Moves USD from the pay-in available balance to the payout balance, atomically."),
     HttpApiEndpoint.get("swapQuote", "/me/payout/swap", {
-      query: { to: Schema.String, amount: AmountText.annotate({ description: "USD" }) },
+      query: {
+        toCurrency: Schema.optional(Schema.String.annotate({ description: "The payout currency to quote, as on the swap's body (required, or `to`)" })),
+        amountUsd: Schema.optional(AmountText.annotate({ description: "USD, as on the swap's body (required, or `amount`)" })),
+        to: Schema.optional(Schema.String.annotate({ description: "Older name of `toCurrency`, still accepted" })),
+        amount: Schema.optional(AmountText.annotate({ description: "Older name of `amountUsd`, still accepted" }))
+      },
       success: Schema.Struct({ quote: Schema.Struct({ fromCurrency: Schema.Literal("USD"), toCurrency: Schema.String, amountUsd: Money, rate: Schema.Finite, amount: Money, indicative: Schema.Literal(true) }) })
-    }),
+    }).annotate(
+      OpenApi.Description,
+      "Indicative: the rate is read again when the swap executes. Takes the swap's own names (`toCurrency`, `amountUsd`); `to` and `amount` are still accepted. " +
+        "400 invalid_request names the parameter sent: a currency no payout rail pays out in, a missing one, or both names with different values."
+    ),
     HttpApiEndpoint.post("swap", "/me/payout/swap", {
       headers: IdempotencyHeaders,
       payload: Schema.Struct({ toCurrency: Schema.String, amountUsd: Amount }),

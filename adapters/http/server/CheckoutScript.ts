@@ -155,7 +155,7 @@ export const script = (token: string, messages: PageText["script"]) => `
             else for (const key of requiredAddress) if (value(data, key) === "") errors[key] = text[key];
             errors.address = text.address;
           } else {
-            errors[fieldNames[field] || field] = text.check;
+            errors[fieldNames[field] || field] = field === "documentId" ? text.documentInvalid : text.check;
           }
         }
         for (const key of Object.keys(errors)) setError(key, errors[key]);

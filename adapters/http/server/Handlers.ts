@@ -20,6 +20,7 @@ import { SwapView } from "../api/IdentityApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { makeIdempotent } from "./Idempotent.ts"
+import { aliasedParameter } from "./QueryAliases.ts"
 import { RateLimits } from "./RateLimits.ts"
 import { BalanceHandler } from "./PayinHandlers.ts"
 import { HttpServerRequest } from "effect/http"
@@ -76,8 +77,9 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
       .handle("swapQuote", ({ query }) =>
         documented("identity.swapQuote", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          const from = yield* aliasedParameter({ from: query.from, fromCurrency: query.fromCurrency }, "from", "fromCurrency")
           const amount = Schema.decodeSync(Money.Amount)(query.amount)
-          const { available, conversion } = yield* swaps.quote(scope, query.from, amount)
+          const { available, conversion } = yield* swaps.quote(scope, from.value, amount, { currency: from.name, amount: "amount" })
           return {
             quote: {
               fromCurrency: conversion.from,

@@ -117,6 +117,7 @@ export interface PageText {
       | "name"
       | "email"
       | "document"
+      | "documentInvalid"
       | "phone"
       | "street"
       | "number"
@@ -183,6 +184,7 @@ const en: PageText = {
     name: "Enter your first and last name.",
     email: "Enter a valid email address, like name@example.com.",
     document: "Enter your identity document number.",
+    documentInvalid: "This document number is not valid for the payment method's country: check its digits.",
     phone: "Enter your phone with its country code, like +5511987654321.",
     street: "Enter your street.",
     number: "Enter the number of the address, or S/N.",
@@ -247,6 +249,7 @@ const pt: PageText = {
     name: "Informe seu nome e sobrenome.",
     email: "Informe um e-mail válido, como nome@exemplo.com.",
     document: "Informe o número do seu documento.",
+    documentInvalid: "Este número de documento não é válido para o país da forma de pagamento: confira os dígitos.",
     phone: "Informe seu telefone com o código do país, como +5511987654321.",
     street: "Informe a rua ou avenida.",
     number: "Informe o número do endereço, ou S/N.",
@@ -311,6 +314,7 @@ const es: PageText = {
     name: "Ingresa tu nombre y apellido.",
     email: "Ingresa un correo válido, como nombre@ejemplo.com.",
     document: "Ingresa tu número de documento.",
+    documentInvalid: "Este número de documento no es válido para el país del medio de pago: revisa sus dígitos.",
     phone: "Ingresa tu teléfono con el código de país, como +5215512345678.",
     street: "Ingresa la calle.",
     number: "Ingresa el número de la dirección, o S/N.",

@@ -10,6 +10,7 @@ import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { PayoutSwapResult, SendResult, TransferResult } from "../api/PayoutsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
+import { aliasedParameter } from "./QueryAliases.ts"
 import { clampPage, pagination } from "./Paging.ts"
 import { documented } from "../api/OperationErrors.ts"
 
@@ -105,7 +106,9 @@ export const PayoutHandlers = HttpApiBuilder.group(Api, "payouts", (handlers) =>
       swapQuote: ({ query }) =>
         documented("payouts.swapQuote", Effect.gen(function*() {
           const s = yield* scope
-          const c = yield* payouts.quoteSwap(s, query.to, Schema.decodeSync(Money.Amount)(query.amount))
+          const to = yield* aliasedParameter({ toCurrency: query.toCurrency, to: query.to }, "toCurrency", "to")
+          const amount = yield* aliasedParameter({ amountUsd: query.amountUsd, amount: query.amount }, "amountUsd", "amount")
+          const c = yield* payouts.quoteSwap(s, to.value, Schema.decodeSync(Money.Amount)(amount.value), { currency: to.name, amount: amount.name })
           return { quote: { fromCurrency: "USD" as const, toCurrency: c.to, amountUsd: n(c.amount), rate: n(c.rate), amount: n(c.converted), indicative: true as const } }
         })),
       swap: ({ headers, payload }) =>
