@@ -34,7 +34,7 @@ import { SelectBody } from "../api/CheckoutApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, formatAmount, page } from "./Html.ts"
+import { escapeHtml, formatAmount, merchantLink, page } from "./Html.ts"
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "./RequestLifecycle.ts"
@@ -61,7 +61,7 @@ const usedPage = (session: CheckoutSession, continueUrl: string, language: Langu
     `<h1>${escapeHtml(t.usedHeading)}</h1>
      <p>${escapeHtml(t.usedBody)}</p>
      <p><a class="button" href="${escapeHtml(continueUrl)}">${escapeHtml(t.usedContinue)}</a></p>
-     ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.backToShop)}</a></p>`}`,
+     ${merchantLink(session.returnUrl, t.backToShop)}`,
     { status: 409, lang: language }
   )
 }
@@ -216,7 +216,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         <p class="error" id="form-error" role="alert"></p>
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
-      ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
+      ${merchantLink(session.returnUrl, t.cancel)}
       ${script(session.token, t.script)}`
     return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
