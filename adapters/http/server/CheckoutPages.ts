@@ -38,6 +38,7 @@ import { escapeHtml, formatAmount, merchantLink, page } from "./Html.ts"
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "./RequestLifecycle.ts"
+import { cspNonce } from "./SecurityHeaders.ts"
 
 const channelOrder: ReadonlyArray<Channel> = ["ONLINE", "CASH", "CREDIT_CARD"]
 
@@ -160,6 +161,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     if (ip !== undefined) yield* checkout.recordBuyerIp(session, ip)
 
     const shop = yield* tenancy.findShop(session.shopId)
+    const nonce = yield* cspNonce
     const offered = yield* checkout.methods(session)
     const methods = offered.map((o) => o.method)
     const headline = yield* payments.headline(session.amount, session.currency).pipe(Effect.option)
@@ -217,7 +219,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
       ${merchantLink(session.returnUrl, t.cancel)}
-      ${script(session.token, t.script)}`
+      ${script(session.token, t.script, nonce)}`
     return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
 
