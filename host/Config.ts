@@ -1,6 +1,6 @@
 /** The reference host's configuration, read from the environment. */
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
-import { developmentSecrets } from "../core/EngineConfig.ts"
+import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, readConnectors } from "./Connectors.ts"
 
@@ -57,7 +57,38 @@ export interface HostConfig {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
-export const HostConfig = Effect.gen(function*() {
+/** A configuration the host refuses to start with; the message names the variable to set. */
+export class UnsafeConfigError extends Schema.TaggedError<UnsafeConfigError>()("UnsafeConfigError", {
+  message: Schema.String
+}) {}
+
+/**
+ * The built-in development callback secrets are in this repository for anyone to read: a host
+ * that looks like production (an `ADMIN_TOKEN`, or a production connector) refuses to start with
+ * either, naming the variable to set. A development host (neither) starts and warns.
+ */
+export const refuseDevelopmentSecrets = (config: HostConfig): Effect.Effect<HostConfig, UnsafeConfigError> => {
+  const production = config.connectors.find((c) => c.settings.environment === "production")
+  const why = Option.isSome(config.adminToken)
+    ? "ADMIN_TOKEN is set"
+    : production !== undefined
+    ? `connector '${production.settings.id}' is a production one`
+    : undefined
+  if (why === undefined) return Effect.succeed(config)
+  const public_ = [
+    ...(isDevelopmentSecret("sandboxCallback", config.sandboxCallbackSecret) ? ["SANDBOX_CALLBACK_SECRET"] : []),
+    ...(isDevelopmentSecret("depositCallback", config.depositCallbackSecret) ? ["DEPOSIT_CALLBACK_SECRET"] : [])
+  ]
+  if (public_.length === 0) return Effect.succeed(config)
+  return Effect.fail(
+    new UnsafeConfigError({
+      message: `${public_.join(" and ")} ${public_.length > 1 ? "are" : "is"} the built-in development value, which anyone can read, and this host ` +
+        `looks like production (${why}): set ${public_.join(" and ")} to a long random secret of your own (e.g. \`openssl rand -hex 32\`)`
+    })
+  )
+}
+
+const readHostConfig = Effect.gen(function*() {
   const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
   const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
   const publicUrl = trimSlash(
@@ -100,6 +131,9 @@ export const HostConfig = Effect.gen(function*() {
     )
   } satisfies HostConfig
 })
+
+/** The host's configuration from the environment; a public development secret on a production-like host stops it (`refuseDevelopmentSecrets`). */
+export const HostConfig = Effect.flatMap(readHostConfig, refuseDevelopmentSecrets)
 
 /** A config for a host on a loopback port with fixed secrets, as tests and the bench start it. */
 export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({

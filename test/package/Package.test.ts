@@ -471,6 +471,8 @@ describe("the npm package", () => {
       ACME_API_KEY: "acme-api-key",
       ACME_CALLBACK_SECRET: "acme-callback-secret",
       ADMIN_TOKEN: "acme-admin",
+      SANDBOX_CALLBACK_SECRET: "acme-sandbox-callback-secret",
+      DEPOSIT_CALLBACK_SECRET: "acme-deposit-callback-secret",
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",

@@ -23,7 +23,8 @@ export const startChildHost = (port: number, env: Record<string, string>) =>
   Effect.promise(async (): Promise<ChildHost> => {
     const child = spawn(process.execPath, ["--import", "tsx", "host/main.ts"], {
       cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+      // Callback secrets of its own: a host with ADMIN_TOKEN refuses the public development ones.
+      env: { SANDBOX_CALLBACK_SECRET: "child-host-sandbox-callback-secret", DEPOSIT_CALLBACK_SECRET: "child-host-deposit-callback-secret", ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
