@@ -2,6 +2,7 @@
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
+import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/server/ClientIp.ts"
 import { type ConfiguredConnector, readConnectors } from "./Connectors.ts"
 
 export interface HostConfig {
@@ -25,8 +26,8 @@ export interface HostConfig {
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
   /** Provider connector instances (`CONNECTORS` and their prefixed variables, among the built-in connectors and those `CONNECTOR_MODULES` loads; see `Connectors.ts`). */
   readonly connectors: ReadonlyArray<ConfiguredConnector>
-  /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
-  readonly trustedProxies: number
+  /** Proxies whose forwarding headers are believed (`TRUSTED_PROXIES`: addresses and CIDR ranges, or a count; default 0, none). */
+  readonly trustedProxies: TrustedProxies
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
   readonly depositCallbackSecret: Redacted.Redacted<string>
   /**
@@ -56,6 +57,24 @@ export interface HostConfig {
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
+
+/**
+ * `TRUSTED_PROXIES`: a count (as before: that many proxies append to X-Forwarded-For, believed
+ * from loopback and private peers only), or a comma-separated list of addresses and CIDR ranges.
+ * An entry that is neither stops the host at start.
+ */
+const readTrustedProxies = Effect.gen(function*() {
+  const text = (yield* Config.String("TRUSTED_PROXIES").pipe(Config.withDefault("0"))).trim()
+  if (/^[0-9]+$/.test(text)) return Number(text)
+  const entries = text.split(",").map((e) => e.trim()).filter((e) => e !== "")
+  const invalid = invalidTrustedProxies(entries)
+  if (invalid.length > 0) {
+    return yield* new UnsafeConfigError({
+      message: `TRUSTED_PROXIES: ${invalid.map((e) => `'${e}'`).join(", ")} is not an IP address or a CIDR range (expected a count, or addresses and ranges separated by commas)`
+    })
+  }
+  return entries
+})
 
 /** A configuration the host refuses to start with; the message names the variable to set. */
 export class UnsafeConfigError extends Schema.TaggedError<UnsafeConfigError>()("UnsafeConfigError", {
@@ -112,7 +131,7 @@ const readHostConfig = Effect.gen(function*() {
       Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
     ),
     connectors: yield* readConnectors(),
-    trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
+    trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
     ),
