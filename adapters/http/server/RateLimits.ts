@@ -43,8 +43,6 @@ export class RateLimits extends Context.Service<RateLimits, {
    * response, and fails with `429 rate_limited` when the allowance is spent.
    */
   readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
-  /** Fails like `take` when `key`'s allowance in `bucket` is already spent; takes nothing. */
-  readonly check: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
 }>()("adapters/http/RateLimits") {
   /** On the SQL store when the host has one (shared by replicas), else in memory. */
   static readonly layer = (options: RateLimitOptions, tuning: { readonly sweepEvery?: Duration.Input } = {}) =>
@@ -162,12 +160,7 @@ export class RateLimits extends Context.Service<RateLimits, {
         Option.isSome(sql) && bucket !== "auth"
           ? takeLeased(bucket, key)
           : Effect.flatMap(consume(bucket, key, 1), ({ allowed, res }) => answer(bucket, res, allowed))
-      const check = (bucket: Bucket, key: string) =>
-        Effect.tryPromise({ try: () => limiters[bucket].limiter.get(key), catch: (e) => e }).pipe(
-          Effect.orDie,
-          Effect.flatMap((res) => res !== null && res.remainingPoints <= 0 ? answer(bucket, res, false) : Effect.void)
-        )
-      return RateLimits.of({ take, check })
+      return RateLimits.of({ take })
     }))
 }
 
