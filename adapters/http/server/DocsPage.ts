@@ -58,7 +58,7 @@ const pageHtml = (scriptPath: string, nonce: string) => `<!doctype html>
 </head>
 <body>
 <div id="api-reference-container"></div>
-<script nonce="${nonce}" src="${scriptPath}"></script>
+<script src="${scriptPath}" nonce="${nonce}"></script>
 <script nonce="${nonce}">window.Scalar.createApiReference(document.getElementById("api-reference-container"), ${
   JSON.stringify(scalarConfig).replace(/</g, "\\u003c")
 })</script>
