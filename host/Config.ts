@@ -2,7 +2,8 @@
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
 import { parseSealingKey } from "../adapters/auth/EnvelopeSealing.ts"
 import { keyWeakness } from "../adapters/auth/JoseTokenSigner.ts"
-import { developmentSecrets } from "../core/EngineConfig.ts"
+import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/server/ClientIp.ts"
+import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
 
@@ -38,8 +39,8 @@ export interface HostConfig {
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
   /** Provider connector instances (`CONNECTORS` and their prefixed variables, among the built-in connectors and those `CONNECTOR_MODULES` loads; see `Connectors.ts`). */
   readonly connectors: ReadonlyArray<ConfiguredConnector>
-  /** Proxies in front of the host that append to X-Forwarded-For (`TRUSTED_PROXIES`, default 0). */
-  readonly trustedProxies: number
+  /** Proxies whose forwarding headers are believed (`TRUSTED_PROXIES`: addresses and CIDR ranges, or a count; default 0, none). */
+  readonly trustedProxies: TrustedProxies
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
   readonly depositCallbackSecret: Redacted.Redacted<string>
   /**
@@ -70,7 +71,56 @@ export interface HostConfig {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
-export const HostConfig = Effect.gen(function*() {
+/**
+ * `TRUSTED_PROXIES`: a count (as before: that many proxies append to X-Forwarded-For, believed
+ * from loopback and private peers only), or a comma-separated list of addresses and CIDR ranges.
+ * An entry that is neither stops the host at start.
+ */
+const readTrustedProxies = Effect.gen(function*() {
+  const text = (yield* Config.String("TRUSTED_PROXIES").pipe(Config.withDefault("0"))).trim()
+  if (/^[0-9]+$/.test(text)) return Number(text)
+  const entries = text.split(",").map((e) => e.trim()).filter((e) => e !== "")
+  const invalid = invalidTrustedProxies(entries)
+  if (invalid.length > 0) {
+    return yield* new UnsafeConfigError({
+      message: `TRUSTED_PROXIES: ${invalid.map((e) => `'${e}'`).join(", ")} is not an IP address or a CIDR range (expected a count, or addresses and ranges separated by commas)`
+    })
+  }
+  return entries
+})
+
+/** A configuration the host refuses to start with; the message names the variable to set. */
+export class UnsafeConfigError extends Schema.TaggedError<UnsafeConfigError>()("UnsafeConfigError", {
+  message: Schema.String
+}) {}
+
+/**
+ * The built-in development callback secrets are in this repository for anyone to read: a host
+ * that looks like production (an `ADMIN_TOKEN`, or a production connector) refuses to start with
+ * either, naming the variable to set. A development host (neither) starts and warns.
+ */
+export const refuseDevelopmentSecrets = (config: HostConfig): Effect.Effect<HostConfig, UnsafeConfigError> => {
+  const production = config.connectors.find((c) => c.settings.environment === "production")
+  const why = Option.isSome(config.adminToken)
+    ? "ADMIN_TOKEN is set"
+    : production !== undefined
+    ? `connector '${production.settings.id}' is a production one`
+    : undefined
+  if (why === undefined) return Effect.succeed(config)
+  const public_ = [
+    ...(isDevelopmentSecret("sandboxCallback", config.sandboxCallbackSecret) ? ["SANDBOX_CALLBACK_SECRET"] : []),
+    ...(isDevelopmentSecret("depositCallback", config.depositCallbackSecret) ? ["DEPOSIT_CALLBACK_SECRET"] : [])
+  ]
+  if (public_.length === 0) return Effect.succeed(config)
+  return Effect.fail(
+    new UnsafeConfigError({
+      message: `${public_.join(" and ")} ${public_.length > 1 ? "are" : "is"} the built-in development value, which anyone can read, and this host ` +
+        `looks like production (${why}): set ${public_.join(" and ")} to a long random secret of your own (e.g. \`openssl rand -hex 32\`)`
+    })
+  )
+}
+
+const readHostConfig = Effect.gen(function*() {
   const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
   const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
   const publicUrl = trimSlash(
@@ -94,7 +144,7 @@ export const HostConfig = Effect.gen(function*() {
       Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
     ),
     connectors: yield* readConnectors(),
-    trustedProxies: yield* Config.Int("TRUSTED_PROXIES").pipe(Config.withDefault(0)),
+    trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
     ),
@@ -174,6 +224,9 @@ export const checkKeys = (config: HostConfig): Effect.Effect<void> =>
       ? Effect.void
       : Effect.die(new Error(`The host's keys are not usable: ${problems.join("; ")}. Make a key with: openssl rand -hex 32`))
   })
+
+/** The host's configuration from the environment; a public development secret on a production-like host stops it (`refuseDevelopmentSecrets`). */
+export const HostConfig = Effect.flatMap(readHostConfig, refuseDevelopmentSecrets)
 
 /** A config for a host on a loopback port with fixed secrets, as tests and the bench start it. */
 export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig => ({

@@ -15,6 +15,7 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { apiError, type ApiErrorOf, invalidRequest, keepsRecordOpen } from "../ApiError.ts"
+import { merchantUrlProblem } from "../MerchantUrl.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
@@ -105,6 +106,10 @@ export class Checkout extends Context.Service<Checkout, {
         })
 
       const create = Effect.fn("Checkout.create")(function*(scope: ShopScope, input: CreateSession, key?: KeyHandle) {
+        const returnUrlProblem = input.returnUrl === undefined ? undefined : merchantUrlProblem(input.returnUrl, scope.environment)
+        if (returnUrlProblem !== undefined) {
+          return yield* invalidRequest(`returnUrl: ${returnUrlProblem}`, [{ path: "returnUrl", message: returnUrlProblem }])
+        }
         const country = input.country === undefined ? undefined : Country.toIso3(input.country)
         if (country !== undefined && Option.isNone(country)) {
           return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])

@@ -15,6 +15,7 @@
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, type ApiErrorOf, catchCode, invalidRequest } from "../ApiError.ts"
+import { merchantUrlProblem } from "../MerchantUrl.ts"
 import { Catalog } from "../catalog/Catalog.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import * as Country from "../Country.ts"
@@ -250,6 +251,10 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
     if (input.id !== undefined) {
       const existing = yield* store.find(scope.environment, scope.shop.id, input.id)
       if (Option.isSome(existing)) return yield* continueRecord(existing.value, { documentId: input.documentId, address: input.userAddress }, key)
+    }
+    const returnUrlProblem = input.returnUrl === undefined ? undefined : merchantUrlProblem(input.returnUrl, scope.environment)
+    if (returnUrlProblem !== undefined) {
+      return yield* invalidRequest(`returnUrl: ${returnUrlProblem}`, [{ path: "returnUrl", message: returnUrlProblem }])
     }
     const country = input.country === undefined ? undefined : Country.toIso3(input.country)
     if (country !== undefined && Option.isNone(country)) {

@@ -25,6 +25,7 @@ import { Mac } from "effect/crypto"
 import { apiError, type ApiErrorOf, catchCode, invalidRequest, type Issue, notFound } from "../ApiError.ts"
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
+import { merchantUrlProblem } from "../MerchantUrl.ts"
 import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
@@ -60,19 +61,6 @@ export interface SubscriptionInput {
 /** Where a subscription is managed; `coversMerchantId` when the credential covers every shop of its merchant. */
 type Scope = { readonly environment: Environment; readonly shopId: string; readonly coversMerchantId?: string | null | undefined }
 type Page = { readonly limit: number; readonly offset: number }
-
-const validUrl = (url: string): Issue | undefined => {
-  if (url.length > 2000) return { path: "url", message: "Expected at most 2000 characters" }
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return { path: "url", message: "Expected an absolute http or https URL" }
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { path: "url", message: "Expected an http or https URL" }
-  if (parsed.username !== "" || parsed.password !== "") return { path: "url", message: "Credentials may not be part of the URL" }
-  return undefined
-}
 
 const validEvents = (events: ReadonlyArray<string>): ReadonlyArray<Issue> => {
   if (events.length === 0) return [{ path: "events", message: "Expected at least one event name, or \"*\"" }]
@@ -134,10 +122,8 @@ export class Webhooks extends Context.Service<Webhooks, {
       })
 
       const check = Effect.fnUntraced(function*(environment: Environment, input: SubscriptionInput) {
-        const shape = input.url === undefined
-          ? undefined
-          : validUrl(input.url) ??
-            (environment === "production" && !input.url.startsWith("https:") ? { path: "url", message: "Expected an https URL in production" } : undefined)
+        const problem = input.url === undefined ? undefined : merchantUrlProblem(input.url, environment)
+        const shape: Issue | undefined = problem === undefined ? undefined : { path: "url", message: problem }
         // Webhooks may not reach internal networks (SSRF): the sender judges the host.
         const refused = input.url === undefined || shape !== undefined ? undefined : yield* sender.checkTarget(input.url)
         const issues = [

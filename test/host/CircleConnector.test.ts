@@ -150,7 +150,9 @@ describe("Circle connector in the host", () => {
         CIRCLE_LIVE_ENVIRONMENT: "production",
         CIRCLE_LIVE_BASE_URL: sim.baseUrl,
         CIRCLE_LIVE_API_KEY: credentials.apiKey,
-        CIRCLE_LIVE_WALLET_ID: credentials.walletId
+        CIRCLE_LIVE_WALLET_ID: credentials.walletId,
+        SANDBOX_CALLBACK_SECRET: "circle-test-sandbox-callback-secret",
+        DEPOSIT_CALLBACK_SECRET: "circle-test-deposit-callback-secret"
       }
       const config = yield* HostConfig.pipe(withEnv(env))
       const registry = yield* Effect.provide(Effect.service(SettlementPayoutProviders), settlementPayoutProvidersLayer(config.connectors))

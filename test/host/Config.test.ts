@@ -28,7 +28,9 @@ describe("host configuration", () => {
         DLOCAL_SECRET_KEY: "secret-1",
         DLOCAL_CLIENT_ID: "client-1",
         DLOCAL_CLIENT_SECRET: "client-secret-1",
-        DLOCAL_PAYOUT_PURPOSE: "PAYROLL"
+        DLOCAL_PAYOUT_PURPOSE: "PAYROLL",
+        SANDBOX_CALLBACK_SECRET: "sandbox-secret-of-this-host",
+        DEPOSIT_CALLBACK_SECRET: "deposit-secret-of-this-host"
       }))
       rmSync(dir, { recursive: true, force: true })
       const [reference, dlocal] = config.connectors
@@ -42,6 +44,32 @@ describe("host configuration", () => {
       const printed = JSON.stringify(config.connectors) + inspect(config.connectors, { depth: 10 })
       assert.strictEqual(Redacted.value(dlocal!.settings.secrets["CLIENT_SECRET"]!), "client-secret-1")
       for (const secret of ["key-a", "whsec-from-file", "login-1", "trans-1", "secret-1", "client-1", "client-secret-1"]) assert.notInclude(printed, secret)
+    }))
+
+  it.effect("a host that looks like production (ADMIN_TOKEN, or a production connector) refuses the public development callback secrets, naming the variables", () =>
+    Effect.gen(function*() {
+      const failure = (env: Record<string, string>) => HostConfig.pipe(withEnv(env), Effect.flip, Effect.map((e) => String(e.message)))
+      const both = yield* failure({ ADMIN_TOKEN: "a-long-operator-token" })
+      assert.include(both, "SANDBOX_CALLBACK_SECRET")
+      assert.include(both, "DEPOSIT_CALLBACK_SECRET")
+      assert.include(both, "ADMIN_TOKEN is set")
+      assert.notInclude(both, "a-long-operator-token")
+      // The built-in value set explicitly is the same public value.
+      const deposit = yield* failure({ ADMIN_TOKEN: "t", SANDBOX_CALLBACK_SECRET: "mine", DEPOSIT_CALLBACK_SECRET: "deposit-callback-secret" })
+      assert.include(deposit, "DEPOSIT_CALLBACK_SECRET")
+      assert.notInclude(deposit, "SANDBOX_CALLBACK_SECRET")
+      const connector = yield* failure({
+        CONNECTORS: "ref=reference-http",
+        REF_ENVIRONMENT: "production",
+        REF_BASE_URL: "https://ref.example",
+        REF_API_KEY: "k",
+        REF_CALLBACK_SECRET: "s"
+      })
+      assert.include(connector, "connector 'ref' is a production one")
+      // A development host (neither) starts with them; one that set its own starts too.
+      yield* HostConfig.pipe(withEnv({}))
+      yield* HostConfig.pipe(withEnv({ CONNECTORS: "ref=reference-http", REF_ENVIRONMENT: "sandbox", REF_BASE_URL: "http://127.0.0.1:9", REF_API_KEY: "k", REF_CALLBACK_SECRET: "s" }))
+      yield* HostConfig.pipe(withEnv({ ADMIN_TOKEN: "t", SANDBOX_CALLBACK_SECRET: "s1", DEPOSIT_CALLBACK_SECRET: "s2" }))
     }))
 
   it.effect("a missing secret, an unknown kind or a missing environment stops the host at start, naming the variable only", () =>

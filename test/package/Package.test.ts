@@ -484,6 +484,8 @@ describe("the npm package", () => {
       ACME_API_KEY: "acme-api-key",
       ACME_CALLBACK_SECRET: "acme-callback-secret",
       ADMIN_TOKEN: "acme-admin",
+      SANDBOX_CALLBACK_SECRET: "acme-sandbox-callback-secret",
+      DEPOSIT_CALLBACK_SECRET: "acme-deposit-callback-secret",
       DATA_DIR: dataDir,
       // Embedded PGlite in DATA_DIR: a host on PostgreSQL would need JWT_SECRET and SEALING_KEY.
       DATABASE_URL: "",

@@ -29,7 +29,16 @@ export const startChildHost = (port: number, env: Record<string, string>) =>
   Effect.promise(async (): Promise<ChildHost> => {
     const child = spawn(process.execPath, ["--import", "tsx", "host/main.ts"], {
       cwd: root,
-      env: { ...process.env, ...childHostKeys, ...env, PORT: String(port), HOST: "127.0.0.1" },
+      // Keys and callback secrets of its own: a host with ADMIN_TOKEN refuses the public development secrets.
+      env: {
+        SANDBOX_CALLBACK_SECRET: "child-host-sandbox-callback-secret",
+        DEPOSIT_CALLBACK_SECRET: "child-host-deposit-callback-secret",
+        ...process.env,
+        ...childHostKeys,
+        ...env,
+        PORT: String(port),
+        HOST: "127.0.0.1"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""

@@ -4,7 +4,7 @@ import { SessionStatus } from "../../../core/checkout/CheckoutSession.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -31,7 +31,7 @@ export const CreateSessionBody = Schema.Struct({
   documentId: Schema.optional(DocumentId(40, "Otherwise, once the method is known, the session waits for a valid one (`missingFields` names `documentId`). Never kept past the payment's creation.")),
   userAddress: Schema.optional(BuyerAddressBody),
   merchantOrderId: Schema.optional(Text(120)),
-  returnUrl: Schema.optional(Text(2000)),
+  returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
   shopId: Schema.optional(Text(64))
 }).annotate({ identifier: "CreateCheckoutSession" })

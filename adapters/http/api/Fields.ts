@@ -3,6 +3,7 @@ import { Schema, SchemaTransformation } from "effect"
 import { maskKey } from "../../../core/Secrets.ts"
 import { Environment } from "../../../core/Environment.ts"
 import { maxAmountInput } from "../../../core/Money.ts"
+import { maxMerchantUrlLength, merchantUrlProblem } from "../../../core/MerchantUrl.ts"
 
 /**
  * Whether a string is Unicode text: no lone UTF-16 surrogate (`JSON.parse` makes one of the escape
@@ -51,6 +52,23 @@ export const Email = Schema.String.check(
   Schema.isMaxLength(254),
   Schema.isPattern(/^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/, { expected: "a valid email address" })
 ).annotate({ format: "email" })
+
+/** The rule of a merchant URL, as the document says it on each such field. */
+export const merchantUrlRule = "An absolute https URL (http is accepted in the sandbox only), without credentials, white space or control characters; " +
+  "anything else (`javascript:`, `data:`, `//host`, a relative path) is 400 invalid_request naming the field"
+
+/**
+ * A URL the merchant gives (`returnUrl`, a webhook's `url`): absolute `https`, `http` only in the
+ * sandbox (the operation checks that part, knowing the environment), no credentials, no white
+ * space or control characters (core/MerchantUrl.ts). Anything else is `400 invalid_request`
+ * naming the field. The document shows `merchantUrlRule` where the field is declared.
+ */
+export const MerchantUrl = Schema.String.check(
+  isWellFormedText,
+  Schema.makeFilter((s: string) => merchantUrlProblem(s) ?? true, {
+    expected: "an absolute https URL (http in the sandbox only) without credentials"
+  })
+).annotate({ format: "uri", maxLength: maxMerchantUrlLength })
 
 export const IsoDateTime = Schema.String.annotate({ format: "date-time", description: "ISO 8601" })
 

@@ -4,7 +4,7 @@ import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
+import { BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -43,7 +43,7 @@ export const CreatePaymentBody = Schema.Struct({
   tag2: Schema.optional(Text(200)),
   tag3: Schema.optional(Text(200)),
   hostedCheckout: Schema.optional(Schema.Boolean),
-  returnUrl: Schema.optional(Text(2000)),
+  returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
   shopId: Schema.optional(Text(64))
 }).annotate({ identifier: "CreatePayment" })

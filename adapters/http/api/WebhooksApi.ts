@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { IdempotencyHeaders, IsoDateTime, MaskedWhenStored, NoFields, Text } from "./Fields.ts"
+import { IdempotencyHeaders, IsoDateTime, MaskedWhenStored, MerchantUrl, merchantUrlRule, NoFields, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
 
@@ -84,7 +84,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("create", "/webhooks", {
       headers: IdempotencyHeaders,
       payload: Schema.Struct({
-        url: Schema.optional(Text(2000)).annotate({ description: "http(s), no credentials; omitted: a managed inbox on the host's domain" }),
+        url: Schema.optional(MerchantUrl).annotate({ description: `${merchantUrlRule}. Omitted: a managed inbox on the host's domain` }),
         events: Events,
         description: Schema.optional(Text(500))
       }),
@@ -105,7 +105,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.patch("update", "/webhooks/:id", {
       params: Id,
       payload: Schema.Struct({
-        url: Schema.optional(Text(2000)),
+        url: Schema.optional(MerchantUrl).annotate({ description: merchantUrlRule }),
         events: Schema.optional(Events),
         active: Schema.optional(Schema.Boolean),
         description: Schema.optional(Schema.NullOr(Text(500)))

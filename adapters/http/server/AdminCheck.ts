@@ -5,14 +5,14 @@ import { apiError, type ApiErrorOf } from "../../../core/ApiError.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { RateLimits } from "./RateLimits.ts"
+import { guessKey, RateLimits } from "./RateLimits.ts"
 
 /**
  * The operator's token, as every route that takes it checks it (the admin API, `GET /metrics`). A
- * wrong one takes from the client address's allowance of `POST /auth/token`, like a guessed API
- * key, and once that is spent no token from the address is even compared (a right guess must not
- * be told apart): an operator who set a short `ADMIN_TOKEN` is not open to guessing at the API's
- * speed, through any of them or the console's sign-in.
+ * wrong one takes from the client address's allowance of wrong operator tokens, and once that is
+ * spent a wrong one is 429; the right one always works, so a guesser behind the operator's
+ * address does not lock the operator out. Guessing is then only as slow as the token is long:
+ * `ADMIN_TOKEN` must be long and random (the README says so).
  */
 export const makeAdminCheck = Effect.gen(function*() {
   const config = yield* HttpConfig
@@ -23,9 +23,8 @@ export const makeAdminCheck = Effect.gen(function*() {
       onSome: (token) =>
         Effect.gen(function*() {
           const address = clientIp(yield* HttpServerRequest.HttpServerRequest, config.trustedProxies) ?? "unknown"
-          yield* limits.check("auth", address)
           if (safeEqual(given, Redacted.value(token))) return
-          yield* limits.take("auth", address)
+          yield* limits.take("auth", guessKey("admin", address))
           return yield* apiError("invalid_api_key", "Invalid admin token")
         })
     })

@@ -35,10 +35,11 @@ import { SelectBody } from "../api/CheckoutApi.ts"
 import { clientIp } from "./ClientIp.ts"
 import { renderError } from "./ErrorRendering.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { escapeHtml, formatAmount, page, queryParam } from "./Html.ts"
+import { escapeHtml, formatAmount, merchantLink, page, queryParam } from "./Html.ts"
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "./RequestLifecycle.ts"
+import { cspNonce } from "./SecurityHeaders.ts"
 
 const channelOrder: ReadonlyArray<Channel> = ["ONLINE", "CASH", "CREDIT_CARD"]
 
@@ -62,7 +63,7 @@ const usedPage = (session: CheckoutSession, continueUrl: string, language: Langu
     `<h1>${escapeHtml(t.usedHeading)}</h1>
      <p>${escapeHtml(t.usedBody)}</p>
      <p><a class="button" href="${escapeHtml(continueUrl)}">${escapeHtml(t.usedContinue)}</a></p>
-     ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.backToShop)}</a></p>`}`,
+     ${merchantLink(session.returnUrl, t.backToShop)}`,
     { status: 409, lang: language }
   )
 }
@@ -162,6 +163,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     if (ip !== undefined) yield* checkout.recordBuyerIp(session, ip)
 
     const shop = yield* tenancy.findShop(session.shopId)
+    const nonce = yield* cspNonce
     const offered = yield* checkout.methods(session)
     const methods = offered.map((o) => o.method)
     const headline = yield* payments.headline(session.amount, session.currency).pipe(Effect.option)
@@ -217,8 +219,8 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
         <p class="error" id="form-error" role="alert"></p>
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>
-      ${session.returnUrl === null ? "" : `<p><a href="${escapeHtml(session.returnUrl)}">${escapeHtml(t.cancel)}</a></p>`}
-      ${script(token, t.script)}`
+      ${merchantLink(session.returnUrl, t.cancel)}
+      ${script(token, t.script, nonce)}`
     return page(t.title, body, { lang: language, head: addressStyle + tileStyle })
   })
 

@@ -49,8 +49,9 @@ details.more>summary{cursor:pointer;padding:.6rem .5rem;border:1px dashed #8886;
 details.more[open]>summary{margin-bottom:.35rem}
 </style>`
 
-export const script = (token: string, messages: PageText["script"]) => `
-<script>
+/** The page's script; `nonce` is the request's (`SecurityHeaders.ts`: no other inline script runs). */
+export const script = (token: string, messages: PageText["script"], nonce: string) => `
+<script nonce="${nonce}">
 (() => {
   const form = document.getElementById("checkout");
   const email = /^[^\\s@]+@[^\\s@.]+(?:\\.[^\\s@.]+)+$/;

@@ -19,6 +19,7 @@ import { pathToFileURL } from "node:url"
 import { brotliCompress, constants } from "node:zlib"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { cspNonce } from "./SecurityHeaders.ts"
 
 /** Scalar's standalone bundle as `effect` ships it for `HttpApiScalar.layer` (one copy on disk, no CDN). */
 let bundleOnce: Promise<Buffer> | undefined
@@ -46,7 +47,8 @@ const scalarConfig = {
   customCss: "a[href*=\"scalar.com\"]{display:none!important}"
 }
 
-const pageHtml = (scriptPath: string) => `<!doctype html>
+/** The page; its two scripts carry the request's nonce (`SecurityHeaders.ts`). */
+const pageHtml = (scriptPath: string, nonce: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -56,8 +58,8 @@ const pageHtml = (scriptPath: string) => `<!doctype html>
 </head>
 <body>
 <div id="api-reference-container"></div>
-<script src="${scriptPath}"></script>
-<script>window.Scalar.createApiReference(document.getElementById("api-reference-container"), ${
+<script src="${scriptPath}" nonce="${nonce}"></script>
+<script nonce="${nonce}">window.Scalar.createApiReference(document.getElementById("api-reference-container"), ${
   JSON.stringify(scalarConfig).replace(/</g, "\\u003c")
 })</script>
 </body>
@@ -99,7 +101,6 @@ const compressed = (bundle: Buffer): Buffer | undefined => {
 export const DocsPage = Layer.unwrap(Effect.gen(function*() {
   const bundle = yield* Effect.promise(loadBundle)
   const scriptPath: `/docs/${string}` = `/docs/scalar-${createHash("sha256").update(bundle).digest("hex").slice(0, 16)}.js`
-  const html = pageHtml(scriptPath)
 
   const scriptHeaders = { "cache-control": "public, max-age=31536000, immutable", vary: "Accept-Encoding" }
   const script = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
@@ -113,7 +114,7 @@ export const DocsPage = Layer.unwrap(Effect.gen(function*() {
   })
 
   return Layer.mergeAll(
-    HttpRouter.add("GET", "/docs", HttpServerResponse.html(html).pipe(HttpServerResponse.setHeader("cache-control", "no-cache"))),
+    HttpRouter.add("GET", "/docs", Effect.map(cspNonce, (nonce) => HttpServerResponse.html(pageHtml(scriptPath, nonce)).pipe(HttpServerResponse.setHeader("cache-control", "no-cache")))),
     HttpRouter.add("GET", scriptPath, script)
   )
 }))

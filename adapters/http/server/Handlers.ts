@@ -21,7 +21,7 @@ import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { aliasedParameter } from "./QueryAliases.ts"
-import { RateLimits } from "./RateLimits.ts"
+import { guessKey, RateLimits } from "./RateLimits.ts"
 import { BalanceHandler } from "./PayinHandlers.ts"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -36,13 +36,14 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     const auth = yield* Auth
     const limits = yield* RateLimits
     const http = yield* HttpConfig
-    // Guessing keys or refresh tokens is throttled per client address (the trusted hop's).
-    const perAddress = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      limits.take("auth", clientIp(request, http.trustedProxies) ?? "unknown"))
+    // Failed logins and refreshes are throttled per client address (the trusted hop's); a right one always works.
+    const failed = <E>(error: E) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.andThen(limits.take("auth", guessKey("login", clientIp(request, http.trustedProxies) ?? "unknown")), Effect.fail(error)))
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers
-      .handle("token", ({ payload }) => documented("auth.token", Effect.andThen(perAddress, auth.exchange(payload.apiKey, payload.secretKey))))
-      .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.andThen(perAddress, auth.refresh(payload.refreshToken))))
+      .handle("token", ({ payload }) => documented("auth.token", Effect.catchTag(auth.exchange(payload.apiKey, payload.secretKey), "ApiError", failed)))
+      .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.catchTag(auth.refresh(payload.refreshToken), "ApiError", failed)))
   }))
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>

@@ -1,12 +1,20 @@
 /** Small helpers for the server-rendered pages (sandbox form, hosted checkout). */
 import type { BigDecimal } from "effect"
 import { HttpServerResponse } from "effect/http"
+import { merchantUrlProblem } from "../../../core/MerchantUrl.ts"
 import * as Money from "../../../core/Money.ts"
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
 
 /** Escapes text for HTML element content and attribute values. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => entities[c]!)
+
+/**
+ * A paragraph with a link back to the merchant's `returnUrl`, or nothing when there is none or it
+ * is not a merchant URL (the API refuses such a one; a record stored before it did is not linked).
+ */
+export const merchantLink = (url: string | null, text: string) =>
+  url === null || merchantUrlProblem(url) !== undefined ? "" : `<p><a href="${escapeHtml(url)}">${escapeHtml(text)}</a></p>`
 
 /** A complete, mobile-friendly page. `body` must already be escaped HTML. */
 export const page = (title: string, body: string, options: { readonly status?: number; readonly head?: string; readonly lang?: string } = {}) =>

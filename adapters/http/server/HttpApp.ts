@@ -29,6 +29,7 @@ import { SettlementAdminHandlers, SettlementCallbackHandlers, SettlementHandlers
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { CallbackHandlers, CatalogHandlers, PaymentHandlers } from "./PayinHandlers.ts"
 import { Compression } from "./Compression.ts"
+import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { HealthRoutes } from "./Health.ts"
 import { RequestId, RequestLifecycle } from "./RequestLifecycle.ts"
 import { MetricsRoute } from "./Metrics.ts"
@@ -114,4 +115,4 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, ConsoleRoutes, MethodRoutes, RequestLifecycle, Compression)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, ConsoleRoutes, MethodRoutes, RequestLifecycle, Compression, SecurityHeaders)

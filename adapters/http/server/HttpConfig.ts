@@ -1,4 +1,5 @@
 import { Context, type Option, type Redacted } from "effect"
+import type { TrustedProxies } from "./ClientIp.ts"
 
 /** What only the HTTP adapter needs to know (the URLs are the engine's: `EngineConfig`). */
 export class HttpConfig extends Context.Service<HttpConfig, {
@@ -6,8 +7,12 @@ export class HttpConfig extends Context.Service<HttpConfig, {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   /** The sandbox provider's callback secret: its payment form signs the callbacks it sends. */
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
-  /** How many proxies in front of the host append to X-Forwarded-For (0: use the socket peer). */
-  readonly trustedProxies: number
+  /**
+   * The proxies whose forwarding headers are believed: addresses and CIDR ranges, or (as before)
+   * how many append to X-Forwarded-For, believed from loopback and private peers only; 0 or
+   * none: the socket's peer is the client (`ClientIp.ts`).
+   */
+  readonly trustedProxies: TrustedProxies
   /** Requests allowed per credential and per client IP on the auth endpoints; defaults when absent. */
   readonly rateLimits?: {
     readonly productionPerSecond: number

@@ -3,10 +3,12 @@
  *
  * - per credential on every authenticated API request: `RATE_LIMIT_PRODUCTION_PER_SECOND`
  *   (default 100) and `RATE_LIMIT_SANDBOX_PER_SECOND` (default 25), like Stripe's;
- * - per client IP on `POST /auth/token` and `POST /auth/refresh`: `RATE_LIMIT_AUTH_PER_MINUTE`
- *   (default 30), so a burst of bad logins is throttled. A raw API key that fails as the bearer of
- *   any route takes from the same allowance, and once it is spent raw keys from that address wait
- *   (else the API would check guessed keys unthrottled).
+ * - per client IP and kind of credential, the wrong ones: `RATE_LIMIT_AUTH_PER_MINUTE` (default
+ *   30) failed logins (`POST /auth/token`, `POST /auth/refresh`), as many unknown raw API keys as
+ *   the bearer of any route, as many wrong operator tokens (`guessKey`). Past it, a wrong one
+ *   from the address is 429; a right one is still checked and works (a guesser met by 429 on the
+ *   admin API must not lock the operator out, nor the operator's typos the merchants behind one
+ *   address).
  *
  * On a SQL store the counters live in the `rate_limits` table (the library's `RateLimiterPostgres`
  * speaking through the engine's own SQL client), so every replica on one PostgreSQL shares them;
@@ -41,8 +43,6 @@ export class RateLimits extends Context.Service<RateLimits, {
    * response, and fails with `429 rate_limited` when the allowance is spent.
    */
   readonly take: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
-  /** Fails like `take` when `key`'s allowance in `bucket` is already spent; takes nothing. */
-  readonly check: (bucket: Bucket, key: string) => Effect.Effect<void, ApiErrorOf<"rate_limited">, HttpServerRequest.HttpServerRequest>
 }>()("adapters/http/RateLimits") {
   /** On the SQL store when the host has one (shared by replicas), else in memory. */
   static readonly layer = (options: RateLimitOptions, tuning: { readonly sweepEvery?: Duration.Input } = {}) =>
@@ -160,14 +160,12 @@ export class RateLimits extends Context.Service<RateLimits, {
         Option.isSome(sql) && bucket !== "auth"
           ? takeLeased(bucket, key)
           : Effect.flatMap(consume(bucket, key, 1), ({ allowed, res }) => answer(bucket, res, allowed))
-      const check = (bucket: Bucket, key: string) =>
-        Effect.tryPromise({ try: () => limiters[bucket].limiter.get(key), catch: (e) => e }).pipe(
-          Effect.orDie,
-          Effect.flatMap((res) => res !== null && res.remainingPoints <= 0 ? answer(bucket, res, false) : Effect.void)
-        )
-      return RateLimits.of({ take, check })
+      return RateLimits.of({ take })
     }))
 }
+
+/** The `auth` bucket's key of wrong credentials of one kind from one client address. */
+export const guessKey = (credential: "login" | "key" | "admin", address: string) => `${credential} ${address}`
 
 /** `RateLimits.layer` with the limits of `HttpConfig` (the defaults when it names none). */
 export const RateLimitsFromConfig = Layer.unwrap(Effect.map(HttpConfig, (config) => RateLimits.layer(config.rateLimits ?? defaultRateLimits)))

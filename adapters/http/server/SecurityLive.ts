@@ -8,7 +8,7 @@ import { AdminToken, AnyKey, SecretKey } from "../api/Security.ts"
 import { makeAdminCheck } from "./AdminCheck.ts"
 import { clientIp } from "./ClientIp.ts"
 import { HttpConfig } from "./HttpConfig.ts"
-import { RateLimits } from "./RateLimits.ts"
+import { guessKey, RateLimits } from "./RateLimits.ts"
 import { RequestLogFields } from "./RequestLifecycle.ts"
 import { makeOnShopClock } from "./RequestClock.ts"
 
@@ -46,10 +46,10 @@ const notBearer = apiError(
 )
 
 /**
- * Authenticates the bearer. A raw API key is looked up like a login: an unknown one takes from the
- * client address's allowance of `POST /auth/token`, and once that is spent no raw key from the
- * address is even looked up (a right guess must not be told apart). Access tokens are signed and
- * cannot be guessed.
+ * Authenticates the bearer. A raw API key is looked up; an unknown one takes from the client
+ * address's allowance of unknown keys, and once that is spent an unknown one is 429. A known key
+ * always works (keys are random: it was not guessed), so guesses from behind a merchant's address
+ * do not lock the merchant out. Access tokens are signed and cannot be guessed.
  */
 const makeAuthenticate = Effect.gen(function*() {
   const auth = yield* Auth
@@ -62,10 +62,9 @@ const makeAuthenticate = Effect.gen(function*() {
     }
     if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
     const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
-    yield* limits.check("auth", address)
     return yield* auth.authenticate(bearer).pipe(
       // Only a key the store does not know counts as a guess (a revoked one was real).
-      catchCode("invalid_api_key", (error) => Effect.andThen(limits.take("auth", address), Effect.fail(error)))
+      catchCode("invalid_api_key", (error) => Effect.andThen(limits.take("auth", guessKey("key", address)), Effect.fail(error)))
     )
   })
 })
