@@ -24,18 +24,16 @@ import {
   type ChargeRequest,
   type ChargeStatus,
   type ChargeUpdate,
-  type PaymentProvider,
-  SandboxSimulate
+  type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { verifySignature } from "../../core/Signatures.ts"
+import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 export const sandboxProviderId = "sandbox"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
 export const slowPaymentAfterMs = 2 * 60_000
-
-const scenarios = ["none", ...SandboxSimulate.literals] as const
 
 /** `sbx.<scenario>.<created ms>.<transaction id>` */
 export const providerRefOf = (scenario: string, createdMs: number, transactionId: string) =>
@@ -64,7 +62,7 @@ const paymentData = (method: PaymentMethodDef, request: ChargeRequest): Record<s
 const CallbackBody = Schema.Struct({
   reference: Schema.String,
   transactionId: Schema.String,
-  status: Schema.Literals(["completed", "failed"])
+  status: Schema.Literals(callbackStatuses)
 })
 
 export const make = (options: { readonly formBaseUrl: string; readonly callbackSecret: Redacted.Redacted<string> }) =>
@@ -83,15 +81,10 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
     status: (providerRef, transactionId) =>
       Effect.map(Clock.currentTimeMillis, (ms): ChargeUpdate => {
         const ref = parseRef(providerRef)
-        const status: ChargeStatus = ref === undefined
+        const status: ChargeStatus = ref === undefined ||
+            (ref.scenario === "slow_payment" && ms - ref.createdMs < slowPaymentAfterMs)
           ? "pending"
-          : ref.scenario === "paid" || ref.scenario === "chargeback"
-          ? "completed"
-          : ref.scenario === "failed"
-          ? "failed"
-          : ref.scenario === "slow_payment" && ms - ref.createdMs >= slowPaymentAfterMs
-          ? "completed"
-          : "pending"
+          : scenarioStatus(ref.scenario)
         return { providerRef, transactionId, status }
       }),
     verifyCallback: (headers, rawBody) =>
@@ -101,7 +94,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         const body = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(CallbackBody))(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
         )
-        return [{ providerRef: body.reference, transactionId: body.transactionId, status: body.status }]
+        return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status] }]
       }).pipe(Effect.provide(context)),
     refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
   }))
