@@ -125,10 +125,11 @@ const decodeRefundJson = Schema.decodeUnknownResult(Schema.fromJsonString(Refund
 export const decodeRefundText = (text: string) => decodeRefundJson(text)
 
 /**
- * The refund statuses the connector reads: `approved`, `in_process` and `rejected` (the refund
+ * The refund statuses the connector reads: `approved` and `in_process` are documented (the refund
  * answer's `status`, https://mercadopago.com.br/developers/en/reference/chargebacks/_payments_id_refunds/post
- * and the Pix refund page, https://mercadopago.com.br/developers/es/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix),
- * `cancelled`, `pending` and `authorized` from the SDK's untyped `status` (README, "Not confirmed").
+ * and the Pix refund page, https://mercadopago.com.br/developers/es/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix);
+ * `pending`, `authorized`, `rejected` and `cancelled` are read defensively (the SDK's refund
+ * `status` is an untyped string, "e.g. `approved`, `in_process`"; README, "Not confirmed").
  */
 export const refundStatuses = ["approved", "in_process", "pending", "authorized", "rejected", "cancelled"] as const
 export type DocumentedRefundStatus = typeof refundStatuses[number]
