@@ -20,6 +20,7 @@
  */
 import { Schema } from "effect"
 import type { SettlementPayoutStatus } from "../../core/ports/SettlementPayoutProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -132,13 +133,40 @@ export const BusinessTransferBody = Schema.Struct({
 export type BusinessTransferBody = typeof BusinessTransferBody.Type
 
 /**
- * An address book entry's state as the engine shows it: `active` is approved; Circle's refusals
- * (`denied`, `inactive`, `failed`, `disabled`, from the recipient state-change notification,
- * https://developers.circle.com/api-reference/circle-mint/account/list-business-recipient-addresses
- * and the `mintAddressBookRecipients` webhook) are denied; anything else waits for the administrator.
+ * The address book entry statuses Circle documents: `active`, `pending_verification` and
+ * `verification_succeeded` (`BusinessRecipientAddressObjectStatusEnum` in `@circle-fin/circle-sdk`,
+ * https://developers.circle.com/api-reference/circle-mint/account/list-business-recipient-addresses),
+ * and the refusals of the recipient state-change notification (the `mintAddressBookRecipients`
+ * webhook: `denied`, `inactive`, `failed`, `disabled`).
  */
+export const recipientStatuses = [
+  "active",
+  "pending_verification",
+  "verification_succeeded",
+  "denied",
+  "inactive",
+  "failed",
+  "disabled"
+] as const
+export type DocumentedRecipientStatus = typeof recipientStatuses[number]
+
+/**
+ * An address book entry's state as the engine shows it: `active` is approved; Circle's refusals
+ * are denied; anything else (a verification under way or just passed, not yet `active`, or a
+ * status Circle adds later) waits for the administrator.
+ */
+export const recipientStatusMap: Readonly<Record<DocumentedRecipientStatus, "approved" | "pending" | "denied">> = {
+  active: "approved",
+  pending_verification: "pending",
+  verification_succeeded: "pending",
+  denied: "denied",
+  inactive: "denied",
+  failed: "denied",
+  disabled: "denied"
+}
+
 export const approvalOf = (status: string | undefined): "approved" | "pending" | "denied" =>
-  status === "active" ? "approved" : status !== undefined && ["denied", "inactive", "failed", "disabled"].includes(status) ? "denied" : "pending"
+  statusOf(recipientStatusMap, status, "pending")
 
 /** A transfer's source or destination (`wallet` with `id`, `blockchain` with `address` and `chain`). */
 export const Location = Schema.Struct({
@@ -172,19 +200,26 @@ export const ErrorBody = Schema.Struct({
 })
 
 /**
+ * The transfer statuses Circle documents: `pending`, `complete`, `failed` (`Transfer.status`,
+ * `TransferStatusEnum` and `TransferDetailedTransferStatusEnum` in `@circle-fin/circle-sdk`:
+ * "`pending` indicates that the transfer is in the process of running; `complete` indicates it
+ * finished successfully; `failed` indicates it failed",
+ * https://developers.circle.com/api-reference/circle-mint/account/create-business-transfer).
+ */
+export const transferStatuses = ["pending", "complete", "failed"] as const
+export type DocumentedTransferStatus = typeof transferStatuses[number]
+
+/**
  * Only `complete` and `failed` are verdicts; `pending` and anything Circle adds later stay
  * `pending` (only an explicit verdict moves money).
  */
-export const toStatus = (status: string): SettlementPayoutStatus => {
-  switch (status) {
-    case "complete":
-      return "complete"
-    case "failed":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const transferStatusMap: Readonly<Record<DocumentedTransferStatus, SettlementPayoutStatus>> = {
+  pending: "pending",
+  complete: "complete",
+  failed: "failed"
 }
+
+export const toStatus = (status: string): SettlementPayoutStatus => statusOf(transferStatusMap, status, "pending")
 
 /**
  * An Amazon SNS message as POSTed to an HTTP(S) subscriber

@@ -20,6 +20,7 @@
 import { BigDecimal, Schema } from "effect"
 import * as Money from "../../core/Money.ts"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 /** The API version the official SDK `conekta@9.0.0` sends (`api/orders-api.ts`). */
 export const acceptHeader = "application/vnd.conekta-v2.3.0+json"
@@ -219,8 +220,12 @@ export const amountOf = (centavos: number): BigDecimal.BigDecimal =>
 export const textOf = (centavos: number) => Money.toText(amountOf(centavos))
 
 /**
- * Conekta order `payment_status` -> engine status. Anything not listed is `pending`, never a
- * success.
+ * Conekta order `payment_status` -> engine status. Conekta publishes no list: the API reference
+ * (https://github.com/conekta/openapi, `schemas/orders/order_response.yml`) and the SDK type it as
+ * a plain string ("The payment status of the order", example `paid`); its event types
+ * (`schemas/event_types/event_types.yml`: `order.paid`, `order.expired`, `order.canceled`,
+ * `order.pending_payment`) name four. The others are the words the connector reads defensively
+ * (README, "Not confirmed"). Anything not listed is `pending`, never a success.
  *
  * - `pending_payment` (voucher or CLABE issued, not paid) and `pre_authorized` are `pending`.
  * - `paid` is the only success: `completed`. `partially_refunded` is a paid order with refunds:
@@ -229,7 +234,22 @@ export const textOf = (centavos: number) => Money.toText(amountOf(centavos))
  *   `failed`.
  * - `charged_back` is `chargeback`.
  */
-const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+export const orderStatuses = [
+  "pending_payment",
+  "pre_authorized",
+  "paid",
+  "partially_refunded",
+  "refunded",
+  "expired",
+  "canceled",
+  "cancelled",
+  "declined",
+  "voided",
+  "charged_back"
+] as const
+export type DocumentedOrderStatus = typeof orderStatuses[number]
+
+export const orderStatusMap: Readonly<Record<DocumentedOrderStatus, ChargeUpdate["status"]>> = {
   pending_payment: "pending",
   pre_authorized: "pending",
   paid: "completed",
@@ -245,7 +265,7 @@ const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
 
 export const toUpdateStatus = (status: string | null | undefined): ChargeUpdate["status"] => {
   const key = (status ?? "").trim().toLowerCase()
-  return Object.hasOwn(updateStatuses, key) ? updateStatuses[key]! : "pending"
+  return statusOf(orderStatusMap, key, "pending")
 }
 
 /** The status of an order just created: a new order cannot be disputed or refunded. */
@@ -255,7 +275,9 @@ export const toChargeStatus = (status: string | null | undefined): ChargeStatus 
 }
 
 /**
- * A refund's status as the engine's. `pending` waits; `canceled` (a refund cancelled with
+ * A refund's status as the engine's. Conekta documents no list (the SDK's
+ * `ChargeResponseRefundsData.status` says only "refund status", the schema's example is `pending`):
+ * these are the words the connector reads (README, "Not confirmed"). `pending` waits; `canceled` (a refund cancelled with
  * `DELETE /orders/{id}/refunds/{refund_id}`), `failed`, `rejected`, `declined` and `expired` (a
  * cash refund not collected in time) are `failed`: the money stays the shop's; `succeeded`,
  * `refunded`, `completed` and `paid` are `succeeded`. A refund with NO `status` (the documented
@@ -263,21 +285,34 @@ export const toChargeStatus = (status: string | null | undefined): ChargeStatus 
  * does not say which refund paid): it waits, and is settled from what Conekta says later or by an
  * operator. Anything else unknown waits too.
  */
-export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
-  switch ((status ?? "").trim().toLowerCase()) {
-    case "succeeded":
-    case "refunded":
-    case "completed":
-    case "paid":
-      return "succeeded"
-    case "canceled":
-    case "cancelled":
-    case "failed":
-    case "rejected":
-    case "declined":
-    case "expired":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const refundStatuses = [
+  "pending",
+  "succeeded",
+  "refunded",
+  "completed",
+  "paid",
+  "canceled",
+  "cancelled",
+  "failed",
+  "rejected",
+  "declined",
+  "expired"
+] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  pending: "pending",
+  succeeded: "succeeded",
+  refunded: "succeeded",
+  completed: "succeeded",
+  paid: "succeeded",
+  canceled: "failed",
+  cancelled: "failed",
+  failed: "failed",
+  rejected: "failed",
+  declined: "failed",
+  expired: "failed"
 }
+
+export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
+  statusOf(refundStatusMap, (status ?? "").trim().toLowerCase(), "pending")

@@ -16,6 +16,7 @@
  */
 import { Schema } from "effect"
 import type { PayoutUpdate } from "../../core/ports/PayoutProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -55,18 +56,23 @@ export const PayoutObject = Schema.Struct({
 export type PayoutObject = typeof PayoutObject.Type
 
 /**
- * PAID (200) is paid; REJECTED (300) and CANCELLED (400) end it unpaid; PENDING (100), DELIVERED
- * (500, "being processed"), ON_HOLD (600) and ON_HOLD_BY_COMPLIANCE (700) are still on the way, and
- * so is anything dLocal adds later: only an explicit verdict moves money.
+ * The payout statuses dLocal documents (https://docs.dlocal.com/reference/payout-status-v3), with
+ * their codes: PAID (200) is paid; REJECTED (300) and CANCELLED (400) end it unpaid; PENDING (100),
+ * DELIVERED (500, "being processed"), ON_HOLD (600) and ON_HOLD_BY_COMPLIANCE (700) are still on
+ * the way, and so is anything dLocal adds later: only an explicit verdict moves money.
  */
-export const toPayoutStatus = (status: string): PayoutUpdate["status"] => {
-  switch (status.toUpperCase()) {
-    case "PAID":
-      return "completed"
-    case "REJECTED":
-    case "CANCELLED":
-      return "failed"
-    default:
-      return "processing"
-  }
+export const payoutStatuses = ["PENDING", "PAID", "REJECTED", "CANCELLED", "DELIVERED", "ON_HOLD", "ON_HOLD_BY_COMPLIANCE"] as const
+export type DocumentedPayoutStatus = typeof payoutStatuses[number]
+
+export const payoutStatusMap: Readonly<Record<DocumentedPayoutStatus, PayoutUpdate["status"]>> = {
+  PENDING: "processing",
+  PAID: "completed",
+  REJECTED: "failed",
+  CANCELLED: "failed",
+  DELIVERED: "processing",
+  ON_HOLD: "processing",
+  ON_HOLD_BY_COMPLIANCE: "processing"
 }
+
+export const toPayoutStatus = (status: string): PayoutUpdate["status"] =>
+  statusOf(payoutStatusMap, status.toUpperCase(), "processing")

@@ -23,6 +23,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 /**
  * dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments).
@@ -156,25 +157,33 @@ export const RefundObject = Schema.Struct({
 export type RefundObject = typeof RefundObject.Type
 
 /**
+ * The refund statuses dLocal documents (https://docs.dlocal.com/reference/refund-status-codes,
+ * https://docs.dlocal.com/reference/the-refund-object):
+ * `PENDING` (100), `SUCCESS` (200), `REJECTED` (300), `CANCELLED` (400).
+ */
+export const refundStatuses = ["PENDING", "SUCCESS", "REJECTED", "CANCELLED"] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+/**
  * A dLocal refund status as the engine's: only `SUCCESS` is money paid back; `REJECTED` and
  * `CANCELLED` ("the refund period has expired and is therefore automatically cancelled") end it
  * unpaid; `PENDING` and anything unknown are pending.
  */
-export const toRefundStatus = (status: string): RefundStatus => {
-  switch (status.trim().toUpperCase()) {
-    case "SUCCESS":
-      return "succeeded"
-    case "REJECTED":
-    case "CANCELLED":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  PENDING: "pending",
+  SUCCESS: "succeeded",
+  REJECTED: "failed",
+  CANCELLED: "failed"
 }
 
+export const toRefundStatus = (status: string): RefundStatus =>
+  statusOf(refundStatusMap, status.trim().toUpperCase(), "pending")
+
 /**
- * dLocal's payment statuses (https://docs.dlocal.com/reference/payment-status-codes and the
- * payment object's status list):
+ * dLocal's payment statuses: `PENDING`, `PAID`, `REJECTED`, `CANCELLED`, `AUTHORIZED` and `VERIFIED`
+ * with their codes on https://docs.dlocal.com/reference/payment-status-codes; `EXPIRED`,
+ * `REFUNDED` and `CHARGEBACK` are in the payment object's status list, not on that page (README,
+ * "Not confirmed"):
  *
  * | dLocal       | code | engine       | why                                                           |
  * |--------------|------|--------------|---------------------------------------------------------------|
@@ -192,23 +201,23 @@ export const toRefundStatus = (status: string): RefundStatus => {
  * AUTHORIZED and VERIFIED are card states (the rails here are not cards); neither means the
  * money was taken, so neither completes a payment.
  */
-export const toUpdateStatus = (status: string): ChargeUpdate["status"] => {
-  switch (status.trim().toUpperCase()) {
-    case "PAID":
-      return "completed"
-    case "REJECTED":
-    case "CANCELLED":
-      return "failed"
-    case "EXPIRED":
-      return "expired"
-    case "REFUNDED":
-      return "refunded"
-    case "CHARGEBACK":
-      return "chargeback"
-    default:
-      return "pending"
-  }
+export const paymentStatuses = ["PENDING", "PAID", "REJECTED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "AUTHORIZED", "VERIFIED"] as const
+export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+
+export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
+  PENDING: "pending",
+  PAID: "completed",
+  REJECTED: "failed",
+  CANCELLED: "failed",
+  EXPIRED: "expired",
+  REFUNDED: "refunded",
+  CHARGEBACK: "chargeback",
+  AUTHORIZED: "pending",
+  VERIFIED: "pending"
 }
+
+export const toUpdateStatus = (status: string): ChargeUpdate["status"] =>
+  statusOf(paymentStatusMap, status.trim().toUpperCase(), "pending")
 
 /** The status of a charge just created (a refund or chargeback cannot be one yet). */
 export const toChargeStatus = (status: string): ChargeStatus => {

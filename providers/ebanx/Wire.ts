@@ -20,6 +20,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 /** EBANX's error codes the connector and its simulator use (README, "Errors"). */
 export const errorCodes = {
@@ -130,21 +131,24 @@ export const Refund = Schema.Struct({
 export type Refund = typeof Refund.Type
 
 /**
- * An EBANX refund status as the engine's (refund page: "placed into EBANX refund queue, marked as
- * Requested", "acknowledged ... marked as Pending", "transitions to Confirmed"; a requested or
+ * The refund statuses EBANX documents, as the engine's
+ * (https://docs.ebanx.com/docs/payments/guides/after-payments/refund-payment: "placed into EBANX
+ * refund queue, marked as Requested", "acknowledged ... marked as Pending", "transitions to Confirmed"; a requested or
  * pending refund "can be cancelled"): `CO` is money paid back, `CA` a refund that will not happen
  * (the money returns to the shop); `RE`, `PE` and anything unknown wait.
  */
-export const toRefundStatus = (status: string): RefundStatus => {
-  switch (status.trim().toUpperCase()) {
-    case "CO":
-      return "succeeded"
-    case "CA":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const refundStatuses = ["RE", "PE", "CO", "CA"] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  RE: "pending",
+  PE: "pending",
+  CO: "succeeded",
+  CA: "failed"
 }
+
+export const toRefundStatus = (status: string): RefundStatus =>
+  statusOf(refundStatusMap, status.trim().toUpperCase(), "pending")
 
 /**
  * A payment as `/ws/direct` and `/ws/query` answer it. The buyer's page is in one of several
@@ -195,7 +199,8 @@ export const RefundBody = Schema.Struct({
 export const RefundAnswer = Schema.Struct({ ...Outcome, refund: Optional(Refund), payment: Optional(Payment) })
 
 /**
- * The payment statuses EBANX documents (Refund or Cancel Operation page): `OP` open ("can change
+ * The payment statuses EBANX documents
+ * (https://www.ebanx.com/business/en/developers/api-reference/refund-or-cancel-operation): `OP` open ("can change
  * either to CA (timeout) or to PE"), `PE` pending confirmation ("either to CA or to CO"), `CO`
  * confirmed (paid), `CA` cancelled. `CA` is therefore either the payment lapsing unpaid or a
  * cancellation; EBANX sends no reason, so a `CA` whose `status_date` falls on a day after the
@@ -203,15 +208,20 @@ export const RefundAnswer = Schema.Struct({ ...Outcome, refund: Optional(Refund)
  * `failed`; the engine's own expiry covers it) (README, "Not confirmed"). OP, PE and
  * anything else (a status EBANX adds later) pending, never a success.
  */
+export const paymentStatuses = ["OP", "PE", "CO", "CA"] as const
+export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+
+/** `CA` here is a cancellation; `toUpdateStatus` reads a lapsed one as `expired`. */
+export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
+  OP: "pending",
+  PE: "pending",
+  CO: "completed",
+  CA: "failed"
+}
+
 export const toUpdateStatus = (payment: Pick<Payment, "status" | "status_date" | "due_date">): ChargeUpdate["status"] => {
-  switch (payment.status) {
-    case "CO":
-      return "completed"
-    case "CA":
-      return lapsed(payment) ? "expired" : "failed"
-    default:
-      return "pending"
-  }
+  const status = statusOf(paymentStatusMap, payment.status, "pending")
+  return payment.status === "CA" && lapsed(payment) ? "expired" : status
 }
 
 /** The calendar day (`yyyy-mm-dd`) of an EBANX date (`2017-06-01` or `2017-06-07 18:20:13`). */

@@ -17,6 +17,7 @@
 import { Schema } from "effect"
 import * as Money from "../../core/Money.ts"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -124,21 +125,31 @@ const decodeRefundJson = Schema.decodeUnknownResult(Schema.fromJsonString(Refund
 export const decodeRefundText = (text: string) => decodeRefundJson(text)
 
 /**
+ * The refund statuses the connector reads: `approved` and `in_process` are documented (the refund
+ * answer's `status`, https://mercadopago.com.br/developers/en/reference/chargebacks/_payments_id_refunds/post
+ * and the Pix refund page, https://mercadopago.com.br/developers/es/docs/checkout-api/payment-management/cancellations-and-refunds/refund-pix);
+ * `pending`, `authorized`, `rejected` and `cancelled` are read defensively (the SDK's refund
+ * `status` is an untyped string, "e.g. `approved`, `in_process`"; README, "Not confirmed").
+ */
+export const refundStatuses = ["approved", "in_process", "pending", "authorized", "rejected", "cancelled"] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+/**
  * A Mercado Pago refund status as the engine's: `approved` is money paid back; `rejected` and
  * `cancelled` will not happen (the money stays the shop's); `in_process`, `pending`,
  * `authorized`, a missing status and anything unknown wait (never a success).
  */
-export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
-  switch (status?.trim().toLowerCase()) {
-    case "approved":
-      return "succeeded"
-    case "rejected":
-    case "cancelled":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  approved: "succeeded",
+  in_process: "pending",
+  pending: "pending",
+  authorized: "pending",
+  rejected: "failed",
+  cancelled: "failed"
 }
+
+export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
+  statusOf(refundStatusMap, status?.trim().toLowerCase(), "pending")
 
 /** `{ message, error, status, cause: [{ code, description }] }`. */
 export const ErrorBody = Schema.Struct({
@@ -178,7 +189,10 @@ export const manifestOf = (dataId: string | undefined, requestId: string | undef
   ].join(";") + ";"
 
 /**
- * Mercado Pago status -> engine status. Anything not listed is `pending`, never a success.
+ * Mercado Pago payment status -> engine status, for the statuses Mercado Pago documents
+ * (https://mercadopago.com.mx/developers/en/docs/checkout-api/response-handling/query-results ,
+ * https://www.mercadopago.com.mx/developers/en/docs/checkout-api-payments/response-handling/collection-results.md).
+ * Anything not listed is `pending`, never a success.
  *
  * - `pending` (waiting for the buyer: PIX not yet paid, voucher not yet paid), `in_process` (under
  *   review) and `authorized` (authorized, not captured: no money moved) are `pending`.
@@ -191,7 +205,20 @@ export const manifestOf = (dataId: string | undefined, requestId: string | undef
  *   the merchant's to spend. Their outcome is not told by the payment status (a mediation won
  *   goes back to `approved`): see the README.
  */
-const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+export const paymentStatuses = [
+  "pending",
+  "in_process",
+  "authorized",
+  "approved",
+  "rejected",
+  "cancelled",
+  "refunded",
+  "charged_back",
+  "in_mediation"
+] as const
+export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+
+export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
   pending: "pending",
   in_process: "pending",
   authorized: "pending",
@@ -206,7 +233,7 @@ const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
 /** The status of a notification's query or of the status poll. */
 export const toUpdateStatus = (status: string, statusDetail?: string | null): ChargeUpdate["status"] => {
   if (status === "cancelled" && statusDetail === "expired") return "expired"
-  return Object.hasOwn(updateStatuses, status) ? updateStatuses[status]! : "pending"
+  return statusOf(paymentStatusMap, status, "pending")
 }
 
 /** The status of a payment just created: a new payment cannot be disputed or refunded. */

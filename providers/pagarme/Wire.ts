@@ -20,6 +20,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const Centavos = Schema.Int
@@ -235,7 +236,11 @@ export const parseSignature = (header: string | undefined) => {
 }
 
 /**
- * Pagar.me charge status -> engine status. Anything not listed is `pending`, never a success.
+ * Pagar.me charge status -> engine status, for the charge statuses Pagar.me's module core lists
+ * (https://github.com/pagarme/ecommerce-module-core/blob/master/src/Kernel/ValueObjects/ChargeStatus.php:
+ * `paid`, `pending`, `canceled`, `processing`, `failed`, `underpaid`, `overpaid`) and `chargedback`
+ * (the `charge.chargedback` webhook, and the module core's `TransactionStatus`). Anything not
+ * listed is `pending`, never a success.
  *
  * - `pending` (PIX QR or boleto waiting for the buyer) and `processing` are `pending`.
  * - `underpaid` (a boleto paid short: the bank settled less than asked, and a boleto is paid
@@ -247,13 +252,18 @@ export const parseSignature = (header: string | undefined) => {
  *   `refunded` when money had been paid (a whole refund cancels the charge), else `failed`.
  * - `chargedback` is `chargeback`.
  */
-const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+export const chargeStatuses = ["pending", "processing", "underpaid", "paid", "overpaid", "failed", "canceled", "chargedback"] as const
+export type DocumentedChargeStatus = typeof chargeStatuses[number]
+
+/** `canceled` here is one with nothing paid and no expired transaction; `toUpdateStatus` reads the others. */
+export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpdate["status"]>> = {
   pending: "pending",
   processing: "pending",
   underpaid: "failed",
   paid: "completed",
   overpaid: "completed",
   failed: "failed",
+  canceled: "failed",
   chargedback: "chargeback"
 }
 
@@ -262,7 +272,7 @@ export const toUpdateStatus = (charge: Pick<Charge, "status" | "paid_amount" | "
   const expired = charge.last_transaction?.status === "expired"
   if (status === "canceled") return expired ? "expired" : (charge.paid_amount ?? 0) > 0 ? "refunded" : "failed"
   if (status === "failed" && expired) return "expired"
-  return Object.hasOwn(updateStatuses, status) ? updateStatuses[status]! : "pending"
+  return statusOf(chargeStatusMap, status, "pending")
 }
 
 /** The provider's words on a charge: its transaction's status, or what an `underpaid` one received. */
@@ -278,19 +288,22 @@ export const toChargeStatus = (charge: Pick<Charge, "status" | "paid_amount" | "
 }
 
 /**
- * A refund transaction's status as the engine's: `refunded` is money paid back; `failed`,
- * `with_error` and `canceled` mean it will not be (the money stays the shop's); `pending_refund`
+ * A refund transaction's status (the module core's
+ * https://github.com/pagarme/ecommerce-module-core/blob/master/src/Kernel/ValueObjects/TransactionStatus.php
+ * and the SDK's transaction models; README, "Not confirmed") as the engine's: `refunded` is money
+ * paid back; `failed`, `with_error` and `canceled` mean it will not be (the money stays the shop's); `pending_refund`
  * (PIX and boleto refunds are asynchronous), a missing status and anything unknown wait.
  */
-export const toRefundStatus = (status: string | null | undefined): RefundStatus => {
-  switch (status?.trim().toLowerCase()) {
-    case "refunded":
-      return "succeeded"
-    case "failed":
-    case "with_error":
-    case "canceled":
-      return "failed"
-    default:
-      return "pending"
-  }
+export const refundStatuses = ["pending_refund", "refunded", "failed", "with_error", "canceled"] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  pending_refund: "pending",
+  refunded: "succeeded",
+  failed: "failed",
+  with_error: "failed",
+  canceled: "failed"
 }
+
+export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
+  statusOf(refundStatusMap, status?.trim().toLowerCase(), "pending")

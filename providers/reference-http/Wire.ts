@@ -18,6 +18,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
+import { statusOf } from "../kit/StatusMap.ts"
 
 /** An absolute `http:` or `https:` URL (the buyer is sent there; anything else is refused). */
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
@@ -91,8 +92,28 @@ export const CallbackPayload = Schema.Union([
 /** The header that carries `t=<unix seconds>,v1=<hex hmac-sha256 of "<t>.<raw body>">`. */
 export const signatureHeader = "x-upstream-signature"
 
+/** The charge statuses the reference upstream documents (its README, "Status map"). */
+export const chargeStatuses = [
+  "pending",
+  "requires_action",
+  "succeeded",
+  "paid",
+  "failed",
+  "declined",
+  "canceled",
+  "expired",
+  "chargeback",
+  "disputed",
+  "dispute_won",
+  "chargeback_won",
+  "dispute_lost",
+  "chargeback_lost",
+  "refunded"
+] as const
+export type DocumentedChargeStatus = typeof chargeStatuses[number]
+
 /** Upstream status -> engine status. Anything not listed is `pending`, never a success. */
-const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
+export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpdate["status"]>> = {
   pending: "pending",
   requires_action: "pending",
   succeeded: "completed",
@@ -112,7 +133,7 @@ const updateStatuses: Readonly<Record<string, ChargeUpdate["status"]>> = {
 
 /** The status of a callback or status poll. */
 export const toUpdateStatus = (upstream: string): ChargeUpdate["status"] =>
-  Object.hasOwn(updateStatuses, upstream) ? updateStatuses[upstream]! : "pending"
+  statusOf(chargeStatusMap, upstream, "pending")
 
 /**
  * The status of a charge just created. A new charge cannot be disputed or refunded; if the
@@ -123,6 +144,15 @@ export const toChargeStatus = (upstream: string): ChargeStatus => {
   return status === "chargeback" || status === "chargeback_won" || status === "chargeback_lost" || status === "refunded" ? "pending" : status
 }
 
-/** The reference upstream's refund status (`succeeded`, `pending`, `failed`); none or unknown is pending. */
-export const toRefundStatus = (status: string | undefined): RefundStatus =>
-  status === "succeeded" || status === "failed" ? status : "pending"
+/** The reference upstream's refund statuses (its README, "Status map"). */
+export const refundStatuses = ["pending", "succeeded", "failed"] as const
+export type DocumentedRefundStatus = typeof refundStatuses[number]
+
+export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+  pending: "pending",
+  succeeded: "succeeded",
+  failed: "failed"
+}
+
+/** The reference upstream's refund status; none or unknown is pending. */
+export const toRefundStatus = (status: string | undefined): RefundStatus => statusOf(refundStatusMap, status, "pending")

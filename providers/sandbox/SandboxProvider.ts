@@ -28,13 +28,13 @@ import {
   type ChargeRequest,
   type ChargeStatus,
   type ChargeUpdate,
-  type PaymentProvider,
-  SandboxSimulate
+  type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { toBase62 } from "../../core/Ids.ts"
 import { safeEqual } from "../../core/Secrets.ts"
 import { verifySignature } from "../../core/Signatures.ts"
+import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 export const sandboxProviderId = "sandbox"
 
@@ -64,7 +64,6 @@ export const opensForm = (paymentFormUrl: string, given: string | undefined): bo
   return secret !== undefined && given !== undefined && given.length === secret.length && safeEqual(given, secret)
 }
 
-const scenarios = ["none", ...SandboxSimulate.literals] as const
 
 /** `sbx.<scenario>.<created ms>.<transaction id>` */
 export const providerRefOf = (scenario: string, createdMs: number, transactionId: string) =>
@@ -93,7 +92,7 @@ const paymentData = (method: PaymentMethodDef, request: ChargeRequest): Record<s
 const CallbackBody = Schema.Struct({
   reference: Schema.String,
   transactionId: Schema.String,
-  status: Schema.Literals(["completed", "failed"])
+  status: Schema.Literals(callbackStatuses)
 })
 
 export const make = (options: { readonly formBaseUrl: string; readonly callbackSecret: Redacted.Redacted<string> }) =>
@@ -112,15 +111,10 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
     status: (providerRef, transactionId) =>
       Effect.map(Clock.currentTimeMillis, (ms): ChargeUpdate => {
         const ref = parseRef(providerRef)
-        const status: ChargeStatus = ref === undefined
+        const status: ChargeStatus = ref === undefined ||
+            (ref.scenario === "slow_payment" && ms - ref.createdMs < slowPaymentAfterMs)
           ? "pending"
-          : ref.scenario === "paid" || ref.scenario === "chargeback"
-          ? "completed"
-          : ref.scenario === "failed"
-          ? "failed"
-          : ref.scenario === "slow_payment" && ms - ref.createdMs >= slowPaymentAfterMs
-          ? "completed"
-          : "pending"
+          : scenarioStatus(ref.scenario)
         return { providerRef, transactionId, status }
       }),
     verifyCallback: (headers, rawBody) =>
@@ -130,7 +124,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         const body = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(CallbackBody))(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
         )
-        return [{ providerRef: body.reference, transactionId: body.transactionId, status: body.status }]
+        return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status] }]
       }).pipe(Effect.provide(context)),
     refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
   }))
