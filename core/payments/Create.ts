@@ -203,7 +203,9 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
       return unstored(yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown")))
     }
     const candidates = yield* routing.candidates(p.environment, p.shopId, method)
-    const tried = new Set(p.attempts.map((a) => a.provider))
+    // Not tried again: a provider tried already, nor one passed over for buyer data the request
+    // lacked (a retry brings the same body; the recovery job has none of it).
+    const tried = new Set([...p.attempts.map((a) => a.provider), ...(p.skipped ?? []).filter((s) => s.reason === "missing_required_fields").map((s) => s.provider)])
     const providers: ReadonlyArray<Route> = [
       { provider: asked, again: true },
       ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
