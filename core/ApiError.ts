@@ -8,6 +8,7 @@
  * gives each code (`adapters/http/api/ErrorStatus.ts`): the core knows no HTTP.
  */
 import { Effect, Schema } from "effect"
+import { skipReasons } from "./routing/Skips.ts"
 
 export type ErrorType =
   | "invalid_request_error"
@@ -30,6 +31,16 @@ const entry = <D extends Schema.Top>(type: ErrorType, description: string, detai
 /** `details` of a code that carries none. */
 const none = Schema.Struct({})
 const money = Schema.Finite.annotate({ description: "Major units" })
+/** The providers routing passed over, never called (`core/routing/Skips.ts`): `details.skipped`. */
+const skippedDetails = Schema.Array(Schema.Struct({
+  provider: Schema.String,
+  reason: Schema.Literals(skipReasons),
+  missingFields: Schema.optionalKey(Schema.Array(Schema.String))
+})).annotate({
+  description: "The providers of the matching rule or of the shop's routes that routing passed over without calling them, each with " +
+    "`reason` (route_disabled, provider_not_configured, method_not_supported, method_not_in_route, excluded_by_rule, circuit_open, " +
+    "missing_required_fields) and, for missing_required_fields, the `missingFields` that provider needs"
+})
 const IssueSchema = Schema.Struct({
   path: Schema.String.annotate({ description: "Where: a dotted path into the body, query or parameters ('' for the whole request)" }),
   message: Schema.String
@@ -102,7 +113,10 @@ export const ErrorCatalog = {
   missing_required_fields: entry("invalid_request_error",
     "Buyer data is missing: the hosted-checkout flow needs userName, email and documentId, and some rails' providers need more " +
       "(a Brazilian boleto's userAddress and userPhone; GET /payment-methods lists them as `requiredFields`). `details.missingFields` names each.",
-    Schema.Struct({ missingFields: Schema.Array(Schema.String) })
+    Schema.Struct({
+      missingFields: Schema.Array(Schema.String),
+      skipped: Schema.optionalKey(skippedDetails)
+    })
   ),
   // Pay-ins
   amount_out_of_limits: entry("invalid_request_error",
@@ -129,7 +143,8 @@ export const ErrorCatalog = {
         outcome: Schema.String,
         latencyMs: Schema.Finite,
         reason: Schema.NullOr(Schema.String)
-      })))
+      }))),
+      skipped: Schema.optionalKey(skippedDetails)
     })
   ),
   provider_outcome_unknown: entry("provider_error",

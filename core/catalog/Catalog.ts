@@ -1,11 +1,12 @@
 /**
  * The payment-method catalog as a shop sees it in one environment: every rail of the shipped
  * data (sandbox test methods in sandbox only), each marked `routable` only when a configured
- * provider can charge that exact rail for this shop now.
+ * provider can charge that exact rail for this shop now, with the buyer data each of its providers
+ * needs to charge it.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Environment } from "../Environment.ts"
-import { type FieldName, fieldName, neededByAll } from "../payments/BuyerData.ts"
+import { type FieldName, fieldName, neededByAll, providerNeeds } from "../payments/BuyerData.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { noProviderReason, Routing } from "../routing/Routing.ts"
 import type { Channel } from "./Channel.ts"
@@ -23,6 +24,8 @@ export interface CatalogEntry {
    * (`userAddress`, `userPhone`...): a charge without it answers 422 `missing_required_fields`.
    */
   readonly requiredFields: ReadonlyArray<FieldName>
+  /** Each of those providers with the buyer data it needs for the method (a provider without it is passed over). */
+  readonly providerFields: ReadonlyArray<{ readonly provider: string; readonly requiredFields: ReadonlyArray<FieldName> }>
 }
 
 export interface CatalogFilter {
@@ -67,7 +70,8 @@ export class Catalog extends Context.Service<Catalog, {
             routable: routed.length > 0,
             unroutableReason: routed.length > 0 ? null : noProviderReason,
             providers: routed.map((p) => p.id),
-            requiredFields: neededByAll(routed, method).map((field) => fieldName[field])
+            requiredFields: neededByAll(routed, method).map((field) => fieldName[field]),
+            providerFields: routed.map((p) => ({ provider: p.id, requiredFields: providerNeeds(p, method).map((field) => fieldName[field]) }))
           }
         })
         everyEntry.set(route, entries)

@@ -11,6 +11,7 @@ import * as Metrics from "../Metrics.ts"
 import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
 import type { Attempt } from "./Payment.ts"
+import type { Skipped } from "../routing/Skips.ts"
 
 /** A provider the cascade tries, with why routing put it there (none for a resumed record). */
 export interface Route {
@@ -90,9 +91,14 @@ export const outcomeUnknownError = (p: { readonly id: string; readonly provider:
 
 /**
  * Why no provider took the payment, from its attempts: the last one declined, or every one
- * failed. `transactionId` names the failed payment record, which keeps the attempts.
+ * failed; `skipped`, the providers routing passed over. `transactionId` names the failed payment
+ * record, which keeps both.
  */
-export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Attempt>): ApiErrorOf<"cascade_exhausted"> => {
+export const cascadeError = (
+  transactionId: string,
+  attempts: ReadonlyArray<Attempt>,
+  skipped: ReadonlyArray<Skipped> = []
+): ApiErrorOf<"cascade_exhausted"> => {
   const last = attempts.at(-1)
   const details = attempts.map((a) => ({ provider: a.provider, outcome: a.outcome, latencyMs: a.latencyMs, reason: a.reason }))
   return last?.outcome === "declined"
@@ -101,12 +107,14 @@ export const cascadeError = (transactionId: string, attempts: ReadonlyArray<Atte
       providerReason: last.reason,
       paymentMethodEnabledForShop: true,
       transactionId,
-      attempts: details
+      attempts: details,
+      skipped
     })
     : apiError("cascade_exhausted", "Every provider for this method failed; retry later", {
       reason: "all_providers_failed",
       paymentMethodEnabledForShop: true,
       transactionId,
-      attempts: details
+      attempts: details,
+      skipped
     })
 }

@@ -46,7 +46,8 @@ import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
 import { linkTokenBytes } from "./PaymentView.ts"
 import * as Pricing from "./Pricing.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
-import { noProviderReason, Routing } from "../routing/Routing.ts"
+import { noProviderReason, type Planned, Routing } from "../routing/Routing.ts"
+import type { Skipped } from "../routing/Skips.ts"
 
 /**
  * A record still `initiated` this long after its creation has no execution left (a cascade is
@@ -182,7 +183,7 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
     p.status === "initiated"
       ? Effect.fail(outcomeUnknownError(p))
       : p.status === "failed" && !p.attempts.some((a) => a.outcome === "accepted")
-      ? Effect.fail(cascadeError(p.id, p.attempts))
+      ? Effect.fail(cascadeError(p.id, p.attempts, p.skipped))
       : Effect.succeed(p)
 
   /**
@@ -205,7 +206,9 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
       return unstored(yield* outcome(yield* giveUp(p, unasked, `${p.provider} may hold the charge and can no longer be asked`, "provider_outcome_unknown")))
     }
     const candidates = yield* routing.candidates(p.environment, p.shopId, method)
-    const tried = new Set(p.attempts.map((a) => a.provider))
+    // Not tried again: a provider tried already, nor one passed over for buyer data the request
+    // lacked (a retry brings the same body; the recovery job has none of it).
+    const tried = new Set([...p.attempts.map((a) => a.provider), ...(p.skipped ?? []).filter((s) => s.reason === "missing_required_fields").map((s) => s.provider)])
     const providers: ReadonlyArray<Route> = [
       { provider: asked, again: true },
       ...candidates.filter((c) => !tried.has(c.id)).map((provider) => ({ provider }))
@@ -312,20 +315,34 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
       amountUsd: usd,
       tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 }
     })
-    if (planned.length === 0) {
+    // A provider that cannot charge the rail without buyer data the request lacks is not tried:
+    // it could only decline. Each provider passed over is kept with why, in the record's first
+    // write (or in the error when nothing is left to try).
+    const providers: Array<Planned> = []
+    const skipped: Array<Skipped> = [...planned.skipped]
+    let missingFirst: ReadonlyArray<string> | undefined
+    for (const r of planned.providers) {
+      const missing = lacking(buyer, providerNeeds(r.provider, method), method.country)
+      if (missing.length === 0) providers.push(r)
+      else {
+        missingFirst ??= missing
+        skipped.push({ provider: r.provider.id, reason: "missing_required_fields", missingFields: missing })
+      }
+    }
+    if (planned.providers.length === 0) {
       return yield* apiError("cascade_exhausted", `No provider is configured for ${method.name} (${method.id}) on this shop`, {
         reason: noProviderReason,
         // The rail is in the shop's listing (not routable): enabled for it, with no provider.
-        paymentMethodEnabledForShop: true
+        paymentMethodEnabledForShop: true,
+        skipped
       })
     }
-    // A provider that cannot charge the rail without buyer data the request lacks is not tried:
-    // it could only decline. With none left, the merchant is told what to send.
-    const providers = planned.filter((r) => lacking(buyer, providerNeeds(r.provider, method), method.country).length === 0)
+    // With none left, the merchant is told what routing's first choice needs.
     if (providers.length === 0) {
-      const missing = lacking(buyer, providerNeeds(planned[0]!.provider, method), method.country)
+      const missing = missingFirst ?? []
       return yield* apiError("missing_required_fields", `${method.name} (${method.id}) needs ${missing.join(", ")} to be charged`, {
-        missingFields: missing
+        missingFields: missing,
+        skipped
       })
     }
 
@@ -360,6 +377,7 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
         markupPct: config.fxMarkupPct
       },
       attempts: [inFlight(providers[0]!.provider.id, createdAt, providers[0]!.routing)],
+      ...(skipped.length === 0 ? {} : { skipped }),
       merchantOrderId: input.merchantOrderId ?? null,
       tag1: input.tag1 ?? null,
       tag2: input.tag2 ?? null,

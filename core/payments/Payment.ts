@@ -8,6 +8,7 @@ import { BigDecimal, DateTime, Effect, Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
+import { skipReasons } from "../routing/Skips.ts"
 import { PaymentRecordStatus } from "./PaymentState.ts"
 
 const Decimal = Schema.BigDecimal
@@ -75,6 +76,13 @@ export const Attempt = Schema.Struct({
 })
 export type Attempt = typeof Attempt.Type
 
+/** A provider routing passed over, never called (`core/routing/Skips.ts`). */
+export const SkippedProvider = Schema.Struct({
+  provider: Schema.String,
+  reason: Schema.Literals(skipReasons),
+  missingFields: Schema.optionalKey(Schema.Array(Schema.String))
+})
+
 const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
 
 /** The FX this payment used, kept with it. */
@@ -113,6 +121,8 @@ export const Payment = Schema.Struct({
   settlement: Settlement,
   fx: PaymentFx,
   attempts: Schema.Array(Attempt),
+  /** The providers routing passed over when the payment was created, with why; absent when none (and on older records). */
+  skipped: Schema.optionalKey(Schema.Array(SkippedProvider)),
   merchantOrderId: Schema.NullOr(Schema.String),
   tag1: Schema.NullOr(Schema.String),
   tag2: Schema.NullOr(Schema.String),
@@ -212,6 +222,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
     at: instant(a.at),
     ...(a.routing === undefined ? {} : { routing: a.routing })
   })),
+  ...(p.skipped === undefined ? {} : { skipped: p.skipped }),
   merchantOrderId: p.merchantOrderId,
   tag1: p.tag1,
   tag2: p.tag2,

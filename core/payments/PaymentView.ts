@@ -104,6 +104,7 @@ export const detailView = (p: Payment) => ({
       reason: a.reason,
       at: iso(a.at),
       ...(a.routing === undefined ? {} : { routing: a.routing })
-    }))
+    })),
+    skipped: p.skipped ?? []
   }
 })

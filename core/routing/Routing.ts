@@ -4,8 +4,11 @@
  * - **Candidates**: the first rule of the shop's routing configuration that matches the payment
  *   (`core/routing/Config.ts`), else the shop's configured routes (ascending priority); only
  *   providers registered, allowed in the environment, supporting that exact rail and, when a route
- *   names methods, named there. In sandbox the sandbox provider serves every rail of every shop
- *   after the configured routes, so a new shop can charge in sandbox at once.
+ *   names methods, named there. In sandbox the sandbox provider serves every rail of a shop that
+ *   has no routes of its own, so a new shop can charge in sandbox at once; a shop with routes is
+ *   served by it only when one of them names it.
+ * - **Skips**: every provider of the rule or routes that is passed over is returned with why
+ *   (`core/routing/Skips.ts`), to be recorded on the payment with its attempts.
  * - **Order** (`plan`): the configuration's strategy (`core/routing/Strategy.ts`), `health` when the
  *   shop has none: providers whose circuit is open, judged from every replica's recorded outcomes
  *   (`RoutingStore`), are skipped; `success_rate` orders by Thompson sampling over recent
@@ -22,6 +25,7 @@ import { type Facts, matches, namedProviders, RoutingConfig, select } from "./Co
 import { type Circuit, type CircuitState, circuitOf } from "./Health.ts"
 import { order, type StrategyName } from "./Strategy.ts"
 import { makeSnapshots } from "./Snapshots.ts"
+import type { Skipped } from "./Skips.ts"
 import { defaultSuccessRatePolicy, seeded, type Stats } from "./SuccessRate.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
@@ -45,6 +49,18 @@ export interface AttemptRouting {
 export interface Planned {
   readonly provider: PaymentProvider
   readonly routing: AttemptRouting
+}
+
+/** What a payment tries, in order, and the providers passed over with why. */
+export interface Plan {
+  readonly providers: ReadonlyArray<Planned>
+  readonly skipped: ReadonlyArray<Skipped>
+}
+
+/** A shop's routes for one method: the providers in order, and those passed over. */
+interface Routed {
+  readonly providers: ReadonlyArray<PaymentProvider>
+  readonly skipped: ReadonlyArray<Skipped>
 }
 
 /**
@@ -84,7 +100,7 @@ export class Routing extends Context.Service<Routing, {
    * replicas' within `routesCacheMs`. A payment that would probe a half-open circuit reads afresh
    * first, so that replicas do not probe a provider together.
    */
-  readonly plan: (environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) => Effect.Effect<ReadonlyArray<Planned>>
+  readonly plan: (environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) => Effect.Effect<Plan>
   /** Records what routing learns from a payment (`core/routing/Learn.ts`), for every replica and at once here. */
   readonly record: (outcome: RoutingOutcome) => Effect.Effect<void>
   /** The shop's routing configuration and its version (0 and none when never configured). */
@@ -107,25 +123,41 @@ export class Routing extends Context.Service<Routing, {
       const registry = yield* ProviderRegistry
       const store = yield* RoutingStore
 
-      /** The providers of a shop's routes, in order, for any method. */
+      /**
+       * The providers of a shop's routes, in order, for any method, with the ones passed over and
+       * why; worked out once per method for a list of routes read.
+       */
       const routerFrom = Effect.fnUntraced(function*(environment: Environment, configured: ReadonlyArray<ProviderRoute>) {
-        const ordered: Array<{ readonly provider: PaymentProvider; readonly methodIds: ReadonlyArray<string> | null }> = []
+        const ordered: Array<{ readonly id: string; readonly provider: PaymentProvider | undefined; readonly route: ProviderRoute | null }> = []
         for (const route of configured) {
-          if (!route.enabled) continue
-          const provider = yield* registry.get(route.providerId)
-          if (Option.isSome(provider)) ordered.push({ provider: provider.value, methodIds: route.methodIds })
+          const provider = Option.getOrUndefined(yield* registry.get(route.providerId))
+          ordered.push({ id: route.providerId, provider: provider?.environments.includes(environment) === true ? provider : undefined, route })
         }
-        if (environment === "sandbox" && !configured.some((r) => r.providerId === sandboxProviderId)) {
+        // The built-in simulator serves a sandbox shop that has no routes of its own: one routed
+        // to a real connector is served by it only when one of its routes names it.
+        if (environment === "sandbox" && configured.length === 0) {
           const sandbox = yield* registry.get(sandboxProviderId)
-          if (Option.isSome(sandbox)) ordered.push({ provider: sandbox.value, methodIds: null })
+          if (Option.isSome(sandbox)) ordered.push({ id: sandboxProviderId, provider: sandbox.value, route: null })
         }
-        return (method: PaymentMethodDef) =>
-          (method.sandboxOnly && environment !== "sandbox") ? [] : ordered
-            .filter(({ methodIds, provider }) =>
-              provider.environments.includes(environment) && provider.supports(method) &&
-              (methodIds === null || methodIds.includes(method.id))
-            )
-            .map(({ provider }) => provider)
+        const none: Routed = { providers: [], skipped: [] }
+        const known = new Map<string, Routed>()
+        return (method: PaymentMethodDef): Routed => {
+          if (method.sandboxOnly && environment !== "sandbox") return none
+          const hit = known.get(method.id)
+          if (hit !== undefined) return hit
+          const providers: Array<PaymentProvider> = []
+          const skipped: Array<Skipped> = []
+          for (const { id, provider, route } of ordered) {
+            if (route !== null && !route.enabled) skipped.push({ provider: id, reason: "route_disabled" })
+            else if (provider === undefined) skipped.push({ provider: id, reason: "provider_not_configured" })
+            else if (!provider.supports(method)) skipped.push({ provider: id, reason: "method_not_supported" })
+            else if (route !== null && route.methodIds !== null && !route.methodIds.includes(method.id)) skipped.push({ provider: id, reason: "method_not_in_route" })
+            else providers.push(provider)
+          }
+          const routed = { providers, skipped }
+          known.set(method.id, routed)
+          return routed
+        }
       })
 
       const cachedRoutes = new Map<string, { readonly routes: ReadonlyArray<ProviderRoute>; readonly until: number }>()
@@ -148,16 +180,20 @@ export class Routing extends Context.Service<Routing, {
       // One router per list of routes read: the catalog, GET /me and the payments routed from a
       // kept snapshot ask for it on every request, and while the list is kept they get the same
       // function (and whatever is memoized on it).
-      const routers = new WeakMap<ReadonlyArray<ProviderRoute>, (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>>()
+      const routers = new WeakMap<ReadonlyArray<ProviderRoute>, {
+        readonly routed: (method: PaymentMethodDef) => Routed
+        readonly providers: (method: PaymentMethodDef) => ReadonlyArray<PaymentProvider>
+      }>()
       const routerOf = Effect.fnUntraced(function*(environment: Environment, configured: ReadonlyArray<ProviderRoute>) {
         const known = routers.get(configured)
         if (known !== undefined) return known
-        const router = yield* routerFrom(environment, configured)
+        const routed = yield* routerFrom(environment, configured)
+        const router = { routed, providers: (method: PaymentMethodDef) => routed(method).providers }
         routers.set(configured, router)
         return router
       })
       const routerFor = (environment: Environment, shopId: string) =>
-        Effect.flatMap(routesOf(environment, shopId), (configured) => routerOf(environment, configured))
+        Effect.flatMap(routesOf(environment, shopId), (configured) => Effect.map(routerOf(environment, configured), (r) => r.providers))
 
       const decode = Schema.decodeUnknownOption(RoutingConfig)
       const readConfig = (environment: Environment, shopId: string) =>
@@ -187,11 +223,25 @@ export class Routing extends Context.Service<Routing, {
         const config = Option.getOrNull(Option.flatMap(snapshot.config, (s) => decode(s.document)))
         const uniform = seeded(yield* Random.nextInt)
         const selected = select(config ?? undefined, facts, uniform)
-        // A rule's providers, or else the shop's routes.
-        const candidates: ReadonlyArray<PaymentProvider> = selected.providers !== null && !method.sandboxOnly
-          ? yield* Effect.map(Effect.forEach(selected.providers, (id) => registry.get(id)), (found) =>
-            found.flatMap((p) => Option.isSome(p) && p.value.environments.includes(environment) && p.value.supports(method) ? [p.value] : []))
-          : (yield* routerOf(environment, snapshot.routes))(method)
+        // A rule's providers, or else the shop's routes; with the providers passed over.
+        const routes = (yield* routerOf(environment, snapshot.routes)).routed(method)
+        let candidates: ReadonlyArray<PaymentProvider> = routes.providers
+        let skipped: Array<Skipped> = [...routes.skipped]
+        if (selected.providers !== null && !method.sandboxOnly) {
+          const named: Array<PaymentProvider> = []
+          skipped = []
+          for (const id of selected.providers) {
+            const found = Option.getOrUndefined(yield* registry.get(id))
+            if (found === undefined || !found.environments.includes(environment)) skipped.push({ provider: id, reason: "provider_not_configured" })
+            else if (!found.supports(method)) skipped.push({ provider: id, reason: "method_not_supported" })
+            else named.push(found)
+          }
+          // The shop's own routes a rule left out (not the built-in simulator's fallback).
+          for (const p of snapshot.routes.length === 0 ? [] : routes.providers) {
+            if (!selected.providers.includes(p.id)) skipped.push({ provider: p.id, reason: "excluded_by_rule" })
+          }
+          candidates = named
+        }
         const circuits = new Map<string, Circuit>()
         const stats = new Map<string, Stats>()
         for (const c of candidates) {
@@ -201,7 +251,7 @@ export class Routing extends Context.Service<Routing, {
           if (selected.strategy === "success_rate") stats.set(c.id, yield* statsFor(environment, c.id, method.id))
         }
         const byId = new Map(candidates.map((c) => [c.id, c]))
-        return order(selected.strategy, {
+        const providers = order(selected.strategy, {
           candidates: candidates.map((c) => c.id),
           circuits: (id) => circuits.get(id)!,
           stats: (id) => stats.get(id) ?? { provider: id, converted: 0, notConverted: 0 },
@@ -210,6 +260,13 @@ export class Routing extends Context.Service<Routing, {
           provider: byId.get(c.provider)!,
           routing: { ruleId: selected.ruleId, strategy: c.strategy, circuit: c.circuit, score: c.score }
         }))
+        if (providers.length < candidates.length) {
+          const kept = new Set(providers.map((p) => p.provider.id))
+          for (const c of candidates) {
+            if (!kept.has(c.id)) skipped.push({ provider: c.id, reason: "circuit_open" })
+          }
+        }
+        return { providers, skipped } satisfies Plan
       })
 
       // No span of its own: a plan is a few microseconds of work on the kept snapshot, inside its
@@ -222,11 +279,11 @@ export class Routing extends Context.Service<Routing, {
         const { kept, snapshot } = yield* snapshots.read(key, serving, healthWindow, now)
         let planned = yield* planFrom(snapshot, environment, method, facts, now)
         // A probe is decided on what every replica recorded: another may be probing already.
-        if (kept && planned[0]?.routing.circuit === "half_open") {
+        if (kept && planned.providers[0]?.routing.circuit === "half_open") {
           planned = yield* planFrom(yield* snapshots.fresh(key, serving, healthWindow, now), environment, method, facts, now)
         }
         // A payment that leads with a half-open circuit is its probe: the others wait for its answer.
-        const first = planned[0]
+        const first = planned.providers[0]
         if (first?.routing.circuit === "half_open") {
           yield* snapshots.record({ environment, providerId: first.provider.id, methodId: method.id, kind: "probe", at: now, latencyMs: 0 })
         }

@@ -56,10 +56,12 @@ const twoEngines = (states: { readonly a: { failing: boolean }; readonly b: { fa
         routing.putRoute({ environment: "sandbox", shopId: scope.shop.id, providerId, priority, methodIds: null, enabled })))
     yield* route(idA, 1, true)
     yield* route(idB, 2, true)
+    // The sandbox provider serves a shop with routes only when one names it: here it takes what a and b do not.
+    yield* route("sandbox", 3, true)
     /** The providers a payment would try on an engine, each with its circuit. */
     const plan = (engine: Context.Context<never>) =>
       on(engine, Effect.map(Effect.flatMap(Routing, (routing) => routing.plan("sandbox", scope.shop.id, pix, facts)), (planned) =>
-        planned.map((p) => `${p.provider.id.slice(0, 1)}:${p.routing.circuit}`)))
+        planned.providers.map((p) => `${p.provider.id.slice(0, 1)}:${p.routing.circuit}`)))
     const pay = (engine: Context.Context<never>) =>
       on(engine, Effect.flatMap(Payments, (payments) => payments.create(scope, { amount: Money.decimal("30"), paymentMethodId: pix.id })))
     return { one, two, idA, idB, route, plan, pay }

@@ -189,11 +189,14 @@ describe("routing cascade over HTTP", () => {
         assert.strictEqual(exhausted.details["paymentMethodEnabledForShop"], true)
         const providersOf = (details: Record<string, unknown>) => (details["attempts"] as ReadonlyArray<{ provider: string }>).map((x) => x.provider)
         assert.deepStrictEqual(providersOf(exhausted.details), ["ref-a", "ref-b"])
+        // The route passed over is said, with why, in the error and on the record.
+        assert.deepStrictEqual(exhausted.details["skipped"], [{ provider: "sandbox", reason: "route_disabled" }])
         // The write-ahead record stays, failed, with every attempt: the error names it.
         const failed = yield* statusOf(sk, exhausted.details["transactionId"] as string)
         assert.strictEqual(failed.status, "failed")
         assert.match(failed.failureReason ?? "", /^cascade_exhausted/)
         assert.deepStrictEqual(failed.routing.attempts.map((x) => x.outcome), ["failed", "failed"])
+        assert.deepStrictEqual(failed.routing.skipped, [{ provider: "sandbox", reason: "route_disabled" }])
 
         yield* a.setMode("decline")
         yield* b.setMode("ok")

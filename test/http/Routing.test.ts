@@ -84,6 +84,8 @@ describe("routing through the host", () => {
         assert.deepStrictEqual(attempts.map((a) => a.provider), ["circuit-b"], "the open circuit is skipped")
         assert.deepInclude(attempts[0]!.routing!, { ruleId: null, strategy: "health", circuit: "closed" })
         assert.strictEqual(sims["circuit-a"].requests.length, calls, "nothing was sent to the failing upstream")
+        const skipped = (yield* (yield* admin).routingAdmin.getPaymentRouting({ params: { id: later.transactionId } })).skipped
+        assert.deepInclude(skipped, { provider: "circuit-a", reason: "circuit_open" }, "and the payment says why")
       }))
 
     it.effect("a route change shows in the catalog at once on the host that made it (the catalog's route cache is forgotten)", () =>

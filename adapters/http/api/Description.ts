@@ -79,7 +79,13 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   fails (\`failureReason\` \`provider_outcome_unknown: ...\`).
   \`cascade_exhausted\` says why in \`details.reason\`: \`unknown_payment_method\`,
   \`no_provider_for_method_region\` (with \`paymentMethodEnabledForShop: false\`),
-  \`all_providers_failed\` or \`provider_declined\` (with \`details.attempts\`).
+  \`all_providers_failed\` or \`provider_declined\` (with \`details.attempts\`). Every provider
+  of the rule or the shop's routes that routing passed over without calling it is in
+  \`details.skipped\` (\`{ provider, reason, missingFields? }\`; reasons \`route_disabled\`,
+  \`provider_not_configured\`, \`method_not_supported\`, \`method_not_in_route\`,
+  \`excluded_by_rule\`, \`circuit_open\`, \`missing_required_fields\`), and on the payment as
+  \`routing.skipped\` of GET /payments/{id}. In sandbox, the built-in sandbox provider serves a
+  shop without routes of its own; a shop with routes only when one of them names \`sandbox\`.
 - Life cycle: \`pending\` -> \`completed\` (signed provider callback, or the reconcile poll every 5
   minutes when the callback was lost) | \`failed\` | \`expired\` (at \`expiresAt\`, after asking
   the provider once more). Events: \`payment.completed\` (plus \`payment.captured\` for payments the sandbox provider completes),
@@ -144,9 +150,12 @@ compared in constant time; a link without its token answers 404, as an unknown i
 Some rails' providers need more of the buyer than the amount: a Brazilian boleto prints the
 payer's postal address and phone. \`GET /payment-methods\` lists, per method, the
 \`requiredFields\` without which no provider configured for the shop can charge it. A provider
-that needs data the request lacks is passed over in the cascade (it could only decline); when
-none is left, \`POST /payments\` answers 422 \`missing_required_fields\` naming what the first
-choice of routing needs, before any provider is asked and with nothing written. The address is
+that needs data the request lacks is passed over in the cascade (it could only decline; the
+payment's \`routing.skipped\` says so, naming its \`missingFields\`); when none is left,
+\`POST /payments\` answers 422 \`missing_required_fields\` naming what the first choice of
+routing needs (and each provider in \`details.skipped\`), before any provider is asked and with
+nothing written. Each method's \`providers[]\` in \`GET /payment-methods\` lists what each
+provider of the shop needs. The address is
 \`userAddress\` on \`POST /payments\` and \`customer.address\` (or \`userAddress\`) in checkout
 sessions; like the document id it is forwarded to the provider and never stored.
 

@@ -4,6 +4,7 @@ import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
+import { skipReasons } from "../../../core/routing/Skips.ts"
 import { BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
@@ -116,6 +117,20 @@ const PaymentRecordFields = {
 
 export const PaymentRecord = Schema.Struct(PaymentRecordFields).annotate({ identifier: "Payment" })
 
+/** A provider routing passed over for a payment (`core/routing/Skips.ts`), in the payment and in errors' `details.skipped`. */
+export const SkippedView = Schema.Struct({
+  provider: Schema.String,
+  reason: Schema.Literals(skipReasons).annotate({
+    description: "route_disabled: the shop's route to it is disabled; provider_not_configured: not configured in this environment; " +
+      "method_not_supported: it does not serve the rail; method_not_in_route: the route's methodIds leave the rail out; " +
+      "excluded_by_rule: a routing rule matched the payment and did not name it; circuit_open: its circuit on the rail is open; " +
+      "missing_required_fields: it needs buyer data the request lacked (`missingFields`)"
+  }),
+  missingFields: Schema.optional(Schema.Array(Schema.String)).annotate({
+    description: "missing_required_fields: the buyer data this provider needs that the request lacked (userAddress...)"
+  })
+}).annotate({ identifier: "SkippedProvider" })
+
 export const PaymentDetail = Schema.Struct({
   ...PaymentRecordFields,
   refundable: Money.annotate({
@@ -139,8 +154,11 @@ export const PaymentDetail = Schema.Struct({
         circuit: Schema.Literals(["closed", "open", "half_open"]).annotate({ description: "The provider's circuit when it was tried" }),
         score: Schema.NullOr(Schema.Finite).annotate({ description: "success_rate: the draw that ranked it" })
       })).annotate({ description: "Why this provider was tried; absent on attempts recorded before routing kept its reasons" })
-    }))
-  }).annotate({ description: "How the cascade routed the payment: every provider tried, in order" })
+    })),
+    skipped: Schema.Array(SkippedView).annotate({
+      description: "The providers of the matching rule or of the shop's routes that routing passed over without calling them, with why"
+    })
+  }).annotate({ description: "How the cascade routed the payment: every provider tried, in order, and every one passed over" })
 }).annotate({ identifier: "PaymentDetail" })
 
 export const Pagination = Schema.Struct({
@@ -236,6 +254,8 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   .annotate(OpenApi.Title, "Payments")
 {}
 
+const RequiredFieldName = Schema.Literals(["userName", "email", "documentId", "userPhone", "userAddress"])
+
 export const CatalogEntryView = Schema.Struct({
   paymentMethodId: Schema.String,
   method: Schema.String,
@@ -256,10 +276,18 @@ export const CatalogEntryView = Schema.Struct({
   online: Schema.Boolean,
   routable: Schema.Boolean,
   unroutableReason: Schema.NullOr(Schema.String),
-  requiredFields: Schema.Array(Schema.Literals(["userName", "email", "documentId", "userPhone", "userAddress"])).annotate({
+  requiredFields: Schema.Array(RequiredFieldName).annotate({
     description: "Buyer data without which none of the providers configured for this shop can charge the method (a Brazilian boleto's " +
       "`userAddress` and `userPhone`): POST /payments without it answers 422 missing_required_fields before any provider is asked, " +
       "and the hosted checkout page collects it. The hosted checkout also always needs userName, email and documentId."
+  }),
+  providers: Schema.Array(Schema.Struct({
+    provider: Schema.String,
+    requiredFields: Schema.Array(RequiredFieldName)
+  })).annotate({
+    description: "The providers the shop's routes would try for the method, in order, each with the buyer data it needs to charge it " +
+      "(Mercado Pago's boleto: userAddress). A payment without a provider's fields passes it over (in its `routing.skipped`, " +
+      "reason missing_required_fields, naming them) and goes to the next; `requiredFields` is what all of them need."
   })
 }).annotate({ identifier: "PaymentMethod" })
 

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AttemptRouting } from "../../../core/payments/Payment.ts"
 import { Condition, Selection, Strategy } from "../../../core/routing/Config.ts"
 import { Environment, StoredInt } from "./Fields.ts"
+import { SkippedView } from "./PaymentsApi.ts"
 import { AdminToken } from "./Security.ts"
 
 const RuleBody = Schema.Struct({
@@ -60,9 +61,14 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
           latencyMs: Schema.Finite,
           reason: Schema.NullOr(Schema.String),
           routing: Schema.NullOr(AttemptRouting)
-        }))
+        })),
+        skipped: Schema.Array(SkippedView)
       })
-    }).annotate(OpenApi.Description, "Why each attempt of a payment went where it went: the rule that chose the candidates, the strategy, the provider's circuit then, and its success-rate draw.")
+    }).annotate(
+      OpenApi.Description,
+      "Why each attempt of a payment went where it went: the rule that chose the candidates, the strategy, the provider's circuit then, and its success-rate draw; " +
+        "and `skipped`, the providers of the rule or the shop's routes passed over without being called, each with why."
+    )
   )
   .middleware(AdminToken)
   .prefix("/admin/v1")

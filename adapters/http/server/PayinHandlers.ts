@@ -174,7 +174,7 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
           count: entries.length,
           totalAvailable,
           routableCount: entries.filter((e) => e.routable).length,
-          methods: entries.map(({ method: m, requiredFields, routable, unroutableReason }) => ({
+          methods: entries.map(({ method: m, providerFields, requiredFields, routable, unroutableReason }) => ({
             paymentMethodId: m.id,
             method: m.method,
             methodLabel: m.methodLabel,
@@ -194,7 +194,8 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
             online: m.online,
             routable,
             unroutableReason,
-            requiredFields
+            requiredFields,
+            providers: providerFields
           }))
         }
       })))

@@ -42,7 +42,8 @@ export const RoutingAdminHandlers = HttpApiBuilder.group(Api, "routingAdmin", (h
               latencyMs: a.latencyMs,
               reason: a.reason,
               routing: a.routing ?? null
-            }))
+            })),
+            skipped: found.value.skipped ?? []
           }
         })))
   }))
