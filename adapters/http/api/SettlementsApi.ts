@@ -102,9 +102,22 @@ export const SettlementLineView = Schema.Struct({
   method: Schema.NullOr(Schema.String),
   amountLocal: Schema.NullOr(Schema.Finite),
   currencyLocal: Schema.NullOr(Schema.String),
-  amountUsd: Usd.annotate({ description: "Signed: what the line added to (positive) or took from (negative) the batch" }),
-  feesUsd: Schema.NullOr(Usd).annotate({ description: "For information: already inside amountUsd" })
-}).annotate({ identifier: "SettlementLine" })
+  grossUsd: Usd.annotate({ description: "The payment's amount in USD before anything came off it (payment lines; 0 on others)" }),
+  feesUsd: Usd.annotate({ description: "Fees this line took: the payment's platform, provider and network fees, or a chargeback's fee" }),
+  reserveUsd: Usd.annotate({ description: "Reserve, signed: negative what the payment held back, positive what a release gave back" }),
+  owedRecoveredUsd: Usd.annotate({ description: "What the line repaid of what the shop owed (an earlier negative balance) before the rest reached available" }),
+  refundsUsd: Usd.annotate({ description: "On a payment line, what its refunds and chargeback took from it before it settled; on a refund line, the refund (negative when a rejected refund returned money)" }),
+  chargebacksUsd: Usd.annotate({ description: "What a chargeback took, its fee apart (negative when a won chargeback gave it back)" }),
+  otherUsd: Usd.annotate({ description: "Withdrawals, transfers, swaps, a failed payout returned, adjustments (signed)" }),
+  amountUsd: Usd.annotate({
+    description: "Net, signed: what the line added to (positive) or took from (negative) the batch's available balance. " +
+      "grossUsd - feesUsd + reserveUsd - owedRecoveredUsd - refundsUsd - chargebacksUsd + otherUsd = amountUsd, exactly before each figure is rounded to cents; " +
+      "each column summed over the batch's lines is the settlement's summary figure of that name (feesUsd: platform + provider + chargeback; reserveUsd: reserveReleased - reserveHeld)"
+  })
+}).annotate({
+  identifier: "SettlementLine",
+  description: "One movement of the batch: a journal entry, split from gross to net"
+})
 
 export const SettlementPdfReady = Schema.Struct({
   settlementId: Schema.String,
