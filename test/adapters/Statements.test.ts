@@ -18,9 +18,10 @@ import {
   check,
   linesTotal,
   type Statement,
-  type StatementLine,
   StatementJson,
-  StatementUnbalanced
+  StatementLine,
+  StatementUnbalanced,
+  upgradeStoredLine
 } from "../../core/settlements/Statement.ts"
 
 const d = Money.decimal
@@ -268,6 +269,21 @@ describe("StatementJson", () => {
       assert.isTrue(Result.isSuccess(check(back)))
       assert.strictEqual(csv(back), csv(small))
     }))
+})
+
+describe("a line stored before the breakdown", () => {
+  it("reads with its net as other and 0 elsewhere, so gross to net still adds up", () => {
+    const legacy = {
+      at: "2026-11-02T14:03:22.000Z", kind: "payment", transactionId: "TXN-1", reference: "TXN-1", merchantOrderId: null, method: "pix",
+      amountLocal: "550", currencyLocal: "BRL", amountUsd: "96.5", feesUsd: "3.5"
+    }
+    const line = Schema.decodeUnknownSync(Schema.toCodecJson(StatementLine))(upgradeStoredLine(legacy))
+    assert.strictEqual(Money.toText(line.otherUsd), "96.5")
+    assert.strictEqual(Money.toText(line.feesUsd), "0")
+    assert.strictEqual(Money.toText(lineTotal(line)), Money.toText(line.amountUsd))
+    const current = Schema.encodeSync(Schema.toCodecJson(StatementLine))(line)
+    assert.deepStrictEqual(upgradeStoredLine(current), current, "a current line is read as stored")
+  })
 })
 
 describe("amountText", () => {
