@@ -232,15 +232,19 @@ export class SettlementsApi extends HttpApiGroup.make("settlements")
     HttpApiEndpoint.get("statementPdf", "/me/settlements/:id/statement.pdf", { params: Id, success: SettlementPdf }).annotate(
       OpenApi.Description,
       "The batch's receipt as a PDF to file: merchant and shop, period, destination and payout reference, the summary, then every line " +
-        "(payment, refund, chargeback, fee, reserve...) with its transaction id, merchant order id, method, local amount, USD amount and fees; " +
-        "the lines sum to `net`. Its text is selectable; a long batch runs over as many pages as it needs. Available from the close on " +
+        "(payment, refund, chargeback, fee, reserve...) with its transaction id and reference, merchant order id, method, local amount, and its USD " +
+        "from gross to net (Gross, Fees, Reserve, Owed repaid, Refunds, Chargebacks, Other, Net USD, each signed as it moved the net, blank when 0, so a row adds up across); " +
+        "the lines' Net sums to `net`. Its text is selectable; a long batch runs over as many pages as it needs. Available from the close on " +
         "(`settlement.pdf_ready` says when it is checked); an open batch answers `409 settlement_open` with `closesAt`."
     ),
     HttpApiEndpoint.get("statementCsv", "/me/settlements/:id/statement.csv", { params: Id, success: SettlementCsv }).annotate(
       OpenApi.Description,
       "The same lines as the PDF as CSV (RFC 4180, UTF-8, CRLF), one row per line after a header row: `batch_id`, `at_utc` (ISO 8601), `kind`, " +
-        "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, `amount_usd` (signed, `.` decimals, no thousands " +
-        "separator), `fees_usd`. It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
+        "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, then in USD (`.` decimals, no thousands " +
+        "separator) `gross_usd`, `fees_usd`, `reserve_usd` (negative held, positive released), `owed_recovered_usd`, `refunds_usd` (on a payment line, " +
+        "its refunds and chargeback taken before it settled), `chargebacks_usd`, `other_usd` and `net_usd` (signed: what reached `available`), with " +
+        "`gross_usd - fees_usd + reserve_usd - owed_recovered_usd - refunds_usd - chargebacks_usd + other_usd = net_usd` on every row and each column " +
+        "summed equal to the batch's figure of that name (see SettlementLine). It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
     ),
     HttpApiEndpoint.get("lines", "/me/settlements/:id/lines", {
       params: Id,
