@@ -7,6 +7,9 @@
  * - Amounts are plain decimal text with exactly the currency's decimals (`1234.50` USD, `15000`
  *   CLP): no thousands separator, `.` as the decimal point, signed (`-3.50`), as Stripe's reports
  *   write them.
+ * - Each line goes from gross to net: `gross_usd - fees_usd + reserve_usd - owed_recovered_usd
+ *   - refunds_usd - chargebacks_usd + other_usd = net_usd` (reserve is negative when held,
+ *   positive when released), and `net_usd` over the lines sums to the batch's net.
  * - Formula injection (OWASP, "CSV Injection"): a text cell (ids, references, the merchant's
  *   order id, the method) that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would
  *   be run as a formula by a spreadsheet, so it is prefixed with `'`, which makes the spreadsheet
@@ -28,8 +31,14 @@ export const csvColumns = [
   "method",
   "amount_local",
   "currency_local",
-  "amount_usd",
-  "fees_usd"
+  "gross_usd",
+  "fees_usd",
+  "reserve_usd",
+  "owed_recovered_usd",
+  "refunds_usd",
+  "chargebacks_usd",
+  "other_usd",
+  "net_usd"
 ] as const
 
 const formulaStart = /^[=+\-@\t\r]/
@@ -48,8 +57,14 @@ const row = (batchId: string, line: StatementLine): ReadonlyArray<string> => [
   guardText(line.method),
   line.amountLocal === null || line.currencyLocal === null ? "" : amountText(line.amountLocal, line.currencyLocal),
   guardText(line.currencyLocal),
-  amountText(line.amountUsd, "USD"),
-  line.feesUsd === null ? "" : amountText(line.feesUsd, "USD")
+  amountText(line.grossUsd, "USD"),
+  amountText(line.feesUsd, "USD"),
+  amountText(line.reserveUsd, "USD"),
+  amountText(line.owedRecoveredUsd, "USD"),
+  amountText(line.refundsUsd, "USD"),
+  amountText(line.chargebacksUsd, "USD"),
+  amountText(line.otherUsd, "USD"),
+  amountText(line.amountUsd, "USD")
 ]
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A settlement statement as a PDF receipt (issue 29), written with `pdfkit`: A4 landscape (the
- * lines table has nine columns), the built-in Helvetica (one of the PDF standard 14 fonts, so no
+ * lines table has fourteen columns, from gross to net), the built-in Helvetica (one of the PDF standard 14 fonts, so no
  * font file is embedded or fetched), text drawn as text so every word is selectable and
  * searchable.
  *
@@ -19,6 +19,7 @@
  */
 import { BigDecimal, DateTime, Effect } from "effect"
 import PDFDocument from "pdfkit"
+import * as Money from "../../core/Money.ts"
 import { amountText, type Statement, type StatementLine, type StatementLineKind } from "../../core/settlements/Statement.ts"
 
 const fonts = { regular: "Helvetica", bold: "Helvetica-Bold" } as const
@@ -89,26 +90,43 @@ interface Column {
   readonly cell: (line: StatementLine) => string
 }
 
+/** A breakdown amount: blank when 0, so a row shows only what moved it. */
+const part = (value: BigDecimal.BigDecimal): string => BigDecimal.isZero(Money.round(value, "USD")) ? "" : usd(value)
+
 /**
- * The lines table: 769 pt wide, within the margins of A4 landscape (841.89 - 2 x 36). An engine id
- * (`TXN-` and a ULID, about 140 to 152 pt at 7 pt) fits its column on one line; one made mostly of
- * the widest letters (W, M) wraps inside its cell.
+ * The lines table: 769 pt wide, within the margins of A4 landscape (841.89 - 2 x 36). Each row
+ * goes from gross to net, every amount signed as it moved the net (what came off is negative, as
+ * in the summary above it), so Gross + Fees + Reserve + Owed repaid + Refunds + Chargebacks +
+ * Other = Net across the row; a column is blank where it is 0. The line's transaction id and its reference (when it is not
+ * the transaction id) share a column, one above the other; an engine id (`TXN-` and a ULID, about
+ * 130 pt at 7 pt) fits it on one line, one made mostly of the widest letters (W, M) wraps inside
+ * its cell, as a long order id does.
  */
 const columns: ReadonlyArray<Column> = [
-  { title: "Date (UTC)", width: 72, align: "left", cell: (l) => utc(l.at) },
-  { title: "Kind", width: 60, align: "left", cell: (l) => kindLabels[l.kind] },
-  { title: "Transaction id", width: 158, align: "left", cell: (l) => l.transactionId ?? "" },
-  { title: "Reference", width: 158, align: "left", cell: (l) => l.reference },
-  { title: "Merchant order id", width: 90, align: "left", cell: (l) => l.merchantOrderId ?? "" },
-  { title: "Method", width: 42, align: "left", cell: (l) => l.method ?? "" },
+  { title: "Date (UTC)", width: 44, align: "left", cell: (l) => utc(l.at).replace(" ", "\n") },
+  { title: "Kind", width: 58, align: "left", cell: (l) => kindLabels[l.kind] },
+  {
+    title: "Transaction / reference",
+    width: 140,
+    align: "left",
+    cell: (l) => l.transactionId === null ? l.reference : l.reference === l.transactionId ? l.transactionId : `${l.transactionId}\n${l.reference}`
+  },
+  { title: "Merchant order id", width: 66, align: "left", cell: (l) => l.merchantOrderId ?? "" },
+  { title: "Method", width: 38, align: "left", cell: (l) => l.method ?? "" },
   {
     title: "Local amount",
-    width: 74,
+    width: 62,
     align: "right",
     cell: (l) => l.amountLocal === null || l.currencyLocal === null ? "" : `${amount(l.amountLocal, l.currencyLocal)} ${l.currencyLocal}`
   },
-  { title: "Amount USD", width: 66, align: "right", cell: (l) => usd(l.amountUsd) },
-  { title: "Fees USD", width: 49, align: "right", cell: (l) => l.feesUsd === null ? "" : usd(l.feesUsd) }
+  { title: "Gross", width: 46, align: "right", cell: (l) => part(l.grossUsd) },
+  { title: "Fees", width: 40, align: "right", cell: (l) => part(BigDecimal.negate(l.feesUsd)) },
+  { title: "Reserve", width: 42, align: "right", cell: (l) => part(l.reserveUsd) },
+  { title: "Owed repaid", width: 48, align: "right", cell: (l) => part(BigDecimal.negate(l.owedRecoveredUsd)) },
+  { title: "Refunds", width: 42, align: "right", cell: (l) => part(BigDecimal.negate(l.refundsUsd)) },
+  { title: "Chargebacks", width: 50, align: "right", cell: (l) => part(BigDecimal.negate(l.chargebacksUsd)) },
+  { title: "Other", width: 40, align: "right", cell: (l) => part(l.otherUsd) },
+  { title: "Net USD", width: 53, align: "right", cell: (l) => usd(l.amountUsd) }
 ]
 
 /** One line of a cell, with its width measured once. */
@@ -124,11 +142,8 @@ interface Row {
   readonly startsPage: boolean
 }
 
-/** A cell's text cut into lines that fit `width`, by characters (ids and order ids have no words to break at). */
-const wrap = (doc: PDFKit.PDFDocument, text: string, width: number): ReadonlyArray<Part> => {
-  const whole = doc.widthOfString(text)
-  if (whole <= width) return [{ text, width: whole }]
-  const parts: Array<Part> = []
+/** Text cut into lines that fit `width`, by characters (ids and order ids have no words to break at). */
+const wrapChars = (doc: PDFKit.PDFDocument, text: string, width: number, parts: Array<Part>): void => {
   let current = ""
   let currentWidth = 0
   for (const char of text) {
@@ -143,6 +158,37 @@ const wrap = (doc: PDFKit.PDFDocument, text: string, width: number): ReadonlyArr
     }
   }
   if (current.length > 0) parts.push({ text: current, width: currentWidth })
+}
+
+/**
+ * A cell's text cut into lines that fit `width`: at its line breaks (`\n`, which only our own
+ * cells hold: merchant text has its breaks drawn as spaces), then between words, and a word wider
+ * than the cell by characters.
+ */
+const wrap = (doc: PDFKit.PDFDocument, text: string, width: number): ReadonlyArray<Part> => {
+  const parts: Array<Part> = []
+  for (const paragraph of text.split("\n")) {
+    const whole = doc.widthOfString(paragraph)
+    if (whole <= width) {
+      parts.push({ text: paragraph, width: whole })
+      continue
+    }
+    let current = ""
+    for (const word of paragraph.split(" ")) {
+      const joined = current === "" ? word : `${current} ${word}`
+      if (doc.widthOfString(joined) <= width) {
+        current = joined
+        continue
+      }
+      if (current !== "") parts.push({ text: current, width: doc.widthOfString(current) })
+      if (doc.widthOfString(word) <= width) current = word
+      else {
+        wrapChars(doc, word, width, parts)
+        current = ""
+      }
+    }
+    if (current !== "") parts.push({ text: current, width: doc.widthOfString(current) })
+  }
   return parts
 }
 
@@ -245,7 +291,7 @@ const render = async (statement: Statement): Promise<Uint8Array> => {
   let pages = 1
   let layoutY = y + headerHeight
   for (const line of statement.lines) {
-    const cells = columns.map((column) => wrap(doc, drawable(column.cell(line)), column.width - page.cellPadding * 2))
+    const cells = columns.map((column) => wrap(doc, column.cell(line).split("\n").map(drawable).join("\n"), column.width - page.cellPadding * 2))
     const height = Math.max(...cells.map((c) => c.length)) * lineHeight + page.rowPadding * 2
     const startsPage = layoutY + height > bottom
     if (startsPage) {

@@ -92,6 +92,12 @@ export const readView = (p: Payment) => ({
   ...tags(p),
   failureReason: p.failureReason
 })
+/**
+ * Who paid, as the merchant gave it: shown to the merchant's own reads (`GET /payments`, the
+ * console), never put in an event, a log line or an error.
+ */
+export const buyerView = (p: Payment) => ({ name: p.userName, email: p.userEmail })
+
 /** The single read adds how the payment was routed, so an operator can see the cascade. */
 export const detailView = (p: Payment) => ({
   ...readView(p),

@@ -11,6 +11,10 @@ export interface PaymentFilter {
   /** ISO-3. */
   readonly country?: string | undefined
   readonly merchantOrderId?: string | undefined
+  /** The payment's own id (`TXN-...`). */
+  readonly id?: string | undefined
+  /** The buyer's email, compared without regard to case. */
+  readonly userEmail?: string | undefined
   readonly method?: string | undefined
   /** Created at or after this instant. */
   readonly createdFrom?: DateTime.Utc | undefined

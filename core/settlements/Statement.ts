@@ -4,8 +4,11 @@
  * never recomputed from live balances, so a statement printed today and one printed a year later
  * say the same thing.
  *
- * Invariant (`check`): the lines' `amountUsd` sum exactly, in `BigDecimal`, to `summary.net`,
- * the amount the batch paid out. A statement that breaks it is not rendered.
+ * Invariant (`check`): the lines' `amountUsd` (net) sum exactly, in `BigDecimal`, to
+ * `summary.net`, the amount the batch paid out. A statement that breaks it is not rendered.
+ *
+ * A line stored before lines carried their breakdown reads (`upgradeStoredLine`) with its whole
+ * net as `otherUsd` and every other column 0: the identity holds, nothing is made up.
  */
 import { BigDecimal, Result, Schema } from "effect"
 import * as Money from "../Money.ts"
@@ -57,13 +60,30 @@ export const StatementLine = Schema.Struct({
   /** The amount in the buyer's currency, when there was one; unsigned, as the buyer saw it. */
   amountLocal: Schema.NullOr(Schema.BigDecimal),
   currencyLocal: Schema.NullOr(Schema.String),
-  /** Signed, in USD: what this line added to (positive) or took from (negative) the batch. */
-  amountUsd: Schema.BigDecimal,
   /**
-   * The fees of this line in USD, for information: already inside `amountUsd` (or posted as a
-   * `fee` line of their own), never to be subtracted again.
+   * The line's net, signed, in USD: what it added to (positive) or took from (negative) the
+   * batch's available balance, after fees, reserve and what it repaid. The columns below split it:
+   * `grossUsd - feesUsd + reserveUsd - owedRecoveredUsd - refundsUsd - chargebacksUsd + otherUsd = amountUsd`
+   * exactly, and each column summed over the lines is the summary's figure of that name.
    */
-  feesUsd: Schema.NullOr(Schema.BigDecimal)
+  amountUsd: Schema.BigDecimal,
+  /** The payment's amount in USD before anything came off it (payment lines; else 0). */
+  grossUsd: Schema.BigDecimal,
+  /** Fees taken by this line: the payment's platform, provider and network fees, or a chargeback's fee. */
+  feesUsd: Schema.BigDecimal,
+  /** Reserve: negative what the line held back, positive what a release gave back. */
+  reserveUsd: Schema.BigDecimal,
+  /** What the line repaid of what the shop owed (a negative balance earlier). */
+  owedRecoveredUsd: Schema.BigDecimal,
+  /**
+   * Refunds the line took: on a payment line, what its refunds and chargeback took from it before
+   * it settled; on a refund line, the refund (negative when a rejected refund returned money).
+   */
+  refundsUsd: Schema.BigDecimal,
+  /** What a chargeback took (negative when a won chargeback gave it back), its fee apart. */
+  chargebacksUsd: Schema.BigDecimal,
+  /** Withdrawals, transfers, swaps, a failed payout returned, adjustments (signed). */
+  otherUsd: Schema.BigDecimal
 })
 export type StatementLine = typeof StatementLine.Type
 
@@ -162,6 +182,21 @@ export const amountText = (amount: BigDecimal.BigDecimal, currency: Money.Curren
   const whole = magnitude.slice(0, magnitude.length - digits)
   const text = digits === 0 ? whole : `${whole}.${magnitude.slice(magnitude.length - digits)}`
   return negative ? `-${text}` : text
+}
+
+const breakdownKeys = ["grossUsd", "reserveUsd", "owedRecoveredUsd", "refundsUsd", "chargebacksUsd", "otherUsd"] as const
+
+/**
+ * A stored line's JSON as `StatementLine`'s codec reads it: a line written before lines carried
+ * their breakdown (no `grossUsd`) gets its net as `otherUsd`, 0 in the other columns and its fees
+ * (then for information, inside the net) as 0, so the identity still holds.
+ */
+export const upgradeStoredLine = (json: unknown): unknown => {
+  if (typeof json !== "object" || json === null || "grossUsd" in json) return json
+  const line = json as Record<string, unknown>
+  const filled: Record<string, unknown> = { ...line, feesUsd: "0" }
+  for (const key of breakdownKeys) filled[key] = key === "otherUsd" ? line["amountUsd"] : "0"
+  return filled
 }
 
 /** The statement as JSON (amounts as decimal text, times as ISO 8601), to keep or send a snapshot. */

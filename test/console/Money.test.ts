@@ -127,6 +127,9 @@ describe.skipIf(chromiumPath === undefined)("console money pages in Chromium", (
           await looked(page, "settlements")
           await page.click(`a[href='/console/settlements/${closed.id}']`)
           assert.include(await page.textContent("section[aria-labelledby=lines-heading]") ?? "", "100.00 USD")
+          // Each line from gross to net: the table's columns say what moved it.
+          const columns = await page.$$eval("section[aria-labelledby=lines-heading] thead th", (ths) => ths.map((th) => th.textContent?.trim() ?? ""))
+          assert.deepStrictEqual(columns.slice(-8), ["Gross", "Fees", "Reserve", "Owed recovered", "Refunds", "Chargebacks", "Other", "Net (USD)"])
           await looked(page, "settlement-detail")
 
           // The same pages in Portuguese.

@@ -93,7 +93,8 @@ describe.skipIf(chromiumPath === undefined)("console payments in Chromium", () =
           const fields = await page.$$eval("[data-testid=refund-form] input, [data-testid=refund-form] select", (els) =>
             els.map((e) => [(e as HTMLInputElement).name, (e as HTMLInputElement).value] as [string, string]))
           await Promise.all([page.waitForURL(/done=refunded/), page.click("[data-testid=refund-form] button[type=submit]")])
-          assert.include(await page.textContent("main [role=status]") ?? "", "Refund requested")
+          // Told as it stands: the sandbox may have completed it already (test/console/PaymentsFind.test.ts).
+          assert.match(await page.textContent("main [role=status]") ?? "", /^Refund (requested|completed)/)
           return new URLSearchParams(fields).toString()
         })
 

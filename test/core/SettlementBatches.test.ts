@@ -7,6 +7,8 @@
  * - every journal entry that moved `payin_available` (but the sweeps) is a line of exactly one
  *   closed batch, or is still waiting in the open one;
  * - each closed batch's lines sum exactly to its net, and its summary adds up to the same net;
+ * - each line goes from gross to net (gross - fees + reserve - owed recovered - refunds -
+ *   chargebacks + other = net) exactly, and each column summed is the summary's figure;
  * - the sweeps took exactly the closed batches' nets, and what is paid left through `external`;
  * - the ledger balances as a whole (every entry balanced, cached = posted).
  *
@@ -36,7 +38,7 @@ import {
 import { SettlementStore } from "../../core/ports/SettlementStore.ts"
 import { Payments } from "../../core/payments/Payments.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
-import { summaryTotal } from "../../core/settlements/Lines.ts"
+import { lineTotal, summaryTotal } from "../../core/settlements/Lines.ts"
 import { Settlements } from "../../core/settlements/Settlements.ts"
 import { linesTotal } from "../../core/settlements/Statement.ts"
 import type { ShopScope } from "../../core/tenancy/Scopes.ts"
@@ -129,6 +131,23 @@ const checkBatches = (scope: ShopScope, label: string) =>
       assert.strictEqual(text(linesTotal(lines)), text(b.summary!.net), `${label}: ${b.id} lines sum to net`)
       assert.strictEqual(text(summaryTotal(b.summary!)), text(b.summary!.net), `${label}: ${b.id} summary adds up`)
       assert.isTrue(BigDecimal.isPositive(b.summary!.net), `${label}: ${b.id} pays something`)
+      // Each line goes from gross to net exactly, and its columns add up to the summary's.
+      for (const l of lines) assert.strictEqual(text(lineTotal(l)), text(l.amountUsd), `${label}: ${l.kind} ${l.reference} gross to net`)
+      const column = (f: (l: typeof lines[number]) => BigDecimal.BigDecimal) => text(BigDecimal.sumAll(lines.map(f)))
+      const s = b.summary!
+      assert.deepStrictEqual(
+        [column((l) => l.grossUsd), column((l) => l.feesUsd), column((l) => l.reserveUsd), column((l) => l.owedRecoveredUsd), column((l) => l.refundsUsd), column((l) => l.chargebacksUsd), column((l) => l.otherUsd)],
+        [
+          text(s.gross),
+          text(BigDecimal.sumAll([s.fees.platform, s.fees.provider, s.fees.chargeback])),
+          text(BigDecimal.subtract(s.reserveReleased, s.reserveHeld)),
+          text(s.owedRecovered),
+          text(s.refunds),
+          text(s.chargebacks),
+          text(s.other)
+        ],
+        `${label}: ${b.id} columns = summary`
+      )
       for (const l of lines) count(`${l.reference}|${l.kind}|${DateTime.formatIso(l.at)}|${text(l.amountUsd)}`)
       swept = BigDecimal.sum(swept, b.summary!.net)
       // The statement renders (checked) for every closed batch.

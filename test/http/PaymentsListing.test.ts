@@ -84,6 +84,17 @@ for (const target of storeTargets("paymentslisting")) {
           refusedNaming(yield* listRefusal(api, { startingAfter: foreign }), "startingAfter")
           const first = between.data[0]!.id
           refusedNaming(yield* listRefusal(api, { startingAfter: first, offset: 1 }), "offset")
+          // By the buyer's email (without regard to case) and by transaction id; another shop's is not found.
+          const [emailed] = yield* api.payments.create({
+            payload: { amount: Money.decimal("15"), paymentMethodId: "sbx_pix", userName: "Bia Reis", userEmail: "Bia.Reis@example.com", documentId: "52998224725" },
+            headers: { "sandbox-simulate": "slow_payment" },
+            ...withResponse
+          })
+          const byEmail = (yield* api.payments.list({ query: { userEmail: "bia.reis@EXAMPLE.com" } })).data
+          assert.deepStrictEqual(byEmail.map((p) => [p.id, p.buyer]), [[emailed.transactionId, { name: "Bia Reis", email: "Bia.Reis@example.com" }]])
+          assert.strictEqual(yield* total(api, { userEmail: "nobody@example.com" }), 0)
+          assert.deepStrictEqual((yield* api.payments.list({ query: { transactionId: first } })).data.map((p) => p.id), [first])
+          assert.strictEqual(yield* total(api, { transactionId: foreign }), 0)
           // Raw: a parameter the typed client cannot send.
           const unknown = yield* call("GET", "/api/v1/payments?startingFrom=x", { bearer: sk })
           assert.strictEqual(unknown.status, 400, "an unknown query parameter is refused")

@@ -138,9 +138,9 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
               assert.match(csv.headers["content-disposition"], new RegExp(`attachment; filename="${b.id}\\.csv"`))
               const records: Array<Record<string, string>> = parse(csv.body, { columns: true, bom: true })
               assert.strictEqual(records.length, b.lineCount)
-              assert.strictEqual(records.reduce((sum, r) => sum + cents(r["amount_usd"]!), 0n), cents(b.net!), `${b.id}: rows sum to net`)
+              assert.strictEqual(records.reduce((sum, r) => sum + cents(r["net_usd"]!), 0n), cents(b.net!), `${b.id}: rows sum to net`)
               for (const r of records) {
-                const key = `${r["reference"]}|${r["kind"]}|${r["at_utc"]}|${r["amount_usd"]}`
+                const key = `${r["reference"]}|${r["kind"]}|${r["at_utc"]}|${r["net_usd"]}`
                 assert.isFalse(seen.has(key), `${key} in two batches`)
                 seen.add(key)
               }

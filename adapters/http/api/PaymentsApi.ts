@@ -112,7 +112,11 @@ const PaymentRecordFields = {
   }),
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
-  failureReason: Schema.NullOr(Schema.String)
+  failureReason: Schema.NullOr(Schema.String),
+  buyer: Schema.Struct({
+    name: Schema.NullOr(Schema.String).annotate({ description: "`userName` as the payment was created with it" }),
+    email: Schema.NullOr(Schema.String).annotate({ description: "`userEmail` as the payment was created with it" })
+  }).annotate({ description: "The buyer as the merchant gave them (null where not given); only in the merchant's own reads, never in webhook events" })
 }
 
 export const PaymentRecord = Schema.Struct(PaymentRecordFields).annotate({ identifier: "Payment" })
@@ -180,6 +184,8 @@ export const PaymentListQuery = {
   paymentMethodId: Schema.optional(Schema.String),
   country: Schema.optional(Schema.String),
   merchantOrderId: Schema.optional(Schema.String),
+  transactionId: Schema.optional(Text(64)).annotate({ description: "This payment (`TXN-...`) only: an empty list when it is not this shop's" }),
+  userEmail: Schema.optional(Text(254)).annotate({ description: "The buyer's email (`userEmail` at creation), exact but without regard to case" }),
   method: Schema.optional(Schema.String),
   createdFrom: Schema.optional(Text(40)).annotate({
     description: "Created at or after: an ISO 8601 date-time, or a date (`2026-11-26`, its 00:00 UTC)"
@@ -198,7 +204,7 @@ export const PaymentListQuery = {
 }
 
 const listDescription = "Newest first (by created time, then id). `limit` 1 to 100 (default 50) and `offset` (0 to 1,000,000,000, default 0) are clamped silently. " +
-  "Filters: `status`, `paymentMethodId`, `method`, `country`, `merchantOrderId`, `createdFrom`/`createdTo` and `amountMin`/`amountMax` (USD), all combined. " +
+  "Filters: `status`, `paymentMethodId`, `method`, `country`, `merchantOrderId`, `transactionId`, `userEmail`, `createdFrom`/`createdTo` and `amountMin`/`amountMax` (USD), all combined. " +
   "Paging that neither skips nor repeats a payment while new ones arrive: pass the last id of a page as `startingAfter` for the next page " +
   "(the payments strictly older than it, in the same order; `offset` is then not allowed and `pagination.total` counts the whole filtered list). " +
   "Errors: 400 invalid_request naming the parameter for a bad date, amount, country, an `amountMin` above `amountMax`, a `createdFrom` after `createdTo`, " +

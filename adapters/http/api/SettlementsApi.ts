@@ -102,9 +102,22 @@ export const SettlementLineView = Schema.Struct({
   method: Schema.NullOr(Schema.String),
   amountLocal: Schema.NullOr(Schema.Finite),
   currencyLocal: Schema.NullOr(Schema.String),
-  amountUsd: Usd.annotate({ description: "Signed: what the line added to (positive) or took from (negative) the batch" }),
-  feesUsd: Schema.NullOr(Usd).annotate({ description: "For information: already inside amountUsd" })
-}).annotate({ identifier: "SettlementLine" })
+  grossUsd: Usd.annotate({ description: "The payment's amount in USD before anything came off it (payment lines; 0 on others)" }),
+  feesUsd: Usd.annotate({ description: "Fees this line took: the payment's platform, provider and network fees, or a chargeback's fee" }),
+  reserveUsd: Usd.annotate({ description: "Reserve, signed: negative what the payment held back, positive what a release gave back" }),
+  owedRecoveredUsd: Usd.annotate({ description: "What the line repaid of what the shop owed (an earlier negative balance) before the rest reached available" }),
+  refundsUsd: Usd.annotate({ description: "On a payment line, what its refunds and chargeback took from it before it settled; on a refund line, the refund (negative when a rejected refund returned money)" }),
+  chargebacksUsd: Usd.annotate({ description: "What a chargeback took, its fee apart (negative when a won chargeback gave it back)" }),
+  otherUsd: Usd.annotate({ description: "Withdrawals, transfers, swaps, a failed payout returned, adjustments (signed)" }),
+  amountUsd: Usd.annotate({
+    description: "Net, signed: what the line added to (positive) or took from (negative) the batch's available balance. " +
+      "grossUsd - feesUsd + reserveUsd - owedRecoveredUsd - refundsUsd - chargebacksUsd + otherUsd = amountUsd, exactly before each figure is rounded to cents; " +
+      "each column summed over the batch's lines is the settlement's summary figure of that name (feesUsd: platform + provider + chargeback; reserveUsd: reserveReleased - reserveHeld)"
+  })
+}).annotate({
+  identifier: "SettlementLine",
+  description: "One movement of the batch: a journal entry, split from gross to net"
+})
 
 export const SettlementPdfReady = Schema.Struct({
   settlementId: Schema.String,
@@ -232,15 +245,19 @@ export class SettlementsApi extends HttpApiGroup.make("settlements")
     HttpApiEndpoint.get("statementPdf", "/me/settlements/:id/statement.pdf", { params: Id, success: SettlementPdf }).annotate(
       OpenApi.Description,
       "The batch's receipt as a PDF to file: merchant and shop, period, destination and payout reference, the summary, then every line " +
-        "(payment, refund, chargeback, fee, reserve...) with its transaction id, merchant order id, method, local amount, USD amount and fees; " +
-        "the lines sum to `net`. Its text is selectable; a long batch runs over as many pages as it needs. Available from the close on " +
+        "(payment, refund, chargeback, fee, reserve...) with its transaction id and reference, merchant order id, method, local amount, and its USD " +
+        "from gross to net (Gross, Fees, Reserve, Owed repaid, Refunds, Chargebacks, Other, Net USD, each signed as it moved the net, blank when 0, so a row adds up across); " +
+        "the lines' Net sums to `net`. Its text is selectable; a long batch runs over as many pages as it needs. Available from the close on " +
         "(`settlement.pdf_ready` says when it is checked); an open batch answers `409 settlement_open` with `closesAt`."
     ),
     HttpApiEndpoint.get("statementCsv", "/me/settlements/:id/statement.csv", { params: Id, success: SettlementCsv }).annotate(
       OpenApi.Description,
       "The same lines as the PDF as CSV (RFC 4180, UTF-8, CRLF), one row per line after a header row: `batch_id`, `at_utc` (ISO 8601), `kind`, " +
-        "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, `amount_usd` (signed, `.` decimals, no thousands " +
-        "separator), `fees_usd`. It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
+        "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, then in USD (`.` decimals, no thousands " +
+        "separator) `gross_usd`, `fees_usd`, `reserve_usd` (negative held, positive released), `owed_recovered_usd`, `refunds_usd` (on a payment line, " +
+        "its refunds and chargeback taken before it settled), `chargebacks_usd`, `other_usd` and `net_usd` (signed: what reached `available`), with " +
+        "`gross_usd - fees_usd + reserve_usd - owed_recovered_usd - refunds_usd - chargebacks_usd + other_usd = net_usd` on every row and each column " +
+        "summed equal to the batch's figure of that name (see SettlementLine). It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
     ),
     HttpApiEndpoint.get("lines", "/me/settlements/:id/lines", {
       params: Id,

@@ -17,7 +17,7 @@ import type { Payment } from "../../../core/payments/Payment.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
+import { buyerView, createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
@@ -79,6 +79,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       readonly paymentMethodId?: string | undefined
       readonly country?: string | undefined
       readonly merchantOrderId?: string | undefined
+      readonly transactionId?: string | undefined
+      readonly userEmail?: string | undefined
       readonly method?: string | undefined
       readonly createdFrom?: string | undefined
       readonly createdTo?: string | undefined
@@ -108,18 +110,20 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         paymentMethodId: query.paymentMethodId,
         country: country === undefined ? undefined : country.value,
         merchantOrderId: query.merchantOrderId,
+        id: query.transactionId,
+        userEmail: query.userEmail,
         method: query.method,
         ...range,
         after
       }, page)
-      return { data: rows.map(readView), pagination: pagination(total, page) }
+      return { data: rows.map((p) => ({ ...readView(p), buyer: buyerView(p) })), pagination: pagination(total, page) }
     })
 
     const get = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
       const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
       const { claims: of, payment } = yield* claims.ofPayment(scope, id)
-      return { ...detailView(payment), refundable: Money.toJsonNumber(refundableOf(payment, of)) }
+      return { ...detailView(payment), buyer: buyerView(payment), refundable: Money.toJsonNumber(refundableOf(payment, of)) }
     })
 
     const ledgerEntries = Effect.fnUntraced(function*(id: string) {

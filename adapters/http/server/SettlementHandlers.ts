@@ -58,8 +58,14 @@ export const SettlementHandlers = HttpApiBuilder.group(Api, "settlements", (hand
               method: l.method,
               amountLocal: l.amountLocal === null ? null : Money.toJsonNumber(l.amountLocal),
               currencyLocal: l.currencyLocal,
-              amountUsd: n(l.amountUsd),
-              feesUsd: l.feesUsd === null ? null : n(l.feesUsd)
+              grossUsd: n(l.grossUsd),
+              feesUsd: n(l.feesUsd),
+              reserveUsd: n(l.reserveUsd),
+              owedRecoveredUsd: n(l.owedRecoveredUsd),
+              refundsUsd: n(l.refundsUsd),
+              chargebacksUsd: n(l.chargebacksUsd),
+              otherUsd: n(l.otherUsd),
+              amountUsd: n(l.amountUsd)
             })),
             pagination: pagination(statement.lines.length, page)
           }

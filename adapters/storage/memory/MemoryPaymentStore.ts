@@ -45,6 +45,8 @@ export const MemoryPaymentStore = Layer.effect(
             (filter.paymentMethodId === undefined || p.paymentMethodId === filter.paymentMethodId) &&
             (filter.country === undefined || p.country === filter.country) &&
             (filter.merchantOrderId === undefined || p.merchantOrderId === filter.merchantOrderId) &&
+            (filter.id === undefined || p.id === filter.id) &&
+            (filter.userEmail === undefined || p.userEmail?.toLowerCase() === filter.userEmail.toLowerCase()) &&
             (filter.method === undefined || p.method === filter.method) &&
             (filter.createdFrom === undefined || DateTime.toEpochMillis(p.createdAt) >= DateTime.toEpochMillis(filter.createdFrom)) &&
             (filter.createdBefore === undefined || DateTime.toEpochMillis(p.createdAt) < DateTime.toEpochMillis(filter.createdBefore)) &&

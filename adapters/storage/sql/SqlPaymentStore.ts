@@ -59,6 +59,9 @@ export const SqlPaymentStore = Layer.effect(
             ...(filter.paymentMethodId === undefined ? [] : [sql`payment_method_id = ${filter.paymentMethodId}`]),
             ...(filter.country === undefined ? [] : [sql`country = ${filter.country}`]),
             ...(filter.merchantOrderId === undefined ? [] : [sql`merchant_order_id = ${filter.merchantOrderId}`]),
+            ...(filter.id === undefined ? [] : [sql`id = ${filter.id}`]),
+            // The buyer's email is in the document only: a shop's rows, compared without case.
+            ...(filter.userEmail === undefined ? [] : [sql`lower(data->>'userEmail') = lower(${filter.userEmail})`]),
             ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
             ...(filter.createdFrom === undefined ? [] : [sql`created_at >= ${date(filter.createdFrom)}`]),
             ...(filter.createdBefore === undefined ? [] : [sql`created_at < ${date(filter.createdBefore)}`]),

@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import { SettlementStore } from "../../../core/ports/SettlementStore.ts"
 import { SettlementScheduleJson } from "../../../core/settlements/Schedule.ts"
 import { SettlementBatchJson, sweepKind } from "../../../core/settlements/Settlement.ts"
-import { StatementLine } from "../../../core/settlements/Statement.ts"
+import { StatementLine, upgradeStoredLine } from "../../../core/settlements/Statement.ts"
 import { jsonDocuments } from "./JsonDocuments.ts"
 import { date } from "./Rows.ts"
 import { type EntryRow, entryOf, postingsJson } from "./SqlLedgerStore.ts"
@@ -70,7 +70,7 @@ export const SqlSettlementStore = Layer.effect(
         ).pipe(Effect.orDie),
       lines: (batchId) =>
         sql<{ readonly line: unknown }>`SELECT line FROM settlement_lines WHERE batch_id = ${batchId} ORDER BY seq`.pipe(
-          Effect.map((rows) => rows.map((r) => decodeLine(r.line))),
+          Effect.map((rows) => rows.map((r) => decodeLine(upgradeStoredLine(r.line)))),
           Effect.orDie
         )
     })

@@ -22,7 +22,8 @@ const words = dictionary({
     ledgerEntry: "Ledger entry", claim: "Claim", refund: "Refund", claims: "Refunds and claims", noClaims: "No refunds or claims.",
     ledger: "Ledger entries", noLedger: "No ledger entries yet.", kind: "Kind", amount: "Amount", reason: "Reason", when: "When",
     entry: "Entry", type: "Type", reference: "Reference", postings: "Postings", notFound: "No such payment",
-    refunded: "Refund requested. It is pending until the provider confirms it.", noDeliveries: "no webhook deliveries", tried: "tried"
+    refunded: "Refund requested. It is pending until the provider confirms it.", refundSucceeded: "Refund completed: the provider confirmed it.",
+    refundFailed: "The refund failed: the provider did not make it, and nothing was taken.", buyer: "Buyer", buyerEmail: "Buyer email", noDeliveries: "no webhook deliveries", tried: "tried"
   },
   pt: {
     payment: "Pagamento", back: "Todos os pagamentos", summary: "Resumo", status: "Status", amountUsd: "Valor (USD)", amountLocal: "Comprador pagou",
@@ -33,7 +34,8 @@ const words = dictionary({
     ledgerEntry: "Lançamento contábil", claim: "Contestação", refund: "Reembolso", claims: "Reembolsos e contestações", noClaims: "Nenhum reembolso ou contestação.",
     ledger: "Lançamentos contábeis", noLedger: "Nenhum lançamento ainda.", kind: "Tipo", amount: "Valor", reason: "Motivo", when: "Quando",
     entry: "Lançamento", type: "Tipo", reference: "Referência", postings: "Partidas", notFound: "Pagamento inexistente",
-    refunded: "Reembolso solicitado. Fica pendente até o provedor confirmar.", noDeliveries: "nenhuma entrega de webhook", tried: "tentou"
+    refunded: "Reembolso solicitado. Fica pendente até o provedor confirmar.", refundSucceeded: "Reembolso concluído: o provedor confirmou.",
+    refundFailed: "O reembolso falhou: o provedor não o fez e nada foi descontado.", buyer: "Comprador", buyerEmail: "E-mail do comprador", noDeliveries: "nenhuma entrega de webhook", tried: "tentou"
   },
   es: {
     payment: "Pago", back: "Todos los pagos", summary: "Resumen", status: "Estado", amountUsd: "Monto (USD)", amountLocal: "Comprador pagó",
@@ -44,7 +46,8 @@ const words = dictionary({
     ledgerEntry: "Asiento contable", claim: "Reclamo", refund: "Reembolso", claims: "Reembolsos y reclamos", noClaims: "Sin reembolsos ni reclamos.",
     ledger: "Asientos contables", noLedger: "Aún no hay asientos.", kind: "Tipo", amount: "Monto", reason: "Motivo", when: "Cuándo",
     entry: "Asiento", type: "Tipo", reference: "Referencia", postings: "Partidas", notFound: "No existe el pago",
-    refunded: "Reembolso solicitado. Queda pendiente hasta que el proveedor lo confirme.", noDeliveries: "sin entregas de webhook", tried: "intentó"
+    refunded: "Reembolso solicitado. Queda pendiente hasta que el proveedor lo confirme.", refundSucceeded: "Reembolso completado: el proveedor lo confirmó.",
+    refundFailed: "El reembolso falló: el proveedor no lo hizo y no se descontó nada.", buyer: "Comprador", buyerEmail: "Correo del comprador", noDeliveries: "sin entregas de webhook", tried: "intentó"
   }
 })
 
@@ -138,6 +141,8 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
       ])
     }${
       facts([
+        [t.buyer, escapeHtml(p.buyer?.name ?? "—")],
+        [t.buyerEmail, escapeHtml(p.buyer?.email ?? "—")],
         [t.method, escapeHtml(p.paymentMethodName)],
         [t.country, escapeHtml(p.country)],
         [t.provider, escapeHtml(p.routing?.provider ?? "—")],
@@ -183,7 +188,17 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
       escapeHtml(formatDateTime(e.createdAt, c.language))
     ]), t.noLedger)
 
-    const done = c.query.get("done") === "refunded" ? notice(t.refunded) : ""
+    // The refund just asked for, as it stands now: it may have succeeded (or failed) since.
+    const asked = c.query.get("refund")
+    const refunds = claimRows.filter((cl) => cl.kind === "user_dispute")
+    const askedRefund = refunds.find((cl) => cl.id === asked) ?? refunds[refunds.length - 1]
+    const done = c.query.get("done") !== "refunded"
+      ? ""
+      : askedRefund?.refundStatus === "succeeded"
+      ? notice(t.refundSucceeded)
+      : askedRefund?.refundStatus === "failed"
+      ? notice(t.refundFailed)
+      : notice(t.refunded)
     const form = yield* refundForm(c, p, refund)
     return c.page(
       `${t.payment} ${p.id}`,

@@ -1,6 +1,7 @@
 /**
  * Payments: the list with its filters (all of them `GET /api/v1/payments` parameters, so the
- * API checks them and names a bad one), paged by keyset (`startingAfter`): "Next" shows the
+ * API checks them and names a bad one; the search box is `userEmail` when it holds an `@`, else
+ * `transactionId`), paged by keyset (`startingAfter`): "Next" shows the
  * payments strictly older than the last one shown, so none is skipped or repeated while new ones
  * arrive.
  */
@@ -16,21 +17,21 @@ import { refundRoutes } from "./Refund.ts"
 const words = dictionary({
   en: {
     title: "Payments", id: "Payment", status: "Status", amount: "Amount", local: "Buyer paid", method: "Method", created: "Created",
-    order: "Order id", none: "No payments match.", filters: "Filters", any: "Any", country: "Country (ISO code)",
+    order: "Order id", buyer: "Buyer", search: "Transaction id or buyer email", none: "No payments match.", filters: "Filters", any: "Any", country: "Country (ISO code)",
     from: "Created from", to: "Created to", amountMin: "Amount from (USD)", amountMax: "Amount to (USD)", apply: "Apply filters",
     clear: "Clear", next: "Next page", first: "First page", paging: "Pages", total: "payments match",
     pending: "Pending", completed: "Completed", failed: "Failed", refunded: "Refunded", expired: "Expired", chargeback: "Chargeback"
   },
   pt: {
     title: "Pagamentos", id: "Pagamento", status: "Status", amount: "Valor", local: "Comprador pagou", method: "Método", created: "Criado",
-    order: "Pedido", none: "Nenhum pagamento encontrado.", filters: "Filtros", any: "Qualquer", country: "País (código ISO)",
+    order: "Pedido", buyer: "Comprador", search: "ID da transação ou e-mail do comprador", none: "Nenhum pagamento encontrado.", filters: "Filtros", any: "Qualquer", country: "País (código ISO)",
     from: "Criado a partir de", to: "Criado até", amountMin: "Valor a partir de (USD)", amountMax: "Valor até (USD)", apply: "Aplicar filtros",
     clear: "Limpar", next: "Próxima página", first: "Primeira página", paging: "Páginas", total: "pagamentos encontrados",
     pending: "Pendente", completed: "Concluído", failed: "Falhou", refunded: "Reembolsado", expired: "Expirado", chargeback: "Chargeback"
   },
   es: {
     title: "Pagos", id: "Pago", status: "Estado", amount: "Monto", local: "Comprador pagó", method: "Método", created: "Creado",
-    order: "Orden", none: "Ningún pago coincide.", filters: "Filtros", any: "Cualquiera", country: "País (código ISO)",
+    order: "Orden", buyer: "Comprador", search: "ID de transacción o correo del comprador", none: "Ningún pago coincide.", filters: "Filtros", any: "Cualquiera", country: "País (código ISO)",
     from: "Creado desde", to: "Creado hasta", amountMin: "Monto desde (USD)", amountMax: "Monto hasta (USD)", apply: "Aplicar filtros",
     clear: "Limpiar", next: "Página siguiente", first: "Primera página", paging: "Páginas", total: "pagos coinciden",
     pending: "Pendiente", completed: "Completado", failed: "Fallido", refunded: "Reembolsado", expired: "Expirado", chargeback: "Contracargo"
@@ -58,6 +59,11 @@ const listRoutes: ReadonlyArray<ConsoleRoute> = [
           if (value !== "") filters.set(name, value)
         }
         const api = new URLSearchParams(filters)
+        const search = (c.query.get("search") ?? "").trim()
+        if (search !== "") {
+          filters.set("search", search)
+          api.set(search.includes("@") ? "userEmail" : "transactionId", search)
+        }
         // One more than shown: whether there is a next page, without a count.
         api.set("limit", String(pageSize + 1))
         const after = c.query.get("startingAfter")
@@ -68,13 +74,25 @@ const listRoutes: ReadonlyArray<ConsoleRoute> = [
         ], { concurrency: 2 })
         const failed = reply.status >= 400
         const errors = failed ? fieldErrors(reply) : new Map<string, string>()
+        // Each method once; a label two methods share ("Cash voucher") says which one it is.
+        const catalog = (methods.body?.methods ?? []) as ReadonlyArray<{ method: string; methodLabel: string; name: string }>
+        const byMethod = new Map<string, { readonly label: string; readonly names: Set<string> }>()
+        for (const m of catalog) {
+          const known = byMethod.get(m.method) ?? { label: m.methodLabel, names: new Set<string>() }
+          known.names.add(m.name)
+          byMethod.set(m.method, known)
+        }
+        const labelCount = new Map<string, number>()
+        for (const { label } of byMethod.values()) labelCount.set(label, (labelCount.get(label) ?? 0) + 1)
         const methodOptions: Array<readonly [string, string]> = [["", t.any]]
-        for (const m of (methods.body?.methods ?? []) as ReadonlyArray<{ method: string; methodLabel: string }>) {
-          if (!methodOptions.some(([value]) => value === m.method)) methodOptions.push([m.method, m.methodLabel])
+        for (const [method, { label, names }] of byMethod) {
+          const which = names.size === 1 ? [...names][0]! : method
+          methodOptions.push([method, (labelCount.get(label) ?? 0) > 1 && which !== label ? `${label} (${which})` : label])
         }
         const value = (name: string) => filters.get(name) ?? ""
         const error = (name: string) => errors.get(name)
         const form = `<form method="get" action="/console/payments" class="filters" aria-label="${escapeHtml(t.filters)}">
+${field("search", t.search, { type: "search", value: value("search"), error: error("userEmail") ?? error("transactionId"), attributes: 'autocomplete="off"' })}
 ${field("status", t.status, { value: value("status"), error: error("status"), options: [["", t.any], ...statuses.map((s) => [s, t[s]] as const)] })}
 ${field("method", t.method, { value: value("method"), error: error("method"), options: methodOptions })}
 ${field("country", t.country, { value: value("country"), error: error("country"), attributes: 'maxlength="3" autocomplete="off"' })}
@@ -96,6 +114,7 @@ ${field("amountMax", t.amountMax, { value: value("amountMax"), error: error("amo
           { label: t.status },
           { label: t.amount, numeric: true },
           { label: t.local, numeric: true },
+          { label: t.buyer },
           { label: t.method },
           { label: t.order },
           { label: t.created }
@@ -104,6 +123,9 @@ ${field("amountMax", t.amountMax, { value: value("amountMax"), error: error("amo
           status(p.status),
           money(p.amount, "USD", c.language),
           money(p.amountLocal, p.currencyLocal, c.language),
+          p.buyer?.name == null && p.buyer?.email == null
+            ? "—"
+            : `${escapeHtml(p.buyer?.name ?? "")}${p.buyer?.email == null ? "" : `<br><span class="muted">${escapeHtml(p.buyer.email)}</span>`}`,
           escapeHtml(p.paymentMethodName),
           escapeHtml(p.merchantOrderId ?? "—"),
           escapeHtml(formatDateTime(p.timestamps?.created, c.language))

@@ -93,7 +93,10 @@ export const refundRoutes: ReadonlyArray<ConsoleRoute> = [
           body: { ...(amount === "" ? {} : { amount: amountOf(amount) }), ...(reason === "" ? {} : { reason }) },
           idempotencyKey: c.form.get("idempotencyKey") ?? undefined
         })
-        if (reply.status === 201 || reply.status === 200) return redirect(`/console/payments/${encodeURIComponent(id)}?done=refunded`)
+        if (reply.status === 201 || reply.status === 200) {
+          const refundId = typeof reply.body?.refundId === "string" ? `&refund=${encodeURIComponent(reply.body.refundId)}` : ""
+          return redirect(`/console/payments/${encodeURIComponent(id)}?done=refunded${refundId}`)
+        }
         const errors = fieldErrors(reply)
         const error = errorOf(reply)
         const onAmount = errors.get("amount") ?? (amountCodes.has(error.code) && !errors.has("reason") ? error.message : undefined)

@@ -17,7 +17,7 @@ const words = dictionary({
     chargebacks: "Chargebacks", owedRecovered: "Owed recovered", reserveHeld: "Reserve held", reserveReleased: "Reserve released", other: "Other",
     destination: "Destination", payoutRef: "Payout reference", txHash: "Transaction hash", failure: "Failure reason", paidAt: "Paid",
     pdf: "Statement (PDF)", csv: "Statement (CSV)", openNote: "This batch is open: its lines and statement exist from its close on.",
-    at: "When", kind: "Kind", transaction: "Transaction", order: "Order", method: "Method", local: "Local amount", usd: "USD", feesUsd: "Fees (USD)",
+    at: "When", kind: "Kind", transaction: "Transaction", order: "Order", method: "Method", local: "Local amount", usd: "Net (USD)", fees: "Fees", reserve: "Reserve",
     back: "Back to settlements", noLines: "No lines.", downloads: "Statement", previous: "Previous", next: "Next", page: "Page"
   },
   pt: {
@@ -26,7 +26,7 @@ const words = dictionary({
     chargebacks: "Chargebacks", owedRecovered: "Dívida recuperada", reserveHeld: "Reserva retida", reserveReleased: "Reserva liberada", other: "Outros",
     destination: "Destino", payoutRef: "Referência do pagamento", txHash: "Hash da transação", failure: "Motivo da falha", paidAt: "Pago",
     pdf: "Extrato (PDF)", csv: "Extrato (CSV)", openNote: "Este lote está aberto: suas linhas e extrato existem a partir do fechamento.",
-    at: "Quando", kind: "Tipo", transaction: "Transação", order: "Pedido", method: "Método", local: "Valor local", usd: "USD", feesUsd: "Taxas (USD)",
+    at: "Quando", kind: "Tipo", transaction: "Transação", order: "Pedido", method: "Método", local: "Valor local", usd: "Líquido (USD)", fees: "Taxas", reserve: "Reserva",
     back: "Voltar às liquidações", noLines: "Nenhuma linha.", downloads: "Extrato", previous: "Anterior", next: "Próxima", page: "Página"
   },
   es: {
@@ -35,7 +35,7 @@ const words = dictionary({
     chargebacks: "Contracargos", owedRecovered: "Deuda recuperada", reserveHeld: "Reserva retenida", reserveReleased: "Reserva liberada", other: "Otros",
     destination: "Destino", payoutRef: "Referencia del pago", txHash: "Hash de la transacción", failure: "Motivo del fallo", paidAt: "Pagado",
     pdf: "Estado de cuenta (PDF)", csv: "Estado de cuenta (CSV)", openNote: "Este lote está abierto: sus líneas y estado de cuenta existen desde su cierre.",
-    at: "Cuándo", kind: "Tipo", transaction: "Transacción", order: "Orden", method: "Método", local: "Monto local", usd: "USD", feesUsd: "Comisiones (USD)",
+    at: "Cuándo", kind: "Tipo", transaction: "Transacción", order: "Orden", method: "Método", local: "Monto local", usd: "Neto (USD)", fees: "Comisiones", reserve: "Reserva",
     back: "Volver a liquidaciones", noLines: "Sin líneas.", downloads: "Estado de cuenta", previous: "Anterior", next: "Siguiente", page: "Página"
   }
 })
@@ -137,7 +137,8 @@ export const settlementRoutes: ReadonlyArray<ConsoleRoute> = [
         const base = `/console/settlements/${encodeURIComponent(b.id)}`
         const lineTable = lines.status !== 200 ? problem(lines) : table(
           `${t.lines} ${b.id}`,
-          [{ label: t.at }, { label: t.kind }, { label: t.transaction }, { label: t.order }, { label: t.method }, { label: t.local, numeric: true }, { label: t.usd, numeric: true }, { label: t.feesUsd, numeric: true }],
+          [{ label: t.at }, { label: t.kind }, { label: t.transaction }, { label: t.order }, { label: t.method }, { label: t.local, numeric: true },
+            ...[t.gross, t.fees, t.reserve, t.owedRecovered, t.refunds, t.chargebacks, t.other, t.usd].map((label) => ({ label, numeric: true }))],
           (lines.body.data as ReadonlyArray<any>).map((l) => [
             escapeHtml(formatDateTime(l.at, c.language)),
             escapeHtml(l.kind),
@@ -145,8 +146,9 @@ export const settlementRoutes: ReadonlyArray<ConsoleRoute> = [
             escapeHtml(l.merchantOrderId ?? "—"),
             escapeHtml(l.method ?? "—"),
             l.currencyLocal === null ? "—" : money(l.amountLocal, l.currencyLocal, c.language),
-            usd(l.amountUsd, c),
-            l.feesUsd === null ? "—" : usd(l.feesUsd, c)
+            // From gross to net, each amount signed as it moved the net (what came off is negative).
+            ...[l.grossUsd, -l.feesUsd, l.reserveUsd, -l.owedRecoveredUsd, -l.refundsUsd, -l.chargebacksUsd, l.otherUsd].map((v: number) => v === 0 ? "—" : usd(v, c)),
+            usd(l.amountUsd, c)
           ]),
           t.noLines
         )

@@ -1,4 +1,8 @@
-/** What the operator's pages share: the answer status of a failed action, paging links, and the words for them. */
+/**
+ * What the operator's pages share: the answer status of a failed action, paging links, the
+ * environment a page shows, and the words for them.
+ */
+import { Effect } from "effect"
 import { escapeHtml } from "../../server/Html.ts"
 import type { ApiReply } from "../ApiClient.ts"
 import type { Console } from "../Page.ts"
@@ -9,18 +13,21 @@ export const common = dictionary({
   en: {
     conflict: "This was changed by someone else since you opened it: reload the page to see the current version, then make your change again.",
     previous: "Previous", next: "Next", page: "Page", of: "of", sandbox: "Sandbox", production: "Production", environment: "Environment",
+    shown: "Environment shown", noProduction: "production has no connector configured on this host",
     unavailable: "The API did not answer this page's data.",
     already: "This was already resolved (by someone else, or by an earlier click of the same form): nothing more was done."
   },
   pt: {
     conflict: "Isto foi alterado por outra pessoa desde que você abriu: recarregue a página para ver a versão atual e refaça a alteração.",
     previous: "Anterior", next: "Próxima", page: "Página", of: "de", sandbox: "Sandbox", production: "Produção", environment: "Ambiente",
+    shown: "Ambiente mostrado", noProduction: "produção não tem conector configurado neste host",
     unavailable: "A API não respondeu os dados desta página.",
     already: "Isto já estava resolvido (por outra pessoa, ou por um clique anterior no mesmo formulário): nada mais foi feito."
   },
   es: {
     conflict: "Alguien más cambió esto desde que lo abrió: recargue la página para ver la versión actual y repita su cambio.",
     previous: "Anterior", next: "Siguiente", page: "Página", of: "de", sandbox: "Sandbox", production: "Producción", environment: "Ambiente",
+    shown: "Ambiente mostrado", noProduction: "producción no tiene conector configurado en este host",
     unavailable: "La API no respondió los datos de esta página.",
     already: "Esto ya estaba resuelto (por alguien más, o por un clic anterior en el mismo formulario): no se hizo nada más."
   }
@@ -66,3 +73,29 @@ export const offsetOf = (c: Console) => {
 }
 
 export const environmentOf = (value: string | null | undefined): "sandbox" | "production" => value === "production" ? "production" : "sandbox"
+
+/**
+ * The environment a page shows: the one asked for (`?environment=`), else production when some
+ * connector serves production on this host (where its data is), else sandbox, since production
+ * has nothing to show. `defaulted` says the page chose it.
+ */
+export interface Shown {
+  readonly environment: "sandbox" | "production"
+  readonly defaulted: boolean
+}
+
+export const shownEnvironment = (c: Console, asked: string | null | undefined): Effect.Effect<Shown> =>
+  asked === "production" || asked === "sandbox"
+    ? Effect.succeed({ environment: asked, defaulted: false })
+    : Effect.map(c.api({ method: "GET", path: "/admin/v1/providers" }), (reply) => {
+      const providers: ReadonlyArray<{ readonly environments?: ReadonlyArray<string> }> = ok(reply) ? reply.body?.providers ?? [] : []
+      const production = providers.some((p) => p.environments?.includes("production") === true)
+      return { environment: production ? "production" : "sandbox", defaulted: true }
+    })
+
+/** The line that says which environment the page shows (and why, when it chose sandbox itself). */
+export const shownNote = (c: Console, shown: Shown) => {
+  const t = common(c.language)
+  const why = shown.defaulted && shown.environment === "sandbox" ? ` (${escapeHtml(t.noProduction)})` : ""
+  return `<p class="muted" data-testid="environment-shown">${escapeHtml(t.shown)}: <strong>${escapeHtml(t[shown.environment])}</strong>${why}</p>`
+}

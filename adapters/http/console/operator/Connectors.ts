@@ -9,7 +9,7 @@ import { lineChart } from "../Chart.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary } from "../Text.ts"
 import { table } from "../View.ts"
-import { common, environmentOf, failedStatus, failure, ok } from "./Common.ts"
+import { common, failedStatus, failure, ok, shownEnvironment, shownNote } from "./Common.ts"
 
 const words = dictionary({
   en: {
@@ -42,7 +42,8 @@ export const connectorRoutes: ReadonlyArray<ConsoleRoute> = [{
     Effect.gen(function*() {
       const t = words(c.language)
       const cw = common(c.language)
-      const environment = environmentOf(c.query.get("environment") ?? "production")
+      const shown = yield* shownEnvironment(c, c.query.get("environment"))
+      const environment = shown.environment
       const asked = Number(c.query.get("hours") ?? "24")
       const hours = Number.isInteger(asked) && asked >= 1 && asked <= 168 ? asked : 24
       const [providers, health] = yield* Effect.all([
@@ -81,6 +82,6 @@ export const connectorRoutes: ReadonlyArray<ConsoleRoute> = [{
           })
         }</div></section>`
       })
-      return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${filters}<h2>${escapeHtml(t.instances)}</h2>${instances}<h2>${escapeHtml(t.health)}</h2>${summary}${charts.join("")}`, { section: "connectors" })
+      return c.page(t.title, `<h1>${escapeHtml(t.title)}</h1>${shownNote(c, shown)}${filters}<h2>${escapeHtml(t.instances)}</h2>${instances}<h2>${escapeHtml(t.health)}</h2>${summary}${charts.join("")}`, { section: "connectors" })
     })
 }]

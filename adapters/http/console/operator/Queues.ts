@@ -10,7 +10,7 @@ import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { money, notice, status, table } from "../View.ts"
-import { common, environmentOf, failedStatus, failure, ok } from "./Common.ts"
+import { common, failedStatus, failure, ok, shownEnvironment, shownNote } from "./Common.ts"
 
 export const queueWords = dictionary({
   en: {
@@ -71,7 +71,7 @@ const resolveForm = (c: Console, key: string, action: string, id: string, enviro
 /** A record's id with its shop under it. */
 const owned = (id: string, shopId: string | null) => `${escapeHtml(id)}${shopId === null ? "" : `<br><span class="muted">${escapeHtml(shopId)}</span>`}`
 
-export const queuesPage = (c: Console, environment: "sandbox" | "production", minutes: number, state: QueueState = {}) =>
+export const queuesPage = (c: Console, environment: "sandbox" | "production", minutes: number, state: QueueState = {}, defaulted = false) =>
   Effect.gen(function*() {
     const t = queueWords(c.language)
     const [payouts, chargebacks, withdrawals, discrepancies] = yield* Effect.all([
@@ -116,7 +116,7 @@ export const queuesPage = (c: Console, environment: "sandbox" | "production", mi
     }</select></div><div><label for="olderThanMinutes">${escapeHtml(t.olderThan)}</label><input id="olderThanMinutes" name="olderThanMinutes" type="number" min="0" max="525600" value="${minutes}"></div><div><button type="submit" class="secondary">${escapeHtml(t.show)}</button></div></form>`
     const section = (id: string, heading: string, total: number, body: string) =>
       `<section aria-labelledby="${id}"><h2 id="${id}">${escapeHtml(heading)} <span class="muted">(${total} ${escapeHtml(t.total)})</span></h2>${body}</section>`
-    const body = `<h1>${escapeHtml(t.title)}</h1>${doneText === undefined ? "" : notice(doneText)}${state.failed === undefined ? "" : failure(c, state.failed.reply)}${filters}
+    const body = `<h1>${escapeHtml(t.title)}</h1>${shownNote(c, { environment, defaulted })}${doneText === undefined ? "" : notice(doneText)}${state.failed === undefined ? "" : failure(c, state.failed.reply)}${filters}
 ${section("payouts-heading", t.payouts, payouts.body.pagination.total, table(t.payouts, [{ label: t.id }, { label: t.method }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], payoutRows, t.nonePayouts))}
 ${section("chargebacks-heading", t.chargebacks, chargebacks.body.pagination.total, table(t.chargebacks, [{ label: t.id }, { label: t.payment }, { label: t.amount, numeric: true }, { label: t.created }, { label: t.action }], chargebackRows, t.noneChargebacks))}
 ${section("withdrawals-heading", t.withdrawals, withdrawals.body.pagination.total, table(t.withdrawals, [{ label: t.id }, { label: t.amount, numeric: true }, { label: t.destination }, { label: t.created }, { label: t.action }], withdrawalRows, t.noneWithdrawals))}
@@ -129,6 +129,8 @@ export const queueRoutes: ReadonlyArray<ConsoleRoute> = [
     method: "GET",
     path: "/console/operator/queues",
     side: "operator",
-    handler: (c) => queuesPage(c, environmentOf(c.query.get("environment") ?? "production"), minutesOf(c.query.get("olderThanMinutes")))
+    handler: (c) =>
+      Effect.flatMap(shownEnvironment(c, c.query.get("environment")), (shown) =>
+        queuesPage(c, shown.environment, minutesOf(c.query.get("olderThanMinutes")), {}, shown.defaulted))
   }
 ]

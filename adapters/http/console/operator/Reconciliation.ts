@@ -12,7 +12,7 @@ import type { Console, ConsoleRoute } from "../Page.ts"
 import { redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { field, link, status, table } from "../View.ts"
-import { common, environmentOf, failedStatus, failure, offsetOf, ok, pager } from "./Common.ts"
+import { common, environmentOf, failedStatus, failure, offsetOf, ok, pager, shownEnvironment, shownNote } from "./Common.ts"
 import { reportHref, reportRoutes, sourceWords } from "./ReconciliationReport.ts"
 
 const words = dictionary({
@@ -82,7 +82,8 @@ const reportsPage = (c: Console, state?: FormState) =>
     const t = words(c.language)
     const cw = common(c.language)
     const sw = sourceWords(c.language)
-    const environment = environmentOf(c.query.get("environment") ?? state?.values.get(`${state.which}-environment`) ?? "production")
+    const shown = yield* shownEnvironment(c, c.query.get("environment") ?? state?.values.get(`${state.which}-environment`))
+    const environment = shown.environment
     const provider = (c.query.get("provider") ?? "").trim()
     const offset = offsetOf(c)
     const query = new URLSearchParams({ environment, limit: "20", offset: String(offset), ...(provider === "" ? {} : { provider }) })
@@ -146,7 +147,7 @@ ${field("run-environment", cw.environment, { options: environments, value: r.get
 ${field("periodStart", t.periodStart, { type: "date", required: true, value: r.get("periodStart") ?? day(DateTime.subtract(today, { days: 1 })), error: re.get("periodStart") })}
 ${field("periodEnd", t.periodEnd, { type: "date", required: true, value: r.get("periodEnd") ?? day(today), error: re.get("periodEnd") })}
 <div><button type="submit">${escapeHtml(t.runButton)}</button></div></form></section>`
-    const body = `<h1>${escapeHtml(t.title)}</h1>${filters}
+    const body = `<h1>${escapeHtml(t.title)}</h1>${shownNote(c, shown)}${filters}
 <section aria-labelledby="reports-heading"><h2 id="reports-heading">${escapeHtml(t.reports)} <span class="muted">(${reports.body.pagination.total})</span></h2>${list}${
       pager(c, "/console/operator/reconciliation", reports.body.pagination, { environment, ...(provider === "" ? {} : { provider }) })
     }</section>

@@ -9,7 +9,7 @@ import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, money, notice, status, table } from "../View.ts"
-import { environmentOf, failedStatus, failure, offsetOf, ok, pager } from "./Common.ts"
+import { failedStatus, failure, offsetOf, ok, pager, shownEnvironment } from "./Common.ts"
 
 export const sourceWords = dictionary({
   en: { upload: "Uploaded", fetch: "Fetched (run)" },
@@ -80,7 +80,7 @@ const code = (value: unknown) => value === null || value === undefined ? "—" :
 const reportPage = (c: Console) =>
   Effect.gen(function*() {
     const t = words(c.language)
-    const environment = environmentOf(c.query.get("environment") ?? "production")
+    const environment = (yield* shownEnvironment(c, c.query.get("environment"))).environment
     const id = idOf(c)
     const offset = offsetOf(c)
     const [report, found] = yield* Effect.all([
@@ -133,7 +133,7 @@ const reportPage = (c: Console) =>
 const discrepancyPage = (c: Console) =>
   Effect.gen(function*() {
     const t = words(c.language)
-    const environment = environmentOf(c.query.get("environment") ?? "production")
+    const environment = (yield* shownEnvironment(c, c.query.get("environment"))).environment
     const reply = yield* c.api({ method: "GET", path: `/admin/v1/reconciliation/discrepancies/${encodeURIComponent(idOf(c))}?environment=${environment}` })
     if (!ok(reply)) return c.page(t.discrepancy, `<h1>${escapeHtml(t.discrepancy)}</h1>${failure(c, reply)}`, { section: "reconciliation", status: failedStatus(reply) })
     const d = reply.body
