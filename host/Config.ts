@@ -120,13 +120,25 @@ export const refuseDevelopmentSecrets = (config: HostConfig): Effect.Effect<Host
   )
 }
 
+/**
+ * `BASE_URL` and `CHECKOUT_URL` are put in front of every link the host gives out (hosted pages,
+ * provider callbacks): an absolute http(s) origin and path, without credentials, query or fragment,
+ * or the host does not start.
+ */
+const rootUrl = (name: string, text: string) => {
+  const url = URL.canParse(text) ? new URL(text) : undefined
+  return url !== undefined && (url.protocol === "https:" || url.protocol === "http:") && url.username === "" && url.password === "" &&
+      url.search === "" && url.hash === ""
+    ? Effect.succeed(trimSlash(text))
+    : Effect.fail(new UnsafeConfigError({ message: `${name} must be an absolute http(s) URL without credentials, query or fragment, e.g. https://pay.example.com` }))
+}
+
 const readHostConfig = Effect.gen(function*() {
   const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
   const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
-  const publicUrl = trimSlash(
-    Option.getOrElse(yield* Config.option(Config.String("BASE_URL")), () => `http://localhost:${port}`)
-  ).replace(/\/api\/v1$/, "")
-  const checkoutUrl = trimSlash(Option.getOrElse(yield* Config.option(Config.String("CHECKOUT_URL")), () => publicUrl))
+  const publicUrl = (yield* rootUrl("BASE_URL", Option.getOrElse(yield* Config.option(Config.String("BASE_URL")), () => `http://localhost:${port}`)))
+    .replace(/\/api\/v1$/, "")
+  const checkoutUrl = yield* rootUrl("CHECKOUT_URL", Option.getOrElse(yield* Config.option(Config.String("CHECKOUT_URL")), () => publicUrl))
   const nonEmpty = (o: Option.Option<Redacted.Redacted<string>>) => Option.filter(o, (r) => Redacted.value(r).trim() !== "")
   return {
     port,

@@ -25,7 +25,8 @@ const recipe = () => {
 const shellEnvironment = () => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "" }
   for (const name of Object.keys(env)) {
-    if (/^(VITEST|VITE_)/.test(name) || ["BASE_URL", "MODE", "DEV", "PROD", "SSR", "TEST", "NODE_ENV"].includes(name)) delete env[name]
+    // Nor the suite's own DATABASE_URL (CI sets one): the recipe's host runs on its embedded store.
+    if (/^(VITEST|VITE_)/.test(name) || ["BASE_URL", "MODE", "DEV", "PROD", "SSR", "TEST", "NODE_ENV", "DATABASE_URL"].includes(name)) delete env[name]
   }
   return env
 }

@@ -46,6 +46,18 @@ describe("host configuration", () => {
       for (const secret of ["key-a", "whsec-from-file", "login-1", "trans-1", "secret-1", "client-1", "client-secret-1"]) assert.notInclude(printed, secret)
     }))
 
+  it.effect("BASE_URL and CHECKOUT_URL are absolute http(s) URLs, or the host does not start, naming the variable", () =>
+    Effect.gen(function*() {
+      const failure = (env: Record<string, string>) => HostConfig.pipe(withEnv(env), Effect.flip, Effect.map((e) => String(e.message)))
+      // vitest's own BASE_URL=/ once reached a child host: every provider callback URL then threw (500).
+      for (const bad of ["/", "localhost:8080", "ftp://host.example", "https://user:pw@host.example", "https://host.example/?a=1", "javascript:alert(1)"]) {
+        assert.include(yield* failure({ BASE_URL: bad }), "BASE_URL must be an absolute http(s) URL", bad)
+        assert.include(yield* failure({ CHECKOUT_URL: bad }), "CHECKOUT_URL must be an absolute http(s) URL", bad)
+      }
+      const config = yield* HostConfig.pipe(withEnv({ BASE_URL: "https://api.example.com/api/v1/", CHECKOUT_URL: "https://pay.example.com/" }))
+      assert.deepStrictEqual([config.publicUrl, config.checkoutUrl], ["https://api.example.com", "https://pay.example.com"])
+    }))
+
   it.effect("a host that looks like production (ADMIN_TOKEN, or a production connector) refuses the public development callback secrets, naming the variables", () =>
     Effect.gen(function*() {
       const failure = (env: Record<string, string>) => HostConfig.pipe(withEnv(env), Effect.flip, Effect.map((e) => String(e.message)))

@@ -143,6 +143,23 @@ for (const target of storeTargets("hostedlinks")) {
           assert.strictEqual(yield* status(sk, hosted.transactionId), "completed")
         }))
 
+      it.effect("a return URL stored before merchant URLs were checked is not followed by the sandbox form (no 500, no javascript: redirect)", () =>
+        Effect.gen(function*() {
+          const sk = (yield* createMerchant()).keys.sandbox.secretKey
+          const created = yield* pay(sk, { returnUrl: "https://shop.example/done" })
+          const store = yield* PaymentStore
+          const stored = Option.getOrThrow(yield* store.findById(created.transactionId))
+          assert.isTrue(yield* store.update({ ...stored, returnUrl: "javascript:alert(1)", version: stored.version + 1 }))
+          const form = new URL(created.paymentFormUrl!)
+          const paid = yield* fetchManual(form.pathname, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: `action=paid&secret=${form.searchParams.get("secret")}`
+          })
+          assert.strictEqual(paid.status, 303)
+          assert.match(paid.location ?? "", /^\/sandbox\/pay\//)
+        }))
+
       it.effect("a checkout session is stored by its token's hash: the token opens it, the stored value does not", () =>
         Effect.gen(function*() {
           const sk = (yield* createMerchant()).keys.sandbox.secretKey

@@ -18,6 +18,7 @@ import { publicStatus } from "../../../core/payments/PaymentState.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { signatureHeader } from "../../../core/Signatures.ts"
 import { opensForm, sandboxProviderId } from "../../../providers/sandbox/SandboxProvider.ts"
+import { merchantUrlProblem } from "../../../core/MerchantUrl.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { escapeHtml, formatAmount, page, queryParam } from "./Html.ts"
 import { type Language, languageFor, pageText } from "./PageText.ts"
@@ -99,7 +100,8 @@ export const SandboxPages = Layer.unwrap(Effect.gen(function*() {
     const body = JSON.stringify({ reference: p.providerRef, transactionId: p.id, status: form.value.action === "paid" ? "completed" : "failed" })
     const signature = yield* signatureHeader(body, [secret]).pipe(Effect.provideService(Mac.Mac, mac))
     yield* payments.handleCallback(sandboxProviderId, { "x-sandbox-signature": signature }, body).pipe(Effect.orDie)
-    if (p.returnUrl === null) return HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}?secret=${encodeURIComponent(formSecret ?? "")}`, { status: 303 })
+    // A return URL stored before merchant URLs were checked, and not one now, is not followed.
+    if (p.returnUrl === null || merchantUrlProblem(p.returnUrl) !== undefined) return HttpServerResponse.redirect(`/sandbox/pay/${encodeURIComponent(p.id)}?secret=${encodeURIComponent(formSecret ?? "")}`, { status: 303 })
     // Back to the shop, telling it which payment and how it ended (the shop confirms with the API).
     const status = Option.match(yield* store.findById(p.id), { onNone: () => p.status, onSome: (now) => now.status })
     return HttpServerResponse.redirect(withOutcome(p.returnUrl, p.id, status), { status: 303 })
