@@ -35,7 +35,8 @@ const refundsOf = (charge: Wire.Charge): ReadonlyArray<Wire.Refund> =>
     .sort(([a, i], [b, j]) => (a.created_at ?? 0) - (b.created_at ?? 0) || i - j)
     .map(([r]) => r)
 
-const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutcome => ({
+/** A refund of the charge as the engine's outcome (a refund's answer, or an order's update). */
+export const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutcome => ({
   providerRef: refund.id,
   status: Wire.toRefundStatus(refund.status),
   detail: refund.status ?? `no refund status; charge ${charge.status ?? "without status"}`

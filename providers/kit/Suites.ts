@@ -11,4 +11,5 @@ export {
   defaultChargeRequest,
   providerConformance
 } from "./ProviderConformance.ts"
+export { notificationsDuring, type RefundControls, type SentNotification } from "./RefundConformance.ts"
 export { type PayoutConformanceOptions, type PayoutHarness, type PayoutRef, payoutConformance, type SendRequest } from "./PayoutConformance.ts"
