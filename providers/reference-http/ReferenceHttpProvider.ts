@@ -181,7 +181,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           // Signed with the event: a refund that moved is settled or failed at once.
           ...(event.refunds === undefined || event.refunds.length === 0
             ? {}
-            : { refunds: event.refunds.map((r) => ({ providerRef: r.id, status: Wire.toRefundStatus(r.status) })) })
+            : { refunds: event.refunds.map((r: typeof Wire.RefundCreated.Type) => ({ providerRef: r.id, status: Wire.toRefundStatus(r.status) })) })
         }))
       }).pipe(
         // Untrusted input must never escape as a defect.
