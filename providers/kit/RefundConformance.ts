@@ -63,13 +63,23 @@ export const refundChecks = (
   completed: (h: ConformanceHarness) => Effect.Effect<{ readonly request: ChargeRequest; readonly ref: ChargeRef }, unknown, Scope.Scope>,
   options: { readonly refundNotifications: boolean }
 ) => {
-  const refundOf = (h: ConformanceHarness, request: ChargeRequest, ref: ChargeRef, n: number, amount = request.amount): RefundRequest => ({
+  /** A refund request as the engine builds it: with the provider's ids of the refunds it holds. */
+  const refundOf = (
+    h: ConformanceHarness,
+    request: ChargeRequest,
+    ref: ChargeRef,
+    n: number,
+    amount = request.amount,
+    knownRefunds: ReadonlyArray<string> = []
+  ): RefundRequest => ({
     transactionId: request.transactionId,
     providerRef: ref.providerRef,
     refundId: `${request.transactionId}-R${n}`,
     idempotencyKey: `${request.transactionId}-R${n}:${h.provider.id}`,
     amount,
-    currency: request.currency
+    currency: request.currency,
+    knownRefunds,
+    refundsAhead: 0
   })
 
   test("refund: a full refund of a completed charge succeeds", (h) =>
@@ -85,7 +95,7 @@ export const refundChecks = (
       const part = Money.round(BigDecimal.divideUnsafe(request.amount, Money.decimal("4")), request.currency)
       const first = yield* h.provider.refund(refundOf(h, request, ref, 1, part))
       const retried = yield* h.provider.refund(refundOf(h, request, ref, 1, part))
-      const second = yield* h.provider.refund(refundOf(h, request, ref, 2, part))
+      const second = yield* h.provider.refund(refundOf(h, request, ref, 2, part, [first.providerRef]))
       assert.strictEqual(retried.providerRef, first.providerRef)
       assert.notStrictEqual(second.providerRef, first.providerRef)
     }))
