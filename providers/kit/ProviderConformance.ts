@@ -48,6 +48,8 @@ import {
 } from "../../core/ports/PaymentProvider.ts"
 import { type RefundControls, refundChecks } from "./RefundConformance.ts"
 
+export { notificationsDuring, type RefundControls, type SentNotification } from "./RefundConformance.ts"
+
 /** A charge the kit made, as the harness needs it to build a callback about it. */
 export interface ChargeRef {
   readonly providerRef: string

@@ -9,7 +9,9 @@ export {
   type ConformanceHarness,
   type ConformanceOptions,
   defaultChargeRequest,
-  providerConformance
+  notificationsDuring,
+  providerConformance,
+  type RefundControls,
+  type SentNotification
 } from "./ProviderConformance.ts"
-export { notificationsDuring, type RefundControls, type SentNotification } from "./RefundConformance.ts"
 export { type PayoutConformanceOptions, type PayoutHarness, type PayoutRef, payoutConformance, type SendRequest } from "./PayoutConformance.ts"
