@@ -271,8 +271,18 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
     if (Option.isNone(provider)) {
       return yield* resolve(claimId, { approved: false, resolution: `the payment's receiver (${p.provider}) cannot refund`, providerRef: null })
     }
+    // What the engine holds of the payment's other refunds: a connector whose provider keeps
+    // nothing of ours on a refund tells its own refund from them (the port's RefundRequest).
+    const others = (yield* claims.forPayment(p.id)).filter((c) => c.kind === "user_dispute" && c.id !== claim.id)
+    const openedBefore = (c: Claim) => {
+      const [a, b] = [DateTime.toEpochMillis(c.createdAt), DateTime.toEpochMillis(claim.createdAt)]
+      return a < b || (a === b && c.id < claim.id)
+    }
     const result = yield* provider.value.refund({
       callbackUrl: callbackUrlOf(config, provider.value.id),
+      providerRefundRef: claim.providerRef ?? undefined,
+      knownRefunds: others.flatMap((c) => c.providerRef === null ? [] : [c.providerRef]),
+      refundsAhead: others.filter((c) => c.status === "open" && c.providerRef === null && openedBefore(c)).length,
       transactionId: p.id,
       providerRef: p.providerRef,
       refundId: claim.id,

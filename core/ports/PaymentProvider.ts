@@ -125,6 +125,25 @@ export interface RefundRequest {
   readonly currency: string
   /** Where the provider sends notifications about this refund (the engine's callback URL for it). */
   readonly callbackUrl?: string | undefined
+  /**
+   * What the engine holds of this payment's refunds, for a connector whose provider keeps nothing
+   * of ours on a refund (no reference, no metadata: Conekta), so that it can tell its refund among
+   * the charge's refunds as the one the engine does not hold, and look it up before sending again.
+   * Undefined when the caller does not say (an embedder's own call): such a connector then cannot
+   * tell a refund from another of the same amount.
+   *
+   * `providerRefundRef`: the provider's id of THIS refund, when the provider already answered
+   * about it (a pending refund followed).
+   */
+  readonly providerRefundRef?: string | undefined
+  /** The provider's ids of this payment's OTHER refunds the provider answered about (any status). */
+  readonly knownRefunds?: ReadonlyArray<string> | undefined
+  /**
+   * How many of this payment's refunds opened before this one the provider has not answered about
+   * yet (each may be made upstream already). A connector that serialises a payment's refunds lets
+   * this one wait while it is above zero: the oldest always goes first.
+   */
+  readonly refundsAhead?: number | undefined
 }
 
 /**

@@ -220,6 +220,12 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       return yield* accepted(order, request)
     })
 
+    const refundsOf = (order: Wire.Order) => {
+      const charge = order.charges?.data[0]
+      const refunds = (charge?.refunds?.data ?? []).map((refund) => ConektaRefunds.outcomeOf(refund, charge!))
+      return refunds.length === 0 ? {} : { refunds }
+    }
+
     /** What the API says about an order, as an update; only the order asked about may speak. */
     const updateOf = (providerRef: string, order: Wire.Order, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> =>
       order.id !== providerRef || (transactionId !== undefined && (transactionOf(order) ?? transactionId) !== transactionId)
@@ -228,7 +234,11 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef,
           transactionId: transactionId ?? transactionOf(order),
           status: Wire.toUpdateStatus(order.payment_status),
-          detail: order.charges?.data[0]?.failure_message ?? order.payment_status ?? undefined
+          detail: order.charges?.data[0]?.failure_message ?? order.payment_status ?? undefined,
+          // The charge's refunds as they stand: an order event after a refund moved names the
+          // order, and the order read says where each refund is, so the engine settles or fails a
+          // pending refund at once.
+          ...refundsOf(order)
         })
 
     const status = Effect.fn("ConektaProvider.status")(function*(providerRef: string, transactionId: string) {

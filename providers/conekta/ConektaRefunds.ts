@@ -1,17 +1,24 @@
 /**
- * Refunds of the Conekta connector, idempotent by the engine's refund id although Conekta
- * documents no idempotency for them: `POST /orders/{id}/refunds` takes only `amount`, `reason`
- * (one of five fixed values) and `expires_at`, and a refund carries no reference or metadata of
- * ours. So the connector writes ahead on the ORDER's `metadata` (which `PUT /orders/{id}` takes):
+ * Refunds of the Conekta connector, idempotent by the engine's refund although Conekta documents
+ * no idempotency for them: `POST /orders/{id}/refunds` takes only `amount`, `reason` (one of five
+ * fixed values) and `expires_at`, and a refund carries no reference or metadata of ours. Nothing
+ * undocumented is relied on (no search, no marks written onto a paid order): the engine tells the
+ * connector what it holds of the payment's refunds (`RefundRequest.providerRefundRef`,
+ * `knownRefunds`, `refundsAhead`), and the connector tells its refund among the charge's refunds
+ * (`GET /orders/{id}`, `charges.data[0].refunds.data`) as the one the engine does not hold:
  *
- * 1. It reads the order. `metadata["refund_<refundId>"] = "<n>"` says this refund was asked for
- *    as the charge's n-th refund. When the charge holds at least n refunds, the n-th is this one
- *    (checked by amount): it is answered as it stands now, never asked for again.
- * 2. Otherwise it marks `refund_<refundId>` with n = (refunds the charge holds) + 1, then asks.
- *    A retry after a lost answer finds the mark and the refund at position n.
- * 3. A refusal (4xx) voids the mark (`"0"`), so a later refund can take position n; an outcome
- *    it cannot know (timeout, 5xx) leaves the mark, and another refund of the same order waits
- *    (retryable `refund_in_flight`) until this one is retried and resolved.
+ * 1. A refund the engine already holds (`providerRefundRef`: a pending refund followed) is read
+ *    from the charge's refunds, as it stands now.
+ * 2. While refunds of this payment opened before this one have no answer yet (`refundsAhead`),
+ *    this one waits (retryable `refund_in_flight`): a payment's refunds go one at a time, the
+ *    oldest first, so a refund the engine does not hold can only be the one being asked for.
+ * 3. Before sending, the charge's refunds of this amount that the engine does not hold are looked
+ *    up: one is this refund, made by an earlier call whose answer was lost (a timeout's retry):
+ *    answered as it stands, never asked for again. More than one cannot be told apart (a refund
+ *    made outside the engine, in Conekta's panel): retryable `refund_ambiguous`, never a guess.
+ * 4. Else it is asked for; the answer's refunds of this amount that were not there before and the
+ *    engine does not hold are this refund. An answer that does not show exactly one is retryable
+ *    (the refund may be made: the next call finds it at 3), never a refusal.
  *
  * Refunds are read in the order Conekta lists them (`created_at`, then as listed).
  */
@@ -27,15 +34,14 @@ export interface RefundDeps {
   readonly orderUrl: (id: string) => string
 }
 
-const voided = "0"
-
 /** The charge's refunds in creation order. */
 const refundsOf = (charge: Wire.Charge): ReadonlyArray<Wire.Refund> =>
   [...(charge.refunds?.data ?? [])].map((r, i) => [r, i] as const)
     .sort(([a, i], [b, j]) => (a.created_at ?? 0) - (b.created_at ?? 0) || i - j)
     .map(([r]) => r)
 
-const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutcome => ({
+/** A refund of the charge as the engine's outcome (a refund's answer, or an order's update). */
+export const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutcome => ({
   providerRef: refund.id,
   status: Wire.toRefundStatus(refund.status),
   detail: refund.status ?? `no refund status; charge ${charge.status ?? "without status"}`
@@ -50,14 +56,6 @@ export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
       ? Effect.fail(fail(false, "no_charge", `Conekta order ${order.id} has no charge to refund`))
       : Effect.succeed(charge)
   }
-  const mark = (order: Wire.Order, key: string, value: string) =>
-    call(
-      "refund.mark",
-      HttpClientRequest.put(orderUrl(order.id)).pipe(
-        HttpClientRequest.bodyText(JSON.stringify({ metadata: { ...order.metadata, [key]: value } }), "application/json")
-      ),
-      Wire.Order
-    )
 
   return Effect.fn("ConektaProvider.refund")(function*(request: RefundRequest) {
     const centavos = Wire.centavosOf(request.amount)
@@ -68,52 +66,44 @@ export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
     if (order.id !== request.providerRef) return yield* fail(true, "malformed_response", "Conekta answered about another order")
     const charge = yield* chargeOf(order)
     const refunds = refundsOf(charge)
-    const key = Wire.refundKeyOf(request.refundId)
-    const metadata = order.metadata ?? {}
-    const marked = Number(metadata[key] ?? voided)
-    if (marked > 0 && refunds.length >= marked) {
-      const refund = refunds[marked - 1]!
-      if (Math.abs(refund.amount) !== centavos) {
-        return yield* fail(false, "refund_mismatch", `Conekta refund ${refund.id} is not of ${Wire.textOf(centavos)} MXN`)
+    const ofThisAmount = (refund: Wire.Refund) => Math.abs(refund.amount) === centavos
+
+    if (request.providerRefundRef !== undefined) {
+      const held = refunds.find((r) => r.id === request.providerRefundRef)
+      if (held === undefined) {
+        return yield* fail(true, "refund_not_listed", `Conekta order ${order.id} does not list refund ${request.providerRefundRef}`)
       }
-      return outcomeOf(refund, charge)
+      // Made, of another amount: not a refusal (money may have left), the engine asks again.
+      if (!ofThisAmount(held)) return yield* fail(true, "refund_mismatch", `Conekta refund ${held.id} is not of ${Wire.textOf(centavos)} MXN`)
+      return outcomeOf(held, charge)
     }
-    // Another refund of this order asked for and not yet resolved: its position is not settled.
-    const inFlight = Object.entries(metadata).some(([k, v]) =>
-      k !== key && k.startsWith(Wire.refundKeyOf("")) && Number(v) > refunds.length
-    )
-    if (inFlight) return yield* fail(true, "refund_in_flight", "another refund of this Conekta order is still unresolved")
-    const position = refunds.length + 1
-    const marking = marked === position ? order : yield* mark(order, key, String(position))
-    // Conekta's metadata has no compare-and-set: two refunds marking at once can overwrite each
-    // other, or both claim position n. Read back before asking: ours must be there, and no other
-    // unresolved mark beside it, else this one steps back (its mark voided, retryable) and asks
-    // on its retry. At worst both step back; never are two refunds asked for one position.
-    const current = marking === order ? order : yield* getOrder("refund.lookup", order.id)
-    const contested = Object.entries(current.metadata ?? {}).some(([k, v]) =>
-      k !== key && k.startsWith(Wire.refundKeyOf("")) && Number(v) > refunds.length
-    )
-    if (current.metadata?.[key] !== String(position) || contested) {
-      if (current.metadata?.[key] === String(position)) yield* Effect.ignore(mark(current, key, voided))
-      return yield* fail(true, "refund_in_flight", "another refund of this Conekta order is being asked for at the same time")
+    if ((request.refundsAhead ?? 0) > 0) {
+      return yield* fail(true, "refund_in_flight", "an earlier refund of this Conekta order has no answer yet")
     }
+    const known = new Set(request.knownRefunds ?? [])
+    const unknown = refunds.filter((r) => !known.has(r.id) && ofThisAmount(r))
+    if (request.knownRefunds === undefined && unknown.length > 0) {
+      // A caller that does not say which refunds it holds: one of this amount may be another's.
+      return yield* fail(true, "refund_ambiguous", `Conekta order ${order.id} holds refunds of this amount and the caller names none it holds`)
+    }
+    if (unknown.length > 1) {
+      return yield* fail(true, "refund_ambiguous", `Conekta order ${order.id} holds ${unknown.length} refunds of this amount the engine does not hold`)
+    }
+    if (unknown.length === 1) return outcomeOf(unknown[0]!, charge)
+
+    const before = new Set(refunds.map((r) => r.id))
     const after = yield* call(
       "refund",
       HttpClientRequest.post(`${orderUrl(order.id)}/refunds`).pipe(
         HttpClientRequest.bodyText(JSON.stringify({ amount: centavos, reason: "requested_by_client" }), "application/json")
       ),
       Wire.Order
-    ).pipe(
-      Effect.tapError((error) =>
-        // Refused outright: the mark is void, so it cannot claim another refund's position.
-        error.retryable ? Effect.void : Effect.ignore(mark(current, key, voided))
-      )
     )
     const afterCharge = yield* chargeOf(after)
-    const created = refundsOf(afterCharge)[position - 1]
-    if (created === undefined || Math.abs(created.amount) !== centavos) {
-      return yield* fail(true, "malformed_response", `Conekta's answer does not hold the refund asked for on ${order.id}`)
+    const made = refundsOf(afterCharge).filter((r) => !before.has(r.id) && !known.has(r.id) && ofThisAmount(r))
+    if (after.id !== order.id || made.length !== 1) {
+      return yield* fail(true, "malformed_response", `Conekta's answer does not show the one refund asked for on ${order.id}`)
     }
-    return outcomeOf(created, afterCharge)
+    return outcomeOf(made[0]!, afterCharge)
   })
 }

@@ -7,7 +7,7 @@ import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { ConektaProvider, type Options } from "./ConektaProvider.ts"
 import { ConektaSimulator } from "./ConektaSimulator.ts"
 
@@ -52,6 +52,9 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
     optionsFor(sim.baseUrl, sim.publicKeyPem, { privateKey: Redacted.make("key_test_wrong") })
   )
   const other = ConektaSimulator.makeKeyPair()
+  // Conekta's webhooks go to the account's URL; here they are recorded, not delivered.
+  yield* sim.setWebhookUrl("https://engine.example/api/v1/providers/conekta/callbacks")
+  yield* sim.dropCallbacks(true)
   return {
     provider,
     providerWithInvalidCredentials,
@@ -67,6 +70,10 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
     // A Conekta event carries the whole order; the plugin still asks the API what is true now.
     callbackBody: (charge, status) => sim.eventBody(charge.providerRef, statusOf[status]),
     signCallback: (rawBody, signing) =>
-      Effect.sync(() => signing?.wrongSecret === true ? ConektaSimulator.headersFor(other.privateKeyPem, rawBody) : sim.sign(rawBody))
+      Effect.sync(() => signing?.wrongSecret === true ? ConektaSimulator.headersFor(other.privateKeyPem, rawBody) : sim.sign(rawBody)),
+    refunds: {
+      holdRefunds: sim.setRefundsPending(true),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))

@@ -196,8 +196,6 @@ export const digestHeader = "digest"
 
 /** The metadata key holding the engine's transaction id on every order the connector makes. */
 export const transactionIdKey = "transaction_id"
-/** The metadata key of the write-ahead mark of refund `refundId` (see `ConektaRefunds.ts`). */
-export const refundKeyOf = (refundId: string) => `refund_${refundId}`
 
 const hundred = BigDecimal.fromBigInt(100n)
 

@@ -6,7 +6,7 @@ import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { make, type Options } from "./DLocalProvider.ts"
 import { DLocalSimulator } from "./DLocalSimulator.ts"
 import { notificationHeaders } from "./SimulatorSigning.ts"
@@ -54,6 +54,10 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
         const date = new Date((signing?.timestampSeconds ?? Math.floor(Date.now() / 1000)) * 1000).toISOString()
         const signer = signing?.wrongSecret === true ? { ...credentials, secretKey: "someone_else" } : credentials
         return notificationHeaders(signer, rawBody, date)
-      })
+      }),
+    refunds: {
+      holdRefunds: sim.setRefundMode("pending"),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))

@@ -40,7 +40,7 @@ import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type ClientOptions, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
 import * as Rails from "./Rails.ts"
-import { makeRefund } from "./Refunds.ts"
+import { makeRefund, outcomeOf } from "./Refunds.ts"
 import { dlocalSettlementReport } from "./Report.ts"
 import { verifyNotification } from "./Signing.ts"
 import * as Wire from "./Wire.ts"
@@ -180,10 +180,17 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const verdict = yield* verifyNotification(options, headers, rawBody)
         if (verdict !== "valid") return yield* new CallbackRejected({ reason: `signature ${verdict}` })
         if (isRefundNotification(rawBody)) {
-          // A refund's confirmation, sent to the refund's notification_url (the payment's). It moves
-          // no charge: the engine learns the refund's status from `refund`, asked again.
-          yield* decodeRefundNotification(rawBody).pipe(Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" })))
-          return []
+          // A refund's notification (the refund object, signed), sent to the refund's
+          // notification_url (the payment's). It names the payment only by `payment_id`: the
+          // payment is read for its order id and status, and the update carries the refund as
+          // dLocal notified it, so the engine settles or fails a pending refund at once.
+          const notified = yield* decodeRefundNotification(rawBody).pipe(Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" })))
+          const paymentId = notified.payment_id ?? ""
+          const found = yield* payment(paymentId).pipe(
+            Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.reason}` }))
+          )
+          if (found.id !== paymentId) return yield* new CallbackRejected({ reason: "dLocal answered about another payment" })
+          return [{ ...update(found), refunds: [outcomeOf(notified)] }]
         }
         const notified = yield* decodeNotification(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))

@@ -40,12 +40,14 @@ export interface RefundDeps {
 
 const isNotFound = (error: ProviderError) => !error.retryable && (error.reason === Wire.errorCodes.paymentNotFound || error.reason === "http_404")
 
+/** A dLocal refund as the engine's outcome (a refund's answer, or its notification). */
+export const outcomeOf = (refund: Wire.RefundObject): RefundOutcome => ({
+  providerRef: refund.id,
+  status: Wire.toRefundStatus(refund.status),
+  detail: refund.status_detail
+})
+
 export const makeRefund = ({ call, fail }: RefundDeps) => {
-  const outcomeOf = (refund: Wire.RefundObject): RefundOutcome => ({
-    providerRef: refund.id,
-    status: Wire.toRefundStatus(refund.status),
-    detail: refund.status_detail
-  })
 
   /** The refund dLocal holds for this refund id, checked to be about this payment. */
   const held = (request: RefundRequest) =>

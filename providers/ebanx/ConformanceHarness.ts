@@ -6,7 +6,7 @@ import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { make, type Options } from "./EbanxProvider.ts"
 import { EbanxSimulator } from "./EbanxSimulator.ts"
 
@@ -46,6 +46,10 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
       Effect.sync(() => [...sim.charges.values()].filter((c) => c.merchantPaymentCode === transactionId).length),
     // EBANX's notification names the payment only: its status is whatever the query answers.
     callbackBody: (charge) => EbanxSimulator.notificationBody([charge.providerRef]),
-    signCallback: () => Effect.succeed({ "content-type": "application/x-www-form-urlencoded" })
+    signCallback: () => Effect.succeed({ "content-type": "application/x-www-form-urlencoded" }),
+    refunds: {
+      holdRefunds: sim.setRefundMode("pending"),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))

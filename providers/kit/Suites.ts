@@ -9,6 +9,9 @@ export {
   type ConformanceHarness,
   type ConformanceOptions,
   defaultChargeRequest,
-  providerConformance
+  notificationsDuring,
+  providerConformance,
+  type RefundControls,
+  type SentNotification
 } from "./ProviderConformance.ts"
 export { type PayoutConformanceOptions, type PayoutHarness, type PayoutRef, payoutConformance, type SendRequest } from "./PayoutConformance.ts"

@@ -9,7 +9,7 @@ import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { MercadoPagoProvider, type Options } from "./MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
 
@@ -70,6 +70,10 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
         ? Effect.sync(() =>
           MercadoPagoSimulator.headersFor("mpwh_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000))
         )
-        : sim.sign(rawBody, signing?.timestampSeconds)
+        : sim.sign(rawBody, signing?.timestampSeconds),
+    refunds: {
+      holdRefunds: sim.setRefundsPending(true),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))

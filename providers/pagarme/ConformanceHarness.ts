@@ -9,7 +9,7 @@ import { FetchHttpClient } from "effect/http"
 import { findMethod } from "../../core/catalog/methods.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { type Options, PagarmeProvider } from "./PagarmeProvider.ts"
 import { PagarmeSimulator } from "./PagarmeSimulator.ts"
 
@@ -83,6 +83,10 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
       sim.charges.has(charge.providerRef)
         ? sim.webhookBody(charge.providerRef, "charge.paid")
         : JSON.stringify({ id: "hook_FORGED", type: "charge.paid", created_at: "2026-01-01T00:00:00", data: { id: charge.providerRef, status: "paid" } }),
-    signCallback: (rawBody, signing) => Effect.sync(() => sim.sign(rawBody, { foreignKey: signing?.wrongSecret === true }))
+    signCallback: (rawBody, signing) => Effect.sync(() => sim.sign(rawBody, { foreignKey: signing?.wrongSecret === true })),
+    refunds: {
+      holdRefunds: sim.setRefundsPending(true),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))

@@ -305,6 +305,25 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       return yield* heldRefund(request.providerRef, marker, { ...transaction, id: refundRef })
     })
 
+    /**
+     * The charge's refunds as they stand, for a webhook's update: a refund's webhook
+     * (`charge.refunded`, a partial one's, `charge.updated`) names the charge, and its refund
+     * transactions (`GET /charges/{id}/transactions`) say where each refund is, so the engine
+     * settles or fails a pending one at once. Every transaction with an id is reported (the engine
+     * matches only the refunds it holds, by id). A failed read leaves them out: the charge's own
+     * update still applies, and the engine's follow-up of the refund still runs.
+     */
+    const refundsNow = (chargeId: string) =>
+      transactionsOf(chargeId).pipe(
+        Effect.map((transactions) => {
+          const refunds = transactions.flatMap((t): Array<RefundOutcome> =>
+            typeof t.id === "string" && t.id !== "" ? [{ providerRef: t.id, status: Wire.toRefundStatus(t.status), detail: t.status ?? undefined }] : []
+          )
+          return refunds.length === 0 ? {} : { refunds }
+        }),
+        Effect.catch((error) => Effect.as(Effect.logWarning(`Pagar.me charge ${chargeId}: its transactions could not be read (${error.reason})`), {}))
+      )
+
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
       Effect.gen(function*(): Effect.fn.Return<ReadonlyArray<ChargeUpdate>, CallbackRejected> {
         const reject = (reason: string) => Effect.fail(new CallbackRejected({ reason }))
@@ -322,7 +341,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           const charge = yield* getCharge("notification.query", chargeId).pipe(
             Effect.mapError((error) => new CallbackRejected({ reason: `charge query failed: ${error.reason}` }))
           )
-          updates.push(yield* updateOf(chargeId, charge).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.reason }))))
+          const update = yield* updateOf(chargeId, charge).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.reason })))
+          updates.push({ ...update, ...(yield* refundsNow(chargeId)) })
         }
         return updates
       }).pipe(

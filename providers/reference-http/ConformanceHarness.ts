@@ -9,7 +9,7 @@ import { FetchHttpClient } from "effect/http"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest } from "../kit/ProviderConformance.ts"
+import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { type Options, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "./UpstreamSimulator.ts"
 import * as Wire from "./Wire.ts"
@@ -91,7 +91,11 @@ export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Ef
           ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
           : sim.sign(rawBody, signing?.timestampSeconds),
         (signature) => ({ [Wire.signatureHeader]: signature })
-      )
+      ),
+    refunds: {
+      holdRefunds: sim.holdRefunds(true),
+      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+    }
   } satisfies ConformanceHarness
 }).pipe(Effect.provide(Live))
 

@@ -177,7 +177,11 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           providerRef: event.id,
           transactionId: event.reference,
           status: Wire.toUpdateStatus(event.status),
-          detail: event.reason
+          detail: event.reason,
+          // Signed with the event: a refund that moved is settled or failed at once.
+          ...(event.refunds === undefined || event.refunds.length === 0
+            ? {}
+            : { refunds: event.refunds.map((r: typeof Wire.RefundCreated.Type) => ({ providerRef: r.id, status: Wire.toRefundStatus(r.status) })) })
         }))
       }).pipe(
         // Untrusted input must never escape as a defect.

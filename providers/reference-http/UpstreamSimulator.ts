@@ -12,7 +12,8 @@
  *   is not paid, is `422`. A full refund makes the charge `refunded`. Idempotent like charges.
  *   `GET /v1/refunds?reference=` -> `200 { data: [{ id, status }] }`, the refund made with that
  *   reference, if any. While `holdRefunds(true)`, a new refund is `pending` until
- *   `settleRefund(id)` (`succeeded`) or `rejectRefund(id)` (`failed`: it no longer counts).
+ *   `settleRefund(id)` (`succeeded`) or `rejectRefund(id)` (`failed`: it no longer counts); either
+ *   sends the charge's signed callback, which lists its refunds (`refunds: [{ id, status }]`).
  * - Without `Authorization: Bearer <apiKey>`: `401 unauthorized`.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `503` on every API call; `slow` = the work is
  *   done (a charge IS created) but the answer comes after `slowMs`, past the client's timeout, the
@@ -132,7 +133,8 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       id: charge.id,
       reference: charge.reference,
       status: charge.status,
-      ...(charge.reason === undefined ? {} : { reason: charge.reason })
+      ...(charge.reason === undefined ? {} : { reason: charge.reason }),
+      ...(charge.refunds.length === 0 ? {} : { refunds: charge.refunds.map((r) => ({ id: r.id, status: r.status })) })
     })
 
     const sendCallback = async (charge: SimulatedCharge, timestampSeconds: number): Promise<void> => {
@@ -251,6 +253,9 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
         yield* Effect.promise(() => sendCallback(charge, t))
       })
 
+    /** The charge's callback, now (a refund that moved is told with its charge). */
+    const notifyNow = (charge: SimulatedCharge) => Effect.flatMap(nowSeconds, (t) => Effect.promise(() => sendCallback(charge, t)))
+
     const refundOf = (refundId: string) =>
       Effect.suspend(() => {
         for (const charge of charges.values()) {
@@ -272,12 +277,17 @@ export const start = (options: StartOptions): Effect.Effect<UpstreamSimulator, n
       setCallbackTarget: (url) => Effect.sync(() => void (callbackTarget = url)),
       dropCallbacks: (drop) => Effect.sync(() => void (dropping = drop)),
       holdRefunds: (hold) => Effect.sync(() => void (holding = hold)),
-      settleRefund: (refundId) => Effect.map(refundOf(refundId), ({ refund }) => void (refund.status = "succeeded")),
+      settleRefund: (refundId) =>
+        Effect.flatMap(refundOf(refundId), ({ charge, refund }) => {
+          refund.status = "succeeded"
+          return notifyNow(charge)
+        }),
       rejectRefund: (refundId) =>
-        Effect.map(refundOf(refundId), ({ charge, refund }) => {
+        Effect.flatMap(refundOf(refundId), ({ charge, refund }) => {
           refund.status = "failed"
           charge.refunded = BigDecimal.format(BigDecimal.normalize(BigDecimal.subtract(BigDecimal.fromStringUnsafe(charge.refunded), BigDecimal.fromStringUnsafe(refund.amount))))
           if (charge.status === "refunded") charge.status = "succeeded"
+          return notifyNow(charge)
         }),
       sign: (rawBody, timestampSeconds) =>
         Effect.map(

@@ -79,7 +79,9 @@ export const CallbackEvent = Schema.Struct({
   id: Schema.NonEmptyString,
   reference: Schema.String,
   status: Text,
-  reason: Schema.optionalKey(Text)
+  reason: Schema.optionalKey(Text),
+  /** The charge's refunds as they stand (a callback after a refund moved lists them). */
+  refunds: Schema.optionalKey(Schema.Array(RefundCreated).pipe(Schema.check(Schema.isMaxLength(100))))
 })
 export type CallbackEvent = typeof CallbackEvent.Type
 

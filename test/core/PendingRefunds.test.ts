@@ -151,4 +151,34 @@ describe("a refund the provider has pending", () => {
       assert.strictEqual((yield* claims.get(scope, first.id)).status, "approved")
       assert.strictEqual(upstream.calls.length, 2, "the notification was enough: nobody asked the provider")
     }).pipe(Effect.provide(EngineTest)))
+
+  it.effect("is asked about with what the engine holds of the payment's refunds: its own provider id once answered, the others' ids, the earlier ones unanswered", () =>
+    Effect.gen(function*() {
+      const { payment, scope, upstream } = yield* setup(["pending"])
+      const claims = yield* Claims
+      const part = Money.round(BigDecimal.divideUnsafe(payment.amountLocal, Money.decimal("4")), payment.currencyLocal)
+      const first = yield* claims.refund(scope, payment.id, { amount: part })
+      yield* drain
+      const firstRef = (yield* claims.get(scope, first.id)).providerRef!
+      assert.deepInclude(upstream.calls[0]!, { refundId: first.id, knownRefunds: [], refundsAhead: 0, providerRefundRef: undefined })
+      const second = yield* claims.refund(scope, payment.id, { amount: part })
+      yield* drain
+      assert.deepInclude(upstream.calls[1]!, { refundId: second.id, knownRefunds: [firstRef], refundsAhead: 0, providerRefundRef: undefined })
+      // Followed later: each names its own refund, and the other's.
+      yield* TestClock.adjust("2 minutes")
+      yield* drain
+      const followed = upstream.calls.slice(2)
+      const secondRef = (yield* claims.get(scope, second.id)).providerRef!
+      assert.deepInclude(followed.find((c) => c.refundId === first.id)!, { providerRefundRef: firstRef, knownRefunds: [secondRef] })
+      assert.deepInclude(followed.find((c) => c.refundId === second.id)!, { providerRefundRef: secondRef, knownRefunds: [firstRef] })
+      // Two opened at once: the later one is told of the earlier, answered (its id) or not yet (ahead).
+      const third = yield* claims.refund(scope, payment.id, { amount: part })
+      const fourth = yield* claims.refund(scope, payment.id, { amount: part })
+      yield* drain
+      const asked = (id: string) => upstream.calls.find((c) => c.refundId === id)!
+      assert.strictEqual(asked(third.id).refundsAhead, 0)
+      const thirdRef = (yield* claims.get(scope, third.id)).providerRef!
+      const told = asked(fourth.id)
+      assert.strictEqual((told.refundsAhead ?? 0) + (told.knownRefunds?.includes(thirdRef) === true ? 1 : 0), 1)
+    }).pipe(Effect.provide(EngineTest)))
 })

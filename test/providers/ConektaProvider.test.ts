@@ -2,8 +2,8 @@
  * The Conekta connector through its public interface, against its simulator and Conekta's own
  * documented examples: the order it sends (centavos, customer_info, one charge), idempotent
  * charges without an idempotency key, rails and required buyer data, the status map, the
- * documented answers parsed, `digest` verification, refunds idempotent by refund id (pending,
- * settled, cancelled), and secrets that never leak.
+ * documented answers parsed, `digest` verification, and secrets that never leak (refunds:
+ * ConektaRefunds.test.ts).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option, Redacted, Schema } from "effect"
@@ -225,92 +225,8 @@ describe("ConektaProvider", () => {
       assert.strictEqual(errorOf(yield* Effect.exit(provider.verifyCallback(sim.sign(body), body)))?.reason, "signature mismatch")
     }))
 
-  it.live("refunds: partial then the rest; a retried one is the same refund; a refund Conekta answers without a status is pending, never a success", () =>
-    Effect.gen(function*() {
-      const { provider, sim } = yield* setup()
-      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-1", { amount: Money.decimal("400") }))
-      yield* sim.complete(providerRef)
-      const first = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 1, "150"))
-      const retried = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 1, "150"))
-      const second = yield* provider.refund(refundOf("TXN-REF-1", providerRef, 2, "250"))
-      assert.deepStrictEqual([first.status, retried.providerRef, second.status], ["pending", first.providerRef, "pending"])
-      assert.strictEqual(first.detail, "no refund status; charge partially_refunded")
-      assert.notStrictEqual(second.providerRef, first.providerRef)
-      const order = sim.orders.get(providerRef)!
-      assert.deepStrictEqual(order.refunds.map((r) => r.amount), [15000, 25000])
-      assert.strictEqual(order.status, "refunded")
-      assert.deepStrictEqual([order.metadata["refund_TXN-REF-1-R1"], order.metadata["refund_TXN-REF-1-R2"]], ["1", "2"])
-      const posts = sim.requests.filter((r) => r.method === "POST" && r.path.endsWith("/refunds"))
-      assert.strictEqual(posts.length, 2)
-    }))
-
-  it.live("refunds: two refunds of one order at once never take one position; retried until both are made, each is made once", () =>
-    Effect.gen(function*() {
-      const { provider, sim } = yield* setup()
-      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-RACE", { amount: Money.decimal("400") }))
-      yield* sim.complete(providerRef)
-      const requests = [1, 2].map((n) => refundOf("TXN-REF-RACE", providerRef, n, n === 1 ? "100" : "150"))
-      // As the engine's refund jobs do: each asks again after a retryable failure.
-      const asked = (request: (typeof requests)[number]) =>
-        provider.refund(request).pipe(Effect.retry({ while: (e) => e.retryable, times: 10 }))
-      const outcomes = yield* Effect.forEach(requests, asked, { concurrency: 2 })
-      const again = yield* Effect.forEach(requests, asked, { concurrency: 2 })
-      const order = sim.orders.get(providerRef)!
-      assert.deepStrictEqual([...order.refunds.map((r) => r.amount)].sort(), [10000, 15000])
-      assert.deepStrictEqual(again.map((r) => r.providerRef), outcomes.map((r) => r.providerRef))
-      assert.notStrictEqual(outcomes[0]!.providerRef, outcomes[1]!.providerRef)
-    }))
-
-  it.live("refunds: a refund whose answer was lost is found on retry, never made twice", () =>
-    Effect.gen(function*() {
-      const { provider, sim } = yield* setup({ timeoutMs: 400 }, 900)
-      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-LOST", { amount: Money.decimal("100") }))
-      yield* sim.complete(providerRef)
-      yield* sim.setMode("slow_posts")
-      const lost = errorOf(yield* Effect.exit(provider.refund(refundOf("TXN-REF-LOST", providerRef, 1, "40"))))
-      assert.strictEqual(lost?.reason, "timeout")
-      // The simulator did the work before the answer was lost (as a real timeout looks).
-      assert.strictEqual(sim.orders.get(providerRef)!.refunds.length, 1)
-      yield* sim.setMode("ok")
-      const found = yield* provider.refund(refundOf("TXN-REF-LOST", providerRef, 1, "40"))
-      assert.strictEqual(sim.orders.get(providerRef)!.refunds.length, 1)
-      assert.strictEqual(found.providerRef, sim.orders.get(providerRef)!.refunds[0]!.id)
-    }))
-
-  it.live("refunds: pending until Conekta settles it, failed when it is cancelled (money back to the shop)", () =>
-    Effect.gen(function*() {
-      const { provider, sim } = yield* setup()
-      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-P", { amount: Money.decimal("100") }))
-      yield* sim.complete(providerRef)
-      yield* sim.setRefundsPending(true)
-      const one = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 1, "30"))
-      const two = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 2, "20"))
-      assert.deepStrictEqual([one.status, two.status], ["pending", "pending"])
-      yield* sim.settleRefund(one.providerRef)
-      yield* sim.rejectRefund(two.providerRef)
-      const settled = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 1, "30"))
-      const rejected = yield* provider.refund(refundOf("TXN-REF-P", providerRef, 2, "20"))
-      // Settled, the refund carries no status again (as documented): still not a success.
-      assert.deepStrictEqual([settled.providerRef, settled.status], [one.providerRef, "pending"])
-      assert.deepStrictEqual([rejected.providerRef, rejected.status], [two.providerRef, "failed"])
-      assert.strictEqual(sim.orders.get(providerRef)!.refunds.length, 2)
-    }))
-
-  it.live("refunds: a refusal is final and voids its mark, so the next refund takes its place", () =>
-    Effect.gen(function*() {
-      const { provider, sim } = yield* setup()
-      const { providerRef } = yield* provider.charge(requestOn(provider, "TXN-REF-X", { amount: Money.decimal("100") }))
-      const early = errorOf(yield* Effect.exit(provider.refund(refundOf("TXN-REF-X", providerRef, 1, "30"))))
-      assert.deepStrictEqual([early?.reason, early?.retryable], ["conekta.errors.processing.refund.not_refundable", false])
-      assert.strictEqual(sim.orders.get(providerRef)!.metadata["refund_TXN-REF-X-R1"], "0")
-      yield* sim.complete(providerRef)
-      const next = yield* provider.refund(refundOf("TXN-REF-X", providerRef, 2, "30"))
-      assert.strictEqual(next.status, "pending")
-      // The refused one, asked again, is a new refund now that the order is refundable.
-      const again = yield* provider.refund(refundOf("TXN-REF-X", providerRef, 1, "30"))
-      assert.notStrictEqual(again.providerRef, next.providerRef)
-      assert.strictEqual(sim.orders.get(providerRef)!.refunds.length, 2)
-    }))
+  // Refunds (told apart by what the engine holds, looked up before and after they are asked
+  // for, pending, cancelled, refused): test/providers/ConektaRefunds.test.ts.
 
   it.live("secrets never appear in errors, thrown messages, log lines or the provider itself", () =>
     withSecretScrub([privateKey], (scrub) =>

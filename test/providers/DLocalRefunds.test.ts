@@ -11,7 +11,7 @@
  *   status codes 100/200/300/400).
  * - dLocal POSTs a pending refund's confirmation to the refund's `notification_url`
  *   (https://docs.dlocal.com/docs/refunds): the connector names the payment's own notification URL,
- *   and accepts the signed refund object there (it moves no charge).
+ *   and accepts the signed refund object there, reporting the refund with its payment.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
@@ -80,9 +80,9 @@ describe("dLocal refunds", () => {
       assert.strictEqual(sim.charges.get(charged.providerRef)!.refunds.length, 2, "two refunds, each made once")
     }).pipe(Effect.provide(Live)))
 
-  it.live("the refund names the payment's notification URL; dLocal's signed refund notification is accepted and moves no charge", () =>
+  it.live("the refund names the payment's notification URL; dLocal's signed refund notification is accepted and reports the refund", () =>
     Effect.gen(function*() {
-      const { refund, request, sim, provider } = yield* setup()
+      const { charged, refund, request, sim, provider } = yield* setup()
       const receiver = yield* callbackReceiver(provider.verifyCallback)
       yield* sim.setCallbackTarget(receiver.url)
       yield* sim.dropCallbacks(false)
@@ -95,7 +95,13 @@ describe("dLocal refunds", () => {
       const sent = sim.callbacksSent.at(-1)!
       assert.include(sent.body, `"payment_id"`)
       assert.strictEqual(sent.outcome, 204, "accepted, not refused (dLocal would retry it for days)")
-      assert.strictEqual(receiver.updates.length, before, "a refund notification moves no charge")
+      // It reports the refund as dLocal notified it, on an update about the payment (its order id,
+      // its status as the payment read says): the engine settles the pending refund at once.
+      const told = receiver.updates.slice(before)
+      assert.deepStrictEqual(
+        told.map((u) => [u.providerRef, u.transactionId, u.status, u.refunds?.map((r) => [r.providerRef, r.status])]),
+        [[charged.providerRef, request.transactionId, "completed", [[pending.providerRef, "succeeded"]]]]
+      )
     }).pipe(Effect.provide(Live)))
 
   it.live("a refund dLocal refuses outright stays a final error, and nothing is made", () =>
