@@ -21,6 +21,7 @@ if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "providers/**/*.conformance.ts"],
+    setupFiles: ["test/support/Environment.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -89,16 +89,22 @@ const expectedFee = (record: EngineRecord, feeCurrency: string): BigDecimal.BigD
  * engine's booked fee is rounded to the USD cent, so the two can differ by those roundings
  * without anything being wrong; a larger difference is a fee charged differently.
  */
-const feeAgrees = (reported: BigDecimal.BigDecimal, expected: BigDecimal.BigDecimal, currency: string, record: EngineRecord) =>
-  BigDecimal.isLessThanOrEqualTo(BigDecimal.abs(BigDecimal.subtract(reported, expected)), feeTolerance(currency, record))
+const feeAgrees = (reported: BigDecimal.BigDecimal, expected: BigDecimal.BigDecimal, currency: string, record: EngineRecord) => {
+  const over = BigDecimal.subtract(reported, expected)
+  return BigDecimal.isLessThanOrEqualTo(over, feeTolerance(currency, record, "5")) &&
+    BigDecimal.isLessThanOrEqualTo(BigDecimal.negate(over), feeTolerance(currency, record, "10"))
+}
 
 /**
  * One minor unit of the fee's currency; in the local currency, plus what the booked fee's rounding
- * to the USD cent is worth there (half a cent at the payment's rate: 0.0275 BRL at 5.5).
+ * to the USD cent is worth there, in thousandths of a USD at the payment's rate. The booked fee
+ * rounds up, in the platform's favour (`Money.roundFor`): it may stand up to a whole cent above
+ * the exact fee (1.25 BRL expected may be reported as low as 1.19 at 5 BRL per USD), and half a
+ * cent below it (as high as 1.285).
  */
-const feeTolerance = (currency: string, record: EngineRecord) => {
+const feeTolerance = (currency: string, record: EngineRecord, thousandthsUsd: string) => {
   const unit = BigDecimal.make(1n, Money.exponent(currency))
-  return currency === "USD" || record.fee === null ? unit : BigDecimal.sum(unit, BigDecimal.multiply(BigDecimal.make(5n, 3), record.fee.localPerUsd))
+  return currency === "USD" || record.fee === null ? unit : BigDecimal.sum(unit, BigDecimal.multiply(BigDecimal.make(BigInt(thousandthsUsd), 3), record.fee.localPerUsd))
 }
 
 /**

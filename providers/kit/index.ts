@@ -2,7 +2,8 @@
  * `payment-orchestration-engine/providers/kit`: shared pieces for writing a provider plugin:
  * `UpstreamHttp` (one upstream call: timeout, error classification, secret scrubbing, exact
  * JSON decimals), `SimulatorServer` (an upstream in miniature over a real socket),
- * `callbackReceiver`, and the `Connector` descriptor a host configures a plugin from. The
+ * `callbackReceiver`, `statusOf` (a documented status map read off the wire), and the
+ * `Connector` descriptor a host configures a plugin from. The
  * conformance suites are in `providers/conformance` (they need vitest).
  */
 export { type CallbackReceiver, callbackReceiver } from "./CallbackReceiver.ts"
@@ -15,4 +16,5 @@ export {
   SimulatorServer,
   type SimulatorRequest
 } from "./SimulatorServer.ts"
+export { statusOf } from "./StatusMap.ts"
 export { UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords } from "./UpstreamHttp.ts"

@@ -21,7 +21,7 @@
  * so an id (listed, guessed) or a cross-site POST does nothing.
  */
 import { Clock, Effect, Redacted, Schema } from "effect"
-import type { Mac } from "effect/crypto"
+import { Mac } from "effect/crypto"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import {
   CallbackRejected,
@@ -31,8 +31,6 @@ import {
   type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
-import { toBase62 } from "../../core/Ids.ts"
-import { safeEqual } from "../../core/Secrets.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
@@ -43,6 +41,10 @@ export const slowPaymentAfterMs = 2 * 60_000
 
 /** Random bytes of a form's secret: 192 bits. */
 const formSecretBytes = 24
+
+/** A form's secret: fresh random bytes as hex (a provider takes only the ports and effect from core). */
+const newFormSecret = () => Array.from(globalThis.crypto.getRandomValues(new Uint8Array(formSecretBytes)), (b) => b.toString(16).padStart(2, "0")).join("")
+const encoder = new TextEncoder()
 
 /** `{formBaseUrl}/sandbox/pay/{transactionId}?secret=<random>`: the form of one charge. */
 export const formUrlOf = (formBaseUrl: string, transactionId: string, secret: string) =>
@@ -61,7 +63,7 @@ export const formSecretOf = (paymentFormUrl: string): string | undefined => {
 /** Whether `given` is the secret of the charge's form, compared in constant time. */
 export const opensForm = (paymentFormUrl: string, given: string | undefined): boolean => {
   const secret = formSecretOf(paymentFormUrl)
-  return secret !== undefined && given !== undefined && given.length === secret.length && safeEqual(given, secret)
+  return secret !== undefined && given !== undefined && given.length === secret.length && Mac.timingSafeEqual(encoder.encode(given), encoder.encode(secret))
 }
 
 
@@ -105,7 +107,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
       Effect.map(Clock.currentTimeMillis, (ms) => ({
         providerRef: providerRefOf(request.simulate ?? "none", ms, request.transactionId),
         status: "pending" as const,
-        paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, toBase62(globalThis.crypto.getRandomValues(new Uint8Array(formSecretBytes)))),
+        paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, newFormSecret()),
         paymentData: paymentData(request.method, request)
       })),
     status: (providerRef, transactionId) =>

@@ -205,7 +205,7 @@ const outsideConnector = () => {
       .replace(/import \{ verifySignature \} from "\.\.\/\.\.\/core\/Signatures\.ts"/, `import { Signatures } from ${pkg("core")}\nconst { verifySignature } = Signatures`)
       .replace(/"\.\.\/\.\.\/core\/(catalog\/PaymentMethod|Environment)\.ts"/g, pkg("core"))
       .replace(/"\.\.\/\.\.\/core\/ports\/(PaymentProvider|ProviderRegistry)\.ts"/g, pkg("ports"))
-      .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver)\.ts"/g, pkg("providers/kit"))
+      .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver|StatusMap)\.ts"/g, pkg("providers/kit"))
       .replace(/"\.\.\/kit\/ProviderConformance\.ts"/g, pkg("providers/conformance"))
       .replace(/kind: "reference-http"/, `kind: "acme"`)
       .replace(/providerConformance\("reference-http"/, `providerConformance("acme"`)

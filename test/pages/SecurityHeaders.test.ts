@@ -94,7 +94,9 @@ describe("security headers on every answer", () => {
           body: { amount: 20, paymentMethodId: "sbx_pix", returnUrl: `${base}/health/live` }
         })
         const landed = yield* Effect.promise(async () => {
-          await page.goto(`${base}/sandbox/pay/${payment.body.transactionId}`)
+          // The form opens with its per-payment secret, as the create answer's link carries it.
+          const form = new URL(payment.body.paymentFormUrl)
+          await page.goto(`${base}${form.pathname}${form.search}`)
           await Promise.all([page.waitForURL(/\/health\/live/, { timeout: 10_000 }), page.locator("button[value=paid]").click()])
           return page.url()
         })

@@ -113,10 +113,11 @@ const PaymentRecordFields = {
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
   failureReason: Schema.NullOr(Schema.String),
-  buyer: Schema.Struct({
+  // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
+  buyer: Schema.optional(Schema.Struct({
     name: Schema.NullOr(Schema.String).annotate({ description: "`userName` as the payment was created with it" }),
     email: Schema.NullOr(Schema.String).annotate({ description: "`userEmail` as the payment was created with it" })
-  }).annotate({ description: "The buyer as the merchant gave them (null where not given); only in the merchant's own reads, never in webhook events" })
+  }).annotate({ description: "The buyer as the merchant gave them (null where not given): always in the merchant's own reads (`GET /payments`, `GET /payments/{id}`), never in webhook events" }))
 }
 
 export const PaymentRecord = Schema.Struct(PaymentRecordFields).annotate({ identifier: "Payment" })
