@@ -8,6 +8,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted, Schema } from "effect"
 import { readFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { credentials, Live, optionsFor } from "../../providers/dlocal/ConformanceHarness.ts"
 import { make } from "../../providers/dlocal/DLocalProvider.ts"
 import { makePayouts } from "../../providers/dlocal/Payouts.ts"
@@ -76,9 +78,26 @@ describe("dLocal's documented examples", () => {
       const payment = fixture("payment-notification.json")
       const updates = yield* provider.verifyCallback(notificationHeaders(credentials, payment), payment)
       assert.deepStrictEqual(updates.map((u) => [u.providerRef, u.transactionId, u.status]), [["D-4-be8eda8c-5fe7-49dd-8058-4ddaac00611b", "4m1OdghPUQtg", "completed"]])
-      const refund = fixture("refund-notification.json")
-      assert.deepStrictEqual(yield* provider.verifyCallback(notificationHeaders(credentials, refund), refund), [], "accepted; moves no charge")
     }).pipe(Effect.provide(Live)))
+
+  it.live("the documented refund notification, signed, is read with its payment (the documented payment answer) and carries the refund as notified", () =>
+    Effect.gen(function*() {
+      const refund = fixture("refund-notification.json")
+      // The notification names the payment by payment_id only; the connector reads that payment.
+      const answer = JSON.stringify({ ...JSON.parse(fixture("payment-response.json")), id: "PAY245235" })
+      const upstream = createServer((req, res) => {
+        req.resume()
+        if (req.method === "GET" && req.url === "/payments/PAY245235") res.writeHead(200, { "content-type": "application/json" }).end(answer)
+        else res.writeHead(404).end()
+      })
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()))),
+        () => Effect.sync(() => upstream.close())
+      )
+      const provider = yield* make(optionsFor(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`))
+      const updates = yield* provider.verifyCallback(notificationHeaders(credentials, refund), refund)
+      assert.deepStrictEqual(updates.map((u) => [u.providerRef, u.refunds?.map((r) => [r.providerRef, r.status])]), [["PAY245235", [["REF42342", "succeeded"]]]])
+    }).pipe(Effect.scoped, Effect.provide(Live)))
 
   it.live("Payouts v3: the simulator issues a token for the documented token request; the connector reads the documented token answer and payout notification", () =>
     Effect.gen(function*() {
