@@ -127,14 +127,13 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       classify: (status, words) =>
         status >= 400 && status < 500 && status !== 429 && words.code?.startsWith("BP-") === true ? Wire.verdictOf(words.code) : undefined
     })
-    const { fail } = upstream
+    const { declined, malformed, misconfigured } = upstream
     const signer = credentials === undefined ? undefined : yield* Auth.make(credentials)
 
     /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for what is retryable). */
     const refused = (answer: Outcome) => {
       const code = upstream.clip(answer.status_code ?? "error")
-      const verdict = Wire.verdictOf(code)
-      return fail(verdict.retryable, verdict.reason, `EBANX refused ${code}: ${upstream.clip(answer.status_message ?? code)}`)
+      return upstream.of(Wire.verdictOf(code), `EBANX refused ${code}: ${upstream.clip(answer.status_message ?? code)}`)
     }
 
     /**
@@ -144,8 +143,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
      */
     const exchange = <A extends Outcome>(operation: string, path: string, body: Record<string, unknown>, schema: Schema.Codec<A, unknown>) =>
       Effect.gen(function*() {
-        if (signer === undefined) return yield* fail(true, "invalid_credentials", "EBANX: neither a JWS key nor an integration key is configured")
-        const signed = yield* signer.sign(body).pipe(Effect.mapError((why) => fail(true, "invalid_credentials", `EBANX: ${why}`)))
+        if (signer === undefined) return yield* misconfigured("invalid_credentials", "EBANX: neither a JWS key nor an integration key is configured")
+        const signed = yield* signer.sign(body).pipe(Effect.mapError((why) => misconfigured("invalid_credentials", `EBANX: ${why}`)))
         const request = HttpClientRequest.post(`${baseUrl}${path}`).pipe(
           HttpClientRequest.setHeaders(signed.headers),
           HttpClientRequest.bodyText(signed.text, "application/json"),
@@ -160,7 +159,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     const paymentOf = (answer: Wire.PaymentAnswer) =>
       answer.payment === undefined || answer.payment === null
-        ? Effect.fail(fail(true, "malformed_response", "EBANX answered without the payment"))
+        ? Effect.fail(malformed("EBANX answered without the payment"))
         : Effect.succeed({ payment: answer.payment, redirectUrl: answer.redirect_url ?? undefined })
 
     const query = (by: { readonly hash: string } | { readonly merchant_payment_code: string }) =>
@@ -175,7 +174,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     const charge = Effect.fn("EbanxProvider.charge")(function*(request: ChargeRequest) {
       const rail = Rails.servedRailOf(request.method)
-      if (rail === undefined) return yield* fail(true, "method_not_served", `EBANX is not configured for ${request.method.id}`)
+      if (rail === undefined) return yield* misconfigured("method_not_served", `EBANX is not configured for ${request.method.id}`)
       const type = rail.paymentTypeCode
       const { payment, redirectUrl } = yield* call("charge", "/ws/direct", {
         operation: "request",
@@ -193,15 +192,15 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       }, Wire.PaymentAnswer).pipe(
         Effect.flatMap(paymentOf),
         Effect.catchIf(
-          (error: ProviderError) => error.reason === Wire.errorCodes.duplicate,
+          (error: ProviderError) => error.code === Wire.errorCodes.duplicate,
           () => query({ merchant_payment_code: request.transactionId })
         )
       )
-      if (payment.merchant_payment_code !== request.transactionId) return yield* fail(true, "malformed_response", "EBANX answered about another payment")
+      if (payment.merchant_payment_code !== request.transactionId) return yield* malformed("EBANX answered about another payment")
       const status = Wire.toUpdateStatus(payment)
-      if (status !== "pending" && status !== "completed") return yield* fail(false, "cancelled", "EBANX cancelled the payment")
+      if (status !== "pending" && status !== "completed") return yield* declined("cancelled", "EBANX cancelled the payment")
       const formUrl = payment[rail.page] ?? redirectUrl ?? Wire.pageFields.map((field) => payment[field]).find((url) => typeof url === "string")
-      if (formUrl === undefined || formUrl === null) return yield* fail(true, "malformed_response", "EBANX answered without a page for the buyer")
+      if (formUrl === undefined || formUrl === null) return yield* malformed("EBANX answered without a page for the buyer")
       const qrCode = payment.pix?.qr_code_value
       return {
         providerRef: payment.hash,
@@ -214,7 +213,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const status = Effect.fn("EbanxProvider.status")(function*(providerRef: string, transactionId: string) {
       const { payment } = yield* query({ hash: providerRef })
       if (payment.hash !== providerRef || payment.merchant_payment_code !== transactionId) {
-        return yield* fail(true, "malformed_response", "EBANX answered about another payment")
+        return yield* malformed("EBANX answered about another payment")
       }
       return update(payment)
     })
@@ -244,7 +243,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         : yield* lookUp
       if (found !== undefined && found !== null) return outcomeOf(found)
       if (answer.status !== "SUCCESS") return yield* refused(answer)
-      return yield* fail(true, "malformed_response", "EBANX answered without the refund")
+      return yield* malformed("EBANX answered without the refund")
     })
 
     /**
@@ -260,7 +259,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const updates: Array<ChargeUpdate> = []
         for (const hash of notification.hashes) {
           const { payment } = yield* query({ hash }).pipe(
-            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.reason}` }))
+            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.code}` }))
           )
           updates.push(notification.type === "refund" ? withRefunds(payment) : update(payment))
         }

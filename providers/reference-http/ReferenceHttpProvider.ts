@@ -75,7 +75,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
       readError: UpstreamHttp.jsonWords("error", "message")
     })
-    const { fail } = upstream
+    const { malformed } = upstream
     /** One upstream call, authenticated with the API key. */
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
       upstream.call(operation, request.pipe(HttpClientRequest.bearerToken(options.apiKey), HttpClientRequest.acceptJson), schema)
@@ -123,7 +123,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       )
       // Only the charge asked about may speak: an answer about another one changes nothing.
       if (state.id !== providerRef || (state.reference !== undefined && state.reference !== transactionId)) {
-        return yield* fail(true, "malformed_response", "upstream answered about another charge")
+        return yield* malformed("upstream answered about another charge")
       }
       return {
         providerRef,
