@@ -10,15 +10,15 @@
  * 1. A refund the engine already holds (`providerRefundRef`: a pending refund followed) is read
  *    from the charge's refunds, as it stands now.
  * 2. While refunds of this payment opened before this one have no answer yet (`refundsAhead`),
- *    this one waits (retryable `refund_in_flight`): a payment's refunds go one at a time, the
+ *    this one waits (`Failed` `refund_in_flight`, asked again later): a payment's refunds go one at a time, the
  *    oldest first, so a refund the engine does not hold can only be the one being asked for.
  * 3. Before sending, the charge's refunds of this amount that the engine does not hold are looked
  *    up: one is this refund, made by an earlier call whose answer was lost (a timeout's retry):
  *    answered as it stands, never asked for again. More than one cannot be told apart (a refund
- *    made outside the engine, in Conekta's panel): retryable `refund_ambiguous`, never a guess.
+ *    made outside the engine, in Conekta's panel): `Failed` `refund_ambiguous`, never a guess.
  * 4. Else it is asked for; the answer's refunds of this amount that were not there before and the
- *    engine does not hold are this refund. An answer that does not show exactly one is retryable
- *    (the refund may be made: the next call finds it at 3), never a refusal.
+ *    engine does not hold are this refund. An answer that does not show exactly one is an unknown
+ *    outcome (the refund may be made: the next call finds it at 3), never a refusal.
  *
  * Refunds are read in the order Conekta lists them (`created_at`, then as listed).
  */

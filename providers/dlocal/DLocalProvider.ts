@@ -13,9 +13,10 @@
  *   refund id as dLocal's `order_refund_id` and is looked up by it before it is sent (`Refunds.ts`).
  * - **Declines.** A payment created `REJECTED`, and dLocal's refusals of the buyer or the amount
  *   (5005 cadastral situation, 5006/5007/5016 limits, 5014 blacklisted, 5000/5001 invalid data...),
- *   are `ProviderError` not retryable. A country, currency or method this account cannot take (5003,
- *   5004, 5010), our API version (5017), the acquirer's failure (5021), 429 (6000), 5xx (7000),
- *   timeouts and refused credentials (403 3001-3003) are retryable.
+ *   are `ProviderError`s of reason `Declined`. A country, currency or method this account cannot take
+ *   (5003, 5004, 5010), our API version (5017) and refused credentials (403 3001-3003) are
+ *   `Misconfigured`; the acquirer's failure (5021), 429 (6000), 5xx (7000) and timeouts are
+ *   `Failed` or `OutcomeUnknown` (`providers/kit/UpstreamHttp.ts`): the next provider may try.
  * - **Notifications.** dLocal POSTs the payment object signed like every request; the connector
  *   verifies the signature over the exact bytes, accepts the `X-Date` of a retried notification
  *   within dLocal's retry horizon (`Signing.ts`), then reads the status.

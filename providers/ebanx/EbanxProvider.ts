@@ -10,11 +10,12 @@
  *   carries the buyer's address and phone. `requires(method)` declares what EBANX needs on a rail
  *   beyond the catalog's `method.requires`, so the engine refuses a charge without it first.
  * - **Errors.** EBANX answers most errors with HTTP 200 and `status: "ERROR"` plus a documented
- *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (credentials) is `invalid_credentials` and a
- *   rail this account has not activated (`BP-CH-1`, `BP-DR-4`, `BP-DR-35`, `BP-DR-36`) is
- *   retryable, the next provider may serve the charge; every other code (missing or invalid buyer
- *   data, amount limits...) is final. The same codes under an HTTP 4xx are read the same way; HTTP
- *   5xx, 429, timeouts and network errors are retryable (`providers/kit/UpstreamHttp.ts`).
+ *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (credentials) is `invalid_credentials` and, like a
+ *   rail this account has not activated (`BP-CH-1`, `BP-DR-4`, `BP-DR-35`, `BP-DR-36`),
+ *   `Misconfigured`: the next provider may serve the charge; every other code (missing or invalid
+ *   buyer data, amount limits...) is `Declined`. The same codes under an HTTP 4xx are read the same
+ *   way; HTTP 5xx, 429, timeouts and network errors are `Failed` or `OutcomeUnknown`
+ *   (`providers/kit/UpstreamHttp.ts`).
  * - **Idempotency.** `merchant_payment_code` (the engine's transaction id) is unique per account:
  *   a retry after a lost answer is refused `BP-DR-0` and the connector answers the payment EBANX
  *   holds, queried by that code. A refund carries `merchant_refund_code`, derived from the
@@ -130,7 +131,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const { declined, malformed, misconfigured } = upstream
     const signer = credentials === undefined ? undefined : yield* Auth.make(credentials)
 
-    /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for what is retryable). */
+    /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for which reason). */
     const refused = (answer: Outcome) => {
       const code = upstream.clip(answer.status_code ?? "error")
       return upstream.of(Wire.verdictOf(code), `EBANX refused ${code}: ${upstream.clip(answer.status_message ?? code)}`)

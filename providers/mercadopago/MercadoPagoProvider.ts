@@ -9,18 +9,19 @@
  * - **Idempotency.** `POST /v1/payments` and `POST /v1/payments/{id}/refunds` carry
  *   `X-Idempotency-Key` = the engine's key, which stays the same across retries: Mercado Pago
  *   answers a repeated key with the payment (refund) it already made instead of a second one.
- * - **Declines.** A payment created `rejected` is a decline: `ProviderError` not retryable, with the
- *   `status_detail` as reason. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
- *   timeouts, network errors and refused credentials retryable; other 4xx not), except: `409`
+ * - **Declines.** A payment created `rejected` is a decline: `ProviderError` of reason `Declined`, with
+ *   the `status_detail` as code. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx,
+ *   429, timeouts and network errors `Failed` or `OutcomeUnknown`, refused credentials
+ *   `Misconfigured`; other 4xx `Declined`), except: `409`
  *   (the documented idempotency answer "The process has not been completed yet. Try again
  *   later."), `423` (key temporarily locked) and `424` (a dependency failed), which are not
- *   verdicts and are retryable (the same key asks again); and the documented errors that say this
+ *   verdicts and are `Failed` (the same key asks again); and the documented errors that say this
  *   ACCOUNT is misconfigured ("Invalid users involved": test and live credentials or users mixed;
- *   "Collector user without key enabled for QR render": no PIX key), retryable: another provider
- *   may serve the charge.
+ *   "Collector user without key enabled for QR render": no PIX key), `Misconfigured`: another
+ *   provider may serve the charge.
  * - **Buyer data.** Every rail needs `payer.email`; boleto also the CPF/CNPJ and the address
  *   (`payer.address`, BACEN rule 2024): `requires` says so, and a charge without them is refused
- *   before any call (retryable: another provider may not need them).
+ *   before any call (`Failed`: another provider may not need them).
  * - **Notifications** are signed but carry no status. `notification_url` is the engine's callback
  *   URL with `source_news=webhooks` (without it Mercado Pago also sends IPN notifications, which
  *   cannot be signed). `verifyCallback` checks `x-signature` (HMAC-SHA256 of

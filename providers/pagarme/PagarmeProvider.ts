@@ -14,9 +14,9 @@
  *   order is first looked up by `code` (`GET /orders?code=`), so a retry days later (a recovery
  *   job) answers the order made then instead of making another. The provider reference is the CHARGE id
  *   (`ch_...`): status and refunds are per charge.
- * - **Errors.** `401` (bad key) is `invalid_credentials`, retryable; `422` (contract validation,
- *   `errors` by field) and `412` (business validation) are final, the reason naming the first
- *   field; an order answered `failed` is a decline (final, reason from the gateway's words).
+ * - **Errors.** `401` (bad key) is `invalid_credentials`, `Misconfigured`; `422` (contract
+ *   validation, `errors` by field) and `412` (business validation) are `Declined`, the code naming
+ *   the first field; an order answered `failed` is a decline (code from the gateway's words).
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
  *   engine's refund id, `Idempotency-Key` = the refund's key (Pagar.me documents the key for
  *   orders only, so nothing relies on it). Pagar.me documents no lookup of a refund by our
@@ -25,7 +25,7 @@
  *   transaction's id once known. Marked with an id: answered as it stands, never asked again.
  *   Marked `asked`: the charge's transactions are looked up first, and a refund transaction of
  *   the amount (`pending_refund` / `refunded`) no other marker claims is this one; only when
- *   there is none is the `DELETE` sent again (two such: retryable `refund_ambiguous`). Once the
+ *   there is none is the `DELETE` sent again (two such: `Failed` `refund_ambiguous`). Once the
  *   `DELETE` made a refund, whatever fails after it (the marker, the read) answers it `pending`
  *   (or as the `DELETE` answered it), never a refusal: the engine asks again later.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
@@ -208,7 +208,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /**
      * Writes the refund's marker and reads it back. Two refunds of one charge marking at once can
      * overwrite each other's metadata, so the write is merged and checked again; failing that, the
-     * call fails retryable.
+     * call fails (`Failed`: asked again later).
      */
     const mark = (chargeId: string, marker: string, value: string) =>
       Effect.gen(function*() {
@@ -250,7 +250,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /**
      * The charge's refund that an earlier, unanswered `DELETE` of this refund made, if any: a
      * refund transaction (`pending_refund` or `refunded`: money leaving) of the same amount that
-     * no other refund's marker claims. More than one such is ambiguous: retryable, never a guess.
+     * no other refund's marker claims. More than one such is ambiguous: `Failed`, never a guess.
      * One that failed is not looked for: asking again cannot pay the buyer twice.
      */
     const earlierRefund = (charge: Wire.Charge, centavos: number) =>
