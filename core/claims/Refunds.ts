@@ -23,7 +23,7 @@
  *   `claim.resolved` at approval; `claim.resolved` at rejection. The payment becomes `refunded`
  *   when its refunds cover it in full.
  */
-import { BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
+import { absurd, BigDecimal, DateTime, Duration, Effect, Option, Result, Schema } from "effect"
 import { apiError, invalidRequest, notFound } from "../ApiError.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import { Ids } from "../Ids.ts"
@@ -305,11 +305,20 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
           return yield* awaitProvider(claimId, providerRef, poll)
       }
     }
-    // A refusal resolves the claim; an outage makes the job retry with backoff.
-    if (!result.failure.retryable) {
-      return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${result.failure.reason}`, providerRef: null })
+    // A refusal resolves the claim; anything else makes the job ask again with backoff, under the
+    // same key: an unknown outcome may be a refund made, and a failure or a refused configuration
+    // may pass later (a refund is only ever asked of the payment's own provider).
+    const failure = result.failure
+    switch (failure.reason._tag) {
+      case "Declined":
+        return yield* resolve(claimId, { approved: false, resolution: `refused by ${p.provider}: ${failure.code}`, providerRef: null })
+      case "Failed":
+      case "OutcomeUnknown":
+      case "Misconfigured":
+        return yield* Effect.fail(failure.message)
+      default:
+        return absurd<never>(failure.reason)
     }
-    return yield* Effect.fail(result.failure.message)
   }))
 
   return { refund, fromProvider }

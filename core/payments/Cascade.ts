@@ -6,7 +6,7 @@
  * timeout): the provider may hold the charge, and another one could charge the buyer twice. The
  * loop itself, with its write-ahead of every attempt, is in `Create.ts`.
  */
-import { Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
+import { absurd, Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
 import * as Metrics from "../Metrics.ts"
 import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
@@ -56,7 +56,7 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
     Effect.timeoutOrElse({
       duration: chargeTimeout,
       orElse: () =>
-        Effect.fail(new ProviderError({ providerId: provider.id, retryable: true, reason: "timeout", message: "no answer in 30 s", outcomeUnknown: true }))
+        Effect.fail(ProviderError.outcomeUnknown({ providerId: provider.id, code: "timeout", message: "no answer in 30 s" }))
     }),
     Effect.result
   )
@@ -70,13 +70,27 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
     return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
   }
   const error = result.failure
-  yield* Effect.logWarning(`provider ${provider.id} ${outcomeOf === "unknown" ? "gave no answer about the charge" : outcomeOf}: ${error.reason}`)
-  return { attempt: { provider: provider.id, outcome: outcomeOf, latencyMs, reason: error.reason, at } satisfies Attempt, result }
+  yield* Effect.logWarning(`provider ${provider.id} ${outcomeOf === "unknown" ? "gave no answer about the charge" : outcomeOf}: ${error.code}`)
+  return { attempt: { provider: provider.id, outcome: outcomeOf, latencyMs, reason: error.code, at } satisfies Attempt, result }
 })
 
-/** The attempt's outcome for a provider's error: refused, failed leaving nothing, or unknown. */
-const failedOutcome = (error: ProviderError) =>
-  !error.retryable ? "declined" as const : error.outcomeUnknown === true ? "unknown" as const : "failed" as const
+/**
+ * The attempt's outcome for a provider's error: `declined` stops the cascade, `unknown` keeps it
+ * on this provider, `failed` moves on (a refused configuration left nothing behind either).
+ */
+const failedOutcome = (error: ProviderError): "declined" | "failed" | "unknown" => {
+  switch (error.reason._tag) {
+    case "Declined":
+      return "declined"
+    case "OutcomeUnknown":
+      return "unknown"
+    case "Failed":
+    case "Misconfigured":
+      return "failed"
+    default:
+      return absurd<never>(error.reason)
+  }
+}
 
 /**
  * The answer to a request whose charge stays unknown: the record is kept (its key too), and a retry

@@ -64,7 +64,7 @@ export const AttemptRouting = Schema.Struct({
 export const Attempt = Schema.Struct({
   provider: Schema.String,
   /**
-   * `unknown`: the provider gave no answer about the charge (`ProviderError.outcomeUnknown`); it
+   * `unknown`: the provider gave no answer about the charge (reason `OutcomeUnknown`); it
    * may hold it, so it is asked again with the same key before any other provider is tried.
    */
   outcome: Schema.Literals(["in_flight", "accepted", "failed", "declined", "unknown"]),

@@ -72,25 +72,81 @@ export interface ChargeAccepted {
 }
 
 /**
- * A failed provider call. `retryable`: the charge itself was not refused (an outage, refused
- * credentials, a timeout), so it may succeed later or elsewhere; not retryable: the provider
- * refused the charge (declined, invalid buyer data), which another provider would refuse too.
- *
- * `outcomeUnknown`: the call may have reached the provider and taken effect, and the answer says
- * nothing about it (no answer in time, a connection lost after sending, a 500, 502 or 504, a 2xx
- * that cannot be read). Only the same call again with the same idempotency key can tell, so the
- * cascade does not move to another provider: that could charge the buyer twice. Without it, a
- * retryable error is one that left nothing behind (a refused connection, a 503, a 429, refused
- * credentials), and the next provider may be tried. `UpstreamHttp` sets it for every HTTP
- * connector; a plugin with its own transport sets it itself.
+ * Why a provider call failed, as the cascade, the refund and payout paths ask it: may another
+ * provider be tried, and may this one hold what was asked? Each is a reason of `ProviderError`
+ * (Effect's reason errors: `Effect.catchReason("ProviderError", "Declined", ...)`).
+ */
+
+/**
+ * The buyer's or the issuer's answer (declined, invalid buyer data, a refund refused): about the
+ * request itself, so another provider would refuse it too. The cascade stops; a refund is refused.
+ */
+export class Declined extends Schema.TaggedError<Declined>()("Declined", {}) {}
+
+/**
+ * Failed and left nothing upstream (a refused connection, a 503, a 429, a rail or amount this
+ * connector does not take): the same request may succeed later or elsewhere, so the cascade tries
+ * the next provider.
+ */
+export class Failed extends Schema.TaggedError<Failed>()("Failed", {}) {}
+
+/**
+ * The call may have reached the provider and taken effect, and the answer says nothing about it
+ * (no answer in time, a connection lost after sending, a 500, 502 or 504, a 2xx that cannot be
+ * read). Only the same call again with the same idempotency key can tell, so the cascade never
+ * moves to another provider: that could charge the buyer twice.
+ */
+export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("OutcomeUnknown", {}) {}
+
+/**
+ * This provider's credentials or configuration were refused (a wrong key, a rail or country the
+ * account has not activated): nothing was done, and it says nothing about the request, so the
+ * cascade tries the next provider as after `Failed`; the code tells operators what to fix.
+ */
+export class Misconfigured extends Schema.TaggedError<Misconfigured>()("Misconfigured", {}) {}
+
+export const ProviderFailure = Schema.Union([Declined, Failed, OutcomeUnknown, Misconfigured])
+export type ProviderFailure = typeof ProviderFailure.Type
+
+/** What a `ProviderError` says besides its reason. */
+export interface ProviderErrorFields {
+  readonly providerId: string
+  /** The provider's own code or word (`5001`, `BP-DR-23`, `invalid_credentials`, `timeout`), for the record. */
+  readonly code: string
+  readonly message: string
+}
+
+const reasons = {
+  declined: new Declined(),
+  failed: new Failed(),
+  outcomeUnknown: new OutcomeUnknown(),
+  misconfigured: new Misconfigured()
+}
+
+/**
+ * A failed provider call: its `reason` (one of the four above), the provider's own `code` and a
+ * message made safe to log. `UpstreamHttp` classifies every HTTP connector's failures; a plugin
+ * with its own transport builds them with the named constructors.
  */
 export class ProviderError extends Schema.TaggedError<ProviderError>()("ProviderError", {
   providerId: Schema.String,
-  retryable: Schema.Boolean,
-  reason: Schema.String,
-  message: Schema.String,
-  outcomeUnknown: Schema.optional(Schema.Boolean)
-}) {}
+  reason: ProviderFailure,
+  code: Schema.String,
+  message: Schema.String
+}) {
+  static declined(fields: ProviderErrorFields) {
+    return new ProviderError({ ...fields, reason: reasons.declined })
+  }
+  static failed(fields: ProviderErrorFields) {
+    return new ProviderError({ ...fields, reason: reasons.failed })
+  }
+  static outcomeUnknown(fields: ProviderErrorFields) {
+    return new ProviderError({ ...fields, reason: reasons.outcomeUnknown })
+  }
+  static misconfigured(fields: ProviderErrorFields) {
+    return new ProviderError({ ...fields, reason: reasons.misconfigured })
+  }
+}
 
 /** A status update the provider pushed (signed callback) or answered (status poll). */
 export interface ChargeUpdate {
@@ -149,8 +205,8 @@ export interface RefundRequest {
 /**
  * Where a refund stands at the provider. `pending`: accepted, not yet paid back (the engine keeps
  * the claim open and asks again later); `failed`: accepted first, then rejected or cancelled by the
- * provider (the frozen money returns to the shop). A refund refused outright is a non-retryable
- * `ProviderError` instead.
+ * provider (the frozen money returns to the shop). A refund refused outright is a `ProviderError`
+ * of reason `Declined` instead.
  */
 export type RefundStatus = "succeeded" | "pending" | "failed"
 

@@ -38,7 +38,7 @@
  *   a trusted host), and for a `transfers` notification asks `GET /v1/businessAccount/transfers/{id}` and reports
  *   what Circle says now (notify-then-query): a replay can only report what is true.
  */
-import { BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { absurd, BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
@@ -144,7 +144,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
       secrets: [options.apiKey],
       timeout: Duration.millis(timeoutMs),
       readError: UpstreamHttp.jsonWords("code", "message"),
-      classify: (status) => (status === 409 ? { retryable: true, reason: "idempotency_conflict" } : undefined)
+      classify: (status) => (status === 409 ? { reason: "Failed", code: "idempotency_conflict" } : undefined)
     })
     const sns = yield* Sns.make({ certUrlPrefix: options.snsCertUrlPrefix, topicArn: options.snsTopicArn, timeoutMs })
 
@@ -154,7 +154,21 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         HttpClientRequest.acceptJson
       )
 
-    const unavailable = (error: ProviderError) => new SettlementPayoutUnavailable({ reason: `${error.reason}: ${error.message}` })
+    const unavailable = (error: ProviderError) => new SettlementPayoutUnavailable({ reason: `${error.code}: ${error.message}` })
+
+    /** A refusal refuses the payout (`refused` words it); anything else is asked again, with the same key. */
+    const refusedOr = (refused: (error: ProviderError) => string) => (error: ProviderError) => {
+      switch (error.reason._tag) {
+        case "Declined":
+          return new SettlementPayoutRejected({ reason: refused(error) })
+        case "Failed":
+        case "OutcomeUnknown":
+        case "Misconfigured":
+          return unavailable(error)
+        default:
+          return absurd<never>(error.reason)
+      }
+    }
 
     const updateOf = (transfer: Wire.Transfer, batchId?: string): SettlementPayoutUpdate => ({
       providerRef: transfer.id,
@@ -171,7 +185,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         Wire.TransferAnswer
       ).pipe(
         Effect.flatMap(({ data }) =>
-          data.id === transferId ? Effect.succeed(data) : Effect.fail(upstream.fail(true, "malformed_response", "Circle answered about another transfer"))
+          data.id === transferId ? Effect.succeed(data) : Effect.fail(upstream.malformed("Circle answered about another transfer"))
         )
       )
 
@@ -214,7 +228,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
           description: `Settlement payouts on ${chain}`
         }
         const created = yield* upstream.call("recipient.create", postJson("/v1/businessAccount/wallets/addresses/recipient", body), Wire.RecipientAnswer).pipe(
-          Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: `Circle refused the address: ${error.message}` }))
+          Effect.mapError(refusedOr((error) => `Circle refused the address: ${error.message}`))
         )
         if (created.data.chain !== chain || created.data.address !== address) {
           return yield* new SettlementPayoutUnavailable({ reason: "Circle answered about another address" })
@@ -259,7 +273,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
           amount: { amount, currency: "USD" }
         }
         const created = yield* upstream.call("transfer.create", postJson("/v1/businessAccount/transfers", body), Wire.TransferAnswer).pipe(
-          Effect.mapError((error) => error.retryable ? unavailable(error) : new SettlementPayoutRejected({ reason: error.message }))
+          Effect.mapError(refusedOr((error) => error.message))
         )
         const transfer = created.data
         if (
@@ -310,7 +324,7 @@ export const make = (options: CircleOptions): Effect.Effect<SettlementPayoutProv
         const transfer = message.value.transfer
         if (message.value.notificationType !== "transfers" || transfer === undefined) return []
         const now = yield* read(transfer.id).pipe(
-          Effect.mapError((error) => new CallbackRejected({ reason: `the transfer could not be read: ${error.reason}` }))
+          Effect.mapError((error) => new CallbackRejected({ reason: `the transfer could not be read: ${error.code}` }))
         )
         return [updateOf(now)]
       }).pipe(

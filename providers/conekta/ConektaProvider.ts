@@ -78,12 +78,12 @@ export const readError = (text: string): UpstreamWords => {
 
 /**
  * Conekta's documented `402 processing_error` (a decline) and `422 parameter_validation_error`
- * refuse the charge: not retryable (the table's default for 4xx). `428` (the API reference's
+ * refuse the charge: `Declined` (the table's default for 4xx). `428` (the API reference's
  * "precondition required", a second factor / account setting) is this account's state, not a
- * verdict on the charge: retryable.
+ * verdict on the charge: `Misconfigured`, the next provider may take it.
  */
 export const classify = (status: number) =>
-  status === 428 ? { retryable: true, reason: "account_precondition_required" } : undefined
+  status === 428 ? { reason: "Misconfigured", code: "account_precondition_required" } as const : undefined
 
 const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Event))
 
@@ -122,7 +122,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       readError,
       classify
     })
-    const { fail } = upstream
+    const { declined, failed, malformed } = upstream
     const verifier = options.webhookPublicKey === undefined ? undefined : yield* Signing.make(options.webhookPublicKey)
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
       upstream.call(
@@ -162,20 +162,20 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const accepted = (order: Wire.Order, request: ChargeRequest): Effect.Effect<ChargeAccepted, ProviderError> =>
       Effect.gen(function*() {
         if (transactionOf(order) !== request.transactionId) {
-          return yield* fail(true, "malformed_response", "Conekta answered about another order")
+          return yield* malformed("Conekta answered about another order")
         }
         const status = Wire.toChargeStatus(order.payment_status)
         const charge = order.charges?.data[0]
         if (status === "failed" || status === "expired") {
           const reason = upstream.clip(charge?.failure_code ?? order.payment_status ?? "declined")
-          return yield* fail(false, reason === "" ? "declined" : reason, `Conekta ${order.payment_status} order ${order.id}`)
+          return yield* declined(reason === "" ? "declined" : reason, `Conekta ${order.payment_status} order ${order.id}`)
         }
         const method = charge?.payment_method
         const barcodeUrl = method?.barcode_url ?? undefined
         const formUrl = options.instructionsUrl !== undefined
           ? options.instructionsUrl.replace("{order_id}", encodeURIComponent(order.id))
           : barcodeUrl !== undefined && /^https?:\/\/\S+$/.test(barcodeUrl) ? barcodeUrl : undefined
-        if (formUrl === undefined) return yield* fail(true, "malformed_response", `order ${order.id} has no page for the buyer`)
+        if (formUrl === undefined) return yield* malformed(`order ${order.id} has no page for the buyer`)
         return {
           providerRef: order.id,
           status,
@@ -188,16 +188,16 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const rail = railOf(request.method)
       // Retryable: another provider may serve what this connector cannot.
       if (rail === undefined || !supports(request.method)) {
-        return yield* fail(true, "unsupported_method", `Conekta connector does not serve ${request.method.id}`)
+        return yield* failed("unsupported_method", `Conekta connector does not serve ${request.method.id}`)
       }
-      if (request.currency !== rail.currency) return yield* fail(true, "unsupported_currency", `${rail.paymentMethodType} is charged in MXN`)
+      if (request.currency !== rail.currency) return yield* failed("unsupported_currency", `${rail.paymentMethodType} is charged in MXN`)
       const centavos = Wire.centavosOf(request.amount)
-      if (centavos === undefined || centavos <= 0) return yield* fail(false, "invalid_amount", "the amount is not a whole number of centavos")
+      if (centavos === undefined || centavos <= 0) return yield* declined("invalid_amount", "the amount is not a whole number of centavos")
       const name = nonEmpty(request.customer.name)
       const email = nonEmpty(request.customer.email)
       const phone = nonEmpty(request.customer.phone)
       if (name === undefined || email === undefined || phone === undefined) {
-        return yield* fail(false, "missing_customer_info", "Conekta requires customer_info name, email and phone")
+        return yield* declined("missing_customer_info", "Conekta requires customer_info name, email and phone")
       }
       const found = yield* existing(request.transactionId)
       if (found !== undefined) return yield* accepted(found, request)
@@ -229,7 +229,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /** What the API says about an order, as an update; only the order asked about may speak. */
     const updateOf = (providerRef: string, order: Wire.Order, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> =>
       order.id !== providerRef || (transactionId !== undefined && (transactionOf(order) ?? transactionId) !== transactionId)
-        ? Effect.fail(fail(true, "malformed_response", "Conekta answered about another order"))
+        ? Effect.fail(malformed("Conekta answered about another order"))
         : Effect.succeed({
           providerRef,
           transactionId: transactionId ?? transactionOf(order),
@@ -261,9 +261,9 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const orderId = object.object === "charge" ? object.order_id ?? undefined : object.id
         if (orderId === undefined || orderId === "") return yield* reject("event names no order")
         const order = yield* getOrder("notification.query", orderId).pipe(
-          Effect.mapError((error) => new CallbackRejected({ reason: `order query failed: ${error.reason}` }))
+          Effect.mapError((error) => new CallbackRejected({ reason: `order query failed: ${error.code}` }))
         )
-        return [yield* updateOf(orderId, order).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.reason })))]
+        return [yield* updateOf(orderId, order).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.code })))]
       }).pipe(
         // Untrusted input must never escape as a defect.
         Effect.catchDefect(() => Effect.fail(new CallbackRejected({ reason: "unreadable callback" }))),

@@ -10,15 +10,15 @@
  * 1. A refund the engine already holds (`providerRefundRef`: a pending refund followed) is read
  *    from the charge's refunds, as it stands now.
  * 2. While refunds of this payment opened before this one have no answer yet (`refundsAhead`),
- *    this one waits (retryable `refund_in_flight`): a payment's refunds go one at a time, the
+ *    this one waits (`Failed` `refund_in_flight`, asked again later): a payment's refunds go one at a time, the
  *    oldest first, so a refund the engine does not hold can only be the one being asked for.
  * 3. Before sending, the charge's refunds of this amount that the engine does not hold are looked
  *    up: one is this refund, made by an earlier call whose answer was lost (a timeout's retry):
  *    answered as it stands, never asked for again. More than one cannot be told apart (a refund
- *    made outside the engine, in Conekta's panel): retryable `refund_ambiguous`, never a guess.
+ *    made outside the engine, in Conekta's panel): `Failed` `refund_ambiguous`, never a guess.
  * 4. Else it is asked for; the answer's refunds of this amount that were not there before and the
- *    engine does not hold are this refund. An answer that does not show exactly one is retryable
- *    (the refund may be made: the next call finds it at 3), never a refusal.
+ *    engine does not hold are this refund. An answer that does not show exactly one is an unknown
+ *    outcome (the refund may be made: the next call finds it at 3), never a refusal.
  *
  * Refunds are read in the order Conekta lists them (`created_at`, then as listed).
  */
@@ -48,22 +48,22 @@ export const outcomeOf = (refund: Wire.Refund, charge: Wire.Charge): RefundOutco
 })
 
 export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
-  const { fail } = upstream
+  const { declined, failed, malformed } = upstream
   const getOrder = (operation: string, id: string) => call(operation, HttpClientRequest.get(orderUrl(id)), Wire.Order)
   const chargeOf = (order: Wire.Order) => {
     const charge = order.charges?.data[0]
     return charge === undefined
-      ? Effect.fail(fail(false, "no_charge", `Conekta order ${order.id} has no charge to refund`))
+      ? Effect.fail(declined("no_charge", `Conekta order ${order.id} has no charge to refund`))
       : Effect.succeed(charge)
   }
 
   return Effect.fn("ConektaProvider.refund")(function*(request: RefundRequest) {
     const centavos = Wire.centavosOf(request.amount)
     if (centavos === undefined || centavos <= 0 || request.currency !== "MXN") {
-      return yield* fail(false, "invalid_amount", "Conekta refunds a positive MXN amount in whole centavos")
+      return yield* declined("invalid_amount", "Conekta refunds a positive MXN amount in whole centavos")
     }
     const order = yield* getOrder("refund.lookup", request.providerRef)
-    if (order.id !== request.providerRef) return yield* fail(true, "malformed_response", "Conekta answered about another order")
+    if (order.id !== request.providerRef) return yield* malformed("Conekta answered about another order")
     const charge = yield* chargeOf(order)
     const refunds = refundsOf(charge)
     const ofThisAmount = (refund: Wire.Refund) => Math.abs(refund.amount) === centavos
@@ -71,23 +71,23 @@ export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
     if (request.providerRefundRef !== undefined) {
       const held = refunds.find((r) => r.id === request.providerRefundRef)
       if (held === undefined) {
-        return yield* fail(true, "refund_not_listed", `Conekta order ${order.id} does not list refund ${request.providerRefundRef}`)
+        return yield* failed("refund_not_listed", `Conekta order ${order.id} does not list refund ${request.providerRefundRef}`)
       }
       // Made, of another amount: not a refusal (money may have left), the engine asks again.
-      if (!ofThisAmount(held)) return yield* fail(true, "refund_mismatch", `Conekta refund ${held.id} is not of ${Wire.textOf(centavos)} MXN`)
+      if (!ofThisAmount(held)) return yield* failed("refund_mismatch", `Conekta refund ${held.id} is not of ${Wire.textOf(centavos)} MXN`)
       return outcomeOf(held, charge)
     }
     if ((request.refundsAhead ?? 0) > 0) {
-      return yield* fail(true, "refund_in_flight", "an earlier refund of this Conekta order has no answer yet")
+      return yield* failed("refund_in_flight", "an earlier refund of this Conekta order has no answer yet")
     }
     const known = new Set(request.knownRefunds ?? [])
     const unknown = refunds.filter((r) => !known.has(r.id) && ofThisAmount(r))
     if (request.knownRefunds === undefined && unknown.length > 0) {
       // A caller that does not say which refunds it holds: one of this amount may be another's.
-      return yield* fail(true, "refund_ambiguous", `Conekta order ${order.id} holds refunds of this amount and the caller names none it holds`)
+      return yield* failed("refund_ambiguous", `Conekta order ${order.id} holds refunds of this amount and the caller names none it holds`)
     }
     if (unknown.length > 1) {
-      return yield* fail(true, "refund_ambiguous", `Conekta order ${order.id} holds ${unknown.length} refunds of this amount the engine does not hold`)
+      return yield* failed("refund_ambiguous", `Conekta order ${order.id} holds ${unknown.length} refunds of this amount the engine does not hold`)
     }
     if (unknown.length === 1) return outcomeOf(unknown[0]!, charge)
 
@@ -102,7 +102,7 @@ export const make = ({ call, orderUrl, upstream }: RefundDeps) => {
     const afterCharge = yield* chargeOf(after)
     const made = refundsOf(afterCharge).filter((r) => !before.has(r.id) && !known.has(r.id) && ofThisAmount(r))
     if (after.id !== order.id || made.length !== 1) {
-      return yield* fail(true, "malformed_response", `Conekta's answer does not show the one refund asked for on ${order.id}`)
+      return yield* malformed(`Conekta's answer does not show the one refund asked for on ${order.id}`)
     }
     return outcomeOf(made[0]!, afterCharge)
   })

@@ -2,7 +2,7 @@
  * One signed call to dLocal's Payins API: the exact JSON text is signed (`Signing.ts`) and sent,
  * bounded and classified by `providers/kit/UpstreamHttp.ts`. dLocal errors are
  * `{ code, message, param? }` (https://docs.dlocal.com/reference/http-errors-payments); the code is
- * the reason. A country, currency or method this account cannot take is retryable:
+ * the code. A country, currency or method this account cannot take is `Misconfigured`:
  * another provider may serve the charge. (Payouts v3 authenticates otherwise: `PayoutsClient.ts`.)
  */
 import { type Context, Duration, Effect, type Schema } from "effect"
@@ -10,7 +10,7 @@ import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { Environment } from "../../core/Environment.ts"
 import type { ProviderError } from "../../core/ports/PaymentProvider.ts"
-import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
+import { type ProviderFailures, UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type Credentials, requestHeaders } from "./Signing.ts"
 import { errorCodes } from "./Wire.ts"
 
@@ -30,9 +30,8 @@ export interface ClientOptions extends Credentials {
   readonly timeoutMs?: number | undefined
 }
 
-export interface DLocalClient {
+export interface DLocalClient extends ProviderFailures {
   readonly call: <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) => Effect.Effect<A, ProviderError>
-  readonly fail: (retryable: boolean, reason: string, message: string) => ProviderError
   /** The crypto the notification checks run on. */
   readonly mac: Context.Context<Mac.Mac>
 }
@@ -47,7 +46,7 @@ export const makeClient = (options: ClientOptions): Effect.Effect<DLocalClient, 
       timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
       readError: UpstreamHttp.jsonWords("code", "message"),
       classify: (_, words) =>
-        words.code !== undefined && accountCannot.has(words.code) ? { retryable: true, reason: words.code } : undefined
+        words.code !== undefined && accountCannot.has(words.code) ? { reason: "Misconfigured", code: words.code } as const : undefined
     })
 
     /** `GET {baseUrl}{path}`, or `POST` with `body` (the exact JSON text that is signed and sent). */
@@ -61,5 +60,5 @@ export const makeClient = (options: ClientOptions): Effect.Effect<DLocalClient, 
         return yield* upstream.call(operation, request, schema)
       }).pipe(Effect.provideContext(mac))
 
-    return { call, fail: upstream.fail, mac }
+    return { ...UpstreamHttp.failuresOf(options.id), call, mac }
   })

@@ -13,9 +13,10 @@
  *   refund id as dLocal's `order_refund_id` and is looked up by it before it is sent (`Refunds.ts`).
  * - **Declines.** A payment created `REJECTED`, and dLocal's refusals of the buyer or the amount
  *   (5005 cadastral situation, 5006/5007/5016 limits, 5014 blacklisted, 5000/5001 invalid data...),
- *   are `ProviderError` not retryable. A country, currency or method this account cannot take (5003,
- *   5004, 5010), our API version (5017), the acquirer's failure (5021), 429 (6000), 5xx (7000),
- *   timeouts and refused credentials (403 3001-3003) are retryable.
+ *   are `ProviderError`s of reason `Declined`. A country, currency or method this account cannot take
+ *   (5003, 5004, 5010), our API version (5017) and refused credentials (403 3001-3003) are
+ *   `Misconfigured`; the acquirer's failure (5021), 429 (6000), 5xx (7000) and timeouts are
+ *   `Failed` or `OutcomeUnknown` (`providers/kit/UpstreamHttp.ts`): the next provider may try.
  * - **Notifications.** dLocal POSTs the payment object signed like every request; the connector
  *   verifies the signature over the exact bytes, accepts the `X-Date` of a retried notification
  *   within dLocal's retry horizon (`Signing.ts`), then reads the status.
@@ -32,8 +33,7 @@ import {
   type ChargeAccepted,
   type ChargeRequest,
   type ChargeUpdate,
-  type PaymentProvider,
-  ProviderError
+  type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import type { Connector, ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
@@ -76,16 +76,15 @@ const isRefundNotification = (rawBody: string) => Option.isSome(namesPayment(raw
 export const make = (options: Options): Effect.Effect<PaymentProvider, never, HttpClient.HttpClient | Mac.Mac> =>
   Effect.gen(function*() {
     const client = yield* makeClient(options)
-    const { fail, mac } = client
+    const { declined, failed, malformed, misconfigured, mac } = client
 
-    /** The shared client's verdict, with the pay-in codes it does not know (`Wire.retryableCodes`). */
+    /** The shared client's verdict, with the pay-in codes it does not know (`Wire.notAboutTheCharge`). */
     const call = <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) =>
       client.call(operation, path, schema, body).pipe(
-        Effect.mapError((error) =>
-          !error.retryable && Wire.retryableCodes.has(error.reason)
-            ? new ProviderError({ providerId: error.providerId, retryable: true, reason: error.reason, message: error.message })
-            : error
-        )
+        Effect.mapError((error) => {
+          const reason = error.reason._tag === "Declined" ? Wire.notAboutTheCharge.get(error.code) : undefined
+          return reason === undefined ? error : client.of({ reason, code: error.code }, error.message)
+        })
       )
 
     const update = (payment: Wire.PaymentObject): ChargeUpdate => ({
@@ -101,21 +100,21 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const held = (transactionId: string) =>
       Effect.gen(function*() {
         const order = yield* call("charge.lookup", `/orders/${encodeURIComponent(transactionId)}`, Wire.OrderObject)
-        if (order.order_id !== transactionId) return yield* fail(true, "malformed_response", "dLocal answered about another order")
+        if (order.order_id !== transactionId) return yield* malformed("dLocal answered about another order")
         return yield* payment(order.payment_id)
       })
 
     const charge = Effect.fn("DLocalProvider.charge")(function*(request: ChargeRequest) {
       const rail = Rails.railOf(request.method)
-      if (rail === undefined) return yield* fail(true, "method_not_served", `dLocal is not configured for ${request.method.id}`)
+      if (rail === undefined) return yield* misconfigured("method_not_served", `dLocal is not configured for ${request.method.id}`)
       if (!rail.currencies.includes(request.currency)) {
-        return yield* fail(true, "currency_not_served", `dLocal is not configured for ${request.currency} on ${request.method.id}`)
+        return yield* misconfigured("currency_not_served", `dLocal is not configured for ${request.currency} on ${request.method.id}`)
       }
       const amount = Money.round(request.amount, request.currency)
       if (amount.scale > Rails.dlocalDecimals(request.currency)) {
         // COP has two decimals in ISO 4217 and none at dLocal: cents cannot be charged here, and
         // dLocal documents no rounding. Another provider may take the amount as it is.
-        return yield* fail(true, "amount_precision", `dLocal takes ${request.currency} amounts with ${Rails.dlocalDecimals(request.currency)} decimals`)
+        return yield* failed("amount_precision", `dLocal takes ${request.currency} amounts with ${Rails.dlocalDecimals(request.currency)} decimals`)
       }
       // The exact JSON text that is signed and sent. `amount` is a JSON number in major units:
       // `JsonDecimal` carries `Money.toText` of the BigDecimal and `jsonText` splices that text in
@@ -142,19 +141,20 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         ...UpstreamHttp.defined({ callback_url: options.returnUrl })
       })
       const created = yield* call("charge", "/payments", Wire.PaymentObject, body).pipe(
-        Effect.catchIf((error) => error.reason === Wire.errorCodes.orderIdDuplicated, () => held(request.transactionId))
+        Effect.catchIf((error) => error.code === Wire.errorCodes.orderIdDuplicated, () => held(request.transactionId))
       )
       if (created.order_id !== request.transactionId) {
-        return yield* fail(true, "malformed_response", "dLocal answered about another order")
+        return yield* malformed("dLocal answered about another order")
       }
       const status = Wire.toChargeStatus(created.status)
       const detail = created.status_detail ?? created.status
-      if (status === "failed") return yield* fail(false, "rejected", `dLocal rejected the payment: ${detail}`)
+      if (status === "failed") return yield* declined("rejected", `dLocal rejected the payment: ${detail}`)
       if (created.redirect_url === undefined) {
         // A pending payment without its page cannot be shown to the buyer, who never saw it (its
         // answer was lost): the cascade may try another provider and this one lapses unpaid. One
         // dLocal calls paid or expired must not be charged again elsewhere.
-        return yield* fail(status === "pending", "no_redirect_url", `dLocal answered a ${created.status} payment without a redirect_url`)
+        const message = `dLocal answered a ${created.status} payment without a redirect_url`
+        return yield* (status === "pending" ? failed("no_redirect_url", message) : declined("no_redirect_url", message))
       }
       return {
         providerRef: created.id,
@@ -168,12 +168,12 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const found = yield* payment(providerRef)
       // Only the payment asked about may speak: an answer about another one changes nothing.
       if (found.id !== providerRef || found.order_id !== transactionId) {
-        return yield* fail(true, "malformed_response", "dLocal answered about another payment")
+        return yield* malformed("dLocal answered about another payment")
       }
       return update(found)
     })
 
-    const refund = makeRefund({ call, fail })
+    const refund = makeRefund({ ...client, call })
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
       Effect.gen(function*() {
@@ -187,7 +187,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           const notified = yield* decodeRefundNotification(rawBody).pipe(Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" })))
           const paymentId = notified.payment_id ?? ""
           const found = yield* payment(paymentId).pipe(
-            Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.reason}` }))
+            Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.code}` }))
           )
           if (found.id !== paymentId) return yield* new CallbackRejected({ reason: "dLocal answered about another payment" })
           return [{ ...update(found), refunds: [outcomeOf(notified)] }]

@@ -21,7 +21,7 @@
  * - **Secrets** (`clientId`, `clientSecret`, the tokens, `login`, `secretKey`) stay `Redacted` and
  *   out of errors and logs.
  */
-import { Effect, Redacted, Schema } from "effect"
+import { absurd, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
@@ -85,7 +85,21 @@ export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvide
     const { call } = yield* makePayoutsClient(options)
     const mac = yield* Effect.context<Mac.Mac>()
 
-    const unavailable = (error: ProviderError) => new PayoutProviderUnavailable({ reason: `${error.reason}: ${error.message}` })
+    const unavailable = (error: ProviderError) => new PayoutProviderUnavailable({ reason: `${error.code}: ${error.message}` })
+
+    /** A refusal refuses the beneficiary; anything else is asked again later, with the same key. */
+    const sendError = (error: ProviderError) => {
+      switch (error.reason._tag) {
+        case "Declined":
+          return new PayoutRejected({ failureReason: error.message })
+        case "Failed":
+        case "OutcomeUnknown":
+        case "Misconfigured":
+          return unavailable(error)
+        default:
+          return absurd<never>(error.reason)
+      }
+    }
 
     const byExternalId = (payoutId: string) =>
       call("payout.lookup", `/payouts/v3?external_id=${encodeURIComponent(payoutId)}`, Wire.PayoutObject)
@@ -108,12 +122,10 @@ export const makePayouts = (options: PayoutOptions): Effect.Effect<PayoutProvide
         })
         const created = yield* call("payout.send", "/payouts/v3", Wire.PayoutObject, body).pipe(
           Effect.catchIf(
-            (error) => error.reason === duplicateExternalIdCode,
+            (error) => error.code === duplicateExternalIdCode,
             () => byExternalId(request.payoutId)
           ),
-          Effect.mapError((error) =>
-            error.retryable ? unavailable(error) : new PayoutRejected({ failureReason: error.message })
-          )
+          Effect.mapError(sendError)
         )
         if (created.external_id !== request.payoutId) {
           return yield* new PayoutProviderUnavailable({ reason: "dLocal answered about another payout" })

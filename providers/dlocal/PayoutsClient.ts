@@ -65,7 +65,7 @@ export const makePayoutsClient = (options: PayoutsClientOptions): Effect.Effect<
       secrets: [options.clientId, options.clientSecret],
       timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
       readError: UpstreamHttp.jsonWords("code", "message"),
-      classify: (status) => (status === 401 ? { retryable: true, reason: tokenRefused } : undefined)
+      classify: (status) => (status === 401 ? { reason: "Misconfigured", code: tokenRefused } : undefined)
     })
     const lock = yield* Semaphore.make(1)
     let held: Held | undefined
@@ -80,7 +80,7 @@ export const makePayoutsClient = (options: PayoutsClientOptions): Effect.Effect<
 
     const fetchToken = Effect.gen(function*() {
       if (Redacted.value(options.clientId) === "" || Redacted.value(options.clientSecret) === "") {
-        return yield* upstream.fail(true, "not_configured", "dLocal Payouts v3 needs CLIENT_ID and CLIENT_SECRET")
+        return yield* upstream.misconfigured("not_configured", "dLocal Payouts v3 needs CLIENT_ID and CLIENT_SECRET")
       }
       const body = UpstreamHttp.jsonText({
         grant_type: "client_credentials",
@@ -93,7 +93,7 @@ export const makePayoutsClient = (options: PayoutsClientOptions): Effect.Effect<
       )
       const answer = yield* upstream.call("payout.token", request, TokenAnswer).pipe(
         Effect.mapError((error) =>
-          error.reason === tokenRefused ? upstream.fail(true, "invalid_credentials", error.message) : error
+          error.code === tokenRefused ? upstream.misconfigured("invalid_credentials", error.message) : error
         )
       )
       const now = yield* Clock.currentTimeMillis
@@ -140,14 +140,14 @@ export const makePayoutsClient = (options: PayoutsClientOptions): Effect.Effect<
         const first = yield* token
         return yield* attempt(operation, path, schema, body, first).pipe(
           Effect.catchIf(
-            (error) => error.reason === tokenRefused,
+            (error) => error.code === tokenRefused,
             () =>
               Effect.gen(function*() {
                 // Revoked or lapsed early: one new token, one more try.
                 yield* forget(first)
                 const second = yield* token
                 return yield* attempt(operation, path, schema, body, second).pipe(
-                  Effect.mapError((error) => (error.reason === tokenRefused ? upstream.fail(true, "invalid_credentials", error.message) : error))
+                  Effect.mapError((error) => (error.code === tokenRefused ? upstream.misconfigured("invalid_credentials", error.message) : error))
                 )
               })
           )

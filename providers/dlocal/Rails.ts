@@ -13,7 +13,7 @@
  *   none in COP and CLP ({@link dlocalDecimals}).
  * - Currencies are the catalog's for the rail (the local one first); dLocal refuses one it does
  *   not allow for the country with `5004`, which the connector treats as "this account cannot",
- *   retryable.
+ *   `Misconfigured`.
  * - Limits are the catalog's for the rail (decimal text, major units of the first currency):
  *   dLocal enforces its own per account and method and answers `5006` (user limit), `5007`
  *   (amount exceeded) or `5016` (amount too low), all final.

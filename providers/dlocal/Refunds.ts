@@ -22,23 +22,23 @@
  * | `SUCCESS`     | `succeeded`                                                   |
  * | `PENDING`     | `pending`: the engine asks again until it is final            |
  * | `REJECTED`, `CANCELLED` when found | `failed` (the money returns to the shop) |
- * | `REJECTED` as the answer to the create | a `ProviderError`, not retryable (refused outright) |
- * | a 4xx to the create (5002, 5007, 5012...) | a `ProviderError`, not retryable            |
+ * | `REJECTED` as the answer to the create | a `ProviderError`, `Declined` (refused outright) |
+ * | a 4xx to the create (5002, 5007, 5012...) | a `ProviderError`, `Declined`               |
  * | anything unknown | `pending`                                                  |
  */
 import { Effect, Option, type Schema } from "effect"
 import * as Money from "../../core/Money.ts"
 import type { ProviderError, RefundOutcome, RefundRequest } from "../../core/ports/PaymentProvider.ts"
-import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
+import { type ProviderFailures, UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { dlocalDecimals } from "./Rails.ts"
 import * as Wire from "./Wire.ts"
 
-export interface RefundDeps {
+export interface RefundDeps extends ProviderFailures {
   readonly call: <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) => Effect.Effect<A, ProviderError>
-  readonly fail: (retryable: boolean, reason: string, message: string) => ProviderError
 }
 
-const isNotFound = (error: ProviderError) => !error.retryable && (error.reason === Wire.errorCodes.paymentNotFound || error.reason === "http_404")
+const isNotFound = (error: ProviderError) =>
+  error.reason._tag === "Declined" && (error.code === Wire.errorCodes.paymentNotFound || error.code === "http_404")
 
 /** A dLocal refund as the engine's outcome (a refund's answer, or its notification). */
 export const outcomeOf = (refund: Wire.RefundObject): RefundOutcome => ({
@@ -47,7 +47,7 @@ export const outcomeOf = (refund: Wire.RefundObject): RefundOutcome => ({
   detail: refund.status_detail
 })
 
-export const makeRefund = ({ call, fail }: RefundDeps) => {
+export const makeRefund = ({ call, declined, failed, malformed }: RefundDeps) => {
 
   /** The refund dLocal holds for this refund id, checked to be about this payment. */
   const held = (request: RefundRequest) =>
@@ -56,7 +56,7 @@ export const makeRefund = ({ call, fail }: RefundDeps) => {
       Effect.catchIf(isNotFound, () => Effect.succeed(Option.none<Wire.RefundObject>())),
       Effect.flatMap((found) =>
         Option.isSome(found) && found.value.payment_id !== undefined && found.value.payment_id !== request.providerRef
-          ? Effect.fail(fail(false, "order_refund_id_conflict", `dLocal holds refund ${request.refundId} for another payment`))
+          ? Effect.fail(declined("order_refund_id_conflict", `dLocal holds refund ${request.refundId} for another payment`))
           : Effect.succeed(found)
       )
     )
@@ -64,7 +64,7 @@ export const makeRefund = ({ call, fail }: RefundDeps) => {
   return Effect.fn("DLocalProvider.refund")(function*(request: RefundRequest) {
     const amount = Money.round(request.amount, request.currency)
     if (amount.scale > dlocalDecimals(request.currency)) {
-      return yield* fail(false, "amount_precision", `dLocal takes ${request.currency} amounts with ${dlocalDecimals(request.currency)} decimals`)
+      return yield* declined("amount_precision", `dLocal takes ${request.currency} amounts with ${dlocalDecimals(request.currency)} decimals`)
     }
     const before = yield* held(request)
     if (Option.isSome(before)) return outcomeOf(before.value)
@@ -83,20 +83,20 @@ export const makeRefund = ({ call, fail }: RefundDeps) => {
     const created = yield* call("refund", "/refunds", Wire.RefundObject, body).pipe(
       Effect.map((refund) => ({ refund, fresh: true })),
       Effect.catchIf(
-        (error) => error.reason === Wire.errorCodes.orderRefundIdDuplicated,
+        (error) => error.code === Wire.errorCodes.orderRefundIdDuplicated,
         () =>
           Effect.flatMap(held(request), (found) =>
             Option.isSome(found)
               ? Effect.succeed({ refund: found.value, fresh: false })
-              : Effect.fail(fail(true, "refund_lookup_failed", `dLocal says refund ${request.refundId} exists but does not show it`))
+              : Effect.fail(failed("refund_lookup_failed", `dLocal says refund ${request.refundId} exists but does not show it`))
           )
       )
     )
     if (created.refund.payment_id !== undefined && created.refund.payment_id !== request.providerRef) {
-      return yield* fail(true, "malformed_response", "dLocal answered about another payment's refund")
+      return yield* malformed("dLocal answered about another payment's refund")
     }
     if (created.fresh && created.refund.status.trim().toUpperCase() === "REJECTED") {
-      return yield* fail(false, "refund_rejected", `dLocal rejected the refund: ${created.refund.status_detail ?? created.refund.status}`)
+      return yield* declined("refund_rejected", `dLocal rejected the refund: ${created.refund.status_detail ?? created.refund.status}`)
     }
     return outcomeOf(created.refund)
   })

@@ -28,7 +28,7 @@ import { statusOf } from "../kit/StatusMap.ts"
 /**
  * dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments).
  * The names `countryNotSupported`, `currencyNotAllowed` and `methodNotAvailable` are read by the
- * shared `Client.ts`, which makes them retryable (this account cannot, another provider may).
+ * shared `Client.ts`, which makes them `Misconfigured` (this account cannot, another provider may).
  */
 export const errorCodes = {
   invalidCredentials: "3001", // 403
@@ -60,11 +60,14 @@ export const errorCodes = {
 /**
  * Codes under a 4xx that say nothing about the charge itself, so the next provider may try it:
  * our own API version (a misconfiguration, like refused credentials) and an acquirer that could not
- * process the request (its outage). 403s, 429, 5xx and the "this account cannot" codes are already
- * retryable in `Client.ts`; every other 4xx code (invalid or refused buyer, limits, duplicate,
- * unsupported operation...) is final.
+ * process the request (its outage, which left nothing). 403s, 429, 5xx and the "this account
+ * cannot" codes are already read so in `Client.ts`; every other 4xx code (invalid or refused
+ * buyer, limits, duplicate, unsupported operation...) is `Declined`.
  */
-export const retryableCodes: ReadonlySet<string> = new Set([errorCodes.invalidApiVersion, errorCodes.acquirerCouldNotProcess])
+export const notAboutTheCharge: ReadonlyMap<string, "Misconfigured" | "Failed"> = new Map([
+  [errorCodes.invalidApiVersion, "Misconfigured"],
+  [errorCodes.acquirerCouldNotProcess, "Failed"]
+])
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const Id = Schema.NonEmptyString.pipe(Schema.check(Schema.isMaxLength(200)))

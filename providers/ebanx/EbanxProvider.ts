@@ -10,11 +10,12 @@
  *   carries the buyer's address and phone. `requires(method)` declares what EBANX needs on a rail
  *   beyond the catalog's `method.requires`, so the engine refuses a charge without it first.
  * - **Errors.** EBANX answers most errors with HTTP 200 and `status: "ERROR"` plus a documented
- *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (credentials) is `invalid_credentials` and a
- *   rail this account has not activated (`BP-CH-1`, `BP-DR-4`, `BP-DR-35`, `BP-DR-36`) is
- *   retryable, the next provider may serve the charge; every other code (missing or invalid buyer
- *   data, amount limits...) is final. The same codes under an HTTP 4xx are read the same way; HTTP
- *   5xx, 429, timeouts and network errors are retryable (`providers/kit/UpstreamHttp.ts`).
+ *   `status_code` (`Wire.verdictOf`): `BP-SA-*` (credentials) is `invalid_credentials` and, like a
+ *   rail this account has not activated (`BP-CH-1`, `BP-DR-4`, `BP-DR-35`, `BP-DR-36`),
+ *   `Misconfigured`: the next provider may serve the charge; every other code (missing or invalid
+ *   buyer data, amount limits...) is `Declined`. The same codes under an HTTP 4xx are read the same
+ *   way; HTTP 5xx, 429, timeouts and network errors are `Failed` or `OutcomeUnknown`
+ *   (`providers/kit/UpstreamHttp.ts`).
  * - **Idempotency.** `merchant_payment_code` (the engine's transaction id) is unique per account:
  *   a retry after a lost answer is refused `BP-DR-0` and the connector answers the payment EBANX
  *   holds, queried by that code. A refund carries `merchant_refund_code`, derived from the
@@ -127,14 +128,13 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       classify: (status, words) =>
         status >= 400 && status < 500 && status !== 429 && words.code?.startsWith("BP-") === true ? Wire.verdictOf(words.code) : undefined
     })
-    const { fail } = upstream
+    const { declined, malformed, misconfigured } = upstream
     const signer = credentials === undefined ? undefined : yield* Auth.make(credentials)
 
-    /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for what is retryable). */
+    /** EBANX's `ERROR` answer as a `ProviderError` (see the module comment for which reason). */
     const refused = (answer: Outcome) => {
       const code = upstream.clip(answer.status_code ?? "error")
-      const verdict = Wire.verdictOf(code)
-      return fail(verdict.retryable, verdict.reason, `EBANX refused ${code}: ${upstream.clip(answer.status_message ?? code)}`)
+      return upstream.of(Wire.verdictOf(code), `EBANX refused ${code}: ${upstream.clip(answer.status_message ?? code)}`)
     }
 
     /**
@@ -144,8 +144,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
      */
     const exchange = <A extends Outcome>(operation: string, path: string, body: Record<string, unknown>, schema: Schema.Codec<A, unknown>) =>
       Effect.gen(function*() {
-        if (signer === undefined) return yield* fail(true, "invalid_credentials", "EBANX: neither a JWS key nor an integration key is configured")
-        const signed = yield* signer.sign(body).pipe(Effect.mapError((why) => fail(true, "invalid_credentials", `EBANX: ${why}`)))
+        if (signer === undefined) return yield* misconfigured("invalid_credentials", "EBANX: neither a JWS key nor an integration key is configured")
+        const signed = yield* signer.sign(body).pipe(Effect.mapError((why) => misconfigured("invalid_credentials", `EBANX: ${why}`)))
         const request = HttpClientRequest.post(`${baseUrl}${path}`).pipe(
           HttpClientRequest.setHeaders(signed.headers),
           HttpClientRequest.bodyText(signed.text, "application/json"),
@@ -160,7 +160,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     const paymentOf = (answer: Wire.PaymentAnswer) =>
       answer.payment === undefined || answer.payment === null
-        ? Effect.fail(fail(true, "malformed_response", "EBANX answered without the payment"))
+        ? Effect.fail(malformed("EBANX answered without the payment"))
         : Effect.succeed({ payment: answer.payment, redirectUrl: answer.redirect_url ?? undefined })
 
     const query = (by: { readonly hash: string } | { readonly merchant_payment_code: string }) =>
@@ -175,7 +175,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
     const charge = Effect.fn("EbanxProvider.charge")(function*(request: ChargeRequest) {
       const rail = Rails.servedRailOf(request.method)
-      if (rail === undefined) return yield* fail(true, "method_not_served", `EBANX is not configured for ${request.method.id}`)
+      if (rail === undefined) return yield* misconfigured("method_not_served", `EBANX is not configured for ${request.method.id}`)
       const type = rail.paymentTypeCode
       const { payment, redirectUrl } = yield* call("charge", "/ws/direct", {
         operation: "request",
@@ -193,15 +193,15 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       }, Wire.PaymentAnswer).pipe(
         Effect.flatMap(paymentOf),
         Effect.catchIf(
-          (error: ProviderError) => error.reason === Wire.errorCodes.duplicate,
+          (error: ProviderError) => error.code === Wire.errorCodes.duplicate,
           () => query({ merchant_payment_code: request.transactionId })
         )
       )
-      if (payment.merchant_payment_code !== request.transactionId) return yield* fail(true, "malformed_response", "EBANX answered about another payment")
+      if (payment.merchant_payment_code !== request.transactionId) return yield* malformed("EBANX answered about another payment")
       const status = Wire.toUpdateStatus(payment)
-      if (status !== "pending" && status !== "completed") return yield* fail(false, "cancelled", "EBANX cancelled the payment")
+      if (status !== "pending" && status !== "completed") return yield* declined("cancelled", "EBANX cancelled the payment")
       const formUrl = payment[rail.page] ?? redirectUrl ?? Wire.pageFields.map((field) => payment[field]).find((url) => typeof url === "string")
-      if (formUrl === undefined || formUrl === null) return yield* fail(true, "malformed_response", "EBANX answered without a page for the buyer")
+      if (formUrl === undefined || formUrl === null) return yield* malformed("EBANX answered without a page for the buyer")
       const qrCode = payment.pix?.qr_code_value
       return {
         providerRef: payment.hash,
@@ -214,7 +214,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const status = Effect.fn("EbanxProvider.status")(function*(providerRef: string, transactionId: string) {
       const { payment } = yield* query({ hash: providerRef })
       if (payment.hash !== providerRef || payment.merchant_payment_code !== transactionId) {
-        return yield* fail(true, "malformed_response", "EBANX answered about another payment")
+        return yield* malformed("EBANX answered about another payment")
       }
       return update(payment)
     })
@@ -244,7 +244,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         : yield* lookUp
       if (found !== undefined && found !== null) return outcomeOf(found)
       if (answer.status !== "SUCCESS") return yield* refused(answer)
-      return yield* fail(true, "malformed_response", "EBANX answered without the refund")
+      return yield* malformed("EBANX answered without the refund")
     })
 
     /**
@@ -260,7 +260,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const updates: Array<ChargeUpdate> = []
         for (const hash of notification.hashes) {
           const { payment } = yield* query({ hash }).pipe(
-            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.reason}` }))
+            Effect.mapError((e) => new CallbackRejected({ reason: `EBANX could not confirm ${upstream.clip(hash)}: ${e.code}` }))
           )
           updates.push(notification.type === "refund" ? withRefunds(payment) : update(payment))
         }

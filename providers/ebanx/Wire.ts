@@ -21,6 +21,7 @@
 import { Schema } from "effect"
 import type { ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 import { statusOf } from "../kit/StatusMap.ts"
+import type { Verdict } from "../kit/UpstreamHttp.ts"
 
 /** EBANX's error codes the connector and its simulator use (README, "Errors"). */
 export const errorCodes = {
@@ -61,17 +62,17 @@ export const errorCodes = {
 } as const
 
 /**
- * What an EBANX error code means for the cascade (`retryable`: may the next provider try?).
- * A wrong key and a rail this account has not activated say nothing about the charge; every
- * other documented code (missing or invalid buyer data, amount limits, refund refusals) is about
- * the request itself and would be refused again.
+ * What an EBANX error code means for the cascade. A wrong key and a rail this account has not
+ * activated are `Misconfigured`: they say nothing about the charge, the next provider may try it;
+ * every other documented code (missing or invalid buyer data, amount limits, refund refusals) is
+ * about the request itself and would be refused again: `Declined`.
  */
-export const verdictOf = (code: string): { readonly retryable: boolean; readonly reason: string } =>
+export const verdictOf = (code: string): Verdict =>
   code.startsWith(errorCodes.credentialsPrefix)
-    ? { retryable: true, reason: "invalid_credentials" }
+    ? { reason: "Misconfigured", code: "invalid_credentials" }
     : (errorCodes.notActive as ReadonlyArray<string>).includes(code)
-    ? { retryable: true, reason: code }
-    : { retryable: false, reason: code }
+    ? { reason: "Misconfigured", code }
+    : { reason: "Declined", code }
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))

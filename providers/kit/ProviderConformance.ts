@@ -15,11 +15,12 @@
  * - a charge is accepted as `pending` or `completed`, with a provider reference and an
  *   `http(s)` payment form URL;
  * - the same idempotency key twice is one upstream charge (and one refund);
- * - a decline is a `ProviderError` with `retryable: false`; an unavailable upstream, and refused
- *   credentials, are `retryable: true` (`retryable` asks "may the next provider try this
- *   charge?": a decline would be declined there too; an outage or this provider's bad key says
- *   nothing about the charge); a retryable error without `outcomeUnknown` left no charge
- *   upstream (the cascade then tries the next provider, so a charge there would be a second);
+ * - a decline is a `ProviderError` of reason `Declined`, with the provider's code; an unavailable
+ *   upstream is `Failed` or `OutcomeUnknown`, and refused credentials `Misconfigured` or `Failed`
+ *   (the cascade's question "may the next provider try this charge?": a decline would be
+ *   declined there too; an outage or this provider's bad key says nothing about the charge); a
+ *   `Failed` or `Misconfigured` error left no charge upstream (the cascade then tries the next
+ *   provider, so a charge there would be a second);
  * - the status poll reflects a completion and a failure made upstream;
  * - a callback about a charge moved upstream is accepted and mapped to the upstream's status;
  *   an unreadable one is `CallbackRejected`, never a defect. Two schemes are known:
@@ -37,7 +38,7 @@
  *   (`RefundConformance.ts`).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { BigDecimal, Clock, Effect, Exit, Option, type Scope } from "effect"
+import { absurd, BigDecimal, Clock, Effect, Exit, Option, type Scope } from "effect"
 import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
 import * as Money from "../../core/Money.ts"
 import {
@@ -141,6 +142,24 @@ const expectProviderError = (exit: Exit.Exit<unknown, unknown>, providerId: stri
   return providerError
 }
 
+/**
+ * Whether the error lets the cascade try the next provider, and so must have left nothing
+ * upstream; `undefined` for an unknown outcome, which keeps the cascade on this provider.
+ */
+const cascades = (error: ProviderError): boolean | undefined => {
+  switch (error.reason._tag) {
+    case "Declined":
+      return false
+    case "Failed":
+    case "Misconfigured":
+      return true
+    case "OutcomeUnknown":
+      return undefined
+    default:
+      return absurd<never>(error.reason)
+  }
+}
+
 const expectRejected = (exit: Exit.Exit<unknown, unknown>) => {
   assert.isTrue(Exit.isFailure(exit), "expected the callback to be rejected")
   assert.instanceOf(errorOf(exit), CallbackRejected, "expected CallbackRejected (not a defect)")
@@ -223,29 +242,29 @@ export const providerConformance = <E>(
         assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 1)
       }))
 
-    test("charge: a decline is a ProviderError that is not retryable", (h) =>
+    test("charge: a decline is a ProviderError of reason Declined", (h) =>
       Effect.gen(function*() {
         const request = yield* h.arrangeDecline(h.chargeRequest(yield* freshTransactionId))
         const error = expectProviderError(yield* Effect.exit(h.provider.charge(request)), h.provider.id)
-        assert.isFalse(error.retryable)
-        assert.isAbove(error.reason.length, 0)
+        assert.strictEqual(error.reason._tag, "Declined")
+        assert.isAbove(error.code.length, 0)
       }))
 
-    test("charge: an unavailable upstream is a retryable ProviderError", (h) =>
+    test("charge: an unavailable upstream is a ProviderError that is not a decline", (h) =>
       Effect.gen(function*() {
         const request = yield* h.arrangeUnavailable(h.chargeRequest(yield* freshTransactionId))
         const error = expectProviderError(yield* Effect.exit(h.provider.charge(request)), h.provider.id)
-        assert.isTrue(error.retryable)
-        // Without `outcomeUnknown` the cascade tries the next provider: the upstream must hold nothing.
-        if (error.outcomeUnknown !== true) assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 0, "a definite failure left a charge")
+        assert.notStrictEqual(error.reason._tag, "Declined", "an outage says nothing about the charge")
+        // Unless the outcome is unknown the cascade tries the next provider: the upstream must hold nothing.
+        if (cascades(error) === true) assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 0, "a definite failure left a charge")
       }))
 
-    test("charge: refused credentials are a retryable ProviderError (the next provider may serve it)", (h) =>
+    test("charge: refused credentials are a ProviderError the next provider may serve", (h) =>
       Effect.gen(function*() {
         const request = h.chargeRequest(yield* freshTransactionId)
         const provider = h.providerWithInvalidCredentials
         const error = expectProviderError(yield* Effect.exit(provider.charge(request)), provider.id)
-        assert.isTrue(error.retryable)
+        assert.notStrictEqual(error.reason._tag, "Declined", "a bad key says nothing about the charge")
         assert.strictEqual(yield* h.upstreamCharges(request.transactionId), 0)
       }))
 

@@ -1,27 +1,27 @@
 /**
  * One upstream API call as every HTTP connector makes it: bounded by a timeout, answered 2xx and
- * decoded with Schema, or a `ProviderError` whose `retryable` answers the cascade's question "may
- * the next provider try this charge?". A connector builds the request (URL, authentication,
+ * decoded with Schema, or a `ProviderError` whose reason answers the cascade's questions "may the
+ * next provider try this charge?" and "may this one hold it?". A connector builds the request (URL, authentication,
  * signature, body) and hands it over; this module owns transport errors, timeouts, error
  * classification and keeping the connector's secrets out of error messages and logs.
  *
- * | upstream answer                                   | reason                          | retryable | outcome unknown |
- * |---------------------------------------------------|---------------------------------|-----------|-----------------|
- * | no answer within the timeout                      | `timeout`                       | yes       | yes             |
- * | connection refused, host not found, unusable URL  | `network_error`                 | yes       | no              |
- * | connection lost after it was made (reset...)      | `network_error`                 | yes       | yes             |
- * | 500, 502, 504                                     | `upstream_unavailable`          | yes       | yes             |
- * | 503                                               | `upstream_unavailable`          | yes       | no              |
- * | 429                                               | `rate_limited`                  | yes       | no              |
- * | 401 / 403                                         | `invalid_credentials`           | yes (*)   | no              |
- * | other 4xx                                         | the upstream's code, or `http_<status>` | no | no           |
- * | 2xx that does not decode, or 1xx/3xx              | `malformed_response`            | yes       | yes             |
+ * | upstream answer                                   | code                                    | reason           |
+ * |---------------------------------------------------|-----------------------------------------|------------------|
+ * | no answer within the timeout                      | `timeout`                               | `OutcomeUnknown` |
+ * | connection refused, host not found, unusable URL  | `network_error`                         | `Failed`         |
+ * | connection lost after it was made (reset...)      | `network_error`                         | `OutcomeUnknown` |
+ * | 500, 502, 504                                     | `upstream_unavailable`                  | `OutcomeUnknown` |
+ * | 503                                               | `upstream_unavailable`                  | `Failed`         |
+ * | 429                                               | `rate_limited`                          | `Failed`         |
+ * | 401 / 403                                         | `invalid_credentials`                   | `Misconfigured`  |
+ * | other 4xx                                         | the upstream's code, or `http_<status>` | `Declined`       |
+ * | 2xx that does not decode, or 1xx/3xx              | `malformed_response`                    | `OutcomeUnknown` |
  *
- * (*) Refused credentials are this provider's misconfiguration, not a verdict on the charge: the
- * next provider may well accept it. The reason tells operators what to fix. A connector whose
+ * Refused credentials are this provider's misconfiguration, not a verdict on the charge: the
+ * next provider may well accept it. The code tells operators what to fix. A connector whose
  * upstream says more (a documented error code that means "declined", say) passes `classify`.
  *
- * "Outcome unknown" (`ProviderError.outcomeUnknown`): the call may have taken effect upstream, so
+ * `OutcomeUnknown`: the call may have taken effect upstream, so
  * only the same call with the same idempotency key may follow it, never a call to another
  * provider. A 503 is a server that did not take the request (RFC 9110 15.6.4); a 500, a gateway's
  * 502 or 504, a lost connection or an unreadable 2xx may each hide a charge made. Every
@@ -30,7 +30,7 @@
 import { type BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
 import * as Money from "../../core/Money.ts"
-import { ProviderError } from "../../core/ports/PaymentProvider.ts"
+import { ProviderError, type ProviderFailure } from "../../core/ports/PaymentProvider.ts"
 
 /** What an error body said, as far as the connector could read it. */
 export interface UpstreamWords {
@@ -50,18 +50,59 @@ export interface UpstreamHttpOptions {
    * Overrides the table above for an answer the upstream documents otherwise; `undefined` keeps
    * the table's verdict.
    */
-  readonly classify?: ((status: number, words: UpstreamWords) => { readonly retryable: boolean; readonly reason: string } | undefined) | undefined
+  readonly classify?: ((status: number, words: UpstreamWords) => Verdict | undefined) | undefined
 }
 
-export interface UpstreamHttp {
+/** A connector's reading of an upstream answer: the reason, and the code to record. */
+export interface Verdict {
+  readonly reason: ProviderFailure["_tag"]
+  readonly code: string
+}
+
+/**
+ * The `ProviderError`s of one provider, one constructor per reason; `code` is the provider's own
+ * code or a word of ours (`method_not_served`), `message` is safe to log.
+ */
+export interface ProviderFailures {
+  readonly declined: (code: string, message: string) => ProviderError
+  readonly failed: (code: string, message: string) => ProviderError
+  readonly outcomeUnknown: (code: string, message: string) => ProviderError
+  readonly misconfigured: (code: string, message: string) => ProviderError
+  /**
+   * A 2xx the connector cannot use (about another order, without the buyer's page): code
+   * `malformed_response`, outcome unknown, since the call may have made something upstream.
+   */
+  readonly malformed: (message: string) => ProviderError
+  /** The error of a {@link Verdict}. */
+  readonly of: (verdict: Verdict, message: string) => ProviderError
+}
+
+/** The constructors of {@link ProviderFailures} for `providerId`. */
+export const failuresOf = (providerId: string): ProviderFailures => {
+  const declined = (code: string, message: string) => ProviderError.declined({ providerId, code, message })
+  const failed = (code: string, message: string) => ProviderError.failed({ providerId, code, message })
+  const outcomeUnknown = (code: string, message: string) => ProviderError.outcomeUnknown({ providerId, code, message })
+  const misconfigured = (code: string, message: string) => ProviderError.misconfigured({ providerId, code, message })
+  const byReason = { Declined: declined, Failed: failed, OutcomeUnknown: outcomeUnknown, Misconfigured: misconfigured } satisfies {
+    readonly [K in ProviderFailure["_tag"]]: (code: string, message: string) => ProviderError
+  }
+  return {
+    declined,
+    failed,
+    outcomeUnknown,
+    misconfigured,
+    malformed: (message) => outcomeUnknown("malformed_response", message),
+    of: (verdict, message) => byReason[verdict.reason](verdict.code, message)
+  }
+}
+
+export interface UpstreamHttp extends ProviderFailures {
   /** One call: `operation` names it in logs. */
   readonly call: <A>(
     operation: string,
     request: HttpClientRequest.HttpClientRequest,
     schema: Schema.Codec<A, unknown>
   ) => Effect.Effect<A, ProviderError>
-  /** A `ProviderError` of this provider. */
-  readonly fail: (retryable: boolean, reason: string, message: string) => ProviderError
   /** Upstream text made safe for our errors: short, one line, secrets replaced. */
   readonly clip: (text: string) => string
 }
@@ -106,31 +147,25 @@ export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, 
     const clip = (text: string) =>
       secrets.reduce((t, secret) => t.split(secret).join("[redacted]"), text).replace(/\s+/g, " ").slice(0, 200)
 
-    const fail = (retryable: boolean, reason: string, message: string) =>
-      new ProviderError({ providerId, retryable, reason, message, outcomeUnknown: reason === "malformed_response" || reason === "timeout" })
+    const failures = failuresOf(providerId)
 
-    const transportError = (error: HttpClientError.HttpClientError) =>
-      new ProviderError({
-        providerId,
-        retryable: true,
-        reason: "network_error",
-        message: `upstream unreachable (${error.reason._tag}${codeOf(error.reason.cause) === undefined ? "" : ` ${codeOf(error.reason.cause)}`})`,
-        outcomeUnknown: !sentNothing(error)
-      })
+    const transportError = (error: HttpClientError.HttpClientError) => {
+      const message = `upstream unreachable (${error.reason._tag}${codeOf(error.reason.cause) === undefined ? "" : ` ${codeOf(error.reason.cause)}`})`
+      return sentNothing(error) ? failures.failed("network_error", message) : failures.outcomeUnknown("network_error", message)
+    }
 
     const statusError = (status: number, text: string) => {
       const said = options.readError(text)
       const words = clip(said.message ?? said.code ?? "")
       const message = `upstream answered ${status}${words === "" ? "" : `: ${words}`}`
       const verdict = options.classify?.(status, said)
-      if (verdict !== undefined) return fail(verdict.retryable, clip(verdict.reason), message)
-      if (status >= 500) {
-        return new ProviderError({ providerId, retryable: true, reason: "upstream_unavailable", message, outcomeUnknown: status !== 503 })
-      }
-      if (status === 429) return fail(true, "rate_limited", message)
-      if (status === 401 || status === 403) return fail(true, "invalid_credentials", message)
-      if (status >= 400) return fail(false, clip(said.code ?? `http_${status}`), message)
-      return fail(true, "malformed_response", message)
+      if (verdict !== undefined) return failures.of({ reason: verdict.reason, code: clip(verdict.code) }, message)
+      if (status === 503) return failures.failed("upstream_unavailable", message)
+      if (status >= 500) return failures.outcomeUnknown("upstream_unavailable", message)
+      if (status === 429) return failures.failed("rate_limited", message)
+      if (status === 401 || status === 403) return failures.misconfigured("invalid_credentials", message)
+      if (status >= 400) return failures.declined(clip(said.code ?? `http_${status}`), message)
+      return failures.malformed(message)
     }
 
     const call = <A>(
@@ -143,21 +178,21 @@ export const make = (options: UpstreamHttpOptions): Effect.Effect<UpstreamHttp, 
         const text = yield* response.text.pipe(Effect.mapError(transportError))
         if (response.status < 200 || response.status >= 300) return yield* statusError(response.status, text)
         return yield* Schema.decodeUnknownEffect(Schema.fromJsonString(schema))(text).pipe(
-          Effect.mapError(() => fail(true, "malformed_response", `upstream answered ${response.status} with an unreadable body`))
+          Effect.mapError(() => failures.malformed(`upstream answered ${response.status} with an unreadable body`))
         )
       }).pipe(
         Effect.timeoutOrElse({
           duration: timeout,
-          orElse: () => Effect.fail(fail(true, "timeout", `no answer from upstream in ${Duration.format(timeout)}`))
+          orElse: () => Effect.fail(failures.outcomeUnknown("timeout", `no answer from upstream in ${Duration.format(timeout)}`))
         }),
         Effect.tapError((error) =>
           Effect.logDebug("upstream call failed").pipe(
-            Effect.annotateLogs({ provider: providerId, operation, reason: error.reason, retryable: error.retryable })
+            Effect.annotateLogs({ provider: providerId, operation, reason: error.code, failure: error.reason._tag })
           )
         )
       )
 
-    return { call, fail, clip } satisfies UpstreamHttp
+    return { ...failures, call, clip } satisfies UpstreamHttp
   })
 
 /** Drops `undefined` values, so a JSON body carries only what the buyer gave. */
@@ -188,4 +223,4 @@ export const jsonText = (value: unknown): string =>
     return text
   })
 
-export const UpstreamHttp = { make, jsonWords, defined, jsonText, JsonDecimal }
+export const UpstreamHttp = { make, failuresOf, jsonWords, defined, jsonText, JsonDecimal }

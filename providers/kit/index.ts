@@ -17,4 +17,4 @@ export {
   type SimulatorRequest
 } from "./SimulatorServer.ts"
 export { statusOf } from "./StatusMap.ts"
-export { UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords } from "./UpstreamHttp.ts"
+export { type ProviderFailures, UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords, type Verdict } from "./UpstreamHttp.ts"

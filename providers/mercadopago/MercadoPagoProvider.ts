@@ -9,18 +9,19 @@
  * - **Idempotency.** `POST /v1/payments` and `POST /v1/payments/{id}/refunds` carry
  *   `X-Idempotency-Key` = the engine's key, which stays the same across retries: Mercado Pago
  *   answers a repeated key with the payment (refund) it already made instead of a second one.
- * - **Declines.** A payment created `rejected` is a decline: `ProviderError` not retryable, with the
- *   `status_detail` as reason. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
- *   timeouts, network errors and refused credentials retryable; other 4xx not), except: `409`
+ * - **Declines.** A payment created `rejected` is a decline: `ProviderError` of reason `Declined`, with
+ *   the `status_detail` as code. Errors are classified by `providers/kit/UpstreamHttp.ts` (5xx,
+ *   429, timeouts and network errors `Failed` or `OutcomeUnknown`, refused credentials
+ *   `Misconfigured`; other 4xx `Declined`), except: `409`
  *   (the documented idempotency answer "The process has not been completed yet. Try again
  *   later."), `423` (key temporarily locked) and `424` (a dependency failed), which are not
- *   verdicts and are retryable (the same key asks again); and the documented errors that say this
+ *   verdicts and are `Failed` (the same key asks again); and the documented errors that say this
  *   ACCOUNT is misconfigured ("Invalid users involved": test and live credentials or users mixed;
- *   "Collector user without key enabled for QR render": no PIX key), retryable: another provider
- *   may serve the charge.
+ *   "Collector user without key enabled for QR render": no PIX key), `Misconfigured`: another
+ *   provider may serve the charge.
  * - **Buyer data.** Every rail needs `payer.email`; boleto also the CPF/CNPJ and the address
  *   (`payer.address`, BACEN rule 2024): `requires` says so, and a charge without them is refused
- *   before any call (retryable: another provider may not need them).
+ *   before any call (`Failed`: another provider may not need them).
  * - **Notifications** are signed but carry no status. `notification_url` is the engine's callback
  *   URL with `source_news=webhooks` (without it Mercado Pago also sends IPN notifications, which
  *   cannot be signed). `verifyCallback` checks `x-signature` (HMAC-SHA256 of
@@ -107,11 +108,11 @@ export const readError = (text: string): UpstreamWords => {
 const notYet: Readonly<Record<number, string>> = { 409: "in_progress", 423: "locked", 424: "failed_dependency" }
 
 export const classify = (status: number, words: UpstreamWords) => {
-  if (Object.hasOwn(notYet, status)) return { retryable: true, reason: notYet[status]! }
+  if (Object.hasOwn(notYet, status)) return { reason: "Failed", code: notYet[status]! } as const
   if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429) return undefined
   const message = (words.message ?? "").toLowerCase()
   const account = accountErrors.find((e) => e.code === words.code || (message !== "" && message.includes(e.words)))
-  return account === undefined ? undefined : { retryable: true, reason: account.reason }
+  return account === undefined ? undefined : { reason: "Misconfigured", code: account.reason } as const
 }
 
 /** `2026-05-25T13:01:08.000+00:00`: the documented format carries an explicit offset. */
@@ -157,7 +158,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       readError,
       classify
     })
-    const { fail } = upstream
+    const { declined, failed, malformed } = upstream
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
       upstream.call(operation, request.pipe(HttpClientRequest.bearerToken(options.accessToken), HttpClientRequest.acceptJson), schema)
     const paymentUrl = (id: string) => `${baseUrl}/v1/payments/${encodeURIComponent(id)}`
@@ -176,24 +177,24 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const rail = railOf(request.method)
       // Retryable: another provider may serve what this connector cannot.
       if (rail === undefined) {
-        return yield* fail(true, "unsupported_method", `Mercado Pago connector does not serve ${request.method.id}`)
+        return yield* failed("unsupported_method", `Mercado Pago connector does not serve ${request.method.id}`)
       }
       if (request.currency !== rail.currency) {
-        return yield* fail(true, "unsupported_currency", `${rail.paymentMethodId} is charged in ${rail.currency}`)
+        return yield* failed("unsupported_currency", `${rail.paymentMethodId} is charged in ${rail.currency}`)
       }
       const email = request.customer.email
       if (email === undefined || email.trim() === "") {
-        return yield* fail(true, "payer_email_required", "Mercado Pago requires payer.email")
+        return yield* failed("payer_email_required", "Mercado Pago requires payer.email")
       }
       const identification = identificationOf(rail.country, request.customer.documentId)
       const sameCountry = (request.customer.address?.country ?? "").toUpperCase() === rail.country
       const address = sameCountry ? addressOf(request.customer.address) : undefined
       if (rail.paymentMethodId === boletoPaymentMethodId) {
         if (!completeForBoleto(address)) {
-          return yield* fail(true, "payer_address_required", "Mercado Pago requires the payer's address for boleto")
+          return yield* failed("payer_address_required", "Mercado Pago requires the payer's address for boleto")
         }
         if (identification === undefined) {
-          return yield* fail(true, "payer_identification_required", "Mercado Pago requires the payer's CPF/CNPJ for boleto")
+          return yield* failed("payer_identification_required", "Mercado Pago requires the payer's CPF/CNPJ for boleto")
         }
       }
       // `transaction_amount` is a JSON number in major units. `JsonDecimal` writes the amount's
@@ -225,17 +226,17 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const providerRef = Wire.idText(payment.id)
       const echoed = payment.external_reference ?? undefined
       if (echoed !== undefined && echoed !== request.transactionId) {
-        return yield* fail(true, "malformed_response", "Mercado Pago answered about another payment")
+        return yield* malformed("Mercado Pago answered about another payment")
       }
       const status = Wire.toChargeStatus(payment.status, payment.status_detail)
       if (status === "failed" || status === "expired") {
         const reason = upstream.clip(payment.status_detail ?? payment.status)
-        return yield* fail(false, reason === "" ? "rejected" : reason, `Mercado Pago ${payment.status} payment ${providerRef}`)
+        return yield* declined(reason === "" ? "rejected" : reason, `Mercado Pago ${payment.status} payment ${providerRef}`)
       }
       const data = payment.point_of_interaction?.transaction_data
       const details = payment.transaction_details
       const formUrl = data?.ticket_url ?? details?.external_resource_url ?? undefined
-      if (formUrl === undefined) return yield* fail(true, "malformed_response", `payment ${providerRef} has no payment URL`)
+      if (formUrl === undefined) return yield* malformed(`payment ${providerRef} has no payment URL`)
       return {
         providerRef,
         status,
@@ -256,7 +257,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const updateOf = (providerRef: string, payment: Wire.Payment, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> =>
       Wire.idText(payment.id) !== providerRef ||
           (transactionId !== undefined && (payment.external_reference ?? transactionId) !== transactionId)
-        ? Effect.fail(fail(true, "malformed_response", "Mercado Pago answered about another payment"))
+        ? Effect.fail(malformed("Mercado Pago answered about another payment"))
         : Effect.succeed({
           providerRef,
           transactionId: transactionId ?? payment.external_reference ?? undefined,
@@ -296,7 +297,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const current = Wire.toRefundStatus(answered.status) === "pending"
         ? yield* call("refund.status", HttpClientRequest.get(`${refundsUrl}/${encodeURIComponent(providerRef)}`), Wire.Refund)
         : answered
-      if (Wire.idText(current.id) !== providerRef) return yield* fail(true, "malformed_response", "Mercado Pago answered about another refund")
+      if (Wire.idText(current.id) !== providerRef) return yield* malformed("Mercado Pago answered about another refund")
       const status = current.status ?? undefined
       return { providerRef, status: Wire.toRefundStatus(status), ...(status === undefined ? {} : { detail: status }) } satisfies RefundOutcome
     })
@@ -321,10 +322,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const type = notification.value.type
         if (type !== undefined && type !== "payment") return []
         const payment = yield* getPayment("notification.query", dataId).pipe(
-          Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.reason}` }))
+          Effect.mapError((error) => new CallbackRejected({ reason: `payment query failed: ${error.code}` }))
         )
         const update = yield* updateOf(dataId, payment).pipe(
-          Effect.mapError((error) => new CallbackRejected({ reason: error.reason }))
+          Effect.mapError((error) => new CallbackRejected({ reason: error.code }))
         )
         return [update]
       }).pipe(

@@ -24,7 +24,7 @@
  *   are created `rejected` (`rejected_by_bank`); `conflict` = `409` (the documented idempotency
  *   answer "The process has not been completed yet. Try again later.", cause `401001`); `locked` =
  *   `423`; `failed_dependency` = `424` (the SDK's classes for them: key temporarily locked and a
- *   dependency failed, both retryable); `echo` = every call is `400` with the request's
+ *   dependency failed, neither a verdict); `echo` = every call is `400` with the request's
  *   `Authorization` header in the error body (for the secret-leak test).
  * - `complete(id)` (`approved` / `accredited`), `fail(id, detail)` (`rejected`), `setStatus(id,
  *   status, detail?)` move a payment and POST its Webhooks notification to its `notification_url`

@@ -75,7 +75,7 @@ export const make = (options: ReportSourceOptions): Effect.Effect<ReportSource, 
     const format = mercadopagoReleaseReport(options.accountCurrency)
     const upstream = yield* UpstreamHttp.make({ providerId: options.id, secrets: [options.accessToken], timeout, readError })
     const unavailable = (reason: string) => new ReportUnavailable({ provider: options.id, reason })
-    const fromProvider = (e: ProviderError) => unavailable(`${e.reason}: ${e.message}`)
+    const fromProvider = (e: ProviderError) => unavailable(`${e.code}: ${e.message}`)
     const authorized = (request: HttpClientRequest.HttpClientRequest) =>
       request.pipe(HttpClientRequest.bearerToken(options.accessToken))
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>

@@ -13,8 +13,8 @@
  * - `code` = transaction id, `closed: true`, `metadata.transaction_id`, `ip` when known.
  *
  * Anything the engine did not give is left out, never sent empty. A value Pagar.me could not take
- * (a fraction of a centavo, an unreadable phone) is a `Failure` with the reason of a retryable
- * refusal: another provider may take the charge.
+ * (a fraction of a centavo, an unreadable phone) is a `Failure` with the code of a `Failed`
+ * error: another provider may take the charge.
  */
 import { Result } from "effect"
 import type { BuyerAddress, ChargeRequest } from "../../core/ports/PaymentProvider.ts"

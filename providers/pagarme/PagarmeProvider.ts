@@ -14,9 +14,9 @@
  *   order is first looked up by `code` (`GET /orders?code=`), so a retry days later (a recovery
  *   job) answers the order made then instead of making another. The provider reference is the CHARGE id
  *   (`ch_...`): status and refunds are per charge.
- * - **Errors.** `401` (bad key) is `invalid_credentials`, retryable; `422` (contract validation,
- *   `errors` by field) and `412` (business validation) are final, the reason naming the first
- *   field; an order answered `failed` is a decline (final, reason from the gateway's words).
+ * - **Errors.** `401` (bad key) is `invalid_credentials`, `Misconfigured`; `422` (contract
+ *   validation, `errors` by field) and `412` (business validation) are `Declined`, the code naming
+ *   the first field; an order answered `failed` is a decline (code from the gateway's words).
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
  *   engine's refund id, `Idempotency-Key` = the refund's key (Pagar.me documents the key for
  *   orders only, so nothing relies on it). Pagar.me documents no lookup of a refund by our
@@ -25,7 +25,7 @@
  *   transaction's id once known. Marked with an id: answered as it stands, never asked again.
  *   Marked `asked`: the charge's transactions are looked up first, and a refund transaction of
  *   the amount (`pending_refund` / `refunded`) no other marker claims is this one; only when
- *   there is none is the `DELETE` sent again (two such: retryable `refund_ambiguous`). Once the
+ *   there is none is the `DELETE` sent again (two such: `Failed` `refund_ambiguous`). Once the
  *   `DELETE` made a refund, whatever fails after it (the marker, the read) answers it `pending`
  *   (or as the `DELETE` answered it), never a refusal: the engine asks again later.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
@@ -110,7 +110,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       readError
     })
     const verifier = yield* Notifications.make({ jwksUrl: options.jwksUrl ?? Wire.defaultJwksUrl, timeoutMs })
-    const { fail } = upstream
+    const { declined, failed, malformed } = upstream
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
       upstream.call(operation, request.pipe(HttpClientRequest.basicAuth(options.secretKey, ""), HttpClientRequest.acceptJson), schema)
     const chargeUrl = (id: string) => `${baseUrl}/charges/${encodeURIComponent(id)}`
@@ -121,12 +121,12 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const charge = Effect.fn("PagarmeProvider.charge")(function*(request: ChargeRequest) {
       const rail = Rails.railOf(request.method)
       // Retryable: another provider may serve what this connector cannot.
-      if (rail === undefined) return yield* fail(true, "unsupported_method", `Pagar.me connector does not serve ${request.method.id}`)
+      if (rail === undefined) return yield* failed("unsupported_method", `Pagar.me connector does not serve ${request.method.id}`)
       if (request.currency !== rail.currency) {
-        return yield* fail(true, "unsupported_currency", `${rail.paymentMethod} is charged in ${rail.currency}`)
+        return yield* failed("unsupported_currency", `${rail.paymentMethod} is charged in ${rail.currency}`)
       }
       const built = orderBodyOf(rail, request, yield* Effect.clockWith((clock) => clock.currentTimeMillis))
-      if (built._tag === "Failure") return yield* fail(true, built.failure.reason, built.failure.message)
+      if (built._tag === "Failure") return yield* failed(built.failure.reason, built.failure.message)
       // The key is kept 24 hours only: an order made earlier for this transaction is found by its
       // `code` first, so a retry after that (a recovery job) is never a second order.
       const existing = yield* call(
@@ -144,18 +144,18 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         Wire.Order
       ))
       if (order.code !== undefined && order.code !== null && order.code !== request.transactionId) {
-        return yield* fail(true, "malformed_response", "Pagar.me answered about another order")
+        return yield* malformed("Pagar.me answered about another order")
       }
       const created = order.charges?.[0]
       const transaction = created?.last_transaction ?? undefined
       if (order.status === "failed" || (created !== undefined && Wire.toChargeStatus(created) === "failed")) {
         const words = transaction?.gateway_response?.errors?.[0]?.message ?? transaction?.status ?? "failed"
-        return yield* fail(false, upstream.clip(words) || "failed", `Pagar.me refused order ${order.id}`)
+        return yield* declined(upstream.clip(words) || "failed", `Pagar.me refused order ${order.id}`)
       }
-      if (created === undefined) return yield* fail(true, "malformed_response", `order ${order.id} has no charge`)
+      if (created === undefined) return yield* malformed(`order ${order.id} has no charge`)
       const formUrl = rail.paymentMethod === "pix" ? transaction?.qr_code_url : transaction?.url ?? transaction?.pdf
       if (formUrl === undefined || formUrl === null || !/^https?:\/\/\S+$/.test(formUrl)) {
-        return yield* fail(true, "malformed_response", `charge ${created.id} has no payment URL`)
+        return yield* malformed(`charge ${created.id} has no payment URL`)
       }
       return {
         providerRef: created.id,
@@ -180,7 +180,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const updateOf = (providerRef: string, charge: Wire.Charge, transactionId?: string): Effect.Effect<ChargeUpdate, ProviderError> => {
       const echoed = charge.order?.code ?? undefined
       return charge.id !== providerRef || (transactionId !== undefined && echoed !== undefined && echoed !== transactionId)
-        ? Effect.fail(fail(true, "malformed_response", "Pagar.me answered about another charge"))
+        ? Effect.fail(malformed("Pagar.me answered about another charge"))
         : Effect.succeed({
           providerRef,
           transactionId: transactionId ?? echoed,
@@ -208,7 +208,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /**
      * Writes the refund's marker and reads it back. Two refunds of one charge marking at once can
      * overwrite each other's metadata, so the write is merged and checked again; failing that, the
-     * call fails retryable.
+     * call fails (`Failed`: asked again later).
      */
     const mark = (chargeId: string, marker: string, value: string) =>
       Effect.gen(function*() {
@@ -225,7 +225,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         }
         const last = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(chargeId)), Wire.Charge)
         if (last.metadata?.[marker] !== value) {
-          return yield* fail(true, "refund_marker_lost", `the refund marker of ${chargeId} could not be kept`)
+          return yield* failed("refund_marker_lost", `the refund marker of ${chargeId} could not be kept`)
         }
       })
 
@@ -241,7 +241,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         return { providerRef: transaction.id, status: Wire.toRefundStatus(now?.status) } satisfies RefundOutcome
       }).pipe(
         Effect.catch((error) =>
-          Effect.logWarning(`Pagar.me refund ${transaction.id}: held, its marker or read failed (${error.reason}); asked again later`).pipe(
+          Effect.logWarning(`Pagar.me refund ${transaction.id}: held, its marker or read failed (${error.code}); asked again later`).pipe(
             Effect.as({ providerRef: transaction.id, status: Wire.toRefundStatus(transaction.status) } satisfies RefundOutcome)
           )
         )
@@ -250,7 +250,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     /**
      * The charge's refund that an earlier, unanswered `DELETE` of this refund made, if any: a
      * refund transaction (`pending_refund` or `refunded`: money leaving) of the same amount that
-     * no other refund's marker claims. More than one such is ambiguous: retryable, never a guess.
+     * no other refund's marker claims. More than one such is ambiguous: `Failed`, never a guess.
      * One that failed is not looked for: asking again cannot pay the buyer twice.
      */
     const earlierRefund = (charge: Wire.Charge, centavos: number) =>
@@ -261,7 +261,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           (t.status === "pending_refund" || t.status === "refunded")
         )
         if (candidates.length > 1) {
-          return yield* fail(true, "refund_ambiguous", `charge ${charge.id} holds ${candidates.length} unclaimed refunds of this amount`)
+          return yield* failed("refund_ambiguous", `charge ${charge.id} holds ${candidates.length} unclaimed refunds of this amount`)
         }
         return candidates[0]
       })
@@ -269,7 +269,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const refund = Effect.fn("PagarmeProvider.refund")(function*(request: RefundRequest) {
       const centavos = Rails.toCentavos(request.amount)
       if (Option.isNone(centavos) || centavos.value <= 0) {
-        return yield* fail(false, "invalid_amount", "a refund is a positive amount in whole centavos")
+        return yield* declined("invalid_amount", "a refund is a positive amount in whole centavos")
       }
       const marker = refundMarkerOf(request.refundId)
       const before = yield* call("refund.marker", HttpClientRequest.get(chargeUrl(request.providerRef)), Wire.Charge)
@@ -297,10 +297,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       const transaction = answered.last_transaction ?? undefined
       const refundRef = transaction?.id ?? undefined
       if (answered.id !== request.providerRef || transaction === undefined || refundRef === undefined || refundRef === null) {
-        return yield* fail(true, "malformed_response", "Pagar.me's refund answer names no refund transaction")
+        return yield* malformed("Pagar.me's refund answer names no refund transaction")
       }
       if (Wire.toRefundStatus(transaction.status) === "failed") {
-        return yield* fail(false, upstream.clip(transaction.status ?? "refund_failed"), `Pagar.me refused the refund of ${answered.id}`)
+        return yield* declined(upstream.clip(transaction.status ?? "refund_failed"), `Pagar.me refused the refund of ${answered.id}`)
       }
       return yield* heldRefund(request.providerRef, marker, { ...transaction, id: refundRef })
     })
@@ -321,7 +321,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
           )
           return refunds.length === 0 ? {} : { refunds }
         }),
-        Effect.catch((error) => Effect.as(Effect.logWarning(`Pagar.me charge ${chargeId}: its transactions could not be read (${error.reason})`), {}))
+        Effect.catch((error) => Effect.as(Effect.logWarning(`Pagar.me charge ${chargeId}: its transactions could not be read (${error.code})`), {}))
       )
 
     const verifyCallback = (headers: Readonly<Record<string, string | undefined>>, rawBody: string) =>
@@ -339,9 +339,9 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         const updates: Array<ChargeUpdate> = []
         for (const chargeId of chargeIds) {
           const charge = yield* getCharge("notification.query", chargeId).pipe(
-            Effect.mapError((error) => new CallbackRejected({ reason: `charge query failed: ${error.reason}` }))
+            Effect.mapError((error) => new CallbackRejected({ reason: `charge query failed: ${error.code}` }))
           )
-          const update = yield* updateOf(chargeId, charge).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.reason })))
+          const update = yield* updateOf(chargeId, charge).pipe(Effect.mapError((error) => new CallbackRejected({ reason: error.code })))
           updates.push({ ...update, ...(yield* refundsNow(chargeId)) })
         }
         return updates

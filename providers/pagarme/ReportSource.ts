@@ -67,7 +67,7 @@ export const make = (options: ReportSourceOptions): Effect.Effect<ReportSource, 
       readError: UpstreamHttp.jsonWords("code", "message")
     })
     const unavailable = (reason: string) => new ReportUnavailable({ provider: options.id, reason })
-    const fromProvider = (e: ProviderError) => unavailable(`${e.reason}: ${e.message}`)
+    const fromProvider = (e: ProviderError) => unavailable(`${e.code}: ${e.message}`)
     const basic = `Basic ${Buffer.from(`${Redacted.value(options.secretKey)}:`).toString("base64")}`
 
     const page = (query: URLSearchParams) =>

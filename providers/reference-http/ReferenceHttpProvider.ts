@@ -9,8 +9,9 @@
  *   same charge or refund, so a retry after a lost answer never creates a second charge. The
  *   plugin itself does not retry: the engine's cascade decides what happens next.
  * - **Errors** are `ProviderError`, classified by `providers/kit/UpstreamHttp.ts` (5xx, 429,
- *   timeouts, network errors and refused credentials retryable; other 4xx, e.g. 402 declined or 422
- *   invalid document, not), with the upstream's `error` code as the reason. The plugin itself
+ *   timeouts and network errors `Failed` or `OutcomeUnknown`, refused credentials `Misconfigured`;
+ *   other 4xx, e.g. 402 declined or 422 invalid document, `Declined`), with the upstream's `error`
+ *   code as the code. The plugin itself
  *   does not retry: the engine's cascade decides what happens next.
  * - **Callbacks.** The upstream POSTs `{ id, reference, status, reason? }` (or an array of them)
  *   signed `x-upstream-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the
@@ -75,7 +76,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       timeout: Duration.millis(options.timeoutMs ?? defaultTimeoutMs),
       readError: UpstreamHttp.jsonWords("error", "message")
     })
-    const { fail } = upstream
+    const { malformed } = upstream
     /** One upstream call, authenticated with the API key. */
     const call = <A>(operation: string, request: HttpClientRequest.HttpClientRequest, schema: Schema.Codec<A, unknown>) =>
       upstream.call(operation, request.pipe(HttpClientRequest.bearerToken(options.apiKey), HttpClientRequest.acceptJson), schema)
@@ -123,7 +124,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       )
       // Only the charge asked about may speak: an answer about another one changes nothing.
       if (state.id !== providerRef || (state.reference !== undefined && state.reference !== transactionId)) {
-        return yield* fail(true, "malformed_response", "upstream answered about another charge")
+        return yield* malformed("upstream answered about another charge")
       }
       return {
         providerRef,

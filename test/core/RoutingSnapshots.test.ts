@@ -27,7 +27,7 @@ const upstream = (id: string, state: { failing: boolean }): PaymentProvider => (
   charge: (request) =>
     Effect.suspend(() =>
       state.failing
-        ? Effect.fail(new ProviderError({ providerId: id, retryable: true, reason: "upstream_unavailable", message: "down" }))
+        ? Effect.fail(ProviderError.failed({ providerId: id, code: "upstream_unavailable", message: "down" }))
         : Effect.succeed({ providerRef: `${id}_${request.idempotencyKey}`, status: "pending" as const, paymentFormUrl: "", paymentData: {} })
     ),
   status: (providerRef) => Effect.succeed({ providerRef, status: "pending" }),

@@ -150,7 +150,7 @@ console.log("RESULT " + JSON.stringify({
   me: [me.status, ((await me.json()) as { id: string }).id === merchant.id],
   payment: [created.status, payment.status, payment.transactionId.startsWith("TXN")],
   webhook: [(await verifyWebhook(body, header, "whsec_embedder")).valid, (await verifyWebhook(body + " ", header, "whsec_embedder")).reason],
-  providerError: new ProviderError({ providerId: "x", reason: "declined", message: "no", retryable: false })._tag,
+  providerError: ProviderError.declined({ providerId: "x", code: "declined", message: "no" })._tag,
   deepImport
 }))
 await api.dispose()

@@ -20,8 +20,9 @@ import * as Wire from "../../providers/conekta/Wire.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
 import * as Docs from "./fixtures/conekta/docs.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const requestOn = (provider: PaymentProvider, transactionId: string, overrides: Partial<ChargeRequest> = {}): ChargeRequest => ({
   ...defaultChargeRequest(provider, oxxo, transactionId),

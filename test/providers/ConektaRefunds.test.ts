@@ -14,8 +14,9 @@ import * as Money from "../../core/Money.ts"
 import type { ChargeRequest, PaymentProvider, RefundRequest } from "../../core/ports/PaymentProvider.ts"
 import { oxxo, privateKey, setup } from "../../providers/conekta/ConformanceHarness.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const requestOn = (provider: PaymentProvider, transactionId: string, amount: string): ChargeRequest => ({
   ...defaultChargeRequest(provider, oxxo, transactionId),

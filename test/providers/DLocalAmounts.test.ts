@@ -14,8 +14,9 @@ import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts
 import { credentials, Live, optionsFor } from "../../providers/dlocal/ConformanceHarness.ts"
 import { make } from "../../providers/dlocal/DLocalProvider.ts"
 import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 describe("dLocal amount decimals", () => {
   it.live("a COP amount with cents is refused before any call; a whole one is sent as an integer", () =>

@@ -15,8 +15,9 @@ import { credentials, Live, optionsFor } from "../../providers/dlocal/Conformanc
 import { make } from "../../providers/dlocal/DLocalProvider.ts"
 import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
 import * as Rails from "../../providers/dlocal/Rails.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 describe("dLocal payer fields", () => {
   it.live("a field the engine does not know is left out of the payer, never sent as an empty string", () =>

@@ -20,8 +20,9 @@ import * as Rails from "../../providers/dlocal/Rails.ts"
 import { notificationHeaders } from "../../providers/dlocal/SimulatorSigning.ts"
 import * as Wire from "../../providers/dlocal/Wire.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const setup = (overrides: Parameters<typeof optionsFor>[1] = {}, slowMs?: number) =>
   Effect.gen(function*() {

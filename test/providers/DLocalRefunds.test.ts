@@ -23,8 +23,9 @@ import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts
 import { credentials, Live, optionsFor } from "../../providers/dlocal/ConformanceHarness.ts"
 import { make } from "../../providers/dlocal/DLocalProvider.ts"
 import { DLocalSimulator } from "../../providers/dlocal/DLocalSimulator.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = (exit: Exit.Exit<unknown, ProviderError>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const setup = (overrides: Parameters<typeof optionsFor>[1] = {}, slowMs?: number) =>
   Effect.gen(function*() {

@@ -17,8 +17,9 @@ import { EbanxSimulator } from "../../providers/ebanx/EbanxSimulator.ts"
 import * as Rails from "../../providers/ebanx/Rails.ts"
 import * as Wire from "../../providers/ebanx/Wire.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, unknown>) => Option.getOrUndefined(Exit.findErrorOption(exit)) as ProviderError | undefined
+const errorOf = (exit: Exit.Exit<unknown, unknown>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)) as ProviderError | undefined)
 
 const boleto = findMethod("1002")!
 const address = { street: "Rua E", number: "1040", complement: "apto 12", district: "Centro", city: "Curitiba", state: "PR", postalCode: "82530000", country: "BR" }

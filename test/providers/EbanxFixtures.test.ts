@@ -16,6 +16,7 @@ import { jwsHeader } from "../../providers/ebanx/Auth.ts"
 import { make } from "../../providers/ebanx/EbanxProvider.ts"
 import { EbanxSimulator } from "../../providers/ebanx/EbanxSimulator.ts"
 import * as Wire from "../../providers/ebanx/Wire.ts"
+import { view } from "./Verdict.ts"
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/ebanx/${name}`, import.meta.url), "utf8"))
 const sdk = fixture("sdk-benjamin-answers.json") as {
@@ -91,6 +92,6 @@ describe("EBANX fixtures from the SDK and the documentation", () => {
       const { provider, sim } = yield* setup
       yield* sim.answerNext("/ws/direct", docs.error.answer)
       const exit = yield* Effect.exit(provider.charge(defaultChargeRequest(provider, findMethod("1001")!, "TXN-DOC-ERR")))
-      assert.deepInclude(Option.getOrUndefined(Exit.findErrorOption(exit)), { reason: "invalid_credentials", retryable: true })
+      assert.deepInclude(view(Option.getOrUndefined(Exit.findErrorOption(exit))), { reason: "invalid_credentials", retryable: true })
     }).pipe(Effect.provide(Live)))
 })

@@ -17,10 +17,14 @@ import { integrationKey, Live, optionsFor, pix } from "../../providers/ebanx/Con
 import { dueDateOf, make, refundCodeOf } from "../../providers/ebanx/EbanxProvider.ts"
 import { EbanxSimulator } from "../../providers/ebanx/EbanxSimulator.ts"
 import * as Rails from "../../providers/ebanx/Rails.ts"
-import * as Wire from "../../providers/ebanx/Wire.ts"
+import * as EbanxWire from "../../providers/ebanx/Wire.ts"
 import { withSecretScrub } from "../support/SecretScrub.ts"
+import { verdictView, view } from "./Verdict.ts"
 
-const errorOf = (exit: Exit.Exit<unknown, ProviderError | CallbackRejected>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+/** The wire module, its verdicts read in the terms the assertions use (`Verdict.ts`). */
+const Wire = { ...EbanxWire, verdictOf: (code: string) => verdictView(EbanxWire.verdictOf(code)) }
+
+const errorOf = (exit: Exit.Exit<unknown, ProviderError | CallbackRejected>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const setup = (overrides: Parameters<typeof optionsFor>[1] = {}, slowMs?: number) =>
   Effect.gen(function*() {

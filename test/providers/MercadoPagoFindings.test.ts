@@ -17,8 +17,9 @@ import { boleto, Live, optionsFor, oxxo, pix, pse, setup, webhookSecret } from "
 import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
 import * as Wire from "../../providers/mercadopago/Wire.ts"
 import * as Docs from "./fixtures/mercadopago/docs.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const address: BuyerAddress = {
   street: "Av. das Nações Unidas",

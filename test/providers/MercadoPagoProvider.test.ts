@@ -27,8 +27,9 @@ import {
 import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
 import * as Wire from "../../providers/mercadopago/Wire.ts"
+import { view } from "./Verdict.ts"
 
-const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const requestOn = (provider: PaymentProvider, transactionId: string, overrides: Partial<ChargeRequest> = {}): ChargeRequest => ({
   ...defaultChargeRequest(provider, pix, transactionId),

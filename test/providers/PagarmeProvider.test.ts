@@ -6,12 +6,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect, Exit, Option, Schema } from "effect"
 import * as Money from "../../core/Money.ts"
-import { CallbackRejected, type ProviderError, type RefundRequest } from "../../core/ports/PaymentProvider.ts"
+import { CallbackRejected, type RefundRequest } from "../../core/ports/PaymentProvider.ts"
 import { boleto, chargeRequestFor, pix, secretKey, setup, visa } from "../../providers/pagarme/ConformanceHarness.ts"
 import * as Wire from "../../providers/pagarme/Wire.ts"
 import * as Docs from "./fixtures/pagarme/docs.ts"
+import { type ProviderErrorView, view } from "./Verdict.ts"
 
-const failure = (exit: Exit.Exit<unknown, unknown>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const failure = (exit: Exit.Exit<unknown, unknown>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const refundOf = (transactionId: string, providerRef: string, n: number, amount: string): RefundRequest => ({
   transactionId,
@@ -52,7 +53,7 @@ describe("Pagar.me connector", () => {
       const { provider, sim } = yield* setup()
       const request = chargeRequestFor(provider, boleto)("TXN-PGM-BOLETO")
       const { address: _address, ...withoutAddress } = request.customer
-      const refused = failure(yield* Effect.exit(provider.charge({ ...request, customer: withoutAddress }))) as ProviderError
+      const refused = failure(yield* Effect.exit(provider.charge({ ...request, customer: withoutAddress }))) as ProviderErrorView
       assert.deepStrictEqual([refused.reason, refused.retryable], ["payer_address_required", true])
       assert.strictEqual(sim.requests.length, 0)
       const accepted = yield* provider.charge(request)
@@ -152,7 +153,7 @@ describe("Pagar.me connector", () => {
       const { provider, sim } = yield* setup({ timeoutMs: 300 }, 800)
       const request = chargeRequestFor(provider)("TXN-PGM-LOST")
       yield* sim.setMode("slow_writes")
-      const lost = failure(yield* Effect.exit(provider.charge(request))) as ProviderError
+      const lost = failure(yield* Effect.exit(provider.charge(request))) as ProviderErrorView
       assert.deepStrictEqual([lost.reason, lost.retryable], ["timeout", true])
       yield* sim.setMode("ok")
       const retried = yield* provider.charge(request)
@@ -179,7 +180,7 @@ describe("Pagar.me connector", () => {
       yield* sim.complete(accepted.providerRef)
       const request = refundOf("TXN-PGM-LOSTR", accepted.providerRef, 1, "3")
       yield* sim.setMode("slow_cancels")
-      const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
+      const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderErrorView
       assert.strictEqual(lost.reason, "timeout")
       // The DELETE reached Pagar.me: the refund exists, its marker does not.
       assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.filter((t) => t.kind === "refund").length, 1)
@@ -196,7 +197,7 @@ describe("Pagar.me connector", () => {
       yield* sim.dropCallbacks(true)
       const accepted = yield* provider.charge(chargeRequestFor(provider, boleto)("TXN-PGM-RB"))
       yield* sim.complete(accepted.providerRef)
-      const refused = failure(yield* Effect.exit(provider.refund(refundOf("TXN-PGM-RB", accepted.providerRef, 1, "10")))) as ProviderError
+      const refused = failure(yield* Effect.exit(provider.refund(refundOf("TXN-PGM-RB", accepted.providerRef, 1, "10")))) as ProviderErrorView
       assert.isFalse(refused.retryable)
       assert.strictEqual(refused.reason, "invalid:bank_account")
     }))
@@ -249,7 +250,7 @@ describe("Pagar.me connector", () => {
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       yield* sim.setMode("echo")
-      const error = failure(yield* Effect.exit(provider.charge(chargeRequestFor(provider)("TXN-PGM-ECHO")))) as ProviderError
+      const error = failure(yield* Effect.exit(provider.charge(chargeRequestFor(provider)("TXN-PGM-ECHO")))) as ProviderErrorView
       assert.include(error.message, "rejected")
       for (const secret of [secretKey, Buffer.from(`${secretKey}:`).toString("base64")]) {
         assert.notInclude(error.message, secret)
@@ -266,7 +267,7 @@ describe("Pagar.me connector", () => {
       yield* provider.refund(refundOf("TXN-PGM-CENT", accepted.providerRef, 1, "0.1"))
       assert.strictEqual(sim.charges.get(accepted.providerRef)!.transactions.at(-1)!.amount, 10)
       const calls = sim.requests.length
-      const odd = failure(yield* Effect.exit(provider.refund({ ...refundOf("TXN-PGM-CENT", accepted.providerRef, 2, "0.1"), amount: BigDecimal.fromStringUnsafe("0.001") }))) as ProviderError
+      const odd = failure(yield* Effect.exit(provider.refund({ ...refundOf("TXN-PGM-CENT", accepted.providerRef, 2, "0.1"), amount: BigDecimal.fromStringUnsafe("0.001") }))) as ProviderErrorView
       assert.deepStrictEqual([odd.reason, odd.retryable], ["invalid_amount", false])
       assert.strictEqual(sim.requests.length, calls)
     }))

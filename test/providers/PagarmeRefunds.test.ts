@@ -7,11 +7,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import * as Money from "../../core/Money.ts"
-import type { ProviderError, RefundRequest } from "../../core/ports/PaymentProvider.ts"
+import type { RefundRequest } from "../../core/ports/PaymentProvider.ts"
 import { chargeRequestFor, setup } from "../../providers/pagarme/ConformanceHarness.ts"
 import type { Fault } from "../../providers/pagarme/PagarmeSimulator.ts"
+import { type ProviderErrorView, view } from "./Verdict.ts"
 
-const failure = (exit: Exit.Exit<unknown, unknown>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const failure = (exit: Exit.Exit<unknown, unknown>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 const refundOf = (transactionId: string, providerRef: string, amount: string): RefundRequest => ({
   transactionId,
@@ -77,7 +78,7 @@ describe("Pagar.me refunds with an unknown outcome", () => {
       const { chargeId, provider, refundsAt, sim } = yield* paidPix("TXN-PGM-LOSTKEY", { timeoutMs: 300 }, 800)
       const request = refundOf("TXN-PGM-LOSTKEY", chargeId, "3")
       yield* sim.setMode("slow_cancels")
-      const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
+      const lost = failure(yield* Effect.exit(provider.refund(request))) as ProviderErrorView
       assert.deepStrictEqual([lost.reason, lost.retryable], ["timeout", true])
       assert.strictEqual(refundsAt().length, 1)
       yield* sim.setMode("ok")
@@ -97,7 +98,7 @@ describe("Pagar.me refunds with an unknown outcome", () => {
       yield* Effect.exit(provider.refund({ ...request, refundId: "TXN-PGM-AMBIG-R2", idempotencyKey: "TXN-PGM-AMBIG-R2:pagarme" }))
       yield* sim.setMode("ok")
       assert.strictEqual(refundsAt().length, 2)
-      const refused = failure(yield* Effect.exit(provider.refund(request))) as ProviderError
+      const refused = failure(yield* Effect.exit(provider.refund(request))) as ProviderErrorView
       assert.deepStrictEqual([refused.reason, refused.retryable], ["refund_ambiguous", true])
       assert.strictEqual(refundsAt().length, 2)
     }))

@@ -19,6 +19,7 @@ import { apiKey, callbackSecret, Crypto, Live, optionsFor, pix, setup } from "..
 import { ReferenceHttpProvider } from "../../providers/reference-http/ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "../../providers/reference-http/UpstreamSimulator.ts"
 import * as Wire from "../../providers/reference-http/Wire.ts"
+import { view } from "./Verdict.ts"
 
 
 
@@ -26,7 +27,7 @@ import * as Wire from "../../providers/reference-http/Wire.ts"
 const chargeOn = (provider: PaymentProvider, transactionId: string) =>
   provider.charge(defaultChargeRequest(provider, pix, transactionId))
 
-const errorOf = <E>(exit: Exit.Exit<unknown, E>) => Option.getOrUndefined(Exit.findErrorOption(exit))
+const errorOf = <E>(exit: Exit.Exit<unknown, E>) => view(Option.getOrUndefined(Exit.findErrorOption(exit)))
 
 describe("ReferenceHttpProvider", () => {
   it.live("a timed-out charge is retryable; its retry carries the same Idempotency-Key and is one charge", () =>

@@ -199,9 +199,15 @@ export class ProviderDouble {
     return { providerRef: charge.providerRef, status, paymentFormUrl: "", paymentData: {} }
   }
 
-  /** A timeout is an answer about nothing (`outcomeUnknown`); an outage refused the call. */
-  private error(reason: string, retryable: boolean) {
-    return new ProviderError({ providerId: this.id, retryable, reason, message: reason, outcomeUnknown: reason === "timeout" })
+  /** A timeout is an answer about nothing (`OutcomeUnknown`); an outage refused the call (`Failed`). */
+  private timeout() {
+    return ProviderError.outcomeUnknown({ providerId: this.id, code: "timeout", message: "timeout" })
+  }
+  private unavailable() {
+    return ProviderError.failed({ providerId: this.id, code: "unavailable", message: "unavailable" })
+  }
+  private declined(code: string) {
+    return ProviderError.declined({ providerId: this.id, code, message: code })
   }
 
   private refundedOf(chargeRef: string) {
@@ -216,7 +222,7 @@ export class ProviderDouble {
         this.count("charge asked again with its key")
         if (this.random.chance(this.faults.lostAnswer)) {
           this.count("charge answer lost")
-          return Effect.fail(this.error("timeout", true))
+          return Effect.fail(this.timeout())
         }
         return Effect.succeed(this.answer(existing))
       }
@@ -229,9 +235,9 @@ export class ProviderDouble {
       this.count(`charge ${fault}`)
       if (fault === "decline") {
         this.told.say(request.transactionId, "declined")
-        return Effect.fail(this.error("declined", false))
+        return Effect.fail(this.declined("declined"))
       }
-      if (fault === "outage") return Effect.fail(this.error("unavailable", true))
+      if (fault === "outage") return Effect.fail(this.unavailable())
       const charge: UpstreamCharge = existing ?? {
         upstreamKey: request.idempotencyKey,
         transactionId: request.transactionId,
@@ -247,7 +253,7 @@ export class ProviderDouble {
       this.byRef.set(charge.providerRef, charge)
       // A few scheduler turns inside the call: a crash may land between the charge and its answer.
       const turns = Effect.forEach(Array.from({ length: this.random.int(4) }), () => Effect.yieldNow, { discard: true })
-      if (fault === "lost") return Effect.andThen(turns, Effect.fail(this.error("timeout", true)))
+      if (fault === "lost") return Effect.andThen(turns, Effect.fail(this.timeout()))
       return Effect.andThen(turns, Effect.sync(() => this.answer(charge)))
     })
   }
@@ -255,10 +261,10 @@ export class ProviderDouble {
   private status(providerRef: string, transactionId: string): Effect.Effect<ChargeUpdate, ProviderError> {
     return Effect.suspend(() => {
       const charge = this.byRef.get(providerRef)
-      if (charge === undefined || charge.transactionId !== transactionId) return Effect.fail(this.error("unknown charge", false))
+      if (charge === undefined || charge.transactionId !== transactionId) return Effect.fail(this.declined("unknown charge"))
       if (this.random.chance(this.faults.statusError)) {
         this.count("status poll failed")
-        return Effect.fail(this.error("unavailable", true))
+        return Effect.fail(this.unavailable())
       }
       const refunds = [...this.refunds.values()].filter((r) => r.chargeRef === providerRef).map((r) => {
         this.told.sayRefund(r.refundId, r.status)
@@ -275,7 +281,7 @@ export class ProviderDouble {
       if (existing !== undefined) {
         if (this.random.chance(this.faults.refundLost)) {
           this.count("refund answer lost")
-          return Effect.fail(this.error("timeout", true))
+          return Effect.fail(this.timeout())
         }
         this.told.sayRefund(existing.refundId, existing.status)
         return Effect.succeed({ providerRef: existing.providerRef, status: existing.status })
@@ -283,12 +289,12 @@ export class ProviderDouble {
       const charge = this.byRef.get(request.providerRef)
       if (charge === undefined || charge.transactionId !== request.transactionId) {
         this.told.sayRefund(request.refundId, "refused")
-        return Effect.fail(this.error("unknown charge", false))
+        return Effect.fail(this.declined("unknown charge"))
       }
       if (BigDecimal.isGreaterThan(BigDecimal.sum(this.refundedOf(charge.providerRef), request.amount), charge.amount)) {
         this.violations.push(`${this.id}: refund ${request.refundId} of ${Money.toText(request.amount)} exceeds what remains of ${charge.transactionId} (${Money.toText(charge.amount)} captured)`)
         this.told.sayRefund(request.refundId, "refused")
-        return Effect.fail(this.error("amount exceeds captured", false))
+        return Effect.fail(this.declined("amount exceeds captured"))
       }
       const fault = this.random.weighted([
         ["refused", this.faults.refundRefused],
@@ -300,9 +306,9 @@ export class ProviderDouble {
       this.count(`refund ${fault}`)
       if (fault === "refused") {
         this.told.sayRefund(request.refundId, "refused")
-        return Effect.fail(this.error("refund_refused", false))
+        return Effect.fail(this.declined("refund_refused"))
       }
-      if (fault === "outage") return Effect.fail(this.error("unavailable", true))
+      if (fault === "outage") return Effect.fail(this.unavailable())
       const refund: UpstreamRefund = {
         refundId: request.refundId,
         providerRef: `${this.id}_rf_${++this.refs}`,
@@ -312,7 +318,7 @@ export class ProviderDouble {
         status: fault === "pending" ? "pending" : "succeeded"
       }
       this.refunds.set(refund.refundId, refund)
-      if (fault === "lost") return Effect.fail(this.error("timeout", true))
+      if (fault === "lost") return Effect.fail(this.timeout())
       this.told.sayRefund(refund.refundId, refund.status)
       return Effect.succeed({ providerRef: refund.providerRef, status: refund.status })
     })
