@@ -3,7 +3,8 @@
  * through their life cycle. The operations live beside this file, one concern each:
  *
  * - `Checks.ts`: what a request must satisfy (rail, amount, currency, limits);
- * - `Create.ts`: creating a payment, written ahead and continued after a crash;
+ * - `Create.ts`: creating a payment, written ahead and continued after a crash, in named steps
+ *   (`CreateRequest.ts` before anything is written, `CreateRoute.ts` from the write-ahead on);
  * - `Incoming.ts`: recording money that already arrived (a deposit) as a completed pay-in;
  * - `Cascade.ts`: trying the providers in order;
  * - `Lifecycle.ts`: status changes from callbacks, the reconcile poll and the sandbox;
