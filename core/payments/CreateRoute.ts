@@ -7,7 +7,7 @@
 import { DateTime, Duration, Effect, Option, Result } from "effect"
 import { type ApiErrorOf, catchCode } from "../ApiError.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
-import { completionOf, type KeyHandle, storedBody } from "../idempotency/Idempotency.ts"
+import { completionOf, type KeyHandle } from "../idempotency/Idempotency.ts"
 import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeAccepted } from "../ports/PaymentProvider.ts"
@@ -19,7 +19,7 @@ import { expireJob, JobKinds } from "./Lifecycle.ts"
 import type { Attempt, Payment } from "./Payment.ts"
 import * as PaymentState from "./PaymentState.ts"
 import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
-import { CreatedView, createView } from "./PaymentView.ts"
+import { createdViewJson, createView } from "./PaymentView.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 
 /**
@@ -70,7 +70,7 @@ const saveCompletingKey = (s: Pick<CreateServices, "store">, next: Payment, comp
 /** The payment's create view, and the key's response that stores it. */
 export const storedView = (s: Pick<CreateServices, "config">, key: KeyHandle, p: Payment): StoredView => {
   const view = createView(p, s.config)
-  return { view, completion: completionOf(key, storedBody(CreatedView, view)) }
+  return { view, completion: completionOf(key, createdViewJson(view)) }
 }
 
 const withLast = (attempts: ReadonlyArray<Attempt>, last: Attempt) => [...attempts.slice(0, -1), last]

@@ -96,6 +96,13 @@ export const CreatedView = Schema.Struct({
 })
 export type CreatedView = typeof CreatedView.Type
 
+/**
+ * The view as a key stores it: its JSON as it stands, since the schema's encoded form is the
+ * view itself (checked here by type). Running the schema's encoder instead would cost about as
+ * much again as the HTTP answer's own encoding, on every create, to produce the same text.
+ */
+export const createdViewJson = (view: CreatedView): string => JSON.stringify(view satisfies typeof CreatedView.Encoded)
+
 export const createView = (p: Payment, urls: { readonly publicUrl: string; readonly checkoutUrl: string }): CreatedView => ({
   transactionId: p.id,
   ...money(p),
