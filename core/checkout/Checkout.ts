@@ -82,10 +82,7 @@ export class Checkout extends Context.Service<Checkout, {
       const createPayment = (scope: ShopScope, input: CreatePayment, key?: KeyHandle) =>
         key === undefined
           ? payments.create(scope, input)
-          : payments.createKeyed(scope, { ...input, id: input.id ?? key.resume }, { handle: key }).pipe(
-            Effect.map((done) => done.value),
-            Effect.catchTag("KeyTaken", Effect.die)
-          )
+          : payments.createKeyed(scope, { ...input, id: input.id ?? key.resume }, key).pipe(Effect.catchTag("KeyTaken", Effect.die))
       const catalog = yield* Catalog
       const routing = yield* Routing
       const fx = yield* Fx

@@ -23,8 +23,8 @@
  *   leaves either nothing (a retry executes) or the stored result (a retry replays).
  * - A success is stored and replayed (with `onReplay`, the HTTP layer's `Idempotent-Replayed:
  *   true`), as the body the run answers with its value (`Answered`): encoded once. An execution
- *   whose last write stored that body itself (a payment left pending: `PaymentStore.update` with a
- *   `KeyCompletion`) returns it with its value (`Executed`), and the run does not store it again. Errors are never stored (spec 1.9): an error frees the key and a retry executes
+ *   whose last write stored that body itself (a payment left pending:
+ *   `PaymentStore.updateCompletingKey`) returns it with its value (`Executed`), and the run does not store it again. Errors are never stored (spec 1.9): an error frees the key and a retry executes
  *   again. An execution that wrote ahead ends its record in a final state before it answers an
  *   error (a failed payment, a payout whose debit was reversed), so that retry starts afresh
  *   with nothing to continue; but an error that leaves the record open (`keepsRecordOpen`: the
@@ -72,7 +72,7 @@ export interface KeyHandle {
   readonly bind: (resourceId: string) => Effect.Effect<void, KeyTaken>
 }
 
-/** The response a record's last write may store for the key, in that write (`PaymentStore.update`). */
+/** The response a record's last write may store for the key, in that write (`PaymentStore.updateCompletingKey`). */
 export const completionOf = (key: KeyHandle, responseBody: string): KeyCompletion => ({
   scope: key.scope,
   key: key.key,

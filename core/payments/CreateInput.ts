@@ -1,11 +1,14 @@
 /**
- * What creating a payment takes (`CreatePayment`, the client's key `PaymentKey`) and how routing
- * a record can end without a payment to answer (`RouteCode`); the operation is `Create.ts`.
+ * What creating a payment takes (`CreatePayment`, the client's key `PaymentKey`), what it answers
+ * (`Routed`), and how routing a record can end without a payment to answer (`RouteCode`); the
+ * operation is `Create.ts`, its steps `CreateRequest.ts` and `CreateRoute.ts`.
  */
 import type { BigDecimal } from "effect"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
+import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import type { Payment } from "./Payment.ts"
+import type { CreatedView } from "./PaymentView.ts"
 
 export interface CreatePayment {
   /** The transaction id to use (hosted checkout reserves it before charging); new when absent. */
@@ -33,16 +36,27 @@ export interface CreatePayment {
 
 /**
  * The client's `Idempotency-Key` of a create: bound to the record in its write-ahead (`handle`).
- * With `answer` (the body a replay answers for the payment), a payment that ends its routing
- * pending stores that body in its last write (one statement on SQL) instead of a write of its own
- * after the request, and the create returns that completion with the payment (`Executed`).
+ * With `answersView`, the request answers with the payment's create view (`CreatedView`), and a
+ * payment that ends its routing pending stores that view as the key's response in its last write
+ * (`PaymentStore.updateCompletingKey`, one statement on SQL) instead of a write of its own after
+ * the request; without it, the caller's run stores its own answer.
  */
 export interface PaymentKey {
   readonly handle: KeyHandle
-  readonly answer?: ((payment: Payment) => string) | undefined
+  readonly answersView: boolean
 }
 
+/** The create view a record's last write stored as its key's response, with that response. */
+export interface StoredView {
+  readonly view: CreatedView
+  readonly completion: KeyCompletion
+}
+
+/** A record a create (or its continuation) answers for, with the view its last write stored for the key, if it did. */
+export interface Routed {
+  readonly payment: Payment
+  readonly stored: StoredView | undefined
+}
 
 /** How routing a record can end without a payment to answer: no provider took it, or no answer yet. */
 export type RouteCode = "cascade_exhausted" | "provider_outcome_unknown"
-

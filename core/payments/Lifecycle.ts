@@ -13,7 +13,6 @@ import { Jobs, type NewJob } from "../jobs/Jobs.ts"
 import { makeLearning } from "./Learn.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
-import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
@@ -75,9 +74,8 @@ export const makeLifecycle = Effect.gen(function*() {
 
   const emit = (p: Payment, type: string) => events.emit(paymentEvent(p, type, readView(p)))
 
-  /** Writes the next version of a payment (with the key's response, if given), or fails with `Conflict`. */
-  const save = (next: Payment, completes?: KeyCompletion) =>
-    Effect.flatMap(store.update(next, completes), (written) => written ? Effect.void : Effect.fail(new Conflict()))
+  /** Writes the next version of a payment, or fails with `Conflict`. */
+  const save = (next: Payment) => Effect.flatMap(store.update(next), (written) => written ? Effect.void : Effect.fail(new Conflict()))
 
   /** Counted for the metrics (in the transaction: a rolled-back move, rare, is counted too). */
   const finalized = (p: Payment) =>

@@ -2,12 +2,12 @@
  * A payment as the API shows it (spec 2.5): the create response, the read/list record, and the
  * `data` of payment events. Numbers are JSON numbers in major units.
  */
-import { DateTime } from "effect"
+import { DateTime, Schema } from "effect"
 import { iconUrl } from "../catalog/Icons.ts"
 import { toJsonNumber as n } from "../Money.ts"
 import { safeEqual } from "../Secrets.ts"
 import type { Payment } from "./Payment.ts"
-import { publicStatus } from "./PaymentState.ts"
+import { PaymentStatus, publicStatus } from "./PaymentState.ts"
 
 const iso = (t: DateTime.Utc) => DateTime.formatIso(t)
 
@@ -62,7 +62,48 @@ const money = (p: Payment) => ({
   paymentMethodName: p.methodName
 })
 
-export const createView = (p: Payment, urls: { readonly publicUrl: string; readonly checkoutUrl: string }) => ({
+/**
+ * The create response as the core keeps it: what `createView` makes, and what an
+ * `Idempotency-Key` of `POST /payments` stores for a replay (its last write stores it with the
+ * payment: `PaymentStore.updateCompletingKey`). JSON as it stands (numbers in major units, ISO
+ * times); the HTTP layer encodes it with its own schema when it answers, the first time and on
+ * every replay alike.
+ */
+export const CreatedView = Schema.Struct({
+  transactionId: Schema.String,
+  status: PaymentStatus,
+  amount: Schema.Finite,
+  currency: Schema.Literal("USD"),
+  inputCurrency: Schema.optional(Schema.String),
+  inputAmount: Schema.optional(Schema.Finite),
+  amountLocal: Schema.Finite,
+  currencyLocal: Schema.String,
+  paymentMethodId: Schema.String,
+  paymentMethod: Schema.String,
+  paymentMethodName: Schema.String,
+  logoUrl: Schema.String,
+  iconUrl: Schema.String,
+  fees: Schema.Struct({ platform: Schema.Finite, provider: Schema.Finite, network: Schema.Finite, total: Schema.Finite }),
+  settlement: Schema.Struct({ type: Schema.String, delay: Schema.String, reserve: Schema.Finite, status: Schema.String }),
+  paymentFormUrl: Schema.optional(Schema.String),
+  checkoutUrl: Schema.optional(Schema.String),
+  paymentData: Schema.StructWithRest(Schema.Struct({ method: Schema.String }), [Schema.Record(Schema.String, Schema.Unknown)]),
+  merchantOrderId: Schema.NullOr(Schema.String),
+  tag1: Schema.NullOr(Schema.String),
+  tag2: Schema.NullOr(Schema.String),
+  tag3: Schema.NullOr(Schema.String),
+  expiresAt: Schema.String
+})
+export type CreatedView = typeof CreatedView.Type
+
+/**
+ * The view as a key stores it: its JSON as it stands, since the schema's encoded form is the
+ * view itself (checked here by type). Running the schema's encoder instead would cost about as
+ * much again as the HTTP answer's own encoding, on every create, to produce the same text.
+ */
+export const createdViewJson = (view: CreatedView): string => JSON.stringify(view satisfies typeof CreatedView.Encoded)
+
+export const createView = (p: Payment, urls: { readonly publicUrl: string; readonly checkoutUrl: string }): CreatedView => ({
   transactionId: p.id,
   ...money(p),
   logoUrl: iconUrl(urls.publicUrl, p.paymentMethodId),

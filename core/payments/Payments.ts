@@ -3,7 +3,8 @@
  * through their life cycle. The operations live beside this file, one concern each:
  *
  * - `Checks.ts`: what a request must satisfy (rail, amount, currency, limits);
- * - `Create.ts`: creating a payment, written ahead and continued after a crash;
+ * - `Create.ts`: creating a payment, written ahead and continued after a crash, in named steps
+ *   (`CreateRequest.ts` before anything is written, `CreateRoute.ts` from the write-ahead on);
  * - `Incoming.ts`: recording money that already arrived (a deposit) as a completed pay-in;
  * - `Cascade.ts`: trying the providers in order;
  * - `Lifecycle.ts`: status changes from callbacks, the reconcile poll and the sandbox;
@@ -13,17 +14,18 @@
 import { type BigDecimal, Context, type Duration, Effect, Layer, Option } from "effect"
 import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { Conversion } from "../fx/Fx.ts"
-import type { Executed } from "../idempotency/Idempotency.ts"
+import type { Executed, KeyHandle } from "../idempotency/Idempotency.ts"
 import type { KeyTaken } from "../ports/IdempotencyStore.ts"
 import type { ChargeUpdate } from "../ports/PaymentProvider.ts"
 import type { Conflict } from "../ports/Transactions.ts"
 import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
-import { type CreatePayment, makeCreate, type PaymentKey } from "./Create.ts"
+import { type CreatePayment, makeCreate } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import type { PaymentStatus } from "./PaymentState.ts"
+import type { CreatedView } from "./PaymentView.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
@@ -38,13 +40,24 @@ export class Payments extends Context.Service<Payments, {
   /** Creates a payment (or continues the one `input.id` names); see `createKeyed` for a client's key. */
   readonly create: (scope: ShopScope, input: CreatePayment) => Effect.Effect<Payment, ApiErrorOf<CreateCode>>
   /**
-   * `create` for a request with an `Idempotency-Key`: the key is bound to the record in its
-   * write-ahead, and with `key.answer` the payment's last write stores the key's response, which
-   * comes back with the payment (`Executed`). `KeyTaken` only inside an `Idempotency.run` that
-   * claims its key in the write-ahead (`claimInWriteAhead`), which answers it from the key:
-   * nothing was written.
+   * `create` for a request with an `Idempotency-Key` whose run stores its own answer (a
+   * checkout's): the key is bound to the record in its write-ahead. `KeyTaken` only inside an
+   * `Idempotency.run` that claims its key in the write-ahead (`claimInWriteAhead`), which answers
+   * it from the key: nothing was written.
    */
-  readonly createKeyed: (scope: ShopScope, input: CreatePayment, key: PaymentKey) => Effect.Effect<Executed<Payment>, ApiErrorOf<CreateCode> | KeyTaken>
+  readonly createKeyed: (scope: ShopScope, input: CreatePayment, key: KeyHandle) => Effect.Effect<Payment, ApiErrorOf<CreateCode> | KeyTaken>
+  /**
+   * `create` for a request that answers with the payment's create view (`POST /payments`): the
+   * view, made by the core. With a key, the key is bound to the record in its write-ahead and is
+   * the view's to keep: a payment left pending stores the view as the key's response in its last
+   * write (`PaymentStore.updateCompletingKey`), and it comes back with its completion
+   * (`Executed`); otherwise the run stores it. `KeyTaken` as for `createKeyed`.
+   */
+  readonly createAnswering: (
+    scope: ShopScope,
+    input: CreatePayment,
+    key: KeyHandle | undefined
+  ) => Effect.Effect<Executed<CreatedView>, ApiErrorOf<CreateCode> | KeyTaken>
   /**
    * Records money that already arrived (a bank transfer to a deposit account) as a completed
    * pay-in: the payment, its ledger entry and its events, in the caller's transaction.
@@ -90,7 +103,7 @@ export class Payments extends Context.Service<Payments, {
     Effect.gen(function*() {
       const store = yield* PaymentStore
       const lifecycle = yield* makeLifecycle
-      const { create, headline, resume, abandon } = yield* makeCreate(lifecycle)
+      const { abandon, create, createAnswering, headline, resume } = yield* makeCreate(lifecycle)
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
       const { releaseReserve } = yield* registerPaymentJobs(lifecycle, { resume, abandon })
 
@@ -116,8 +129,9 @@ export class Payments extends Context.Service<Payments, {
       return Payments.of({
         shopOf,
         // Without a key nothing is claimed, so nothing can find one taken.
-        create: (scope, input) => create(scope, input).pipe(Effect.map((done) => done.value), Effect.catchTag("KeyTaken", Effect.die)),
-        createKeyed: create,
+        create: (scope, input) => create(scope, input).pipe(Effect.map((done) => done.payment), Effect.catchTag("KeyTaken", Effect.die)),
+        createKeyed: (scope, input, key) => Effect.map(create(scope, input, { handle: key, answersView: false }), (done) => done.payment),
+        createAnswering,
         recordIncoming,
         headline,
         get,

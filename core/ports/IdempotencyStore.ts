@@ -28,7 +28,8 @@ export interface IdempotencyRecord {
 
 /**
  * The response stored for a key, written by the execution's last write itself
- * (`PaymentStore.update`): the key completes in the statement that changes the record, or not at all.
+ * (`PaymentStore.updateCompletingKey`): the key completes in the write that changes the record, or
+ * not at all. For a payment, the body is the core's create view of it (`CreatedView`).
  */
 export interface KeyCompletion {
   readonly scope: string

@@ -40,10 +40,17 @@ export class PaymentStore extends Context.Service<PaymentStore, {
   readonly findById: (id: string) => Effect.Effect<Option.Option<Payment>>
   /**
    * Writes `payment` if the stored version is `payment.version - 1` (optimistic check); false
-   * when another writer got there first. With `completes`, the idempotency key is completed in
-   * the same write (one statement on SQL), and only if the payment is written.
+   * when another writer got there first.
    */
-  readonly update: (payment: Payment, completes?: KeyCompletion) => Effect.Effect<boolean>
+  readonly update: (payment: Payment) => Effect.Effect<boolean>
+  /**
+   * `update`, and in the same write the idempotency key of the request completed with the
+   * response it replays (`completion`), only if the payment is written: a request's last write on
+   * its payment and its key's stored answer commit together or not at all, with no transaction
+   * (one statement on SQL). The key is the `IdempotencyStore`'s record, so a store implements this
+   * on the database that holds the keys.
+   */
+  readonly updateCompletingKey: (payment: Payment, completion: KeyCompletion) => Effect.Effect<boolean>
   /** Newest first, with the total of the filtered set. */
   readonly list: (
     environment: Environment,

@@ -43,7 +43,7 @@ const setup = (behaviour: { delay: Duration.Input; answering: boolean }, claimIn
     const create = idempotency.run(
       { scope: `sandbox:${scope.merchant.id}`, key: "order-1", fingerprint: "f1" },
       Payment,
-      (key) => payments.createKeyed(scope, { id: key.resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }, { handle: key }),
+      (key) => payments.createKeyed(scope, { id: key.resume, amount: Money.decimal("30"), paymentMethodId: "sbx_pix" }, key),
       { claimInWriteAhead }
     ).pipe(Effect.map((answered) => answered.value))
     return { scope, upstream, create }

@@ -9,11 +9,11 @@ import { BigDecimal, Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Claims } from "../../core/claims/Claims.ts"
 import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
-import { Idempotency, retentionHours, storedBody } from "../../core/idempotency/Idempotency.ts"
+import { Idempotency, retentionHours } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
-import { Payment } from "../../core/payments/Payment.ts"
 import { Payments } from "../../core/payments/Payments.ts"
+import { CreatedView } from "../../core/payments/PaymentView.ts"
 import { PayoutJson } from "../../core/payouts/Payout.ts"
 import { Payouts } from "../../core/payouts/Payouts.ts"
 import { Webhooks } from "../../core/webhooks/Webhooks.ts"
@@ -342,22 +342,18 @@ const createEffect = (world: World, step: CreateStep) =>
   Effect.gen(function*() {
     const payments = yield* Payments
     const idempotency = yield* Idempotency
-    const { value: payment } = yield* idempotency.run(
+    const { value: created } = yield* idempotency.run(
       { scope: `sandbox:${world.scope.merchant.id}`, key: step.key, fingerprint: `POST /payments ${step.amount} ${step.method}` },
-      Payment,
-      (key) =>
-        payments.createKeyed(world.scope, { id: key.resume, amount: Money.decimal(step.amount), paymentMethodId: step.method }, {
-          handle: key,
-          answer: (p) => storedBody(Payment, p)
-        }),
+      CreatedView,
+      (key) => payments.createAnswering(world.scope, { id: key.resume, amount: Money.decimal(step.amount), paymentMethodId: step.method }, key),
       { claimInWriteAhead: true }
     )
     const key = world.keys.name(step.key, yield* Clock.currentTimeMillis)
     const seen = world.answers.get(key) ?? new Set<string>()
-    seen.add(payment.id)
+    seen.add(created.transactionId)
     world.answers.set(key, seen)
-    if (!world.known.includes(payment.id)) world.known.push(payment.id)
-    return payment.id
+    if (!world.known.includes(created.transactionId)) world.known.push(created.transactionId)
+    return created.transactionId
   })
 
 const refundEffect = (world: World, step: RefundStep) =>

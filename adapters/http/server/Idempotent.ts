@@ -1,8 +1,9 @@
 /**
  * Runs a POST once per `Idempotency-Key` (when the request sends one): the key is scoped to the
  * environment and merchant, bound to a fingerprint of the operation and its request, and the
- * response is stored with the endpoint's own success schema so a replay answers the same body,
- * with the header `Idempotent-Replayed: true`.
+ * result is stored with the codec the endpoint gives (its own success schema, or the core's view
+ * of what it created: a payment's `CreatedView`). A replay answers the stored value, encoded by
+ * the endpoint's schema as the first answer was, with the header `Idempotent-Replayed: true`.
  */
 import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -35,7 +36,7 @@ export interface IdempotentOptions<A, I, E extends ApiError> {
    * The execution, given the request's key (none without an `Idempotency-Key` header): `key.resume`
    * names the record an interrupted execution of the same key wrote ahead, `key.bind` binds the
    * key to the record it writes ahead. It may return its value with the completion its own last
-   * write stored (`Executed`).
+   * write stored for the key (`Executed`): the value encoded by `codec`, made by the execution.
    */
   readonly execute: (key: KeyHandle | undefined) => Effect.Effect<A | Executed<A>, E | KeyTaken>
   /** One transaction, no upstream: the result is stored in it (see `Idempotency`). */
@@ -48,20 +49,20 @@ export const makeIdempotent = Effect.gen(function*() {
   const idempotency = yield* Idempotency
   const hash = yield* secretHasher
 
-  /** The run: the value, and with a key the body it holds (stored now or replayed). */
-  const run = <A, I, E extends ApiError>(
+  /** Runs the POST once per key; answers its value (the endpoint's schema encodes it, the first time as on a replay). */
+  const value = <A, I, E extends ApiError>(
     options: IdempotentOptions<A, I, E>
-  ): Effect.Effect<{ readonly value: A; readonly body: string | undefined }, E | ApiErrorOf<KeyCode>, HttpServerRequest.HttpServerRequest> =>
+  ): Effect.Effect<A, E | ApiErrorOf<KeyCode>, HttpServerRequest.HttpServerRequest> =>
     // Without a key there is nothing to claim, so nothing can find one taken.
     options.key === undefined
       ? options.execute(undefined).pipe(
-        Effect.map((result) => ({ value: result instanceof Executed ? result.value : result, body: undefined })),
+        Effect.map((result) => result instanceof Executed ? result.value : result),
         Effect.catchTag("KeyTaken", Effect.die)
       )
       : Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
-        return yield* idempotency.run(
+        const answered = yield* idempotency.run(
           { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
           options.codec,
           options.execute,
@@ -71,17 +72,8 @@ export const makeIdempotent = Effect.gen(function*() {
             claimInWriteAhead: options.claimInWriteAhead
           }
         )
+        return answered.value
       })
 
-  return {
-    /** Runs the POST once per key; answers its value (the endpoint's schema encodes it). */
-    value: <A, I, E extends ApiError>(options: IdempotentOptions<A, I, E>) => Effect.map(run(options), (answered) => answered.value),
-    /**
-     * Runs the POST once per key; with a key, answers the very bytes the key holds (encoded once,
-     * and a replay answers the same bytes) with `status`; without one, the value.
-     */
-    respond: <A, I, E extends ApiError>(options: IdempotentOptions<A, I, E>, status: number) =>
-      Effect.map(run(options), ({ body, value }) =>
-        body === undefined ? value : HttpServerResponse.text(body, { status, contentType: "application/json" }))
-  }
+  return { value }
 })

@@ -12,15 +12,13 @@ import { iconPath, iconUrl } from "../../../core/catalog/Icons.ts"
 import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
-import { Executed, storedBody } from "../../../core/idempotency/Idempotency.ts"
-import type { Payment } from "../../../core/payments/Payment.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { buyerView, createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
+import { buyerView, CreatedView, detailView, readView } from "../../../core/payments/PaymentView.ts"
 import { Scopes } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
-import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
+import { CreatePaymentBody } from "../api/PaymentsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
 import { clampPage, pagination } from "./Paging.ts"
 import { rangeFilter } from "./PaymentListQuery.ts"
@@ -36,7 +34,6 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const payments = yield* Payments
     const scopes = yield* Scopes
     const idempotent = yield* makeIdempotent
-    const config = yield* EngineConfig
     const claims = yield* Claims
 
     const create = Effect.fnUntraced(function*(
@@ -47,29 +44,19 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
-      const view = (payment: Payment) => createView(payment, config)
       // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
-      // execution continues the payment it wrote ahead; a payment left pending stores the key's
-      // response in its last write, and those bytes are the answer (encoded once).
-      return yield* idempotent.respond({
+      // execution continues the payment it wrote ahead. The key keeps the core's create view of
+      // the payment (a payment left pending stores it in its last write); the answer is that
+      // view, encoded by the endpoint's schema the first time as on every replay.
+      return yield* idempotent.value({
         operation: "POST /payments",
         scope,
         key: headers["idempotency-key"],
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
-        codec: CreatedPayment,
+        codec: CreatedView,
         claimInWriteAhead: true,
-        execute: (key) => {
-          const input = { ...payload, userIp, simulate, id: key?.resume }
-          if (key === undefined) return Effect.map(payments.create(scope, input), view)
-          // The view the key's stored body encodes is the answer's: made once.
-          let viewed: { readonly of: Payment; readonly view: typeof CreatedPayment.Type } | undefined
-          const viewOnce = (payment: Payment) => (viewed?.of === payment ? viewed : (viewed = { of: payment, view: view(payment) })).view
-          return Effect.map(
-            payments.createKeyed(scope, input, { handle: key, answer: (payment) => storedBody(CreatedPayment, viewOnce(payment)) }),
-            (done) => new Executed(viewOnce(done.value), done.stored)
-          )
-        }
-      }, 201).pipe(scopes.onClock(scope))
+        execute: (key) => payments.createAnswering(scope, { ...payload, userIp, simulate, id: key?.resume }, key)
+      }).pipe(scopes.onClock(scope))
     })
 
     const list = Effect.fnUntraced(function*(query: {

@@ -1,19 +1,8 @@
 /** The idempotency-key store in memory: one record per (scope, key), claimed with a lease. */
 import { DateTime, Effect, Layer } from "effect"
-import { type IdempotencyRecord, IdempotencyStore, type KeyClaim, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, type KeyClaim, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
-
-const idemKey = (scope: string, key: string) => `${scope}\u0000${key}`
-
-/** The table of keys, shared with the payment store, whose last write can complete one (`completeKey`). */
-export const keyRecords = (db: MemoryDb["Service"]) => db.table<IdempotencyRecord>("idempotency_keys")
-
-/** Stores a key's response; call it inside `db.run`. */
-export const completeKey = (records: Map<string, IdempotencyRecord>, c: KeyCompletion) => {
-  const id = idemKey(c.scope, c.key)
-  const r = records.get(id)
-  if (r !== undefined) records.set(id, { ...r, state: "completed", responseStatus: c.responseStatus, responseBody: c.responseBody })
-}
+import { completeKey, keyId as idemKey, keyRecords } from "./MemoryIdempotencyKeys.ts"
 
 /** A key held by the execution that claims it, bound to `resourceId`. */
 const held = (c: KeyClaim, resourceId: string | null): IdempotencyRecord => ({

@@ -3,7 +3,7 @@ import { BigDecimal, DateTime, Effect, Layer, Option } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
-import { completeKey, keyRecords } from "./MemoryIdempotencyStore.ts"
+import { completeKey, keyRecords } from "./MemoryIdempotencyKeys.ts"
 import { clockOffset } from "./MemorySandboxClockStore.ts"
 import { newestFirst, rowsOf } from "./MemoryRows.ts"
 
@@ -22,6 +22,13 @@ export const MemoryPaymentStore = Layer.effect(
       if (p.status === "pending") pending.set(p.id, true)
       else if (pending.has(p.id)) pending.delete(p.id)
     }
+    /** Writes `p` over the version before it; false when another writer got there first. */
+    const written = (p: Payment) => {
+      const current = payments.get(p.id)
+      if (current === undefined || current.version !== p.version - 1) return false
+      write(p)
+      return true
+    }
     return PaymentStore.of({
       insert: (p) =>
         db.run(Effect.suspend(() => payments.has(p.id) ? Effect.die(new Error(`duplicate payment ${p.id}`)) : Effect.sync(() => write(p)))),
@@ -30,12 +37,11 @@ export const MemoryPaymentStore = Layer.effect(
           Option.filter(Option.fromNullishOr(payments.get(id)), (p) => p.environment === environment && p.shopId === shopId)
         )),
       findById: (id) => db.run(Effect.sync(() => Option.fromNullishOr(payments.get(id)))),
-      update: (p, completes) =>
+      update: (p) => db.run(Effect.sync(() => written(p))),
+      updateCompletingKey: (p, completion) =>
         db.run(Effect.sync(() => {
-          const current = payments.get(p.id)
-          if (current === undefined || current.version !== p.version - 1) return false
-          write(p)
-          if (completes !== undefined) completeKey(keys, completes)
+          if (!written(p)) return false
+          completeKey(keys, completion)
           return true
         })),
       list: (environment, shopId, filter, { limit, offset }) =>

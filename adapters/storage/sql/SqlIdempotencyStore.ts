@@ -1,7 +1,8 @@
 /** The idempotency-key store on SQL: one row per (scope, key), claimed with a lease. */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { type IdempotencyRecord, IdempotencyStore, type KeyCompletion, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
+import { type IdempotencyRecord, IdempotencyStore, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
+import { completeKeyStatement } from "./IdempotencyKeySql.ts"
 import { date, utc } from "./Rows.ts"
 import { write } from "./SqlTransactions.ts"
 
@@ -25,11 +26,6 @@ const toIdempotency = (r: IdempotencyRow): IdempotencyRecord => ({
   createdAt: utc(r.createdAt),
   expiresAt: utc(r.expiresAt)
 })
-
-/** The statement that stores a key's response (a payment's last write embeds it: `SqlPaymentStore`). */
-export const completeKey = (sql: SqlClient.SqlClient, c: KeyCompletion) =>
-  sql`UPDATE idempotency_keys SET state = 'completed', response_status = ${c.responseStatus}, response_body = ${c.responseBody}
-      WHERE scope = ${c.scope} AND key = ${c.key}`
 
 export const SqlIdempotencyStore = Layer.effect(
   IdempotencyStore,
@@ -74,7 +70,7 @@ export const SqlIdempotencyStore = Layer.effect(
         sql`UPDATE idempotency_keys SET locked_until = ${date(lockedUntil)}
             WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND holder = ${holder}`.pipe(Effect.asVoid, Effect.orDie),
       complete: (scope, key, responseStatus, responseBody) =>
-        completeKey(sql, { scope, key, responseStatus, responseBody }).pipe(Effect.asVoid, Effect.orDie),
+        completeKeyStatement(sql, { scope, key, responseStatus, responseBody }).pipe(Effect.asVoid, Effect.orDie),
       release: (scope, key, holder) =>
         sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND holder = ${holder}`.pipe(
           Effect.asVoid,

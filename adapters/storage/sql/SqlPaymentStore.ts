@@ -2,11 +2,11 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { date } from "./Rows.ts"
-import { completeKey } from "./SqlIdempotencyStore.ts"
+import { completeKeyStatement } from "./IdempotencyKeySql.ts"
 import { write } from "./SqlTransactions.ts"
 import * as Money from "../../../core/Money.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
-import { encodePaymentJson, PaymentJson } from "../../../core/payments/Payment.ts"
+import { encodePaymentJson, type Payment, PaymentJson } from "../../../core/payments/Payment.ts"
 
 const decodePayment = Schema.decodeUnknownSync(PaymentJson)
 
@@ -15,6 +15,11 @@ export const SqlPaymentStore = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const rowsToPayments = (rows: ReadonlyArray<{ readonly data: unknown }>) => rows.map((r) => decodePayment(r.data))
+    /** Writes `p` over the version before it: its id back, or no row when another writer got there first. */
+    const updated = (p: Payment) =>
+      sql<{ readonly id: string }>`
+        UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePaymentJson(p))}
+        WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`
     return PaymentStore.of({
       insert: (p) =>
         write(sql`INSERT INTO payments ${
@@ -40,16 +45,13 @@ export const SqlPaymentStore = Layer.effect(
           Effect.map((rows) => Option.fromNullishOr(rowsToPayments(rows)[0])),
           Effect.orDie
         ),
-      update: (p, completes) => {
-        const written = sql<{ readonly id: string }>`
-          UPDATE payments SET status = ${p.status}, version = ${p.version}, data = ${JSON.stringify(encodePaymentJson(p))}
-          WHERE id = ${p.id} AND version = ${p.version - 1} RETURNING id`
-        // The key's response rides the same statement, conditioned on the payment's write.
-        return (completes === undefined ? written : sql<{ readonly id: string }>`
-          WITH written AS (${written}),
-          completed AS (${completeKey(sql, completes)} AND EXISTS (SELECT 1 FROM written))
-          SELECT id FROM written`).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
-      },
+      update: (p) => updated(p).pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
+      // The key's response rides the payment's statement, conditioned on the payment's write.
+      updateCompletingKey: (p, completion) =>
+        sql<{ readonly id: string }>`
+          WITH written AS (${updated(p)}),
+          completed AS (${completeKeyStatement(sql, completion)} AND EXISTS (SELECT 1 FROM written))
+          SELECT id FROM written`.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie),
       list: (environment, shopId, filter, { limit, offset }) =>
         Effect.gen(function*() {
           const where = sql.and([

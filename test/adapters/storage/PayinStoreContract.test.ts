@@ -193,11 +193,11 @@ for (const target of storeTargets("payin")) {
           const completes = { scope, key: "k1", responseStatus: 200, responseBody: "{\"transactionId\":\"x\"}" }
 
           // Another writer moved the payment first: neither the payment nor the key is written.
-          assert.isFalse(yield* payments.update({ ...p, status: "pending", version: 3 }, completes))
+          assert.isFalse(yield* payments.updateCompletingKey({ ...p, status: "pending", version: 3 }, completes))
           assert.deepStrictEqual(yield* stored("k1"), ["in_progress", null])
           assert.strictEqual(Option.getOrThrow(yield* payments.findById(p.id)).status, "initiated")
 
-          assert.isTrue(yield* payments.update({ ...p, status: "pending", version: 2 }, completes))
+          assert.isTrue(yield* payments.updateCompletingKey({ ...p, status: "pending", version: 2 }, completes))
           assert.deepStrictEqual(yield* stored("k1"), ["completed", completes.responseBody])
           assert.strictEqual(Option.getOrThrow(yield* payments.findById(p.id)).status, "pending")
         }))
