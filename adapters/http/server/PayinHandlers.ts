@@ -18,7 +18,7 @@ import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { buyerView, createView, detailView, readView } from "../../../core/payments/PaymentView.ts"
-import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Scopes, type ShopScope } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreatedPayment, CreatePaymentBody } from "../api/PaymentsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
@@ -39,12 +39,11 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const config = yield* EngineConfig
     const claims = yield* Claims
 
-    const create = Effect.fnUntraced(function*(
-      payload: typeof CreatePaymentBody.Type,
-      headers: { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
-    ) {
-      const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
+    type CreateHeaders = { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
+    const create = (payload: typeof CreatePaymentBody.Type, headers: CreateHeaders) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        scopes.within(principal, { merchantId: payload.merchantId, shopId: payload.shopId }, (scope) => createOn(scope, payload, headers)))
+    const createOn = Effect.fnUntraced(function*(scope: ShopScope, payload: typeof CreatePaymentBody.Type, headers: CreateHeaders) {
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
       const view = (payment: Payment) => createView(payment, config)
@@ -69,10 +68,10 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
             (done) => new Executed(viewOnce(done.value), done.stored)
           )
         }
-      }, 201).pipe(scopes.onClock(scope))
+      }, 201)
     })
 
-    const list = Effect.fnUntraced(function*(query: {
+    type ListQuery = {
       readonly limit?: number | undefined
       readonly offset?: number | undefined
       readonly status?: PaymentStatus | undefined
@@ -88,9 +87,11 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       readonly amountMax?: string | undefined
       readonly startingAfter?: string | undefined
       readonly shopId?: string | undefined
-    }) {
-      // A named shop the credential does not cover is a 404, never another shop's list.
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
+    }
+    // A named shop the credential does not cover is a 404, never another shop's list.
+    const list = (query: ListQuery) =>
+      Effect.flatMap(CurrentPrincipal, (principal) => scopes.within(principal, { shopId: query.shopId }, (scope) => listOn(scope, query)))
+    const listOn = Effect.fnUntraced(function*(scope: ShopScope, query: ListQuery) {
       const country = query.country === undefined ? undefined : Country.toIso3(query.country)
       if (country !== undefined && Option.isNone(country)) {
         return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -121,15 +122,13 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
 
     const get = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-      const { claims: of, payment } = yield* claims.ofPayment(scope, id)
+      const { claims: of, payment } = yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, id), (scope) => claims.ofPayment(scope, id))
       return { ...detailView(payment), buyer: buyerView(payment), refundable: Money.toJsonNumber(refundableOf(payment, of)) }
     })
 
     const ledgerEntries = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-      const entries = yield* claims.ledgerOf(scope, id)
+      const entries = yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, id), (scope) => claims.ledgerOf(scope, id))
       return {
         data: entries.map((e) => ({
           id: e.id,
@@ -239,8 +238,5 @@ export const BalanceHandler = Effect.gen(function*() {
   const balances = yield* Balances
   const scopes = yield* Scopes
   return ({ query }: { readonly query: { readonly shopId?: string | undefined } }) =>
-    Effect.gen(function*() {
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-      return yield* balances.summary(scope).pipe(scopes.onClock(scope))
-    })
+    Effect.flatMap(CurrentPrincipal, (principal) => scopes.within(principal, { shopId: query.shopId }, (scope) => balances.summary(scope)))
 })
