@@ -2,16 +2,19 @@
  * The shop's clock cannot be forgotten: a scope of a shop the request names exists only inside
  * `Scopes.within` / `withinOwning`, and what runs there (every core service the scope is passed
  * to) reads that shop's time and schedules on its clock, whatever clock the request was on. Real
- * time stays real inside it.
+ * time (`RealClock.ts`: ids, keys, leases, signatures, tokens) stays real inside it.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { Principal } from "../../core/auth/Principal.ts"
-import { CurrentClockScope, realNow, ShopClocks } from "../../core/clock/ShopClocks.ts"
+import { FoundationTest } from "../../core/Engine.ts"
+import { realNow } from "../../core/clock/RealClock.ts"
+import { CurrentClockScope, ShopClocks } from "../../core/clock/ShopClocks.ts"
 import { SandboxClockStore } from "../../core/ports/SandboxClockStore.ts"
 import { TenancyStore } from "../../core/ports/TenancyStore.ts"
 import type { Shop } from "../../core/tenancy/Merchant.ts"
+import { parseSignatureHeader, signatureHeader, verifySignature } from "../../core/Signatures.ts"
 import { Scopes, type ShopScope } from "../../core/tenancy/Scopes.ts"
 
 const day = 86_400_000
@@ -89,6 +92,18 @@ describe("the shop's clock", () => {
       const seen = yield* scopes.within(live, { shopId: south.id }, observe)
       assert.deepStrictEqual(seen, { shop: south.id, ahead: 0, clockScope: null, real: start })
     }).pipe(Effect.provide(layer)))
+
+  it.effect("signatures are stamped and checked in real time on any shop's clock", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start)
+      const scopes = yield* Scopes
+      const seen = yield* asRequest(scopes.within(principal, { shopId: south.id }, () =>
+        Effect.gen(function*() {
+          const header = yield* signatureHeader("{}", ["whsec_1"])
+          return { t: parseSignatureHeader(header)!.timestamp, verdict: yield* verifySignature("{}", header, ["whsec_1"]) }
+        })))
+      assert.deepStrictEqual(seen, { t: start / 1000, verdict: "valid" })
+    }).pipe(Effect.provide(Layer.merge(layer, FoundationTest))))
 
   it("a named shop's scope cannot be had outside its clock (type-level)", () => {
     const check = (scopes: Scopes["Service"]) => {
