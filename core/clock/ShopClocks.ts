@@ -23,7 +23,7 @@ export const CurrentClockScope = Context.Reference<string | null>("core/clock/Cu
   defaultValue: () => null
 })
 
-/** Runs `effect` on the real clock, outside any shop's clock (e.g. signature timestamps). */
+/** Runs `effect` on the real clock, outside any shop's clock (e.g. an advance's due work, whose jobs each move to the clock they were scheduled on). */
 export const atRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(realClock, (clock) =>
     effect.pipe(Effect.provideService(Clock.Clock, clock), Effect.provideService(CurrentClockScope, null)))
