@@ -10,7 +10,7 @@
  * Secrets are base62 text of secure random bytes.
  */
 import { Context, Effect, Layer, Ref } from "effect"
-import { realClock } from "./clock/ShopClocks.ts"
+import { realClock } from "./clock/RealClock.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
 
 export const IdPrefixes = {

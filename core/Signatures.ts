@@ -3,10 +3,12 @@
  * provider callbacks): header `t=<unix seconds>,v1=<hex>[,v0=<hex>]` where each `v*` is the hex
  * HMAC-SHA256 of `<t>.<raw body>` keyed by a secret. Verification is constant time, accepts any
  * of the given secrets (rotation), refuses timestamps further than the tolerance from now, and
- * never throws on malformed input.
+ * never throws on malformed input. "Now" is real time (`clock/RealClock.ts`): the other side of a
+ * signed message lives on no shop's test clock.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { Mac } from "effect/crypto"
+import { realMillis } from "./clock/RealClock.ts"
 
 const encoder = new TextEncoder()
 
@@ -54,7 +56,7 @@ export const signatureHeader = Effect.fnUntraced(function*(
   secrets: readonly [string, ...Array<string>],
   timestamp?: number
 ): Effect.fn.Return<string, never, Mac.Mac> {
-  const t = timestamp ?? Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const t = timestamp ?? Math.floor((yield* realMillis) / 1000)
   const parts = [`t=${t}`, `v1=${yield* signature(secrets[0], t, body)}`]
   if (secrets[1] !== undefined) parts.push(`v0=${yield* signature(secrets[1], t, body)}`)
   return parts.join(",")
@@ -94,7 +96,7 @@ export const verifySignature = Effect.fnUntraced(function*(
 ): Effect.fn.Return<VerifyResult, never, Mac.Mac> {
   const parsed = parseSignatureHeader(header)
   if (parsed === undefined) return "malformed"
-  const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+  const nowSeconds = Math.floor((yield* realMillis) / 1000)
   if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return "stale"
   const mac = yield* Mac.Mac
   const data = encoder.encode(`${parsed.timestamp}.${rawBody}`)

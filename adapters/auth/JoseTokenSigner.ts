@@ -1,6 +1,7 @@
 /**
  * Access tokens as JWTs signed with HS256 by `jose`. The algorithm is pinned on both sides, so a
- * token claiming `none` or another algorithm is refused; times come from the Effect `Clock`.
+ * token claiming `none` or another algorithm is refused; times come from the real clock
+ * (`core/clock/RealClock.ts`: the Effect `Clock` under any shop's test-clock shift).
  *
  * Keys rotate without logging anyone out: tokens are signed with the current key and carry its
  * `kid` (derived from the key: the first 16 hex digits of its SHA-256), and verification accepts
@@ -9,10 +10,11 @@
  * built. A token must carry `iat` and `exp`, and one whose `exp - iat` exceeds the access token
  * lifetime (`accessTokenTtlSeconds`, one hour) is refused whatever its signature.
  */
-import { Clock, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT } from "jose"
 import { createHash } from "node:crypto"
 import { accessTokenTtlSeconds } from "../../core/auth/Auth.ts"
+import { realMillis } from "../../core/clock/RealClock.ts"
 import { environments } from "../../core/Environment.ts"
 import { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "../../core/ports/TokenSigner.ts"
 
@@ -82,7 +84,7 @@ export const layer = (keys: Redacted.Redacted<string> | JwtKeys) =>
 
     return TokenSigner.of({
       sign: (claims, expiresInSeconds) =>
-        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
+        Effect.flatMap(realMillis, (ms) => {
           const iat = Math.floor(ms / 1000)
           return Effect.promise(() =>
             new SignJWT({ ver: claims.credentialVersion, fam: claims.familyId, mid: claims.merchantId, env: claims.environment, typ: "access" })
@@ -96,7 +98,7 @@ export const layer = (keys: Redacted.Redacted<string> | JwtKeys) =>
           )
         }),
       verify: (token) =>
-        Effect.flatMap(Clock.currentTimeMillis, (ms) => {
+        Effect.flatMap(realMillis, (ms) => {
           // A token verified before is the same bytes under the same key: only its expiry can change.
           const known = verified.get(token)
           if (known !== undefined) {

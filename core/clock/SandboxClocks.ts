@@ -25,7 +25,8 @@ import { SettlementStore } from "../ports/SettlementStore.ts"
 import { JobKinds as SettlementJobKinds } from "../settlements/Close.ts"
 import { closesBetween } from "../settlements/Schedule.ts"
 import { Webhooks } from "../webhooks/Webhooks.ts"
-import { atRealTime, realNow, ShopClocks } from "./ShopClocks.ts"
+import { realNow } from "./RealClock.ts"
+import { atRealTime, ShopClocks } from "./ShopClocks.ts"
 
 export const maxAdvanceSeconds = 400 * 86_400
 /**

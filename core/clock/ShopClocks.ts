@@ -11,55 +11,19 @@
  *
  * Stores decide what is due from the real time and each scope's offset (`JobStore.claim`,
  * `WebhookStore.claimDeliveries`, `PaymentStore.pendingCreatedBefore`), so a worker passes them
- * `realNow`, whatever clock it runs on.
+ * `realNow` (`RealClock.ts`), whatever clock it runs on.
  */
-import { Clock, Context, DateTime, type Duration, Effect, Layer } from "effect"
+import { Clock, Context, DateTime, Effect, Layer } from "effect"
 import type { Environment } from "../Environment.ts"
 import { SandboxClockStore } from "../ports/SandboxClockStore.ts"
+import { realClock, realNow, ShiftedClock } from "./RealClock.ts"
 
 /** The sandbox shop whose test clock the current fiber runs on; null on the real clock. */
 export const CurrentClockScope = Context.Reference<string | null>("core/clock/CurrentClockScope", {
   defaultValue: () => null
 })
 
-/** A clock `offsetMs` ahead of `base`; sleeping and monotonic time are the base's. */
-class ShiftedClock implements Clock.Clock {
-  readonly currentTimeMillis: Effect.Effect<number>
-  readonly currentTimeNanos: Effect.Effect<bigint>
-  readonly monotonicTimeNanos: Effect.Effect<bigint>
-  private readonly offsetNanos: bigint
-  constructor(readonly base: Clock.Clock, readonly offsetMs: number) {
-    this.offsetNanos = BigInt(offsetMs) * 1_000_000n
-    this.currentTimeMillis = Effect.sync(() => this.currentTimeMillisUnsafe())
-    this.currentTimeNanos = Effect.sync(() => this.currentTimeNanosUnsafe())
-    this.monotonicTimeNanos = base.monotonicTimeNanos
-  }
-  currentTimeMillisUnsafe(): number {
-    return this.base.currentTimeMillisUnsafe() + this.offsetMs
-  }
-  currentTimeNanosUnsafe(): bigint {
-    return this.base.currentTimeNanosUnsafe() + this.offsetNanos
-  }
-  monotonicTimeNanosUnsafe(): bigint {
-    return this.base.monotonicTimeNanosUnsafe()
-  }
-  sleep(duration: Duration.Duration): Effect.Effect<void> {
-    return this.base.sleep(duration)
-  }
-}
-
-/** The clock under any test-clock shift: the host's real clock (or the `TestClock` of a test). */
-export const realClock: Effect.Effect<Clock.Clock> = Clock.clockWith((clock) =>
-  Effect.succeed(clock instanceof ShiftedClock ? clock.base : clock)
-)
-
-/** The real time, on whatever clock the caller runs. */
-export const realNow: Effect.Effect<DateTime.Utc> = Effect.map(realClock, (clock) => DateTime.makeUnsafe(clock.currentTimeMillisUnsafe()))
-
-/** Epoch milliseconds on the real clock (provider health is the same for every shop, whatever its test clock). */
-export const realMillis: Effect.Effect<number> = Effect.map(realClock, (clock) => clock.currentTimeMillisUnsafe())
-
-/** Runs `effect` on the real clock, outside any shop's clock (e.g. signature timestamps). */
+/** Runs `effect` on the real clock, outside any shop's clock (e.g. an advance's due work, whose jobs each move to the clock they were scheduled on). */
 export const atRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(realClock, (clock) =>
     effect.pipe(Effect.provideService(Clock.Clock, clock), Effect.provideService(CurrentClockScope, null)))

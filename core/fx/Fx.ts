@@ -14,7 +14,7 @@ import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { EngineConfig } from "../EngineConfig.ts"
 import * as Money from "../Money.ts"
 import { type FxRate, FxRateStore } from "../ports/FxRateStore.ts"
-import { realMillis } from "../clock/ShopClocks.ts"
+import { realMillis } from "../clock/RealClock.ts"
 import { defaultRatesPerUsd } from "./defaultRates.ts"
 
 export interface Conversion {

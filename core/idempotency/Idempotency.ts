@@ -36,7 +36,7 @@
  */
 import { Cause, Context, DateTime, Duration, Effect, Exit, Layer, Schema } from "effect"
 import { ApiError, apiError, type ApiErrorOf, keepsRecordOpen } from "../ApiError.ts"
-import { realNow } from "../clock/ShopClocks.ts"
+import { realNow } from "../clock/RealClock.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
 import { IdempotencyStore, type KeyCompletion, KeyTaken } from "../ports/IdempotencyStore.ts"

@@ -13,7 +13,8 @@
  * nothing.
  */
 import { Cause, Context, DateTime, Duration, Effect, Layer, Schedule } from "effect"
-import { CurrentClockScope, realNow, ShopClocks } from "../clock/ShopClocks.ts"
+import { realNow } from "../clock/RealClock.ts"
+import { CurrentClockScope, ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import { ownTrace, traceParentOf } from "../Tracing.ts"
 import * as Metrics from "../Metrics.ts"

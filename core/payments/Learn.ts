@@ -4,7 +4,7 @@
  * circuit breaker) and whether an accepted payment was paid (for success rates).
  */
 import { Effect } from "effect"
-import { realMillis } from "../clock/ShopClocks.ts"
+import { realMillis } from "../clock/RealClock.ts"
 import type { Attempt, Payment } from "./Payment.ts"
 import { Routing } from "../routing/Routing.ts"
 import type { RoutingOutcome } from "../ports/RoutingStore.ts"

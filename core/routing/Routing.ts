@@ -16,7 +16,7 @@
  */
 import * as Metrics from "../Metrics.ts"
 import { Context, Effect, Layer, Metric, Option, Random, Schema } from "effect"
-import { realMillis } from "../clock/ShopClocks.ts"
+import { realMillis } from "../clock/RealClock.ts"
 import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"

@@ -15,7 +15,8 @@
  */
 import { BigDecimal, Context, DateTime, Effect, Layer, Option } from "effect"
 import { apiError, type ApiErrorOf, invalidRequest, notFound } from "../ApiError.ts"
-import { realMillis, ShopClocks } from "../clock/ShopClocks.ts"
+import { realMillis } from "../clock/RealClock.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import type { Environment } from "../Environment.ts"
 import { maskedAccount } from "../balances/Withdrawal.ts"
 import { Jobs } from "../jobs/Jobs.ts"

@@ -26,7 +26,8 @@ import { apiError, type ApiErrorOf, catchCode, invalidRequest, type Issue, notFo
 import { baseUrlOf, EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { merchantUrlProblem } from "../MerchantUrl.ts"
-import { atRealTime, realNow, ShopClocks } from "../clock/ShopClocks.ts"
+import { realNow } from "../clock/RealClock.ts"
+import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Metrics from "../Metrics.ts"
 import { WebhookSender } from "../ports/WebhookSender.ts"
@@ -239,7 +240,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const found = yield* store.findSubscriptionById(webhookId)
         if (Option.isNone(found) || !found.value.managed) return yield* notFound("webhook inbox", webhookId)
         const verdict = yield* verifySignature(rawBody, headers["x-service-signature"], signingSecrets(found.value, yield* DateTime.now))
-          .pipe(withMac, atRealTime)
+          .pipe(withMac)
         if (verdict !== "valid") return yield* apiError("authentication_failed", `The delivery's signature is ${verdict}`)
         const message: InboxMessage = {
           id: yield* ids.next("event"),
@@ -276,7 +277,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         const headers = {
           "content-type": "application/json",
           "user-agent": "payment-orchestration-webhooks/1",
-          "x-service-signature": yield* signatureHeader(delivery.body, signingSecrets(s, now)).pipe(withMac, atRealTime),
+          "x-service-signature": yield* signatureHeader(delivery.body, signingSecrets(s, now)).pipe(withMac),
           "x-service-event": delivery.event,
           "x-service-delivery": delivery.id
         }

@@ -11,7 +11,7 @@ import { Clock, DateTime, Effect, Exit, Layer, Random as EffectRandom, Redacted,
 import { TestClock } from "effect/testing"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { JournalEntry } from "../../core/ledger/Journal.ts"
-import { realMillis } from "../../core/clock/ShopClocks.ts"
+import { realMillis } from "../../core/clock/RealClock.ts"
 import { IdempotencyStore } from "../../core/ports/IdempotencyStore.ts"
 import { JobStore } from "../../core/ports/JobStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"

@@ -9,9 +9,10 @@
  * operator's lives `operatorSessionSeconds`. Each session has its own CSRF token, sent back by
  * every form.
  */
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Aead, Digest, SecureRandom } from "effect/crypto"
 import { Base64Url, Hex } from "effect/encoding"
+import { realMillis } from "../../../core/clock/RealClock.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { ConsoleSessionStore } from "../../../core/ports/ConsoleSessionStore.ts"
 import { safeEqual } from "../../../core/Secrets.ts"
@@ -96,7 +97,7 @@ export class Sessions extends Context.Service<Sessions, {
       })
 
       const start = Effect.fn("ConsoleSessions.start")(function*(credential: StartingCredential, environment: Environment | null, lifetimeSeconds: number) {
-        const now = new Date(yield* Clock.currentTimeMillis)
+        const now = new Date(yield* realMillis)
         yield* store.removeExpired(now)
         const id = `cs_${yield* token(12)}`
         const secret = yield* token(32)
@@ -120,7 +121,7 @@ export class Sessions extends Context.Service<Sessions, {
         const found = yield* store.find(parts.id)
         if (Option.isNone(found)) return Option.none<OpenSession>()
         const session = found.value
-        if (session.expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) return Option.none<OpenSession>()
+        if (session.expiresAt.getTime() <= (yield* realMillis)) return Option.none<OpenSession>()
         if (!safeEqual(yield* secretHash(parts.secret), session.secretHash)) return Option.none<OpenSession>()
         const [nonce, sealed] = session.sealed.split(".")
         const opened = yield* Effect.gen(function*() {

@@ -68,17 +68,17 @@ export const CheckoutHandlers = HttpApiBuilder.group(Api, "checkout", (handlers)
     // Checked at compile time against the codes the operation documents.
     return handlers.handle("createSession", ({ headers, payload }) =>
       documented("checkout.createSession", Effect.gen(function*() {
-        const scope = yield* scopes.resolve(yield* CurrentPrincipal, { merchantId: payload.merchantId, shopId: payload.shopId })
         const simulate: SandboxSimulate | undefined = headers["sandbox-simulate"]
-        return yield* idempotent({
-          operation: "POST /checkout/sessions",
-          scope,
-          key: headers["idempotency-key"],
-          request: { body: encodeBody(payload), simulate: simulate ?? null },
-          codec: SessionCreated,
-          // A retry of an interrupted execution continues the one-shot payment it wrote ahead.
-          execute: (key) => Effect.map(checkout.create(scope, { ...payload, simulate }, key), (created) => createdView(created, config.checkoutUrl))
-        }).pipe(scopes.onClock(scope))
+        return yield* scopes.within(yield* CurrentPrincipal, { merchantId: payload.merchantId, shopId: payload.shopId }, (scope) =>
+          idempotent({
+            operation: "POST /checkout/sessions",
+            scope,
+            key: headers["idempotency-key"],
+            request: { body: encodeBody(payload), simulate: simulate ?? null },
+            codec: SessionCreated,
+            // A retry of an interrupted execution continues the one-shot payment it wrote ahead.
+            execute: (key) => Effect.map(checkout.create(scope, { ...payload, simulate }, key), (created) => createdView(created, config.checkoutUrl))
+          }))
       })))
   }))
 

@@ -25,16 +25,16 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
     ) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-        return yield* idempotent({
-          operation: `POST /payments/${id}/refund`,
-          atomic: true,
-          scope,
-          key: headers["idempotency-key"],
-          request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
-          codec: RefundView,
-          execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
-        }).pipe(scopes.onClock(scope))
+        return yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, id), (scope) =>
+          idempotent({
+            operation: `POST /payments/${id}/refund`,
+            atomic: true,
+            scope,
+            key: headers["idempotency-key"],
+            request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
+            codec: RefundView,
+            execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
+          }))
       })
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
@@ -43,8 +43,9 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
       paymentClaims: ({ params }) =>
         documented("claims.paymentClaims", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
-          return { data: (yield* claims.ofPayment(scope, params.id)).claims.map(claimView) }
+          const { claims: of } = yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, params.id), (scope) =>
+            claims.ofPayment(scope, params.id))
+          return { data: of.map(claimView) }
         })),
       get: ({ params }) =>
         documented("claims.get", Effect.gen(function*() {
@@ -59,17 +60,17 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
       simulateChargeback: ({ headers, params, payload }) =>
         documented("claims.simulateChargeback", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
-          return yield* idempotent({
-            operation: `POST /payments/${params.id}/simulate-chargeback`,
-            // One transaction: the chargeback, its entry, its events and the key's stored answer.
-            atomic: true,
-            scope,
-            key: headers["idempotency-key"],
-            request: { reason: payload.reason ?? null },
-            codec: ClaimView,
-            execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
-          }).pipe(scopes.onClock(scope))
+          return yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, params.id), (scope) =>
+            idempotent({
+              operation: `POST /payments/${params.id}/simulate-chargeback`,
+              // One transaction: the chargeback, its entry, its events and the key's stored answer.
+              atomic: true,
+              scope,
+              key: headers["idempotency-key"],
+              request: { reason: payload.reason ?? null },
+              codec: ClaimView,
+              execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
+            }))
         }))
     })
   }))

@@ -39,18 +39,17 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
       .handle("list", ({ query }) =>
         documented("events.list", Effect.gen(function*() {
           // A named shop the credential does not cover is a 404, never another shop's events.
-          const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-          const types = yield* typesOf(query.type)
           const page = clampPage(query)
-          const { rows, total } = yield* events.list(scope, { types, relatedId: query.relatedId }, page)
+          const { rows, total } = yield* scopes.within(yield* CurrentPrincipal, { shopId: query.shopId }, (scope) =>
+            Effect.flatMap(typesOf(query.type), (types) => events.list(scope, { types, relatedId: query.relatedId }, page)))
           // The outbox keeps each event as the envelope it was delivered as (`Events.emit`).
           return { data: rows as ReadonlyArray<Event>, pagination: pagination(total, page) }
         })))
       .handle("deliveries", ({ params }) =>
         documented("events.deliveries", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const scope = yield* scopes.resolveOwning(principal, yield* events.shopOf(principal.environment, params.id))
-          const rows = yield* events.deliveries(scope, params.id)
+          const rows = yield* scopes.withinOwning(principal, yield* events.shopOf(principal.environment, params.id), (scope) =>
+            events.deliveries(scope, params.id))
           return {
             data: rows.map((d) => ({
               id: d.id,
@@ -70,7 +69,7 @@ export const EventHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
       .handle("get", ({ params }) =>
         documented("events.get", Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const scope = yield* scopes.resolveOwning(principal, yield* events.shopOf(principal.environment, params.id))
-          return (yield* events.get(scope, params.id)) as Event
+          return (yield* scopes.withinOwning(principal, yield* events.shopOf(principal.environment, params.id), (scope) =>
+            events.get(scope, params.id))) as Event
         })))
   }))

@@ -125,8 +125,7 @@ export const IdentityHandlers = HttpApiBuilder.group(Api, "identity", (handlers)
         })))
       .handle("balanceHistory", ({ query }) =>
         documented("identity.balanceHistory", Effect.gen(function*() {
-          const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-          const history = yield* balances.history(scope, query.days ?? 30).pipe(scopes.onClock(scope))
+          const history = yield* scopes.within(yield* CurrentPrincipal, { shopId: query.shopId }, (scope) => balances.history(scope, query.days ?? 30))
           return {
             book: "available" as const,
             days: history.days,

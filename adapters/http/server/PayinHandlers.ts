@@ -16,7 +16,7 @@ import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { buyerView, CreatedView, detailView, readView } from "../../../core/payments/PaymentView.ts"
-import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Scopes, type ShopScope } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { CreatePaymentBody } from "../api/PaymentsApi.ts"
 import { makeIdempotent } from "./Idempotent.ts"
@@ -36,12 +36,11 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const idempotent = yield* makeIdempotent
     const claims = yield* Claims
 
-    const create = Effect.fnUntraced(function*(
-      payload: typeof CreatePaymentBody.Type,
-      headers: { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
-    ) {
-      const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolve(principal, { merchantId: payload.merchantId, shopId: payload.shopId })
+    type CreateHeaders = { readonly "idempotency-key"?: string | undefined; readonly "sandbox-simulate"?: SandboxSimulate | undefined }
+    const create = (payload: typeof CreatePaymentBody.Type, headers: CreateHeaders) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
+        scopes.within(principal, { merchantId: payload.merchantId, shopId: payload.shopId }, (scope) => createOn(scope, payload, headers)))
+    const createOn = Effect.fnUntraced(function*(scope: ShopScope, payload: typeof CreatePaymentBody.Type, headers: CreateHeaders) {
       const simulate = headers["sandbox-simulate"]
       const userIp = payload.userIp ?? (yield* remoteAddress)
       // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
@@ -56,10 +55,10 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         codec: CreatedView,
         claimInWriteAhead: true,
         execute: (key) => payments.createAnswering(scope, { ...payload, userIp, simulate, id: key?.resume }, key)
-      }).pipe(scopes.onClock(scope))
+      })
     })
 
-    const list = Effect.fnUntraced(function*(query: {
+    type ListQuery = {
       readonly limit?: number | undefined
       readonly offset?: number | undefined
       readonly status?: PaymentStatus | undefined
@@ -75,9 +74,11 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       readonly amountMax?: string | undefined
       readonly startingAfter?: string | undefined
       readonly shopId?: string | undefined
-    }) {
-      // A named shop the credential does not cover is a 404, never another shop's list.
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
+    }
+    // A named shop the credential does not cover is a 404, never another shop's list.
+    const list = (query: ListQuery) =>
+      Effect.flatMap(CurrentPrincipal, (principal) => scopes.within(principal, { shopId: query.shopId }, (scope) => listOn(scope, query)))
+    const listOn = Effect.fnUntraced(function*(scope: ShopScope, query: ListQuery) {
       const country = query.country === undefined ? undefined : Country.toIso3(query.country)
       if (country !== undefined && Option.isNone(country)) {
         return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
@@ -108,15 +109,13 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
 
     const get = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-      const { claims: of, payment } = yield* claims.ofPayment(scope, id)
+      const { claims: of, payment } = yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, id), (scope) => claims.ofPayment(scope, id))
       return { ...detailView(payment), buyer: buyerView(payment), refundable: Money.toJsonNumber(refundableOf(payment, of)) }
     })
 
     const ledgerEntries = Effect.fnUntraced(function*(id: string) {
       const principal = yield* CurrentPrincipal
-      const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
-      const entries = yield* claims.ledgerOf(scope, id)
+      const entries = yield* scopes.withinOwning(principal, yield* payments.shopOf(principal.environment, id), (scope) => claims.ledgerOf(scope, id))
       return {
         data: entries.map((e) => ({
           id: e.id,
@@ -226,8 +225,5 @@ export const BalanceHandler = Effect.gen(function*() {
   const balances = yield* Balances
   const scopes = yield* Scopes
   return ({ query }: { readonly query: { readonly shopId?: string | undefined } }) =>
-    Effect.gen(function*() {
-      const scope = yield* scopes.resolve(yield* CurrentPrincipal, { shopId: query.shopId })
-      return yield* balances.summary(scope).pipe(scopes.onClock(scope))
-    })
+    Effect.flatMap(CurrentPrincipal, (principal) => scopes.within(principal, { shopId: query.shopId }, (scope) => balances.summary(scope)))
 })

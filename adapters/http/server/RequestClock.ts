@@ -5,9 +5,9 @@
  * default shop, whose offset came with the credential: no read, no look at the body.
  *
  * Where the request chooses another shop (a merchant-wide credential naming `shopId`, or a path
- * naming a record of another of the merchant's shops), the handler knows it once the request is
- * decoded and the shop resolved, and moves to that shop's clock there (`Scopes.onClock`).
- * Production requests are untouched.
+ * naming a record of another of the merchant's shops), the shop is known once the request is
+ * decoded; `Scopes.within` hands out its scope only on its clock, so a handler has no way to act
+ * on it from this one. Production requests are untouched.
  */
 import { Effect } from "effect"
 import type { Principal } from "../../../core/auth/Principal.ts"

@@ -3,7 +3,7 @@ import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../../core/auth/Principal.ts"
 import { type ClockReading, SandboxClocks } from "../../../core/clock/SandboxClocks.ts"
-import { Scopes } from "../../../core/tenancy/Scopes.ts"
+import { Scopes, type ShopScope } from "../../../core/tenancy/Scopes.ts"
 import { Api } from "../api/Api.ts"
 import { documented } from "../api/OperationErrors.ts"
 import { ClockView } from "../api/SandboxApi.ts"
@@ -16,12 +16,13 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
     const clocks = yield* SandboxClocks
     const scopes = yield* Scopes
     const idempotent = (yield* makeIdempotent).value
-    const scope = (shopId: string | undefined) => Effect.flatMap(CurrentPrincipal, (p) => scopes.resolve(p, { shopId }))
+    const within = <A, E, R>(shopId: string | undefined, use: (scope: ShopScope) => Effect.Effect<A, E, R>) =>
+      Effect.flatMap(CurrentPrincipal, (p) => scopes.within(p, { shopId }, use))
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
-      clock: ({ query }) => documented("sandbox.clock", Effect.flatMap(scope(query.shopId), (s) => Effect.map(clocks.read(s), view).pipe(scopes.onClock(s)))),
+      clock: ({ query }) => documented("sandbox.clock", within(query.shopId, (s) => Effect.map(clocks.read(s), view))),
       advance: ({ headers, payload }) =>
-        documented("sandbox.advance", Effect.flatMap(scope(payload.shopId), (s) =>
+        documented("sandbox.advance", within(payload.shopId, (s) =>
           idempotent({
             operation: "POST /sandbox/clock/advance",
             scope: s,
@@ -29,6 +30,6 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
             request: { seconds: payload.seconds, shopId: s.shop.id },
             codec: ClockView,
             execute: () => Effect.map(clocks.advance(s, payload.seconds), view)
-          }).pipe(scopes.onClock(s))))
+          })))
     })
   }))
