@@ -1,10 +1,10 @@
 /**
  * Double-entry bookkeeping of every money movement.
  *
- * Invariants (by construction, and asserted by the stores and the property tests):
- * 1. Every journal entry balances: per currency, the sum of its postings is 0. An entry is made
- *    only from transfers (`entry`), each moving one amount from one book to another, so there is
- *    no way to write one that does not.
+ * Invariants (checked over the stored journal by the property tests and the simulation):
+ * 1. Every journal entry balances: per currency, the sum of its postings is 0. This holds by
+ *    construction: an entry is made only from transfers (`entry`), each moving one amount from one
+ *    book to another, and the stores append nothing else (`BalancedEntry`).
  * 2. Guarded books never go below 0 (the stores refuse the entry as a whole).
  * 3. Entries are immutable; a mistake is corrected by a new entry.
  * 4. A balance is the sum of the postings to its account.
@@ -55,7 +55,7 @@ export const isGuarded = (book: Book): boolean => (merchantBooks as ReadonlyArra
 
 /**
  * `amount` of `currency` leaves `from` and reaches `to` (Formance's posting: source, destination,
- * amount, asset). The direction is the sign, so an amount is never negative.
+ * amount, asset). `from` and `to` give the direction, so an amount is never negative.
  */
 export interface Transfer {
   readonly from: Book
