@@ -112,7 +112,14 @@ export const entry = (
   header: Omit<JournalEntry, "postings">,
   transfers: ReadonlyArray<Transfer>
 ): Result.Result<BalancedEntry, NegativeTransfer> => {
-  const nets = new Map<string, Map<Book, BigDecimal.BigDecimal>>()
+  // An entry names a handful of accounts: a list searched in order keeps the order they were named.
+  const nets: Array<{ readonly book: Book; readonly currency: string; amount: BigDecimal.BigDecimal }> = []
+  const add = (book: Book, currency: string, amount: BigDecimal.BigDecimal) => {
+    const net = nets.find((n) => n.book === book && n.currency === currency)
+    if (net === undefined) nets.push({ book, currency, amount })
+    else net.amount = BigDecimal.sum(net.amount, amount)
+  }
+  const currencies: Array<string> = []
   for (const t of transfers) {
     if (BigDecimal.isNegative(t.amount)) {
       return Result.fail(
@@ -123,17 +130,14 @@ export const entry = (
       )
     }
     if (BigDecimal.isZero(t.amount)) continue
-    let books = nets.get(t.currency)
-    if (books === undefined) nets.set(t.currency, books = new Map())
-    const from = books.get(t.from)
-    books.set(t.from, from === undefined ? BigDecimal.negate(t.amount) : BigDecimal.subtract(from, t.amount))
-    const to = books.get(t.to)
-    books.set(t.to, to === undefined ? t.amount : BigDecimal.sum(to, t.amount))
+    if (!currencies.includes(t.currency)) currencies.push(t.currency)
+    add(t.from, t.currency, BigDecimal.negate(t.amount))
+    add(t.to, t.currency, t.amount)
   }
   const postings: Array<Posting> = []
-  for (const [currency, books] of nets) {
-    for (const [book, amount] of books) if (BigDecimal.isNegative(amount)) postings.push({ book, currency, amount })
-    for (const [book, amount] of books) if (BigDecimal.isPositive(amount)) postings.push({ book, currency, amount })
+  for (const currency of currencies) {
+    for (const n of nets) if (n.currency === currency && BigDecimal.isNegative(n.amount)) postings.push({ book: n.book, currency, amount: n.amount })
+    for (const n of nets) if (n.currency === currency && BigDecimal.isPositive(n.amount)) postings.push({ book: n.book, currency, amount: n.amount })
   }
   // The one place the brand is attached: every amount above came in pairs of +x and -x.
   return Result.succeed({ ...header, postings: postings as ReadonlyArray<Posting> as BalancedPostings })
