@@ -15,7 +15,7 @@
  */
 import { BigDecimal, Effect } from "effect"
 import type { Environment } from "../Environment.ts"
-import type { Posting } from "../ledger/Journal.ts"
+import type { Book, Transfer } from "../ledger/Journal.ts"
 import * as Money from "../Money.ts"
 import type { LedgerStore } from "../ports/LedgerStore.ts"
 
@@ -29,11 +29,11 @@ export const owedOf = (receivable: BigDecimal.BigDecimal): BigDecimal.BigDecimal
 export const lockOwed = (store: LedgerStore["Service"], account: { readonly environment: Environment; readonly shopId: string }) =>
   Effect.map(store.lockBalance(account.environment, account.shopId, "merchant_receivable", "USD"), owedOf)
 
-/** `amount` USD becoming the shop's: what is owed is repaid first, the rest goes to available. */
-export const toAvailable = (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Posting> => {
+/** `amount` USD leaving `from` to become the shop's: what is owed is repaid first, the rest goes to available. */
+export const toAvailable = (from: Book, amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Transfer> => {
   const repaid = BigDecimal.max(BigDecimal.min(amount, owed), Money.zero)
   return [
-    { book: "merchant_receivable", currency: "USD", amount: repaid },
-    { book: "payin_available", currency: "USD", amount: BigDecimal.subtract(amount, repaid) }
+    { from, to: "merchant_receivable", currency: "USD", amount: repaid },
+    { from, to: "payin_available", currency: "USD", amount: BigDecimal.subtract(amount, repaid) }
   ]
 }

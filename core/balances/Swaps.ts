@@ -128,10 +128,8 @@ export class Swaps extends Context.Service<Swaps, {
           const conversion = yield* Effect.flatMap(fx.toUsd(amount, currency), bookable)
           const id = yield* ids.next("swap")
           yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.swap", id, [
-            { book: "payin_available", currency, amount: BigDecimal.negate(amount) },
-            { book: "fx", currency, amount },
-            { book: "fx", currency: "USD", amount: BigDecimal.negate(conversion.converted) },
-            { book: "payin_available", currency: "USD", amount: conversion.converted }
+            { from: "payin_available", to: "fx", currency, amount },
+            { from: "fx", to: "payin_available", currency: "USD", amount: conversion.converted }
           ]).pipe(
             Effect.catchTag("GuardViolation", (e) => {
               const held = Money.decimal(e.available)
@@ -171,8 +169,7 @@ export class Swaps extends Context.Service<Swaps, {
       const fundSandbox = Effect.fn("Swaps.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
         const currency = yield* checkSandboxFunding(scope, currencyInput, amount, fx)
         yield* ledger.record({ environment: scope.environment, shopId: scope.shop.id }, "balance.fund_sandbox", "sandbox", [
-          { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
-          { book: "payin_available", currency, amount }
+          { from: "sandbox_funding", to: "payin_available", currency, amount }
         ]).pipe(Effect.orDie)
         return yield* balances(scope)
       })

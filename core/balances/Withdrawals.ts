@@ -108,9 +108,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
         }
         yield* tx.run(Effect.gen(function*() {
           yield* ledger.record(withdrawal, "withdrawal.requested", withdrawal.id, [
-            { book: "payin_available", currency: "USD", amount: BigDecimal.negate(total) },
-            { book: "withdrawals_in_flight", currency: "USD", amount },
-            { book: "fees_withdrawal", currency: "USD", amount: fee }
+            { from: "payin_available", to: "withdrawals_in_flight", currency: "USD", amount },
+            { from: "payin_available", to: "fees_withdrawal", currency: "USD", amount: fee }
           ]).pipe(Effect.catchTag("GuardViolation", (e) => {
             const available = Money.decimal(e.available)
             return Effect.fail(apiError("balance_insufficient", `Only ${e.available} USD is available; the withdrawal needs ${Money.toText(total)} with its fee`, {
@@ -147,13 +146,11 @@ export class Withdrawals extends Context.Service<Withdrawals, {
         if (!(yield* store.update(next))) return yield* new Conflict()
         yield* ledger.record(w, `withdrawal.${status}`, w.id, status === "completed"
           ? [
-            { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
-            { book: "external", currency: "USD", amount: w.amount }
+            { from: "withdrawals_in_flight", to: "external", currency: "USD", amount: w.amount }
           ]
           : [
-            { book: "withdrawals_in_flight", currency: "USD", amount: BigDecimal.negate(w.amount) },
-            { book: "fees_withdrawal", currency: "USD", amount: BigDecimal.negate(w.fee) },
-            { book: "payin_available", currency: "USD", amount: BigDecimal.sum(w.amount, w.fee) }
+            { from: "withdrawals_in_flight", to: "payin_available", currency: "USD", amount: w.amount },
+            { from: "fees_withdrawal", to: "payin_available", currency: "USD", amount: w.fee }
           ]).pipe(Effect.orDie)
         if (w.settlementId !== undefined) yield* settleBatch(w.settlementId, next)
         yield* events.emit({

@@ -57,7 +57,10 @@ export const makeChargebacks = Effect.fnUntraced(function*(funds: Funds) {
     // What refunds already gave back (or hold frozen to give back) is not disputed again.
     const disputedUsd = BigDecimal.subtract(p.amount, sum(refunds.map((c) => c.amountUsd)))
     const disputedLocal = BigDecimal.subtract(p.amountLocal, sum(refunds.map((c) => c.amount)))
-    const taken = Shares.drawDown(p, yield* funds.availableUsd(p), BigDecimal.sum(disputedUsd, fee))
+    const taken = Shares.drawDown(p, yield* funds.availableUsd(p), [
+      { book: "payin_frozen", amount: disputedUsd },
+      { book: "fees_chargeback", amount: fee }
+    ])
     const claim: Claim = {
       id: yield* ids.next("claim"),
       environment: p.environment,
@@ -81,12 +84,7 @@ export const makeChargebacks = Effect.fnUntraced(function*(funds: Funds) {
     // Racing openings of one payment serialise here: the loser retries and finds it charged back.
     const next = yield* funds.bump(p, { settlement: taken.settlement }, "chargeback_opened")
     yield* claims.insert(claim)
-    yield* funds.entry(p, "chargeback.opened", claim.id, [
-      ...taken.postings,
-      { book: "payin_frozen", currency: "USD", amount: disputedUsd },
-      { book: "fees_chargeback", currency: "USD", amount: fee },
-      { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
-    ])
+    yield* funds.entry(p, "chargeback.opened", claim.id, taken.transfers)
     yield* events.emit(paymentEvent(p, "chargeback.created", { ...readView(next), claim: claimView(claim) }))
     yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
     return claim

@@ -10,7 +10,7 @@
  */
 import { BigDecimal, DateTime, Effect } from "effect"
 import * as Owed from "../balances/Owed.ts"
-import type { Posting } from "../ledger/Journal.ts"
+import type { Transfer } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
@@ -44,21 +44,18 @@ export const makeFunds = Effect.gen(function*() {
    * A claim's entry. `available` was read before, so a concurrent withdrawal may have taken it:
    * the guard refuses the entry and the claim is tried again (`Conflict`).
    */
-  const entry = Effect.fnUntraced(function*(p: Payment, kind: string, reference: string, postings: ReadonlyArray<Posting>) {
-    if (postings.some((x) => x.book === "merchant_receivable" && !BigDecimal.isZero(x.amount))) yield* lockOwed(p)
-    yield* ledger.record(p, kind, reference, postings).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict())))
+  const entry = Effect.fnUntraced(function*(p: Payment, kind: string, reference: string, transfers: ReadonlyArray<Transfer>) {
+    if (transfers.some((x) => (x.from === "merchant_receivable" || x.to === "merchant_receivable") && !BigDecimal.isZero(x.amount))) yield* lockOwed(p)
+    yield* ledger.record(p, kind, reference, transfers).pipe(Effect.catchTag("GuardViolation", () => Effect.fail(new Conflict())))
   })
 
   /** `amountUsd` frozen for a claim goes back to the shop: what it owes first (`owed`, locked), then available. */
-  const unfreeze = (amountUsd: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
-    { book: "payin_frozen", currency: "USD", amount: BigDecimal.negate(amountUsd) },
-    ...Owed.toAvailable(amountUsd, owed)
-  ]
+  const unfreeze = (amountUsd: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal): ReadonlyArray<Transfer> =>
+    Owed.toAvailable("payin_frozen", amountUsd, owed)
 
   /** `amountUsd` frozen for a claim leaves: to the provider, which returns it to the buyer. */
-  const payOut = (amountUsd: BigDecimal.BigDecimal): ReadonlyArray<Posting> => [
-    { book: "payin_frozen", currency: "USD", amount: BigDecimal.negate(amountUsd) },
-    { book: "provider_clearing", currency: "USD", amount: amountUsd }
+  const payOut = (amountUsd: BigDecimal.BigDecimal): ReadonlyArray<Transfer> => [
+    { from: "payin_frozen", to: "provider_clearing", currency: "USD", amount: amountUsd }
   ]
 
   /**

@@ -132,7 +132,7 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
           { amount: Money.toJsonNumber(amount), currency: p.currencyLocal, bookedCurrency: "USD" }
         )
       }
-      const taken = Shares.drawDown(p, yield* funds.availableUsd(p), amountUsd)
+      const taken = Shares.drawDown(p, yield* funds.availableUsd(p), [{ book: "payin_frozen", amount: amountUsd }])
       if (BigDecimal.isPositive(taken.shortfall)) {
         // Beyond its own shares and available, the refund is owed by the shop, and allowed only
         // while the shop's other pending and reserved money (its future income) covers it.
@@ -169,11 +169,7 @@ export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
         version: 1
       }
       yield* claims.insert(claim)
-      yield* funds.entry(p, "claim.opened", claim.id, [
-        ...taken.postings,
-        { book: "payin_frozen", currency: "USD", amount: amountUsd },
-        { book: "merchant_receivable", currency: "USD", amount: BigDecimal.negate(taken.shortfall) }
-      ])
+      yield* funds.entry(p, "claim.opened", claim.id, taken.transfers)
       yield* events.emit(paymentEvent(p, "claim.opened", claimView(claim)))
       yield* jobs.enqueue(JobKinds.resolveRefund, { claimId: claim.id }, { dedupeKey: `${JobKinds.resolveRefund}:${claim.id}` })
       return claim

@@ -1,11 +1,14 @@
-import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Result } from "effect"
 import type { Environment } from "../Environment.ts"
 import * as Metrics from "../Metrics.ts"
 import { Ids } from "../Ids.ts"
 import { type GuardViolation, LedgerStore } from "../ports/LedgerStore.ts"
-import type { JournalEntry, Posting } from "./Journal.ts"
+import { type BalancedEntry, entry, type JournalEntry, type Transfer } from "./Journal.ts"
 
-/** Sums the postings per currency; an entry balances when every sum is zero. */
+/**
+ * Sums the postings per currency; an entry balances when every sum is zero. Every entry made by
+ * `Journal.entry` does: this checks what a store gives back (the property tests, the simulation).
+ */
 export const imbalance = (entry: Pick<JournalEntry, "postings">): ReadonlyArray<readonly [string, BigDecimal.BigDecimal]> => {
   const sums = new Map<string, BigDecimal.BigDecimal>()
   for (const p of entry.postings) sums.set(p.currency, BigDecimal.sum(sums.get(p.currency) ?? BigDecimal.fromBigInt(0n), p.amount))
@@ -14,16 +17,19 @@ export const imbalance = (entry: Pick<JournalEntry, "postings">): ReadonlyArray<
 
 export class Ledger extends Context.Service<Ledger, {
   /**
-   * Posts a balanced entry (an unbalanced one is a bug: it dies). Zero postings are dropped.
+   * Writes an entry (balanced: `Journal.entry` made it); one without postings writes nothing.
    * Fails with `GuardViolation` when a guarded book would go negative; nothing is written then.
    */
-  readonly post: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
-  /** `post` with a fresh journal id and the current time; answers the journal id. */
+  readonly post: (entry: BalancedEntry) => Effect.Effect<void, GuardViolation>
+  /**
+   * The entry of these transfers, with a fresh journal id and the current time, posted; answers
+   * the journal id. A negative transfer is a bug of the caller: it dies, and nothing is written.
+   */
   readonly record: (
     account: { readonly environment: Environment; readonly shopId: string },
     kind: string,
     reference: string,
-    postings: ReadonlyArray<Posting>
+    transfers: ReadonlyArray<Transfer>
   ) => Effect.Effect<string, GuardViolation>
 }>()("core/ledger/Ledger") {
   static readonly layer = Layer.effect(
@@ -31,26 +37,21 @@ export class Ledger extends Context.Service<Ledger, {
     Effect.gen(function*() {
       const store = yield* LedgerStore
       const ids = yield* Ids
-      const post = Effect.fn("Ledger.post")(function*(entry: JournalEntry) {
-        const unbalanced = imbalance(entry)
-        if (unbalanced.length > 0) {
-          return yield* Effect.die(new Error(`unbalanced journal entry ${entry.kind} ${entry.reference}: ${
-            unbalanced.map(([c, s]) => `${c} ${BigDecimal.format(s)}`).join(", ")
-          }`))
-        }
-        const postings = entry.postings.filter((p) => !BigDecimal.isZero(p.amount))
-        if (postings.length === 0) return
-        yield* store.append({ ...entry, postings })
+      const post = Effect.fn("Ledger.post")(function*(entry: BalancedEntry) {
+        if (entry.postings.length === 0) return
+        yield* store.append(entry)
         yield* Metrics.count(Metrics.ledgerEntries, { kind: entry.kind })
       })
       const record = Effect.fnUntraced(function*(
         account: { readonly environment: Environment; readonly shopId: string },
         kind: string,
         reference: string,
-        postings: ReadonlyArray<Posting>
+        transfers: ReadonlyArray<Transfer>
       ) {
         const id = yield* ids.next("journal")
-        yield* post({ id, environment: account.environment, shopId: account.shopId, kind, reference, createdAt: yield* DateTime.now, postings })
+        const made = entry({ id, environment: account.environment, shopId: account.shopId, kind, reference, createdAt: yield* DateTime.now }, transfers)
+        if (Result.isFailure(made)) return yield* Effect.die(made.failure)
+        yield* post(made.success)
         return id
       })
       return Ledger.of({ post, record })

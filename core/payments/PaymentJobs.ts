@@ -9,7 +9,7 @@ import { type ApiErrorOf, catchCode } from "../ApiError.ts"
 import * as Owed from "../balances/Owed.ts"
 import { Claims } from "../claims/Claims.ts"
 import { Jobs } from "../jobs/Jobs.ts"
-import type { Posting } from "../ledger/Journal.ts"
+import type { Transfer } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
@@ -120,7 +120,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
     readonly book: "payin_pending" | "payin_reserve"
     readonly kind: string
     readonly close: (p: Payment, at: DateTime.Utc) => Payment["settlement"]
-    readonly postings: (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal) => ReadonlyArray<Posting>
+    readonly transfers: (amount: BigDecimal.BigDecimal, owed: BigDecimal.BigDecimal) => ReadonlyArray<Transfer>
   }) =>
     tx.run(Effect.gen(function*() {
       const found = yield* store.findById(paymentId)
@@ -134,7 +134,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
       }
       yield* save(yield* Effect.orDie(Effect.fromResult(advance(p, at, { settlement: step.close(p, at) }))))
       const owed = yield* Owed.lockOwed(ledgerStore, p)
-      yield* ledger.record(p, step.kind, p.id, step.postings(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
+      yield* ledger.record(p, step.kind, p.id, step.transfers(BigDecimal.min(share, pooled), owed)).pipe(Effect.orDie)
     })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }))
 
   yield* jobs.handle(JobKinds.settle, (payload) =>
@@ -145,7 +145,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
         book: "payin_pending",
         kind: "payment.settled",
         close: (p, at) => ({ ...p.settlement, status: "settled", settledAt: at }),
-        postings: Postings.settlement
+        transfers: Postings.settlement
       })))
 
   // The rolling reserve of a payment goes to available after the tier's holding period; what
@@ -157,7 +157,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
       book: "payin_reserve",
       kind: "reserve.released",
       close: (p, at) => ({ ...p.settlement, reserveReleasedAt: at }),
-      postings: Postings.reserveRelease
+      transfers: Postings.reserveRelease
     })
   yield* jobs.handle(JobKinds.releaseReserve, (payload) => Effect.flatMap(decodeJob(payload), ({ paymentId }) => releaseReserve(paymentId)))
 

@@ -12,7 +12,7 @@
  * finds its money gone.
  */
 import { BigDecimal } from "effect"
-import type { Posting } from "../ledger/Journal.ts"
+import type { Book, Transfer } from "../ledger/Journal.ts"
 import * as Money from "../Money.ts"
 import type { Payment, Settlement } from "./Payment.ts"
 import * as Pricing from "./Pricing.ts"
@@ -30,8 +30,12 @@ export const reserveShare = (p: Payment): BigDecimal.BigDecimal =>
     : BigDecimal.subtract(p.settlement.reserve, p.settlement.reserveTaken)
 
 export interface DrawDown {
-  /** Negative postings on `payin_pending`, `payin_reserve` and `payin_available` (zeros included). */
-  readonly postings: ReadonlyArray<Posting>
+  /**
+   * What is taken, to each destination in turn: from the payment's pending share, then its
+   * reserve share, then `payin_available`, then what could not be covered, owed
+   * (`merchant_receivable`). Zero transfers included.
+   */
+  readonly transfers: ReadonlyArray<Transfer>
   /** The payment's settlement with what was taken from its shares added. */
   readonly settlement: Settlement
   /** What the payment's shares and `available` could not cover. */
@@ -41,29 +45,40 @@ export interface DrawDown {
 }
 
 /**
- * Takes `amount` USD for a claim on `p`: from the payment's own pending share first, then its own
- * reserve share, then the shop's `available` (`available` is that book's balance now).
+ * Takes USD for a claim on `p`, the amount each destination (`to`, in order) receives: from the
+ * payment's own pending share first, then its own reserve share, then the shop's `available`
+ * (`available` is that book's balance now); the rest is owed.
  */
-export const drawDown = (p: Payment, available: BigDecimal.BigDecimal, amount: BigDecimal.BigDecimal): DrawDown => {
-  const sources = [pendingShare(p), reserveShare(p), BigDecimal.max(available, Money.zero)] as const
-  let left = amount
-  const [fromPending, fromReserve, fromAvailable] = sources.map((held) => {
-    const part = BigDecimal.max(BigDecimal.min(held, left), Money.zero)
-    left = BigDecimal.subtract(left, part)
-    return part
-  }) as [BigDecimal.BigDecimal, BigDecimal.BigDecimal, BigDecimal.BigDecimal]
+export const drawDown = (
+  p: Payment,
+  available: BigDecimal.BigDecimal,
+  to: ReadonlyArray<{ readonly book: Book; readonly amount: BigDecimal.BigDecimal }>
+): DrawDown => {
+  const source = (book: Book, held: BigDecimal.BigDecimal) => ({ book, held, taken: Money.zero })
+  const fromPending = source("payin_pending", pendingShare(p))
+  const fromReserve = source("payin_reserve", reserveShare(p))
+  const sources = [fromPending, fromReserve, source("payin_available", BigDecimal.max(available, Money.zero))]
+  const transfers: Array<Transfer> = []
+  let shortfall = Money.zero
+  for (const destination of to) {
+    let left = destination.amount
+    for (const from of sources) {
+      const part = BigDecimal.max(BigDecimal.min(BigDecimal.subtract(from.held, from.taken), left), Money.zero)
+      from.taken = BigDecimal.sum(from.taken, part)
+      left = BigDecimal.subtract(left, part)
+      transfers.push({ from: from.book, to: destination.book, currency: "USD", amount: part })
+    }
+    transfers.push({ from: "merchant_receivable", to: destination.book, currency: "USD", amount: left })
+    shortfall = BigDecimal.sum(shortfall, left)
+  }
   return {
-    postings: [
-      { book: "payin_pending", currency: "USD", amount: BigDecimal.negate(fromPending) },
-      { book: "payin_reserve", currency: "USD", amount: BigDecimal.negate(fromReserve) },
-      { book: "payin_available", currency: "USD", amount: BigDecimal.negate(fromAvailable) }
-    ],
+    transfers,
     settlement: {
       ...p.settlement,
-      pendingTaken: BigDecimal.sum(p.settlement.pendingTaken, fromPending),
-      reserveTaken: BigDecimal.sum(p.settlement.reserveTaken, fromReserve)
+      pendingTaken: BigDecimal.sum(p.settlement.pendingTaken, fromPending.taken),
+      reserveTaken: BigDecimal.sum(p.settlement.reserveTaken, fromReserve.taken)
     },
-    shortfall: left,
-    held: BigDecimal.sumAll(sources)
+    shortfall,
+    held: BigDecimal.sumAll(sources.map((s) => s.held))
   }
 }

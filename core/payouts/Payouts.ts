@@ -195,8 +195,7 @@ export class Payouts extends Context.Service<Payouts, {
         return yield* tx.run(Effect.gen(function*() {
           const id = yield* ids.next("transfer")
           yield* post(shopOf(scope), "payout.transfer", id, [
-            { book: "payin_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },
-            { book: "payout_available", currency: "USD", amount: amountUsd }
+            { from: "payin_available", to: "payout_available", currency: "USD", amount: amountUsd }
           ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient("USD", amountUsd, Money.decimal(e.available))))
           return {
             id,
@@ -227,10 +226,8 @@ export class Payouts extends Context.Service<Payouts, {
           const conversion = yield* Effect.flatMap(fx.sellUsd(amountUsd, to), bookable)
           const id = yield* ids.next("swap")
           yield* post(shopOf(scope), "payout.swap", id, [
-            { book: "payout_available", currency: "USD", amount: BigDecimal.negate(amountUsd) },
-            { book: "fx", currency: "USD", amount: amountUsd },
-            { book: "fx", currency: to, amount: BigDecimal.negate(conversion.converted) },
-            { book: "payout_available", currency: to, amount: conversion.converted }
+            { from: "payout_available", to: "fx", currency: "USD", amount: amountUsd },
+            { from: "fx", to: "payout_available", currency: to, amount: conversion.converted }
           ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient("USD", amountUsd, Money.decimal(e.available))))
           return {
             id,
@@ -244,8 +241,7 @@ export class Payouts extends Context.Service<Payouts, {
       const fundSandbox = Effect.fn("Payouts.fundSandbox")(function*(scope: ShopRef, currencyInput: string, amount: BigDecimal.BigDecimal) {
         const currency = yield* checkSandboxFunding(scope, currencyInput, amount, fx)
         yield* post(shopOf(scope), "payout.fund_sandbox", "sandbox", [
-          { book: "sandbox_funding", currency, amount: BigDecimal.negate(amount) },
-          { book: "payout_available", currency, amount }
+          { from: "sandbox_funding", to: "payout_available", currency, amount }
         ]).pipe(Effect.orDie)
         return (yield* balances(scope)).balances
       })
@@ -269,8 +265,7 @@ export class Payouts extends Context.Service<Payouts, {
         if (payout.debited) {
           const back: Book = status === "completed" ? "external" : "payout_available"
           yield* post(payout, `payout.${status}`, payout.id, [
-            { book: "payouts_in_flight", currency: payout.currency, amount: BigDecimal.negate(payout.amount) },
-            { book: back, currency: payout.currency, amount: payout.amount }
+            { from: "payouts_in_flight", to: back, currency: payout.currency, amount: payout.amount }
           ]).pipe(Effect.orDie)
         }
         yield* emit(next)

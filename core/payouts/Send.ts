@@ -197,8 +197,7 @@ export const makeSend = Effect.fnUntraced(function*(deps: {
           })
         }
         yield* ledger.record(shopOf(scope), "payout.debit", payout.id, [
-          { book: "payout_available", currency: method.currency, amount: BigDecimal.negate(input.amount) },
-          { book: "payouts_in_flight", currency: method.currency, amount: input.amount }
+          { from: "payout_available", to: "payouts_in_flight", currency: method.currency, amount: input.amount }
         ]).pipe(Effect.catchTag("GuardViolation", (e) => insufficient(method.currency, input.amount, Money.decimal(e.available))))
         yield* jobs.enqueue(JobKinds.recover, { payoutId: payout.id }, {
           runAt: DateTime.add(at, { minutes: 5 }),

@@ -1,6 +1,6 @@
 import { type BigDecimal, Context, type Effect, Schema } from "effect"
 import type { Environment } from "../Environment.ts"
-import type { AccountBalance, Book, JournalEntry } from "../ledger/Journal.ts"
+import type { AccountBalance, BalancedEntry, Book, JournalEntry } from "../ledger/Journal.ts"
 
 /** A posting would take a guarded book below zero: the whole entry was refused. */
 export class GuardViolation extends Schema.TaggedError<GuardViolation>()("GuardViolation", {
@@ -12,10 +12,11 @@ export class GuardViolation extends Schema.TaggedError<GuardViolation>()("GuardV
 
 export class LedgerStore extends Context.Service<LedgerStore, {
   /**
-   * Appends a balanced entry and applies it to the cached balances in one step, refusing it whole
-   * when a guarded book would go negative. Run it inside the transaction of the state change.
+   * Appends an entry (balanced: only `Journal.entry` makes one) and applies it to the cached
+   * balances in one step, its postings in their order, refusing it whole when a guarded book
+   * would go negative. Run it inside the transaction of the state change.
    */
-  readonly append: (entry: JournalEntry) => Effect.Effect<void, GuardViolation>
+  readonly append: (entry: BalancedEntry) => Effect.Effect<void, GuardViolation>
   readonly balances: (environment: Environment, shopId: string) => Effect.Effect<ReadonlyArray<AccountBalance>>
   readonly balance: (environment: Environment, shopId: string, book: Book, currency: string) => Effect.Effect<BigDecimal.BigDecimal>
   /**

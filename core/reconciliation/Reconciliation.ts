@@ -248,8 +248,10 @@ export class Reconciliation extends Context.Service<Reconciliation, {
           const now = yield* DateTime.now
           const adjustmentEntryId = adjusts && d.shopId !== null
             ? yield* ledger.record({ environment, shopId: d.shopId }, "reconciliation.adjustment", d.id, [
-              { book: "provider_clearing", currency: "USD", amount: Money.round(writeOff, "USD") },
-              { book: "fees_platform", currency: "USD", amount: BigDecimal.negate(Money.round(writeOff, "USD")) }
+              // A positive write-off raises provider clearing at the platform's expense, a negative one the reverse.
+              BigDecimal.isNegative(writeOff)
+                ? { from: "provider_clearing", to: "fees_platform", currency: "USD", amount: Money.round(BigDecimal.negate(writeOff), "USD") }
+                : { from: "fees_platform", to: "provider_clearing", currency: "USD", amount: Money.round(writeOff, "USD") }
             ]).pipe(Effect.orDie) // counter books only: no guard can refuse it
             : null
           const resolved: Discrepancy = {

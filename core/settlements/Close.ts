@@ -169,8 +169,7 @@ export const makeClose = Effect.gen(function*() {
       }
       if (!(yield* store.update(closed))) return yield* new Conflict()
       yield* ledger.record(schedule, sweepKind, closed.id, [
-        { book: "payin_available", currency: "USD", amount: BigDecimal.negate(net) },
-        { book: "settlements_in_flight", currency: "USD", amount: net }
+        { from: "payin_available", to: "settlements_in_flight", currency: "USD", amount: net }
       ]).pipe(Effect.orDie)
       yield* store.addLines(closed.id, sources.map((source) => ({ entryId: source.entry.id, line: lineOf(source) })))
       yield* openBatch(schedule, open.merchantId, now)

@@ -18,7 +18,7 @@
  * batch's `status: failed` with `payout.failureReason`, and its money back in the balance's
  * movements (`settlement.failed`), then in the next batch.
  */
-import { BigDecimal, DateTime, Effect, Option, Schema } from "effect"
+import { DateTime, Effect, Option, Schema } from "effect"
 import { apiError, type ApiErrorOf, notFound } from "../ApiError.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -85,12 +85,10 @@ export const makePay = Effect.gen(function*() {
       if (!(yield* store.update(next))) return yield* new Conflict()
       yield* ledger.record(current, `settlement.${next.status}`, current.id, next.status === "paid"
         ? [
-          { book: "settlements_in_flight", currency: "USD", amount: BigDecimal.negate(net) },
-          { book: "external", currency: "USD", amount: net }
+          { from: "settlements_in_flight", to: "external", currency: "USD", amount: net }
         ]
         : [
-          { book: "settlements_in_flight", currency: "USD", amount: BigDecimal.negate(net) },
-          { book: "payin_available", currency: "USD", amount: net }
+          { from: "settlements_in_flight", to: "payin_available", currency: "USD", amount: net }
         ]).pipe(Effect.orDie)
       return next
     })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }), Effect.orDie)
@@ -141,8 +139,7 @@ export const makePay = Effect.gen(function*() {
       if (!(yield* store.update({ ...current, providerRef: withdrawal.id, updatedAt: now, version: current.version + 1 }))) return yield* new Conflict()
       yield* withdrawals.insert(withdrawal)
       yield* ledger.record(current, "settlement.withdrawal", current.id, [
-        { book: "settlements_in_flight", currency: "USD", amount: BigDecimal.negate(net) },
-        { book: "withdrawals_in_flight", currency: "USD", amount: net }
+        { from: "settlements_in_flight", to: "withdrawals_in_flight", currency: "USD", amount: net }
       ]).pipe(Effect.orDie)
     })).pipe(Effect.retry({ while: (e) => e._tag === "Conflict", times: 5 }), Effect.orDie)
 

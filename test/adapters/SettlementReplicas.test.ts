@@ -52,8 +52,7 @@ const fund = (a: Replica, shopId: string, n: number) =>
       const ledger = yield* Ledger
       for (let i = 0; i < n; i++) {
         yield* ledger.record({ environment: "sandbox", shopId }, "test.funding", `funding-${i}`, [
-          { book: "external", currency: "USD", amount: Money.decimal("-10") },
-          { book: "payin_available", currency: "USD", amount: Money.decimal("10") }
+          { from: "external", to: "payin_available", currency: "USD", amount: Money.decimal("10") }
         ])
       }
     }))

@@ -173,8 +173,7 @@ export { Layer }
 export const fundProductionPayouts = (shopId: string, currency: string, amount: string) =>
   Effect.flatMap(Ledger, (ledger) =>
     ledger.record({ environment: "production", shopId }, "test.funding", "funding", [
-      { book: "external", currency, amount: Money.decimal(`-${amount}`) },
-      { book: "payout_available", currency, amount: Money.decimal(amount) }
+      { from: "external", to: "payout_available", currency, amount: Money.decimal(amount) }
     ]))
 
 /** One configured connector instance, as `CONNECTORS` and its variables would configure it. */

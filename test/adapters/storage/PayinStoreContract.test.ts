@@ -3,8 +3,8 @@
  * outbox, routes), on every store adapter, with real concurrency where the engine relies on it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Cause, DateTime, Effect, Exit, Option } from "effect"
-import type { JournalEntry } from "../../../core/ledger/Journal.ts"
+import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Result } from "effect"
+import * as Journal from "../../../core/ledger/Journal.ts"
 import * as Money from "../../../core/Money.ts"
 import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
 import { IdempotencyStore, KeyTaken } from "../../../core/ports/IdempotencyStore.ts"
@@ -23,9 +23,8 @@ const d = Money.decimal
 let seq = 0
 const uid = (prefix: string) => `${prefix}${++seq}_${Math.random().toString(36).slice(2, 8)}`
 
-const entry = (shopId: string, postings: JournalEntry["postings"], kind = "test"): JournalEntry => ({
-  id: uid("jnl_"), environment: "sandbox", shopId, kind, reference: uid("ref_"), createdAt: at(seq), postings
-})
+const entry = (shopId: string, transfers: ReadonlyArray<Journal.Transfer>, kind = "test"): Journal.BalancedEntry =>
+  Result.getOrThrow(Journal.entry({ id: uid("jnl_"), environment: "sandbox", shopId, kind, reference: uid("ref_"), createdAt: at(seq) }, transfers))
 
 const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => ({
   id: uid("TXN-"), environment: "sandbox", merchantId: "mer_1", shopId, status: "pending",
@@ -62,13 +61,11 @@ for (const target of storeTargets("payin")) {
           const ledger = yield* LedgerStore
           const shopId = yield* shop
           yield* ledger.append(entry(shopId, [
-            { book: "provider_clearing", currency: "USD", amount: d("-100") },
-            { book: "payin_available", currency: "USD", amount: d("95.5") },
-            { book: "fees_platform", currency: "USD", amount: d("4.5") }
+            { from: "provider_clearing", to: "payin_available", currency: "USD", amount: d("95.5") },
+            { from: "provider_clearing", to: "fees_platform", currency: "USD", amount: d("4.5") }
           ]))
           const refused = yield* Effect.flip(ledger.append(entry(shopId, [
-            { book: "payin_available", currency: "USD", amount: d("-95.51") },
-            { book: "external", currency: "USD", amount: d("95.51") }
+            { from: "payin_available", to: "external", currency: "USD", amount: d("95.51") }
           ])))
           assert.strictEqual(refused._tag, "GuardViolation")
           assert.strictEqual(refused.book, "payin_available")
@@ -92,14 +89,12 @@ for (const target of storeTargets("payin")) {
           const tx = yield* Transactions
           const shopId = yield* shop
           yield* ledger.append(entry(shopId, [
-            { book: "sandbox_funding", currency: "MXN", amount: d("-55") },
-            { book: "payout_available", currency: "MXN", amount: d("55") }
+            { from: "sandbox_funding", to: "payout_available", currency: "MXN", amount: d("55") }
           ]))
           const results = yield* Effect.all(
             Array.from({ length: 20 }, () =>
               Effect.result(tx.run(ledger.append(entry(shopId, [
-                { book: "payout_available", currency: "MXN", amount: d("-10") },
-                { book: "payouts_in_flight", currency: "MXN", amount: d("10") }
+                { from: "payout_available", to: "payouts_in_flight", currency: "MXN", amount: d("10") }
               ]))))),
             { concurrency: "unbounded" }
           )
@@ -114,8 +109,7 @@ for (const target of storeTargets("payin")) {
           const tx = yield* Transactions
           const shopId = yield* shop
           yield* ledger.append(entry(shopId, [
-            { book: "merchant_receivable", currency: "USD", amount: d("-30") },
-            { book: "fees_chargeback", currency: "USD", amount: d("30") }
+            { from: "merchant_receivable", to: "fees_chargeback", currency: "USD", amount: d("30") }
           ]))
           // Each repays what it read as owed, out of 20 of income: read-then-write, made safe by the lock.
           yield* Effect.all(
@@ -124,9 +118,8 @@ for (const target of storeTargets("payin")) {
                 const owed = BigDecimal.negate(yield* ledger.lockBalance("sandbox", shopId, "merchant_receivable", "USD"))
                 const repaid = BigDecimal.min(owed, d("20"))
                 yield* ledger.append(entry(shopId, [
-                  { book: "provider_clearing", currency: "USD", amount: d("-20") },
-                  { book: "merchant_receivable", currency: "USD", amount: repaid },
-                  { book: "payin_available", currency: "USD", amount: BigDecimal.subtract(d("20"), repaid) }
+                  { from: "provider_clearing", to: "merchant_receivable", currency: "USD", amount: repaid },
+                  { from: "provider_clearing", to: "payin_available", currency: "USD", amount: BigDecimal.subtract(d("20"), repaid) }
                 ]))
               }))),
             { concurrency: "unbounded" }
