@@ -1,0 +1,95 @@
+/** Handlers of refunds and claims (merchant), and of chargeback resolution (operator). */
+import { type BigDecimal, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
+import { Claims, claimView, refundView } from "../../../../core/claims/Claims.ts"
+import { Payments } from "../../../../core/payments/Payments.ts"
+import { Scopes } from "../../../../core/tenancy/Scopes.ts"
+import { Api } from "../../api/Api.ts"
+import { ClaimView, RefundView } from "../../api/ClaimsApi.ts"
+import { operatorScope } from "./IdentityHandlers.ts"
+import { makeIdempotent } from "../support/Idempotent.ts"
+import * as Money from "../../../../core/Money.ts"
+import { documented } from "../../api/OperationErrors.ts"
+
+export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
+  Effect.gen(function*() {
+    const claims = yield* Claims
+    const payments = yield* Payments
+    const scopes = yield* Scopes
+    const idempotent = (yield* makeIdempotent).value
+    const refund = (
+      id: string,
+      headers: { readonly "idempotency-key"?: string | undefined },
+      payload: { readonly amount?: BigDecimal.BigDecimal | undefined; readonly reason?: string | undefined }
+    ) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, id))
+        return yield* idempotent({
+          operation: `POST /payments/${id}/refund`,
+          atomic: true,
+          scope,
+          key: headers["idempotency-key"],
+          request: { amount: payload.amount === undefined ? null : Money.toText(payload.amount), reason: payload.reason ?? null },
+          codec: RefundView,
+          execute: () => Effect.map(claims.refund(scope, id, payload), refundView)
+        }).pipe(scopes.onClock(scope))
+      })
+    // Each handler is checked at compile time against the codes its operation documents.
+    return handlers.handleAll({
+      refund: ({ headers, params, payload }) => documented("claims.refund", refund(params.id, headers, payload)),
+      refundTransaction: ({ headers, params, payload }) => documented("claims.refundTransaction", refund(params.id, headers, payload)),
+      paymentClaims: ({ params }) =>
+        documented("claims.paymentClaims", Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
+          return { data: (yield* claims.ofPayment(scope, params.id)).claims.map(claimView) }
+        })),
+      get: ({ params }) =>
+        documented("claims.get", Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          return claimView(yield* claims.get(scope, params.id))
+        })),
+      simulate: ({ params, payload }) =>
+        documented("claims.simulate", Effect.gen(function*() {
+          const scope = yield* scopes.resolve(yield* CurrentPrincipal)
+          return claimView(yield* claims.simulateChargeback(scope, params.id, payload.outcome))
+        })),
+      simulateChargeback: ({ headers, params, payload }) =>
+        documented("claims.simulateChargeback", Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const scope = yield* scopes.resolveOwning(principal, yield* payments.shopOf(principal.environment, params.id))
+          return yield* idempotent({
+            operation: `POST /payments/${params.id}/simulate-chargeback`,
+            // One transaction: the chargeback, its entry, its events and the key's stored answer.
+            atomic: true,
+            scope,
+            key: headers["idempotency-key"],
+            request: { reason: payload.reason ?? null },
+            codec: ClaimView,
+            execute: () => Effect.map(claims.simulateOpenChargeback(scope, params.id, payload.reason), claimView)
+          }).pipe(scopes.onClock(scope))
+        }))
+    })
+  }))
+
+export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const claims = yield* Claims
+    const idempotent = (yield* makeIdempotent).value
+    return handlers.handleAll({
+      resolve: ({ params, payload }) => documented("claimAdmin.resolve", Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView)),
+      openChargeback: ({ headers, params, payload }) =>
+        documented("claimAdmin.openChargeback", idempotent({
+          operation: `admin.openChargeback ${params.id}`,
+          scope: operatorScope,
+          key: headers["idempotency-key"],
+          request: { reason: payload.reason ?? null },
+          codec: ClaimView,
+          atomic: true,
+          execute: () => Effect.map(claims.openChargebackByOperator(params.id, payload.reason), claimView)
+        }))
+    })
+  }))
+
