@@ -7,7 +7,7 @@
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
-import { Claims } from "../claims/Claims.ts"
+import { Claims } from "../refunds/Refunds.ts"
 import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs, type NewJob } from "../jobs/Jobs.ts"
 import { makeLearning } from "./Learn.ts"

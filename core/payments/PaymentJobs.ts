@@ -7,7 +7,7 @@
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
 import { type ApiErrorOf, catchCode } from "../ApiError.ts"
 import * as Owed from "../balances/Owed.ts"
-import { Claims } from "../claims/Claims.ts"
+import { Claims } from "../refunds/Refunds.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { Posting } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"

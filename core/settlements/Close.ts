@@ -15,7 +15,7 @@
  * next batch.
  */
 import { BigDecimal, DateTime, Effect, Option } from "effect"
-import { ClaimStore } from "../ports/ClaimStore.ts"
+import { ClaimStore } from "../ports/RefundStore.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"

@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Claims } from "../../core/refunds/Refunds.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"

@@ -13,7 +13,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Schema } from "effect"
 import { Swaps } from "../../core/balances/Swaps.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Claims } from "../../core/refunds/Refunds.ts"
 import { defaultRatesPerUsd } from "../../core/fx/defaultRates.ts"
 import { Fx } from "../../core/fx/Fx.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"

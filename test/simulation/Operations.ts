@@ -7,7 +7,7 @@
  */
 import { BigDecimal, Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Claims } from "../../core/refunds/Refunds.ts"
 import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
 import { Idempotency, retentionHours, storedBody } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"

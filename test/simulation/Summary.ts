@@ -7,7 +7,7 @@
  */
 import { DateTime, Effect } from "effect"
 import { JobStore } from "../../core/ports/JobStore.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { ClaimStore } from "../../core/ports/RefundStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { PayoutStore } from "../../core/ports/PayoutStore.ts"
 import { WebhookStore } from "../../core/ports/WebhookStore.ts"

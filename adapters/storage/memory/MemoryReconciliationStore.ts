@@ -1,6 +1,6 @@
 /** The reconciliation store in memory: reports by file, discrepancies by dedupe key, and the engine's records of a provider. */
 import { DateTime, Effect, Layer, Option } from "effect"
-import type { Claim } from "../../../core/claims/Claim.ts"
+import type { Claim } from "../../../core/refunds/Claim.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { ReconciliationStore } from "../../../core/ports/ReconciliationStore.ts"
 import type { Discrepancy, ReconciliationReport } from "../../../core/reconciliation/Discrepancy.ts"

@@ -1,7 +1,7 @@
 /** The claim store in memory (refunds and chargebacks). */
 import { Effect, Layer } from "effect"
-import type { Claim } from "../../../core/claims/Claim.ts"
-import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
+import type { Claim } from "../../../core/refunds/Claim.ts"
+import { ClaimStore } from "../../../core/ports/RefundStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { newestFirst, versionedRows } from "./MemoryRows.ts"
 

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ClaimResolver, ClaimStatus } from "../../../core/claims/Claim.ts"
+import { ClaimResolver, ClaimStatus } from "../../../core/refunds/Claim.ts"
 import { Amount } from "../../../core/Money.ts"
 import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AdminToken, SecretKey } from "./Security.ts"

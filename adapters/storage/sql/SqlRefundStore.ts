@@ -3,8 +3,8 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { date } from "./Rows.ts"
 import { jsonDocuments } from "./JsonDocuments.ts"
-import { ClaimJson } from "../../../core/claims/Claim.ts"
-import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
+import { ClaimJson } from "../../../core/refunds/Claim.ts"
+import { ClaimStore } from "../../../core/ports/RefundStore.ts"
 
 export const SqlClaimStore = Layer.effect(
   ClaimStore,

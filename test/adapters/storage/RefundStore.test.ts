@@ -6,9 +6,9 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Exit, Option } from "effect"
-import type { Claim } from "../../../core/claims/Claim.ts"
+import type { Claim } from "../../../core/refunds/Claim.ts"
 import * as Money from "../../../core/Money.ts"
-import { ClaimStore } from "../../../core/ports/ClaimStore.ts"
+import { ClaimStore } from "../../../core/ports/RefundStore.ts"
 import { storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Claim, ClaimKind, ClaimStatus } from "../claims/Claim.ts"
+import type { Claim, ClaimKind, ClaimStatus } from "../refunds/Claim.ts"
 import type { Environment } from "../Environment.ts"
 
 export class ClaimStore extends Context.Service<ClaimStore, {
