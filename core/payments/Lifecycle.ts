@@ -7,7 +7,7 @@
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
-import { Claims } from "../refunds/Refunds.ts"
+import { Refunds } from "../refunds/Refunds.ts"
 import { realNow, ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs, type NewJob } from "../jobs/Jobs.ts"
 import { makeLearning } from "./Learn.ts"
@@ -68,7 +68,7 @@ export const makeLifecycle = Effect.gen(function*() {
   const jobs = yield* Jobs
   const ledger = yield* Ledger
   const events = yield* Events
-  const claims = yield* Claims
+  const claims = yield* Refunds
   const tx = yield* Transactions
   const clocks = yield* ShopClocks
   const learn = yield* makeLearning

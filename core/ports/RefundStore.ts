@@ -2,7 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { Claim, ClaimKind, ClaimStatus } from "../refunds/Claim.ts"
 import type { Environment } from "../Environment.ts"
 
-export class ClaimStore extends Context.Service<ClaimStore, {
+export class RefundStore extends Context.Service<RefundStore, {
   readonly insert: (claim: Claim) => Effect.Effect<void>
   readonly find: (environment: Environment, shopId: string, id: string) => Effect.Effect<Option.Option<Claim>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<Claim>>
@@ -15,4 +15,4 @@ export class ClaimStore extends Context.Service<ClaimStore, {
     filter: { readonly environment?: Environment | undefined; readonly kind?: ClaimKind | undefined; readonly status?: ClaimStatus | undefined },
     page: { readonly limit: number; readonly offset: number }
   ) => Effect.Effect<{ readonly rows: ReadonlyArray<Claim>; readonly total: number }>
-}>()("core/ports/ClaimStore") {}
+}>()("core/ports/RefundStore") {}

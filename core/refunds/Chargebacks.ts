@@ -20,7 +20,7 @@ import { type ApiError, apiError, notFound } from "../ApiError.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Ids } from "../Ids.ts"
 import * as Money from "../Money.ts"
-import { ClaimStore } from "../ports/RefundStore.ts"
+import { RefundStore } from "../ports/RefundStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
@@ -38,7 +38,7 @@ import { type Funds, sum } from "./Funds.ts"
 export type ChargebackOutcome = "won" | "lost"
 
 export const makeChargebacks = Effect.fnUntraced(function*(funds: Funds) {
-  const claims = yield* ClaimStore
+  const claims = yield* RefundStore
   const payments = yield* PaymentStore
   const events = yield* Events
   const ids = yield* Ids

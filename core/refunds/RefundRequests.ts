@@ -29,7 +29,7 @@ import { EngineConfig } from "../EngineConfig.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import * as Money from "../Money.ts"
-import { ClaimStore } from "../ports/RefundStore.ts"
+import { RefundStore } from "../ports/RefundStore.ts"
 import type { RefundOutcome } from "../ports/PaymentProvider.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
@@ -87,7 +87,7 @@ export interface RefundInput {
 }
 
 export const makeRefunds = Effect.fnUntraced(function*(funds: Funds) {
-  const claims = yield* ClaimStore
+  const claims = yield* RefundStore
   const payments = yield* PaymentStore
   const registry = yield* ProviderRegistry
   const events = yield* Events

@@ -1,8 +1,9 @@
 /**
- * Claims: refunds and chargebacks. The operations live beside this file, one concern each:
+ * Refunds and chargebacks, both "claims" on a paid payment (a claim of kind `user_dispute` is a
+ * refund). The operations live beside this file, one concern each:
  *
  * - `Claim.ts`: the record and its pure state machine;
- * - `Refunds.ts`: opening a refund and resolving it with the provider;
+ * - `RefundRequests.ts`: opening a refund and resolving it with the provider;
  * - `Chargebacks.ts`: opening a chargeback and resolving it (provider, sandbox, operator);
  * - `Funds.ts`: how a claim takes the shop's money and gives it back;
  * - `ClaimView.ts`: how a claim reads in the API and in events.
@@ -11,7 +12,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { type ApiErrorOf, notFound } from "../ApiError.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
 import type { Payment } from "../payments/Payment.ts"
-import { ClaimStore } from "../ports/RefundStore.ts"
+import { RefundStore } from "../ports/RefundStore.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import type { RefundOutcome } from "../ports/PaymentProvider.ts"
@@ -34,7 +35,7 @@ export type LateChargebackCode = "not_found" | "chargeback_already_opened" | "ch
 /** What deciding a chargeback's outcome can fail with. */
 export type DecideCode = "not_found" | "claim_not_chargeback" | "claim_already_resolved"
 
-export class Claims extends Context.Service<Claims, {
+export class Refunds extends Context.Service<Refunds, {
   /** Opens a refund (see `Refunds.ts`). */
   readonly refund: (scope: Pick<ShopScope, "environment" | "shop">, transactionId: string, input: RefundInput) => Effect.Effect<Claim, ApiErrorOf<RefundCode>>
   readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Claim, ApiErrorOf<"not_found">>
@@ -78,11 +79,11 @@ export class Claims extends Context.Service<Claims, {
   readonly simulateChargeback: (scope: Pick<ShopScope, "environment" | "shop">, claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiErrorOf<"simulate_sandbox_only" | DecideCode>>
   /** The operator records a chargeback's outcome, in either environment. */
   readonly resolveChargeback: (claimId: string, outcome: ChargebackOutcome) => Effect.Effect<Claim, ApiErrorOf<DecideCode>>
-}>()("core/claims/Claims") {
+}>()("core/refunds/Refunds") {
   static readonly layer = Layer.effect(
-    Claims,
+    Refunds,
     Effect.gen(function*() {
-      const claims = yield* ClaimStore
+      const claims = yield* RefundStore
       const payments = yield* PaymentStore
       const ledger = yield* LedgerStore
       const funds = yield* makeFunds
@@ -106,7 +107,7 @@ export class Claims extends Context.Service<Claims, {
         return yield* ledger.entriesFor(scope.environment, scope.shop.id, [transactionId, ...of.map((c) => c.id)])
       })
 
-      return Claims.of({
+      return Refunds.of({
         refund,
         get,
         ofPayment,

@@ -71,7 +71,7 @@ const refundEndpoint = (name: "refund" | "refundTransaction", path: "/payments/:
     success: RefundView.pipe(HttpApiSchema.status(201))
   })
 
-export class ClaimsApi extends HttpApiGroup.make("claims")
+export class RefundsApi extends HttpApiGroup.make("claims")
   .add(
     refundEndpoint("refund", "/payments/:id/refund").annotate(
       OpenApi.Description,
@@ -123,7 +123,7 @@ export class ClaimsApi extends HttpApiGroup.make("claims")
   .annotate(OpenApi.Title, "Refunds and claims")
 {}
 
-export class ClaimAdminApi extends HttpApiGroup.make("claimAdmin")
+export class RefundAdminApi extends HttpApiGroup.make("claimAdmin")
   .add(
     HttpApiEndpoint.post("resolve", "/claims/:id/resolve", {
       params: { id: Schema.String },

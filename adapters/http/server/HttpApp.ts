@@ -17,7 +17,7 @@ import { AdminHandlers, AuthHandlers, IdentityHandlers, PingHandlers } from "./h
 import { CheckoutHandlers, CheckoutPublicHandlers } from "./handlers/CheckoutHandlers.ts"
 import { CheckoutPages } from "./pages/CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./handlers/DepositHandlers.ts"
-import { ClaimAdminHandlers, ClaimHandlers } from "./handlers/RefundHandlers.ts"
+import { RefundAdminHandlers, RefundHandlers } from "./handlers/RefundHandlers.ts"
 import { IconRoutes } from "./pages/Icons.ts"
 import { PayoutAdminHandlers, PayoutHandlers } from "./handlers/PayoutHandlers.ts"
 import { RoutingAdminHandlers } from "./handlers/RoutingHandlers.ts"
@@ -59,8 +59,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,
-    ClaimHandlers,
-    ClaimAdminHandlers,
+    RefundHandlers,
+    RefundAdminHandlers,
     PayoutHandlers,
     PayoutAdminHandlers,
     RoutingAdminHandlers,

@@ -18,7 +18,7 @@ export const MemoryReconciliationStore = Layer.effect(
     const reportByFile = db.table<string>("reconciliation_reports_by_file")
     const discrepancies = db.table<Discrepancy>("reconciliation_discrepancies")
     const discrepancyByKey = db.table<string>("reconciliation_discrepancies_by_key")
-    // The payment and claim stores' own tables (MemoryPaymentStore, MemoryClaimStore).
+    // The payment and claim stores' own tables (MemoryPaymentStore, MemoryRefundStore).
     const payments = db.table<Payment>("payments")
     const claims = db.table<Claim>("claims")
     const page = <A extends { createdAt: DateTime.Utc; id: string }>(rows: Array<A>, p: { readonly limit: number; readonly offset: number }) => {

@@ -1,17 +1,17 @@
 /** The claim store in memory (refunds and chargebacks). */
 import { Effect, Layer } from "effect"
 import type { Claim } from "../../../core/refunds/Claim.ts"
-import { ClaimStore } from "../../../core/ports/RefundStore.ts"
+import { RefundStore } from "../../../core/ports/RefundStore.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 import { newestFirst, versionedRows } from "./MemoryRows.ts"
 
-export const MemoryClaimStore = Layer.effect(
-  ClaimStore,
+export const MemoryRefundStore = Layer.effect(
+  RefundStore,
   Effect.gen(function*() {
     const db = yield* MemoryDb
     // Indexed by payment: every refund reads the payment's claims.
     const claims = versionedRows<Claim>(db, "claims", (c) => c.transactionId)
-    return ClaimStore.of({
+    return RefundStore.of({
       insert: claims.insert,
       find: claims.find,
       findById: claims.findById,

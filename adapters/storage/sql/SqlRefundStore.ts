@@ -4,14 +4,14 @@ import { SqlClient } from "effect/sql"
 import { date } from "./Rows.ts"
 import { jsonDocuments } from "./JsonDocuments.ts"
 import { ClaimJson } from "../../../core/refunds/Claim.ts"
-import { ClaimStore } from "../../../core/ports/RefundStore.ts"
+import { RefundStore } from "../../../core/ports/RefundStore.ts"
 
-export const SqlClaimStore = Layer.effect(
-  ClaimStore,
+export const SqlRefundStore = Layer.effect(
+  RefundStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const claims = jsonDocuments(sql, "claims", ClaimJson)
-    return ClaimStore.of({
+    return RefundStore.of({
       insert: (c) =>
         claims.insert(c, { id: c.id, environment: c.environment, shopId: c.shopId, transactionId: c.transactionId, version: c.version, createdAt: date(c.createdAt) }),
       find: (environment, shopId, id) => claims.first(sql`id = ${id} AND environment = ${environment} AND shop_id = ${shopId}`),

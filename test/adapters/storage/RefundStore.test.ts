@@ -8,7 +8,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { DateTime, Effect, Exit, Option } from "effect"
 import type { Claim } from "../../../core/refunds/Claim.ts"
 import * as Money from "../../../core/Money.ts"
-import { ClaimStore } from "../../../core/ports/RefundStore.ts"
+import { RefundStore } from "../../../core/ports/RefundStore.ts"
 import { storeTargets } from "../../support/Stores.ts"
 
 const t0 = DateTime.makeUnsafe("2026-01-01T00:00:00Z")
@@ -24,11 +24,11 @@ const claim = (transactionId: string, second: number, overrides: Partial<Claim> 
 const text = (c: Claim) => [c.id, Money.toText(c.amount), Money.toText(c.amountUsd), c.status, c.version]
 
 for (const target of storeTargets("claims")) {
-  describe(`ClaimStore on ${target.name}`, () => {
+  describe(`RefundStore on ${target.name}`, () => {
     layer(target.layer(), { timeout: 60_000 })((it) => {
       it.effect("finds by id and within its shop, lists a payment's claims oldest first, refuses a duplicate id", () =>
         Effect.gen(function*() {
-          const store = yield* ClaimStore
+          const store = yield* RefundStore
           const tx = uid("TXN-")
           const later = claim(tx, 20)
           const first = claim(tx, 10, { kind: "chargeback", feeUsd: Money.decimal("15") })
@@ -50,7 +50,7 @@ for (const target of storeTargets("claims")) {
 
       it.effect("updates only over the version read; of racing writers exactly one wins", () =>
         Effect.gen(function*() {
-          const store = yield* ClaimStore
+          const store = yield* RefundStore
           const c = claim(uid("TXN-"), 1)
           yield* store.insert(c)
           assert.isFalse(yield* store.update({ ...c, status: "approved", version: 3 }))

@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { withdrawalView } from "../../../../core/balances/Withdrawals.ts"
 import { claimView } from "../../../../core/refunds/ClaimView.ts"
 import { payoutView } from "../../../../core/payouts/Payouts.ts"
-import { ClaimStore } from "../../../../core/ports/RefundStore.ts"
+import { RefundStore } from "../../../../core/ports/RefundStore.ts"
 import { PayoutStore } from "../../../../core/ports/PayoutStore.ts"
 import { RoutingStore } from "../../../../core/ports/RoutingStore.ts"
 import { circuitOf } from "../../../../core/routing/Health.ts"
@@ -19,7 +19,7 @@ export const OperatorAdminHandlers = HttpApiBuilder.group(Api, "operatorAdmin", 
   Effect.gen(function*() {
     const tenancy = yield* TenancyStore
     const payouts = yield* PayoutStore
-    const claims = yield* ClaimStore
+    const claims = yield* RefundStore
     const withdrawals = yield* WithdrawalStore
     const routing = yield* RoutingStore
     const iso = (ms: number) => DateTime.formatIso(DateTime.makeUnsafe(ms))

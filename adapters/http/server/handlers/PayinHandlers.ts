@@ -6,7 +6,7 @@ import { catchCode, invalidRequest } from "../../../../core/ApiError.ts"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
 import { Balances } from "../../../../core/balances/Balances.ts"
 import { Catalog } from "../../../../core/catalog/Catalog.ts"
-import { Claims, refundableOf } from "../../../../core/refunds/Refunds.ts"
+import { Refunds, refundableOf } from "../../../../core/refunds/Refunds.ts"
 import * as Money from "../../../../core/Money.ts"
 import { iconPath, iconUrl } from "../../../../core/catalog/Icons.ts"
 import * as Country from "../../../../core/Country.ts"
@@ -37,7 +37,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const scopes = yield* Scopes
     const idempotent = yield* makeIdempotent
     const config = yield* EngineConfig
-    const claims = yield* Claims
+    const claims = yield* Refunds
 
     const create = Effect.fnUntraced(function*(
       payload: typeof CreatePaymentBody.Type,

@@ -2,7 +2,7 @@
 import { type BigDecimal, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
-import { Claims, claimView, refundView } from "../../../../core/refunds/Refunds.ts"
+import { Refunds, claimView, refundView } from "../../../../core/refunds/Refunds.ts"
 import { Payments } from "../../../../core/payments/Payments.ts"
 import { Scopes } from "../../../../core/tenancy/Scopes.ts"
 import { Api } from "../../api/Api.ts"
@@ -12,9 +12,9 @@ import { makeIdempotent } from "../support/Idempotent.ts"
 import * as Money from "../../../../core/Money.ts"
 import { documented } from "../../api/OperationErrors.ts"
 
-export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
+export const RefundHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
   Effect.gen(function*() {
-    const claims = yield* Claims
+    const claims = yield* Refunds
     const payments = yield* Payments
     const scopes = yield* Scopes
     const idempotent = (yield* makeIdempotent).value
@@ -74,9 +74,9 @@ export const ClaimHandlers = HttpApiBuilder.group(Api, "claims", (handlers) =>
     })
   }))
 
-export const ClaimAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
+export const RefundAdminHandlers = HttpApiBuilder.group(Api, "claimAdmin", (handlers) =>
   Effect.gen(function*() {
-    const claims = yield* Claims
+    const claims = yield* Refunds
     const idempotent = (yield* makeIdempotent).value
     return handlers.handleAll({
       resolve: ({ params, payload }) => documented("claimAdmin.resolve", Effect.map(claims.resolveChargeback(params.id, payload.outcome), claimView)),
