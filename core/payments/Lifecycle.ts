@@ -23,7 +23,7 @@ import { advance, type PaymentChanges, type PaymentEvent, transition } from "./P
 import { readView } from "./PaymentView.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
-import { sandboxProviderId } from "../routing/Routing.ts"
+import { sandboxProviderId } from "../ports/SandboxForm.ts"
 
 /** Pending payments older than this are asked about by the reconcile poll. */
 export const reconcileAfter = Duration.minutes(2)
