@@ -14,7 +14,7 @@ import { Catalog } from "./catalog/Catalog.ts"
 import { Checkout } from "./checkout/Checkout.ts"
 import { SandboxClocks } from "./clock/SandboxClocks.ts"
 import { ShopClocks } from "./clock/ShopClocks.ts"
-import { Claims } from "./claims/Claims.ts"
+import { Refunds } from "./refunds/Refunds.ts"
 import { Deposits } from "./deposits/Deposits.ts"
 import { Fx } from "./fx/Fx.ts"
 import { Idempotency } from "./idempotency/Idempotency.ts"
@@ -55,7 +55,7 @@ export const services = Layer.mergeAll(
 ).pipe(
   Layer.provideMerge(Settlements.layer),
   Layer.provideMerge(Payments.layer),
-  Layer.provideMerge(Claims.layer),
+  Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer, Idempotency.layer)),

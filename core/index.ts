@@ -25,7 +25,7 @@ export { Catalog, type CatalogEntry, type CatalogFilter } from "./catalog/Catalo
 export type { PaymentMethodDef } from "./catalog/PaymentMethod.ts"
 export { findMethod, methodsForCountry, paymentMethods } from "./catalog/methods.ts"
 export { Checkout } from "./checkout/Checkout.ts"
-export { Claims } from "./claims/Claims.ts"
+export { Refunds, Refunds as Claims } from "./refunds/Refunds.ts"
 export { SandboxClocks } from "./clock/SandboxClocks.ts"
 export { ShopClocks } from "./clock/ShopClocks.ts"
 export { Deposits } from "./deposits/Deposits.ts"

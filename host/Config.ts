@@ -2,7 +2,7 @@
 import { type BigDecimal, Config, Duration, Effect, LogLevel, Option, Redacted, Schema } from "effect"
 import { parseSealingKey } from "../adapters/auth/EnvelopeSealing.ts"
 import { keyWeakness } from "../adapters/auth/JoseTokenSigner.ts"
-import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/server/ClientIp.ts"
+import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/server/support/ClientIp.ts"
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"

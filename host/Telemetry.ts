@@ -24,7 +24,7 @@
 import { Config, ConfigProvider, Effect, Layer, Option, Tracer } from "effect"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Otlp, OtlpSerialization } from "effect/observability"
-import { privateSpans } from "../adapters/http/server/PrivateSpans.ts"
+import { privateSpans } from "../adapters/http/server/middleware/PrivateSpans.ts"
 
 export const defaultServiceName = "payment-orchestration-engine"
 

@@ -14,8 +14,8 @@
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApp } from "./server/HttpApp.ts"
-import { HttpConfig } from "./server/HttpConfig.ts"
-import { privateSpans } from "./server/PrivateSpans.ts"
+import { HttpConfig } from "./server/support/HttpConfig.ts"
+import { privateSpans } from "./server/middleware/PrivateSpans.ts"
 
 /** What the HTTP application needs from the engine layer: the engine's services, its config and the stores. */
 export type FetchHandlerNeeds = Exclude<

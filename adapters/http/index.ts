@@ -7,4 +7,4 @@
 export { type FetchHandlerNeeds, type FetchHandlerOptions, toFetchHandler } from "./FetchHandler.ts"
 export { Api, apiVersion, PublicApi } from "./api/Api.ts"
 export { HttpApp } from "./server/HttpApp.ts"
-export { HttpConfig } from "./server/HttpConfig.ts"
+export { HttpConfig } from "./server/support/HttpConfig.ts"

@@ -7,7 +7,7 @@
 import * as Metrics from "../Metrics.ts"
 import { BigDecimal, DateTime, Duration, Effect, Option, Result } from "effect"
 import { apiError, notFound } from "../ApiError.ts"
-import { Claims } from "../claims/Claims.ts"
+import { Refunds } from "../refunds/Refunds.ts"
 import { realNow } from "../clock/RealClock.ts"
 import { ShopClocks } from "../clock/ShopClocks.ts"
 import { Jobs, type NewJob } from "../jobs/Jobs.ts"
@@ -23,7 +23,7 @@ import { advance, type PaymentChanges, type PaymentEvent, transition } from "./P
 import { readView } from "./PaymentView.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
-import { sandboxProviderId } from "../routing/Routing.ts"
+import { sandboxProviderId } from "../ports/SandboxForm.ts"
 
 /** Pending payments older than this are asked about by the reconcile poll. */
 export const reconcileAfter = Duration.minutes(2)
@@ -68,7 +68,7 @@ export const makeLifecycle = Effect.gen(function*() {
   const jobs = yield* Jobs
   const ledger = yield* Ledger
   const events = yield* Events
-  const claims = yield* Claims
+  const claims = yield* Refunds
   const tx = yield* Transactions
   const clocks = yield* ShopClocks
   const learn = yield* makeLearning

@@ -7,7 +7,7 @@
 import { BigDecimal, Clock, DateTime, Duration, Effect, Option, Schema } from "effect"
 import { type ApiErrorOf, catchCode } from "../ApiError.ts"
 import * as Owed from "../balances/Owed.ts"
-import { Claims } from "../claims/Claims.ts"
+import { Refunds } from "../refunds/Refunds.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { Transfer } from "../ledger/Journal.ts"
 import { Ledger } from "../ledger/Ledger.ts"
@@ -45,7 +45,7 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
   const routingOutcomes = yield* RoutingStore
   const ledger = yield* Ledger
   const ledgerStore = yield* LedgerStore
-  const claims = yield* Claims
+  const claims = yield* Refunds
   const tx = yield* Transactions
   const { applyUpdate, save } = lifecycle
 

@@ -1,5 +1,5 @@
 import { Context, type DateTime, type Effect, type Option } from "effect"
-import type { Claim } from "../claims/Claim.ts"
+import type { Claim } from "../refunds/Claim.ts"
 import type { Environment } from "../Environment.ts"
 import type { Payment } from "../payments/Payment.ts"
 import type { Discrepancy, ReconciliationReport } from "../reconciliation/Discrepancy.ts"

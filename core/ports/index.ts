@@ -49,7 +49,7 @@ export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 // Storage.
 export { type Access, AccessStore } from "./AccessStore.ts"
 export { CheckoutSessionStore } from "./CheckoutSessionStore.ts"
-export { ClaimStore } from "./ClaimStore.ts"
+export { RefundStore } from "./RefundStore.ts"
 export { CredentialStore } from "./CredentialStore.ts"
 export { DepositStore } from "./DepositStore.ts"
 export { type FxRate, FxRateStore } from "./FxRateStore.ts"

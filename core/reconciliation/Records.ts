@@ -3,7 +3,7 @@
  * read by the references the report names and the period it covers.
  */
 import { BigDecimal, Effect } from "effect"
-import type { Claim } from "../claims/Claim.ts"
+import type { Claim } from "../refunds/Claim.ts"
 import type { Environment } from "../Environment.ts"
 import * as Money from "../Money.ts"
 import type { Payment } from "../payments/Payment.ts"

@@ -32,8 +32,7 @@ import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { type ProviderRoute, ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
-
-export const sandboxProviderId = "sandbox"
+import { sandboxProviderId } from "../ports/SandboxForm.ts"
 
 /** The reason a listed method cannot be charged, as `unroutableReason` and `details.reason` say it. */
 export const noProviderReason = "no_provider_for_method_region"

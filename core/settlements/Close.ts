@@ -15,7 +15,7 @@
  * next batch.
  */
 import { BigDecimal, DateTime, Effect, Option } from "effect"
-import { ClaimStore } from "../ports/ClaimStore.ts"
+import { RefundStore } from "../ports/RefundStore.ts"
 import { Ids } from "../Ids.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JournalEntry } from "../ledger/Journal.ts"
@@ -59,7 +59,7 @@ export const makeClose = Effect.gen(function*() {
   const ledgerStore = yield* LedgerStore
   const ledger = yield* Ledger
   const payments = yield* PaymentStore
-  const claims = yield* ClaimStore
+  const claims = yield* RefundStore
   const jobs = yield* Jobs
   const events = yield* Events
   const ids = yield* Ids

@@ -31,10 +31,9 @@ import {
   type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import { formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
 import { verifySignature } from "../../core/Signatures.ts"
 import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
-
-export const sandboxProviderId = "sandbox"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
 export const slowPaymentAfterMs = 2 * 60_000
@@ -44,28 +43,6 @@ const formSecretBytes = 24
 
 /** A form's secret: fresh random bytes as hex (a provider takes only the ports and effect from core). */
 const newFormSecret = () => Array.from(globalThis.crypto.getRandomValues(new Uint8Array(formSecretBytes)), (b) => b.toString(16).padStart(2, "0")).join("")
-const encoder = new TextEncoder()
-
-/** `{formBaseUrl}/sandbox/pay/{transactionId}?secret=<random>`: the form of one charge. */
-export const formUrlOf = (formBaseUrl: string, transactionId: string, secret: string) =>
-  `${formBaseUrl}/sandbox/pay/${encodeURIComponent(transactionId)}?secret=${encodeURIComponent(secret)}`
-
-/** The secret of a form URL this provider wrote; none for any other. */
-export const formSecretOf = (paymentFormUrl: string): string | undefined => {
-  try {
-    const secret = new URL(paymentFormUrl).searchParams.get("secret")
-    return secret === null || secret === "" ? undefined : secret
-  } catch {
-    return undefined
-  }
-}
-
-/** Whether `given` is the secret of the charge's form, compared in constant time. */
-export const opensForm = (paymentFormUrl: string, given: string | undefined): boolean => {
-  const secret = formSecretOf(paymentFormUrl)
-  return secret !== undefined && given !== undefined && given.length === secret.length && Mac.timingSafeEqual(encoder.encode(given), encoder.encode(secret))
-}
-
 
 /** `sbx.<scenario>.<created ms>.<transaction id>` */
 export const providerRefOf = (scenario: string, createdMs: number, transactionId: string) =>

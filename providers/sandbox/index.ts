@@ -2,4 +2,5 @@
  * `payment-orchestration-engine/providers/sandbox`: the sandbox provider, serving every rail in
  * sandbox (`SandboxProvider.layer({ formBaseUrl, callbackSecret })` registers it).
  */
-export { SandboxProvider, sandboxProviderId } from "./SandboxProvider.ts"
+export { SandboxProvider } from "./SandboxProvider.ts"
+export { sandboxProviderId } from "../../core/ports/SandboxForm.ts"

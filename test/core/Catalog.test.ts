@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal } from "effect"
-import { iconPath, iconSvg, initials } from "../../adapters/http/server/Icons.ts"
+import { iconPath, iconSvg, initials } from "../../adapters/http/server/pages/Icons.ts"
 import {
   catalogCountries,
   findMethod,

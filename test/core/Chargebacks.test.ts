@@ -6,11 +6,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { Payments } from "../../core/payments/Payments.ts"
@@ -41,7 +41,7 @@ const book = (scope: ShopScope, name: Book) => Effect.flatMap(LedgerStore, (l) =
 
 const chargebackOf = (id: string) =>
   Effect.gen(function*() {
-    const claims = yield* (yield* ClaimStore).forPayment(id)
+    const claims = yield* (yield* RefundStore).forPayment(id)
     return claims.find((c) => c.kind === "chargeback")!
   })
 
@@ -51,7 +51,7 @@ describe("a chargeback after partial refunds", () => {
       const scope = yield* newScope()
       yield* paid(scope) // other money in the shop
       const p = yield* paid(scope)
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const approved = yield* claims.refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.2")), p.currencyLocal) })
       yield* drain
       const open = yield* claims.refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.1")), p.currencyLocal) })
@@ -145,7 +145,7 @@ describe("chargeback resolution", () => {
   it.effect("the operator and the sandbox resolve only chargebacks, once; production refuses the simulation", () =>
     Effect.gen(function*() {
       const { p, scope } = yield* disputed
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const live = yield* Effect.flip(claims.simulateChargeback({ ...scope, environment: "production" }, (yield* chargebackOf(p.id)).id, "won"))
       assert.strictEqual(live.code, "simulate_sandbox_only")
       const claim = yield* chargebackOf(p.id)

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
-import { claimEvents, ClaimKind, ClaimStatus, refundStatusOf, transitionClaim } from "../../core/claims/Claim.ts"
+import { claimEvents, ClaimKind, ClaimStatus, refundStatusOf, transitionClaim } from "../../core/refunds/Claim.ts"
 
 /** The whole table: kind + status + event -> the next status, "=" for a repeat, or refused. */
 const expected: Readonly<Record<string, string>> = {

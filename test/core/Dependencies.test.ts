@@ -42,6 +42,13 @@ describe("dependency rules", () => {
     )
   })
 
+  it("adapters import no provider, and the sandbox provider's id is written once (core/ports/SandboxForm.ts)", () => {
+    assert.deepStrictEqual(breaking("adapters", (t) => !t.startsWith("providers/")), [])
+    const written = ["adapters", "core", "host", "providers"].flatMap(sources)
+      .filter((file) => /sandboxProviderId\s*=/.test(readFileSync(join(root, file), "utf8")))
+    assert.deepStrictEqual(written, ["core/ports/SandboxForm.ts"])
+  })
+
   it("routing does not import back up into payments", () => {
     assert.deepStrictEqual(breaking("core/routing", (t) => !t.startsWith("core/payments/")), [])
   })

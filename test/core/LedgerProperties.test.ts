@@ -17,13 +17,13 @@ import { TestClock } from "effect/testing"
 import { Balances } from "../../core/balances/Balances.ts"
 import { Swaps } from "../../core/balances/Swaps.ts"
 import { Withdrawals } from "../../core/balances/Withdrawals.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import type { JournalEntry } from "../../core/ledger/Journal.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import { isGuarded } from "../../core/ledger/Journal.ts"
 import { imbalance } from "../../core/ledger/Ledger.ts"
 import * as Money from "../../core/Money.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { Payments } from "../../core/payments/Payments.ts"
@@ -55,13 +55,13 @@ const run = (seed: number) =>
     const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(random() * xs.length)]!
     const scope = yield* newScope("sandbox", { tier: pick(["starter", "standard", "premium"] as const) })
     const payments = yield* Payments
-    const claims = yield* Claims
+    const claims = yield* Refunds
     const swaps = yield* Swaps
     const jobs = yield* Jobs
     const ledger = yield* LedgerStore
     const payouts = yield* Payouts
     const withdrawals = yield* Withdrawals
-    const claimStore = yield* ClaimStore
+    const claimStore = yield* RefundStore
     const ids: Array<string> = []
     const pendingWithdrawals: Array<string> = []
     /** The journal entries of each payment: its own and its claims'. */

@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
@@ -73,7 +73,7 @@ describe("a refund the provider has pending", () => {
   it.effect("stays pending and frozen until the provider says it succeeded, asked again with the same refund", () =>
     Effect.gen(function*() {
       const { payment, scope, upstream } = yield* setup(["pending", "pending", "succeeded"])
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const refund = yield* claims.refund(scope, payment.id, {})
       yield* drain
       const waiting = yield* claims.get(scope, refund.id)
@@ -107,7 +107,7 @@ describe("a refund the provider has pending", () => {
     Effect.gen(function*() {
       const { payment, scope } = yield* setup(["pending", "failed"])
       const before = yield* shopTotal(scope)
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const refund = yield* claims.refund(scope, payment.id, {})
       yield* drain
       assert.strictEqual((yield* claims.get(scope, refund.id)).status, "open")
@@ -126,7 +126,7 @@ describe("a refund the provider has pending", () => {
   it.effect("is settled at once by the provider's word on it in a notification, and only for that refund", () =>
     Effect.gen(function*() {
       const { payment, scope, upstream } = yield* setup(["pending"])
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const payments = yield* Payments
       const half = Money.round(BigDecimal.divideUnsafe(payment.amountLocal, Money.decimal("2")), payment.currencyLocal)
       const first = yield* claims.refund(scope, payment.id, { amount: half })
@@ -155,7 +155,7 @@ describe("a refund the provider has pending", () => {
   it.effect("is asked about with what the engine holds of the payment's refunds: its own provider id once answered, the others' ids, the earlier ones unanswered", () =>
     Effect.gen(function*() {
       const { payment, scope, upstream } = yield* setup(["pending"])
-      const claims = yield* Claims
+      const claims = yield* Refunds
       const part = Money.round(BigDecimal.divideUnsafe(payment.amountLocal, Money.decimal("4")), payment.currencyLocal)
       const first = yield* claims.refund(scope, payment.id, { amount: part })
       yield* drain

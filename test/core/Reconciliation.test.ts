@@ -9,10 +9,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Duration, Effect, Exit, Layer, Metric, Result } from "effect"
 import { TestClock } from "effect/testing"
 import type { ApiError } from "../../core/ApiError.ts"
-import type { Claim } from "../../core/claims/Claim.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import type { Claim } from "../../core/refunds/Claim.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import * as Money from "../../core/Money.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
@@ -106,8 +106,8 @@ const history = (n: number, advance: (scope: ShopScope) => Effect.Effect<void, u
   Effect.gen(function*() {
     const scope = yield* newScope("sandbox")
     const payments = yield* Payments
-    const claims = yield* Claims
-    const claimStore = yield* ClaimStore
+    const claims = yield* Refunds
+    const claimStore = yield* RefundStore
     const paid: Array<Payment> = []
     for (let i = 0; i < n; i++) {
       paid.push(yield* payments.create(scope, { amount: Money.decimal(`${10 + i}.25`), paymentMethodId: "sbx_pix", simulate: "paid" }))

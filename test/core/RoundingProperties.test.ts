@@ -13,7 +13,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Schema } from "effect"
 import { Swaps } from "../../core/balances/Swaps.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { defaultRatesPerUsd } from "../../core/fx/defaultRates.ts"
 import { Fx } from "../../core/fx/Fx.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
@@ -53,7 +53,7 @@ describe("rounding properties", () => {
           // Enough USD available that no refund waits for cover.
           yield* (yield* Swaps).fundSandbox(scope, "USD", Money.decimal("1000000"))
           const payments = yield* Payments
-          const claims = yield* Claims
+          const claims = yield* Refunds
           // A price of 20 to 20 000 major units, in the presentment currency's own units.
           const amount = presentment === "CLP" || presentment === "COP"
             ? amountOf(price * 100, "CLP")

@@ -9,7 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { Balances } from "../../core/balances/Balances.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import type { Book } from "../../core/ledger/Journal.ts"
 import * as Money from "../../core/Money.ts"
@@ -59,7 +59,7 @@ describe("settlement with claims before it", () => {
       yield* keepAvailable(scope)
       const p = yield* pay(scope)
       const net = Pricing.net(p.amount, p.fees, p.settlement)
-      const refund = yield* (yield* Claims).refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.3")), p.currencyLocal) })
+      const refund = yield* (yield* Refunds).refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.3")), p.currencyLocal) })
       yield* drain
       // The refund came out of this payment's pending net, not out of available.
       assert.strictEqual(text(yield* book(scope, "payin_pending")), text(BigDecimal.subtract(net, refund.amountUsd)))
@@ -82,7 +82,7 @@ describe("settlement with claims before it", () => {
       const p = yield* pay(scope)
       const net = Pricing.net(p.amount, p.fees, p.settlement)
       // 90 % of a 100 USD payment: its whole pending net (86.x) and part of its 10 USD reserve.
-      const refund = yield* (yield* Claims).refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.9")), p.currencyLocal) })
+      const refund = yield* (yield* Refunds).refund(scope, p.id, { amount: Money.round(BigDecimal.multiply(p.amountLocal, d("0.9")), p.currencyLocal) })
       yield* drain
       const fromReserve = BigDecimal.subtract(refund.amountUsd, net)
       assert.isTrue(BigDecimal.isPositive(fromReserve))

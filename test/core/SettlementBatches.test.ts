@@ -20,11 +20,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { BigDecimal, DateTime, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Withdrawals } from "../../core/balances/Withdrawals.ts"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
 import { imbalance } from "../../core/ledger/Ledger.ts"
 import * as Money from "../../core/Money.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import {
@@ -69,8 +69,8 @@ const history = (seed: number) =>
     const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(random() * xs.length)]!
     const scope = yield* newScope("sandbox", { tier: pick(["starter", "standard", "premium"] as const) })
     const payments = yield* Payments
-    const claims = yield* Claims
-    const claimStore = yield* ClaimStore
+    const claims = yield* Refunds
+    const claimStore = yield* RefundStore
     const withdrawals = yield* Withdrawals
     const payouts = yield* Payouts
     const ids: Array<string> = []

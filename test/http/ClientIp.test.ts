@@ -7,7 +7,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { clientIp } from "../../adapters/http/server/ClientIp.ts"
+import { clientIp } from "../../adapters/http/server/support/ClientIp.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { HostConfig } from "../../host/Config.ts"
 import { baseUrl, testHost } from "../support/Host.ts"

@@ -6,7 +6,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { nestsDeeperThan, refusalOfBody, textIssues } from "../../adapters/http/server/StorableText.ts"
+import { nestsDeeperThan, refusalOfBody, textIssues } from "../../adapters/http/server/middleware/StorableText.ts"
 import { adminToken, call, createMerchant, type Reply, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 

@@ -5,7 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { formatAmount } from "../../adapters/http/server/Html.ts"
+import { formatAmount } from "../../adapters/http/server/pages/Html.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"

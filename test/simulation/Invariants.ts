@@ -87,7 +87,7 @@ import { isGuarded } from "../../core/ledger/Journal.ts"
 import { imbalance } from "../../core/ledger/Ledger.ts"
 import * as Shares from "../../core/payments/Shares.ts"
 import * as Money from "../../core/Money.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
@@ -106,7 +106,7 @@ export const checkInvariants = (world: World) =>
     const { environment, shop } = world.scope
     const ledger = yield* LedgerStore
     const paymentStore = yield* PaymentStore
-    const claimStore = yield* ClaimStore
+    const claimStore = yield* RefundStore
 
     // L1-L3
     const { entries } = yield* ledger.entries(environment, shop.id, { limit: 1_000_000, offset: 0 })

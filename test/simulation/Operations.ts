@@ -7,7 +7,7 @@
  */
 import { BigDecimal, Cause, Clock, Effect, Exit, Fiber, Option } from "effect"
 import { TestClock } from "effect/testing"
-import { Claims } from "../../core/claims/Claims.ts"
+import { Refunds } from "../../core/refunds/Refunds.ts"
 import { SandboxClocks } from "../../core/clock/SandboxClocks.ts"
 import { Idempotency, retentionHours } from "../../core/idempotency/Idempotency.ts"
 import { Jobs } from "../../core/jobs/Jobs.ts"
@@ -363,7 +363,7 @@ const refundEffect = (world: World, step: RefundStep) =>
     const payments = yield* Payments
     const p = yield* payments.get(world.scope, id)
     const amount = step.fraction === null ? undefined : Money.round(BigDecimal.multiply(p.amountLocal, Money.decimal(step.fraction.toFixed(2))), p.currencyLocal)
-    const claim = yield* (yield* Claims).refund(world.scope, id, { amount })
+    const claim = yield* (yield* Refunds).refund(world.scope, id, { amount })
     return `${claim.id} on ${id}`
   })
 

@@ -7,7 +7,7 @@
  */
 import { DateTime, Effect } from "effect"
 import { JobStore } from "../../core/ports/JobStore.ts"
-import { ClaimStore } from "../../core/ports/ClaimStore.ts"
+import { RefundStore } from "../../core/ports/RefundStore.ts"
 import { PaymentStore } from "../../core/ports/PaymentStore.ts"
 import { PayoutStore } from "../../core/ports/PayoutStore.ts"
 import { WebhookStore } from "../../core/ports/WebhookStore.ts"
@@ -23,7 +23,7 @@ export const summarize = (world: World) =>
   Effect.gen(function*() {
     const store = yield* PaymentStore
     const { rows } = yield* store.list(world.scope.environment, world.scope.shop.id, {}, { limit: 1_000_000, offset: 0 })
-    const claimStore = yield* ClaimStore
+    const claimStore = yield* RefundStore
     const claims = (yield* Effect.forEach(rows, (p) => claimStore.forPayment(p.id))).flat()
     const injected = new Map<string, number>()
     for (const d of world.doubles) for (const [k, n] of d.injected) injected.set(k, (injected.get(k) ?? 0) + n)

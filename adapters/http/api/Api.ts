@@ -7,7 +7,7 @@ import { AdminApi } from "./AdminApi.ts"
 import { OperatorAdminApi } from "./OperatorApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { CheckoutApi, CheckoutPublicApi } from "./CheckoutApi.ts"
-import { ClaimAdminApi, ClaimsApi } from "./ClaimsApi.ts"
+import { RefundAdminApi, RefundsApi } from "./RefundsApi.ts"
 import { PayoutAdminApi, PayoutsApi } from "./PayoutsApi.ts"
 import { ReconciliationAdminApi } from "./ReconciliationApi.ts"
 import { RoutingAdminApi } from "./RoutingApi.ts"
@@ -27,7 +27,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, DepositsApi, DepositNotificationsApi, ClaimsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
   .prefix("/api/v1")
 {}
 
@@ -42,7 +42,7 @@ export class Api extends HttpApi.make("payment-orchestration")
     OperatorAdminApi.annotate(OpenApi.Exclude, true),
     DepositAdminApi.annotate(OpenApi.Exclude, true),
     WithdrawalAdminApi.annotate(OpenApi.Exclude, true),
-    ClaimAdminApi.annotate(OpenApi.Exclude, true),
+    RefundAdminApi.annotate(OpenApi.Exclude, true),
     PayoutAdminApi.annotate(OpenApi.Exclude, true),
     RoutingAdminApi.annotate(OpenApi.Exclude, true),
     SettlementAdminApi.annotate(OpenApi.Exclude, true),
@@ -62,7 +62,7 @@ export class Api extends HttpApi.make("payment-orchestration")
 
 /** The operator's document, served at `/admin/openapi.json`. */
 export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
-  .add(AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, ClaimAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
+  .add(AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
   .middleware(ErrorResponses)
   .annotate(OpenApi.Title, "Payment Orchestration Admin API")
   .annotate(OpenApi.Version, apiVersion)

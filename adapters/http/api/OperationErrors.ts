@@ -17,6 +17,7 @@
  */
 import { type Effect, Schema } from "effect"
 import { type ApiErrorOf, ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
+import type { Api } from "./Api.ts"
 import { httpStatus } from "./ErrorStatus.ts"
 
 type Codes = ReadonlyArray<ErrorCode>
@@ -45,128 +46,207 @@ const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_l
 const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
 const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"] as const satisfies Codes
 
-export const operationErrors = {
-  "auth.token": ["authentication_failed", "rate_limited"],
-  "auth.refresh": ["authentication_failed", "rate_limited"],
-  "ping.ping": anyKey,
-  "identity.me": secretKey,
-  "identity.balance": secretKey,
-  "identity.balanceHistory": secretKey,
-  "identity.swapQuote": [...secretKey, "fx_unavailable", "amount_rounds_to_zero"],
-  "identity.swap": [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient", "amount_rounds_to_zero"],
-  "identity.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
-  "catalog.paymentMethods": [...anyKey, "not_found"],
-  "payments.create": [...secretKey, ...idempotent, ...payIn],
-  "payments.createTransaction": [...secretKey, ...idempotent, ...payIn],
-  "payments.list": secretKey,
-  "payments.listTransactions": secretKey,
-  "payments.get": secretKey,
-  "payments.getTransaction": secretKey,
-  "payments.ledgerEntries": secretKey,
-  "callbacks.providerCallback": signed,
-  "callbacks.payoutCallback": signed,
-  "checkout.createSession": [...secretKey, ...idempotent, ...payIn],
-  "checkoutPublic.getSession": ["checkout_session_not_found"],
-  "checkoutPublic.select": ["checkout_session_not_found", "checkout_session_already_completed", ...payIn],
-  "webhooks.create": [...secretKey, ...idempotent],
-  "webhooks.list": secretKey,
-  "webhooks.get": secretKey,
-  "webhooks.update": secretKey,
-  "webhooks.remove": secretKey,
-  "webhooks.rotateSecret": [...secretKey, ...idempotent],
-  "webhooks.deliveries": secretKey,
-  "webhooks.delivery": secretKey,
-  "webhooks.replay": [...secretKey, ...idempotent],
-  "webhooks.sendTest": [...secretKey, ...idempotent],
-  "developers.keys": secretKey,
-  "developers.rotateKeys": secretKey,
-  "developers.requests": secretKey,
-  "webhooks.inbox": secretKey,
-  "webhookInbox.receive": signed,
-  "events.list": secretKey,
-  "events.get": secretKey,
-  "events.deliveries": secretKey,
-  "deposits.methods": secretKey,
-  "deposits.getOrCreate": [...secretKey, "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable"],
-  "deposits.list": secretKey,
-  "deposits.get": secretKey,
-  "deposits.deposits": secretKey,
-  "deposits.simulate": [...secretKey, "simulate_sandbox_only", "amount_out_of_limits", "fx_unavailable"],
-  "depositNotifications.notify": [...signed, "amount_out_of_limits", "fx_unavailable"],
-  "claims.refund": refund,
-  "claims.refundTransaction": refund,
-  "claims.get": secretKey,
-  "claims.paymentClaims": secretKey,
-  "claims.simulate": [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
-  "claims.simulateChargeback": [...secretKey, ...idempotent, "simulate_sandbox_only", ...lateChargeback],
-  "payouts.balance": secretKey,
-  "payouts.methods": secretKey,
-  "payouts.currencies": secretKey,
-  "payouts.transfer": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
-  "payouts.swapQuote": [...secretKey, "amount_invalid", "fx_unavailable", "amount_rounds_to_zero"],
-  "payouts.swap": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable", "amount_rounds_to_zero"],
-  "payouts.send": [
-    ...secretKey,
-    ...idempotent,
-    "payout_method_unavailable",
-    "amount_invalid",
-    "currency_not_funded",
-    "balance_insufficient",
-    "payout_dispatch_failed",
-    "fx_unavailable"
-  ],
-  "payouts.list": secretKey,
-  "payouts.get": secretKey,
-  "payouts.fundSandbox": [...secretKey, "fund_sandbox_only", "fx_unavailable"],
-  "payouts.simulate": [...secretKey, "simulate_sandbox_only"],
-  "withdrawals.create": [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
-  "withdrawals.list": secretKey,
-  "withdrawals.get": secretKey,
-  "withdrawals.simulate": [...secretKey, "simulate_sandbox_only"],
-  "settlements.list": secretKey,
-  "settlements.get": secretKey,
-  "settlements.statementPdf": [...secretKey, "settlement_open"],
-  "settlements.statementCsv": [...secretKey, "settlement_open"],
-  "settlements.lines": [...secretKey, "settlement_open"],
-  "settlementCallbacks.notify": signed,
-  "settlementCallbacks.check": ["not_found"],
-  "sandbox.clock": [...secretKey, "sandbox_only"],
-  "sandbox.advance": [...secretKey, "sandbox_only", ...idempotent],
-  "admin.createMerchant": [...admin, ...idempotent],
-  "admin.issueKeys": admin,
-  "admin.rotateKeys": [...admin, ...idempotent],
-  "admin.listFxRates": admin,
-  "admin.putFxRate": admin,
-  "admin.listProviders": admin,
-  "admin.listRoutes": admin,
-  "admin.putRoute": admin,
-  "admin.deleteRoute": admin,
-  "admin.reconcileNow": admin,
-  "operatorAdmin.listMerchants": admin,
-  "operatorAdmin.providerHealth": admin,
-  "operatorAdmin.listPayouts": admin,
-  "operatorAdmin.listClaims": admin,
-  "operatorAdmin.listWithdrawals": admin,
-  "depositAdmin.getSettings": admin,
-  "depositAdmin.putSettings": admin,
-  "depositAdmin.setAccountStatus": admin,
-  "withdrawalAdmin.resolve": admin,
-  "claimAdmin.resolve": [...admin, "claim_not_chargeback", "claim_already_resolved"],
-  "claimAdmin.openChargeback": [...admin, ...idempotent, ...lateChargeback],
-  "payoutAdmin.resolve": [...admin, "payout_already_final"],
-  "routingAdmin.getRouting": admin,
-  "routingAdmin.putRouting": [...admin, "routing_version_conflict"],
-  "routingAdmin.getPaymentRouting": admin,
-  "settlementAdmin.getSchedule": admin,
-  "settlementAdmin.putSchedule": [...admin, "settlement_destination_unavailable", "settlement_destination_refused"],
-  "reconciliationAdmin.upload": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
-  "reconciliationAdmin.run": [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
-  "reconciliationAdmin.listReports": admin,
-  "reconciliationAdmin.getReport": admin,
-  "reconciliationAdmin.listDiscrepancies": admin,
-  "reconciliationAdmin.getDiscrepancy": admin,
-  "reconciliationAdmin.resolve": [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
-} as const satisfies Readonly<Record<string, Codes>>
+/**
+ * Each operation's own codes, by the group and endpoint names of its definition in `Api.ts`: the
+ * type is the API's own (`ErrorsOfEndpoints`), so an endpoint added without its errors, or errors
+ * left for an endpoint that is gone or renamed, does not compile.
+ */
+const byEndpoint = {
+  auth: {
+    token: ["authentication_failed", "rate_limited"],
+    refresh: ["authentication_failed", "rate_limited"]
+  },
+  ping: {
+    ping: anyKey
+  },
+  identity: {
+    me: secretKey,
+    balance: secretKey,
+    balanceHistory: secretKey,
+    swapQuote: [...secretKey, "fx_unavailable", "amount_rounds_to_zero"],
+    swap: [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient", "amount_rounds_to_zero"],
+    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"]
+  },
+  catalog: {
+    paymentMethods: [...anyKey, "not_found"]
+  },
+  payments: {
+    create: [...secretKey, ...idempotent, ...payIn],
+    createTransaction: [...secretKey, ...idempotent, ...payIn],
+    list: secretKey,
+    listTransactions: secretKey,
+    get: secretKey,
+    getTransaction: secretKey,
+    ledgerEntries: secretKey
+  },
+  callbacks: {
+    providerCallback: signed,
+    payoutCallback: signed
+  },
+  checkout: {
+    createSession: [...secretKey, ...idempotent, ...payIn]
+  },
+  checkoutPublic: {
+    getSession: ["checkout_session_not_found"],
+    select: ["checkout_session_not_found", "checkout_session_already_completed", ...payIn]
+  },
+  webhooks: {
+    create: [...secretKey, ...idempotent],
+    list: secretKey,
+    get: secretKey,
+    update: secretKey,
+    remove: secretKey,
+    rotateSecret: [...secretKey, ...idempotent],
+    deliveries: secretKey,
+    delivery: secretKey,
+    replay: [...secretKey, ...idempotent],
+    sendTest: [...secretKey, ...idempotent],
+    inbox: secretKey
+  },
+  developers: {
+    keys: secretKey,
+    rotateKeys: secretKey,
+    requests: secretKey
+  },
+  webhookInbox: {
+    receive: signed
+  },
+  events: {
+    list: secretKey,
+    get: secretKey,
+    deliveries: secretKey
+  },
+  deposits: {
+    methods: secretKey,
+    getOrCreate: [...secretKey, "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable"],
+    list: secretKey,
+    get: secretKey,
+    deposits: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only", "amount_out_of_limits", "fx_unavailable"]
+  },
+  depositNotifications: {
+    notify: [...signed, "amount_out_of_limits", "fx_unavailable"]
+  },
+  claims: {
+    refund: refund,
+    refundTransaction: refund,
+    get: secretKey,
+    paymentClaims: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
+    simulateChargeback: [...secretKey, ...idempotent, "simulate_sandbox_only", ...lateChargeback]
+  },
+  payouts: {
+    balance: secretKey,
+    methods: secretKey,
+    currencies: secretKey,
+    transfer: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
+    swapQuote: [...secretKey, "amount_invalid", "fx_unavailable", "amount_rounds_to_zero"],
+    swap: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable", "amount_rounds_to_zero"],
+    send: [
+      ...secretKey,
+      ...idempotent,
+      "payout_method_unavailable",
+      "amount_invalid",
+      "currency_not_funded",
+      "balance_insufficient",
+      "payout_dispatch_failed",
+      "fx_unavailable"
+    ],
+    list: secretKey,
+    get: secretKey,
+    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"],
+    simulate: [...secretKey, "simulate_sandbox_only"]
+  },
+  withdrawals: {
+    create: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
+    list: secretKey,
+    get: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only"]
+  },
+  settlements: {
+    list: secretKey,
+    get: secretKey,
+    statementPdf: [...secretKey, "settlement_open"],
+    statementCsv: [...secretKey, "settlement_open"],
+    lines: [...secretKey, "settlement_open"]
+  },
+  settlementCallbacks: {
+    notify: signed,
+    check: ["not_found"]
+  },
+  sandbox: {
+    clock: [...secretKey, "sandbox_only"],
+    advance: [...secretKey, "sandbox_only", ...idempotent]
+  },
+  admin: {
+    createMerchant: [...admin, ...idempotent],
+    issueKeys: admin,
+    rotateKeys: [...admin, ...idempotent],
+    listFxRates: admin,
+    putFxRate: admin,
+    listProviders: admin,
+    listRoutes: admin,
+    putRoute: admin,
+    deleteRoute: admin,
+    reconcileNow: admin
+  },
+  operatorAdmin: {
+    listMerchants: admin,
+    providerHealth: admin,
+    listPayouts: admin,
+    listClaims: admin,
+    listWithdrawals: admin
+  },
+  depositAdmin: {
+    getSettings: admin,
+    putSettings: admin,
+    setAccountStatus: admin
+  },
+  withdrawalAdmin: {
+    resolve: admin
+  },
+  claimAdmin: {
+    resolve: [...admin, "claim_not_chargeback", "claim_already_resolved"],
+    openChargeback: [...admin, ...idempotent, ...lateChargeback]
+  },
+  payoutAdmin: {
+    resolve: [...admin, "payout_already_final"]
+  },
+  routingAdmin: {
+    getRouting: admin,
+    putRouting: [...admin, "routing_version_conflict"],
+    getPaymentRouting: admin
+  },
+  settlementAdmin: {
+    getSchedule: admin,
+    putSchedule: [...admin, "settlement_destination_unavailable", "settlement_destination_refused"]
+  },
+  reconciliationAdmin: {
+    upload: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
+    run: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
+    listReports: admin,
+    getReport: admin,
+    listDiscrepancies: admin,
+    getDiscrepancy: admin,
+    resolve: [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
+  }
+} as const satisfies ErrorsOfEndpoints
+
+/** Every endpoint of `Api`, by group and endpoint name, with the codes it declares. */
+type ErrorsOfEndpoints = {
+  readonly [G in keyof ApiGroups]: { readonly [E in keyof ApiGroups[G]["endpoints"]]: Codes }
+}
+type ApiGroups = (typeof Api)["groups"]
+
+/** `{ g: { e: codes } }` read as `{ "g.e": codes }`. */
+type ById<T> = ToRecord<{ [G in keyof T & string]: { [E in keyof T[G] & string]: readonly [`${G}.${E}`, T[G][E]] }[keyof T[G] & string] }[keyof T & string]>
+type ToRecord<P extends readonly [string, unknown]> = { readonly [Q in P as Q[0]]: Q[1] }
+
+/** The same codes by operation id (`group.endpoint`, the document's `operationId`), derived from `byEndpoint`. */
+export const operationErrors = Object.fromEntries(
+  Object.entries(byEndpoint).flatMap(([group, endpoints]) =>
+    Object.entries(endpoints).map(([endpoint, codes]) => [`${group}.${endpoint}`, codes] as const))
+) as unknown as ById<typeof byEndpoint>
 
 /** An operation of the document, by its `group.endpoint` id. */
 export type OperationId = keyof typeof operationErrors

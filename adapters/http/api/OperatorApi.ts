@@ -6,10 +6,10 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ClaimKind, ClaimStatus } from "../../../core/claims/Claim.ts"
+import { ClaimKind, ClaimStatus } from "../../../core/refunds/Claim.ts"
 import { PayoutStatus } from "../../../core/payouts/Payout.ts"
 import { Tier } from "../../../core/tenancy/Merchant.ts"
-import { ClaimView } from "./ClaimsApi.ts"
+import { ClaimView } from "./RefundsApi.ts"
 import { Environment, IsoDateTime, MerchantRef } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { PayoutView } from "./PayoutsApi.ts"

@@ -3,7 +3,7 @@
  * same numbers in a table after it for a screen reader (the SVG is one labelled image). Values are
  * display numbers, never money arithmetic.
  */
-import { escapeHtml } from "../server/Html.ts"
+import { escapeHtml } from "../server/pages/Html.ts"
 
 export interface Series {
   readonly name: string

@@ -5,7 +5,7 @@
  * idempotency key inside), so the console works the same in every engine and with a keyboard.
  */
 import { HttpServerResponse } from "effect/http"
-import { escapeHtml } from "../server/Html.ts"
+import { escapeHtml } from "../server/pages/Html.ts"
 import type { OpenSession } from "./Sessions.ts"
 import { dictionary, type Language, languageNames } from "./Text.ts"
 

@@ -8,7 +8,7 @@
 import { Effect, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { safeEqual } from "../../../core/Secrets.ts"
-import { escapeHtml } from "../server/Html.ts"
+import { escapeHtml } from "../server/pages/Html.ts"
 import type { ApiClient } from "./ApiClient.ts"
 import { render } from "./Layout.ts"
 import { readForm, redirect, sameOrigin, sessionCookie } from "./Page.ts"

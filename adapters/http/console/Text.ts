@@ -5,7 +5,7 @@
  * else English.
  */
 import type { HttpServerRequest } from "effect/http"
-import { type Language, languageFor } from "../server/PageText.ts"
+import { type Language, languageFor } from "../server/pages/PageText.ts"
 
 export type { Language }
 

@@ -3,7 +3,7 @@
  * an amount looks and reads the same everywhere. Every argument is text: these escape it.
  */
 import * as Money from "../../../core/Money.ts"
-import { escapeHtml } from "../server/Html.ts"
+import { escapeHtml } from "../server/pages/Html.ts"
 import { type ApiReply, errorOf } from "./ApiClient.ts"
 import type { Language } from "./Text.ts"
 

@@ -1,6 +1,6 @@
 /** The reconciliation store in memory: reports by file, discrepancies by dedupe key, and the engine's records of a provider. */
 import { DateTime, Effect, Layer, Option } from "effect"
-import type { Claim } from "../../../core/claims/Claim.ts"
+import type { Claim } from "../../../core/refunds/Claim.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { ReconciliationStore } from "../../../core/ports/ReconciliationStore.ts"
 import type { Discrepancy, ReconciliationReport } from "../../../core/reconciliation/Discrepancy.ts"
@@ -18,7 +18,7 @@ export const MemoryReconciliationStore = Layer.effect(
     const reportByFile = db.table<string>("reconciliation_reports_by_file")
     const discrepancies = db.table<Discrepancy>("reconciliation_discrepancies")
     const discrepancyByKey = db.table<string>("reconciliation_discrepancies_by_key")
-    // The payment and claim stores' own tables (MemoryPaymentStore, MemoryClaimStore).
+    // The payment and claim stores' own tables (MemoryPaymentStore, MemoryRefundStore).
     const payments = db.table<Payment>("payments")
     const claims = db.table<Claim>("claims")
     const page = <A extends { createdAt: DateTime.Utc; id: string }>(rows: Array<A>, p: { readonly limit: number; readonly offset: number }) => {

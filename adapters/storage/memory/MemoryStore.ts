@@ -23,7 +23,7 @@ import { MemoryPaymentStore } from "./MemoryPaymentStore.ts"
 import { MemoryOutboxStore } from "./MemoryOutboxStore.ts"
 import { MemoryProviderRouteStore } from "./MemoryProviderRouteStore.ts"
 import { MemoryCheckoutSessionStore } from "./MemoryCheckoutSessionStore.ts"
-import { MemoryClaimStore } from "./MemoryClaimStore.ts"
+import { MemoryRefundStore } from "./MemoryRefundStore.ts"
 import { MemoryPayoutStore } from "./MemoryPayoutStore.ts"
 import { MemoryWithdrawalStore } from "./MemoryWithdrawalStore.ts"
 import { MemoryReconciliationStore } from "./MemoryReconciliationStore.ts"
@@ -48,7 +48,7 @@ export const MemoryStore = {
     MemoryOutboxStore,
     MemoryProviderRouteStore,
     MemoryCheckoutSessionStore,
-    MemoryClaimStore,
+    MemoryRefundStore,
     MemoryPayoutStore,
     MemoryWithdrawalStore,
     MemorySettlementStore,

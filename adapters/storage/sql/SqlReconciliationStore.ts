@@ -5,7 +5,7 @@
  */
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { ClaimJson } from "../../../core/claims/Claim.ts"
+import { ClaimJson } from "../../../core/refunds/Claim.ts"
 import { PaymentJson } from "../../../core/payments/Payment.ts"
 import { ReconciliationStore } from "../../../core/ports/ReconciliationStore.ts"
 import { DiscrepancyJson, ReconciliationReportJson } from "../../../core/reconciliation/Discrepancy.ts"

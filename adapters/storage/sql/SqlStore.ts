@@ -13,7 +13,7 @@ import { MigrationsLayer } from "./Migrations.ts"
 import { pgliteStream } from "./PgliteStream.ts"
 import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
-import { SqlClaimStore } from "./SqlClaimStore.ts"
+import { SqlRefundStore } from "./SqlRefundStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlFxRateStore } from "./SqlFxRateStore.ts"
@@ -91,7 +91,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlOutboxStore,
   SqlProviderRouteStore,
   SqlCheckoutSessionStore,
-  SqlClaimStore,
+  SqlRefundStore,
   SqlPayoutStore,
   SqlWithdrawalStore,
   SqlSettlementStore,

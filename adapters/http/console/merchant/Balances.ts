@@ -5,7 +5,7 @@
  * movements. Figures are shown as the API gives them: nothing is added up here.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { lineChart } from "../Chart.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"

@@ -4,7 +4,7 @@
  * key: submitted twice, it queues the delivery once.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"

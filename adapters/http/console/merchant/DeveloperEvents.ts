@@ -1,6 +1,6 @@
 /** Developers → events: the shop's events, newest first, filtered by type, each with its JSON. */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { eventTypes } from "../../../../core/webhooks/Webhook.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"

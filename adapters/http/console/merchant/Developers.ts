@@ -8,7 +8,7 @@
  * keys. A second click on the rotate button reaches that page too, so the new keys are never lost.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { formFields, render } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { rotatedKeysPath, type SessionCredential } from "../Sessions.ts"

@@ -6,7 +6,7 @@
  * `/payments/{id}/ledger-entries` and `/payments/{id}/claims`.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, money, notice, problem, status, table } from "../View.ts"

@@ -6,7 +6,7 @@
  * arrive.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { fieldErrors } from "../ApiClient.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"

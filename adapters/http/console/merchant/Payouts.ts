@@ -3,7 +3,7 @@
  * (`GET /me/payout/send/{id}`). Sending one is in `PayoutSend.ts`.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import type { ApiReply } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import * as Money from "../../../../core/Money.ts"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { errorOf, fieldErrors } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"

@@ -5,7 +5,7 @@
  * name and bytes), or its error envelope as a page.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, link, money, problem, status, table } from "../View.ts"

@@ -4,7 +4,7 @@
  * idempotency key, so a double click swaps once. The rate is read again when the swap executes.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { type ApiReply, fieldErrors } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"

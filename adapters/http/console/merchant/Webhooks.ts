@@ -3,7 +3,7 @@
  * shown once, in the answer to the POST (never in a URL; the page is not cached).
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { type ApiReply, fieldErrors, replayed } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"

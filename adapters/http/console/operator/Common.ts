@@ -3,7 +3,7 @@
  * environment a page shows, and the words for them.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import type { ApiReply } from "../ApiClient.ts"
 import type { Console } from "../Page.ts"
 import { dictionary } from "../Text.ts"

@@ -4,7 +4,7 @@
  * answer latency, as charts with their numbers in a table.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { lineChart } from "../Chart.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary } from "../Text.ts"

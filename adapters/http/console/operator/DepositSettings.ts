@@ -1,6 +1,6 @@
 /** A shop's deposit settings: which deposit methods it offers, and whether an account needs a phone. */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { type ApiReply, fieldErrors } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"

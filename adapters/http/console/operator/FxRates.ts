@@ -1,6 +1,6 @@
 /** FX rates: the mid rates per USD and the markup, and setting or withdrawing one. */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { type ApiReply, fieldErrors } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"

@@ -3,7 +3,7 @@
  * are shown once, in the answer to the POST that made them (never in a URL, never again).
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { type ApiReply, fieldErrors, replayed } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"

@@ -4,7 +4,7 @@
  * discrepancies, each with its resolve action (the existing admin operations, see QueueActions.ts).
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import type { ApiReply } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"

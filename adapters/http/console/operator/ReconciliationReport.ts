@@ -4,7 +4,7 @@
  * line and the engine's record) and, while open, the queues' resolve action.
  */
 import { Effect } from "effect"
-import { escapeHtml } from "../../server/Html.ts"
+import { escapeHtml } from "../../server/pages/Html.ts"
 import { formFields } from "../Layout.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"

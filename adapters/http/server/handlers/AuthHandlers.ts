@@ -1,0 +1,42 @@
+/** Handlers of the key exchange (`POST /auth/token`, `POST /auth/refresh`) and of `GET /ping`. */
+import { Clock, DateTime, Effect } from "effect"
+import { clientIp } from "../support/ClientIp.ts"
+import { HttpConfig } from "../support/HttpConfig.ts"
+import { guessKey, RateLimits } from "../middleware/RateLimits.ts"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Auth } from "../../../../core/auth/Auth.ts"
+import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
+import { Api, apiVersion } from "../../api/Api.ts"
+import { documented } from "../../api/OperationErrors.ts"
+
+export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const limits = yield* RateLimits
+    const http = yield* HttpConfig
+    // Failed logins and refreshes are throttled per client address (the trusted hop's); a right one always works.
+    const failed = <E>(error: E) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        Effect.andThen(limits.take("auth", guessKey("login", clientIp(request, http.trustedProxies) ?? "unknown")), Effect.fail(error)))
+    // Each handler is checked at compile time against the codes its operation documents.
+    return handlers
+      .handle("token", ({ payload }) => documented("auth.token", Effect.catchTag(auth.exchange(payload.apiKey, payload.secretKey), "ApiError", failed)))
+      .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.catchTag(auth.refresh(payload.refreshToken), "ApiError", failed)))
+  }))
+
+export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>
+  handlers.handle("ping", () =>
+    documented("ping.ping", Effect.gen(function*() {
+      const principal = yield* CurrentPrincipal
+      const now = yield* Clock.currentTimeMillis
+      return {
+        ok: true,
+        environment: principal.environment,
+        keyKind: principal.keyKind,
+        keyId: principal.keyId,
+        apiVersion,
+        merchant: { id: principal.merchant.id, name: principal.merchant.name },
+        timestamp: DateTime.formatIso(DateTime.makeUnsafe(now))
+      }
+    }))))
