@@ -22,8 +22,7 @@
  */
 import { Duration, Effect, Schema } from "effect"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment, PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,

@@ -24,7 +24,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   type BuyerAddress,

@@ -31,8 +31,7 @@
 import { Duration, Effect, Redacted, type Schema } from "effect"
 import { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
-import * as Money from "../../core/Money.ts"
+import { type Environment, hmacSha256Hex, Money } from "../../core/ports/index.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
@@ -44,7 +43,6 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { hmacSha256Hex } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Auth from "./Auth.ts"

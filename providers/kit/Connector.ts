@@ -8,7 +8,7 @@
 import type { Effect, Redacted } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReports.ts"

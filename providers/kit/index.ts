@@ -16,5 +16,5 @@ export {
   SimulatorServer,
   type SimulatorRequest
 } from "./SimulatorServer.ts"
-export { statusOf } from "./StatusMap.ts"
+export { type StatusMap, statusOf } from "./StatusMap.ts"
 export { UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords } from "./UpstreamHttp.ts"

@@ -37,8 +37,7 @@
 import { BigDecimal, Clock, Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
+import { type Environment, type PaymentMethodDef, type RequiredField, verifyHmacSha256Hex } from "../../core/ports/index.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,
@@ -50,7 +49,6 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { verifyHmacSha256Hex } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import { boletoPaymentMethodId, railOf } from "./Rails.ts"

@@ -36,8 +36,7 @@ import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { Base64 } from "effect/encoding"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment, PaymentMethodDef } from "../../core/ports/index.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import {
   CallbackRejected,

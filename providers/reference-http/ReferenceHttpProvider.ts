@@ -26,9 +26,7 @@
 import { Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
-import * as Money from "../../core/Money.ts"
+import { type Environment, Money, type PaymentMethodDef, verifySignature } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -38,7 +36,6 @@ import {
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
-import { verifySignature } from "../../core/Signatures.ts"
 import type { Connector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./Wire.ts"

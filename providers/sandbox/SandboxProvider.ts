@@ -22,7 +22,7 @@
  */
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { Mac } from "effect/crypto"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import { type PaymentMethodDef, verifySignature } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeRequest,
@@ -31,7 +31,6 @@ import {
   type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
-import { verifySignature } from "../../core/Signatures.ts"
 import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 export const sandboxProviderId = "sandbox"
