@@ -280,6 +280,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
+/** What the two signing schemes share: one API, one wire; only the credentials differ. */
 const common = {
   rails: Rails.rails,
   wire: Wire,
@@ -322,6 +323,7 @@ export const EbanxJwsConnector = defineConnector({
   reportFormats: () => [{ ...ebanxTransactionsReport, provider: "ebanx-jws" }]
 })
 
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
 export const { connector, layer } = EbanxConnector
 export const jwsConnector = EbanxJwsConnector.connector
 
