@@ -68,3 +68,12 @@ export { TenancyStore } from "./TenancyStore.ts"
 export { Conflict, Transactions } from "./Transactions.ts"
 export { WebhookStore } from "./WebhookStore.ts"
 export { WithdrawalStore } from "./WithdrawalStore.ts"
+
+// The values the provider ports speak in, so that a provider plugin takes from core only this
+// entry and the package's root (`core/index.ts`, for the catalog's data).
+export type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
+export type { PayoutMethodDef } from "../payouts/PayoutMethod.ts"
+export { Environment } from "../Environment.ts"
+export * as Money from "../Money.ts"
+export type { Currency } from "../Money.ts"
+export { hmacSha256Hex, verifyHmacSha256Hex, verifySignature } from "../Signatures.ts"

@@ -41,7 +41,7 @@
 import { absurd, BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { Digest } from "effect/crypto"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment } from "../../core/ports/index.ts"
 import { CallbackRejected, type ProviderError } from "../../core/ports/PaymentProvider.ts"
 import {
   type DestinationApproval,

@@ -20,7 +20,7 @@
  */
 import { Schema } from "effect"
 import type { SettlementPayoutStatus } from "../../core/ports/SettlementPayoutProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -139,7 +139,7 @@ export type BusinessTransferBody = typeof BusinessTransferBody.Type
  * and the refusals of the recipient state-change notification (the `mintAddressBookRecipients`
  * webhook: `denied`, `inactive`, `failed`, `disabled`).
  */
-export const recipientStatuses = [
+export const DocumentedRecipientStatus = Schema.Literals([
   "active",
   "pending_verification",
   "verification_succeeded",
@@ -147,15 +147,16 @@ export const recipientStatuses = [
   "inactive",
   "failed",
   "disabled"
-] as const
-export type DocumentedRecipientStatus = typeof recipientStatuses[number]
+])
+export type DocumentedRecipientStatus = typeof DocumentedRecipientStatus.Type
+export const recipientStatuses = DocumentedRecipientStatus.literals
 
 /**
  * An address book entry's state as the engine shows it: `active` is approved; Circle's refusals
  * are denied; anything else (a verification under way or just passed, not yet `active`, or a
  * status Circle adds later) waits for the administrator.
  */
-export const recipientStatusMap: Readonly<Record<DocumentedRecipientStatus, "approved" | "pending" | "denied">> = {
+export const recipientStatusMap = {
   active: "approved",
   pending_verification: "pending",
   verification_succeeded: "pending",
@@ -163,7 +164,7 @@ export const recipientStatusMap: Readonly<Record<DocumentedRecipientStatus, "app
   inactive: "denied",
   failed: "denied",
   disabled: "denied"
-}
+} satisfies StatusMap<typeof DocumentedRecipientStatus, "approved" | "pending" | "denied">
 
 export const approvalOf = (status: string | undefined): "approved" | "pending" | "denied" =>
   statusOf(recipientStatusMap, status, "pending")
@@ -206,18 +207,19 @@ export const ErrorBody = Schema.Struct({
  * finished successfully; `failed` indicates it failed",
  * https://developers.circle.com/api-reference/circle-mint/account/create-business-transfer).
  */
-export const transferStatuses = ["pending", "complete", "failed"] as const
-export type DocumentedTransferStatus = typeof transferStatuses[number]
+export const DocumentedTransferStatus = Schema.Literals(["pending", "complete", "failed"])
+export type DocumentedTransferStatus = typeof DocumentedTransferStatus.Type
+export const transferStatuses = DocumentedTransferStatus.literals
 
 /**
  * Only `complete` and `failed` are verdicts; `pending` and anything Circle adds later stay
  * `pending` (only an explicit verdict moves money).
  */
-export const transferStatusMap: Readonly<Record<DocumentedTransferStatus, SettlementPayoutStatus>> = {
+export const transferStatusMap = {
   pending: "pending",
   complete: "complete",
   failed: "failed"
-}
+} satisfies StatusMap<typeof DocumentedTransferStatus, SettlementPayoutStatus>
 
 export const toStatus = (status: string): SettlementPayoutStatus => statusOf(transferStatusMap, status, "pending")
 

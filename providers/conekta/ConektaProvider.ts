@@ -22,9 +22,7 @@
  */
 import { Duration, Effect, Schema } from "effect"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import type { Environment, PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -33,10 +31,10 @@ import {
   type PaymentProvider,
   type ProviderError
 } from "../../core/ports/PaymentProvider.ts"
-import type { Connector } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import * as ConektaRefunds from "./ConektaRefunds.ts"
-import { railOf, requiredBeyondCatalog } from "./Rails.ts"
+import { railOf, rails, requiredBeyondCatalog } from "./Rails.ts"
 import { conektaTransactionsReport } from "./Report.ts"
 import * as Signing from "./Signing.ts"
 import * as Wire from "./Wire.ts"
@@ -283,30 +281,33 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`). */
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
-
 /**
  * `CONNECTORS=<id>=conekta` with `<PREFIX>_PRIVATE_KEY` (the account's private API key), and the
  * settings `<PREFIX>_WEBHOOK_PUBLIC_KEY` (the PEM `public_key` of `POST /webhook_keys`, `\n`
  * escapes allowed) and `<PREFIX>_INSTRUCTIONS_URL` (serves SPEI, see {@link Options}).
  */
-export const connector: Connector = {
+export const ConektaConnector = defineConnector({
   kind: "conekta",
   secrets: ["PRIVATE_KEY"],
   settings: ["WEBHOOK_PUBLIC_KEY", "INSTRUCTIONS_URL"],
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      environment: settings.environment,
-      baseUrl: settings.baseUrl,
-      privateKey: settings.secrets["PRIVATE_KEY"]!,
-      webhookPublicKey: settings.values["WEBHOOK_PUBLIC_KEY"],
-      instructionsUrl: settings.values["INSTRUCTIONS_URL"],
-      timeoutMs: settings.timeoutMs
-    }),
+  rails,
+  wire: Wire,
+  statusMaps: { orders: Wire.orderStatusMap, refunds: Wire.refundStatusMap },
+  make,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    privateKey: settings.secrets["PRIVATE_KEY"]!,
+    webhookPublicKey: settings.values["WEBHOOK_PUBLIC_KEY"],
+    instructionsUrl: settings.values["INSTRUCTIONS_URL"],
+    timeoutMs: settings.timeoutMs
+  }),
   // The answer of GET /transactions, uploaded by an operator (no reportSource fetches it yet).
   reportFormats: () => [conektaTransactionsReport]
-}
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`). */
+export const { connector, layer } = ConektaConnector
 
 export const ConektaProvider = { make, layer, connector, paymentDataOf, defaultBaseUrl, defaultTimeoutMs }

@@ -4,7 +4,7 @@
  */
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { findMethod } from "../../core/catalog/methods.ts"
+import { findMethod } from "../../core/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"

@@ -20,7 +20,7 @@
  * - The sandbox test methods of the catalog (`sbx_*`) mirror a real rail (Conekta's test mode is
  *   the same API with a `key_test_...`-style private key).
  */
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */

@@ -33,7 +33,7 @@
  * takes it as the provider's reference the engine knows (the order), see the README.
  */
 import { BigDecimal, DateTime } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ReportFormat, ReportLine, ReportLineKind, ReportStatus } from "../../core/ports/ProviderReports.ts"
 import { refuse, refusing } from "../kit/ReportCsv.ts"
 

@@ -4,7 +4,7 @@
  * reference (github.com/conekta/openapi, `schemas/orders`, `schemas/charges`, `resources/errors`)
  * and its documented examples describe them. A test tool, never imported by the plugin.
  */
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { Answer } from "../kit/SimulatorServer.ts"
 import { rails } from "./Rails.ts"
 import * as Wire from "./Wire.ts"

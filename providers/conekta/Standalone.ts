@@ -10,22 +10,20 @@
  */
 import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
-import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
+import { ConektaConnector } from "./ConektaProvider.ts"
 import { ConektaSimulator } from "./ConektaSimulator.ts"
 import { privateKey } from "./ConformanceHarness.ts"
 
-const standalone: StandaloneSimulator = {
-  kind: "conekta",
-  start: Effect.gen(function*() {
+export default ConektaConnector.standalone(
+  Effect.gen(function*() {
     const sim = yield* ConektaSimulator.start({ privateKey })
     yield* sim.setWebhookUrl((yield* CurrentControl)?.webhookUrl)
     const order = paymentIdOf(sim.orders, (o) => String(o.metadata["transaction_id"] ?? ""))
     return {
       baseUrl: sim.baseUrl,
-      environment: hostEnvironment("conekta", sim.baseUrl, {
-        PRIVATE_KEY: privateKey,
-        WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n")
-      }),
+      credentials: { PRIVATE_KEY: privateKey },
+      settings: { WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n") },
       moves: {
         pay: (id) => Effect.flatMap(order(id), sim.complete),
         fail: (id) => Effect.flatMap(order(id), (o) => sim.fail(o)),
@@ -36,6 +34,4 @@ const standalone: StandaloneSimulator = {
       routes: { "POST /_simulator/reports": reportRoute(sim.reports) }
     }
   })
-}
-
-export default standalone
+)

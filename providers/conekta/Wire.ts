@@ -18,9 +18,9 @@
  * so a status this connector has never seen still decodes, and maps to `pending`.
  */
 import { BigDecimal, Schema } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 /** The API version the official SDK `conekta@9.0.0` sends (`api/orders-api.ts`). */
 export const acceptHeader = "application/vnd.conekta-v2.3.0+json"
@@ -232,7 +232,7 @@ export const textOf = (centavos: number) => Money.toText(amountOf(centavos))
  *   `failed`.
  * - `charged_back` is `chargeback`.
  */
-export const orderStatuses = [
+export const DocumentedOrderStatus = Schema.Literals([
   "pending_payment",
   "pre_authorized",
   "paid",
@@ -244,10 +244,11 @@ export const orderStatuses = [
   "declined",
   "voided",
   "charged_back"
-] as const
-export type DocumentedOrderStatus = typeof orderStatuses[number]
+])
+export type DocumentedOrderStatus = typeof DocumentedOrderStatus.Type
+export const orderStatuses = DocumentedOrderStatus.literals
 
-export const orderStatusMap: Readonly<Record<DocumentedOrderStatus, ChargeUpdate["status"]>> = {
+export const orderStatusMap = {
   pending_payment: "pending",
   pre_authorized: "pending",
   paid: "completed",
@@ -259,7 +260,7 @@ export const orderStatusMap: Readonly<Record<DocumentedOrderStatus, ChargeUpdate
   declined: "failed",
   voided: "failed",
   charged_back: "chargeback"
-}
+} satisfies StatusMap<typeof DocumentedOrderStatus, ChargeUpdate["status"]>
 
 export const toUpdateStatus = (status: string | null | undefined): ChargeUpdate["status"] => {
   const key = (status ?? "").trim().toLowerCase()
@@ -283,7 +284,7 @@ export const toChargeStatus = (status: string | null | undefined): ChargeStatus 
  * does not say which refund paid): it waits, and is settled from what Conekta says later or by an
  * operator. Anything else unknown waits too.
  */
-export const refundStatuses = [
+export const DocumentedRefundStatus = Schema.Literals([
   "pending",
   "succeeded",
   "refunded",
@@ -295,10 +296,11 @@ export const refundStatuses = [
   "rejected",
   "declined",
   "expired"
-] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   pending: "pending",
   succeeded: "succeeded",
   refunded: "succeeded",
@@ -310,7 +312,7 @@ export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStat
   rejected: "failed",
   declined: "failed",
   expired: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
   statusOf(refundStatusMap, (status ?? "").trim().toLowerCase(), "pending")

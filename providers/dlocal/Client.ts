@@ -8,7 +8,7 @@
 import { type Context, Duration, Effect, type Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment } from "../../core/ports/index.ts"
 import type { ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { type ProviderFailures, UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type Credentials, requestHeaders } from "./Signing.ts"

@@ -5,7 +5,7 @@
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
-import { findMethod } from "../../core/catalog/methods.ts"
+import { findMethod } from "../../core/index.ts"
 import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { make, type Options } from "./DLocalProvider.ts"
 import { DLocalSimulator } from "./DLocalSimulator.ts"

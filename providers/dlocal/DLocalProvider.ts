@@ -25,8 +25,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import * as Money from "../../core/Money.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import { Money } from "../../core/ports/index.ts"
 import {
   type BuyerAddress,
   CallbackRejected,
@@ -35,7 +34,7 @@ import {
   type ChargeUpdate,
   type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
-import type { Connector, ConnectorSettings } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type ClientOptions, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
@@ -216,36 +215,38 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
-
-const optionsOf = (settings: ConnectorSettings): Options => ({
-  id: settings.id,
-  environment: settings.environment,
-  baseUrl: settings.baseUrl,
-  login: settings.secrets["LOGIN"]!,
-  transKey: settings.secrets["TRANS_KEY"]!,
-  secretKey: settings.secrets["SECRET_KEY"]!,
-  timeoutMs: settings.timeoutMs,
-  returnUrl: settings.values["RETURN_URL"]
-})
-
 /**
  * One dLocal account: its pay-ins and its payouts (`CONNECTORS=<id>=dlocal`). Secrets `LOGIN`
  * (`X-Login`), `TRANS_KEY` (`X-Trans-Key`), `SECRET_KEY` (the HMAC key, both ways), and the
  * Payouts v3 OAuth2 credentials `CLIENT_ID` and `CLIENT_SECRET`; optional `RETURN_URL` (the
  * buyer's way back, dLocal's `callback_url`) and the payout settings.
  */
-export const connector: Connector = {
+export const DLocalConnector = defineConnector({
   kind: "dlocal",
   secrets: ["LOGIN", "TRANS_KEY", "SECRET_KEY"],
   // Payouts v3 authenticate with OAuth2 client credentials: without them, pay-ins only.
   payoutSecrets: ["CLIENT_ID", "CLIENT_SECRET"],
   settings: ["RETURN_URL", "PAYOUT_PURPOSE", "PAYOUT_FLOW_TYPE"],
-  paymentProvider: (settings) => make(optionsOf(settings)),
+  rails: Rails.rails,
+  wire: Wire,
+  statusMaps: { payments: Wire.paymentStatusMap, refunds: Wire.refundStatusMap },
+  make,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    login: settings.secrets["LOGIN"]!,
+    transKey: settings.secrets["TRANS_KEY"]!,
+    secretKey: settings.secrets["SECRET_KEY"]!,
+    timeoutMs: settings.timeoutMs,
+    returnUrl: settings.values["RETURN_URL"]
+  }),
   payoutProvider: payoutsFromSettings,
   // dLocal e-mails or SFTPs its settlement report: uploaded by an operator, no reports API.
   reportFormats: () => [dlocalSettlementReport]
-}
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const { connector, layer } = DLocalConnector
 
 export const DLocalProvider = { make, layer, connector }

@@ -31,8 +31,7 @@ import {
   PayoutRejected,
   type PayoutUpdate
 } from "../../core/ports/PayoutProvider.ts"
-import type { PayoutMethodDef } from "../../core/payouts/PayoutMethod.ts"
-import * as Money from "../../core/Money.ts"
+import { Money, type PayoutMethodDef } from "../../core/ports/index.ts"
 import type { ConnectorSettings } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { makePayoutsClient, type PayoutsClientOptions } from "./PayoutsClient.ts"

@@ -16,7 +16,7 @@
  */
 import { Clock, Duration, Effect, Redacted, Schema, Semaphore } from "effect"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment } from "../../core/ports/index.ts"
 import { ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { baseUrls, defaultTimeoutMs } from "./Client.ts"

@@ -5,7 +5,7 @@
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
-import { payoutMethods } from "../../core/payouts/payoutMethods.ts"
+import { payoutMethods } from "../../core/index.ts"
 import type { PayoutHarness } from "../kit/PayoutConformance.ts"
 import { makePayouts, type PayoutOptions } from "./Payouts.ts"
 import { PayoutsSimulator } from "./PayoutsSimulator.ts"

@@ -16,7 +16,7 @@
  */
 import { Schema } from "effect"
 import type { PayoutUpdate } from "../../core/ports/PayoutProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -61,10 +61,11 @@ export type PayoutObject = typeof PayoutObject.Type
  * DELIVERED (500, "being processed"), ON_HOLD (600) and ON_HOLD_BY_COMPLIANCE (700) are still on
  * the way, and so is anything dLocal adds later: only an explicit verdict moves money.
  */
-export const payoutStatuses = ["PENDING", "PAID", "REJECTED", "CANCELLED", "DELIVERED", "ON_HOLD", "ON_HOLD_BY_COMPLIANCE"] as const
-export type DocumentedPayoutStatus = typeof payoutStatuses[number]
+export const DocumentedPayoutStatus = Schema.Literals(["PENDING", "PAID", "REJECTED", "CANCELLED", "DELIVERED", "ON_HOLD", "ON_HOLD_BY_COMPLIANCE"])
+export type DocumentedPayoutStatus = typeof DocumentedPayoutStatus.Type
+export const payoutStatuses = DocumentedPayoutStatus.literals
 
-export const payoutStatusMap: Readonly<Record<DocumentedPayoutStatus, PayoutUpdate["status"]>> = {
+export const payoutStatusMap = {
   PENDING: "processing",
   PAID: "completed",
   REJECTED: "failed",
@@ -72,7 +73,7 @@ export const payoutStatusMap: Readonly<Record<DocumentedPayoutStatus, PayoutUpda
   DELIVERED: "processing",
   ON_HOLD: "processing",
   ON_HOLD_BY_COMPLIANCE: "processing"
-}
+} satisfies StatusMap<typeof DocumentedPayoutStatus, PayoutUpdate["status"]>
 
 export const toPayoutStatus = (status: string): PayoutUpdate["status"] =>
   statusOf(payoutStatusMap, status.toUpperCase(), "processing")

@@ -18,7 +18,7 @@
  *   dLocal enforces its own per account and method and answers `5006` (user limit), `5007`
  *   (amount exceeded) or `5016` (amount too low), all final.
  */
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */

@@ -27,7 +27,7 @@
  * | anything unknown | `pending`                                                  |
  */
 import { Effect, Option, type Schema } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ProviderError, RefundOutcome, RefundRequest } from "../../core/ports/PaymentProvider.ts"
 import { type ProviderFailures, UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { dlocalDecimals } from "./Rails.ts"

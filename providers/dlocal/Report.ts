@@ -19,7 +19,7 @@
  * report lines; the transfer (line 2) is checked and gives the settlement currency fees are in.
  */
 import type { BigDecimal, DateTime } from "effect"
-import type { Currency } from "../../core/Money.ts"
+import type { Currency } from "../../core/ports/index.ts"
 import type { ReportFormat, ReportLine, ReportLineKind, ReportStatus } from "../../core/ports/ProviderReports.ts"
 import {
   cell,

@@ -21,7 +21,7 @@
  */
 import { Clock, Effect, Redacted } from "effect"
 import type { Mac } from "effect/crypto"
-import { hmacSha256Hex, verifyHmacSha256Hex } from "../../core/Signatures.ts"
+import { hmacSha256Hex, verifyHmacSha256Hex } from "../../core/ports/index.ts"
 
 export interface Credentials {
   readonly login: Redacted.Redacted<string>

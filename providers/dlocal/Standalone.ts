@@ -12,7 +12,8 @@
 import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
 import type { Handled, SimulatorRequest } from "../kit/SimulatorServer.ts"
-import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
+import { DLocalConnector } from "./DLocalProvider.ts"
 import { credentials } from "./ConformanceHarness.ts"
 import { DLocalSimulator } from "./DLocalSimulator.ts"
 import { credentials as payoutCredentials } from "./PayoutsHarness.ts"
@@ -42,9 +43,8 @@ const forwardTo = (baseUrl: string) => async (request: SimulatorRequest): Promis
   return { authorized: response.status !== 401, answer: { status: response.status, body } }
 }
 
-const standalone: StandaloneSimulator = {
-  kind: "dlocal",
-  start: Effect.gen(function*() {
+export default DLocalConnector.standalone(
+  Effect.gen(function*() {
     // On a port of its own, without the runner's control (its port and routes are the pay-in simulator's).
     const payouts = yield* PayoutsSimulator.start({ ...payoutCredentials, login: credentials.login, secretKey: credentials.secretKey }).pipe(
       Effect.provideService(CurrentControl, undefined)
@@ -57,13 +57,8 @@ const standalone: StandaloneSimulator = {
       Effect.suspend(() => payouts.payouts.has(id) ? Effect.succeed(id) : Effect.try({ try: () => payouts.payoutIdOf(id), catch: (e) => e as Error }))
     return {
       baseUrl: sim.baseUrl,
-      environment: hostEnvironment("dlocal", sim.baseUrl, {
-        LOGIN: credentials.login,
-        TRANS_KEY: credentials.transKey,
-        SECRET_KEY: credentials.secretKey,
-        CLIENT_ID: payoutCredentials.clientId,
-        CLIENT_SECRET: payoutCredentials.clientSecret
-      }),
+      credentials: { LOGIN: credentials.login, TRANS_KEY: credentials.transKey, SECRET_KEY: credentials.secretKey },
+      settings: { CLIENT_ID: payoutCredentials.clientId, CLIENT_SECRET: payoutCredentials.clientSecret },
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p, "The payment was rejected at the simulator.")),
@@ -88,6 +83,4 @@ const standalone: StandaloneSimulator = {
       }
     }
   })
-}
-
-export default standalone
+)

@@ -23,7 +23,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 /**
  * dLocal's error codes the connector reads (https://docs.dlocal.com/reference/http-errors-payments).
@@ -164,20 +164,21 @@ export type RefundObject = typeof RefundObject.Type
  * https://docs.dlocal.com/reference/the-refund-object):
  * `PENDING` (100), `SUCCESS` (200), `REJECTED` (300), `CANCELLED` (400).
  */
-export const refundStatuses = ["PENDING", "SUCCESS", "REJECTED", "CANCELLED"] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+export const DocumentedRefundStatus = Schema.Literals(["PENDING", "SUCCESS", "REJECTED", "CANCELLED"])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
 /**
  * A dLocal refund status as the engine's: only `SUCCESS` is money paid back; `REJECTED` and
  * `CANCELLED` ("the refund period has expired and is therefore automatically cancelled") end it
  * unpaid; `PENDING` and anything unknown are pending.
  */
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   PENDING: "pending",
   SUCCESS: "succeeded",
   REJECTED: "failed",
   CANCELLED: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 export const toRefundStatus = (status: string): RefundStatus =>
   statusOf(refundStatusMap, status.trim().toUpperCase(), "pending")
@@ -204,10 +205,11 @@ export const toRefundStatus = (status: string): RefundStatus =>
  * AUTHORIZED and VERIFIED are card states (the rails here are not cards); neither means the
  * money was taken, so neither completes a payment.
  */
-export const paymentStatuses = ["PENDING", "PAID", "REJECTED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "AUTHORIZED", "VERIFIED"] as const
-export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+export const DocumentedPaymentStatus = Schema.Literals(["PENDING", "PAID", "REJECTED", "CANCELLED", "EXPIRED", "REFUNDED", "CHARGEBACK", "AUTHORIZED", "VERIFIED"])
+export type DocumentedPaymentStatus = typeof DocumentedPaymentStatus.Type
+export const paymentStatuses = DocumentedPaymentStatus.literals
 
-export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
+export const paymentStatusMap = {
   PENDING: "pending",
   PAID: "completed",
   REJECTED: "failed",
@@ -217,7 +219,7 @@ export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUp
   CHARGEBACK: "chargeback",
   AUTHORIZED: "pending",
   VERIFIED: "pending"
-}
+} satisfies StatusMap<typeof DocumentedPaymentStatus, ChargeUpdate["status"]>
 
 export const toUpdateStatus = (status: string): ChargeUpdate["status"] =>
   statusOf(paymentStatusMap, status.trim().toUpperCase(), "pending")

@@ -32,9 +32,7 @@
 import { Duration, Effect, Redacted, type Schema } from "effect"
 import { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
-import * as Money from "../../core/Money.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import { type Environment, hmacSha256Hex, Money } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -45,8 +43,7 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { hmacSha256Hex } from "../../core/Signatures.ts"
-import type { Connector } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Auth from "./Auth.ts"
 import * as Rails from "./Rails.ts"
@@ -283,41 +280,51 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
+/** What the two signing schemes share: one API, one wire; only the credentials differ. */
+const common = {
+  rails: Rails.rails,
+  wire: Wire,
+  statusMaps: { payments: Wire.paymentStatusMap, refunds: Wire.refundStatusMap },
+  make
+}
 
 /** One EBANX account on the legacy scheme (`CONNECTORS=<id>=ebanx`, secret `<ID>_INTEGRATION_KEY`). */
-export const connector: Connector = {
+export const EbanxConnector = defineConnector({
   kind: "ebanx",
   secrets: ["INTEGRATION_KEY"],
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      environment: settings.environment,
-      baseUrl: settings.baseUrl,
-      integrationKey: settings.secrets["INTEGRATION_KEY"]!,
-      timeoutMs: settings.timeoutMs
-    }),
+  ...common,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    integrationKey: settings.secrets["INTEGRATION_KEY"]!,
+    timeoutMs: settings.timeoutMs
+  }),
   // EBANX delivers its reports from the merchant area: uploaded by an operator, no reports API used.
   reportFormats: () => [ebanxTransactionsReport]
-}
+})
 
 /**
  * One EBANX account on JWS (`CONNECTORS=<id>=ebanx-jws`, secrets `<ID>_JWS_PRIVATE_KEY` (PEM,
  * best as `<ID>_JWS_PRIVATE_KEY_FILE`) and `<ID>_JWS_KEY_ID`, the `kid` EBANX gave; the kid is not
  * secret, but the kit's plain settings are optional and this one is required).
  */
-export const jwsConnector: Connector = {
+export const EbanxJwsConnector = defineConnector({
   kind: "ebanx-jws",
   secrets: ["JWS_PRIVATE_KEY", "JWS_KEY_ID"],
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      environment: settings.environment,
-      baseUrl: settings.baseUrl,
-      jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! },
-      timeoutMs: settings.timeoutMs
-    }),
+  ...common,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! },
+    timeoutMs: settings.timeoutMs
+  }),
   reportFormats: () => [{ ...ebanxTransactionsReport, provider: "ebanx-jws" }]
-}
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const { connector, layer } = EbanxConnector
+export const jwsConnector = EbanxJwsConnector.connector
 
 export const EbanxProvider = { make, layer, connector, jwsConnector, baseUrls }

@@ -16,7 +16,7 @@
  * - The sandbox test methods of the catalog (`sbx_*`) mirror a real rail and map to the same
  *   `payment_type_code` (EBANX's sandbox is the same API at `sandbox.ebanxpay.com`).
  */
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */

@@ -6,18 +6,18 @@
  */
 import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
-import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { paymentIdOf } from "../kit/Standalone.ts"
+import { EbanxConnector } from "./EbanxProvider.ts"
 import { integrationKey } from "./ConformanceHarness.ts"
 import { EbanxSimulator } from "./EbanxSimulator.ts"
 
-const standalone: StandaloneSimulator = {
-  kind: "ebanx",
-  start: Effect.gen(function*() {
+export default EbanxConnector.standalone(
+  Effect.gen(function*() {
     const sim = yield* EbanxSimulator.start(integrationKey)
     const payment = paymentIdOf(sim.charges, (p) => p.merchantPaymentCode)
     return {
       baseUrl: sim.baseUrl,
-      environment: hostEnvironment("ebanx", sim.baseUrl, { INTEGRATION_KEY: integrationKey }),
+      credentials: { INTEGRATION_KEY: integrationKey },
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p)),
@@ -32,6 +32,4 @@ const standalone: StandaloneSimulator = {
       routes: { "POST /_simulator/reports": reportRoute(sim.reports) }
     }
   })
-}
-
-export default standalone
+)

@@ -20,7 +20,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 import type { Verdict } from "../kit/UpstreamHttp.ts"
 
 /** EBANX's error codes the connector and its simulator use (README, "Errors"). */
@@ -138,15 +138,16 @@ export type Refund = typeof Refund.Type
  * pending refund "can be cancelled"): `CO` is money paid back, `CA` a refund that will not happen
  * (the money returns to the shop); `RE`, `PE` and anything unknown wait.
  */
-export const refundStatuses = ["RE", "PE", "CO", "CA"] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+export const DocumentedRefundStatus = Schema.Literals(["RE", "PE", "CO", "CA"])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   RE: "pending",
   PE: "pending",
   CO: "succeeded",
   CA: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 export const toRefundStatus = (status: string): RefundStatus =>
   statusOf(refundStatusMap, status.trim().toUpperCase(), "pending")
@@ -209,16 +210,17 @@ export const RefundAnswer = Schema.Struct({ ...Outcome, refund: Optional(Refund)
  * `failed`; the engine's own expiry covers it) (README, "Not confirmed"). OP, PE and
  * anything else (a status EBANX adds later) pending, never a success.
  */
-export const paymentStatuses = ["OP", "PE", "CO", "CA"] as const
-export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+export const DocumentedPaymentStatus = Schema.Literals(["OP", "PE", "CO", "CA"])
+export type DocumentedPaymentStatus = typeof DocumentedPaymentStatus.Type
+export const paymentStatuses = DocumentedPaymentStatus.literals
 
 /** `CA` here is a cancellation; `toUpdateStatus` reads a lapsed one as `expired`. */
-export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
+export const paymentStatusMap = {
   OP: "pending",
   PE: "pending",
   CO: "completed",
   CA: "failed"
-}
+} satisfies StatusMap<typeof DocumentedPaymentStatus, ChargeUpdate["status"]>
 
 export const toUpdateStatus = (payment: Pick<Payment, "status" | "status_date" | "due_date">): ChargeUpdate["status"] => {
   const status = statusOf(paymentStatusMap, payment.status, "pending")

@@ -5,14 +5,16 @@
  * `<PREFIX>_<NAME>_FILE`), see `host/Connectors.ts`; an embedding builds the plugins from its own
  * configuration with the connector's `make` functions directly.
  */
-import type { Effect, Redacted } from "effect"
+import { Effect, type Layer, type Redacted, type Scope } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import type { Environment } from "../../core/Environment.ts"
+import type { Environment } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
+import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReports.ts"
 import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
+import { hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
 
 /** One configured instance of a connector: one account at the provider, in one environment. */
 export interface ConnectorSettings {
@@ -74,4 +76,113 @@ export interface Connector {
    * the scheduled reconciliation runs. Its `format` must be one of `reportFormats`.
    */
   readonly reportSource?: ((settings: ConnectorSettings) => Effect.Effect<ReportSource, never, ConnectorRequirements>) | undefined
+}
+
+/**
+ * A pay-in connector as it is declared: what it charges, what it speaks, how it reads the
+ * provider's statuses, its flows, and what a host must configure. {@link defineConnector} turns it
+ * into everything a host, a test and the simulator runner take from a connector.
+ */
+export interface ConnectorDefinition<Options, Secret extends string, Rail, R extends ConnectorRequirements = ConnectorRequirements> extends Omit<Connector, "secrets" | "paymentProvider"> {
+  /** Secret settings, all required; the standalone simulator's credentials are typed by them. */
+  readonly secrets: ReadonlyArray<Secret>
+  /** The catalog rails the connector charges, with the provider's own word for each (its `Rails.ts`). */
+  readonly rails: ReadonlyArray<Rail>
+  /** The provider's wire, as Schemas (its `Wire.ts` module). */
+  readonly wire: object
+  /**
+   * The status maps by the object they read (`payments`, `refunds`...), each an object literal
+   * that `satisfies StatusMap<typeof Documented, EngineStatus>` (`StatusMap.ts`): total over the
+   * statuses the provider documents, so an unmapped one does not compile.
+   */
+  readonly statusMaps: Readonly<Record<string, Readonly<Record<string, string>>>>
+  /** The flows: the plugin (charge, status, callbacks, refunds) for one account's options. */
+  readonly make: (options: Options) => Effect.Effect<PaymentProvider, never, R>
+  /** One configured instance's settings as the plugin's options. */
+  readonly options: (settings: ConnectorSettings) => Options
+}
+
+/** What the simulator of a defined connector answers when started: its `Started`, with the credentials it accepts. */
+export interface SimulatorStarted<Secret extends string> extends Omit<Started, "environment"> {
+  /** The test credentials, one for each of the connector's `secrets`. */
+  readonly credentials: Readonly<Record<Secret, string>>
+  /** The instance's further variables the simulator needs set (plain settings, payout secrets), by name. */
+  readonly settings?: Readonly<Record<string, string>> | undefined
+}
+
+/** A connector, declared once: the host's descriptor, the plugin's layer, and what tests and the simulator runner need. */
+export interface DefinedConnector<Options, Secret extends string, Rail, R extends ConnectorRequirements = ConnectorRequirements> {
+  readonly kind: string
+  readonly rails: ReadonlyArray<Rail>
+  readonly wire: object
+  readonly statusMaps: Readonly<Record<string, Readonly<Record<string, string>>>>
+  /** The plugin for one account (what a conformance harness runs against its simulator). */
+  readonly make: (options: Options) => Effect.Effect<PaymentProvider, never, R>
+  /** A host's settings as the plugin's options (a harness builds the plugin the way the host does). */
+  readonly options: (settings: ConnectorSettings) => Options
+  /** What the host configures the connector from (`CONNECTORS=<id>=<kind>`, `host/Connectors.ts`). */
+  readonly connector: Connector
+  /** Registers the plugin for one account; the host provides `HttpClient` and `Mac`. */
+  readonly layer: (options: Options) => Layer.Layer<never, never, R | ProviderRegistry>
+  /**
+   * The default export of the connector's `Standalone.ts` (`npm run simulator -- <folder>`):
+   * starts the simulator, and points the reference host's instance (id = kind) at it with the
+   * credentials it answers. Test tooling only: the simulator is imported by `Standalone.ts`,
+   * never by the plugin.
+   */
+  readonly standalone: (start: Effect.Effect<SimulatorStarted<Secret>, never, Scope.Scope>) => StandaloneSimulator
+}
+
+/**
+ * Declares a pay-in connector. A provider team (in this repository or outside it, from
+ * `payment-orchestration-engine/providers/kit`) writes the rails, the wire schemas, the status
+ * maps and the flows, and gets the rest:
+ *
+ * ```ts
+ * export const AcmeConnector = defineConnector({
+ *   kind: "acme",
+ *   secrets: ["API_KEY", "CALLBACK_SECRET"],
+ *   rails,                                   // Rails.ts
+ *   wire: Wire,                              // Wire.ts: Schemas, Schema.Literals of the statuses
+ *   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
+ *   make,                                    // (options) => Effect<PaymentProvider>
+ *   options: (settings) => ({ id: settings.id, apiKey: settings.secrets["API_KEY"]!, ... })
+ * })
+ * export const { connector, layer } = AcmeConnector   // CONNECTOR_MODULES finds `connector`
+ *
+ * // Standalone.ts (test tooling)
+ * export default AcmeConnector.standalone(Effect.gen(function*() {
+ *   const sim = yield* AcmeSimulator.start(credentials)
+ *   return { baseUrl: sim.baseUrl, credentials: { API_KEY: "...", CALLBACK_SECRET: "..." }, moves }
+ * }))
+ *
+ * // acme.conformance.ts (vitest)
+ * providerConformance(AcmeConnector.kind, harness, { callbacks: "signed-push" })
+ * ```
+ *
+ * The other `Connector` fields (plain settings, payout secrets, the payout plugin, report
+ * formats and sources) pass through to `connector` as given.
+ */
+export const defineConnector = <Options, const Secret extends string, Rail, R extends ConnectorRequirements = never>(
+  definition: ConnectorDefinition<Options, Secret, Rail, R>
+): DefinedConnector<Options, Secret, Rail, R> => {
+  const { make, options, rails, wire, statusMaps, ...described } = definition
+  const connector: Connector = { ...described, paymentProvider: (settings) => make(options(settings)) }
+  return {
+    kind: definition.kind,
+    rails,
+    wire,
+    statusMaps,
+    make,
+    options,
+    connector,
+    layer: (given) => ProviderRegistry.register(make(given)),
+    standalone: (start) => ({
+      kind: definition.kind,
+      start: start.pipe(Effect.map(({ credentials, settings, ...started }): Started => ({
+        ...started,
+        environment: hostEnvironment(definition.kind, started.baseUrl, { ...credentials, ...settings })
+      })))
+    })
+  }
 }

@@ -22,7 +22,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Exit, Option, type Scope } from "effect"
-import type { PayoutMethodDef } from "../../core/payouts/PayoutMethod.ts"
+import type { PayoutMethodDef } from "../../core/ports/index.ts"
 import { CallbackRejected } from "../../core/ports/PaymentProvider.ts"
 import {
   type PayoutProvider,

@@ -39,8 +39,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { absurd, BigDecimal, Clock, Effect, Exit, Option, type Scope } from "effect"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import * as Money from "../../core/Money.ts"
+import { Money, type PaymentMethodDef } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeRequest,

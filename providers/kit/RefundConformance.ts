@@ -12,7 +12,7 @@
  */
 import { assert } from "@effect/vitest"
 import { BigDecimal, Effect, Exit, type Scope } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ChargeRequest, ChargeUpdate, RefundRequest } from "../../core/ports/PaymentProvider.ts"
 import type { ChargeRef, ConformanceHarness } from "./ProviderConformance.ts"
 

@@ -9,7 +9,7 @@
  */
 import { parse } from "csv-parse/sync"
 import { BigDecimal, DateTime, Result } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import { ReportFormatError } from "../../core/ports/ProviderReports.ts"
 
 /** Thrown inside a parser, caught by {@link refusing}: the first error refuses the file. */

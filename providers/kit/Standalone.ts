@@ -10,7 +10,8 @@
  * under `/_simulator/` on the simulator's own port, beside the notification faults every
  * simulator shares (drop, delay, repeat): {@link CurrentControl} hands them to
  * `SimulatorServer.serve`, which answers them before the simulated API sees the request.
- * Test tooling: never imported by a plugin.
+ * The simulators are test tooling, never imported by a plugin; this file is pure (`effect` only),
+ * so `defineConnector` builds a connector's `Standalone.ts` entry with it.
  */
 import { Context, Effect, type Scope } from "effect"
 

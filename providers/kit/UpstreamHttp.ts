@@ -29,7 +29,7 @@
  */
 import { type BigDecimal, Duration, Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import { ProviderError, type ProviderFailure } from "../../core/ports/PaymentProvider.ts"
 
 /** What an error body said, as far as the connector could read it. */

@@ -2,12 +2,22 @@
  * `payment-orchestration-engine/providers/kit`: shared pieces for writing a provider plugin:
  * `UpstreamHttp` (one upstream call: timeout, error classification, secret scrubbing, exact
  * JSON decimals), `SimulatorServer` (an upstream in miniature over a real socket),
- * `callbackReceiver`, `statusOf` (a documented status map read off the wire), and the
- * `Connector` descriptor a host configures a plugin from. The
+ * `callbackReceiver`, `statusOf` and `StatusMap` (a documented status map, total by type, read
+ * off the wire), and `defineConnector`, which declares a connector (rails, wire, status maps,
+ * flows) and gives the `Connector` descriptor a host configures it from, its layer and its
+ * standalone simulator entry. The
  * conformance suites are in `providers/conformance` (they need vitest).
  */
 export { type CallbackReceiver, callbackReceiver } from "./CallbackReceiver.ts"
-export type { Connector, ConnectorRequirements, ConnectorSettings } from "./Connector.ts"
+export {
+  type Connector,
+  type ConnectorDefinition,
+  type ConnectorRequirements,
+  type ConnectorSettings,
+  type DefinedConnector,
+  defineConnector,
+  type SimulatorStarted
+} from "./Connector.ts"
 export {
   type Answer,
   type Handled,
@@ -16,5 +26,5 @@ export {
   SimulatorServer,
   type SimulatorRequest
 } from "./SimulatorServer.ts"
-export { statusOf } from "./StatusMap.ts"
+export { type StatusMap, statusOf } from "./StatusMap.ts"
 export { type ProviderFailures, UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords, type Verdict } from "./UpstreamHttp.ts"

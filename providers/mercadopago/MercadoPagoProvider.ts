@@ -38,9 +38,7 @@
 import { BigDecimal, Clock, Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import { type Environment, type PaymentMethodDef, type RequiredField, verifyHmacSha256Hex } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -51,10 +49,9 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { verifyHmacSha256Hex } from "../../core/Signatures.ts"
-import type { Connector } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
-import { boletoPaymentMethodId, railOf } from "./Rails.ts"
+import { boletoPaymentMethodId, railOf, rails } from "./Rails.ts"
 import { mercadopagoReleaseReport } from "./Report.ts"
 import * as Reports from "./ReportSource.ts"
 import { addressOf, completeForBoleto, identificationOf, nameParts } from "./Payer.ts"
@@ -348,19 +345,28 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
-
 /**
  * `CONNECTORS=<id>=mercadopago` with `<PREFIX>_ACCESS_TOKEN` (the account's `TEST-` or `APP_USR-`
  * access token) and `<PREFIX>_WEBHOOK_SECRET` (the secret signature of the Webhooks
  * configuration); optional `<PREFIX>_ACCOUNT_CURRENCY` (default BRL), the account's currency,
  * which its release report is in (`ReportSource.ts`).
  */
-export const connector: Connector = {
+export const MercadoPagoConnector = defineConnector({
   kind: "mercadopago",
   secrets: ["ACCESS_TOKEN", "WEBHOOK_SECRET"],
   settings: [Reports.accountCurrencySetting],
+  rails,
+  wire: Wire,
+  statusMaps: { payments: Wire.paymentStatusMap, refunds: Wire.refundStatusMap },
+  make,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    accessToken: settings.secrets["ACCESS_TOKEN"]!,
+    webhookSecret: settings.secrets["WEBHOOK_SECRET"]!,
+    timeoutMs: settings.timeoutMs
+  }),
   reportFormats: (settings) => [mercadopagoReleaseReport(Reports.accountCurrencyOf(settings))],
   reportSource: (settings) =>
     Reports.make({
@@ -369,16 +375,10 @@ export const connector: Connector = {
       accessToken: settings.secrets["ACCESS_TOKEN"]!,
       accountCurrency: Reports.accountCurrencyOf(settings),
       timeoutMs: settings.timeoutMs
-    }),
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      environment: settings.environment,
-      baseUrl: settings.baseUrl,
-      accessToken: settings.secrets["ACCESS_TOKEN"]!,
-      webhookSecret: settings.secrets["WEBHOOK_SECRET"]!,
-      timeoutMs: settings.timeoutMs
     })
-}
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const { connector, layer } = MercadoPagoConnector
 
 export const MercadoPagoProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, callbackToleranceSeconds, callbackMaxAgeSeconds, notificationUrlOf }

@@ -46,7 +46,7 @@
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { rails } from "./Rails.ts"
 import { boletoAddressFields, invalidDocument, mixedUsersEmail, modeAnswers, type PaymentView, refusalOf, viewOf } from "./SimulatorPayments.ts"

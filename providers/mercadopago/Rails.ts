@@ -18,7 +18,7 @@
  * - Boleto needs the buyer's address (BACEN rule, 2024): `MercadoPagoProvider.requires` says so
  *   and the engine refuses a boleto charge without `customer.address` before any call.
  */
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */

@@ -17,7 +17,7 @@
  * connector's configuration knows, hence a format per currency.
  */
 import { BigDecimal } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ReportFormat, ReportLine, ReportLineKind, ReportStatus } from "../../core/ports/ProviderReports.ts"
 import {
   cell,

@@ -21,7 +21,7 @@
  */
 import { DateTime, Duration, Effect, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { type ReportPeriod, type ReportSource, ReportUnavailable } from "../../core/ports/ProviderReports.ts"
 import type { ConnectorSettings } from "../kit/Connector.ts"

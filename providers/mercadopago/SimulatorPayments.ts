@@ -3,7 +3,7 @@
  * when `POST` / `GET /v1/payments` answer it, what the API refuses in a body, and the answers of
  * the modes that refuse every call. A test tool, never imported by the plugin.
  */
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { Answer } from "../kit/SimulatorServer.ts"
 import type { Mode, SimulatedPayment } from "./MercadoPagoSimulator.ts"
 import { boletoPaymentMethodId, rails } from "./Rails.ts"

@@ -13,7 +13,7 @@
  *   it stands NOW (`201`), whatever the body: never a second refund.
  */
 import { BigDecimal, Option, Schema } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { Answer } from "../kit/SimulatorServer.ts"
 import * as Wire from "./Wire.ts"
 

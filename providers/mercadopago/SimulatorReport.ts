@@ -24,7 +24,7 @@
  * `changedFees` replaces a payment's fee.
  */
 import { BigDecimal, Option, Schema } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ReportFaults, SimulatedFeeRule, SimulatorReports } from "../kit/SimulatorReports.ts"
 import type { Answer, SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { errorAnswer as error } from "./SimulatorRefunds.ts"

@@ -4,18 +4,18 @@
  * reaches it by setting its `AppConfig.BASE_URL` (see `test/providers/MercadoPagoSdk.test.ts`).
  */
 import { Effect } from "effect"
-import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { paymentIdOf } from "../kit/Standalone.ts"
 import { accessToken, webhookSecret } from "./ConformanceHarness.ts"
+import { MercadoPagoConnector } from "./MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
 
-const standalone: StandaloneSimulator = {
-  kind: "mercadopago",
-  start: Effect.gen(function*() {
+export default MercadoPagoConnector.standalone(
+  Effect.gen(function*() {
     const sim = yield* MercadoPagoSimulator.start({ accessToken, webhookSecret })
     const payment = paymentIdOf(sim.charges, (p) => p.reference)
     return {
       baseUrl: sim.baseUrl,
-      environment: hostEnvironment("mercadopago", sim.baseUrl, { ACCESS_TOKEN: accessToken, WEBHOOK_SECRET: webhookSecret }),
+      credentials: { ACCESS_TOKEN: accessToken, WEBHOOK_SECRET: webhookSecret },
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p, "cc_rejected_other_reason")),
@@ -25,6 +25,4 @@ const standalone: StandaloneSimulator = {
       }
     }
   })
-}
-
-export default standalone
+)

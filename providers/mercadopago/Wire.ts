@@ -15,9 +15,9 @@
  * connector has never seen still decodes, and maps to `pending`.
  */
 import { Schema } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 
@@ -131,22 +131,23 @@ export const decodeRefundText = (text: string) => decodeRefundJson(text)
  * `pending`, `authorized`, `rejected` and `cancelled` are read defensively (the SDK's refund
  * `status` is an untyped string, "e.g. `approved`, `in_process`"; README, "Not confirmed").
  */
-export const refundStatuses = ["approved", "in_process", "pending", "authorized", "rejected", "cancelled"] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+export const DocumentedRefundStatus = Schema.Literals(["approved", "in_process", "pending", "authorized", "rejected", "cancelled"])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
 /**
  * A Mercado Pago refund status as the engine's: `approved` is money paid back; `rejected` and
  * `cancelled` will not happen (the money stays the shop's); `in_process`, `pending`,
  * `authorized`, a missing status and anything unknown wait (never a success).
  */
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   approved: "succeeded",
   in_process: "pending",
   pending: "pending",
   authorized: "pending",
   rejected: "failed",
   cancelled: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
   statusOf(refundStatusMap, status?.trim().toLowerCase(), "pending")
@@ -205,7 +206,7 @@ export const manifestOf = (dataId: string | undefined, requestId: string | undef
  *   the merchant's to spend. Their outcome is not told by the payment status (a mediation won
  *   goes back to `approved`): see the README.
  */
-export const paymentStatuses = [
+export const DocumentedPaymentStatus = Schema.Literals([
   "pending",
   "in_process",
   "authorized",
@@ -215,10 +216,11 @@ export const paymentStatuses = [
   "refunded",
   "charged_back",
   "in_mediation"
-] as const
-export type DocumentedPaymentStatus = typeof paymentStatuses[number]
+])
+export type DocumentedPaymentStatus = typeof DocumentedPaymentStatus.Type
+export const paymentStatuses = DocumentedPaymentStatus.literals
 
-export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUpdate["status"]>> = {
+export const paymentStatusMap = {
   pending: "pending",
   in_process: "pending",
   authorized: "pending",
@@ -228,7 +230,7 @@ export const paymentStatusMap: Readonly<Record<DocumentedPaymentStatus, ChargeUp
   refunded: "refunded",
   charged_back: "chargeback",
   in_mediation: "chargeback"
-}
+} satisfies StatusMap<typeof DocumentedPaymentStatus, ChargeUpdate["status"]>
 
 /** The status of a notification's query or of the status poll. */
 export const toUpdateStatus = (status: string, statusDetail?: string | null): ChargeUpdate["status"] => {

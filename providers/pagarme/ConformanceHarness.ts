@@ -6,7 +6,7 @@
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
-import { findMethod } from "../../core/catalog/methods.ts"
+import { findMethod } from "../../core/index.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"

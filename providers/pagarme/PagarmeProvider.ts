@@ -36,9 +36,7 @@ import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { Base64 } from "effect/encoding"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
+import type { Environment, PaymentMethodDef } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -49,7 +47,7 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import type { Connector } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { pagarmePayablesReport } from "./Report.ts"
 import { PagarmeReportSource } from "./ReportSource.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
@@ -364,17 +362,26 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
-
 /**
  * `CONNECTORS=<id>=pagarme` with `<PREFIX>_SECRET_KEY` (the account's `sk_test_...` or `sk_...`
  * secret key); optional `<PREFIX>_WEBHOOK_JWKS_URL` (default Pagar.me's JWKS).
  */
-export const connector: Connector = {
+export const PagarmeConnector = defineConnector({
   kind: "pagarme",
   secrets: ["SECRET_KEY"],
   settings: ["WEBHOOK_JWKS_URL"],
+  rails: Rails.rails,
+  wire: Wire,
+  statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
+  make,
+  options: (settings): Options => ({
+    id: settings.id,
+    environment: settings.environment,
+    baseUrl: settings.baseUrl,
+    secretKey: settings.secrets["SECRET_KEY"]!,
+    jwksUrl: settings.values["WEBHOOK_JWKS_URL"],
+    timeoutMs: settings.timeoutMs
+  }),
   reportFormats: () => [pagarmePayablesReport],
   reportSource: (settings) =>
     PagarmeReportSource.make({
@@ -382,16 +389,10 @@ export const connector: Connector = {
       baseUrl: settings.baseUrl ?? defaultBaseUrl,
       secretKey: settings.secrets["SECRET_KEY"]!,
       timeoutMs: settings.timeoutMs
-    }),
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      environment: settings.environment,
-      baseUrl: settings.baseUrl,
-      secretKey: settings.secrets["SECRET_KEY"]!,
-      jwksUrl: settings.values["WEBHOOK_JWKS_URL"],
-      timeoutMs: settings.timeoutMs
     })
-}
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const { connector, layer } = PagarmeConnector
 
 export const PagarmeProvider = { make, layer, connector, defaultBaseUrl, defaultTimeoutMs, refundMarkerOf }

@@ -18,7 +18,7 @@
  *   same API with an `sk_test_` key).
  */
 import { BigDecimal, Option } from "effect"
-import type { PaymentMethodDef, RequiredField } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */

@@ -18,7 +18,7 @@
  *   transaction ids, `tran_...`) books a refund twice, `changedFees` (charge ids) replaces a fee.
  */
 import { BigDecimal } from "effect"
-import * as Money from "../../core/Money.ts"
+import { Money } from "../../core/ports/index.ts"
 import type { ReportFaults, SimulatedFeeRule, SimulatorReports } from "../kit/SimulatorReports.ts"
 import type { Answer, SimulatorRequest } from "../kit/SimulatorServer.ts"
 import type { SimCharge } from "./SimulatorRules.ts"

@@ -8,23 +8,21 @@
  * the simulator's own JWKS, named in the environment below.
  */
 import { Effect } from "effect"
-import { CurrentControl, hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
+import { PagarmeConnector } from "./PagarmeProvider.ts"
 import { secretKey } from "./ConformanceHarness.ts"
 import { PagarmeSimulator } from "./PagarmeSimulator.ts"
 
-const standalone: StandaloneSimulator = {
-  kind: "pagarme",
-  start: Effect.gen(function*() {
+export default PagarmeConnector.standalone(
+  Effect.gen(function*() {
     const sim = yield* PagarmeSimulator.start({ secretKey })
     const webhookUrl = (yield* CurrentControl)?.webhookUrl
     yield* webhookUrl === undefined ? sim.dropCallbacks(true) : sim.setCallbackTarget(webhookUrl)
     const charge = paymentIdOf(sim.charges, (c) => c.orderCode)
     return {
       baseUrl: sim.baseUrl,
-      environment: [
-        ...hostEnvironment("pagarme", sim.baseUrl, { SECRET_KEY: secretKey }),
-        ["PAGARME_WEBHOOK_JWKS_URL", sim.jwksUrl] as const
-      ],
+      credentials: { SECRET_KEY: secretKey },
+      settings: { WEBHOOK_JWKS_URL: sim.jwksUrl },
       moves: {
         pay: (id) => Effect.flatMap(charge(id), sim.complete),
         fail: (id) => Effect.flatMap(charge(id), sim.fail),
@@ -34,6 +32,4 @@ const standalone: StandaloneSimulator = {
       }
     }
   })
-}
-
-export default standalone
+)

@@ -20,7 +20,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const Centavos = Schema.Int
@@ -252,11 +252,12 @@ export const parseSignature = (header: string | undefined) => {
  *   `refunded` when money had been paid (a whole refund cancels the charge), else `failed`.
  * - `chargedback` is `chargeback`.
  */
-export const chargeStatuses = ["pending", "processing", "underpaid", "paid", "overpaid", "failed", "canceled", "chargedback"] as const
-export type DocumentedChargeStatus = typeof chargeStatuses[number]
+export const DocumentedChargeStatus = Schema.Literals(["pending", "processing", "underpaid", "paid", "overpaid", "failed", "canceled", "chargedback"])
+export type DocumentedChargeStatus = typeof DocumentedChargeStatus.Type
+export const chargeStatuses = DocumentedChargeStatus.literals
 
 /** `canceled` here is one with nothing paid and no expired transaction; `toUpdateStatus` reads the others. */
-export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpdate["status"]>> = {
+export const chargeStatusMap = {
   pending: "pending",
   processing: "pending",
   underpaid: "failed",
@@ -265,7 +266,7 @@ export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpda
   failed: "failed",
   canceled: "failed",
   chargedback: "chargeback"
-}
+} satisfies StatusMap<typeof DocumentedChargeStatus, ChargeUpdate["status"]>
 
 export const toUpdateStatus = (charge: Pick<Charge, "status" | "paid_amount" | "last_transaction">): ChargeUpdate["status"] => {
   const status = charge.status.trim().toLowerCase()
@@ -294,16 +295,17 @@ export const toChargeStatus = (charge: Pick<Charge, "status" | "paid_amount" | "
  * paid back; `failed`, `with_error` and `canceled` mean it will not be (the money stays the shop's); `pending_refund`
  * (PIX and boleto refunds are asynchronous), a missing status and anything unknown wait.
  */
-export const refundStatuses = ["pending_refund", "refunded", "failed", "with_error", "canceled"] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+export const DocumentedRefundStatus = Schema.Literals(["pending_refund", "refunded", "failed", "with_error", "canceled"])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   pending_refund: "pending",
   refunded: "succeeded",
   failed: "failed",
   with_error: "failed",
   canceled: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 export const toRefundStatus = (status: string | null | undefined): RefundStatus =>
   statusOf(refundStatusMap, status?.trim().toLowerCase(), "pending")

@@ -6,7 +6,7 @@
 import { Effect, Layer, Redacted, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import type { PaymentMethodDef } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"

@@ -27,9 +27,7 @@
 import { Duration, Effect, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
-import type { Environment } from "../../core/Environment.ts"
-import * as Money from "../../core/Money.ts"
+import { type Environment, Money, type PaymentMethodDef, verifySignature } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -38,9 +36,7 @@ import {
   type PaymentProvider,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
-import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
-import { verifySignature } from "../../core/Signatures.ts"
-import type { Connector } from "../kit/Connector.ts"
+import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./Wire.ts"
 
@@ -203,26 +199,30 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     } satisfies PaymentProvider
   })
 
-/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
-export const layer = (options: Options) => ProviderRegistry.register(make(options))
-
 /**
  * The reference upstream as a configurable connector: `CONNECTORS=<id>=reference-http` with
  * `<PREFIX>_BASE_URL`, `<PREFIX>_API_KEY` and `<PREFIX>_CALLBACK_SECRET` (see `host/Connectors.ts`).
  */
-export const connector: Connector = {
+export const ReferenceHttpConnector = defineConnector({
   kind: "reference-http",
   secrets: ["API_KEY", "CALLBACK_SECRET"],
   baseUrlRequired: true,
-  paymentProvider: (settings) =>
-    make({
-      id: settings.id,
-      baseUrl: settings.baseUrl ?? "",
-      apiKey: settings.secrets["API_KEY"]!,
-      callbackSecret: settings.secrets["CALLBACK_SECRET"]!,
-      environments: [settings.environment],
-      timeoutMs: settings.timeoutMs
-    })
-}
+  // The reference upstream has no rails of its own: it serves what `Options.supports` names.
+  rails: [],
+  wire: Wire,
+  statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
+  make,
+  options: (settings): Options => ({
+    id: settings.id,
+    baseUrl: settings.baseUrl ?? "",
+    apiKey: settings.secrets["API_KEY"]!,
+    callbackSecret: settings.secrets["CALLBACK_SECRET"]!,
+    environments: [settings.environment],
+    timeoutMs: settings.timeoutMs
+  })
+})
+
+/** Registers the provider; the host provides `HttpClient` (e.g. `FetchHttpClient.layer`) and `Mac`. */
+export const { connector, layer } = ReferenceHttpConnector
 
 export const ReferenceHttpProvider = { make, layer, connector, defaultTimeoutMs, callbackToleranceSeconds }

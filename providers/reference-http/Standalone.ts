@@ -3,19 +3,19 @@
  * test credentials (see `providers/kit/Standalone.ts`).
  */
 import { Effect } from "effect"
-import { hostEnvironment, paymentIdOf, type StandaloneSimulator } from "../kit/Standalone.ts"
+import { paymentIdOf } from "../kit/Standalone.ts"
+import { ReferenceHttpConnector } from "./ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "./UpstreamSimulator.ts"
 
 export const credentials = { API_KEY: "ref_test_api_key", CALLBACK_SECRET: "ref_test_callback_secret" } as const
 
-const standalone: StandaloneSimulator = {
-  kind: "reference-http",
-  start: Effect.gen(function*() {
+export default ReferenceHttpConnector.standalone(
+  Effect.gen(function*() {
     const sim = yield* UpstreamSimulator.start({ apiKey: credentials.API_KEY, callbackSecret: credentials.CALLBACK_SECRET })
     const charge = paymentIdOf(sim.charges, (c) => c.reference)
     return {
       baseUrl: sim.baseUrl,
-      environment: hostEnvironment("reference-http", sim.baseUrl, credentials),
+      credentials,
       moves: {
         pay: (id) => Effect.flatMap(charge(id), sim.complete),
         fail: (id) => Effect.flatMap(charge(id), (c) => sim.fail(c, "failed at the simulator")),
@@ -25,6 +25,4 @@ const standalone: StandaloneSimulator = {
       }
     }
   })
-}
-
-export default standalone
+)

@@ -18,7 +18,7 @@
  */
 import { Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
-import { statusOf } from "../kit/StatusMap.ts"
+import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 /** An absolute `http:` or `https:` URL (the buyer is sent there; anything else is refused). */
 const HttpUrl = Schema.String.pipe(Schema.check(Schema.isPattern(/^https?:\/\/[^\s]+$/)))
@@ -95,7 +95,7 @@ export const CallbackPayload = Schema.Union([
 export const signatureHeader = "x-upstream-signature"
 
 /** The charge statuses the reference upstream documents (its README, "Status map"). */
-export const chargeStatuses = [
+export const DocumentedChargeStatus = Schema.Literals([
   "pending",
   "requires_action",
   "succeeded",
@@ -111,11 +111,12 @@ export const chargeStatuses = [
   "dispute_lost",
   "chargeback_lost",
   "refunded"
-] as const
-export type DocumentedChargeStatus = typeof chargeStatuses[number]
+])
+export type DocumentedChargeStatus = typeof DocumentedChargeStatus.Type
+export const chargeStatuses = DocumentedChargeStatus.literals
 
 /** Upstream status -> engine status. Anything not listed is `pending`, never a success. */
-export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpdate["status"]>> = {
+export const chargeStatusMap = {
   pending: "pending",
   requires_action: "pending",
   succeeded: "completed",
@@ -131,7 +132,7 @@ export const chargeStatusMap: Readonly<Record<DocumentedChargeStatus, ChargeUpda
   dispute_lost: "chargeback_lost",
   chargeback_lost: "chargeback_lost",
   refunded: "refunded"
-}
+} satisfies StatusMap<typeof DocumentedChargeStatus, ChargeUpdate["status"]>
 
 /** The status of a callback or status poll. */
 export const toUpdateStatus = (upstream: string): ChargeUpdate["status"] =>
@@ -147,14 +148,15 @@ export const toChargeStatus = (upstream: string): ChargeStatus => {
 }
 
 /** The reference upstream's refund statuses (its README, "Status map"). */
-export const refundStatuses = ["pending", "succeeded", "failed"] as const
-export type DocumentedRefundStatus = typeof refundStatuses[number]
+export const DocumentedRefundStatus = Schema.Literals(["pending", "succeeded", "failed"])
+export type DocumentedRefundStatus = typeof DocumentedRefundStatus.Type
+export const refundStatuses = DocumentedRefundStatus.literals
 
-export const refundStatusMap: Readonly<Record<DocumentedRefundStatus, RefundStatus>> = {
+export const refundStatusMap = {
   pending: "pending",
   succeeded: "succeeded",
   failed: "failed"
-}
+} satisfies StatusMap<typeof DocumentedRefundStatus, RefundStatus>
 
 /** The reference upstream's refund status; none or unknown is pending. */
 export const toRefundStatus = (status: string | undefined): RefundStatus => statusOf(refundStatusMap, status, "pending")

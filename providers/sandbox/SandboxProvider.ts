@@ -22,7 +22,7 @@
  */
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { Mac } from "effect/crypto"
-import type { PaymentMethodDef } from "../../core/catalog/PaymentMethod.ts"
+import { type PaymentMethodDef, verifySignature } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeRequest,
@@ -32,7 +32,6 @@ import {
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
-import { verifySignature } from "../../core/Signatures.ts"
 import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
