@@ -32,7 +32,7 @@ import { makeLearning } from "./Learn.ts"
 import { type Conflict, Transactions } from "../ports/Transactions.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { checkDocument } from "../DocumentNumbers.ts"
-import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
+import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds, revealed } from "./BuyerData.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 import { cascadeError, inFlight, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
 import type { CreatePayment, PaymentKey, RouteCode } from "./CreateInput.ts"
@@ -278,8 +278,9 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
         return yield* apiError("missing_required_fields", `The hosted-checkout flow needs ${missing.join(", ")}`, { missingFields: missing })
       }
     }
-    if (input.documentId !== undefined && input.documentId.trim() !== "") {
-      const document = checkDocument(method.country, input.documentId)
+    const documentId = revealed(input.documentId)
+    if (documentId !== null && documentId.trim() !== "") {
+      const document = checkDocument(method.country, documentId)
       if ("problem" in document) {
         return yield* invalidRequest(`documentId ${document.problem}`, [{ path: "documentId", message: document.problem }])
       }

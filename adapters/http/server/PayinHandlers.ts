@@ -13,6 +13,7 @@ import * as Country from "../../../core/Country.ts"
 import { EngineConfig } from "../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { Executed, storedBody } from "../../../core/idempotency/Idempotency.ts"
+import { redactedBuyer } from "../../../core/payments/BuyerData.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
 import { Payments } from "../../../core/payments/Payments.ts"
 import { Payouts } from "../../../core/payouts/Payouts.ts"
@@ -59,7 +60,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         codec: CreatedPayment,
         claimInWriteAhead: true,
         execute: (key) => {
-          const input = { ...payload, userIp, simulate, id: key?.resume }
+          // Buyer data leaves the decoded body `Redacted` (`BuyerData.ts`): nothing past here prints it.
+          const input = { ...payload, ...redactedBuyer(payload), userIp, simulate, id: key?.resume }
           if (key === undefined) return Effect.map(payments.create(scope, input), view)
           // The view the key's stored body encodes is the answer's: made once.
           let viewed: { readonly of: Payment; readonly view: typeof CreatedPayment.Type } | undefined
