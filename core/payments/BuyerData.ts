@@ -17,10 +17,11 @@ export const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 export const phonePattern = /^\+[0-9][0-9 ()-]{6,38}$/
 
 /**
- * The buyer's data as the engine carries it, from the API's decoding to the provider's wire:
- * `Redacted`, so that printing it (a log line, a span attribute, an error message) prints
- * `<redacted>`. The stores keep the value, the provider puts it on its wire, the rules below
- * check it: each reads it with `Redacted.value`.
+ * The buyer's data as the engine carries it, from the create handler (`redactedBuyer`) to the
+ * charge request: `Redacted`, so that printing it (a log line, a span attribute, an error
+ * message) prints `<redacted>`. Whoever needs the value reads it with `Redacted.value`: the
+ * stores that keep it, the rules below that check it, and `Upstream.chargeRequestOf`, which hands
+ * it to the provider for its wire.
  */
 export type BuyerText = Redacted.Redacted<string>
 

@@ -20,8 +20,7 @@ const DecimalOrZero = Decimal.pipe(Schema.withDecodingDefaultTypeKey(Effect.succ
  * carries the record or the field by accident prints `<redacted>`; the store's JSON holds the
  * value (the codec unwraps it), and whoever needs it reads it with `Redacted.value`.
  */
-export const BuyerText = Schema.RedactedFromValue(Schema.String)
-const BuyerTextOrNull = Schema.NullOr(BuyerText)
+const BuyerTextOrNull = Schema.NullOr(Schema.RedactedFromValue(Schema.String))
 
 export const Fees = Schema.Struct({
   platform: Decimal,
