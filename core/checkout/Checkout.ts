@@ -30,7 +30,7 @@ import { Routing } from "../routing/Routing.ts"
 import { secretHasher } from "../Secrets.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { fieldName, missingFor, neededByAll } from "../payments/BuyerData.ts"
+import { buyerDataOf, fieldName, missingFor, neededByAll, redacted } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
 import type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
 import { checkCustomer, fullNameOf, splitName } from "./Customer.ts"
@@ -163,18 +163,18 @@ export class Checkout extends Context.Service<Checkout, {
           address: input.userAddress ?? checked.valid.address
         }
         const providers = method === undefined ? [] : yield* routing.candidates(scope.environment, scope.shop.id, method)
-        const missing = missingFor(buyer, method, method === undefined ? [] : neededByAll(providers, method))
+        const missing = missingFor(buyerDataOf(buyer), method, method === undefined ? [] : neededByAll(providers, method))
         if (missing.length === 0) {
           const payment = yield* createPayment(scope, {
             amount: input.amount,
             currency: input.currency,
             paymentMethodId: input.paymentMethodId,
             country: input.country,
-            userName: buyer.userName ?? undefined,
-            userEmail: buyer.email ?? undefined,
-            documentId: buyer.documentId ?? undefined,
-            userPhone: buyer.phone ?? undefined,
-            userAddress: buyer.address ?? undefined,
+            userName: redacted(buyer.userName),
+            userEmail: redacted(buyer.email),
+            documentId: redacted(buyer.documentId),
+            userPhone: redacted(buyer.phone),
+            userAddress: redacted(buyer.address),
             merchantOrderId: input.merchantOrderId,
             hostedCheckout: true,
             returnUrl: input.returnUrl,
@@ -319,7 +319,7 @@ export class Checkout extends Context.Service<Checkout, {
           address: c?.address ?? session.customer.address
         }
         const { method, providersNeed } = offered
-        const missing = missingFor(buyer, method, providersNeed)
+        const missing = missingFor(buyerDataOf(buyer), method, providersNeed)
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
         }
@@ -347,11 +347,11 @@ export class Checkout extends Context.Service<Checkout, {
           amount: session.amount,
           currency: session.currency,
           paymentMethodId: method.id,
-          userName: buyer.userName!,
-          userEmail: buyer.email!,
-          documentId: buyer.documentId!,
-          userPhone: buyer.phone ?? undefined,
-          userAddress: buyer.address ?? undefined,
+          userName: redacted(buyer.userName!),
+          userEmail: redacted(buyer.email!),
+          documentId: redacted(buyer.documentId!),
+          userPhone: redacted(buyer.phone),
+          userAddress: redacted(buyer.address),
           userIp: session.customerIp ?? buyerIp,
           merchantOrderId: session.merchantOrderId ?? undefined,
           hostedCheckout: true,

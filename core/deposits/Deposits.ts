@@ -286,8 +286,8 @@ export class Deposits extends Context.Service<Deposits, {
             method: speiMethod(account.environment),
             receiver: `deposit:${account.depositMethodId}`,
             reference: transfer.trackingKey,
-            userName: account.name,
-            userEmail: account.email
+            userName: Redacted.make(account.name),
+            userEmail: Redacted.make(account.email)
           })
           yield* store.setDepositTransaction(record.id, payment.id, payment.amount)
           const credited: DepositRecord = { ...record, transactionId: payment.id, amountUsd: payment.amount }

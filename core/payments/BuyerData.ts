@@ -8,6 +8,7 @@
  *   cannot charge the rail without some of them (`PaymentProvider.requires`) is not tried without
  *   them, and when no provider is left the call answers 422 `missing_required_fields`.
  */
+import { Redacted } from "effect"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { BuyerAddress, PaymentProvider } from "../ports/PaymentProvider.ts"
 import { checkDocument } from "../DocumentNumbers.ts"
@@ -15,13 +16,60 @@ import { checkDocument } from "../DocumentNumbers.ts"
 export const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 export const phonePattern = /^\+[0-9][0-9 ()-]{6,38}$/
 
+/**
+ * The buyer's data as the engine carries it, from the create handler (`redactedBuyer`) to the
+ * charge request: `Redacted`, so that printing it (a log line, a span attribute, an error
+ * message) prints `<redacted>`. Whoever needs the value reads it with `Redacted.value`: the
+ * stores that keep it, the rules below that check it, and `Upstream.chargeRequestOf`, which hands
+ * it to the provider for its wire.
+ */
+export type BuyerText = Redacted.Redacted<string>
+
 export interface BuyerData {
+  readonly userName: BuyerText | null
+  readonly email: BuyerText | null
+  readonly documentId: BuyerText | null
+  readonly phone: BuyerText | null
+  readonly address: Redacted.Redacted<BuyerAddress> | null
+}
+
+/** The value of buyer data, or null: for the rules that check it and the stores that keep it. */
+export const revealed = <A>(value: Redacted.Redacted<A> | null | undefined): A | null =>
+  value === null || value === undefined ? null : Redacted.value(value)
+
+/** Wraps buyer data read as plain values (a checkout session, a store's row). */
+export const redacted = <A>(value: A | null | undefined): Redacted.Redacted<A> | undefined =>
+  value === null || value === undefined ? undefined : Redacted.make(value)
+
+/** The buyer fields of a create as the API decoded them, wrapped: the API's boundary into the engine. */
+export const redactedBuyer = (plain: {
+  readonly userName?: string | undefined
+  readonly userEmail?: string | undefined
+  readonly documentId?: string | undefined
+  readonly userPhone?: string | undefined
+  readonly userAddress?: BuyerAddress | undefined
+}) => ({
+  userName: redacted(plain.userName),
+  userEmail: redacted(plain.userEmail),
+  documentId: redacted(plain.documentId),
+  userPhone: redacted(plain.userPhone),
+  userAddress: redacted(plain.userAddress)
+})
+
+/** `BuyerData` of values a checkout session holds in the clear. */
+export const buyerDataOf = (plain: {
   readonly userName: string | null
   readonly email: string | null
   readonly documentId: string | null
   readonly phone: string | null
   readonly address: BuyerAddress | null
-}
+}): BuyerData => ({
+  userName: redacted(plain.userName) ?? null,
+  email: redacted(plain.email) ?? null,
+  documentId: redacted(plain.documentId) ?? null,
+  phone: redacted(plain.phone) ?? null,
+  address: redacted(plain.address) ?? null
+})
 
 /** The API's names of buyer data, as `details.missingFields` and the catalog's `requiredFields` say them. */
 export type FieldName = "userName" | "email" | "documentId" | "userPhone" | "userAddress"
@@ -44,7 +92,7 @@ export const neededByAll = (providers: ReadonlyArray<PaymentProvider>, method: P
   return (first ?? []).filter((field) => rest.every((needs) => needs.includes(field)))
 }
 
-const present = (value: string | null) => value !== null && value.trim() !== ""
+const present = (value: BuyerText | null) => value !== null && Redacted.value(value).trim() !== ""
 
 /**
  * What the address lacks on a rail of `country` (ISO-2): a Brazilian address names its bairro,
@@ -69,7 +117,7 @@ export const lacking = (buyer: BuyerData, needed: ReadonlyArray<RequiredField>, 
         return buyer.address === null
     }
   }).map((field) => fieldName[field]),
-  ...(needed.includes("userAddress") && buyer.address !== null ? addressGaps(buyer.address, country) : [])
+  ...(needed.includes("userAddress") && buyer.address !== null ? addressGaps(Redacted.value(buyer.address), country) : [])
 ]
 
 /**
@@ -82,18 +130,22 @@ export const missingFor = (
   providersNeed: ReadonlyArray<RequiredField> = []
 ): ReadonlyArray<string> => {
   const missing: Array<string> = []
-  const name = buyer.userName?.trim() ?? ""
+  const name = revealed(buyer.userName)?.trim() ?? ""
+  const email = revealed(buyer.email)
+  const documentId = revealed(buyer.documentId)
+  const phone = revealed(buyer.phone)
+  const address = revealed(buyer.address)
   if (name.split(/\s+/).filter(Boolean).length < 2 || name.length > 120) missing.push("userName")
-  if (buyer.email === null || !emailPattern.test(buyer.email) || buyer.email.length > 254) missing.push("email")
+  if (email === null || !emailPattern.test(email) || email.length > 254) missing.push("email")
   if (
-    buyer.documentId === null || buyer.documentId.trim() === "" || buyer.documentId.length > 40 ||
-    (method !== undefined && "problem" in checkDocument(method.country, buyer.documentId))
+    documentId === null || documentId.trim() === "" || documentId.length > 40 ||
+    (method !== undefined && "problem" in checkDocument(method.country, documentId))
   ) missing.push("documentId")
   const needs = (field: RequiredField) => method?.requires.includes(field) === true || providersNeed.includes(field)
-  if (needs("userPhone") && (buyer.phone === null || !phonePattern.test(buyer.phone))) missing.push("userPhone")
+  if (needs("userPhone") && (phone === null || !phonePattern.test(phone))) missing.push("userPhone")
   if (needs("userAddress")) {
-    if (buyer.address === null) missing.push("userAddress")
-    else if (method !== undefined) missing.push(...addressGaps(buyer.address, method.country))
+    if (address === null) missing.push("userAddress")
+    else if (method !== undefined) missing.push(...addressGaps(address, method.country))
   }
   return missing
 }

@@ -3,10 +3,11 @@
  * (`Routed`), and how routing a record can end without a payment to answer (`RouteCode`); the
  * operation is `Create.ts`, its steps `CreateRequest.ts` and `CreateRoute.ts`.
  */
-import type { BigDecimal } from "effect"
+import type { BigDecimal, Redacted } from "effect"
 import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import type { BuyerText } from "./BuyerData.ts"
 import type { Payment } from "./Payment.ts"
 import type { CreatedView } from "./PaymentView.ts"
 
@@ -18,13 +19,14 @@ export interface CreatePayment {
   readonly paymentMethodId?: string | undefined
   readonly paymentMethod?: string | undefined
   readonly country?: string | undefined
-  readonly userName?: string | undefined
-  readonly userEmail?: string | undefined
-  readonly documentId?: string | undefined
-  readonly userPhone?: string | undefined
+  /** Buyer data is `Redacted` from the API's decoding to the provider's wire (`BuyerData.ts`). */
+  readonly userName?: BuyerText | undefined
+  readonly userEmail?: BuyerText | undefined
+  readonly documentId?: BuyerText | undefined
+  readonly userPhone?: BuyerText | undefined
   readonly userIp?: string | undefined
   /** Forwarded to the provider, never stored (like `documentId`). */
-  readonly userAddress?: BuyerAddress | undefined
+  readonly userAddress?: Redacted.Redacted<BuyerAddress> | undefined
   readonly merchantOrderId?: string | undefined
   readonly tag1?: string | undefined
   readonly tag2?: string | undefined

@@ -13,7 +13,7 @@ import * as Money from "../Money.ts"
 import { noProviderReason, type Planned } from "../routing/Routing.ts"
 import type { Skipped } from "../routing/Skips.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
-import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds } from "./BuyerData.ts"
+import { type BuyerData, lacking, missingFor, neededByAll, providerNeeds, revealed } from "./BuyerData.ts"
 import { inFlight } from "./Cascade.ts"
 import { limitError } from "./Checks.ts"
 import type { CreatePayment } from "./CreateInput.ts"
@@ -57,8 +57,9 @@ export const checkInput = Effect.fnUntraced(function*(s: Pick<CreateServices, "c
       return yield* apiError("missing_required_fields", `The hosted-checkout flow needs ${missing.join(", ")}`, { missingFields: missing })
     }
   }
-  if (input.documentId !== undefined && input.documentId.trim() !== "") {
-    const document = checkDocument(method.country, input.documentId)
+  const documentId = revealed(input.documentId)
+  if (documentId !== null && documentId.trim() !== "") {
+    const document = checkDocument(method.country, documentId)
     if ("problem" in document) {
       return yield* invalidRequest(`documentId ${document.problem}`, [{ path: "documentId", message: document.problem }])
     }

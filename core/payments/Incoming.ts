@@ -12,6 +12,7 @@ import * as Money from "../Money.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
+import type { BuyerText } from "./BuyerData.ts"
 import { limitError } from "./Checks.ts"
 import type { Lifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
@@ -25,8 +26,8 @@ export interface IncomingPayment {
   /** Who received the money (`provider` on the payment), and its reference for the transfer. */
   readonly receiver: string
   readonly reference: string
-  readonly userName: string
-  readonly userEmail: string
+  readonly userName: BuyerText
+  readonly userEmail: BuyerText
 }
 
 export const makeRecordIncoming = Effect.fnUntraced(function*(lifecycle: Lifecycle) {

@@ -4,7 +4,7 @@
  * (decimals as strings, instants as ISO 8601). `encodePaymentJson` writes that same JSON by hand
  * for the write path.
  */
-import { BigDecimal, DateTime, Effect, Schema } from "effect"
+import { BigDecimal, DateTime, Effect, Redacted, Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
@@ -15,6 +15,12 @@ const Decimal = Schema.BigDecimal
 const Instant = Schema.DateTimeUtc
 /** A decimal that documents written before the field existed decode as 0. */
 const DecimalOrZero = Decimal.pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(BigDecimal.fromBigInt(0n))))
+/**
+ * Buyer data: `Redacted` in memory, so a log line, a span attribute or an error message that
+ * carries the record or the field by accident prints `<redacted>`; the store's JSON holds the
+ * value (the codec unwraps it), and whoever needs it reads it with `Redacted.value`.
+ */
+const BuyerTextOrNull = Schema.NullOr(Schema.RedactedFromValue(Schema.String))
 
 export const Fees = Schema.Struct({
   platform: Decimal,
@@ -127,9 +133,9 @@ export const Payment = Schema.Struct({
   tag1: Schema.NullOr(Schema.String),
   tag2: Schema.NullOr(Schema.String),
   tag3: Schema.NullOr(Schema.String),
-  userName: Schema.NullOr(Schema.String),
-  userEmail: Schema.NullOr(Schema.String),
-  userPhone: Schema.NullOr(Schema.String),
+  userName: BuyerTextOrNull,
+  userEmail: BuyerTextOrNull,
+  userPhone: BuyerTextOrNull,
   userIp: Schema.NullOr(Schema.String),
   hostedCheckout: Schema.Boolean,
   /**
@@ -155,6 +161,7 @@ export const PaymentJson = Schema.toCodecJson(Payment)
 
 /** What `PaymentJson` writes for a value of type `T`: decimals, instants and non-finite numbers as strings. */
 type JsonOf<T> = T extends BigDecimal.BigDecimal | DateTime.Utc ? string
+  : T extends Redacted.Redacted<infer A> ? A
   : T extends number ? number | "NaN" | "Infinity" | "-Infinity"
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<JsonOf<U>>
   : T extends object ? { readonly [K in keyof T]: JsonOf<T[K]> }
@@ -165,6 +172,7 @@ const instant = DateTime.formatIso
 /** `Schema.Number` in JSON: a finite number as is, NaN and the infinities by name. */
 const number = (n: number) => Number.isFinite(n) ? n : String(n) as "NaN" | "Infinity" | "-Infinity"
 const instantOrNull = (t: DateTime.Utc | null) => t === null ? null : instant(t)
+const buyerOrNull = (v: Redacted.Redacted<string> | null) => v === null ? null : Redacted.value(v)
 const rate = (r: typeof Rate.Type): JsonOf<typeof Rate.Type> => ({ currency: r.currency, midPerUsd: decimal(r.midPerUsd), rate: decimal(r.rate) })
 
 /**
@@ -227,9 +235,9 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   tag1: p.tag1,
   tag2: p.tag2,
   tag3: p.tag3,
-  userName: p.userName,
-  userEmail: p.userEmail,
-  userPhone: p.userPhone,
+  userName: buyerOrNull(p.userName),
+  userEmail: buyerOrNull(p.userEmail),
+  userPhone: buyerOrNull(p.userPhone),
   userIp: p.userIp,
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,

@@ -6,6 +6,7 @@ import { DateTime, Schema } from "effect"
 import { iconUrl } from "../catalog/Icons.ts"
 import { toJsonNumber as n } from "../Money.ts"
 import { safeEqual } from "../Secrets.ts"
+import { revealed } from "./BuyerData.ts"
 import type { Payment } from "./Payment.ts"
 import { PaymentStatus, publicStatus } from "./PaymentState.ts"
 
@@ -137,7 +138,7 @@ export const readView = (p: Payment) => ({
  * Who paid, as the merchant gave it: shown to the merchant's own reads (`GET /payments`, the
  * console), never put in an event, a log line or an error.
  */
-export const buyerView = (p: Payment) => ({ name: p.userName, email: p.userEmail })
+export const buyerView = (p: Payment) => ({ name: revealed(p.userName), email: revealed(p.userEmail) })
 
 /** The single read adds how the payment was routed, so an operator can see the cascade. */
 export const detailView = (p: Payment) => ({

@@ -2,10 +2,11 @@
  * What the engine sends a provider about a payment: the charge request, and the URL its
  * notifications (about the charge and its refunds) come back to.
  */
-import { DateTime } from "effect"
+import { DateTime, type Redacted } from "effect"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import { baseUrlOf, type EngineConfig } from "../EngineConfig.ts"
 import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../ports/PaymentProvider.ts"
+import { revealed, type BuyerText } from "./BuyerData.ts"
 import type { Payment } from "./Payment.ts"
 
 /**
@@ -13,8 +14,8 @@ import type { Payment } from "./Payment.ts"
  * brings it again; the recovery job continues without it.
  */
 export interface Forwarded {
-  readonly documentId?: string | undefined
-  readonly address?: BuyerAddress | undefined
+  readonly documentId?: BuyerText | undefined
+  readonly address?: Redacted.Redacted<BuyerAddress> | undefined
 }
 
 /** Where `providerId` sends its signed notifications. */
@@ -36,13 +37,14 @@ export const chargeRequestOf = (
   amount: p.amountLocal,
   currency: p.currencyLocal,
   country: method.country,
+  // The port's one place where buyer data leaves its `Redacted`: the provider puts it on its wire.
   customer: {
-    name: p.userName ?? undefined,
-    email: p.userEmail ?? undefined,
-    documentId: forwarded.documentId,
-    phone: p.userPhone ?? undefined,
+    name: revealed(p.userName) ?? undefined,
+    email: revealed(p.userEmail) ?? undefined,
+    documentId: revealed(forwarded.documentId) ?? undefined,
+    phone: revealed(p.userPhone) ?? undefined,
     ip: p.userIp ?? undefined,
-    address: forwarded.address
+    address: revealed(forwarded.address) ?? undefined
   },
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,

@@ -6,7 +6,7 @@
  * provider plugins that record what they were asked.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Redacted } from "effect"
 import { Catalog } from "../../core/catalog/Catalog.ts"
 import { Checkout } from "../../core/checkout/Checkout.ts"
 import * as Money from "../../core/Money.ts"
@@ -61,7 +61,7 @@ describe("buyer data a provider needs", () => {
       const boleto = recording(`needs_address_${Math.random()}`, ["userAddress"])
       const scope = yield* shopWith(boleto.provider)
       const payments = yield* Payments
-      const refused = yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: "Ana Souza" }))
+      const refused = yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza") }))
       const error = failureOf(refused) as { code?: string; details?: { missingFields?: ReadonlyArray<string> } } | undefined
       assert.strictEqual(error?.code, "missing_required_fields")
       assert.deepStrictEqual(error?.details?.missingFields, ["userAddress"])
@@ -71,13 +71,13 @@ describe("buyer data a provider needs", () => {
 
       // A Brazilian address names its bairro: a boleto prints it.
       const { district: _, ...withoutDistrict } = address
-      const noDistrict = failureOf(yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: withoutDistrict }))) as
+      const noDistrict = failureOf(yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: Redacted.make(withoutDistrict) }))) as
         | { details?: { missingFields?: ReadonlyArray<string> } }
         | undefined
       assert.deepStrictEqual(noDistrict?.details?.missingFields, ["userAddress.district"])
       assert.strictEqual(boleto.calls.length, 0)
 
-      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: address })
+      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userAddress: Redacted.make(address) })
       assert.strictEqual(created.status, "pending")
       assert.deepStrictEqual(boleto.calls.map((c) => c.customer.address), [address])
     }).pipe(Effect.provide(EngineTest)))
@@ -89,7 +89,7 @@ describe("buyer data a provider needs", () => {
       const scope = yield* shopWith(first.provider, second.provider)
       assert.deepStrictEqual(yield* requiredFieldsOf(scope, "sbx_pix"), ["userPhone"])
       const payments = yield* Payments
-      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userPhone: "+5511987654321" })
+      const created = yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userPhone: Redacted.make("+5511987654321") })
       assert.strictEqual(created.provider, second.provider.id)
       assert.strictEqual(first.calls.length, 0)
       assert.strictEqual(second.calls.length, 1)

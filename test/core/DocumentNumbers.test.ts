@@ -5,7 +5,7 @@
  * document is invalid is refused before any provider is asked or anything is written.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Redacted } from "effect"
 import * as Money from "../../core/Money.ts"
 import { checkDocument, isValidCnpj, isValidCpf, isValidCuit, isValidCurp, isValidNit, isValidRfc, isValidRut } from "../../core/DocumentNumbers.ts"
 import type { ChargeRequest } from "../../core/ports/PaymentProvider.ts"
@@ -111,13 +111,13 @@ describe("document numbers", () => {
       const scope = yield* newScope()
       yield* routeShopTo(scope, [provider], { sandboxLast: false })
       const payments = yield* Payments
-      const exit = yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "123" }))
+      const exit = yield* Effect.exit(payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza"), documentId: Redacted.make("123") }))
       const error = Exit.isFailure(exit) ? exit.cause.reasons.find(Cause.isFailReason)?.error as { code?: string; details?: any } : undefined
       assert.strictEqual(error?.code, "invalid_request")
       assert.deepStrictEqual(error?.details?.issues.map((i: { path: string }) => i.path), ["documentId"])
       assert.strictEqual(calls.length, 0)
       assert.strictEqual((yield* payments.list(scope, {}, { limit: 10, offset: 0 })).total, 0)
-      yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "529.982.247-25" })
+      yield* payments.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza"), documentId: Redacted.make("529.982.247-25") })
       assert.strictEqual(calls.length, 1)
     }).pipe(Effect.provide(EngineTest)))
 })

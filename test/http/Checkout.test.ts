@@ -5,6 +5,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option, Result } from "effect"
+import { revealed } from "../../core/payments/BuyerData.ts"
 import { FetchHttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "../../adapters/http/api/Api.ts"
@@ -109,8 +110,8 @@ describe("hosted checkout API", () => {
           reply.checkoutUrl,
           `http://pay.test.local/c/${reply.sessionId}?returnUrl=${encodeURIComponent("https://shop.example/thanks")}&token=${stored.linkToken}`
         )
-        assert.strictEqual(stored.userEmail, "individual@example.com")
-        assert.strictEqual(stored.userName, "Ana Souza")
+        assert.strictEqual(revealed(stored.userEmail), "individual@example.com")
+        assert.strictEqual(revealed(stored.userName), "Ana Souza")
         assert.strictEqual(stored.merchantOrderId, "o-2")
         assert.isNull(stored.userIp, "the merchant backend's address is never the buyer's")
       }))
@@ -133,7 +134,7 @@ describe("hosted checkout API", () => {
         assert.strictEqual(selectResponse.status, 200)
         assert.strictEqual(selected.status, "pending")
         const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(selected.transactionId))
-        assert.strictEqual(stored.userEmail, "fixed@example.com")
+        assert.strictEqual(revealed(stored.userEmail), "fixed@example.com")
         assert.strictEqual(stored.paymentMethodId, "sbx_pix")
       }))
 

@@ -8,6 +8,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { BigDecimal, Effect, Option, Redacted } from "effect"
+import { revealed } from "../../core/payments/BuyerData.ts"
 import Stripe from "stripe"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import type { CreateDepositAccountBody } from "../../adapters/http/api/DepositsApi.ts"
@@ -184,7 +185,7 @@ describe("deposit accounts", () => {
         assert.strictEqual(payment.amountLocal, 1850)
         assert.strictEqual(payment.paymentMethod, "spei")
         const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(deposit.transactionId!))
-        assert.strictEqual(stored.userEmail, "dep@example.com")
+        assert.strictEqual(revealed(stored.userEmail), "dep@example.com")
         const net = BigDecimal.subtract(BigDecimal.subtract(usd, d(String(payment.fees.total))), d(String(payment.settlement.reserve)))
         const after = yield* balance
         assert.strictEqual(after.pending, Money.toJsonNumber(BigDecimal.sum(d(String(before.pending)), net)))

@@ -1,5 +1,5 @@
 /** The payment store in memory. */
-import { BigDecimal, DateTime, Effect, Layer, Option } from "effect"
+import { BigDecimal, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { MemoryDb } from "./MemoryDb.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import type { Payment } from "../../../core/payments/Payment.ts"
@@ -52,7 +52,7 @@ export const MemoryPaymentStore = Layer.effect(
             (filter.country === undefined || p.country === filter.country) &&
             (filter.merchantOrderId === undefined || p.merchantOrderId === filter.merchantOrderId) &&
             (filter.id === undefined || p.id === filter.id) &&
-            (filter.userEmail === undefined || p.userEmail?.toLowerCase() === filter.userEmail.toLowerCase()) &&
+            (filter.userEmail === undefined || (p.userEmail === null ? undefined : Redacted.value(p.userEmail).toLowerCase()) === filter.userEmail.toLowerCase()) &&
             (filter.method === undefined || p.method === filter.method) &&
             (filter.createdFrom === undefined || DateTime.toEpochMillis(p.createdAt) >= DateTime.toEpochMillis(filter.createdFrom)) &&
             (filter.createdBefore === undefined || DateTime.toEpochMillis(p.createdAt) < DateTime.toEpochMillis(filter.createdBefore)) &&

@@ -3,7 +3,7 @@
  * outbox, routes), on every store adapter, with real concurrency where the engine relies on it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Result } from "effect"
+import { BigDecimal, Cause, DateTime, Effect, Exit, Option, Redacted, Result } from "effect"
 import * as Journal from "../../../core/ledger/Journal.ts"
 import * as Money from "../../../core/Money.ts"
 import { FxRateStore } from "../../../core/ports/FxRateStore.ts"
@@ -35,7 +35,7 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
   settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null, pendingTaken: d("0"), reserveTaken: d("0") },
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
   attempts: [{ provider: "sandbox", outcome: "accepted", latencyMs: 3, reason: null, at: t0 }],
-  merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: "Ana Souza", userEmail: "ana@x.test", userPhone: null, userIp: "10.0.0.1",
+  merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@x.test"), userPhone: null, userIp: "10.0.0.1",
   hostedCheckout: false, linkToken: null, returnUrl: null, simulate: null, failureReason: null,
   expiresAt: at(1800), createdAt: at(seq), updatedAt: at(seq), completedAt: null, version: 1,
   ...overrides

@@ -4,7 +4,7 @@
  * deliveries and the reconcile poll, while production and other shops stay on the real clock.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Redacted } from "effect"
 import { type Job, JobStore } from "../../../core/ports/JobStore.ts"
 import { PaymentStore } from "../../../core/ports/PaymentStore.ts"
 import { SandboxClockStore } from "../../../core/ports/SandboxClockStore.ts"
@@ -41,7 +41,7 @@ const payment = (shopId: string, overrides: Partial<Payment>): Payment => ({
   fees: { platform: d("3.20"), platformFlat: d("0.30"), provider: d("1"), network: d("0"), total: d("4.20") },
   settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null, pendingTaken: d("0"), reserveTaken: d("0") },
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
-  attempts: [], merchantOrderId: null, tag1: null, tag2: null, tag3: null, userName: "Ana Souza", userEmail: "ana@x.test", userPhone: null,
+  attempts: [], merchantOrderId: null, tag1: null, tag2: null, tag3: null, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@x.test"), userPhone: null,
   userIp: null, hostedCheckout: false, linkToken: null, returnUrl: null, simulate: null, failureReason: null,
   expiresAt: at(1800), createdAt: t0, updatedAt: t0, completedAt: null, version: 1,
   ...overrides
