@@ -5,7 +5,7 @@
  * (TypedApi.ts); `call` stays for destinations it would not send and a merchant key on the admin route.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Effect } from "effect"
+import { BigDecimal, Effect, Schema } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { ApiError } from "../../core/ApiError.ts"
 import * as Money from "../../core/Money.ts"
@@ -15,6 +15,9 @@ import type { PayoutAction } from "../../core/payouts/Payout.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
+
+/** The code of a refusal's error envelope, read from an answer the typed client does not decode. */
+const RefusalCode = Schema.Struct({ error: Schema.Struct({ code: Schema.String }) })
 
 const d = Money.decimal
 
@@ -55,9 +58,9 @@ for (const target of storeTargets("withdrawals")) {
           assert.deepStrictEqual((yield* withdraw("50", { "idempotency-key": "w-1" }))[0], first)
           assert.strictEqual(yield* available(), 45)
 
-          const rawRefused = (reply: { status: number; body: any }, status: number, code: string) => {
+          const rawRefused = (reply: { status: number; body: unknown }, status: number, code: string) => {
             assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
-            assert.strictEqual(reply.body.error.code, code)
+            assert.strictEqual(Schema.decodeUnknownSync(RefusalCode)(reply.body).error.code, code)
           }
           expectRefusal(yield* refused(withdraw("9.99")), 422, "amount_invalid")
           expectRefusal(yield* refused(withdraw("10.001")), 422, "amount_invalid")
