@@ -13,6 +13,7 @@ import { LedgerStore } from "../../core/ports/LedgerStore.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import type { PayoutAction } from "../../core/payouts/Payout.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { narrative } from "../support/Narrative.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
@@ -36,7 +37,8 @@ for (const target of storeTargets("withdrawals")) {
   describe(`withdrawals on ${target.name}`, () => {
     layer(testHost(target.layer()), { timeout: 120_000, excludeTestServices: true })((it) => {
       it.effect("fee on top, held while processing, completed or failed (funds and fee back), operator resolve, refusals", () =>
-        Effect.gen(function*() {
+        narrative((step) => Effect.gen(function*() {
+          yield* step("a funded sandbox merchant on the starter tier")
           const m = yield* createMerchant() // starter tier: withdrawalFeeUsd 5
           const sk = m.keys.sandbox.secretKey
           const shopId = m.shops[0]!.id
@@ -50,6 +52,7 @@ for (const target of storeTargets("withdrawals")) {
           // Raw: destinations the typed client would not send.
           const withdrawRaw = (dest: unknown) => call("POST", "/api/v1/me/withdrawals", { bearer: sk, body: { amount: 10, destination: dest } })
 
+          yield* step("a first withdrawal of 50 with its fee on top, replayed by its key")
           const [first, firstReply] = yield* withdraw("50", { "idempotency-key": "w-1" })
           assert.strictEqual(firstReply.status, 201, JSON.stringify(first))
           assert.match(first.withdrawal.id, /^wdr_/)
@@ -58,6 +61,7 @@ for (const target of storeTargets("withdrawals")) {
           assert.deepStrictEqual((yield* withdraw("50", { "idempotency-key": "w-1" }))[0], first)
           assert.strictEqual(yield* available(), 45)
 
+          yield* step("refusals: amounts, destinations, the balance with its fee")
           const rawRefused = (reply: { status: number; body: unknown }, status: number, code: string) => {
             assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
             assert.strictEqual(Schema.decodeUnknownSync(RefusalCode)(reply.body).error.code, code)
@@ -76,6 +80,7 @@ for (const target of storeTargets("withdrawals")) {
           expectRefusal(short, 422, "balance_insufficient")
           assert.deepStrictEqual(short.details, { currency: "USD", requested: 46, available: 45, shortfall: 1, fee: 5 })
 
+          yield* step("the first withdrawal completed, then no longer failable")
           const simulate = (id: string, action: PayoutAction, as = api) => Effect.map(as.withdrawals.simulate({ params: { id }, payload: { action } }), (r) => r.withdrawal)
           const done = yield* simulate(first.withdrawal.id, "completed")
           assert.deepInclude(done, { status: "completed", failureReason: null })
@@ -83,6 +88,7 @@ for (const target of storeTargets("withdrawals")) {
           expectRefusal(yield* refused(simulate(first.withdrawal.id, "failed")), 400, "invalid_request")
           assert.strictEqual(yield* available(), 45)
 
+          yield* step("a second withdrawal returned: its amount and fee back")
           const second = (yield* withdraw("20"))[0].withdrawal
           assert.strictEqual(yield* available(), 20)
           assert.deepInclude(yield* simulate(second.id, "processing"), { status: "processing" })
@@ -90,6 +96,7 @@ for (const target of storeTargets("withdrawals")) {
           assert.deepInclude(failed, { status: "failed", failureReason: "simulated: returned", completedAt: null })
           assert.strictEqual(yield* available(), 45)
 
+          yield* step("a third resolved by the operator, and the refusals of resolve and simulate")
           const third = (yield* withdraw("10"))[0].withdrawal
           assert.strictEqual(yield* available(), 30)
           const resolve = (id: string, payload: { readonly status: "completed" | "failed"; readonly failureReason?: string }) =>
@@ -103,11 +110,13 @@ for (const target of storeTargets("withdrawals")) {
           expectRefusal(yield* refused(simulate(third.id, "completed", live)), 400, "simulate_sandbox_only")
           expectRefusal(yield* refused(live.withdrawals.get({ params: { id: third.id } })), 404, "not_found")
 
+          yield* step("the list, its filter and a read")
           const list = yield* api.withdrawals.list({ query: {} })
           assert.deepStrictEqual(list.data.map((w) => w.status), ["completed", "failed", "completed"])
           assert.strictEqual((yield* api.withdrawals.list({ query: { status: "failed" } })).pagination.total, 1)
           assert.deepStrictEqual((yield* api.withdrawals.get({ params: { id: failed.id } })).withdrawal, failed)
 
+          yield* step("one event per outcome, and the books: sent, fees, nothing in flight, balanced")
           const events = (yield* (yield* OutboxStore).list("sandbox", shopId)).filter((e) => e.type.startsWith("withdrawal."))
           assert.deepStrictEqual(events.map((e) => e.type), ["withdrawal.completed", "withdrawal.failed", "withdrawal.completed"])
           // Two completed withdrawals: 60 USD sent out and 10 USD of fees; the failed one left nothing behind.
@@ -117,7 +126,7 @@ for (const target of storeTargets("withdrawals")) {
           assert.isTrue(BigDecimal.isZero(yield* ledger.balance("sandbox", shopId, "withdrawals_in_flight", "USD")))
           const sums = yield* ledger.postingSums("sandbox", shopId)
           assert.isTrue(BigDecimal.isZero(sums.filter((s) => s.currency === "USD").map((s) => s.balance).reduce(BigDecimal.sum)))
-        }))
+        })))
 
       it.effect("20 racing withdrawals never overdraw the balance", () =>
         Effect.gen(function*() {
