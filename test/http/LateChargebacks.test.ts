@@ -1,5 +1,5 @@
 /**
- * Chargebacks on payments that already exist (issue 33): the operator's
+ * Chargebacks on payments that already exist: the operator's
  * `POST /admin/v1/payments/{id}/chargebacks` and the sandbox rehearsal
  * `POST /api/v1/payments/{id}/simulate-chargeback`. A chargeback opened after a partial refund
  * freezes only what remains, charges the fee once, in one balanced journal entry; a retry with the

@@ -1,5 +1,5 @@
 /**
- * Reconciliation from outside (issue 30): payments and refunds through the host's real dLocal and
+ * Reconciliation from outside: payments and refunds through the host's real dLocal and
  * Mercado Pago connectors against their simulators, then the providers' own reports of what they
  * did, with faults injected at the provider (captures the engine never heard about, a refund paid
  * twice, a fee changed), uploaded by the operator (dLocal: its settlement CSV) or fetched by a run

@@ -1,5 +1,5 @@
 /**
- * The HTTP surface of settlement batches (issue 29), as a merchant, the operator and a settlement
+ * The HTTP surface of settlement batches, as a merchant, the operator and a settlement
  * payout provider call it: the operator's schedule (validation of every field at once, a chain no
  * provider pays on, 404s), the merchant's batches (list, get, 404, the statement of an open batch
  * refused, the downloads of a closed one with their media types and file names), `/me`'s
