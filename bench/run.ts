@@ -232,7 +232,7 @@ if (runs("against")) {
   else await measure()
 }
 
-// Telemetry's cost (issue 31): the same host with traces, metrics and logs exported over OTLP
+// Telemetry's cost: the same host with traces, metrics and logs exported over OTLP
 // (every span sampled) against a sink on loopback, interleaved with one exporting nothing, on
 // the first store of the run: "project" is on, "baseline" off.
 if (runs("telemetry")) {

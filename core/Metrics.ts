@@ -1,5 +1,5 @@
 /**
- * The engine's metrics (issue 31), recorded where the work happens and exported by the host
+ * The engine's metrics, recorded where the work happens and exported by the host
  * (`GET /metrics`, OTLP). Every label is a bounded set: a provider id (configured instances), a
  * rail id (the catalog), a country, a status or outcome word, a job or journal entry kind; never
  * a transaction, merchant or shop id, an amount or a name.

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry export of the host's traces, metrics and logs over OTLP/HTTP (issue 31), from the
+ * OpenTelemetry export of the host's traces, metrics and logs over OTLP/HTTP, from the
  * standard variables: on when `OTEL_EXPORTER_OTLP_ENDPOINT` (or a per-signal
  * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`...) is set, off otherwise, at no cost. `OTEL_SERVICE_NAME`
  * (default `payment-orchestration-engine`), `OTEL_RESOURCE_ATTRIBUTES`,

@@ -1,5 +1,5 @@
 /**
- * A settlement statement as CSV (issue 29): a header row, then one row per line of the batch,
+ * A settlement statement as CSV: a header row, then one row per line of the batch,
  * written by `csv-stringify` as RFC 4180 says: fields holding a comma, a double quote or a line
  * break are quoted and their quotes doubled, records end in CRLF.
  *

@@ -1,5 +1,5 @@
 /**
- * A settlement statement as a PDF receipt (issue 29), written with `pdfkit`: A4 landscape (the
+ * A settlement statement as a PDF receipt, written with `pdfkit`: A4 landscape (the
  * lines table has fourteen columns, from gross to net), the built-in Helvetica (one of the PDF standard 14 fonts, so no
  * font file is embedded or fetched), text drawn as text so every word is selectable and
  * searchable.

@@ -1,7 +1,7 @@
 /**
  * The bare baseline: `node:http` with node-postgres (or PGlite in-process, or Maps), doing per
- * request the database work the project's endpoints did before issue 14 (the statements the issue
- * lists), with no framework: what the stack can do at best. JWTs are checked with `jose` like the
+ * request the database work the project's endpoints did in their first version (eleven round
+ * trips for a create), with no framework: what the stack can do at best. JWTs are checked with `jose` like the
  * project's. Its own tables (`Schema.ts`) in its own schema, seeded with the project's merchant.
  *
  * - GET /api/v1/me: credential, login revoked?, merchant, default shop, shop routes (5 queries).

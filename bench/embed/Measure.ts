@@ -1,5 +1,5 @@
 /**
- * The memory store through the embedding (issue 35): one embedded server (`Server.ts`) per fill of
+ * The memory store through the embedding: one embedded server (`Server.ts`) per fill of
  * `BENCH_EMBED_FILLS` (2 000 and 30 000), each filled with that many POST /payments (32
  * connections; the requests in flight when the count is reached, at most one per connection,
  * come on top), then measured interleaved, round by round, with `BENCH_EMBED_REQUESTS` (2 000)

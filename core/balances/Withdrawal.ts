@@ -1,5 +1,5 @@
 /**
- * A withdrawal of the USD pay-in balance to the merchant's own bank account (issue 6; the spec
+ * A withdrawal of the USD pay-in balance to the merchant's own bank account (the spec
  * shows no request shape). Its life cycle is the payout's: `processing` until the bank transfer is
  * confirmed, then `completed` or `failed` (final), moved by the same pure `transitionPayout`.
  */

@@ -1,5 +1,5 @@
 /**
- * Withdrawals of the USD pay-in balance to the merchant's bank (issue 6; the spec shows no shape).
+ * Withdrawals of the USD pay-in balance to the merchant's bank (the spec shows no shape).
  *
  * - `request` holds `amount + fee` (the tier's `withdrawalFeeUsd`) out of `payin_available` in the
  *   transaction that writes the withdrawal: `amount` to `withdrawals_in_flight`, the fee to

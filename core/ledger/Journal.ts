@@ -39,7 +39,7 @@ export const counterBooks = [
   /** Withdrawals of the pay-in balance on their way to the merchant's bank. */
   "withdrawals_in_flight",
   "fees_withdrawal",
-  /** Settlement batches swept from the pay-in balance, on their way to the merchant's destination (issue 29). */
+  /** Settlement batches swept from the pay-in balance, on their way to the merchant's destination. */
   "settlements_in_flight",
   /** What the merchant owes the platform when a chargeback exceeds its balance (negative). */
   "merchant_receivable",

@@ -1,5 +1,5 @@
 /**
- * Creating a payment, exactly once (DESIGN.md "Exactly-once with upstreams"): checks and pricing,
+ * Creating a payment, exactly once (docs/architecture.md, "Exactly-once with upstreams"): checks and pricing,
  * then (1) one transaction writes the record `initiated` with its first attempt in flight and
  * binds the client's `Idempotency-Key` to it; (2) the routing cascade calls each provider with
  * the key `<transactionId>:<providerId>`, writing each attempt ahead; (3) one transaction applies

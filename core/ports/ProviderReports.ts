@@ -1,5 +1,5 @@
 /**
- * The contract of a provider report format (issue 30, reconciliation): how a connector reads the
+ * The contract of a provider report format (reconciliation): how a connector reads the
  * settlement or transactions report its provider sends (a file in the provider's documented CSV or
  * JSON format), line by line, into what the engine compares with its own records.
  *

@@ -23,7 +23,7 @@ export interface RecordsQuery {
   readonly movedTo: DateTime.Utc
 }
 
-/** Reports imported and the discrepancies they found (issue 30). */
+/** Reports imported and the discrepancies they found. */
 export class ReconciliationStore extends Context.Service<ReconciliationStore, {
   /**
    * Inserts the report unless one of the same file (environment, provider, SHA-256) exists,

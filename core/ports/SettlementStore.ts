@@ -11,7 +11,7 @@ export interface BatchLine {
   readonly line: StatementLine
 }
 
-/** Settlement schedules, batches and the lines that bind journal entries to batches (issue 29). */
+/** Settlement schedules, batches and the lines that bind journal entries to batches. */
 export class SettlementStore extends Context.Service<SettlementStore, {
   readonly schedule: (environment: Environment, shopId: string) => Effect.Effect<Option.Option<SettlementSchedule>>
   /** Inserts or replaces the shop's schedule. */

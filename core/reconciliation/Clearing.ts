@@ -1,5 +1,5 @@
 /**
- * How a report explains the provider clearing account (issue 30): for the records a report is
+ * How a report explains the provider clearing account: for the records a report is
  * about, per currency, what the engine expects the provider to settle equals what the provider
  * reported settling, plus what it still has pending, plus the differences of the discrepancies
  * found:

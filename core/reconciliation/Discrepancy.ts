@@ -1,5 +1,5 @@
 /**
- * What a reconciliation keeps (issue 30): the reports imported, and the discrepancies their
+ * What a reconciliation keeps: the reports imported, and the discrepancies their
  * matching found, each with both sides, resolved by an operator with a note.
  */
 import { Schema } from "effect"

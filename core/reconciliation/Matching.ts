@@ -1,5 +1,5 @@
 /**
- * Matching a provider's report with the engine's records (issue 30), as a pure function: the
+ * Matching a provider's report with the engine's records, as a pure function: the
  * report's lines on one side, the engine's payments and refunds with that provider on the other.
  *
  * A line is matched to a record by the provider's reference (`providerRef`), or else by the

@@ -1,5 +1,5 @@
 /**
- * Reconciliation against the providers' own reports (issue 30).
+ * Reconciliation against the providers' own reports.
  *
  * A report comes in two ways: an operator uploads the provider's file (`importReport`), or a run
  * fetches it from the provider's reports API (`run`, on demand or scheduled once a day per

@@ -1,5 +1,5 @@
 /**
- * Closing a shop's open settlement batch, exactly once per scheduled close (issue 29).
+ * Closing a shop's open settlement batch, exactly once per scheduled close.
  *
  * One transaction: lock the shop's `payin_available` USD, take every journal entry that posted to
  * it and belongs to no batch yet (their sum is that balance: checked, a difference is a bug), and,

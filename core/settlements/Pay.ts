@@ -1,5 +1,5 @@
 /**
- * Paying a closed settlement batch, exactly once (issue 29). The batch was written ahead as
+ * Paying a closed settlement batch, exactly once. The batch was written ahead as
  * `paying` with its payer in the close's transaction; the pay job asks the payer with the batch's
  * own idempotency key (`<batchId>:<providerId>`, the same on every retry), so asking again after a
  * crash or an outage answers the same transfer, never a second one.

@@ -1,5 +1,5 @@
 /**
- * A shop's settlement schedule (issue 29): when its available USD is swept into a batch and where
+ * A shop's settlement schedule: when its available USD is swept into a batch and where
  * the batch is paid. Set by the operator (`PUT /admin/shops/{shopId}/settlement-schedule`); a
  * sandbox shop starts with {@link sandboxDefault}. A shop without one keeps its money `available`
  * for withdrawals and payout transfers, as before.

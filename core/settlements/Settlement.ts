@@ -1,5 +1,5 @@
 /**
- * A settlement batch (issue 29): the money of one shop swept from `payin_available` at a close and
+ * A settlement batch: the money of one shop swept from `payin_available` at a close and
  * paid to the shop's destination in one payout.
  *
  * Life: `open` (the current period: the shop's movements since the last close; there is one open

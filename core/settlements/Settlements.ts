@@ -1,5 +1,5 @@
 /**
- * Settlement batches (issue 29): a shop's schedule, the close job that sweeps its available USD
+ * Settlement batches: a shop's schedule, the close job that sweeps its available USD
  * into a batch (`Close.ts`), the payout of the batch (`Pay.ts`), and what the merchant reads: the
  * batches and their statements.
  *

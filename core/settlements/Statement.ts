@@ -1,5 +1,5 @@
 /**
- * The statement of a settlement batch (issue 29): the data its PDF receipt and its CSV are
+ * The statement of a settlement batch: the data its PDF receipt and its CSV are
  * rendered from. It is a snapshot of the batch's own lines, the journal postings the batch swept,
  * never recomputed from live balances, so a statement printed today and one printed a year later
  * say the same thing.

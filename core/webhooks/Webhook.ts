@@ -64,7 +64,7 @@ export type DeliveryStatus = "pending" | "succeeded" | "failed" | "dead_letter"
 export type DeliveryEvent = "delivered" | "refused" | "given_up" | "replayed"
 
 /**
- * The delivery state machine, pure (DESIGN.md "State machines"):
+ * The delivery state machine, pure (docs/architecture.md, "State machines"):
  *
  * | from                 | delivered | refused | given_up    | replayed |
  * |----------------------|-----------|---------|-------------|----------|

@@ -4,7 +4,7 @@
  * RSA key pair made once with `POST /webhook_keys`; Conekta keeps the private key and answers the
  * `public_key` (PEM, SPKI). Every notification carries a `DIGEST` header: the SHA-256 of the raw
  * (UTF-8) body signed with the private key, i.e. RSASSA-PKCS1-v1_5 with SHA-256, base64-encoded
- * (the encoding is the one of the working example in conekta/conekta-node issue #105; see the
+ * (the encoding is the one of the working example in https://github.com/conekta/conekta-node/issues/105; see the
  * README). The signature covers the body only: there is no timestamp to check, so the plugin
  * reads the order from the API after verifying (a replay can only report what is true now).
  *

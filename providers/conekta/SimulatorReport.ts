@@ -1,5 +1,5 @@
 /**
- * The Conekta simulator's transactions (issue 30; test tooling, never imported by the plugin):
+ * The Conekta simulator's transactions (test tooling, never imported by the plugin):
  * what `ConektaSimulator.ts` was actually asked to do in a period, written as the answer of
  * Conekta's `GET /transactions` that `Report.ts` parses (one page, one transaction object a
  * line): every order it saw paid (`capture`), every refund it settled (`refund`, amount negative

@@ -1,5 +1,5 @@
 /**
- * The dLocal simulator's settlement report (issue 30; test tooling, never imported by the plugin):
+ * The dLocal simulator's settlement report (test tooling, never imported by the plugin):
  * what `DLocalSimulator.ts` was actually asked to do in a period, written in the "Settlement -
  * Cross-border Payins Model" CSV that `Report.ts` parses (the transfer section, then one row per
  * transaction): every payment it captured (`PAYMENT`, `PAID`), every refund it paid (`REFUND`,

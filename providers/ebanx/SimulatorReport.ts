@@ -1,5 +1,5 @@
 /**
- * The EBANX simulator's transactions report (issue 30; test tooling, never imported by the
+ * The EBANX simulator's transactions report (test tooling, never imported by the
  * plugin): what `EbanxSimulator.ts` was actually asked to do in a period, in the All Transactions
  * Report CSV that `Report.ts` parses: every payment it confirmed (`Payment`, `CO`), every refund
  * it confirmed (`Refund`, `CO`, with its EBANX `REFUND ID`) and every chargeback booked with

@@ -68,7 +68,7 @@ export interface Connector {
     | undefined
   /**
    * The formats of the provider's report files an operator may upload for this instance
-   * (`POST /admin/v1/reconciliation/reports`), e.g. dLocal's settlement CSV (issue 30).
+   * (`POST /admin/v1/reconciliation/reports`), e.g. dLocal's settlement CSV.
    */
   readonly reportFormats?: ((settings: ConnectorSettings) => ReadonlyArray<ReportFormat>) | undefined
   /**

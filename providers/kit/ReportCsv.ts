@@ -1,5 +1,5 @@
 /**
- * What the provider report parsers share (issue 30): reading a CSV file into rows that know their
+ * What the provider report parsers share: reading a CSV file into rows that know their
  * 1-based line, and reading one cell as an exact decimal or a UTC instant, refusing the whole file
  * with the line and the column at the first cell that breaks the documented format.
  *

@@ -1,5 +1,5 @@
 /**
- * What every upstream simulator offers for reconciliation (issue 30): the provider's report of
+ * What every upstream simulator offers for reconciliation: the provider's report of
  * what the simulator was actually asked to do in a period, written in the provider's documented
  * file format (the one the connector's `ReportFormat` parses), with faults a test can inject the
  * way a real provider's books go wrong.

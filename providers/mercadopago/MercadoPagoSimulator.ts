@@ -39,7 +39,7 @@
  * - Refund controls: `setRefundsPending(true)` makes new refunds `in_process`; `settleRefund(id)`
  *   and `rejectRefund(id)` decide one (and notify its payment like `setStatus`).
  * - `view(id)` is the payment as `GET /v1/payments/{id}` answers it.
- * - Reports (issue 30): the release report API and CSV, see `SimulatorReport.ts`; `reports` is the
+ * - Reports: the release report API and CSV, see `SimulatorReport.ts`; `reports` is the
  *   simulator's `SimulatorReports` (`report`, `setFeeRule`) plus `setFaults` for the reports the API
  *   generates. A payment records when it was approved (`approvedAt`) and charged back
  *   (`setStatus(id, "charged_back")`), a refund when it was paid.
@@ -106,7 +106,7 @@ export interface MercadoPagoSimulator {
   readonly notificationBody: (paymentId: string) => string
   /** `x-signature` and `x-request-id` for a notification body, at the Effect clock unless given. */
   readonly sign: (rawBody: string, timestampSeconds?: number) => Effect.Effect<Readonly<Record<string, string>>>
-  /** The release report (issue 30): `SimulatorReports` plus the faults of API-generated reports. */
+  /** The release report: `SimulatorReports` plus the faults of API-generated reports. */
   readonly reports: Omit<ReleaseReports, "route">
 }
 

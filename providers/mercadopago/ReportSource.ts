@@ -1,5 +1,5 @@
 /**
- * Mercado Pago's release report fetched through its reports API (issue 30), with the connector's
+ * Mercado Pago's release report fetched through its reports API, with the connector's
  * access token (`Authorization: Bearer`), for the scheduled reconciliation runs:
  *
  * 1. `POST /v1/account/release_report` `{ begin_date, end_date }` (UTC, `...Z`) asks for the

@@ -1,5 +1,5 @@
 /**
- * The release report of the Mercado Pago simulator (`MercadoPagoSimulator.ts`), issue 30: the
+ * The release report of the Mercado Pago simulator (`MercadoPagoSimulator.ts`): the
  * reports API Mercado Pago documents for the release report ("Liberaciones" / released money) and
  * the CSV it writes, of what the simulator was actually asked to do. A test tool, never imported
  * by the plugin.

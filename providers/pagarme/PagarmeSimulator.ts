@@ -37,7 +37,7 @@
  *   `charge.payment_failed` + `order.payment_failed`, `charge.refunded`, else `charge.updated`)
  *   signed `X-Webhook-Asymmetric-Signature: alg=RS256; kid=<kid>; signature=<base64url>` with
  *   `node:crypto`, independently of the plugin's verifier. `dropCallbacks(true)` loses them.
- * - Payables (issue 30): `GET /payables` of what it was asked, see `SimulatorReport.ts`;
+ * - Payables: `GET /payables` of what it was asked, see `SimulatorReport.ts`;
  *   `reports` is its `SimulatorReports` plus `setFaults`. A charge records when it was paid and
  *   charged back (`setStatus(id, "chargedback")`), a refund when it was paid.
  */
@@ -89,7 +89,7 @@ export interface PagarmeSimulator {
   readonly webhookBody: (chargeId: string, type: string) => string
   /** Signed headers for a body; with another key (unknown to the JWKS) when `foreignKey`. */
   readonly sign: (rawBody: string, options?: { readonly foreignKey?: boolean }) => Readonly<Record<string, string>>
-  /** The payables (issue 30): `SimulatorReports` plus the faults `GET /payables` applies. */
+  /** The payables: `SimulatorReports` plus the faults `GET /payables` applies. */
   readonly reports: Omit<SimulatorPayables, "route">
 }
 

@@ -1,6 +1,6 @@
 /**
  * Pagar.me's payables ("recebíveis", Core API v5 `GET /core/v5/payables`, JSON) read into report
- * lines (issue 30). A payable is what Pagar.me owes (or takes back from) the account for one
+ * lines. A payable is what Pagar.me owes (or takes back from) the account for one
  * installment of one charge: `credit` for a paid charge, `refund`, `chargeback`, and their
  * reversals `refund_reversal` and `chargeback_refund`.
  *

@@ -1,6 +1,6 @@
 /**
  * Pagar.me's payables of a period, fetched with the connector's secret key (HTTP Basic
- * `<secret key>:`), for the scheduled reconciliation runs (issue 30):
+ * `<secret key>:`), for the scheduled reconciliation runs:
  * `GET /core/v5/payables?created_since=<start>&created_until=<end>&size=<pageSize>`, page after
  * page, answered as ONE payables document `{ "data": [...every page's items...], "paging": {} }`
  * that `Report.ts` parses.

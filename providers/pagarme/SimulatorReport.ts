@@ -1,5 +1,5 @@
 /**
- * The payables of the Pagar.me simulator (`PagarmeSimulator.ts`), issue 30: `GET /payables` of
+ * The payables of the Pagar.me simulator (`PagarmeSimulator.ts`): `GET /payables` of
  * what the simulator was actually asked to do, in the documented payable shape
  * (https://docs.pagar.me/reference/recebíveis; every field the official SDK 7's
  * `GetPayableResponse` requires). A test tool, never imported by the plugin.

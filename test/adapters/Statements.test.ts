@@ -1,5 +1,5 @@
 /**
- * Settlement statements (issue 29): the model's balance check, the CSV read back by an RFC 4180
+ * Settlement statements: the model's balance check, the CSV read back by an RFC 4180
  * reader, the PDF read back by a real PDF reader (poppler's `pdftotext`, `pdfinfo`, `pdffonts`).
  * Where poppler is missing the PDF tests skip and say why (.ci/run installs `poppler-utils`).
  */

@@ -2,7 +2,7 @@
  * The bench's stack floor (`bench/floor/Server.ts`) runs only on PostgreSQL, so the short bench of
  * the smoke check never starts it. This starts it on the tables a baseline seeds, with a token
  * signed as the host signs one, and checks it answers a create as the baseline does: what the
- * README compares the project with stays runnable.
+ * performance guide (`docs/performance.md`) compares the project with stays runnable.
  */
 import { SignJWT } from "jose"
 import pg from "pg"

@@ -1,5 +1,5 @@
 /**
- * The dependency rules of DESIGN.md, read from the sources' imports: `core` imports no adapter,
+ * The dependency rules of docs/architecture.md, read from the sources' imports: `core` imports no adapter,
  * host or provider, and knows no HTTP (statuses are `adapters/http/api/ErrorStatus.ts`); a provider plugin imports from `core` only the ports (`core/ports/`, whose entry
  * re-exports the values a port speaks in) and the package's public entry (`core/index.ts`); routing's parts do not import back
  * up into payments (payments use routing, not the other way round).

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (issue 30) through the library, as an embedder runs it, on every store: a
+ * Reconciliation through the library, as an embedder runs it, on every store: a
  * provider's report of what it did with a sandbox shop's payments and refunds, in a test format
  * (one JSON object a line), with faults injected; then the operator's side: the same file twice,
  * a malformed file, resolving with a write-off (a new journal entry, once, even when two

@@ -1,5 +1,5 @@
 /**
- * Matching a provider's report with the engine's records (issue 30, first step): on a history of
+ * Matching a provider's report with the engine's records : on a history of
  * thousands of lines with faults injected at random (a capture the engine never heard about, a
  * refund paid twice, a fee changed, an amount changed, a payment the engine has as failed that
  * the provider captured, a line missing), every injected fault is found, as its own kind, and no

@@ -1,5 +1,5 @@
 /**
- * Settlement batches (issue 29) through the library, as an embedder runs them, on TestClock.
+ * Settlement batches through the library, as an embedder runs them, on TestClock.
  *
  * Property: whatever random history a sandbox shop lives (payments with every outcome, refunds
  * full and partial, chargebacks decided either way, withdrawals completed and failed, transfers

@@ -1,6 +1,6 @@
 /**
- * The README's "Run a simulator on its own" recipe, run exactly as printed: its bash block is
- * taken from the README and run from the repository's folder (the Mercado Pago simulator on
+ * The connector guide's "Run a simulator on its own" recipe, run exactly as printed: its bash block is
+ * taken from `docs/connectors.md` and run from the repository's folder (the Mercado Pago simulator on
  * 12111, the host by `npm start` on 8080). Only the shell's environment is the test's: the host's
  * embedded store in a temporary folder, and bash's trace with timestamps to see each step.
  */
@@ -14,7 +14,7 @@ import { join, resolve } from "node:path"
 const repo = resolve(import.meta.dirname, "../..")
 
 const recipe = () => {
-  const readme = readFileSync(join(repo, "README.md"), "utf8")
+  const readme = readFileSync(join(repo, "docs/connectors.md"), "utf8")
   const section = readme.slice(readme.indexOf("**Run a simulator on its own.**"))
   const block = /```bash\n([\s\S]*?)```/.exec(section)
   assert.isNotNull(block, "the recipe's bash block")
@@ -45,7 +45,7 @@ const portFree = (port: number) =>
     })
   })
 
-describe("the README's simulator recipe", () => {
+describe("the connector guide's simulator recipe", () => {
   it("runs as pasted: the payment completes and the refund settles from the simulator's notifications", async () => {
     for (const port of [8080, 12111]) assert.isTrue(await portFree(port), `port ${port}, which the recipe uses, is taken`)
     const dataDir = mkdtempSync(join(tmpdir(), "recipe-"))

@@ -10,7 +10,7 @@ import { HostConfig } from "../../host/Config.ts"
 const withEnv = (env: Record<string, string>) => Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env))
 
 describe("host configuration", () => {
-  it.effect("CONNECTORS as the README documents it: secrets from a variable or a file, kept Redacted", () =>
+  it.effect("CONNECTORS as docs/operating.md documents it: secrets from a variable or a file, kept Redacted", () =>
     Effect.gen(function*() {
       const dir = mkdtempSync(join(tmpdir(), "connectors-"))
       const secretFile = join(dir, "callback_secret")

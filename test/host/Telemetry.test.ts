@@ -1,5 +1,5 @@
 /**
- * Traces over OTLP (issue 31): the host with `OTEL_EXPORTER_OTLP_ENDPOINT` pointed at a receiver
+ * Traces over OTLP: the host with `OTEL_EXPORTER_OTLP_ENDPOINT` pointed at a receiver
  * on loopback sends the spans of a payment: the request's, and inside it the payment's creation,
  * the routing decision and the provider attempt, each with its parent; an incoming `traceparent`
  * is honoured (the request joins the caller's trace).

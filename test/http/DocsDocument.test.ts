@@ -1,5 +1,5 @@
 /**
- * What the reference page is built from tells the truth (issue 28): the security scheme is
+ * What the reference page is built from tells the truth: the security scheme is
  * `bearer` as OpenAPI tools compare it, an amount says it is above 0 and its real bound, the main
  * responses carry real examples that validate against their own schemas, `/docs` is a small page
  * whose script is cached apart from it, and `/docs/errors` gives each code an example envelope

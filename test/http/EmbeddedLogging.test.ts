@@ -53,7 +53,7 @@ const embed = (lines: Array<string>, level?: "None") => {
   }
 }
 
-/** The engine as `Engine.make` assembles it (the README's embedding), with the given logging parts. */
+/** The engine as `Engine.make` assembles it (`docs/embedding.md`), with the given logging parts. */
 const made = (
   logging: Pick<Parameters<typeof Engine.make>[0], "loggers" | "logLevel">,
   tracer?: Tracer.Tracer,

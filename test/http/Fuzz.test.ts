@@ -12,7 +12,7 @@
  * and not-quite numbers as text and an escape of a lone surrogate; every body a deeply nested value.
  * Ids in paths are the test shop's own, so the request reaches the store and its SQL.
  *
- * `FUZZ_ROUNDS` (default 40) and `FUZZ_SEED` run the random pass longer or differently (README).
+ * `FUZZ_ROUNDS` (default 40) and `FUZZ_SEED` run the random pass longer or differently (`docs/merchant-api.md`).
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"

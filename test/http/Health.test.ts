@@ -1,5 +1,5 @@
 /**
- * The operator's health routes (issue 31): `/health/live` answers while the process does;
+ * The operator's health routes: `/health/live` answers while the process does;
  * `/health/ready` answers 503 while the store is unreachable (a PostgreSQL store behind a TCP
  * proxy the test closes) and 200 again once it is back; a host sent SIGTERM answers 503 on
  * `/health/ready` during its grace, before it stops accepting connections. Neither route is in

@@ -1,5 +1,5 @@
 /**
- * HTTP answers a merchant understands (issue 28, item 7): a POST whose fields are all optional
+ * HTTP answers a merchant understands : a POST whose fields are all optional
  * takes an empty body as `{}` (a refund with no body refunds all that remains, like Stripe's
  * `POST /v1/refunds` with its defaults); a 400 `invalid_request` speaks the merchant's words
  * ("Unknown parameter: amout", "Missing required parameter: amount", "amount: expected a

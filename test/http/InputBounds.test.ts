@@ -1,5 +1,5 @@
 /**
- * The input holes an outside fuzzer found (issue 33), each answered as the API documents it, on
+ * The input holes an outside fuzzer found, each answered as the API documents it, on
  * PGlite and on PostgreSQL when `DATABASE_URL` is set (the stores that refused what memory takes):
  * ill-formed UTF-16 is `400 invalid_request` naming the field, an offset past any list is clamped,
  * and a number bound for an `integer` column or an amount past its bound is a 400 naming it.

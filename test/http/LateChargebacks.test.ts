@@ -1,5 +1,5 @@
 /**
- * Chargebacks on payments that already exist (issue 33): the operator's
+ * Chargebacks on payments that already exist: the operator's
  * `POST /admin/v1/payments/{id}/chargebacks` and the sandbox rehearsal
  * `POST /api/v1/payments/{id}/simulate-chargeback`. A chargeback opened after a partial refund
  * freezes only what remains, charges the fee once, in one balanced journal entry; a retry with the
@@ -12,6 +12,7 @@ import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { OutboxStore } from "../../core/ports/OutboxStore.ts"
 import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { narrative } from "../support/Narrative.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { apiAs } from "../support/TypedApi.ts"
 
@@ -62,12 +63,14 @@ const chargebacksOf = (sk: string, id: string) =>
 describe("late chargebacks", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("the operator charges back a partially refunded payment: only what remains is frozen, the fee once, one entry; a retry replays", () =>
-      Effect.gen(function*() {
+      narrative((step) => Effect.gen(function*() {
+        yield* step("a paid payment, partly refunded")
         const { id, payment, shops, sk } = yield* paidMerchant
         const refund = yield* refunded(sk, id, 30)
         const before = yield* balance(sk)
         assert.strictEqual(before.balance.frozen, 0)
 
+        yield* step("the operator's chargeback: only what remains frozen, the fee once")
         const opened = yield* operatorChargeback(id, "cb-late-1")
         assert.strictEqual(opened.status, 201, JSON.stringify(opened.body))
         const remainingUsd = minus(100, refund.amountUsd)
@@ -81,6 +84,7 @@ describe("late chargebacks", () => {
           feeUsd: 15,
           reason: "fraudulent"
         })
+        yield* step("the chargeback replayed by its key")
         const replay = yield* operatorChargeback(id, "cb-late-1")
         assert.strictEqual(replay.status, 201)
         assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
@@ -88,6 +92,7 @@ describe("late chargebacks", () => {
 
         assert.strictEqual((yield* call("GET", `/api/v1/payments/${id}`, { bearer: sk })).body.status, "chargeback")
         assert.deepStrictEqual((yield* chargebacksOf(sk, id)).map((c) => c.id), [opened.body.id])
+        yield* step("the shop's balance after it: what remained and the fee, nothing more")
         const after = yield* balance(sk)
         assert.strictEqual(after.balance.frozen, remainingUsd)
         assert.strictEqual(after.feeSummary.chargebackFees, 15)
@@ -96,6 +101,7 @@ describe("late chargebacks", () => {
         assert.strictEqual(Money.toText(BigDecimal.subtract(spendable(before), spendable(after))), Money.toText(BigDecimal.sum(d(remainingUsd), d(15))))
         assert.strictEqual(Money.toText(BigDecimal.subtract(d(before.feeSummary.netBalance), d(after.feeSummary.netBalance))), "15")
 
+        yield* step("one balanced chargeback entry, and its events")
         const entries = (yield* call("GET", `/api/v1/payments/${id}/ledger-entries`, { bearer: sk })).body.data as ReadonlyArray<{
           readonly type: string
           readonly reference: string
@@ -110,17 +116,19 @@ describe("late chargebacks", () => {
         assert.strictEqual(events.filter((e) => e.type === "chargeback.created").length, 1)
         assert.strictEqual(events.filter((e) => e.type === "claim.opened" && (e.data["data"] as { kind: string }).kind === "chargeback").length, 1)
 
+        yield* step("a second chargeback refused")
         const second = yield* operatorChargeback(id, "cb-late-2")
         assert.strictEqual(second.status, 409)
         assert.strictEqual(second.body.error.code, "chargeback_already_opened")
         assert.strictEqual(second.body.error.details.claimId, opened.body.id)
         assert.strictEqual((yield* balance(sk)).feeSummary.chargebackFees, 15)
 
+        yield* step("resolved won: exactly what was frozen comes back")
         // Resolvable like any chargeback: won returns exactly what was frozen.
         const won = yield* call("POST", `/admin/v1/claims/${opened.body.id}/resolve`, { bearer: adminToken, body: { outcome: "won" } })
         assert.strictEqual(won.status, 200)
         assert.strictEqual((yield* balance(sk)).balance.frozen, 0)
-      }))
+      })))
 
     it.effect("operator refusals: unknown payment, not completed, fully refunded, no admin token", () =>
       Effect.gen(function*() {

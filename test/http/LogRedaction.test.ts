@@ -1,6 +1,6 @@
 /**
  * The host's logs never carry a secret, an API key, a card number, a document id, an email or a
- * phone (issue 31): a host with `LOG_FORMAT=json` at level Info is sent them in bodies, queries
+ * phone: a host with `LOG_FORMAT=json` at level Info is sent them in bodies, queries
  * and headers, on requests that succeed, are refused, and fail inside (the PostgreSQL store
  * behind a proxy the test closes, so the error and its cause are logged); every line it writes is
  * one JSON object, and none contains any of them. The request lines carry the request id, the

@@ -6,7 +6,7 @@
  * `400 invalid_request` naming the field, and nothing is created.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 
@@ -32,9 +32,14 @@ const refused = [
   "https://" + "a".repeat(2000) + ".example"
 ]
 
-const fieldNamed = (body: any, field: string) => {
-  assert.strictEqual(body.error?.code, "invalid_request", JSON.stringify(body))
-  assert.isTrue(body.error.details.issues.some((i: { path: string }) => i.path === field), JSON.stringify(body))
+/** The part of a refusal's error envelope this test reads: its code and the paths of its issues. */
+const Refusal = Schema.Struct({
+  error: Schema.Struct({ code: Schema.String, details: Schema.Struct({ issues: Schema.Array(Schema.Struct({ path: Schema.String })) }) })
+})
+const fieldNamed = (body: unknown, field: string) => {
+  const refusal = Option.getOrUndefined(Schema.decodeUnknownOption(Refusal)(body))
+  assert.strictEqual(refusal?.error.code, "invalid_request", JSON.stringify(body))
+  assert.isTrue(refusal!.error.details.issues.some((i) => i.path === field), JSON.stringify(body))
 }
 
 describe("merchant URLs", () => {

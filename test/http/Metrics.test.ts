@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` (issue 31): the Prometheus text of the host's metrics, behind the admin token;
+ * `GET /metrics`: the Prometheus text of the host's metrics, behind the admin token;
  * payments, provider attempts, ledger entries and HTTP requests counted as a merchant works, with
  * labels from bounded sets (route templates, never a URL with an id in it).
  */

@@ -5,17 +5,20 @@
  * admin token is required.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { storeTargets } from "../support/Stores.ts"
 
 const spei = { name: "Ana María López", documentType: "RFC", documentId: "GODE561231GR8", account: "032180000118359719", email: "ana@example.com" }
 const destination = { accountHolder: "Tienda Sol SA de CV", bankName: "BBVA México", accountNumber: "0321 8000 0118 3597 19", swiftCode: "bcmrmxmm" }
 const admin = (path: string) => call("GET", path, { bearer: adminToken })
-const refused = (reply: { status: number; body: any }, field: string) => {
+/** The part of a refusal's error envelope this test reads. */
+const Refusal = Schema.Struct({ error: Schema.Struct({ code: Schema.String, details: Schema.Record(Schema.String, Schema.Unknown) }) })
+const refused = (reply: { status: number; body: unknown }, field: string) => {
   assert.strictEqual(reply.status, 400, JSON.stringify(reply.body))
-  assert.strictEqual(reply.body.error.code, "invalid_request")
-  assert.include(JSON.stringify(reply.body.error.details), field)
+  const { error } = Schema.decodeUnknownSync(Refusal)(reply.body)
+  assert.strictEqual(error.code, "invalid_request")
+  assert.include(JSON.stringify(error.details), field)
 }
 
 for (const target of storeTargets("operator-admin")) {

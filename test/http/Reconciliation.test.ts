@@ -1,5 +1,5 @@
 /**
- * Reconciliation from outside (issue 30): payments and refunds through the host's real dLocal and
+ * Reconciliation from outside: payments and refunds through the host's real dLocal and
  * Mercado Pago connectors against their simulators, then the providers' own reports of what they
  * did, with faults injected at the provider (captures the engine never heard about, a refund paid
  * twice, a fee changed), uploaded by the operator (dLocal: its settlement CSV) or fetched by a run
@@ -23,6 +23,7 @@ import { MercadoPagoProvider } from "../../providers/mercadopago/MercadoPagoProv
 import { MercadoPagoSimulator } from "../../providers/mercadopago/MercadoPagoSimulator.ts"
 import * as Money from "../../core/Money.ts"
 import { adminToken, baseUrl, connectorInstance, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { narrative } from "../support/Narrative.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
 const size = Number(process.env["RECONCILIATION_PAYMENTS"] ?? "1000")
@@ -106,7 +107,8 @@ const discrepancies = (reportId: string) =>
 describe("reconciliation from outside", () => {
   layer(HostWithProviders, { timeout: 240_000, excludeTestServices: true })((it) => {
     it.effect(`dLocal: ${size} payments and their refunds, the settlement report with faults uploaded: each fault found, no false one`, () =>
-      Effect.gen(function*() {
+      narrative((step) => Effect.gen(function*() {
+        yield* step("payments and refunds through the dLocal connector")
         const { dlocal } = yield* Sims
         const sk = yield* shopOn("dlocal")
         yield* dlocal.setCallbackTarget(`${yield* baseUrl}/api/v1/providers/dlocal/callbacks`)
@@ -118,12 +120,14 @@ describe("reconciliation from outside", () => {
         const rate = BigDecimal.divideUnsafe(BigDecimal.fromNumberUnsafe(payments[0]!.amountLocal), BigDecimal.fromNumberUnsafe(payments[0]!.amount))
         dlocal.reports.setFeeRule({ percent: pixFee.percent, flat: pixFee.flat, localPerUsd: BigDecimal.format(rate) })
 
+        yield* step("the clean settlement report: every line matched")
         const clean = dlocal.reports.report(period)
         const [cleanUpload, cleanResponse] = yield* upload(clean)
         assert.strictEqual(cleanResponse.status, 200)
         assert.deepStrictEqual(cleanUpload.counts.discrepancies, {}, "the provider's honest report agrees with the engine")
         assert.strictEqual(cleanUpload.counts.matched, size + refunds.length)
 
+        yield* step("the report with faults: each discrepancy found once")
         const refundPaidTwice = refunds[1]!.providerRef!
         const feeChanged = chargeOf(payments[5]!.id)
         const faulty = dlocal.reports.report(period, { unknownCaptures: 2, duplicatedRefunds: [refundPaidTwice], changedFees: { [feeChanged]: "9.99" } })
@@ -139,12 +143,14 @@ describe("reconciliation from outside", () => {
         assert.strictEqual(byKind("duplicate")[0]!.providerSide!.providerRef, refundPaidTwice)
         assert.deepStrictEqual(byKind("unknown_to_engine").map((d) => d.engineSide), [null, null])
 
+        yield* step("the clearing explained per currency")
         // The clearing explained, per currency: the engine's side = the provider's + pending + discrepancies.
         for (const c of imported.clearing.byCurrency) {
           const sum = [c.providerReported, c.pendingAtProvider, c.discrepancies].map((x) => BigDecimal.fromStringUnsafe(x))
           assert.strictEqual(BigDecimal.format(BigDecimal.normalize(BigDecimal.sumAll(sum))), c.engineExpects, c.currency)
         }
 
+        yield* step("the same file again imports nothing new")
         // The same file again: the same report, nothing new.
         const [again, againResponse] = yield* upload(faulty)
         assert.deepStrictEqual([againResponse.status, again.id, again.imported], [200, imported.id, false])
@@ -152,6 +158,7 @@ describe("reconciliation from outside", () => {
         const all = yield* api.reconciliationAdmin.listDiscrepancies({ query: { environment: "sandbox", provider: "dlocal", status: "open" } })
         assert.strictEqual(all.pagination.total, 4)
 
+        yield* step("a malformed file refused whole, naming its line and column")
         // A malformed file is refused whole, naming the line and the column.
         const broken = faulty.split("\n").map((l, i) => i === 10 ? l.replace(/,BRL,/, ",BRLX,") : l).join("\n")
         const malformed = yield* refused(upload(broken))
@@ -161,6 +168,7 @@ describe("reconciliation from outside", () => {
         const reports = yield* api.reconciliationAdmin.listReports({ query: { environment: "sandbox", provider: "dlocal" } })
         assert.strictEqual(reports.pagination.total, 2, "nothing of the malformed file was imported")
 
+        yield* step("a discrepancy resolved once, with a note and a write-off")
         // Resolving: a note, a write-off on the fee, once.
         const fee = byKind("fee_differs")[0]!
         const resolve = (payload: Parameters<typeof api.reconciliationAdmin.resolve>[0]["payload"]) =>
@@ -175,7 +183,7 @@ describe("reconciliation from outside", () => {
         assert.match(resolved.resolution?.adjustmentEntryId ?? "", /^jnl_/)
         const twice = yield* refused(resolve({ note: "again", resolvedBy: "x" }))
         assert.deepStrictEqual([httpStatus[twice.code], twice.code], [409, "discrepancy_resolved"])
-      }))
+      })))
 
     it.effect("Mercado Pago: the run fetches the release report through its reports API; a second run changes nothing", () =>
       Effect.gen(function*() {

@@ -20,6 +20,7 @@ import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { ApiError } from "../../core/ApiError.ts"
 import * as Money from "../../core/Money.ts"
 import { adminToken, createMerchant, eventually, testHost } from "../support/Host.ts"
+import { narrative } from "../support/Narrative.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { prng } from "../support/Random.ts"
 import { webhookReceiver } from "../support/Receiver.ts"
@@ -96,7 +97,8 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
   describe(`settlement batches through the API on ${target.name}`, () => {
     layer(testHost(target.layer()), { timeout: 240_000, excludeTestServices: true })((it) => {
       it.effect("eight simulated days: every batch paid, CSV rows sum to net, the PDF reads, no movement twice, events once per batch, total unchanged", () =>
-        Effect.gen(function*() {
+        narrative((step) => Effect.gen(function*() {
+          yield* step("a merchant subscribed to settlement events, and a twin whose schedule is stopped")
           const hooks = yield* webhookReceiver
           const swept = yield* createMerchant({ name: "Loja Açaí" })
           const twin = yield* createMerchant({ name: "Twin" })
@@ -113,15 +115,18 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
           const me = yield* api.identity.me()
           assert.deepStrictEqual(me.capabilities.crypto, ["USDC"])
 
+          yield* step("eight days of payments and refunds, lived by both")
           const answers = yield* live(sk, 29, 8)
           assert.deepStrictEqual(yield* live(twinSk, 29, 8), answers, "the twin lived the same history")
           assert.isTrue(answers.some((status) => status === 201 || status === 200), "some refunds were made")
 
+          yield* step("the batches listed: one open, a close on most days")
           const rows = (yield* api.settlements.list({ query: { limit: 100 } })).data
           const closed = rows.filter((b) => b.status !== "open")
           assert.strictEqual(rows.filter((b) => b.status === "open").length, 1)
           assert.isAtLeast(closed.length, 5, "a close on most days")
 
+          yield* step("each closed batch: paid, its CSV rows summing to its net, its PDF readable, no movement in two batches")
           const seen = new Set<string>()
           let paidOut = 0n
           const dir = mkdtempSync(join(tmpdir(), "stl-"))
@@ -167,6 +172,7 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
             rmSync(dir, { recursive: true, force: true })
           }
 
+          yield* step("settlement.closed and settlement.pdf_ready delivered once per batch")
           // Each event once per batch (deliveries run inside the advance; the worker may finish the last).
           const ids = closed.map((b) => b.id).sort()
           const delivered = yield* eventually(Effect.sync(() => hooks.bodies), (bodies) => bodies.filter((e) => e.type === "settlement.pdf_ready").length >= ids.length)
@@ -177,12 +183,13 @@ for (const target of storeTargets("settlementbatches").filter((t) => t.name !== 
             assert.strictEqual(e.data.pdfUrl, `/me/settlements/${e.data.settlementId}/statement.pdf`)
           }
 
+          yield* step("the total unchanged: the swept shop's balance and payouts equal the twin's balance")
           // The total is unchanged: what the swept shop holds + what it was paid = what the twin holds.
           assert.isAbove(Number(paidOut), 0)
           assert.strictEqual((yield* netBalance(sk)) + paidOut, yield* netBalance(twinSk))
           const twinList = yield* (yield* apiAs(twinSk)).settlements.list({ query: {} })
           assert.isTrue(twinList.data.every((b) => b.status === "open"))
-        }))
+        })))
     })
   })
 }

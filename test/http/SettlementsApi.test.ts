@@ -1,5 +1,5 @@
 /**
- * The HTTP surface of settlement batches (issue 29), as a merchant, the operator and a settlement
+ * The HTTP surface of settlement batches, as a merchant, the operator and a settlement
  * payout provider call it: the operator's schedule (validation of every field at once, a chain no
  * provider pays on, 404s), the merchant's batches (list, get, 404, the statement of an open batch
  * refused, the downloads of a closed one with their media types and file names), `/me`'s
@@ -18,6 +18,7 @@ import { CallbackRejected } from "../../core/ports/PaymentProvider.ts"
 import { type SettlementPayoutProvider, SettlementPayoutProviders } from "../../core/ports/SettlementPayoutProvider.ts"
 import { hostLayer } from "../../host/Host.ts"
 import { adminToken, call, createMerchant, type Reply, testConfig } from "../support/Host.ts"
+import { narrative } from "../support/Narrative.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
 /** Bodies the provider's notifications carried, as the provider received them. */
@@ -69,10 +70,11 @@ const crypto = (bearer: string) => Effect.flatMap(apiAs(bearer), (api) => Effect
 describe("settlements over HTTP", () => {
   layer(hostLayer(testConfig(), MemoryStore.layer, undefined, SettlementPayoutProviders.layer([provider])), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("operator schedule: the sandbox default, every invalid field at once, an unpaid chain, 404s, a production schedule", () =>
-      Effect.gen(function*() {
+      narrative((step) => Effect.gen(function*() {
         const m = yield* createMerchant()
         const shopId = m.shops[0]!.id
 
+        yield* step("the sandbox default schedule, none in production, and the refused reads")
         // A sandbox shop starts with the default schedule; a production shop has none.
         const [sandbox, sandboxResponse] = yield* getSchedule(shopId, "sandbox")
         assert.strictEqual(sandboxResponse.status, 200)
@@ -89,6 +91,7 @@ describe("settlements over HTTP", () => {
           "invalid_api_key"
         )
 
+        yield* step("every invalid value of a schedule refused at once, each with its path")
         // Every problem of the values in one answer, each with its path (raw: values the schema refuses).
         const invalid = yield* putScheduleRaw(shopId, "production", {
           frequency: "weekly",
@@ -104,6 +107,7 @@ describe("settlements over HTTP", () => {
           "destination.chain",
           "destination.address"
         ])
+        yield* step("shape problems refused at once")
         // Shape problems (a frequency that does not exist, a negative minimum, an unknown field, a missing one) at once too.
         const shape = yield* putScheduleRaw(shopId, "production", { frequency: "hourly", time: "18:00", minimumUsd: -1, extra: true })
         rawRefusal(shape, 400, "invalid_request")
@@ -118,12 +122,14 @@ describe("settlements over HTTP", () => {
         rawRefusal(yield* putScheduleRaw(shopId, undefined, daily), 400, "invalid_request")
         refusedWith(yield* refused(putSchedule("shop_unknown", "production", daily)), 404, "not_found")
 
+        yield* step("a chain no provider pays on in production refused")
         // No provider pays on ETH in production.
         const eth = yield* refused(putSchedule(shopId, "production", { ...daily, destination: { ...destination, chain: "ETH" } }))
         refusedWith(eth, 422, "settlement_destination_unavailable")
         assert.strictEqual(eth.details["chain"], "ETH")
         refusedWith(yield* refused(getSchedule(shopId, "production")), 404, "not_found")
 
+        yield* step("a production schedule on POLY set, its open batch and next close")
         // POLY is paid in production by the provider: the schedule is set, the open batch closes at its next close.
         const live = m.keys.production.secretKey
         assert.deepStrictEqual(yield* crypto(live), [])
@@ -142,6 +148,7 @@ describe("settlements over HTTP", () => {
         assert.deepInclude(batches.data[0], { status: "open", environment: "production", destination: daily.destination, net: null, statement: null })
         assert.strictEqual(batches.data[0]!.period.end, set.body.nextCloseAt)
 
+        yield* step("weekly on Friday, then manual: no close and no crypto")
         // Weekly on Friday, then manual: no close, no crypto.
         const [weekly, weeklyResponse] = yield* putSchedule(shopId, "production", { ...daily, frequency: "weekly", weekday: 5, timeZone: "UTC" })
         assert.strictEqual(weeklyResponse.status, 200)
@@ -149,7 +156,7 @@ describe("settlements over HTTP", () => {
         const [manual] = yield* putSchedule(shopId, "production", { ...daily, frequency: "manual" })
         assert.deepInclude(manual, { frequency: "manual", nextCloseAt: null })
         assert.deepStrictEqual(yield* crypto(live), [])
-      }))
+      })))
     it.effect("merchant: the open batch first, get, 404s, an open batch's statement is 409, /me crypto", () =>
       Effect.gen(function*() {
         const m = yield* createMerchant()

@@ -5,15 +5,20 @@
  * sent, not the engine's own word for it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 
-type Reply = { readonly status: number; readonly body: any }
+/** The part of a refusal's error envelope this test reads: its code and the paths of its issues. */
+const Refusal = Schema.Struct({
+  error: Schema.Struct({ code: Schema.String, details: Schema.Struct({ issues: Schema.Array(Schema.Struct({ path: Schema.String })) }) })
+})
+type Reply = { readonly status: number; readonly body: unknown }
 const refusedNaming = (reply: Reply, field: string) => {
   assert.strictEqual(reply.status, 400, JSON.stringify(reply.body))
-  assert.strictEqual(reply.body.error.code, "invalid_request")
-  assert.deepStrictEqual(reply.body.error.details.issues.map((i: { path: string }) => i.path), [field], JSON.stringify(reply.body))
+  const { error } = Schema.decodeUnknownSync(Refusal)(reply.body)
+  assert.strictEqual(error.code, "invalid_request")
+  assert.deepStrictEqual(error.details.issues.map((i) => i.path), [field], JSON.stringify(reply.body))
 }
 
 describe("swap vocabulary", () => {

@@ -1,5 +1,5 @@
 /**
- * The operator's Prometheus side (issue 31): the alert rules and the example scrape config load in
+ * The operator's Prometheus side: the alert rules and the example scrape config load in
  * `promtool`, the rules' unit tests pass (ops/prometheus/alerts.test.yml), a real Prometheus server
  * (Debian's package) scrapes the host's `/metrics` with the admin token and sees payments move, and
  * a provider outage on an upstream simulator opens a circuit that `/metrics` shows.

@@ -1,8 +1,8 @@
 /**
  * The npm package as an embedder gets it: `npm pack` (of the `dist` that `npm test` has just
  * built), installed into a project made by `npm init -y`, imported only by package name and
- * subpaths, typechecked with `tsc` (NodeNext) and run with `node`; the README's "Install as a
- * library" program and every file of `examples/` are copied there and run as written.
+ * subpaths, typechecked with `tsc` (NodeNext) and run with `node`; the embedding guide's "Install
+ * as a library" program and every file of `examples/` are copied there and run as written.
  *
  * The install is offline: the empty project gets a lockfile holding the tarball and, for its
  * dependencies, the production entries of this repository's lockfile (with their registry URLs),
@@ -245,11 +245,14 @@ const tsconfig = {
   include: ["main.ts"]
 }
 
-/** The first fenced block of a README section, and the file name its first line gives (`// main.mjs`). */
-const readmeProgram = (section: string) => {
-  const readme = readFileSync(join(repo, "README.md"), "utf8")
+/** The embedding guide, where the README sends an embedder. */
+const guide = "docs/embedding.md"
+
+/** The first fenced block of a section of the embedding guide, and the file name its first line gives (`// main.mjs`). */
+const guideProgram = (section: string) => {
+  const readme = readFileSync(join(repo, guide), "utf8")
   const start = readme.indexOf(`\n## ${section}\n`)
-  assert.isAtLeast(start, 0, `README has a section "${section}"`)
+  assert.isAtLeast(start, 0, `${guide} has a section "${section}"`)
   const body = readme.slice(start + 1).split(/\n## /)[0]!.slice(3)
   const block = /```(\w*)\n([\s\S]*?)```/.exec(body)
   assert.isNotNull(block, `a code block in "${section}"`)
@@ -274,7 +277,7 @@ const startUntil = (command: string, args: ReadonlyArray<string>, cwd: string, e
   return { child, seen, output: () => out }
 }
 
-/** Node without the repository's test-runner options, and none of the secrets the README names. */
+/** Node without the repository's test-runner options, and none of the secrets the embedding guide names. */
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "", ...extra }
   for (const name of ["JWT_SECRET", "SEALING_KEY", "DEPOSIT_CALLBACK_SECRET", "SANDBOX_CALLBACK_SECRET", "DEPOSIT_SECRET", "SANDBOX_SECRET"]) {
@@ -314,12 +317,12 @@ describe("the npm package", () => {
     if (work !== "") rmSync(work, { recursive: true, force: true })
   })
 
-  it("is as large as the README says (within 15 %)", () => {
-    const readme = readFileSync(join(repo, "README.md"), "utf8")
+  it("is as large as the embedding guide says (within 15 %)", () => {
+    const readme = readFileSync(join(repo, guide), "utf8")
     const said = /([\d.]+) MB\s+packed, ([\d.]+) MB\s+unpacked, ([\d,]+)\s+files/.exec(readme)
-    assert.isNotNull(said, "the README gives the package's size")
+    assert.isNotNull(said, `${guide} gives the package's size`)
     const within = (measured: number, written: number, what: string) =>
-      assert.isBelow(Math.abs(measured - written) / written, 0.15, `${what}: measured ${measured}, the README says ${written}`)
+      assert.isBelow(Math.abs(measured - written) / written, 0.15, `${what}: measured ${measured}, ${guide} says ${written}`)
     within(packed.size / 1e6, Number(said![1]), "MB packed")
     within(packed.unpackedSize / 1e6, Number(said![2]), "MB unpacked")
     within(packed.files.length, Number(said![3]!.replace(",", "")), "files")
@@ -342,8 +345,8 @@ describe("the npm package", () => {
     assert.isTrue(existsSync(join(app, "node_modules", packageName, "dist/core/index.d.ts")))
   })
 
-  it("runs the README's \"Install as a library\" program as written, with no variable set, and it prints keys and a payment that completes", { timeout: 60_000 }, async () => {
-    const { code, file } = readmeProgram("Install as a library")
+  it("runs the embedding guide's \"Install as a library\" program as written, with no variable set, and it prints keys and a payment that completes", { timeout: 60_000 }, async () => {
+    const { code, file } = guideProgram("Install as a library")
     writeFileSync(join(app, file), code)
     const result = await run("node", [file], { cwd: app, env: cleanEnv(), timeout: 40_000 }).catch((e: { stdout?: string; stderr?: string }) => {
       assert.fail(`node ${file} in a project made by npm init -y failed:\n${e.stdout ?? ""}\n${e.stderr ?? String(e)}`)
@@ -476,7 +479,7 @@ describe("the npm package", () => {
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()))
     const port = await freePort()
     const dataDir = mkdtempSync(join(tmpdir(), "poe-acme-host-"))
-    // Started as the README says, by the package's bin.
+    // Started as the embedding guide says, by the package's bin.
     const host = startUntil(join(project, "node_modules/.bin/payment-engine"), [], project, cleanEnv({
       CONNECTOR_MODULES: "./dist/index.js",
       CONNECTORS: "acme",

@@ -1,5 +1,5 @@
 /**
- * The reference page and the error codes page in Chromium (issue 28): `/docs` renders the API
+ * The reference page and the error codes page in Chromium: `/docs` renders the API
  * reference with every request it makes going to the host's own origin (no CDN, no fonts or
  * proxies elsewhere), no menu of the renderer's cloud, curl samples that send `Authorization:
  * Bearer`, amounts with their real bounds, and a page that a second visit gets almost entirely

@@ -1,5 +1,5 @@
 /**
- * Provider reports fetched through the real connectors' `ReportSource` (issue 30) from their
+ * Provider reports fetched through the real connectors' `ReportSource` from their
  * simulators over loopback sockets, after payments, refunds and chargebacks made through the real
  * connectors: Mercado Pago's release report (create, poll the list, download) and Pagar.me's
  * payables (paged `GET /payables`). The fetched text parses to lines matching what was done; each

@@ -1,5 +1,5 @@
 /**
- * Provider report formats (issue 30): dLocal's Settlement - Cross-border Payins Model report
+ * Provider report formats: dLocal's Settlement - Cross-border Payins Model report
  * (https://docs.dlocal.com/docs/reporting-payins; columns per
  * https://docs.gr4vy.com/guides/dashboard/reports/settlement/dlocal) and Mercado Pago's release
  * report (https://www.mercadopago.com.br/developers/en/docs/checkout-api/additional-content/reports/released-money/report-fields).

@@ -1,5 +1,5 @@
 /**
- * More provider report formats (issue 30): EBANX's All Transactions Report (CSV,
+ * More provider report formats: EBANX's All Transactions Report (CSV,
  * https://docs.ebanx.com/docs/reports/all-transactions-report) and Conekta's transactions (the
  * JSON answer of `GET /transactions`, github.com/conekta/openapi). The fixtures are built by hand
  * from the documented fields (`fixtures/<provider>/report-*.md` say how and what is not confirmed).

@@ -1,5 +1,5 @@
 /**
- * The simulators' reports (issue 30): what dLocal's, EBANX's and Conekta's simulators write for a
+ * The simulators' reports: what dLocal's, EBANX's and Conekta's simulators write for a
  * period, driven through the real connectors, is parsed by that provider's `ReportFormat` back
  * into lines whose provider reference, reference, amount, currency, fee and status are what the
  * simulator did: every capture, paid refund and chargeback in the period, nothing pending,

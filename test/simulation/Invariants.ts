@@ -12,7 +12,7 @@
  *   E1. Every Idempotency-Key maps to at most one payment record: all its successful answers
  *       name one payment, that payment is bound to it, and it is bound to at most one record
  *       that exists, but records that ended in an error (a failed cascade: errors are never
- *       stored, so a retry with the key starts afresh, as the README's "Exactly once" says).
+ *       stored, so a retry with the key starts afresh, as `docs/money.md`, "Exactly once", says).
  *   E2. Every payment record is bound to at most one key.
  *   E3. Every upstream key (`<transactionId>:<providerId>`) was charged at most once upstream.
  *   E4. An upstream is never charged for a record that was not committed: every upstream charge

@@ -1,5 +1,5 @@
 /**
- * The seeded simulation of the whole engine (issue 33), as CI runs it: a fixed set of seeds on
+ * The seeded simulation of the whole engine, as CI runs it: a fixed set of seeds on
  * the memory store (and one on PGlite) must hold every invariant after every step; a seed replays
  * the same history; and bugs planted outside the core (a ledger store that drops one posting of the
  * first refund entry; a key store that frees a key when its execution dies; an upstream that charges

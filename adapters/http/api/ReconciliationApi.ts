@@ -1,5 +1,5 @@
 /**
- * The operator's reconciliation (issue 30), under `/admin/v1/reconciliation`: the providers'
+ * The operator's reconciliation, under `/admin/v1/reconciliation`: the providers'
  * reports (uploaded, or fetched by a run) and the discrepancies their matching found.
  */
 import { Schema } from "effect"

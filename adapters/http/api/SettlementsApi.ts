@@ -1,5 +1,5 @@
 /**
- * Settlement batches (issue 29) as the API shows them: the merchant's batches and their
+ * Settlement batches as the API shows them: the merchant's batches and their
  * statements (`/me/settlements`), the operator's schedule of a shop
  * (`/admin/v1/shops/{shopId}/settlement-schedule`), and the notifications of the settlement
  * payout providers (`/providers/{providerId}/settlement-callbacks`).

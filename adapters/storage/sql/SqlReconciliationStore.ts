@@ -1,5 +1,5 @@
 /**
- * The reconciliation store on SQL (issue 30): reports (one per file: a unique index on its hash)
+ * The reconciliation store on SQL: reports (one per file: a unique index on its hash)
  * and discrepancies (one per finding: a unique index on its dedupe key) as JSON documents, and
  * the engine's records of a provider read by the references a report names or the period it covers.
  */

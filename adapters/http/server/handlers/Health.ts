@@ -1,5 +1,5 @@
 /**
- * The operator's health routes (issue 31), unauthenticated and cheap, apart from the merchant's
+ * The operator's health routes, unauthenticated and cheap, apart from the merchant's
  * `openapi.json`:
  *
  * - `GET /health/live`: 200 `{ status: "ok" }` as long as the process answers.

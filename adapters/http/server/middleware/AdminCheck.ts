@@ -12,7 +12,7 @@ import { guessKey, RateLimits } from "./RateLimits.ts"
  * wrong one takes from the client address's allowance of wrong operator tokens, and once that is
  * spent a wrong one is 429; the right one always works, so a guesser behind the operator's
  * address does not lock the operator out. Guessing is then only as slow as the token is long:
- * `ADMIN_TOKEN` must be long and random (the README says so).
+ * `ADMIN_TOKEN` must be long and random (`docs/operating.md` says so).
  */
 export const makeAdminCheck = Effect.gen(function*() {
   const config = yield* HttpConfig

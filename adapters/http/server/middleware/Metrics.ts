@@ -1,5 +1,5 @@
 /**
- * The host's metrics (issue 31): `GET /metrics` in the Prometheus text format, behind the
+ * The host's metrics: `GET /metrics` in the Prometheus text format, behind the
  * operator's `ADMIN_TOKEN` (Prometheus sends it with `authorization: { credentials: ... }`), and
  * the HTTP request metrics the request lifecycle records. Each scrape first reads the job queue's
  * and the webhook backlog's gauges from the store. Labels are bounded sets: the route's

@@ -304,11 +304,11 @@ export const foundation = {
     )`,
     `CREATE INDEX withdrawals_by_shop ON withdrawals (environment, shop_id, created_at DESC, id DESC)`
   ),
-  // An Idempotency-Key is bound to the record its execution wrote ahead (write-ahead, issue 10).
+  // An Idempotency-Key is bound to the record its execution wrote ahead (write-ahead).
   "0009_idempotency_resources": statements(
     `ALTER TABLE idempotency_keys ADD COLUMN resource_id text`
   ),
-  // Sandbox test clocks (issue 10): each shop's offset, the clock a job runs on, and indexes for
+  // Sandbox test clocks: each shop's offset, the clock a job runs on, and indexes for
   // what is due on a clock that runs ahead (by shop, then due time).
   "0010_sandbox_clocks": statements(
     `CREATE TABLE sandbox_clocks (

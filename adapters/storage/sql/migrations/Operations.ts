@@ -47,7 +47,7 @@ export const operations = {
   "0016_idempotency_holder": statements(
     `ALTER TABLE idempotency_keys ADD COLUMN holder text`
   ),
-  // Settlement batches (issue 29): schedules and batches as documents; a line binds one journal
+  // Settlement batches: schedules and batches as documents; a line binds one journal
   // entry to one batch (primary key), so no entry can be settled twice.
   "0017_settlements": statements(
     `CREATE TABLE settlement_schedules (
