@@ -10,7 +10,7 @@ import { escapeHtml } from "../../server/pages/Html.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, money, notice, problem, status, table } from "../View.ts"
-import { refundForm, type RefundState } from "./Refund.ts"
+import { refundForm, type RefundState } from "./RefundForm.ts"
 
 const words = dictionary({
   en: {

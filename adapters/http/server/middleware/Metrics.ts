@@ -15,7 +15,7 @@ import { WebhookStore } from "../../../../core/ports/WebhookStore.ts"
 import { renderError } from "../support/ErrorRendering.ts"
 import { RateLimitsFromConfig } from "./RateLimits.ts"
 import { makeAdminCheck } from "./AdminCheck.ts"
-import { RequestId } from "./RequestLifecycle.ts"
+import { RequestId } from "../support/RequestId.ts"
 
 export const httpRequests = Metric.counter("http_requests_total", {
   description: "HTTP requests answered, by route template, method and status",

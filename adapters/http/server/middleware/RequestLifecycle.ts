@@ -15,8 +15,10 @@ import { recordRequest } from "./Metrics.ts"
 import { RequestLog } from "./RequestLog.ts"
 import { refusalOfBody } from "./StorableText.ts"
 import { routeOf } from "../support/RouteTemplates.ts"
+import { RequestId } from "../support/RequestId.ts"
 
-export class RequestId extends Context.Service<RequestId, string>()("adapters/http/RequestId") {}
+/** Kept here too: the middlewares and pages read the request id beside the lifecycle that sets it. */
+export { RequestId }
 
 /**
  * Fields of the request's log line that an inner middleware learns on the way (the shop, once
