@@ -20,8 +20,8 @@ export const phonePattern = /^\+[0-9][0-9 ()-]{6,38}$/
  * The buyer's data as the engine carries it, from the create handler (`redactedBuyer`) to the
  * charge request: `Redacted`, so that printing it (a log line, a span attribute, an error
  * message) prints `<redacted>`. Whoever needs the value reads it with `Redacted.value`: the
- * stores that keep it, the rules below that check it, and `Upstream.chargeRequestOf`, which hands
- * it to the provider for its wire.
+ * stores that keep it, the rules below that check it, and the connector, at the line that puts
+ * it on its wire (`ChargeRequest.customer` carries it still wrapped).
  */
 export type BuyerText = Redacted.Redacted<string>
 

@@ -6,7 +6,7 @@ import { DateTime, type Redacted } from "effect"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import { baseUrlOf, type EngineConfig } from "../EngineConfig.ts"
 import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../ports/PaymentProvider.ts"
-import { revealed, type BuyerText } from "./BuyerData.ts"
+import type { BuyerText } from "./BuyerData.ts"
 import type { Payment } from "./Payment.ts"
 
 /**
@@ -37,14 +37,14 @@ export const chargeRequestOf = (
   amount: p.amountLocal,
   currency: p.currencyLocal,
   country: method.country,
-  // The port's one place where buyer data leaves its `Redacted`: the provider puts it on its wire.
+  // Still `Redacted`: the connector reads each field only where it puts it on its wire.
   customer: {
-    name: revealed(p.userName) ?? undefined,
-    email: revealed(p.userEmail) ?? undefined,
-    documentId: revealed(forwarded.documentId) ?? undefined,
-    phone: revealed(p.userPhone) ?? undefined,
+    name: p.userName ?? undefined,
+    email: p.userEmail ?? undefined,
+    documentId: forwarded.documentId,
+    phone: p.userPhone ?? undefined,
     ip: p.userIp ?? undefined,
-    address: revealed(forwarded.address) ?? undefined
+    address: forwarded.address
   },
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,

@@ -3,7 +3,7 @@
  * folder under `providers/`, registers it with `ProviderRegistry`, and runs the conformance kit
  * (`providers/kit`) against it. A provider imports only this port, the catalog types and `effect`.
  */
-import { type BigDecimal, type Effect, Schema } from "effect"
+import { type BigDecimal, type Effect, Redacted, Schema } from "effect"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 
@@ -31,6 +31,38 @@ export const BuyerAddress = Schema.Struct({
 })
 export type BuyerAddress = typeof BuyerAddress.Type
 
+/**
+ * The buyer as a charge request carries them: `Redacted`, so that a connector's log line, span
+ * attribute or error message prints `<redacted>`. A connector reads a field (`Redacted.value`,
+ * or the kit's `clear`) only where it puts it on its wire.
+ */
+export interface ChargeCustomer {
+  readonly name?: Redacted.Redacted<string> | undefined
+  readonly email?: Redacted.Redacted<string> | undefined
+  /** Forwarded to the provider, never persisted by the engine. */
+  readonly documentId?: Redacted.Redacted<string> | undefined
+  readonly phone?: Redacted.Redacted<string> | undefined
+  readonly ip?: string | undefined
+  readonly address?: Redacted.Redacted<BuyerAddress> | undefined
+}
+
+/** A `ChargeCustomer` of values in the clear: for kits, harnesses and tests that build charge requests. */
+export const chargeCustomer = (plain: {
+  readonly name?: string | undefined
+  readonly email?: string | undefined
+  readonly documentId?: string | undefined
+  readonly phone?: string | undefined
+  readonly ip?: string | undefined
+  readonly address?: BuyerAddress | undefined
+}): ChargeCustomer => ({
+  ...(plain.name === undefined ? {} : { name: Redacted.make(plain.name) }),
+  ...(plain.email === undefined ? {} : { email: Redacted.make(plain.email) }),
+  ...(plain.documentId === undefined ? {} : { documentId: Redacted.make(plain.documentId) }),
+  ...(plain.phone === undefined ? {} : { phone: Redacted.make(plain.phone) }),
+  ...(plain.ip === undefined ? {} : { ip: plain.ip }),
+  ...(plain.address === undefined ? {} : { address: Redacted.make(plain.address) })
+})
+
 export interface ChargeRequest {
   /** The engine's transaction id (`TXN-...`): the provider's merchant reference. */
   readonly transactionId: string
@@ -43,15 +75,7 @@ export interface ChargeRequest {
   readonly currency: string
   /** ISO-2 country of the rail. */
   readonly country: string
-  readonly customer: {
-    readonly name?: string | undefined
-    readonly email?: string | undefined
-    /** Forwarded to the provider, never persisted by the engine. */
-    readonly documentId?: string | undefined
-    readonly phone?: string | undefined
-    readonly ip?: string | undefined
-    readonly address?: BuyerAddress | undefined
-  }
+  readonly customer: ChargeCustomer
   readonly expiresAt: Date
   /** Where the provider must send signed status callbacks for this charge. */
   readonly callbackUrl: string

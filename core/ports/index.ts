@@ -8,6 +8,8 @@ export {
   CallbackRejected,
   BuyerAddress,
   type ChargeAccepted,
+  type ChargeCustomer,
+  chargeCustomer,
   type ChargeRequest,
   type ChargeStatus,
   type ChargeUpdate,

@@ -31,6 +31,7 @@ import {
   type PaymentProvider,
   type ProviderError
 } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import * as ConektaRefunds from "./ConektaRefunds.ts"
@@ -191,9 +192,9 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (request.currency !== rail.currency) return yield* failed("unsupported_currency", `${rail.paymentMethodType} is charged in MXN`)
       const centavos = Wire.centavosOf(request.amount)
       if (centavos === undefined || centavos <= 0) return yield* declined("invalid_amount", "the amount is not a whole number of centavos")
-      const name = nonEmpty(request.customer.name)
-      const email = nonEmpty(request.customer.email)
-      const phone = nonEmpty(request.customer.phone)
+      const name = nonEmpty(clear(request.customer.name))
+      const email = nonEmpty(clear(request.customer.email))
+      const phone = nonEmpty(clear(request.customer.phone))
       if (name === undefined || email === undefined || phone === undefined) {
         return yield* declined("missing_customer_info", "Conekta requires customer_info name, email and phone")
       }

@@ -22,7 +22,7 @@
  *   within dLocal's retry horizon (`Signing.ts`), then reads the status.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
  */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import { Money } from "../../core/ports/index.ts"
@@ -34,6 +34,7 @@ import {
   type ChargeUpdate,
   type PaymentProvider
 } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type ClientOptions, makeClient } from "./Client.ts"
@@ -127,12 +128,12 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         // What the engine does not know is left out, never sent empty: the fields dLocal needs are
         // declared in `requires`, so the engine refuses a charge without them before any call.
         payer: UpstreamHttp.defined({
-          name: request.customer.name,
-          email: request.customer.email,
-          document: request.customer.documentId,
-          phone: request.customer.phone,
+          name: clear(request.customer.name),
+          email: clear(request.customer.email),
+          document: clear(request.customer.documentId),
+          phone: clear(request.customer.phone),
           ip: request.customer.ip,
-          address: request.customer.address === undefined ? undefined : payerAddress(request.customer.address)
+          address: request.customer.address === undefined ? undefined : payerAddress(Redacted.value(request.customer.address))
         }),
         order_id: request.transactionId,
         description: `Payment ${request.transactionId}`,

@@ -43,6 +43,7 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Auth from "./Auth.ts"
@@ -85,12 +86,12 @@ export const refundCodeOf = (refundId: string): Effect.Effect<string, never, Mac
 /** The buyer fields of a Direct API `payment`: only those the engine knows, none empty. */
 export const buyerFieldsOf = (customer: ChargeRequest["customer"]) => {
   const text = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim())
-  const address = customer.address
+  const address = clear(customer.address)
   return UpstreamHttp.defined({
-    name: text(customer.name),
-    email: text(customer.email),
-    document: text(customer.documentId),
-    phone_number: text(customer.phone),
+    name: text(clear(customer.name)),
+    email: text(clear(customer.email)),
+    document: text(clear(customer.documentId)),
+    phone_number: text(clear(customer.phone)),
     address: text(address?.street),
     street_number: text(address?.number),
     street_complement: text(address?.complement),

@@ -43,6 +43,7 @@ import { Money, type PaymentMethodDef } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeRequest,
+  chargeCustomer,
   type PaymentProvider,
   ProviderError
 } from "../../core/ports/PaymentProvider.ts"
@@ -117,7 +118,7 @@ export const defaultChargeRequest = (
     amount: Money.round(amount, currency),
     currency,
     country: method.country,
-    customer: { name: "Ana Souza", email: "ana@example.com", documentId: "52998224725", phone: "+5511987654321", ip: "203.0.113.7" },
+    customer: chargeCustomer({ name: "Ana Souza", email: "ana@example.com", documentId: "52998224725", phone: "+5511987654321", ip: "203.0.113.7" }),
     expiresAt: new Date(Date.now() + method.expiresInMinutes * 60_000),
     callbackUrl: `https://engine.example/providers/${encodeURIComponent(provider.id)}/callbacks`
   }

@@ -26,5 +26,6 @@ export {
   SimulatorServer,
   type SimulatorRequest
 } from "./SimulatorServer.ts"
+export { clear } from "./Buyer.ts"
 export { type StatusMap, statusOf } from "./StatusMap.ts"
 export { type ProviderFailures, UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords, type Verdict } from "./UpstreamHttp.ts"

@@ -49,6 +49,7 @@ import {
   type RefundOutcome,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
 import { boletoPaymentMethodId, railOf, rails } from "./Rails.ts"
@@ -179,13 +180,14 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (request.currency !== rail.currency) {
         return yield* failed("unsupported_currency", `${rail.paymentMethodId} is charged in ${rail.currency}`)
       }
-      const email = request.customer.email
+      const email = clear(request.customer.email)
       if (email === undefined || email.trim() === "") {
         return yield* failed("payer_email_required", "Mercado Pago requires payer.email")
       }
-      const identification = identificationOf(rail.country, request.customer.documentId)
-      const sameCountry = (request.customer.address?.country ?? "").toUpperCase() === rail.country
-      const address = sameCountry ? addressOf(request.customer.address) : undefined
+      const identification = identificationOf(rail.country, clear(request.customer.documentId))
+      const buyerAddress = clear(request.customer.address)
+      const sameCountry = (buyerAddress?.country ?? "").toUpperCase() === rail.country
+      const address = sameCountry ? addressOf(buyerAddress) : undefined
       if (rail.paymentMethodId === boletoPaymentMethodId) {
         if (!completeForBoleto(address)) {
           return yield* failed("payer_address_required", "Mercado Pago requires the payer's address for boleto")
@@ -206,7 +208,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         date_of_expiration: dateOf(request.expiresAt),
         payer: {
           email,
-          ...UpstreamHttp.defined(nameParts(request.customer.name)),
+          ...UpstreamHttp.defined(nameParts(clear(request.customer.name))),
           ...(identification === undefined ? {} : { identification }),
           ...(address === undefined ? {} : { address })
         },

@@ -46,7 +46,7 @@ export const address = {
 /** A charge request Pagar.me accepts on `method` (the kit's default, with an address). */
 export const chargeRequestFor = (provider: Pick<PaymentProvider, "id">, method = pix) => (transactionId: string): ChargeRequest => {
   const request = defaultChargeRequest(provider, method, transactionId)
-  return { ...request, customer: { ...request.customer, address } }
+  return { ...request, customer: { ...request.customer, address: Redacted.make(address) } }
 }
 
 /** The engine's callback endpoint in miniature, verifying with this provider. */

@@ -16,8 +16,9 @@
  * (a fraction of a centavo, an unreadable phone) is a `Failure` with the code of a `Failed`
  * error: another provider may take the charge.
  */
-import { Result } from "effect"
+import { Redacted, Result } from "effect"
 import type { BuyerAddress, ChargeRequest } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import { type Rail, toCentavos } from "./Rails.ts"
 import type * as Wire from "./Wire.ts"
@@ -58,15 +59,15 @@ export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number): 
     return Result.fail({ reason: "invalid_amount", message: "Pagar.me takes a positive amount in whole centavos" })
   }
   const { customer } = request
-  const document = digits(customer.documentId)
-  const phone = phoneOf(customer.phone)
+  const document = digits(clear(customer.documentId))
+  const phone = phoneOf(clear(customer.phone))
   if (customer.phone !== undefined && phone === undefined) {
     return Result.fail({ reason: "payer_phone_invalid", message: "Pagar.me needs a Brazilian phone with its area code" })
   }
   if (rail.paymentMethod === "boleto" && customer.address === undefined) {
     return Result.fail({ reason: "payer_address_required", message: "Pagar.me requires the buyer's address for boleto" })
   }
-  const address = customer.address === undefined ? undefined : addressOf(customer.address)
+  const address = customer.address === undefined ? undefined : addressOf(Redacted.value(customer.address))
   const expiresInSeconds = Math.max(1, Math.floor((request.expiresAt.getTime() - nowMs) / 1000))
   const payment = rail.paymentMethod === "pix"
     ? { payment_method: "pix", pix: { expires_in: expiresInSeconds } }
@@ -83,8 +84,8 @@ export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number): 
     closed: true,
     items: [{ amount: centavos.value, description: `Payment ${request.transactionId}`, quantity: 1, code: request.transactionId }],
     customer: UpstreamHttp.defined({
-      name: customer.name,
-      email: customer.email,
+      name: clear(customer.name),
+      email: clear(customer.email),
       document: document === "" ? undefined : document,
       type: document === "" ? undefined : document.length === 14 ? "company" : "individual",
       document_type: document === "" ? undefined : document.length === 14 ? "CNPJ" : "CPF",

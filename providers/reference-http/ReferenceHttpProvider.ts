@@ -36,6 +36,7 @@ import {
   type PaymentProvider,
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
+import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Wire from "./Wire.ts"
@@ -86,10 +87,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         method: request.method.method,
         method_id: request.method.id,
         customer: UpstreamHttp.defined({
-          name: request.customer.name,
-          email: request.customer.email,
-          document: request.customer.documentId,
-          phone: request.customer.phone,
+          name: clear(request.customer.name),
+          email: clear(request.customer.email),
+          document: clear(request.customer.documentId),
+          phone: clear(request.customer.phone),
           ip: request.customer.ip
         }),
         expires_at: request.expiresAt.toISOString(),

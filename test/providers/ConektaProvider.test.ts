@@ -122,7 +122,7 @@ describe("ConektaProvider", () => {
       const { provider } = yield* setup()
       assert.deepStrictEqual(provider.requires?.(oxxo), ["userPhone"])
       assert.deepStrictEqual(provider.requires?.(spei), ["userPhone"])
-      const exit = yield* Effect.exit(provider.charge(requestOn(provider, "TXN-NOPHONE", { customer: { name: "Ana", email: "ana@example.com" } })))
+      const exit = yield* Effect.exit(provider.charge(requestOn(provider, "TXN-NOPHONE", { customer: { name: Redacted.make("Ana"), email: Redacted.make("ana@example.com") } })))
       assert.deepStrictEqual([errorOf(exit)?.reason, errorOf(exit)?.retryable], ["missing_customer_info", false])
     }))
 

@@ -7,7 +7,7 @@
  * charge without them (422) before any call. The buyer's address, when known, is the payer's.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option, Redacted } from "effect"
 import { findMethod } from "../../core/catalog/methods.ts"
 import type { ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { defaultChargeRequest } from "../../providers/kit/ProviderConformance.ts"
@@ -27,7 +27,7 @@ describe("dLocal payer fields", () => {
       const provider = yield* make(optionsFor(sim.baseUrl))
       const webpay = findMethod("1075")!
       const base = defaultChargeRequest(provider, webpay, "TXN-PAYER-1")
-      const exit = yield* Effect.exit(provider.charge({ ...base, customer: { email: "ana@example.com" } }))
+      const exit = yield* Effect.exit(provider.charge({ ...base, customer: { email: Redacted.make("ana@example.com") } }))
       const sent = JSON.parse(sim.paymentBodies.at(-1)!)
       assert.deepStrictEqual(sent.payer, { email: "ana@example.com" })
       // dLocal refuses the missing name (5001, final), not an empty one.
@@ -54,7 +54,7 @@ describe("dLocal payer fields", () => {
       const provider = yield* make(optionsFor(sim.baseUrl))
       const base = defaultChargeRequest(provider, findMethod("1002")!, "TXN-PAYER-2")
       const address = { street: "Avenida Paulista", number: "1234", complement: "cj 5", district: "Bela Vista", city: "São Paulo", state: "SP", postalCode: "01310-100", country: "BR" }
-      const accepted = yield* provider.charge({ ...base, customer: { ...base.customer, address } })
+      const accepted = yield* provider.charge({ ...base, customer: { ...base.customer, address: Redacted.make(address) } })
       assert.deepStrictEqual(sim.charges.get(accepted.providerRef)!.body.payer.address, {
         street: "Avenida Paulista", number: "1234", city: "São Paulo", state: "SP", zip_code: "01310-100"
       })

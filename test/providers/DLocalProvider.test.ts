@@ -124,7 +124,7 @@ describe("dLocal pay-in connector", () => {
       const attempt = (request: ChargeRequest = { ...base, transactionId: `TXN-ERR-${++n}` }) =>
         Effect.map(Effect.exit(provider.charge(request)), errorOf)
 
-      const refused = yield* attempt({ ...base, transactionId: "TXN-ERR-DOC", customer: { ...base.customer, documentId: DLocalSimulator.invalidDocument } })
+      const refused = yield* attempt({ ...base, transactionId: "TXN-ERR-DOC", customer: { ...base.customer, documentId: Redacted.make(DLocalSimulator.invalidDocument) } })
       assert.deepInclude(refused, { reason: "5005", retryable: false })
       for (const [status, code, retryable] of [
         [400, 5000, false], [400, 5001, false], [400, 5006, false], [400, 5007, false], [400, 5014, false], [400, 5016, false],

@@ -39,7 +39,7 @@ describe("EBANX findings", () => {
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const base = defaultChargeRequest(provider, boleto, "TXN-BOLETO-1")
-      const accepted = yield* provider.charge({ ...base, customer: { ...base.customer, address } })
+      const accepted = yield* provider.charge({ ...base, customer: { ...base.customer, address: Redacted.make(address) } })
       assert.deepInclude(sim.charges.get(accepted.providerRef)!.body, {
         address: "Rua E",
         street_number: "1040",
@@ -52,7 +52,7 @@ describe("EBANX findings", () => {
       assert.includeMembers([...(provider.requires?.(boleto) ?? [])], ["userAddress", "userPhone"])
       const refused = errorOf(yield* Effect.exit(provider.charge({ ...base, transactionId: "TXN-BOLETO-2" })))
       assert.deepInclude(refused, { reason: "BP-DR-24", retryable: false })
-      const noPhone = errorOf(yield* Effect.exit(provider.charge({ ...base, transactionId: "TXN-BOLETO-3", customer: { ...base.customer, address, phone: undefined } })))
+      const noPhone = errorOf(yield* Effect.exit(provider.charge({ ...base, transactionId: "TXN-BOLETO-3", customer: { ...base.customer, address: Redacted.make(address), phone: undefined } })))
       assert.deepInclude(noPhone, { reason: "BP-DR-31", retryable: false })
     }).pipe(Effect.provide(Live)))
 
@@ -115,7 +115,7 @@ describe("EBANX findings", () => {
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const base = defaultChargeRequest(provider, pix, "TXN-EMPTY-1")
-      const bare: ChargeRequest = { ...base, customer: { documentId: "52998224725" } }
+      const bare: ChargeRequest = { ...base, customer: { documentId: Redacted.make("52998224725") } }
       assert.deepInclude(errorOf(yield* Effect.exit(provider.charge(bare))), { reason: "BP-DR-13", retryable: false })
       const raw = JSON.parse(lastBody(sim, "/ws/direct").body) as { payment: Record<string, unknown> }
       for (const key of ["name", "email", "phone_number", "address", "zipcode", "customer_ip"]) assert.notProperty(raw.payment, key)

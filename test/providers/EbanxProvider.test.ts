@@ -41,7 +41,7 @@ describe("EBANX connector", () => {
       const boleto = findMethod("1002")!
       const base = defaultChargeRequest(provider, boleto, "TXN-WIRE-1")
       const address = { street: "Rua E", number: "1040", city: "Curitiba", state: "PR", postalCode: "82530000", country: "BR" }
-      const request = { ...base, amount: Money.decimal("250.05"), customer: { ...base.customer, address } }
+      const request = { ...base, amount: Money.decimal("250.05"), customer: { ...base.customer, address: Redacted.make(address) } }
       const accepted = yield* provider.charge(request)
       const upstream = sim.charges.get(accepted.providerRef)!
       assert.strictEqual(upstream.amountText, "250.05")
@@ -81,7 +81,7 @@ describe("EBANX connector", () => {
     Effect.gen(function*() {
       const { provider, sim } = yield* setup()
       const base = defaultChargeRequest(provider, pix, "TXN-ERR-1")
-      const badDocument = { ...base, customer: { ...base.customer, documentId: EbanxSimulator.invalidDocument } }
+      const badDocument = { ...base, customer: { ...base.customer, documentId: Redacted.make(EbanxSimulator.invalidDocument) } }
       const wrongKey = yield* make(optionsFor(sim.baseUrl, { integrationKey: Redacted.make("nope") }))
       for (const httpStatus of [200, 400]) {
         yield* sim.setErrorHttpStatus(httpStatus)

@@ -5,7 +5,7 @@
  * Through the plugin's public interface against its simulator.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { createHmac } from "node:crypto"
 import { WebhookSignatureValidator } from "mercadopago"
@@ -34,7 +34,7 @@ const address: BuyerAddress = {
 
 const boletoRequest = (provider: PaymentProvider, transactionId: string): ChargeRequest => {
   const base = defaultChargeRequest(provider, boleto, transactionId)
-  return { ...base, customer: { ...base.customer, address } }
+  return { ...base, customer: { ...base.customer, address: Redacted.make(address) } }
 }
 
 const refundOf = (transactionId: string, providerRef: string, n: number, amount: string) => ({

@@ -92,7 +92,7 @@ describe("MercadoPagoProvider", () => {
         ...base,
         customer: {
           ...base.customer,
-          address: { street: "Rua A", number: "1", district: "Centro", city: "São Paulo", state: "SP", postalCode: "01001-000", country: "BR" }
+          address: Redacted.make({ street: "Rua A", number: "1", district: "Centro", city: "São Paulo", state: "SP", postalCode: "01001-000", country: "BR" })
         }
       })
       assert.strictEqual(slip.paymentFormUrl, `${sim.baseUrl}/checkout/bolbradesco/${slip.providerRef}`)
@@ -170,14 +170,14 @@ describe("MercadoPagoProvider", () => {
         })
       const base = requestOn(provider, "TXN-ERR-1")
       assert.deepStrictEqual(
-        yield* exitOf({ ...base, customer: { ...base.customer, documentId: MercadoPagoSimulator.invalidDocument } }),
+        yield* exitOf({ ...base, customer: { ...base.customer, documentId: Redacted.make(MercadoPagoSimulator.invalidDocument) } }),
         ["2067", false]
       )
       assert.deepStrictEqual(
-        yield* exitOf({ ...requestOn(provider, "TXN-ERR-2"), customer: { ...base.customer, email: MercadoPagoSimulator.mixedUsersEmail } }),
+        yield* exitOf({ ...requestOn(provider, "TXN-ERR-2"), customer: { ...base.customer, email: Redacted.make(MercadoPagoSimulator.mixedUsersEmail) } }),
         ["invalid_users_involved", true]
       )
-      assert.deepStrictEqual(yield* exitOf({ ...requestOn(provider, "TXN-ERR-3"), customer: { name: "Ana" } }), ["payer_email_required", true])
+      assert.deepStrictEqual(yield* exitOf({ ...requestOn(provider, "TXN-ERR-3"), customer: { name: Redacted.make("Ana") } }), ["payer_email_required", true])
       const wrongToken = yield* MercadoPagoProvider.make({ ...options, accessToken: Redacted.make("TEST-nope") }).pipe(Effect.provide(Live))
       assert.deepStrictEqual(yield* exitOf(requestOn(provider, "TXN-ERR-4"), wrongToken), ["invalid_credentials", true])
       const unknown = errorOf(yield* Effect.exit(provider.status("99999999999", "TXN-NOPE")))

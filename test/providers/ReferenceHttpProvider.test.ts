@@ -129,7 +129,7 @@ describe("ReferenceHttpProvider", () => {
       const invalid = defaultChargeRequest(provider, pix, "TXN-DOC-1")
       const document = errorOf(yield* Effect.exit(provider.charge({
         ...invalid,
-        customer: { ...invalid.customer, documentId: UpstreamSimulator.invalidDocument }
+        customer: { ...invalid.customer, documentId: Redacted.make(UpstreamSimulator.invalidDocument) }
       })))
       assert.deepStrictEqual([document?.reason, document?.retryable], ["invalid_document", false])
 
