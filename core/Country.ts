@@ -2,7 +2,8 @@
  * ISO 3166-1 countries: ISO-2 or ISO-3 in (any case), ISO-3 inside the engine, ISO-2 where the
  * spec asks for it (catalog entries carry both).
  */
-import { Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { type ApiErrorOf, invalidRequest } from "./ApiError.ts"
 
 const table =
   "AD:AND AE:ARE AF:AFG AG:ATG AI:AIA AL:ALB AM:ARM AO:AGO AQ:ATA AR:ARG AS:ASM AT:AUT AU:AUS AW:ABW AX:ALA " +
@@ -42,6 +43,25 @@ export const toIso3 = (input: string): Option.Option<string> => {
 /** ISO-2 code of a country given as ISO-2 or ISO-3 in any case; none when it is neither. */
 export const toIso2 = (input: string): Option.Option<string> =>
   Option.flatMap(toIso3(input), (iso3) => Option.fromNullishOr(iso3ToIso2.get(iso3)))
+
+const expected = "an ISO-2 or ISO-3 country code"
+
+/** A country code as a request may carry it: ISO-2 or ISO-3, in any case. */
+export const CountryCode = Schema.String.check(Schema.makeFilter((s: string) => Option.isSome(toIso3(s)), { expected }))
+
+/**
+ * The ISO-3 code of a request's optional `country` (none given is `undefined`); a code that is
+ * no country is the one `invalid_request` every endpoint answers for it, naming the field.
+ */
+export const requestedCountry = (input: string | undefined): Effect.Effect<string | undefined, ApiErrorOf<"invalid_request">> => {
+  if (input === undefined) return Effect.succeed(undefined)
+  const iso3 = toIso3(input)
+  return Option.isSome(iso3) ? Effect.succeed(iso3.value) : Effect.fail(unknownCountry(input))
+}
+
+/** The error for a `country` that is no ISO-2 or ISO-3 code. */
+const unknownCountry = (input: string): ApiErrorOf<"invalid_request"> =>
+  invalidRequest(`Unknown country '${input}'`, [{ path: "country", message: `Expected ${expected}` }])
 
 /** Number of countries known, for tests. */
 export const size = iso2ToIso3.size

@@ -107,10 +107,7 @@ export class Checkout extends Context.Service<Checkout, {
         if (returnUrlProblem !== undefined) {
           return yield* invalidRequest(`returnUrl: ${returnUrlProblem}`, [{ path: "returnUrl", message: returnUrlProblem }])
         }
-        const country = input.country === undefined ? undefined : Country.toIso3(input.country)
-        if (country !== undefined && Option.isNone(country)) {
-          return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
-        }
+        const country = yield* Country.requestedCountry(input.country)
         const { conversion } = yield* payments.headline(input.amount, input.currency)
         const checked = checkCustomer(input.customer)
         const oneShot = input.paymentMethodId !== undefined
@@ -129,7 +126,7 @@ export class Checkout extends Context.Service<Checkout, {
           shopId: scope.shop.id,
           amount: input.amount,
           currency: conversion.from,
-          country: country === undefined ? null : country.value,
+          country: country ?? null,
           customerIp: null,
           returnUrl: input.returnUrl ?? null,
           merchantOrderId: input.merchantOrderId ?? null,

@@ -161,10 +161,9 @@ export class Deposits extends Context.Service<Deposits, {
             issues: required.map((path) => ({ path, message: "Missing key" }))
           })
         }
+        // Checked here, kept as the buyer wrote it (upper-cased) for the account's customer.
+        yield* Country.requestedCountry(input.country)
         const country = input.country === undefined ? null : input.country.trim().toUpperCase()
-        if (country !== null && Option.isNone(Country.toIso3(country))) {
-          return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
-        }
         const listed = enabled.map((m) => ({ depositMethodId: m.depositMethodId, name: m.name }))
         let method: DepositMethod
         if (input.depositMethodId !== undefined) {

@@ -38,11 +38,7 @@ export const checkInput = Effect.fnUntraced(function*(s: Pick<CreateServices, "c
   if (returnUrlProblem !== undefined) {
     return yield* invalidRequest(`returnUrl: ${returnUrlProblem}`, [{ path: "returnUrl", message: returnUrlProblem }])
   }
-  const country = input.country === undefined ? undefined : Country.toIso3(input.country)
-  if (country !== undefined && Option.isNone(country)) {
-    return yield* invalidRequest(`Unknown country '${input.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
-  }
-  const countryIso3 = country === undefined ? undefined : country.value
+  const countryIso3 = yield* Country.requestedCountry(input.country)
   const method = yield* s.checks.resolveMethod(scope, input, countryIso3)
   const buyer: BuyerData = {
     userName: input.userName ?? null,

@@ -9,7 +9,7 @@ import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { skipReasons } from "../routing/Skips.ts"
-import { PaymentRecordStatus } from "./PaymentState.ts"
+import { PaymentRecordStatus } from "./PaymentStatus.ts"
 
 const Decimal = Schema.BigDecimal
 const Instant = Schema.DateTimeUtc

@@ -24,17 +24,11 @@
  */
 import { Data, type DateTime, Result, Schema } from "effect"
 import type { Payment } from "./Payment.ts"
+import { PaymentRecordStatus } from "./PaymentStatus.ts"
 
-/** The statuses the API shows. */
-export const PaymentStatus = Schema.Literals(["pending", "completed", "failed", "refunded", "expired", "chargeback"])
-export type PaymentStatus = typeof PaymentStatus.Type
-
-/** The statuses a payment record can have: the API's and the write-ahead `initiated`. */
-export const PaymentRecordStatus = Schema.Literals(["initiated", ...PaymentStatus.literals])
-export type PaymentRecordStatus = typeof PaymentRecordStatus.Type
-
-/** A record still being routed is, to the merchant, a payment not yet final. */
-export const publicStatus = (status: PaymentRecordStatus): PaymentStatus => status === "initiated" ? "pending" : status
+// The statuses are their own file so that the payment record (which carries one) does not import
+// the machine that advances it.
+export { PaymentRecordStatus, PaymentStatus, publicStatus } from "./PaymentStatus.ts"
 
 export type PaymentEvent = "routed" | "confirmed" | "failed" | "expired" | "refunded_in_full" | "chargeback_opened"
 

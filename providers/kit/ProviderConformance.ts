@@ -47,59 +47,11 @@ import {
   type PaymentProvider,
   ProviderError
 } from "../../core/ports/PaymentProvider.ts"
-import { type RefundControls, refundChecks } from "./RefundConformance.ts"
+import type { ChargeRef, ConformanceHarness } from "./ConformanceHarness.ts"
+import { refundChecks } from "./RefundConformance.ts"
 
-export { notificationsDuring, type RefundControls, type SentNotification } from "./RefundConformance.ts"
-
-/** A charge the kit made, as the harness needs it to build a callback about it. */
-export interface ChargeRef {
-  readonly providerRef: string
-  readonly transactionId: string
-}
-
-/** What the kit needs to drive a provider and its upstream. */
-export interface ConformanceHarness {
-  /** The plugin under test, configured against the upstream. */
-  readonly provider: PaymentProvider
-  /** The same plugin and upstream, with credentials the upstream refuses. */
-  readonly providerWithInvalidCredentials: PaymentProvider
-  /** A rail the provider supports (`provider.supports(method)` must hold). */
-  readonly method: PaymentMethodDef
-  /**
-   * A charge request the upstream accepts, for a fresh transaction id (see
-   * {@link defaultChargeRequest}); a sandbox with magic amounts or documents puts them here.
-   */
-  readonly chargeRequest: (transactionId: string) => ChargeRequest
-  /** Pays the charge upstream (simulator call, sandbox "pay" button, ...). */
-  readonly completeUpstream: (providerRef: string) => Effect.Effect<void>
-  /** Fails the charge upstream. */
-  readonly failUpstream: (providerRef: string, reason: string) => Effect.Effect<void>
-  /** Puts the charge upstream in a status the plugin has never seen. */
-  readonly unknownUpstream: (providerRef: string) => Effect.Effect<void>
-  /** Arranges for the upstream to decline this charge; may rewrite it (magic amount, test card). */
-  readonly arrangeDecline: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
-  /** Arranges for the upstream to be unavailable (5xx, unreachable) for this charge. */
-  readonly arrangeUnavailable: (request: ChargeRequest) => Effect.Effect<ChargeRequest>
-  /** How many charges the upstream holds for this transaction id. */
-  readonly upstreamCharges: (transactionId: string) => Effect.Effect<number>
-  /**
-   * The raw body of the upstream's callback about the charge, after the kit moved it upstream to
-   * `status` (`unknown` = a status the plugin has never seen); a notification that carries no
-   * status ignores it.
-   */
-  readonly callbackBody: (charge: ChargeRef, status: "completed" | "failed" | "unknown") => string
-  /**
-   * The (lowercase) headers the upstream sends with `rawBody`, signed as it signs them: at the
-   * current time unless `timestampSeconds` is given, with another secret when `wrongSecret` is
-   * true. A `notify-then-query` upstream signs nothing: its content headers only.
-   */
-  readonly signCallback: (
-    rawBody: string,
-    options?: { readonly timestampSeconds?: number; readonly wrongSecret?: boolean }
-  ) => Effect.Effect<Readonly<Record<string, string>>>
-  /** Holds and settles refunds upstream (the refund notification check); see `RefundConformance.ts`. */
-  readonly refunds?: RefundControls | undefined
-}
+export type { ChargeRef, ConformanceHarness, RefundControls, SentNotification } from "./ConformanceHarness.ts"
+export { notificationsDuring } from "./RefundConformance.ts"
 
 /** A plain charge request on `method` in its first currency at its minimum amount (at least 10). */
 export const defaultChargeRequest = (

@@ -14,26 +14,7 @@ import { assert } from "@effect/vitest"
 import { BigDecimal, Effect, Exit, type Scope } from "effect"
 import { Money } from "../../core/ports/index.ts"
 import type { ChargeRequest, ChargeUpdate, RefundRequest } from "../../core/ports/PaymentProvider.ts"
-import type { ChargeRef, ConformanceHarness } from "./ProviderConformance.ts"
-
-/** A notification as the upstream sent it (a simulator's `callbacksSent` records them). */
-export interface SentNotification {
-  /** The URL it was sent to: its query string is passed to `verifyCallback` (signed by some). */
-  readonly url: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string
-}
-
-/** How the kit holds and settles refunds upstream. */
-export interface RefundControls {
-  /** From now on, new refunds stay pending upstream. */
-  readonly holdRefunds: Effect.Effect<void>
-  /**
-   * Settles a pending refund upstream by the provider's id of it, and answers the notifications
-   * the upstream sent about that (see {@link notificationsDuring}).
-   */
-  readonly settleRefund: (refundRef: string) => Effect.Effect<ReadonlyArray<SentNotification>>
-}
+import type { ChargeRef, ConformanceHarness, RefundControls, SentNotification } from "./ConformanceHarness.ts"
 
 /** The notifications a simulator sent (recorded in `sent`, delivered or dropped) while `effect` ran. */
 export const notificationsDuring = (

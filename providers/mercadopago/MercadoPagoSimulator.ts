@@ -49,39 +49,24 @@ import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
 import { Money } from "../../core/ports/index.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { rails } from "./Rails.ts"
-import { boletoAddressFields, invalidDocument, mixedUsersEmail, modeAnswers, type PaymentView, refusalOf, viewOf } from "./SimulatorPayments.ts"
+import {
+  boletoAddressFields,
+  invalidDocument,
+  mixedUsersEmail,
+  type Mode,
+  modeAnswers,
+  type PaymentView,
+  refusalOf,
+  type SimulatedPayment,
+  viewOf
+} from "./SimulatorPayments.ts"
 import { createRefund, decideRefund, errorAnswer as error, type SimulatedRefund, viewRefund } from "./SimulatorRefunds.ts"
 import { makeReleaseReports, type ReleaseReports } from "./SimulatorReport.ts"
 import * as Wire from "./Wire.ts"
 
-export type { PaymentView, RecordedRequest, SentCallback, SimulatedRefund }
-
-export type Mode = "ok" | "unavailable" | "slow" | "decline" | "conflict" | "locked" | "failed_dependency" | "echo"
+export type { Mode, PaymentView, RecordedRequest, SentCallback, SimulatedPayment, SimulatedRefund }
 
 export { invalidDocument, mixedUsersEmail }
-
-export interface SimulatedPayment {
-  readonly id: string
-  /** `external_reference`, "" when none was sent. */
-  readonly reference: string
-  /** Decimal text. */
-  readonly amount: string
-  readonly currency: string
-  readonly body: Wire.PaymentBody
-  /** The request body exactly as received. */
-  readonly rawBody: string
-  readonly idempotencyKey: string
-  readonly notificationUrl: string | undefined
-  status: string
-  statusDetail: string
-  /** Sum of the refunds not rejected, decimal text. */
-  refunded: string
-  readonly refunds: Array<SimulatedRefund>
-  /** When the payment became `approved` (epoch ms), for the release report. */
-  approvedAt?: number | undefined
-  /** When it was charged back (epoch ms). */
-  chargedBackAt?: number | undefined
-}
 
 export interface MercadoPagoSimulator {
   readonly baseUrl: string

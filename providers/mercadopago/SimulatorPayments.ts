@@ -5,10 +5,36 @@
  */
 import { Money } from "../../core/ports/index.ts"
 import type { Answer } from "../kit/SimulatorServer.ts"
-import type { Mode, SimulatedPayment } from "./MercadoPagoSimulator.ts"
 import { boletoPaymentMethodId, rails } from "./Rails.ts"
-import { approvedSum, errorAnswer as error, viewRefund } from "./SimulatorRefunds.ts"
+import { approvedSum, errorAnswer as error, type SimulatedRefund, viewRefund } from "./SimulatorRefunds.ts"
 import type * as Wire from "./Wire.ts"
+
+/** How the simulator answers every call (see `MercadoPagoSimulator.ts`). */
+export type Mode = "ok" | "unavailable" | "slow" | "decline" | "conflict" | "locked" | "failed_dependency" | "echo"
+
+/** A payment the simulator holds. */
+export interface SimulatedPayment {
+  readonly id: string
+  /** `external_reference`, "" when none was sent. */
+  readonly reference: string
+  /** Decimal text. */
+  readonly amount: string
+  readonly currency: string
+  readonly body: Wire.PaymentBody
+  /** The request body exactly as received. */
+  readonly rawBody: string
+  readonly idempotencyKey: string
+  readonly notificationUrl: string | undefined
+  status: string
+  statusDetail: string
+  /** Sum of the refunds not rejected, decimal text. */
+  refunded: string
+  readonly refunds: Array<SimulatedRefund>
+  /** When the payment became `approved` (epoch ms), for the release report. */
+  approvedAt?: number | undefined
+  /** When it was charged back (epoch ms). */
+  chargedBackAt?: number | undefined
+}
 
 /** The buyer document the simulator refuses (cause `2067`). */
 export const invalidDocument = "00000000000"

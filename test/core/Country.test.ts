@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import * as Country from "../../core/Country.ts"
 
 describe("Country", () => {
@@ -20,5 +20,30 @@ describe("Country", () => {
 
   it("covers the whole ISO 3166-1 list, one to one", () => {
     assert.strictEqual(Country.size, 249)
+  })
+})
+
+describe("requestedCountry", () => {
+  it.effect("reads a request's country as ISO-3, none given as undefined", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(yield* Country.requestedCountry(" br "), "BRA")
+      assert.strictEqual(yield* Country.requestedCountry(undefined), undefined)
+    }))
+
+  it.effect("refuses a code that is no country with the invalid_request every endpoint answers", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Country.requestedCountry("Narnia"))
+      assert.strictEqual(error.code, "invalid_request")
+      assert.strictEqual(error.message, "Unknown country 'Narnia'")
+      assert.deepStrictEqual(error.details, {
+        issues: [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }],
+        missingFields: []
+      })
+    }))
+
+  it("has a Schema that accepts the same codes", () => {
+    const isCode = Schema.is(Country.CountryCode)
+    assert.isTrue(isCode("mx") && isCode("COL"))
+    assert.isFalse(isCode("ZZ") || isCode("BRAZIL"))
   })
 })

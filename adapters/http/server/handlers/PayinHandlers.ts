@@ -81,10 +81,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
     const list = (query: ListQuery) =>
       Effect.flatMap(CurrentPrincipal, (principal) => scopes.within(principal, { shopId: query.shopId }, (scope) => listOn(scope, query)))
     const listOn = Effect.fnUntraced(function*(scope: ShopScope, query: ListQuery) {
-      const country = query.country === undefined ? undefined : Country.toIso3(query.country)
-      if (country !== undefined && Option.isNone(country)) {
-        return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
-      }
+      const country = yield* Country.requestedCountry(query.country)
       const range = yield* rangeFilter(query)
       if (query.startingAfter !== undefined && query.offset !== undefined) {
         return yield* invalidRequest("offset cannot be combined with startingAfter", [{ path: "offset", message: "Page with startingAfter alone" }])
@@ -98,7 +95,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       const { rows, total } = yield* payments.list(scope, {
         status: query.status,
         paymentMethodId: query.paymentMethodId,
-        country: country === undefined ? undefined : country.value,
+        country,
         merchantOrderId: query.merchantOrderId,
         id: query.transactionId,
         userEmail: query.userEmail,
@@ -149,11 +146,9 @@ export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =
     return handlers.handle("paymentMethods", ({ query }) =>
       documented("catalog.paymentMethods", Effect.gen(function*() {
         const scope = yield* scopes.resolve(yield* CurrentPrincipal)
-        const country = query.country === undefined ? undefined : Country.toIso2(query.country)
-        if (country !== undefined && Option.isNone(country)) {
-          return yield* invalidRequest(`Unknown country '${query.country}'`, [{ path: "country", message: "Expected an ISO-2 or ISO-3 country code" }])
-        }
-        const iso2 = country === undefined ? undefined : country.value
+        const iso3 = yield* Country.requestedCountry(query.country)
+        // A known ISO-3 code always has its ISO-2 (the table is one to one).
+        const iso2 = iso3 === undefined ? undefined : Option.getOrThrow(Country.toIso2(iso3))
         const { entries, totalAvailable } = yield* catalog.listing(scope.environment, scope.shop.id, {
           country: iso2,
           channel: query.channel,
