@@ -9,32 +9,7 @@ import { escapeHtml } from "../server/pages/Html.ts"
 import type { OpenSession } from "./Sessions.ts"
 import { dictionary, type Language, languageNames } from "./Text.ts"
 
-const words = dictionary({
-  en: {
-    console: "Console", sandbox: "Sandbox", production: "Production", sandboxNote: "Sandbox: test data, no real money",
-    productionNote: "Production: real money", switchTo: "Switch to", signOut: "Sign out", operator: "Operator",
-    skip: "Skip to content", language: "Language", apply: "Apply", navigation: "Sections",
-    payments: "Payments", balances: "Balances", payouts: "Payouts", settlements: "Settlements", webhooks: "Webhooks",
-    developers: "Developers", merchants: "Merchants", connectors: "Connectors", routing: "Routing", queues: "Queues",
-    fxRates: "FX rates", reconciliation: "Reconciliation"
-  },
-  pt: {
-    console: "Console", sandbox: "Sandbox", production: "Produção", sandboxNote: "Sandbox: dados de teste, sem dinheiro real",
-    productionNote: "Produção: dinheiro real", switchTo: "Mudar para", signOut: "Sair", operator: "Operador",
-    skip: "Ir para o conteúdo", language: "Idioma", apply: "Aplicar", navigation: "Seções",
-    payments: "Pagamentos", balances: "Saldos", payouts: "Pagamentos enviados", settlements: "Liquidações", webhooks: "Webhooks",
-    developers: "Desenvolvedores", merchants: "Comerciantes", connectors: "Conectores", routing: "Roteamento", queues: "Filas",
-    fxRates: "Câmbio", reconciliation: "Conciliação"
-  },
-  es: {
-    console: "Consola", sandbox: "Sandbox", production: "Producción", sandboxNote: "Sandbox: datos de prueba, sin dinero real",
-    productionNote: "Producción: dinero real", switchTo: "Cambiar a", signOut: "Cerrar sesión", operator: "Operador",
-    skip: "Ir al contenido", language: "Idioma", apply: "Aplicar", navigation: "Secciones",
-    payments: "Pagos", balances: "Saldos", payouts: "Dispersiones", settlements: "Liquidaciones", webhooks: "Webhooks",
-    developers: "Desarrolladores", merchants: "Comercios", connectors: "Conectores", routing: "Enrutamiento", queues: "Colas",
-    fxRates: "Tipos de cambio", reconciliation: "Conciliación"
-  }
-})
+const words = dictionary((catalog) => catalog.console.shell.layout)
 
 export type Section =
   | "payments" | "balances" | "payouts" | "settlements" | "webhooks" | "developers"

@@ -22,20 +22,7 @@ export const sessionCookie = "console_session"
 /** The session cookie, emptied and expired. */
 export const clearedCookie = `${sessionCookie}=; Path=/console; HttpOnly; Secure; SameSite=Strict; Max-Age=0`
 
-const words = dictionary({
-  en: {
-    forbidden: "This form did not come from the console", forbiddenBody: "Nothing was done. Open the page again and repeat the action.",
-    notFound: "No such page", notFoundBody: "This page does not exist for this sign-in."
-  },
-  pt: {
-    forbidden: "Este formulário não veio do console", forbiddenBody: "Nada foi feito. Abra a página de novo e repita a ação.",
-    notFound: "Página inexistente", notFoundBody: "Esta página não existe para este acesso."
-  },
-  es: {
-    forbidden: "Este formulario no vino de la consola", forbiddenBody: "No se hizo nada. Abra la página otra vez y repita la acción.",
-    notFound: "No existe la página", notFoundBody: "Esta página no existe para este acceso."
-  }
-})
+const words = dictionary((catalog) => catalog.console.shell.page)
 
 /** What a page handler works with. */
 export interface Console {

@@ -15,32 +15,7 @@ import { readForm, redirect, sameOrigin, sessionCookie } from "./Page.ts"
 import { operatorSessionSeconds, rotatedKeysPath, type SessionCredential, type Sessions } from "./Sessions.ts"
 import { dictionary, type Language, languageCookie, languageOf } from "./Text.ts"
 
-const words = dictionary({
-  en: {
-    title: "Sign in", merchant: "Merchant", merchantHint: "Use a key pair of the environment you want to see: pk_test_/sk_test_ for sandbox, pk_live_/sk_live_ for production. The keys are exchanged for a session and not kept.",
-    publishableKey: "Publishable key", secretKey: "Secret key", signIn: "Sign in", operator: "Operator", adminToken: "Admin token",
-    operatorHint: "The host's ADMIN_TOKEN.", rejected: "These keys were not accepted", rejectedAdmin: "This admin token was not accepted",
-    switching: "Sign in with a key pair of the environment you are switching to.", sandbox: "sandbox", production: "production",
-    foreign: "This form did not come from the console; nothing was done.",
-    needsHttps: "The console needs HTTPS (PUBLIC_URL https://…) or a loopback address: browsers keep its Secure session cookie only there."
-  },
-  pt: {
-    title: "Entrar", merchant: "Comerciante", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
-    publishableKey: "Chave publicável", secretKey: "Chave secreta", signIn: "Entrar", operator: "Operador", adminToken: "Token de administração",
-    operatorHint: "O ADMIN_TOKEN do servidor.", rejected: "Estas chaves não foram aceitas", rejectedAdmin: "Este token de administração não foi aceito",
-    switching: "Entre com um par de chaves do ambiente para o qual está mudando.", sandbox: "sandbox", production: "produção",
-    foreign: "Este formulário não veio do console; nada foi feito.",
-    needsHttps: "O console precisa de HTTPS (PUBLIC_URL https://…) ou de um endereço local: os navegadores só guardam o cookie seguro da sessão assim."
-  },
-  es: {
-    title: "Iniciar sesión", merchant: "Comercio", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
-    publishableKey: "Llave publicable", secretKey: "Llave secreta", signIn: "Iniciar sesión", operator: "Operador", adminToken: "Token de administración",
-    operatorHint: "El ADMIN_TOKEN del servidor.", rejected: "Estas llaves no fueron aceptadas", rejectedAdmin: "Este token de administración no fue aceptado",
-    switching: "Inicie sesión con un par de llaves del ambiente al que cambia.", sandbox: "sandbox", production: "producción",
-    foreign: "Este formulario no vino de la consola; no se hizo nada.",
-    needsHttps: "La consola necesita HTTPS (PUBLIC_URL https://…) o una dirección local: los navegadores solo guardan así la cookie segura de la sesión."
-  }
-})
+const words = dictionary((catalog) => catalog.console.shell.signIn)
 
 /** Only a console path of this host: never another host (`//evil`), never a scheme. */
 const safeNext = (next: string | null): string | undefined =>

@@ -1,10 +1,11 @@
 /**
- * The console in English, Portuguese and Spanish. Each page module keeps its own words in a
- * `dictionary`: Portuguese and Spanish must have every key English has (the compiler checks). The
- * language is the one chosen in the footer (a cookie), else the browser's (`Accept-Language`),
- * else English.
+ * The console in English, Portuguese and Spanish. Each page module picks its words from the
+ * language catalogs (`adapters/http/i18n`) with `dictionary`: Portuguese and Spanish must have every
+ * key English has (the compiler checks). The language is the one chosen in the footer (a cookie),
+ * else the browser's (`Accept-Language`), else English.
  */
 import type { HttpServerRequest } from "effect/http"
+import { type Catalog, catalogs } from "../i18n/Catalogs.ts"
 import { type Language, languageFor } from "../server/pages/PageText.ts"
 
 export type { Language }
@@ -12,12 +13,9 @@ export type { Language }
 export const languageCookie = "console_lang"
 export const languageNames: Readonly<Record<Language, string>> = { en: "English", pt: "Português", es: "Español" }
 
-export const dictionary = <const E extends Record<string, string>>(words: {
-  readonly en: E
-  readonly pt: { readonly [K in keyof E]: string }
-  readonly es: { readonly [K in keyof E]: string }
-}) =>
-(language: Language): { readonly [K in keyof E]: string } => words[language]
+/** A page module's words in a language: `pick` chooses the module's entry of a catalog. */
+export const dictionary = <W extends Readonly<Record<string, string>>>(pick: (catalog: Catalog) => W) =>
+(language: Language): Readonly<W> => pick(catalogs[language])
 
 export const languageOf = (request: HttpServerRequest.HttpServerRequest): Language => {
   const chosen = request.cookies[languageCookie]

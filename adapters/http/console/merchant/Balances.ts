@@ -11,66 +11,10 @@ import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, money, notice, problem, table } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    title: "Balances", payin: "Pay-in balance", payout: "Payout balance", currency: "Currency", available: "Available", pending: "Pending",
-    frozen: "Frozen", reserve: "Reserve", owed: "Owed", reserved: "Reserved", localNote: "Local currencies show frozen and reserve together, under Reserve.",
-    transferable: "Transferable from pay-in", chart: "Available balance, last 30 days", day: "Day", movements: "Recent movements",
-    when: "When", type: "Type", reference: "Reference", amount: "Amount", books: "Books", noMovements: "No movements yet.",
-    noPayout: "No payout balance yet.", swap: "Swap a local currency to USD", swapped: "Swap done: the USD is in your available balance.",
-    warnings: "Warnings", net: "Net balance", unavailable: "The balance could not be read.", fund: "Fund the payout balance",
-    movement: "Movement", availableChange: "Available", elsewhere: "Pending, frozen, reserve"
-  },
-  pt: {
-    title: "Saldos", payin: "Saldo de recebimentos", payout: "Saldo de pagamentos", currency: "Moeda", available: "Disponível", pending: "Pendente",
-    frozen: "Congelado", reserve: "Reserva", owed: "Devido", reserved: "Reservado", localNote: "Moedas locais mostram congelado e reserva juntos, em Reserva.",
-    transferable: "Transferível dos recebimentos", chart: "Saldo disponível, últimos 30 dias", day: "Dia", movements: "Movimentos recentes",
-    when: "Quando", type: "Tipo", reference: "Referência", amount: "Valor", books: "Contas", noMovements: "Nenhum movimento ainda.",
-    noPayout: "Nenhum saldo de pagamentos ainda.", swap: "Trocar uma moeda local por USD", swapped: "Troca feita: os USD estão no seu saldo disponível.",
-    warnings: "Avisos", net: "Saldo líquido", unavailable: "Não foi possível ler o saldo.", fund: "Abastecer o saldo de pagamentos",
-    movement: "Movimento", availableChange: "Disponível", elsewhere: "Pendente, congelado, reserva"
-  },
-  es: {
-    title: "Saldos", payin: "Saldo de cobros", payout: "Saldo de dispersiones", currency: "Moneda", available: "Disponible", pending: "Pendiente",
-    frozen: "Congelado", reserve: "Reserva", owed: "Adeudado", reserved: "Reservado", localNote: "Las monedas locales muestran congelado y reserva juntos, en Reserva.",
-    transferable: "Transferible desde cobros", chart: "Saldo disponible, últimos 30 días", day: "Día", movements: "Movimientos recientes",
-    when: "Cuándo", type: "Tipo", reference: "Referencia", amount: "Monto", books: "Cuentas", noMovements: "Aún no hay movimientos.",
-    noPayout: "Aún no hay saldo de dispersiones.", swap: "Cambiar una moneda local a USD", swapped: "Cambio hecho: los USD están en su saldo disponible.",
-    warnings: "Avisos", net: "Saldo neto", unavailable: "No se pudo leer el saldo.", fund: "Fondear el saldo de dispersiones",
-    movement: "Movimiento", availableChange: "Disponible", elsewhere: "Pendiente, congelado, reserva"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.balances)
 
 /** Journal entry kinds in words a merchant reads; a kind not listed is shown with its dots as spaces. */
-const kindWords = dictionary({
-  en: {
-    "payment.completed": "Payment received", "payment.settled": "Payment settled", "payment.failed": "Payment failed",
-    "reserve.released": "Reserve released", "claim.opened": "Refund requested", "claim.resolved": "Refund completed",
-    "claim.rejected": "Refund rejected", "refund.completed": "Refund completed", "refund.failed": "Refund failed",
-    "chargeback.opened": "Chargeback opened", "chargeback.won": "Chargeback won", "chargeback.lost": "Chargeback lost",
-    "balance.swap": "Currency swap", "balance.fund_sandbox": "Sandbox funding", "withdrawal.requested": "Withdrawal requested",
-    "withdrawal.completed": "Withdrawal completed", "withdrawal.failed": "Withdrawal failed (returned)", "payout.transfer": "Transfer to payout balance",
-    "settlement.closed": "Settlement batch closed", "settlement.failed": "Settlement payout failed (returned)", "deposit.credited": "Deposit credited"
-  },
-  pt: {
-    "payment.completed": "Pagamento recebido", "payment.settled": "Pagamento liquidado", "payment.failed": "Pagamento falhou",
-    "reserve.released": "Reserva liberada", "claim.opened": "Reembolso solicitado", "claim.resolved": "Reembolso concluído",
-    "claim.rejected": "Reembolso rejeitado", "refund.completed": "Reembolso concluído", "refund.failed": "Reembolso falhou",
-    "chargeback.opened": "Chargeback aberto", "chargeback.won": "Chargeback ganho", "chargeback.lost": "Chargeback perdido",
-    "balance.swap": "Troca de moeda", "balance.fund_sandbox": "Fundos de sandbox", "withdrawal.requested": "Saque solicitado",
-    "withdrawal.completed": "Saque concluído", "withdrawal.failed": "Saque falhou (devolvido)", "payout.transfer": "Transferência ao saldo de pagamentos",
-    "settlement.closed": "Lote de liquidação fechado", "settlement.failed": "Pagamento da liquidação falhou (devolvido)", "deposit.credited": "Depósito creditado"
-  },
-  es: {
-    "payment.completed": "Pago recibido", "payment.settled": "Pago liquidado", "payment.failed": "Pago fallido",
-    "reserve.released": "Reserva liberada", "claim.opened": "Reembolso solicitado", "claim.resolved": "Reembolso completado",
-    "claim.rejected": "Reembolso rechazado", "refund.completed": "Reembolso completado", "refund.failed": "Reembolso fallido",
-    "chargeback.opened": "Contracargo abierto", "chargeback.won": "Contracargo ganado", "chargeback.lost": "Contracargo perdido",
-    "balance.swap": "Cambio de moneda", "balance.fund_sandbox": "Fondos de sandbox", "withdrawal.requested": "Retiro solicitado",
-    "withdrawal.completed": "Retiro completado", "withdrawal.failed": "Retiro fallido (devuelto)", "payout.transfer": "Transferencia al saldo de dispersiones",
-    "settlement.closed": "Lote de liquidación cerrado", "settlement.failed": "Pago de la liquidación fallido (devuelto)", "deposit.credited": "Depósito acreditado"
-  }
-})
+const kindWords = dictionary((catalog) => catalog.console.merchant.balanceKinds)
 
 const kindLabel = (kind: string, language: Parameters<typeof kindWords>[0]): string => {
   const known = (kindWords(language) as Readonly<Record<string, string>>)[kind]

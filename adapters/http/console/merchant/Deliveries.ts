@@ -10,29 +10,7 @@ import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, link, notice, problem, status, table } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    delivery: "Delivery", event: "Event", status: "Status", attempts: "Attempts", created: "Created", next: "Next attempt", succeeded: "Succeeded",
-    request: "Request", response: "Response", url: "URL", headers: "Headers", header: "Header", value: "Value", body: "Body",
-    statusCode: "Status code", error: "Error", excerpt: "Body (first 1024 characters)", noAnswer: "Not attempted yet.", empty: "(empty)",
-    replay: "Replay", replayHint: "Queues this delivery again now, with the same body. One replay per click.", replayButton: "Replay this delivery",
-    replayed: "The delivery was queued again; refresh to see its new outcome.", back: "Back to the endpoint", payment: "Payment"
-  },
-  pt: {
-    delivery: "Entrega", event: "Evento", status: "Status", attempts: "Tentativas", created: "Criada", next: "Próxima tentativa", succeeded: "Entregue",
-    request: "Requisição", response: "Resposta", url: "URL", headers: "Cabeçalhos", header: "Cabeçalho", value: "Valor", body: "Corpo",
-    statusCode: "Código de status", error: "Erro", excerpt: "Corpo (primeiros 1024 caracteres)", noAnswer: "Ainda não tentada.", empty: "(vazio)",
-    replay: "Reenviar", replayHint: "Enfileira esta entrega de novo agora, com o mesmo corpo. Um reenvio por clique.", replayButton: "Reenviar esta entrega",
-    replayed: "A entrega foi enfileirada de novo; atualize para ver o novo resultado.", back: "Voltar ao endpoint", payment: "Pagamento"
-  },
-  es: {
-    delivery: "Entrega", event: "Evento", status: "Estado", attempts: "Intentos", created: "Creada", next: "Próximo intento", succeeded: "Entregada",
-    request: "Solicitud", response: "Respuesta", url: "URL", headers: "Encabezados", header: "Encabezado", value: "Valor", body: "Cuerpo",
-    statusCode: "Código de estado", error: "Error", excerpt: "Cuerpo (primeros 1024 caracteres)", noAnswer: "Aún no se intentó.", empty: "(vacío)",
-    replay: "Reenviar", replayHint: "Encola esta entrega otra vez ahora, con el mismo cuerpo. Un reenvío por clic.", replayButton: "Reenviar esta entrega",
-    replayed: "La entrega se encoló otra vez; actualice para ver su nuevo resultado.", back: "Volver al endpoint", payment: "Pago"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.deliveries)
 
 /** A JSON text indented for reading; anything else as it is. */
 const pretty = (text: string) => {

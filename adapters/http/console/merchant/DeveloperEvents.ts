@@ -6,20 +6,7 @@ import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { field, link, problem, table } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    title: "Events", type: "Type", any: "Every type", filter: "Filter", id: "Event", created: "Created", related: "About", json: "JSON",
-    show: "Show", none: "No events match.", newer: "Newer", older: "Older", page: "Pages", back: "Developers"
-  },
-  pt: {
-    title: "Eventos", type: "Tipo", any: "Todos os tipos", filter: "Filtrar", id: "Evento", created: "Criado", related: "Sobre", json: "JSON",
-    show: "Mostrar", none: "Nenhum evento encontrado.", newer: "Mais novos", older: "Mais antigos", page: "Páginas", back: "Desenvolvedores"
-  },
-  es: {
-    title: "Eventos", type: "Tipo", any: "Todos los tipos", filter: "Filtrar", id: "Evento", created: "Creado", related: "Sobre", json: "JSON",
-    show: "Mostrar", none: "Ningún evento coincide.", newer: "Más nuevos", older: "Más antiguos", page: "Páginas", back: "Desarrolladores"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.developerEvents)
 
 const pageSize = 20
 

@@ -16,41 +16,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, notice, problem, status, table } from "../View.ts"
 import { formErrors } from "./Webhooks.ts"
 
-const words = dictionary({
-  en: {
-    title: "Developers", keys: "API keys", publishable: "Publishable key", secret: "Secret key", version: "Version", created: "Issued",
-    rotate: "Rotate keys", rotateHint: "Revokes this environment's key pair and every token minted from it, and issues a new pair. Every integration using the old keys stops working at once, and you will have to sign in again with the new keys.",
-    rotateButton: "Rotate this environment's keys", rotatedTitle: "Keys rotated", newKeys: "Your new keys",
-    rotatedOnce: "Copy the secret key now: it is shown only once. The old keys no longer work, and this console session has ended.",
-    signInAgain: "Sign in with the new keys", requests: "Recent requests", method: "Method", path: "Path", statusCode: "Status", requestId: "Request id",
-    time: "Time", duration: "ms", noRequests: "No API requests yet.", requestsHint: "The last 100 API requests of this shop in this environment, as this server replica saw them.",
-    events: "Events", eventsLink: "Browse the events", clock: "Sandbox test clock", now: "Shop time now", offset: "Ahead of real time",
-    advance: "Advance", seconds: "How far", advanceButton: "Advance the clock", advanced: "The sandbox clock moved forward; everything due ran.",
-    hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back."
-  },
-  pt: {
-    title: "Desenvolvedores", keys: "Chaves de API", publishable: "Chave publicável", secret: "Chave secreta", version: "Versão", created: "Emitida",
-    rotate: "Trocar as chaves", rotateHint: "Revoga o par de chaves deste ambiente e todo token emitido com ele, e emite um novo par. Toda integração com as chaves antigas para na hora, e você terá que entrar de novo com as novas chaves.",
-    rotateButton: "Trocar as chaves deste ambiente", rotatedTitle: "Chaves trocadas", newKeys: "Suas novas chaves",
-    rotatedOnce: "Copie a chave secreta agora: ela é mostrada uma única vez. As chaves antigas não funcionam mais, e esta sessão do console terminou.",
-    signInAgain: "Entrar com as novas chaves", requests: "Requisições recentes", method: "Método", path: "Caminho", statusCode: "Status", requestId: "Id da requisição",
-    time: "Hora", duration: "ms", noRequests: "Nenhuma requisição à API ainda.", requestsHint: "As últimas 100 requisições à API desta loja neste ambiente, como esta réplica do servidor as viu.",
-    events: "Eventos", eventsLink: "Ver os eventos", clock: "Relógio de teste do sandbox", now: "Hora da loja agora", offset: "Adiantado em relação ao tempo real",
-    advance: "Avançar", seconds: "Quanto", advanceButton: "Avançar o relógio", advanced: "O relógio do sandbox avançou; tudo o que venceu foi executado.",
-    hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta."
-  },
-  es: {
-    title: "Desarrolladores", keys: "Llaves de API", publishable: "Llave publicable", secret: "Llave secreta", version: "Versión", created: "Emitida",
-    rotate: "Rotar las llaves", rotateHint: "Revoca el par de llaves de este ambiente y todo token emitido con él, y emite un par nuevo. Toda integración con las llaves anteriores deja de funcionar al instante, y tendrá que iniciar sesión otra vez con las nuevas.",
-    rotateButton: "Rotar las llaves de este ambiente", rotatedTitle: "Llaves rotadas", newKeys: "Sus llaves nuevas",
-    rotatedOnce: "Copie la llave secreta ahora: se muestra una sola vez. Las llaves anteriores ya no funcionan y esta sesión de la consola terminó.",
-    signInAgain: "Iniciar sesión con las llaves nuevas", requests: "Solicitudes recientes", method: "Método", path: "Ruta", statusCode: "Estado", requestId: "Id de solicitud",
-    time: "Hora", duration: "ms", noRequests: "Aún no hay solicitudes a la API.", requestsHint: "Las últimas 100 solicitudes a la API de esta tienda en este ambiente, como las vio esta réplica del servidor.",
-    events: "Eventos", eventsLink: "Ver los eventos", clock: "Reloj de prueba del sandbox", now: "Hora de la tienda ahora", offset: "Adelantado respecto del tiempo real",
-    advance: "Avanzar", seconds: "Cuánto", advanceButton: "Avanzar el reloj", advanced: "El reloj del sandbox avanzó; se ejecutó todo lo vencido.",
-    hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede."
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.developers)
 
 const developersPage = (c: Console, options: { readonly top?: string; readonly clockErrors?: ReadonlyMap<string, string>; readonly status?: number } = {}) =>
   Effect.gen(function*() {

@@ -12,44 +12,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, money, notice, problem, status, table } from "../View.ts"
 import { refundForm, type RefundState } from "./RefundForm.ts"
 
-const words = dictionary({
-  en: {
-    payment: "Payment", back: "All payments", summary: "Summary", status: "Status", amountUsd: "Amount (USD)", amountLocal: "Buyer paid",
-    method: "Method", country: "Country", order: "Order id", fees: "Fees (USD)", refundable: "Refundable", created: "Created",
-    updated: "Updated", completed: "Completed", expires: "Expires", failure: "Failure reason", provider: "Provider",
-    timeline: "Life cycle", attempt: "Provider attempt", latency: "latency", rule: "rule", strategy: "strategy", circuit: "circuit",
-    score: "score", noRule: "default order", event: "Event", delivery: "Webhook delivery", attempts: "attempts", answered: "answered",
-    ledgerEntry: "Ledger entry", claim: "Claim", refund: "Refund", claims: "Refunds and claims", noClaims: "No refunds or claims.",
-    ledger: "Ledger entries", noLedger: "No ledger entries yet.", kind: "Kind", amount: "Amount", reason: "Reason", when: "When",
-    entry: "Entry", type: "Type", reference: "Reference", postings: "Postings", notFound: "No such payment",
-    refunded: "Refund requested. It is pending until the provider confirms it.", refundSucceeded: "Refund completed: the provider confirmed it.",
-    refundFailed: "The refund failed: the provider did not make it, and nothing was taken.", buyer: "Buyer", buyerEmail: "Buyer email", noDeliveries: "no webhook deliveries", tried: "tried"
-  },
-  pt: {
-    payment: "Pagamento", back: "Todos os pagamentos", summary: "Resumo", status: "Status", amountUsd: "Valor (USD)", amountLocal: "Comprador pagou",
-    method: "Método", country: "País", order: "Pedido", fees: "Tarifas (USD)", refundable: "Reembolsável", created: "Criado",
-    updated: "Atualizado", completed: "Concluído", expires: "Expira", failure: "Motivo da falha", provider: "Provedor",
-    timeline: "Ciclo de vida", attempt: "Tentativa no provedor", latency: "latência", rule: "regra", strategy: "estratégia", circuit: "circuito",
-    score: "pontuação", noRule: "ordem padrão", event: "Evento", delivery: "Entrega de webhook", attempts: "tentativas", answered: "respondeu",
-    ledgerEntry: "Lançamento contábil", claim: "Contestação", refund: "Reembolso", claims: "Reembolsos e contestações", noClaims: "Nenhum reembolso ou contestação.",
-    ledger: "Lançamentos contábeis", noLedger: "Nenhum lançamento ainda.", kind: "Tipo", amount: "Valor", reason: "Motivo", when: "Quando",
-    entry: "Lançamento", type: "Tipo", reference: "Referência", postings: "Partidas", notFound: "Pagamento inexistente",
-    refunded: "Reembolso solicitado. Fica pendente até o provedor confirmar.", refundSucceeded: "Reembolso concluído: o provedor confirmou.",
-    refundFailed: "O reembolso falhou: o provedor não o fez e nada foi descontado.", buyer: "Comprador", buyerEmail: "E-mail do comprador", noDeliveries: "nenhuma entrega de webhook", tried: "tentou"
-  },
-  es: {
-    payment: "Pago", back: "Todos los pagos", summary: "Resumen", status: "Estado", amountUsd: "Monto (USD)", amountLocal: "Comprador pagó",
-    method: "Método", country: "País", order: "Orden", fees: "Comisiones (USD)", refundable: "Reembolsable", created: "Creado",
-    updated: "Actualizado", completed: "Completado", expires: "Vence", failure: "Motivo del fallo", provider: "Proveedor",
-    timeline: "Ciclo de vida", attempt: "Intento con proveedor", latency: "latencia", rule: "regla", strategy: "estrategia", circuit: "circuito",
-    score: "puntaje", noRule: "orden por defecto", event: "Evento", delivery: "Entrega de webhook", attempts: "intentos", answered: "respondió",
-    ledgerEntry: "Asiento contable", claim: "Reclamo", refund: "Reembolso", claims: "Reembolsos y reclamos", noClaims: "Sin reembolsos ni reclamos.",
-    ledger: "Asientos contables", noLedger: "Aún no hay asientos.", kind: "Tipo", amount: "Monto", reason: "Motivo", when: "Cuándo",
-    entry: "Asiento", type: "Tipo", reference: "Referencia", postings: "Partidas", notFound: "No existe el pago",
-    refunded: "Reembolso solicitado. Queda pendiente hasta que el proveedor lo confirme.", refundSucceeded: "Reembolso completado: el proveedor lo confirmó.",
-    refundFailed: "El reembolso falló: el proveedor no lo hizo y no se descontó nada.", buyer: "Comprador", buyerEmail: "Correo del comprador", noDeliveries: "sin entregas de webhook", tried: "intentó"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.paymentDetail)
 
 /** The payment id of `/console/payments/{id}` or `/console/payments/{id}/refund`. */
 export const paymentIdOf = (c: Console) => c.params["id"] ?? ""

@@ -14,29 +14,7 @@ import { field, link, money, problem, status, table } from "../View.ts"
 import { paymentDetailRoutes } from "./PaymentDetail.ts"
 import { refundRoutes } from "./Refund.ts"
 
-const words = dictionary({
-  en: {
-    title: "Payments", id: "Payment", status: "Status", amount: "Amount", local: "Buyer paid", method: "Method", created: "Created",
-    order: "Order id", buyer: "Buyer", search: "Transaction id or buyer email", none: "No payments match.", filters: "Filters", any: "Any", country: "Country (ISO code)",
-    from: "Created from", to: "Created to", amountMin: "Amount from (USD)", amountMax: "Amount to (USD)", apply: "Apply filters",
-    clear: "Clear", next: "Next page", first: "First page", paging: "Pages", total: "payments match",
-    pending: "Pending", completed: "Completed", failed: "Failed", refunded: "Refunded", expired: "Expired", chargeback: "Chargeback"
-  },
-  pt: {
-    title: "Pagamentos", id: "Pagamento", status: "Status", amount: "Valor", local: "Comprador pagou", method: "Método", created: "Criado",
-    order: "Pedido", buyer: "Comprador", search: "ID da transação ou e-mail do comprador", none: "Nenhum pagamento encontrado.", filters: "Filtros", any: "Qualquer", country: "País (código ISO)",
-    from: "Criado a partir de", to: "Criado até", amountMin: "Valor a partir de (USD)", amountMax: "Valor até (USD)", apply: "Aplicar filtros",
-    clear: "Limpar", next: "Próxima página", first: "Primeira página", paging: "Páginas", total: "pagamentos encontrados",
-    pending: "Pendente", completed: "Concluído", failed: "Falhou", refunded: "Reembolsado", expired: "Expirado", chargeback: "Chargeback"
-  },
-  es: {
-    title: "Pagos", id: "Pago", status: "Estado", amount: "Monto", local: "Comprador pagó", method: "Método", created: "Creado",
-    order: "Orden", buyer: "Comprador", search: "ID de transacción o correo del comprador", none: "Ningún pago coincide.", filters: "Filtros", any: "Cualquiera", country: "País (código ISO)",
-    from: "Creado desde", to: "Creado hasta", amountMin: "Monto desde (USD)", amountMax: "Monto hasta (USD)", apply: "Aplicar filtros",
-    clear: "Limpiar", next: "Página siguiente", first: "Primera página", paging: "Páginas", total: "pagos coinciden",
-    pending: "Pendiente", completed: "Completado", failed: "Fallido", refunded: "Reembolsado", expired: "Expirado", chargeback: "Contracargo"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.payments)
 
 const statuses = ["pending", "completed", "failed", "refunded", "expired", "chargeback"] as const
 

@@ -13,29 +13,7 @@ import { dictionary } from "../Text.ts"
 import { facts, field, link, money, notice, problem } from "../View.ts"
 import { amountOf } from "./Swaps.ts"
 
-const words = dictionary({
-  en: {
-    title: "Fund the payout balance", transfer: "Transfer USD from the pay-in balance", transferable: "Transferable now", amountUsd: "Amount (USD)",
-    doTransfer: "Transfer", swap: "Swap payout USD to a local currency", to: "To currency", quote: "Get a quote", doSwap: "Swap now",
-    rate: "Rate (units per USD)", receive: "You receive about", indicative: "Indicative quote: the rate is read again when the swap executes.",
-    transferred: "Transfer done: the USD is in your payout balance.", swapped: "Swap done: the money is in your payout balance.", back: "Back to balances",
-    payoutUsd: "Payout USD available", quoteHeading: "Quote"
-  },
-  pt: {
-    title: "Abastecer o saldo de pagamentos", transfer: "Transferir USD do saldo de recebimentos", transferable: "Transferível agora", amountUsd: "Valor (USD)",
-    doTransfer: "Transferir", swap: "Trocar USD de pagamentos por uma moeda local", to: "Moeda de destino", quote: "Cotar", doSwap: "Trocar agora",
-    rate: "Taxa (unidades por USD)", receive: "Você recebe cerca de", indicative: "Cotação indicativa: a taxa é lida de novo quando a troca é executada.",
-    transferred: "Transferência feita: os USD estão no seu saldo de pagamentos.", swapped: "Troca feita: o dinheiro está no seu saldo de pagamentos.",
-    back: "Voltar aos saldos", payoutUsd: "USD disponível para pagamentos", quoteHeading: "Cotação"
-  },
-  es: {
-    title: "Fondear el saldo de dispersiones", transfer: "Transferir USD desde el saldo de cobros", transferable: "Transferible ahora", amountUsd: "Monto (USD)",
-    doTransfer: "Transferir", swap: "Cambiar USD de dispersiones a una moneda local", to: "Moneda destino", quote: "Cotizar", doSwap: "Cambiar ahora",
-    rate: "Tipo (unidades por USD)", receive: "Recibe aproximadamente", indicative: "Cotización indicativa: el tipo se lee de nuevo al ejecutar el cambio.",
-    transferred: "Transferencia hecha: los USD están en su saldo de dispersiones.", swapped: "Cambio hecho: el dinero está en su saldo de dispersiones.",
-    back: "Volver a saldos", payoutUsd: "USD disponible para dispersiones", quoteHeading: "Cotización"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.payoutFunding)
 
 interface State {
   readonly transfer?: { readonly amount: string; readonly reply: ApiReply }

@@ -14,23 +14,7 @@ import { field, link, money, problem, table } from "../View.ts"
 import { payoutWords } from "./Payouts.ts"
 import { amountOf } from "./Swaps.ts"
 
-const words = dictionary({
-  en: {
-    title: "Send a payout", chooseMethod: "Payout method", choose: "Continue", amount: "Amount", recipient: "Beneficiary", send: "Send payout",
-    available: "Available", limits: "Limits (USD)", currency: "Currency", noMethods: "No payout method is available.", optional: "optional",
-    notRoutable: "Not available here", fundFirst: "Fund the payout balance in this currency first.", change: "Choose another method"
-  },
-  pt: {
-    title: "Enviar um pagamento", chooseMethod: "Método de pagamento", choose: "Continuar", amount: "Valor", recipient: "Beneficiário", send: "Enviar pagamento",
-    available: "Disponível", limits: "Limites (USD)", currency: "Moeda", noMethods: "Nenhum método de pagamento disponível.", optional: "opcional",
-    notRoutable: "Indisponível aqui", fundFirst: "Primeiro abasteça o saldo de pagamentos nesta moeda.", change: "Escolher outro método"
-  },
-  es: {
-    title: "Enviar una dispersión", chooseMethod: "Método de dispersión", choose: "Continuar", amount: "Monto", recipient: "Beneficiario", send: "Enviar dispersión",
-    available: "Disponible", limits: "Límites (USD)", currency: "Moneda", noMethods: "No hay métodos de dispersión disponibles.", optional: "opcional",
-    notRoutable: "No disponible aquí", fundFirst: "Primero fondee el saldo de dispersiones en esta moneda.", change: "Elegir otro método"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.payoutSend)
 
 interface RecipientField {
   readonly key: string

@@ -10,29 +10,7 @@ import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, money, notice, problem, status, table } from "../View.ts"
 
-export const payoutWords = dictionary({
-  en: {
-    title: "Payouts", send: "Send a payout", id: "Payout", status: "Status", amount: "Amount", method: "Method", created: "Created",
-    completed: "Completed", none: "No payouts yet.", provider: "Provider", providerRef: "Provider reference", failure: "Failure reason",
-    environment: "Environment", sent: "Payout created.", previous: "Previous", next: "Next", back: "Back to payouts", page: "Page", all: "All", filter: "Filter",
-    simulate: "Simulate the outcome", simulateHint: "Sandbox only: sandbox payouts wait for this signal, as a provider's answer in production.", outcome: "Outcome",
-    apply: "Simulate", simulated: "Outcome simulated."
-  },
-  pt: {
-    title: "Pagamentos enviados", send: "Enviar um pagamento", id: "Pagamento", status: "Status", amount: "Valor", method: "Método", created: "Criado",
-    completed: "Concluído", none: "Nenhum pagamento enviado ainda.", provider: "Provedor", providerRef: "Referência do provedor", failure: "Motivo da falha",
-    environment: "Ambiente", sent: "Pagamento criado.", previous: "Anterior", next: "Próxima", back: "Voltar aos pagamentos", page: "Página", all: "Todos", filter: "Filtrar",
-    simulate: "Simular o resultado", simulateHint: "Só no sandbox: os pagamentos do sandbox esperam este sinal, como a resposta de um provedor em produção.", outcome: "Resultado",
-    apply: "Simular", simulated: "Resultado simulado."
-  },
-  es: {
-    title: "Dispersiones", send: "Enviar una dispersión", id: "Dispersión", status: "Estado", amount: "Monto", method: "Método", created: "Creada",
-    completed: "Completada", none: "Aún no hay dispersiones.", provider: "Proveedor", providerRef: "Referencia del proveedor", failure: "Motivo del fallo",
-    environment: "Ambiente", sent: "Dispersión creada.", previous: "Anterior", next: "Siguiente", back: "Volver a dispersiones", page: "Página", all: "Todas", filter: "Filtrar",
-    simulate: "Simular el resultado", simulateHint: "Solo en sandbox: las dispersiones de sandbox esperan esta señal, como la respuesta de un proveedor en producción.", outcome: "Resultado",
-    apply: "Simular", simulated: "Resultado simulado."
-  }
-})
+export const payoutWords = dictionary((catalog) => catalog.console.merchant.payouts)
 
 
 const pageSize = 25

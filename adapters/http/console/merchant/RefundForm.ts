@@ -7,23 +7,7 @@ import type { Console } from "../Page.ts"
 import { dictionary } from "../Text.ts"
 import { field, money } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    refund: "Refund", amount: "Amount", remaining: "Refundable now", reason: "Reason (optional)", none: "No reason given",
-    requested_by_customer: "Requested by the customer", duplicate: "Duplicate", fraudulent: "Fraudulent", other: "Other",
-    submit: "Refund", notRefundable: "Only a completed payment with an amount left can be refunded."
-  },
-  pt: {
-    refund: "Reembolso", amount: "Valor", remaining: "Reembolsável agora", reason: "Motivo (opcional)", none: "Sem motivo",
-    requested_by_customer: "Pedido pelo cliente", duplicate: "Duplicado", fraudulent: "Fraudulento", other: "Outro",
-    submit: "Reembolsar", notRefundable: "Só um pagamento concluído com valor restante pode ser reembolsado."
-  },
-  es: {
-    refund: "Reembolso", amount: "Monto", remaining: "Reembolsable ahora", reason: "Motivo (opcional)", none: "Sin motivo",
-    requested_by_customer: "Solicitado por el cliente", duplicate: "Duplicado", fraudulent: "Fraudulento", other: "Otro",
-    submit: "Reembolsar", notRefundable: "Solo un pago completado con monto restante puede reembolsarse."
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.refundForm)
 
 const reasons = ["requested_by_customer", "duplicate", "fraudulent", "other"] as const
 

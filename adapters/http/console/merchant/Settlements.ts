@@ -10,35 +10,7 @@ import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, link, money, problem, status, table } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    title: "Settlements", batch: "Batch", status: "Status", period: "Period", net: "Net", gross: "Gross", closed: "Closed", lines: "Lines",
-    none: "No settlement batches: this shop has no settlement schedule, or none has closed yet.", platformFees: "Platform fees", providerFees: "Provider fees", chargebackFees: "Chargeback fees", refunds: "Refunds",
-    chargebacks: "Chargebacks", owedRecovered: "Owed recovered", reserveHeld: "Reserve held", reserveReleased: "Reserve released", other: "Other",
-    destination: "Destination", payoutRef: "Payout reference", txHash: "Transaction hash", failure: "Failure reason", paidAt: "Paid",
-    pdf: "Statement (PDF)", csv: "Statement (CSV)", openNote: "This batch is open: its lines and statement exist from its close on.",
-    at: "When", kind: "Kind", transaction: "Transaction", order: "Order", method: "Method", local: "Local amount", usd: "Net (USD)", fees: "Fees", reserve: "Reserve",
-    back: "Back to settlements", noLines: "No lines.", downloads: "Statement", previous: "Previous", next: "Next", page: "Page"
-  },
-  pt: {
-    title: "Liquidações", batch: "Lote", status: "Status", period: "Período", net: "Líquido", gross: "Bruto", closed: "Fechado", lines: "Linhas",
-    none: "Nenhum lote de liquidação: esta loja não tem agenda de liquidação, ou nenhum fechou ainda.", platformFees: "Taxas da plataforma", providerFees: "Taxas do provedor", chargebackFees: "Taxas de chargeback", refunds: "Reembolsos",
-    chargebacks: "Chargebacks", owedRecovered: "Dívida recuperada", reserveHeld: "Reserva retida", reserveReleased: "Reserva liberada", other: "Outros",
-    destination: "Destino", payoutRef: "Referência do pagamento", txHash: "Hash da transação", failure: "Motivo da falha", paidAt: "Pago",
-    pdf: "Extrato (PDF)", csv: "Extrato (CSV)", openNote: "Este lote está aberto: suas linhas e extrato existem a partir do fechamento.",
-    at: "Quando", kind: "Tipo", transaction: "Transação", order: "Pedido", method: "Método", local: "Valor local", usd: "Líquido (USD)", fees: "Taxas", reserve: "Reserva",
-    back: "Voltar às liquidações", noLines: "Nenhuma linha.", downloads: "Extrato", previous: "Anterior", next: "Próxima", page: "Página"
-  },
-  es: {
-    title: "Liquidaciones", batch: "Lote", status: "Estado", period: "Periodo", net: "Neto", gross: "Bruto", closed: "Cerrado", lines: "Líneas",
-    none: "No hay lotes de liquidación: esta tienda no tiene calendario de liquidación, o ninguno ha cerrado aún.", platformFees: "Comisiones de la plataforma", providerFees: "Comisiones del proveedor", chargebackFees: "Comisiones por contracargo", refunds: "Reembolsos",
-    chargebacks: "Contracargos", owedRecovered: "Deuda recuperada", reserveHeld: "Reserva retenida", reserveReleased: "Reserva liberada", other: "Otros",
-    destination: "Destino", payoutRef: "Referencia del pago", txHash: "Hash de la transacción", failure: "Motivo del fallo", paidAt: "Pagado",
-    pdf: "Estado de cuenta (PDF)", csv: "Estado de cuenta (CSV)", openNote: "Este lote está abierto: sus líneas y estado de cuenta existen desde su cierre.",
-    at: "Cuándo", kind: "Tipo", transaction: "Transacción", order: "Orden", method: "Método", local: "Monto local", usd: "Neto (USD)", fees: "Comisiones", reserve: "Reserva",
-    back: "Volver a liquidaciones", noLines: "Sin líneas.", downloads: "Estado de cuenta", previous: "Anterior", next: "Siguiente", page: "Página"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.settlements)
 
 /** The batch id of `/console/settlements/<id>[/...]`. */
 const batchId = (c: Console) => c.params["id"] ?? ""

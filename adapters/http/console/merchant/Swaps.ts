@@ -11,23 +11,7 @@ import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary } from "../Text.ts"
 import { facts, field, money, problem } from "../View.ts"
 
-const words = dictionary({
-  en: {
-    title: "Swap to USD", from: "From currency", amount: "Amount", amountHint: "In the currency you swap from.", quote: "Get a quote", swap: "Swap now",
-    rate: "Rate (USD per unit)", receive: "You receive about", availableNow: "Available now", indicative: "Indicative quote: the rate is read again when the swap executes.",
-    nothing: "There is no local currency in your pay-in balance to swap.", back: "Back to balances", quoteHeading: "Quote"
-  },
-  pt: {
-    title: "Trocar para USD", from: "Moeda de origem", amount: "Valor", amountHint: "Na moeda de origem.", quote: "Cotar", swap: "Trocar agora",
-    rate: "Taxa (USD por unidade)", receive: "Você recebe cerca de", availableNow: "Disponível agora", indicative: "Cotação indicativa: a taxa é lida de novo quando a troca é executada.",
-    nothing: "Não há moeda local no seu saldo de recebimentos para trocar.", back: "Voltar aos saldos", quoteHeading: "Cotação"
-  },
-  es: {
-    title: "Cambiar a USD", from: "Moneda de origen", amount: "Monto", amountHint: "En la moneda de origen.", quote: "Cotizar", swap: "Cambiar ahora",
-    rate: "Tipo (USD por unidad)", receive: "Recibe aproximadamente", availableNow: "Disponible ahora", indicative: "Cotización indicativa: el tipo se lee de nuevo al ejecutar el cambio.",
-    nothing: "No hay moneda local en su saldo de cobros para cambiar.", back: "Volver a saldos", quoteHeading: "Cotización"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.swaps)
 
 /**
  * What a form's amount text becomes in a JSON body: a number when it is a plain decimal, else the

@@ -11,35 +11,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, notice, problem, status, table } from "../View.ts"
 import { endpointFields, eventList, formErrors, secretCard, webhookWords } from "./Webhooks.ts"
 
-const words = dictionary({
-  en: {
-    endpoint: "Endpoint", settings: "Settings", save: "Save", state: "State", on: "Active: receives events", off: "Off: receives nothing",
-    danger: "Delete", deleteHint: "Deleting drops its pending deliveries.", deleteButton: "Delete this endpoint",
-    secret: "Signing secret", rotateHint: "A new secret; for 24 hours deliveries are also signed (v0) with the old one.", rotate: "Rotate the secret",
-    test: "Test", testHint: "Queues one webhook.test delivery to this endpoint only. No money moves.", sendTest: "Send a test event",
-    deliveries: "Deliveries", delivery: "Delivery", event: "Event", status: "Status", attempts: "Attempts", answer: "Last answer", created: "Created",
-    none: "No deliveries yet.", saved: "Settings saved.", tested: "A test event was queued; it appears below once sent.",
-    rotated: "The secret was rotated.", disabledReason: "Turned off by the engine", managed: "Managed inbox", newer: "Newer", older: "Older", page: "Pages"
-  },
-  pt: {
-    endpoint: "Endpoint", settings: "Configurações", save: "Salvar", state: "Estado", on: "Ativo: recebe eventos", off: "Desligado: não recebe nada",
-    danger: "Excluir", deleteHint: "Excluir descarta as entregas pendentes.", deleteButton: "Excluir este endpoint",
-    secret: "Segredo de assinatura", rotateHint: "Um novo segredo; por 24 horas as entregas também são assinadas (v0) com o antigo.", rotate: "Trocar o segredo",
-    test: "Teste", testHint: "Enfileira uma entrega webhook.test só para este endpoint. Nenhum dinheiro se move.", sendTest: "Enviar um evento de teste",
-    deliveries: "Entregas", delivery: "Entrega", event: "Evento", status: "Status", attempts: "Tentativas", answer: "Última resposta", created: "Criada",
-    none: "Nenhuma entrega ainda.", saved: "Configurações salvas.", tested: "Um evento de teste foi enfileirado; aparece abaixo quando enviado.",
-    rotated: "O segredo foi trocado.", disabledReason: "Desligado pelo motor", managed: "Caixa gerenciada", newer: "Mais novas", older: "Mais antigas", page: "Páginas"
-  },
-  es: {
-    endpoint: "Endpoint", settings: "Configuración", save: "Guardar", state: "Estado", on: "Activo: recibe eventos", off: "Apagado: no recibe nada",
-    danger: "Eliminar", deleteHint: "Eliminarlo descarta sus entregas pendientes.", deleteButton: "Eliminar este endpoint",
-    secret: "Secreto de firma", rotateHint: "Un secreto nuevo; durante 24 horas las entregas también se firman (v0) con el anterior.", rotate: "Rotar el secreto",
-    test: "Prueba", testHint: "Encola una entrega webhook.test solo a este endpoint. No se mueve dinero.", sendTest: "Enviar un evento de prueba",
-    deliveries: "Entregas", delivery: "Entrega", event: "Evento", status: "Estado", attempts: "Intentos", answer: "Última respuesta", created: "Creada",
-    none: "Aún no hay entregas.", saved: "Configuración guardada.", tested: "Se encoló un evento de prueba; aparece abajo cuando se envía.",
-    rotated: "El secreto fue rotado.", disabledReason: "Apagado por el motor", managed: "Buzón administrado", newer: "Más nuevas", older: "Más antiguas", page: "Páginas"
-  }
-})
+const words = dictionary((catalog) => catalog.console.merchant.webhookEndpoint)
 
 const pageSize = 20
 

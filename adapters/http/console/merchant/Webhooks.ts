@@ -10,29 +10,7 @@ import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime, type Language } from "../Text.ts"
 import { field, link, notice, problem, status, table } from "../View.ts"
 
-export const webhookWords = dictionary({
-  en: {
-    title: "Webhooks", endpoints: "Endpoints", url: "Endpoint URL", events: "Events", state: "State", created: "Created", description: "Description",
-    none: "No endpoints yet.", add: "Add an endpoint", create: "Add endpoint", urlHint: "Where the events are POSTed: an https URL (http in sandbox).",
-    eventsHint: "Event types separated by commas, or * for every event.", active: "active", disabled: "disabled",
-    secretTitle: "New signing secret", secretOnce: "Copy this secret now: it is shown only once. It verifies the X-Service-Signature header of every delivery.",
-    created1: "Endpoint added.", deleted: "Endpoint deleted.", back: "All endpoints", openEndpoint: "Open"
-  },
-  pt: {
-    title: "Webhooks", endpoints: "Endpoints", url: "URL do endpoint", events: "Eventos", state: "Estado", created: "Criado", description: "Descrição",
-    none: "Nenhum endpoint ainda.", add: "Adicionar um endpoint", create: "Adicionar endpoint", urlHint: "Para onde os eventos são enviados (POST): uma URL https (http no sandbox).",
-    eventsHint: "Tipos de evento separados por vírgulas, ou * para todos.", active: "ativo", disabled: "desativado",
-    secretTitle: "Novo segredo de assinatura", secretOnce: "Copie este segredo agora: ele é mostrado uma única vez. Ele verifica o cabeçalho X-Service-Signature de cada entrega.",
-    created1: "Endpoint adicionado.", deleted: "Endpoint excluído.", back: "Todos os endpoints", openEndpoint: "Abrir"
-  },
-  es: {
-    title: "Webhooks", endpoints: "Endpoints", url: "URL del endpoint", events: "Eventos", state: "Estado", created: "Creado", description: "Descripción",
-    none: "Aún no hay endpoints.", add: "Agregar un endpoint", create: "Agregar endpoint", urlHint: "Adonde se envían los eventos (POST): una URL https (http en sandbox).",
-    eventsHint: "Tipos de evento separados por comas, o * para todos.", active: "activo", disabled: "desactivado",
-    secretTitle: "Nuevo secreto de firma", secretOnce: "Copie este secreto ahora: se muestra una sola vez. Verifica el encabezado X-Service-Signature de cada entrega.",
-    created1: "Endpoint agregado.", deleted: "Endpoint eliminado.", back: "Todos los endpoints", openEndpoint: "Abrir"
-  }
-})
+export const webhookWords = dictionary((catalog) => catalog.console.merchant.webhooks)
 
 
 /** `a, b` or `*` as the API's list. */

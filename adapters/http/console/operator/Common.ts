@@ -9,29 +9,7 @@ import type { Console } from "../Page.ts"
 import { dictionary } from "../Text.ts"
 import { problem } from "../View.ts"
 
-export const common = dictionary({
-  en: {
-    conflict: "This was changed by someone else since you opened it: reload the page to see the current version, then make your change again.",
-    previous: "Previous", next: "Next", page: "Page", of: "of", sandbox: "Sandbox", production: "Production", environment: "Environment",
-    shown: "Environment shown", noProduction: "production has no connector configured on this host",
-    unavailable: "The API did not answer this page's data.",
-    already: "This was already resolved (by someone else, or by an earlier click of the same form): nothing more was done."
-  },
-  pt: {
-    conflict: "Isto foi alterado por outra pessoa desde que você abriu: recarregue a página para ver a versão atual e refaça a alteração.",
-    previous: "Anterior", next: "Próxima", page: "Página", of: "de", sandbox: "Sandbox", production: "Produção", environment: "Ambiente",
-    shown: "Ambiente mostrado", noProduction: "produção não tem conector configurado neste host",
-    unavailable: "A API não respondeu os dados desta página.",
-    already: "Isto já estava resolvido (por outra pessoa, ou por um clique anterior no mesmo formulário): nada mais foi feito."
-  },
-  es: {
-    conflict: "Alguien más cambió esto desde que lo abrió: recargue la página para ver la versión actual y repita su cambio.",
-    previous: "Anterior", next: "Siguiente", page: "Página", of: "de", sandbox: "Sandbox", production: "Producción", environment: "Ambiente",
-    shown: "Ambiente mostrado", noProduction: "producción no tiene conector configurado en este host",
-    unavailable: "La API no respondió los datos de esta página.",
-    already: "Esto ya estaba resuelto (por alguien más, o por un clic anterior en el mismo formulario): no se hizo nada más."
-  }
-})
+export const common = dictionary((catalog) => catalog.console.operator.common)
 
 /** The status a page answers for a failed API call: the API's 4xx, else 502 (never a 500 of the console's own). */
 export const failedStatus = (reply: ApiReply) => reply.status >= 400 && reply.status < 500 ? reply.status : 502

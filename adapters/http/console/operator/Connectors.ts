@@ -11,26 +11,7 @@ import { dictionary } from "../Text.ts"
 import { table } from "../View.ts"
 import { common, failedStatus, failure, ok, shownEnvironment, shownNote } from "./Common.ts"
 
-const words = dictionary({
-  en: {
-    title: "Connectors", instances: "Connector instances", id: "Id", name: "Name", environments: "Environments", none: "No connectors registered.",
-    health: "Health per rail", provider: "Provider", rail: "Rail (method id)", circuit: "Circuit", attempts: "Attempts", failures: "Failures", conversion: "Conversion",
-    noHealth: "No attempts in this window.", window: "Window (hours)", show: "Show", hour: "Hour (UTC)", conversionChart: "Conversion per hour (%)",
-    latencyChart: "Answer latency per hour (ms)", closed: "closed", open: "open", half_open: "half open", p50: "p50", p95: "p95", conversionSeries: "Conversion %"
-  },
-  pt: {
-    title: "Conectores", instances: "Instâncias de conectores", id: "Id", name: "Nome", environments: "Ambientes", none: "Nenhum conector registrado.",
-    health: "Saúde por trilho", provider: "Provedor", rail: "Trilho (id do método)", circuit: "Circuito", attempts: "Tentativas", failures: "Falhas", conversion: "Conversão",
-    noHealth: "Nenhuma tentativa neste período.", window: "Período (horas)", show: "Mostrar", hour: "Hora (UTC)", conversionChart: "Conversão por hora (%)",
-    latencyChart: "Latência de resposta por hora (ms)", closed: "fechado", open: "aberto", half_open: "meio aberto", p50: "p50", p95: "p95", conversionSeries: "Conversão %"
-  },
-  es: {
-    title: "Conectores", instances: "Instancias de conectores", id: "Id", name: "Nombre", environments: "Ambientes", none: "No hay conectores registrados.",
-    health: "Salud por riel", provider: "Proveedor", rail: "Riel (id del método)", circuit: "Circuito", attempts: "Intentos", failures: "Fallos", conversion: "Conversión",
-    noHealth: "Sin intentos en este periodo.", window: "Periodo (horas)", show: "Mostrar", hour: "Hora (UTC)", conversionChart: "Conversión por hora (%)",
-    latencyChart: "Latencia de respuesta por hora (ms)", closed: "cerrado", open: "abierto", half_open: "medio abierto", p50: "p50", p95: "p95", conversionSeries: "Conversión %"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.connectors)
 
 const percent = (value: number | null) => value === null ? "—" : `${(value * 100).toFixed(1)} %`
 

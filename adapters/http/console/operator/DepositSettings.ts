@@ -9,20 +9,7 @@ import { dictionary } from "../Text.ts"
 import { field, notice } from "../View.ts"
 import { common, environmentOf, failedStatus, failure, ok } from "./Common.ts"
 
-const words = dictionary({
-  en: {
-    title: "Deposit methods", shop: "Shop", methods: "Deposit method ids", methodsHint: "Comma-separated, e.g. mx_spei_stp, mx_spei_arcus; empty: none.",
-    phone: "Creating an account needs a phone", yes: "Yes", no: "No", save: "Save", done: "Deposit settings saved.", back: "Back to merchants"
-  },
-  pt: {
-    title: "Métodos de depósito", shop: "Loja", methods: "Ids dos métodos de depósito", methodsHint: "Separados por vírgula, ex.: mx_spei_stp, mx_spei_arcus; vazio: nenhum.",
-    phone: "Criar uma conta exige telefone", yes: "Sim", no: "Não", save: "Salvar", done: "Configurações de depósito salvas.", back: "Voltar aos comerciantes"
-  },
-  es: {
-    title: "Métodos de depósito", shop: "Tienda", methods: "Ids de métodos de depósito", methodsHint: "Separados por comas, ej.: mx_spei_stp, mx_spei_arcus; vacío: ninguno.",
-    phone: "Crear una cuenta requiere teléfono", yes: "Sí", no: "No", save: "Guardar", done: "Configuración de depósitos guardada.", back: "Volver a comercios"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.depositSettings)
 
 const page = (c: Console, shopId: string, environment: "sandbox" | "production", failed?: { values: URLSearchParams; reply: ApiReply }) =>
   Effect.gen(function*() {

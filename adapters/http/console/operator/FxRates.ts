@@ -9,23 +9,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { field, notice, status, table } from "../View.ts"
 import { failedStatus, failure, ok } from "./Common.ts"
 
-const words = dictionary({
-  en: {
-    title: "FX rates", currency: "Currency", perUsd: "Units per 1 USD (mid)", enabled: "Enabled", updated: "Updated", none: "No rates set.",
-    markup: "Markup on conversions", set: "Set a rate", save: "Save rate", yes: "Yes (in use)", no: "No (withdrawn: conversions refused)", done: "Rate saved.",
-    currencyHint: "ISO 4217 code, e.g. BRL", active: "active", withdrawn: "withdrawn"
-  },
-  pt: {
-    title: "Câmbio", currency: "Moeda", perUsd: "Unidades por 1 USD (médio)", enabled: "Ativa", updated: "Atualizada", none: "Nenhuma taxa definida.",
-    markup: "Margem nas conversões", set: "Definir taxa", save: "Salvar taxa", yes: "Sim (em uso)", no: "Não (retirada: conversões recusadas)", done: "Taxa salva.",
-    currencyHint: "Código ISO 4217, ex.: BRL", active: "ativa", withdrawn: "retirada"
-  },
-  es: {
-    title: "Tipos de cambio", currency: "Moneda", perUsd: "Unidades por 1 USD (medio)", enabled: "Activa", updated: "Actualizada", none: "No hay tipos definidos.",
-    markup: "Margen en conversiones", set: "Definir un tipo", save: "Guardar tipo", yes: "Sí (en uso)", no: "No (retirado: conversiones rechazadas)", done: "Tipo guardado.",
-    currencyHint: "Código ISO 4217, ej.: BRL", active: "activa", withdrawn: "retirada"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.fxRates)
 
 const fxPage = (c: Console, state?: { values: URLSearchParams; errors: ReadonlyMap<string, string>; reply: ApiReply }) =>
   Effect.gen(function*() {

@@ -11,29 +11,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { field, notice, table } from "../View.ts"
 import { failedStatus, failure, offsetOf, ok, pager } from "./Common.ts"
 
-const words = dictionary({
-  en: {
-    title: "Merchants", merchant: "Merchant", email: "Email", tier: "Tier", created: "Created", shops: "Shops", none: "No merchants yet.",
-    create: "New merchant", name: "Name", industry: "Industry (optional)", createButton: "Create merchant", rotate: "Rotate keys",
-    routing: "Routing", deposits: "Deposit methods", keysOnce: "Copy these keys now: they are shown once and cannot be shown again.",
-    created201: "Merchant created", rotated: "Keys rotated", revoked: "key pairs revoked", sandboxKeys: "Sandbox keys", productionKeys: "Production keys",
-    publishable: "Publishable key", secret: "Secret key", shopNames: "Shop names (optional, one per line)", back: "Back to merchants"
-  },
-  pt: {
-    title: "Comerciantes", merchant: "Comerciante", email: "E-mail", tier: "Plano", created: "Criado", shops: "Lojas", none: "Nenhum comerciante ainda.",
-    create: "Novo comerciante", name: "Nome", industry: "Setor (opcional)", createButton: "Criar comerciante", rotate: "Trocar chaves",
-    routing: "Roteamento", deposits: "Métodos de depósito", keysOnce: "Copie estas chaves agora: elas aparecem uma única vez.",
-    created201: "Comerciante criado", rotated: "Chaves trocadas", revoked: "pares de chaves revogados", sandboxKeys: "Chaves de sandbox", productionKeys: "Chaves de produção",
-    publishable: "Chave publicável", secret: "Chave secreta", shopNames: "Nomes das lojas (opcional, um por linha)", back: "Voltar aos comerciantes"
-  },
-  es: {
-    title: "Comercios", merchant: "Comercio", email: "Correo", tier: "Plan", created: "Creado", shops: "Tiendas", none: "Aún no hay comercios.",
-    create: "Nuevo comercio", name: "Nombre", industry: "Industria (opcional)", createButton: "Crear comercio", rotate: "Rotar llaves",
-    routing: "Enrutamiento", deposits: "Métodos de depósito", keysOnce: "Copie estas llaves ahora: se muestran una sola vez.",
-    created201: "Comercio creado", rotated: "Llaves rotadas", revoked: "pares de llaves revocados", sandboxKeys: "Llaves de sandbox", productionKeys: "Llaves de producción",
-    publishable: "Llave publicable", secret: "Llave secreta", shopNames: "Nombres de tiendas (opcional, uno por línea)", back: "Volver a comercios"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.merchants)
 
 interface CreateState {
   readonly values?: URLSearchParams

@@ -12,38 +12,7 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { money, notice, status, table } from "../View.ts"
 import { common, failedStatus, failure, ok, shownEnvironment, shownNote } from "./Common.ts"
 
-export const queueWords = dictionary({
-  en: {
-    title: "Queues", payouts: "Payouts stuck in processing", chargebacks: "Open chargebacks", withdrawals: "Withdrawals waiting on the bank",
-    discrepancies: "Open reconciliation discrepancies", id: "Id (shop)", shop: "Shop", amount: "Amount", created: "Created", method: "Method", provider: "Provider",
-    action: "Resolve", resolve: "Resolve", completed: "Completed", failed: "Failed", reason: "Failure reason (if failed)", outcome: "Outcome",
-    won: "Won (for the merchant)", lost: "Lost (for the buyer)", payment: "Payment", destination: "Destination", kind: "Kind", detail: "Detail",
-    note: "Note", resolvedBy: "Resolved by", writeOff: "Write-off USD (optional)", olderThan: "Processing for at least (minutes)", show: "Show",
-    nonePayouts: "No payout is stuck.", noneChargebacks: "No open chargeback.", noneWithdrawals: "No withdrawal is waiting.", noneDiscrepancies: "No open discrepancy.",
-    donePayout: "Payout resolved.", doneChargeback: "Chargeback resolved.", doneWithdrawal: "Withdrawal resolved.", doneDiscrepancy: "Discrepancy resolved.",
-    total: "total"
-  },
-  pt: {
-    title: "Filas", payouts: "Pagamentos enviados parados em processamento", chargebacks: "Chargebacks abertos", withdrawals: "Saques aguardando o banco",
-    discrepancies: "Divergências de conciliação abertas", id: "Id (loja)", shop: "Loja", amount: "Valor", created: "Criado", method: "Método", provider: "Provedor",
-    action: "Resolver", resolve: "Resolver", completed: "Concluído", failed: "Falhou", reason: "Motivo da falha (se falhou)", outcome: "Resultado",
-    won: "Ganho (para o comerciante)", lost: "Perdido (para o comprador)", payment: "Pagamento", destination: "Destino", kind: "Tipo", detail: "Detalhe",
-    note: "Nota", resolvedBy: "Resolvido por", writeOff: "Baixa em USD (opcional)", olderThan: "Em processamento há pelo menos (minutos)", show: "Mostrar",
-    nonePayouts: "Nenhum pagamento parado.", noneChargebacks: "Nenhum chargeback aberto.", noneWithdrawals: "Nenhum saque aguardando.", noneDiscrepancies: "Nenhuma divergência aberta.",
-    donePayout: "Pagamento resolvido.", doneChargeback: "Chargeback resolvido.", doneWithdrawal: "Saque resolvido.", doneDiscrepancy: "Divergência resolvida.",
-    total: "no total"
-  },
-  es: {
-    title: "Colas", payouts: "Dispersiones detenidas en proceso", chargebacks: "Contracargos abiertos", withdrawals: "Retiros esperando al banco",
-    discrepancies: "Discrepancias de conciliación abiertas", id: "Id (tienda)", shop: "Tienda", amount: "Monto", created: "Creado", method: "Método", provider: "Proveedor",
-    action: "Resolver", resolve: "Resolver", completed: "Completado", failed: "Fallido", reason: "Motivo del fallo (si falló)", outcome: "Resultado",
-    won: "Ganado (para el comercio)", lost: "Perdido (para el comprador)", payment: "Pago", destination: "Destino", kind: "Tipo", detail: "Detalle",
-    note: "Nota", resolvedBy: "Resuelto por", writeOff: "Castigo en USD (opcional)", olderThan: "En proceso desde hace al menos (minutos)", show: "Mostrar",
-    nonePayouts: "Ninguna dispersión detenida.", noneChargebacks: "Ningún contracargo abierto.", noneWithdrawals: "Ningún retiro esperando.", noneDiscrepancies: "Ninguna discrepancia abierta.",
-    donePayout: "Dispersión resuelta.", doneChargeback: "Contracargo resuelto.", doneWithdrawal: "Retiro resuelto.", doneDiscrepancy: "Discrepancia resuelta.",
-    total: "en total"
-  }
-})
+export const queueWords = dictionary((catalog) => catalog.console.operator.queues)
 
 /** A failed resolve, shown above the queues (the row's fields marked by their API path). */
 export interface QueueState {

@@ -15,38 +15,7 @@ import { field, link, status, table } from "../View.ts"
 import { common, environmentOf, failedStatus, failure, offsetOf, ok, pager, shownEnvironment, shownNote } from "./Common.ts"
 import { reportHref, reportRoutes, sourceWords } from "./ReconciliationReport.ts"
 
-const words = dictionary({
-  en: {
-    title: "Reconciliation", reports: "Reports imported", report: "Report", provider: "Provider", format: "Format", period: "Period",
-    lines: "Lines", matched: "Matched", discrepancies: "Discrepancies", source: "Source", imported: "Imported", allProviders: "All providers",
-    show: "Show", none: "No report imported yet.", upload: "Upload a provider's report", file: "Report file",
-    fileHint: "The file exactly as the provider sent it (CSV or JSON), up to 32 MiB. The same file again changes nothing.",
-    uploadButton: "Upload and match", run: "Fetch a report now", runHint: "For providers with a reports API (Mercado Pago, Pagar.me): the report of the period is fetched and matched, as the daily run does.",
-    periodStart: "From (UTC day)", periodEnd: "Until (UTC day, exclusive)", runButton: "Run now", chooseFile: "Choose the report file.",
-    tooLarge: "The file is larger than 32 MiB: split the period into smaller reports.", unreadable: "The form's file could not be read: choose it again and send the form again.",
-    formats: "This provider's formats"
-  },
-  pt: {
-    title: "Conciliação", reports: "Relatórios importados", report: "Relatório", provider: "Provedor", format: "Formato", period: "Período",
-    lines: "Linhas", matched: "Conciliadas", discrepancies: "Divergências", source: "Origem", imported: "Importado", allProviders: "Todos os provedores",
-    show: "Mostrar", none: "Nenhum relatório importado ainda.", upload: "Enviar o relatório de um provedor", file: "Arquivo do relatório",
-    fileHint: "O arquivo exatamente como o provedor enviou (CSV ou JSON), até 32 MiB. O mesmo arquivo de novo não muda nada.",
-    uploadButton: "Enviar e conciliar", run: "Buscar um relatório agora", runHint: "Para provedores com API de relatórios (Mercado Pago, Pagar.me): o relatório do período é buscado e conciliado, como na execução diária.",
-    periodStart: "De (dia UTC)", periodEnd: "Até (dia UTC, exclusive)", runButton: "Executar agora", chooseFile: "Escolha o arquivo do relatório.",
-    tooLarge: "O arquivo tem mais de 32 MiB: divida o período em relatórios menores.", unreadable: "Não foi possível ler o arquivo do formulário: escolha-o de novo e reenvie.",
-    formats: "Formatos deste provedor"
-  },
-  es: {
-    title: "Conciliación", reports: "Reportes importados", report: "Reporte", provider: "Proveedor", format: "Formato", period: "Periodo",
-    lines: "Líneas", matched: "Conciliadas", discrepancies: "Discrepancias", source: "Origen", imported: "Importado", allProviders: "Todos los proveedores",
-    show: "Mostrar", none: "Aún no se importó ningún reporte.", upload: "Subir el reporte de un proveedor", file: "Archivo del reporte",
-    fileHint: "El archivo tal como lo envió el proveedor (CSV o JSON), hasta 32 MiB. El mismo archivo otra vez no cambia nada.",
-    uploadButton: "Subir y conciliar", run: "Obtener un reporte ahora", runHint: "Para proveedores con API de reportes (Mercado Pago, Pagar.me): se obtiene y concilia el reporte del periodo, como en la ejecución diaria.",
-    periodStart: "Desde (día UTC)", periodEnd: "Hasta (día UTC, exclusivo)", runButton: "Ejecutar ahora", chooseFile: "Elija el archivo del reporte.",
-    tooLarge: "El archivo pesa más de 32 MiB: divida el periodo en reportes más pequeños.", unreadable: "No se pudo leer el archivo del formulario: elíjalo otra vez y reenvíe.",
-    formats: "Formatos de este proveedor"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.reconciliation)
 
 /** The report formats the connectors read (each documented in its connector's README). */
 const formats: ReadonlyArray<readonly [string, string]> = [

@@ -11,59 +11,9 @@ import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, money, notice, status, table } from "../View.ts"
 import { failedStatus, failure, offsetOf, ok, pager, shownEnvironment } from "./Common.ts"
 
-export const sourceWords = dictionary({
-  en: { upload: "Uploaded", fetch: "Fetched (run)" },
-  pt: { upload: "Enviado", fetch: "Buscado (execução)" },
-  es: { upload: "Subido", fetch: "Obtenido (ejecución)" }
-})
+export const sourceWords = dictionary((catalog) => catalog.console.operator.reconciliationSources)
 
-const words = dictionary({
-  en: {
-    report: "Report", back: "All reports", provider: "Provider", format: "Format", source: "Source", period: "Period", file: "File SHA-256",
-    lines: "Lines", matched: "Matched", unmatchable: "Lines about neither a payment nor a refund", imported: "Imported", byKind: "Discrepancies by kind",
-    kind: "Kind", count: "Count", clearing: "The provider clearing account explained", clearingRule: "Per currency, for the records this report is about: what the engine expects = what the provider reported + what is still pending at the provider + the discrepancies.",
-    currency: "Currency", engineExpects: "Engine expects", providerReported: "Provider reported", pending: "Pending at provider", discrepancyAmount: "In discrepancies",
-    clearingUsd: "Booked in provider clearing (USD)", discrepancies: "Discrepancies found", id: "Id", state: "Status", shop: "Shop", detail: "Detail", created: "Found",
-    none: "No discrepancy: the provider's report agrees with the engine.", noKinds: "None.", doneImported: "Report imported and matched.",
-    doneKnown: "This very file had been imported before: nothing changed.", toQueues: "Resolve open discrepancies in the queues",
-    discrepancy: "Discrepancy", providerSide: "The provider's line", engineSide: "The engine's record", line: "Line", providerRef: "Provider reference",
-    reference: "Reference", providerStatus: "Provider's status", normalized: "Read as", amount: "Amount", fee: "Fee", occurred: "When",
-    record: "Record", moved: "Money moved", feeUsd: "Fee (USD)", movedAt: "Moved at", yes: "Yes", no: "No", noLine: "No line of the report (missing from it).",
-    noRecord: "No record of the engine answers this line.", resolution: "Resolution", note: "Note", resolvedBy: "Resolved by", resolvedAt: "Resolved at",
-    adjustment: "Adjustment entry", resolve: "Resolve", writeOff: "Write-off USD (optional)", writeOffHint: "Reduces the provider clearing receivable by this amount (negative: the provider owes more); a new journal entry, history is never edited.",
-    resolveButton: "Resolve discrepancy"
-  },
-  pt: {
-    report: "Relatório", back: "Todos os relatórios", provider: "Provedor", format: "Formato", source: "Origem", period: "Período", file: "SHA-256 do arquivo",
-    lines: "Linhas", matched: "Conciliadas", unmatchable: "Linhas que não são de pagamento nem de reembolso", imported: "Importado", byKind: "Divergências por tipo",
-    kind: "Tipo", count: "Quantidade", clearing: "A conta de compensação do provedor explicada", clearingRule: "Por moeda, para os registros deste relatório: o que o motor espera = o que o provedor informou + o que ainda está pendente no provedor + as divergências.",
-    currency: "Moeda", engineExpects: "Motor espera", providerReported: "Provedor informou", pending: "Pendente no provedor", discrepancyAmount: "Em divergências",
-    clearingUsd: "Lançado na compensação do provedor (USD)", discrepancies: "Divergências encontradas", id: "Id", state: "Situação", shop: "Loja", detail: "Detalhe", created: "Encontrada",
-    none: "Nenhuma divergência: o relatório do provedor concorda com o motor.", noKinds: "Nenhuma.", doneImported: "Relatório importado e conciliado.",
-    doneKnown: "Este mesmo arquivo já tinha sido importado: nada mudou.", toQueues: "Resolver divergências abertas nas filas",
-    discrepancy: "Divergência", providerSide: "A linha do provedor", engineSide: "O registro do motor", line: "Linha", providerRef: "Referência do provedor",
-    reference: "Referência", providerStatus: "Situação no provedor", normalized: "Lida como", amount: "Valor", fee: "Tarifa", occurred: "Quando",
-    record: "Registro", moved: "Dinheiro movimentado", feeUsd: "Tarifa (USD)", movedAt: "Movimentado em", yes: "Sim", no: "Não", noLine: "Nenhuma linha do relatório (ausente dele).",
-    noRecord: "Nenhum registro do motor corresponde a esta linha.", resolution: "Resolução", note: "Nota", resolvedBy: "Resolvido por", resolvedAt: "Resolvido em",
-    adjustment: "Lançamento de ajuste", resolve: "Resolver", writeOff: "Baixa em USD (opcional)", writeOffHint: "Reduz o valor a receber do provedor neste montante (negativo: o provedor deve mais); um novo lançamento, o histórico nunca é editado.",
-    resolveButton: "Resolver divergência"
-  },
-  es: {
-    report: "Reporte", back: "Todos los reportes", provider: "Proveedor", format: "Formato", source: "Origen", period: "Periodo", file: "SHA-256 del archivo",
-    lines: "Líneas", matched: "Conciliadas", unmatchable: "Líneas que no son de pago ni de reembolso", imported: "Importado", byKind: "Discrepancias por tipo",
-    kind: "Tipo", count: "Cantidad", clearing: "La cuenta de compensación del proveedor explicada", clearingRule: "Por moneda, para los registros de este reporte: lo que el motor espera = lo que el proveedor reportó + lo que sigue pendiente en el proveedor + las discrepancias.",
-    currency: "Moneda", engineExpects: "El motor espera", providerReported: "El proveedor reportó", pending: "Pendiente en el proveedor", discrepancyAmount: "En discrepancias",
-    clearingUsd: "Registrado en la compensación del proveedor (USD)", discrepancies: "Discrepancias encontradas", id: "Id", state: "Estado", shop: "Tienda", detail: "Detalle", created: "Encontrada",
-    none: "Ninguna discrepancia: el reporte del proveedor coincide con el motor.", noKinds: "Ninguna.", doneImported: "Reporte importado y conciliado.",
-    doneKnown: "Este mismo archivo ya se había importado: nada cambió.", toQueues: "Resolver discrepancias abiertas en las colas",
-    discrepancy: "Discrepancia", providerSide: "La línea del proveedor", engineSide: "El registro del motor", line: "Línea", providerRef: "Referencia del proveedor",
-    reference: "Referencia", providerStatus: "Estado en el proveedor", normalized: "Leída como", amount: "Monto", fee: "Comisión", occurred: "Cuándo",
-    record: "Registro", moved: "Dinero movido", feeUsd: "Comisión (USD)", movedAt: "Movido el", yes: "Sí", no: "No", noLine: "Ninguna línea del reporte (falta en él).",
-    noRecord: "Ningún registro del motor corresponde a esta línea.", resolution: "Resolución", note: "Nota", resolvedBy: "Resuelto por", resolvedAt: "Resuelto el",
-    adjustment: "Asiento de ajuste", resolve: "Resolver", writeOff: "Castigo en USD (opcional)", writeOffHint: "Reduce la cuenta por cobrar al proveedor en este monto (negativo: el proveedor debe más); un asiento nuevo, el historial nunca se edita.",
-    resolveButton: "Resolver discrepancia"
-  }
-})
+const words = dictionary((catalog) => catalog.console.operator.reconciliationReport)
 
 export const reportHref = (id: string, environment: string) =>
   `/console/operator/reconciliation/reports/${encodeURIComponent(id)}?environment=${environment}`

@@ -13,38 +13,7 @@ import { dictionary } from "../Text.ts"
 import { field, notice, status, table } from "../View.ts"
 import { common, environmentOf, failedStatus, failure, ok } from "./Common.ts"
 
-export const routingWords = dictionary({
-  en: {
-    title: "Routing", shop: "Shop id", open: "Open", pick: "Enter a shop id (listed on the Merchants page).", routes: "Provider routes",
-    provider: "Provider", priority: "Priority", methods: "Payment method ids", enabled: "Enabled", remove: "Remove", none: "No routes: in sandbox the sandbox provider serves every rail.",
-    addRoute: "Add or change a route", methodsHint: "Comma-separated; empty: every method the provider supports.", yes: "Yes", no: "No", save: "Save route",
-    config: "Routing configuration", version: "Version", strategy: "Strategy", rules: "Rules (JSON)", rulesHint: 'A JSON array: [{"id": "br-pix", "when": {"countries": ["BR"]}, "providers": ["p1", "p2"]}] or with "split": [{"provider": "p1", "weight": 80}].',
-    defaultSel: "Default selection (JSON, optional)", defaultHint: 'E.g. {"providers": ["p1"]}; empty: the shop\'s routes.', saveConfig: "Save configuration",
-    notJson: "This is not valid JSON", notArray: "Expected a JSON array of rules", notObject: "Expected a JSON object",
-    doneRoute: "Route saved.", doneRemoved: "Route removed.", doneConfig: "Routing configuration saved.", never: "never configured",
-    static: "static: the candidates' order", health: "health: skip open circuits", success_rate: "success_rate: by recent conversion"
-  },
-  pt: {
-    title: "Roteamento", shop: "Id da loja", open: "Abrir", pick: "Informe o id de uma loja (listado na página Comerciantes).", routes: "Rotas de provedores",
-    provider: "Provedor", priority: "Prioridade", methods: "Ids de métodos de pagamento", enabled: "Ativa", remove: "Remover", none: "Sem rotas: no sandbox o provedor sandbox atende todos os trilhos.",
-    addRoute: "Adicionar ou alterar rota", methodsHint: "Separados por vírgula; vazio: todos os métodos do provedor.", yes: "Sim", no: "Não", save: "Salvar rota",
-    config: "Configuração de roteamento", version: "Versão", strategy: "Estratégia", rules: "Regras (JSON)", rulesHint: 'Um array JSON: [{"id": "br-pix", "when": {"countries": ["BR"]}, "providers": ["p1", "p2"]}] ou com "split": [{"provider": "p1", "weight": 80}].',
-    defaultSel: "Seleção padrão (JSON, opcional)", defaultHint: 'Ex.: {"providers": ["p1"]}; vazio: as rotas da loja.', saveConfig: "Salvar configuração",
-    notJson: "Isto não é JSON válido", notArray: "Esperado um array JSON de regras", notObject: "Esperado um objeto JSON",
-    doneRoute: "Rota salva.", doneRemoved: "Rota removida.", doneConfig: "Configuração de roteamento salva.", never: "nunca configurado",
-    static: "static: a ordem dos candidatos", health: "health: pula circuitos abertos", success_rate: "success_rate: pela conversão recente"
-  },
-  es: {
-    title: "Enrutamiento", shop: "Id de tienda", open: "Abrir", pick: "Ingrese el id de una tienda (en la página Comercios).", routes: "Rutas de proveedores",
-    provider: "Proveedor", priority: "Prioridad", methods: "Ids de métodos de pago", enabled: "Activa", remove: "Quitar", none: "Sin rutas: en sandbox el proveedor sandbox atiende todos los rieles.",
-    addRoute: "Agregar o cambiar una ruta", methodsHint: "Separados por comas; vacío: todos los métodos del proveedor.", yes: "Sí", no: "No", save: "Guardar ruta",
-    config: "Configuración de enrutamiento", version: "Versión", strategy: "Estrategia", rules: "Reglas (JSON)", rulesHint: 'Un arreglo JSON: [{"id": "br-pix", "when": {"countries": ["BR"]}, "providers": ["p1", "p2"]}] o con "split": [{"provider": "p1", "weight": 80}].',
-    defaultSel: "Selección por defecto (JSON, opcional)", defaultHint: 'Ej.: {"providers": ["p1"]}; vacío: las rutas de la tienda.', saveConfig: "Guardar configuración",
-    notJson: "Esto no es JSON válido", notArray: "Se esperaba un arreglo JSON de reglas", notObject: "Se esperaba un objeto JSON",
-    doneRoute: "Ruta guardada.", doneRemoved: "Ruta quitada.", doneConfig: "Configuración de enrutamiento guardada.", never: "nunca configurado",
-    static: "static: el orden de los candidatos", health: "health: omite circuitos abiertos", success_rate: "success_rate: por conversión reciente"
-  }
-})
+export const routingWords = dictionary((catalog) => catalog.console.operator.routing)
 
 /** What a refused form keeps: its values, and the API's answer (or the console's own JSON error). */
 export interface FormState {
