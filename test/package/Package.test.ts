@@ -206,7 +206,7 @@ const outsideConnector = () => {
       .replace(/"\.\.\/\.\.\/core\/(catalog\/PaymentMethod|Environment)\.ts"/g, pkg("core"))
       .replace(/"\.\.\/\.\.\/core\/ports\/(PaymentProvider|ProviderRegistry|index)\.ts"/g, pkg("ports"))
       .replace(/"\.\.\/\.\.\/core\/index\.ts"/g, pkg("core"))
-      .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver|StatusMap)\.ts"/g, pkg("providers/kit"))
+      .replace(/"\.\.\/kit\/(Connector|UpstreamHttp|CallbackReceiver|StatusMap|Buyer)\.ts"/g, pkg("providers/kit"))
       .replace(/"\.\.\/kit\/ProviderConformance\.ts"/g, pkg("providers/conformance"))
       .replace(/kind: "reference-http"/, `kind: "acme"`)
       .replace(/providerConformance\("reference-http"/, `providerConformance("acme"`)
