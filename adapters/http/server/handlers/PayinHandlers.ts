@@ -47,8 +47,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
       // The key is claimed by the payment's write-ahead, not before. A retry of an interrupted
       // execution continues the payment it wrote ahead. The key keeps the core's create view of
       // the payment (a payment left pending stores it in its last write); the answer is that
-      // view, encoded by the endpoint's schema the first time as on every replay.
-      return yield* idempotent.value({
+      // view: with a key, the very bytes the key holds, the first time as on every replay.
+      return yield* idempotent.respond({
         operation: "POST /payments",
         scope,
         key: headers["idempotency-key"],
@@ -57,7 +57,7 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         claimInWriteAhead: true,
         // Buyer data leaves the decoded body `Redacted` (`BuyerData.ts`): nothing past here prints it.
         execute: (key) => payments.createAnswering(scope, { ...payload, ...redactedBuyer(payload), userIp, simulate, id: key?.resume }, key)
-      })
+      }, 201)
     })
 
     type ListQuery = {

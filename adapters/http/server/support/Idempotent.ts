@@ -3,7 +3,8 @@
  * environment and merchant, bound to a fingerprint of the operation and its request, and the
  * result is stored with the codec the endpoint gives (its own success schema, or the core's view
  * of what it created: a payment's `CreatedView`). A replay answers the stored value, encoded by
- * the endpoint's schema as the first answer was, with the header `Idempotent-Replayed: true`.
+ * the endpoint's schema as the first answer was (`value`), or the very bytes the key holds
+ * (`respond`, for the create on the hot path), with the header `Idempotent-Replayed: true`.
  */
 import { Effect, type Schema } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -49,6 +50,23 @@ export const makeIdempotent = Effect.gen(function*() {
   const idempotency = yield* Idempotency
   const hash = yield* secretHasher
 
+  /** The run with a key: the key claimed, bound to the request's fingerprint, and its answer. */
+  const run = <A, I, E extends ApiError>(options: IdempotentOptions<A, I, E>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
+      return yield* idempotency.run(
+        { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
+        options.codec,
+        options.execute,
+        {
+          onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request),
+          atomic: options.atomic,
+          claimInWriteAhead: options.claimInWriteAhead
+        }
+      )
+    })
+
   /** Runs the POST once per key; answers its value (the endpoint's schema encodes it, the first time as on a replay). */
   const value = <A, I, E extends ApiError>(
     options: IdempotentOptions<A, I, E>
@@ -59,21 +77,20 @@ export const makeIdempotent = Effect.gen(function*() {
         Effect.map((result) => result instanceof Executed ? result.value : result),
         Effect.catchTag("KeyTaken", Effect.die)
       )
-      : Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const fingerprint = yield* hash(`${options.operation}\n${JSON.stringify(stable(options.request))}`)
-        const answered = yield* idempotency.run(
-          { scope: `${options.scope.environment}:${options.scope.merchant.id}`, key: options.key!, fingerprint },
-          options.codec,
-          options.execute,
-          {
-            onReplay: Effect.provideService(markReplayed, HttpServerRequest.HttpServerRequest, request),
-            atomic: options.atomic,
-            claimInWriteAhead: options.claimInWriteAhead
-          }
-        )
-        return answered.value
-      })
+      : Effect.map(run(options), (answered) => answered.value)
 
-  return { value }
+  /**
+   * Runs the POST once per key, like `value`; with a key, answers the very bytes the key holds
+   * with `status` (the view encoded once, when it was stored, and the same bytes on a replay),
+   * rather than encoding the value again through the endpoint's schema. Without a key, the value.
+   */
+  const respond = <A, I, E extends ApiError>(
+    options: IdempotentOptions<A, I, E>,
+    status: number
+  ): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E | ApiErrorOf<KeyCode>, HttpServerRequest.HttpServerRequest> =>
+    options.key === undefined
+      ? value(options)
+      : Effect.map(run(options), (answered) => HttpServerResponse.text(answered.body, { status, contentType: "application/json" }))
+
+  return { value, respond }
 })
