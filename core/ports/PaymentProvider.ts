@@ -6,6 +6,7 @@
 import { type BigDecimal, type Effect, Redacted, Schema } from "effect"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
+import type { ChargeCard } from "./CardVault.ts"
 
 /** The deterministic outcomes the sandbox header `Sandbox-Simulate` asks for. */
 export const SandboxSimulate = Schema.Literals(["paid", "failed", "expired", "chargeback", "slow_payment"])
@@ -81,6 +82,11 @@ export interface ChargeRequest {
   readonly callbackUrl: string
   /** Sandbox only: the outcome the merchant asked to simulate. */
   readonly simulate?: SandboxSimulate | undefined
+  /**
+   * A card rail's card, as its vault token describes it (`CardVault.ts`): the connector sends the
+   * provider's request through `CardVault.forward` with placeholders for the number.
+   */
+  readonly card?: ChargeCard | undefined
 }
 
 /** Status of a charge as the provider reports it. Anything unknown maps to `pending`. */

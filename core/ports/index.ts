@@ -45,6 +45,19 @@ export {
   type SettlementPayoutUpdate
 } from "./SettlementPayoutProvider.ts"
 export { Sealing } from "./Sealing.ts"
+export {
+  CardBrand,
+  CardDescription,
+  CardPlaceholders,
+  CardTokenNotFound,
+  CardVault,
+  type ChargeCard,
+  ForwardOutcomeUnknown,
+  ForwardRefused,
+  ForwardRequest,
+  ForwardResponse,
+  ForwardUnreachable
+} from "./CardVault.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
 export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 
