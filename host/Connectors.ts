@@ -44,6 +44,7 @@ import { readFileSync } from "node:fs"
 import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Environment } from "../core/Environment.ts"
+import { CardVault } from "../core/ports/CardVault.ts"
 import { ProviderRegistry } from "../core/ports/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
@@ -215,7 +216,8 @@ export const readConnectors = (builtIn: ReadonlyArray<Connector> = knownConnecto
     return configured as ReadonlyArray<ConfiguredConnector>
   })
 
-const Requirements = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
+/** What every connector's plugins are built with. The card vault stays unconfigured until the host is given one. */
+const Requirements = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)), CardVault.unconfigured)
 
 /** Registers the pay-in plugin of every configured instance that has one. */
 export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>) =>

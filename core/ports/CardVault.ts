@@ -1,4 +1,4 @@
-import { Context, type Effect, type Redacted, Schema } from "effect"
+import { Context, Effect, Layer, type Redacted, Schema } from "effect"
 
 /**
  * The card vault as the engine sees it: a separate service that holds card numbers (sealed under
@@ -107,7 +107,16 @@ export class ForwardUnreachable extends Schema.TaggedError<ForwardUnreachable>()
 export class CardVault extends Context.Service<CardVault, {
   readonly describe: (merchantId: string, token: string) => Effect.Effect<CardDescription, CardTokenNotFound | ForwardUnreachable>
   readonly forward: (request: ForwardRequest) => Effect.Effect<ForwardResponse, ForwardRefused | ForwardOutcomeUnknown | ForwardUnreachable>
-}>()("core/ports/CardVault") {}
+}>()("core/ports/CardVault") {
+  /**
+   * A host with no vault configured: every card it is asked about is unreachable, so a card rail
+   * cannot be charged (and is not routable) while cash, transfer and instant rails work as ever.
+   */
+  static readonly unconfigured: Layer.Layer<CardVault> = Layer.succeed(CardVault, {
+    describe: () => Effect.fail(new ForwardUnreachable({ message: "no card vault is configured (VAULT_URL)" })),
+    forward: () => Effect.fail(new ForwardUnreachable({ message: "no card vault is configured (VAULT_URL)" }))
+  })
+}
 
 /** A card as a charge carries it to a connector: its token and what the token says, never its number. */
 export interface ChargeCard {

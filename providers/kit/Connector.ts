@@ -8,7 +8,7 @@
 import { Effect, type Layer, type Redacted, type Scope } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import type { Environment } from "../../core/ports/index.ts"
+import type { CardVault, Environment } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
@@ -32,7 +32,11 @@ export interface ConnectorSettings {
   readonly values: Readonly<Record<string, string>>
 }
 
+/** What a connector's plugins may use, provided by the host: HTTP and MACs. */
 export type ConnectorRequirements = HttpClient.HttpClient | Mac.Mac
+
+/** A pay-in plugin may also use the card vault (`core/ports/CardVault.ts`), to charge card rails. */
+export type PaymentConnectorRequirements = ConnectorRequirements | CardVault
 
 export interface Connector {
   /** The connector's name in configuration (`CONNECTORS=<id>=<kind>`). */
@@ -54,7 +58,7 @@ export interface Connector {
    * them, naming the variable. They reach the plugin in `values` like `settings`.
    */
   readonly requiredSettings?: ReadonlyArray<string> | undefined
-  readonly paymentProvider?: ((settings: ConnectorSettings) => Effect.Effect<PaymentProvider, never, ConnectorRequirements>) | undefined
+  readonly paymentProvider?: ((settings: ConnectorSettings) => Effect.Effect<PaymentProvider, never, PaymentConnectorRequirements>) | undefined
   readonly payoutProvider?: ((settings: ConnectorSettings) => Effect.Effect<PayoutProvider, never, ConnectorRequirements>) | undefined
   /**
    * The settlement payout plugin (`core/ports/SettlementPayoutProvider.ts`): how a closed
@@ -83,7 +87,7 @@ export interface Connector {
  * provider's statuses, its flows, and what a host must configure. {@link defineConnector} turns it
  * into everything a host, a test and the simulator runner take from a connector.
  */
-export interface ConnectorDefinition<Options, Secret extends string, Rail, R extends ConnectorRequirements = ConnectorRequirements> extends Omit<Connector, "secrets" | "paymentProvider"> {
+export interface ConnectorDefinition<Options, Secret extends string, Rail, R extends PaymentConnectorRequirements = PaymentConnectorRequirements> extends Omit<Connector, "secrets" | "paymentProvider"> {
   /** Secret settings, all required; the standalone simulator's credentials are typed by them. */
   readonly secrets: ReadonlyArray<Secret>
   /** The catalog rails the connector charges, with the provider's own word for each (its `Rails.ts`). */
@@ -111,7 +115,7 @@ export interface SimulatorStarted<Secret extends string> extends Omit<Started, "
 }
 
 /** A connector, declared once: the host's descriptor, the plugin's layer, and what tests and the simulator runner need. */
-export interface DefinedConnector<Options, Secret extends string, Rail, R extends ConnectorRequirements = ConnectorRequirements> {
+export interface DefinedConnector<Options, Secret extends string, Rail, R extends PaymentConnectorRequirements = PaymentConnectorRequirements> {
   readonly kind: string
   readonly rails: ReadonlyArray<Rail>
   readonly wire: object
@@ -163,7 +167,7 @@ export interface DefinedConnector<Options, Secret extends string, Rail, R extend
  * The other `Connector` fields (plain settings, payout secrets, the payout plugin, report
  * formats and sources) pass through to `connector` as given.
  */
-export const defineConnector = <Options, const Secret extends string, Rail, R extends ConnectorRequirements = never>(
+export const defineConnector = <Options, const Secret extends string, Rail, R extends PaymentConnectorRequirements = never>(
   definition: ConnectorDefinition<Options, Secret, Rail, R>
 ): DefinedConnector<Options, Secret, Rail, R> => {
   const { make, options, rails, wire, statusMaps, ...described } = definition

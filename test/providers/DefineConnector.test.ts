@@ -8,7 +8,7 @@ import { Effect, Layer, Redacted, Schema } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
 import { FetchHttpClient } from "effect/http"
 import type { PaymentProvider } from "../../core/ports/index.ts"
-import { ProviderRegistry } from "../../core/ports/index.ts"
+import { CardVault, ProviderRegistry } from "../../core/ports/index.ts"
 import { defineConnector, type StatusMap, statusOf } from "../../providers/kit/index.ts"
 
 const DocumentedStatus = Schema.Literals(["OPEN", "DONE"])
@@ -20,7 +20,7 @@ interface Options {
   readonly region: string | undefined
 }
 
-const Live = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)))
+const Live = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)), CardVault.unconfigured)
 const made: Array<Options> = []
 const make = (options: Options) =>
   Effect.sync((): PaymentProvider => {
