@@ -1,8 +1,14 @@
 /**
- * The connector guide's "Run a simulator on its own" recipe, run exactly as printed: its bash block is
- * taken from `docs/connectors.md` and run from the repository's folder (the Mercado Pago simulator on
- * 12111, the host by `npm start` on 8080). Only the shell's environment is the test's: the host's
- * embedded store in a temporary folder, and bash's trace with timestamps to see each step.
+ * The commands the docs print that need the host on port 8080, run as printed, one after another
+ * (one file, so they never race for the port):
+ *
+ * - The connector guide's "Run a simulator on its own" recipe: its bash block is taken from
+ *   `docs/connectors.md` and run from the repository's folder (the Mercado Pago simulator on
+ *   12111, the host by `npm start` on 8080). Only the shell's environment is the test's: the
+ *   host's embedded store in a temporary folder, and bash's trace with timestamps to see each step.
+ * - The README's "Five calls": `npm start` on an empty store prints the demo's sandbox key; each
+ *   `curl` of the README's block then runs in bash as printed, with the key the host printed in
+ *   `KEY=` and the created payment's id where the README writes `TXN-...`.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
@@ -44,6 +50,72 @@ const portFree = (port: number) =>
       server.listen(port, () => server.close(() => resolveFree(true)))
     })
   })
+
+/** The README's "Five calls" block, as its commands: continuation lines joined, the comment lines kept. */
+const tour = () => {
+  const readme = readFileSync(join(repo, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("## Five calls"))
+  const block = /```sh\n([\s\S]*?)```/.exec(section)
+  assert.isNotNull(block, "the tour's sh block")
+  return block![1]!.replace(/\\\n\s*/g, "").split("\n").filter((line) => line.trim() !== "")
+}
+
+/** Runs one command line in bash, answering what it printed. */
+const bash = (line: string, env: NodeJS.ProcessEnv) =>
+  new Promise<string>((resolveRun, rejectRun) => {
+    const child = spawn("bash", ["-c", line], { cwd: repo, env, stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    child.stdout.on("data", (chunk) => void (out += chunk))
+    child.stderr.on("data", (chunk) => void (out += chunk))
+    child.on("exit", (code) => code === 0 ? resolveRun(out) : rejectRun(new Error(`${line}\nexited with ${code}: ${out}`)))
+  })
+
+describe("the README's five calls", () => {
+  it("run as printed against npm start: the methods, a paid PIX payment, read back completed, its balance, its refund", async () => {
+    assert.isTrue(await portFree(8080), "port 8080, which the README uses, is taken")
+    const dataDir = mkdtempSync(join(tmpdir(), "tour-"))
+    const env = { ...shellEnvironment(), DATA_DIR: dataDir, LOG_LEVEL: "Warn" }
+    const host = spawn("npm", ["start"], { cwd: repo, detached: true, stdio: ["ignore", "pipe", "pipe"], env })
+    let printed = ""
+    host.stdout.on("data", (chunk) => void (printed += chunk))
+    host.stderr.on("data", (chunk) => void (printed += chunk))
+    try {
+      const started = Date.now()
+      while (!/sk_test_\w+/.test(printed) || !(await bash("curl -sf localhost:8080/openapi.json -o /dev/null", env).then(() => true, () => false))) {
+        assert.isBelow(Date.now() - started, 60_000, `npm start printed no key or did not answer within a minute:\n${printed}`)
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      const key = /sk_test_\w+/.exec(printed)![0]
+      const [assignment, ...calls] = tour()
+      assert.match(assignment!, /^KEY=sk_test_\.\.\. /, "the block starts by setting KEY to the printed key")
+      const answers: Array<string> = []
+      let transactionId = "TXN-..."
+      for (const call of calls) {
+        const answer = await bash(`KEY=${key}\n${call.replaceAll("TXN-...", transactionId)}`, env)
+        answers.push(answer)
+        const created = /"transactionId":"(TXN-[^"]+)"/.exec(answer)
+        if (created !== null) transactionId = created[1]!
+      }
+      const curls = answers.filter((_, i) => calls[i]!.startsWith("curl "))
+      assert.lengthOf(curls, 5, "five calls")
+      for (const answer of curls) assert.notMatch(answer, /"error":\{/, `a call is refused: ${answer}`)
+      const [methods, created, read, balance, refund] = curls.map((a) => JSON.parse(a))
+      assert.isTrue(methods.methods.some((m: { paymentMethodId: string }) => m.paymentMethodId === "sbx_pix"), "the Brazilian methods list the sandbox PIX")
+      assert.strictEqual(created.amount, 100)
+      assert.strictEqual(read.status, "completed", "read back completed, as the README's comment says")
+      assert.isTrue(JSON.stringify(balance).includes("USD"), `the balance the payment made: ${JSON.stringify(balance)}`)
+      assert.strictEqual(refund.transactionId ?? refund.paymentId ?? transactionId, transactionId)
+      assert.isAbove(Number(refund.amount), 0, `the refund of all that remains: ${JSON.stringify(refund)}`)
+    } finally {
+      try {
+        process.kill(-host.pid!, "SIGKILL")
+      } catch {
+        // already gone
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
 
 describe("the connector guide's simulator recipe", () => {
   it("runs as pasted: the payment completes and the refund settles from the simulator's notifications", async () => {
