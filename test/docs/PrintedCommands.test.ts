@@ -107,11 +107,15 @@ describe("the README's five calls", () => {
       assert.strictEqual(refund.transactionId ?? refund.paymentId ?? transactionId, transactionId)
       assert.isAbove(Number(refund.amount), 0, `the refund of all that remains: ${JSON.stringify(refund)}`)
     } finally {
+      // The whole group (npm and the host it started), and only once it is gone is port 8080 free for the recipe.
+      const exited = host.exitCode !== null || host.signalCode !== null ? Promise.resolve() : new Promise((r) => host.once("exit", r))
       try {
         process.kill(-host.pid!, "SIGKILL")
       } catch {
         // already gone
       }
+      await exited
+      while (!(await portFree(8080))) await new Promise((r) => setTimeout(r, 100))
       rmSync(dataDir, { recursive: true, force: true })
     }
   }, 120_000)
