@@ -36,6 +36,9 @@ export const entryOf = (r: EntryRow): JournalEntry => ({
   postings: r.postings.map((p) => ({ book: p.book, currency: p.currency, amount: Money.decimal(String(p.amount)) }))
 })
 
+const byAccount = (a: { readonly book: string; readonly currency: string }, b: { readonly book: string; readonly currency: string }) =>
+  a.book < b.book ? -1 : a.book > b.book ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0
+
 export const SqlLedgerStore = Layer.effect(
   LedgerStore,
   Effect.gen(function*() {
@@ -67,7 +70,10 @@ export const SqlLedgerStore = Layer.effect(
             amount: Money.toText(p.amount)
           }))
           if (Arr.isReadonlyArrayNonEmpty(postings)) yield* sql`INSERT INTO postings ${sql.insert(postings)}`
-          for (const p of entry.postings) {
+          // Balances are updated in one order for every entry (by book, then currency), whatever
+          // order the entry names its accounts in: two transactions that touch the same accounts
+          // lock their rows in the same order, so they queue rather than deadlock.
+          for (const p of [...entry.postings].sort(byAccount)) {
             const before = yield* sql<{ readonly balance: string }>`
               SELECT balance FROM account_balances
               WHERE environment = ${entry.environment} AND shop_id = ${entry.shopId} AND book = ${p.book} AND currency = ${p.currency}`
