@@ -4,7 +4,7 @@
 // up-to-date build starts at once, and says so when it has to compile.
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 
 const repo = resolve(import.meta.dirname, "..")
@@ -35,6 +35,8 @@ if (ifStale) {
     : "No build yet: compiling the host into dist/ (npm run build)...")
 }
 const started = Date.now()
+// A fresh tree: what a moved or deleted source emitted before would otherwise stay in dist/ (and in the package).
+for (const root of roots) rmSync(join(repo, "dist", root), { recursive: true, force: true })
 const tsc = spawnSync(process.execPath, [join(repo, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
   cwd: repo,
   stdio: "inherit"
