@@ -40,11 +40,12 @@
  *   `SubscribeURL` are served by a second local server standing for SNS's host (`certUrlPrefix`);
  *   the connector trusts it through `SNS_CERT_URL_PREFIX`.
  */
-import { Effect, Schema, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { type Answer, idempotencyMemo, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { makeAddressBook, type SimulatedRecipient } from "./SimulatorAddressBook.ts"
 import { makeSigner, messageId, serveSns, type SignatureVersion } from "./SimulatorSns.ts"
+import { addressFits, error, invalid, isIdentities, isRecord, uuidV4 } from "./SimulatorRules.ts"
 import * as Wire from "./Wire.ts"
 
 export type Mode = "ok" | "unavailable" | "slow"
@@ -109,28 +110,6 @@ export interface Credentials {
   readonly walletId: string
 }
 
-const evmChains = new Set(["ETH", "ARB", "AVAX", "BASE", "CELO", "OP", "POLY"])
-const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-/** Whether `address` looks like an address on `chain` (the simulator's rule, see the README). */
-export const addressFits = (chain: string, address: string): boolean =>
-  evmChains.has(chain)
-    ? /^0x[0-9a-fA-F]{40}$/.test(address)
-    : chain === "SOL"
-    ? /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)
-    : /^[\x21-\x7e]{20,128}$/.test(address)
-
-const error = (status: number, code: number, message: string, errors?: ReadonlyArray<unknown>): Answer => ({
-  status,
-  body: errors === undefined ? { code, message } : { code, message, errors }
-})
-
-const invalid = (location: string, kind: string, message: string) =>
-  error(400, 2, `Invalid entity. ${message}`, [{ error: kind, location, message }])
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const isIdentities = Schema.is(Schema.Array(Wire.Identity).pipe(Schema.check(Schema.isMinLength(1))))
 
 export const start = (
   credentials: Credentials,
