@@ -44,3 +44,18 @@ export const realNow: Effect.Effect<DateTime.Utc> = Effect.map(realClock, (clock
 
 /** Epoch milliseconds on the real clock (provider health is the same for every shop, whatever its test clock). */
 export const realMillis: Effect.Effect<number> = Effect.map(realClock, (clock) => clock.currentTimeMillisUnsafe())
+
+/**
+ * The same service with every operation run on the real clock: an upstream provider lives in the
+ * world's time, so a request it signs with a date (dLocal's `X-Date`), a timestamp it checks on a
+ * callback, and the timeout of a call to it read the host's clock, not the advanced test clock of
+ * the sandbox shop the work is for.
+ */
+export const onRealClock = <S extends object>(service: S): S =>
+  Object.fromEntries(Object.entries(service).map(([name, member]) => [
+    name,
+    typeof member !== "function" ? member : (...args: ReadonlyArray<unknown>) => {
+      const result = (member as (...a: Array<unknown>) => unknown).apply(service, [...args])
+      return Effect.isEffect(result) ? Effect.flatMap(realClock, (clock) => Effect.provideService(result, Clock.Clock, clock)) : result
+    }
+  ])) as S

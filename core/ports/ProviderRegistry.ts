@@ -1,9 +1,15 @@
 /**
  * The provider plugins this engine instance knows, by id. A plugin's layer registers itself;
  * which provider serves which rail for which shop is routing configuration, not registration.
+ *
+ * A registered provider's operations run on the real clock (`onRealClock`): the provider is in
+ * the world's time whatever test clock the sandbox shop has advanced. The sandbox provider is
+ * the exception: it is the shop's simulated world, so its payments age on the shop's clock.
  */
 import { Context, Effect, Layer, Option } from "effect"
+import { onRealClock } from "../clock/RealClock.ts"
 import type { PaymentProvider } from "./PaymentProvider.ts"
+import { sandboxProviderId } from "./SandboxForm.ts"
 
 export class ProviderRegistry extends Context.Service<ProviderRegistry, {
   readonly register: (provider: PaymentProvider) => Effect.Effect<void>
@@ -17,7 +23,7 @@ export class ProviderRegistry extends Context.Service<ProviderRegistry, {
         Effect.suspend(() =>
           providers.has(provider.id)
             ? Effect.die(new Error(`provider '${provider.id}' is registered twice`))
-            : Effect.sync(() => void providers.set(provider.id, provider))
+            : Effect.sync(() => void providers.set(provider.id, provider.id === sandboxProviderId ? provider : onRealClock(provider)))
         ),
       get: (id) => Effect.sync(() => Option.fromNullishOr(providers.get(id))),
       all: Effect.sync(() => [...providers.values()])
