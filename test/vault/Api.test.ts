@@ -50,6 +50,8 @@ const forward = (body: Record<string, unknown>) => call("POST", "/v1/forward", v
 describe("vault HTTP API", () => {
   it("answers /health", async () => {
     assert.deepStrictEqual((await call("GET", "/health", undefined)).body, { status: "ok" })
+    const unknown = await call("DELETE", "/v1/cards/x", vault.engineKey)
+    assert.deepStrictEqual([unknown.status, unknown.body.error.code], [404, "not_found"])
   })
 
   it("tokenizes with a session and refuses without one, or with bad input, by code", async () => {

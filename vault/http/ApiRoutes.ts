@@ -51,6 +51,8 @@ export const apiRoutes = (config: ApiConfig) => Layer.unwrap(Effect.gen(function
 
   return Layer.mergeAll(
     HttpRouter.add("GET", "/health", json(200, { status: "ok" })),
+    // Any other path or method: the envelope, not an empty 404.
+    HttpRouter.add("*", "/*", errorResponse(404, "not_found", "no such route on the vault")),
     HttpRouter.add("POST", "/v1/cards", (request) =>
       handle(Effect.gen(function*() {
         const session = yield* Effect.mapError(
