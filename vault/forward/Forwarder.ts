@@ -30,9 +30,18 @@ const droppedHeaders = new Set(["connection", "keep-alive", "transfer-encoding",
 /** Errors that mean the request never left: the provider's host was not reached at all. */
 const beforeSending = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "ERR_TLS_CERT_ALTNAME_INVALID"])
 
-const errorCode = (error: unknown): string | undefined => {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause
-  return typeof cause?.code === "string" ? cause.code : undefined
+/** Framing headers the vault sets itself: the filled body has another length than the one the engine wrote. */
+const framingHeaders = new Set(["content-length", "host", "connection", "transfer-encoding", "keep-alive", "upgrade", "expect"])
+
+/**
+ * Whether fetch failed before anything left: it threw before connecting (a malformed header, a
+ * port fetch refuses), or the connection itself was refused or not resolved.
+ */
+const failedBeforeSending = (error: unknown): boolean => {
+  if (!(error instanceof TypeError) || error.message !== "fetch failed") return true
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (typeof cause?.code === "string") return beforeSending.has(cause.code)
+  return cause?.message === "bad port"
 }
 
 export class Forwarder extends Context.Service<Forwarder, {
@@ -66,7 +75,11 @@ export class Forwarder extends Context.Service<Forwarder, {
         }
         const secret = Redacted.value(card)
         const code = securityCode === undefined ? undefined : Redacted.value(securityCode)
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, fill(value, secret, code, "raw")]))
+        const headers = Object.fromEntries(
+          Object.entries(request.headers)
+            .filter(([name]) => !framingHeaders.has(name.toLowerCase()))
+            .map(([name, value]) => [name, fill(value, secret, code, "raw")])
+        )
         const body = request.body === undefined ? undefined : fill(request.body, secret, code, encodingOf(request.headers))
         yield* store.appendAudit({
           at: new Date(yield* Clock.currentTimeMillis),
@@ -85,7 +98,7 @@ export class Forwarder extends Context.Service<Forwarder, {
             return { response, text: await response.text() }
           },
           catch: (error) =>
-            beforeSending.has(errorCode(error) ?? "")
+            failedBeforeSending(error)
               ? new ForwardUnreachable({ message: `the provider at ${url.host} could not be reached` })
               : new ForwardOutcomeUnknown({ message: `the connection to ${url.host} failed after the request may have been sent` })
         })
