@@ -113,6 +113,13 @@ describe("vault HTTP API", () => {
     assert.strictEqual(got.length, 1)
     assert.strictEqual(got[0]!.path, "/charges?x=1")
     assert.strictEqual(got[0]!.headers["x-card-last"], cards.visa)
+    // Only the engine's headers (filled) reach the provider: not the vault's credential, nor anything of the vault's.
+    assert.isUndefined(got[0]!.headers["authorization"])
+    assert.notInclude(JSON.stringify(got[0]!.headers), vault.engineKey)
+    assert.deepStrictEqual(
+      Object.keys(got[0]!.headers).filter((name) => !["host", "connection", "content-length", "content-type", "accept", "accept-language", "accept-encoding", "user-agent", "sec-fetch-mode"].includes(name)),
+      ["x-card-last"]
+    )
     // The holder name's quotes are escaped for JSON: the provider gets the structure the engine wrote.
     assert.deepStrictEqual(JSON.parse(got[0]!.body), {
       card: { number: cards.visa, cvv: "456", month: "07", year: "2031", year2: "31", name: "Ana O'Neil \"Jr\"" }
