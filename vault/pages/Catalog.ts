@@ -16,6 +16,7 @@ export interface Catalog {
   readonly errorSummary: string
   readonly sessionInvalid: string
   readonly saved: string
+  readonly unavailable: string
   readonly brand: string
   readonly errors: Record<CardRejectionCode, string>
 }
@@ -33,6 +34,7 @@ const en: Catalog = {
   errorSummary: "Please check the fields below.",
   sessionInvalid: "This card form has expired. Go back to the shop and start again.",
   saved: "Your card is saved. You can close this page.",
+  unavailable: "The card vault is not answering right now. Please try again in a moment.",
   brand: "Card brand",
   errors: {
     card_number_invalid: "Enter a valid card number.",
@@ -57,6 +59,7 @@ const pt: Catalog = {
   errorSummary: "Verifique os campos abaixo.",
   sessionInvalid: "Este formulário expirou. Volte à loja e comece de novo.",
   saved: "Seu cartão foi salvo. Você pode fechar esta página.",
+  unavailable: "O cofre de cartões não está respondendo agora. Tente de novo em instantes.",
   brand: "Bandeira",
   errors: {
     card_number_invalid: "Informe um número de cartão válido.",
@@ -81,6 +84,7 @@ const es: Catalog = {
   errorSummary: "Revisa los campos de abajo.",
   sessionInvalid: "Este formulario expiró. Vuelve a la tienda y empieza de nuevo.",
   saved: "Tu tarjeta quedó guardada. Puedes cerrar esta página.",
+  unavailable: "La bóveda de tarjetas no responde en este momento. Inténtalo de nuevo en un momento.",
   brand: "Marca",
   errors: {
     card_number_invalid: "Ingresa un número de tarjeta válido.",

@@ -97,7 +97,7 @@ export const pageRoutes = (config: PageConfig) => Layer.unwrap(Effect.gen(functi
         if (result._tag === "Failure") {
           const error: VaultError = result.failure
           if (error._tag === "CardRejected") return again({ [fieldOf[error.field]]: catalog.errors[error.code] })
-          return page(503, messagePage(lang, nonce, catalog, catalog.sessionInvalid), nonce, returnOrigin)
+          return page(503, messagePage(lang, nonce, catalog, catalog.unavailable), nonce, returnOrigin)
         }
         const token = result.success.token
         if (session.value.returnUrl === undefined || returnOrigin === undefined) {
