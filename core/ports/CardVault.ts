@@ -13,11 +13,11 @@ import { Context, Effect, Layer, type Redacted, Schema } from "effect"
  * - `GET {VAULT_URL}/v1/cards/{token}?merchantId=...` with `Authorization: Bearer <VAULT_ENGINE_KEY>`
  *   answers the card's description (`CardDescription`'s encoded form, JSON) or 404.
  * - `POST {VAULT_URL}/v1/forward` with the same credential and a `ForwardRequest` (JSON) answers a
- *   `ForwardResponse` (JSON): the provider's status, headers and body, masked. A provider that
- *   cannot be reached answers 502 `{ "error": "upstream_unreachable" }`; a timeout 504
- *   `{ "error": "upstream_timeout" }` (the outcome is unknown: the request may have arrived).
- *   A host off the allowlist answers 403, an unknown token 404, a security code asked for that
- *   the vault no longer holds 410.
+ *   `ForwardResponse` (JSON): the provider's status, headers and body, masked. A refusal is the
+ *   vault's envelope `{ "error": { "code", "message" } }`: a provider that cannot be reached 502
+ *   `upstream_unreachable`; a timeout 504 `upstream_timeout` (the outcome is unknown: the
+ *   request may have arrived); a host off the allowlist 403, an unknown token 404, a security
+ *   code asked for that the vault no longer holds 410.
  */
 
 /** The brands the engine's card rails name (`core/catalog/methods.ts`). */
