@@ -174,6 +174,8 @@ describe("buyer data in logs and spans", () => {
         const account = { endUserRef: "redaction-user", name: buyer.userName, email: buyer.userEmail, phone: buyer.userPhone, documentType: "CPF", documentId: buyer.documentId }
         const badEmail = yield* call("POST", "/api/v1/me/deposit-accounts", { bearer, body: { ...account, email: `${buyer.userEmail}@` } })
         assert.strictEqual(badEmail.status, 400, JSON.stringify(badEmail.body))
+        assert.strictEqual((badEmail.body as { error: { message: string } }).error.message, "email: expected a valid email address")
+        assert.deepStrictEqual(found(JSON.stringify(badEmail.body)), [], "the refusal names the field, not its value")
         const opened = yield* call("POST", "/api/v1/me/deposit-accounts", { bearer, headers: { traceparent }, body: account })
         assert.strictEqual(opened.status, 201, JSON.stringify(opened.body))
         const opened2 = opened.body as { account: { id: string; customer: { email: string } } }
