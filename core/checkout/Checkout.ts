@@ -30,10 +30,10 @@ import { Routing } from "../routing/Routing.ts"
 import { secretHasher } from "../Secrets.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { buyerDataOf, fieldName, missingFor, neededByAll, redacted } from "../payments/BuyerData.ts"
+import { type BuyerData, buyerDataOf, createFieldsOf, fieldName, missingFor, neededByAll, trimmed } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
 import type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
-import { checkCustomer, fullNameOf, splitName } from "./Customer.ts"
+import { checkCustomer, fullNameOf, storedCustomer } from "./Customer.ts"
 
 export { checkCustomer, type CustomerInput } from "./Customer.ts"
 export type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
@@ -152,26 +152,23 @@ export class Checkout extends Context.Service<Checkout, {
 
         // One-shot: individual fields win; the block only fills gaps with its valid values.
         const method = catalog.find(scope.environment, input.paymentMethodId!)
-        const buyer = {
-          userName: input.userName ?? fullNameOf(checked.valid),
-          email: input.userEmail ?? checked.valid.email,
-          documentId: input.documentId ?? checked.valid.documentId,
-          phone: input.userPhone ?? checked.valid.phone,
-          address: input.userAddress ?? checked.valid.address
+        const block = buyerDataOf({ ...checked.valid, userName: fullNameOf(checked.valid) })
+        const buyer: BuyerData = {
+          userName: input.userName ?? block.userName,
+          email: input.userEmail ?? block.email,
+          documentId: input.documentId ?? block.documentId,
+          phone: input.userPhone ?? block.phone,
+          address: input.userAddress ?? block.address
         }
         const providers = method === undefined ? [] : yield* routing.candidates(scope.environment, scope.shop.id, method)
-        const missing = missingFor(buyerDataOf(buyer), method, method === undefined ? [] : neededByAll(providers, method))
+        const missing = missingFor(buyer, method, method === undefined ? [] : neededByAll(providers, method))
         if (missing.length === 0) {
           const payment = yield* createPayment(scope, {
             amount: input.amount,
             currency: input.currency,
             paymentMethodId: input.paymentMethodId,
             country: input.country,
-            userName: redacted(buyer.userName),
-            userEmail: redacted(buyer.email),
-            documentId: redacted(buyer.documentId),
-            userPhone: redacted(buyer.phone),
-            userAddress: redacted(buyer.address),
+            ...createFieldsOf(buyer),
             merchantOrderId: input.merchantOrderId,
             hostedCheckout: true,
             returnUrl: input.returnUrl,
@@ -183,7 +180,7 @@ export class Checkout extends Context.Service<Checkout, {
             mode: "one_shot",
             status: "pending",
             paymentMethodId: payment.paymentMethodId,
-            customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null, address: null },
+            customer: storedCustomer(buyer, true),
             completedTxId: payment.id
           }
           yield* store.insert(session)
@@ -210,13 +207,7 @@ export class Checkout extends Context.Service<Checkout, {
           mode: "one_shot",
           status: "awaiting_details",
           paymentMethodId: method.id,
-          customer: {
-            ...(buyer.userName === null ? { firstName: null, lastName: null } : splitName(buyer.userName)),
-            email: buyer.email,
-            phone: buyer.phone,
-            documentId: buyer.documentId,
-            address: buyer.address
-          },
+          customer: storedCustomer(buyer, false),
           completedTxId: null
         }
         yield* store.insert(session)
@@ -308,15 +299,16 @@ export class Checkout extends Context.Service<Checkout, {
         }
 
         const c = input.customer
-        const buyer = {
-          userName: c?.fullName?.trim() || fullNameOf(session.customer),
-          email: c?.email?.trim() || session.customer.email,
-          documentId: c?.documentId?.trim() || session.customer.documentId,
-          phone: c?.phone?.trim() || session.customer.phone,
-          address: c?.address ?? session.customer.address
+        const held = buyerDataOf({ ...session.customer, userName: fullNameOf(session.customer) })
+        const buyer: BuyerData = {
+          userName: trimmed(c?.fullName) ?? held.userName,
+          email: trimmed(c?.email) ?? held.email,
+          documentId: trimmed(c?.documentId) ?? held.documentId,
+          phone: trimmed(c?.phone) ?? held.phone,
+          address: c?.address ?? held.address
         }
         const { method, providersNeed } = offered
-        const missing = missingFor(buyerDataOf(buyer), method, providersNeed)
+        const missing = missingFor(buyer, method, providersNeed)
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
         }
@@ -327,7 +319,7 @@ export class Checkout extends Context.Service<Checkout, {
           ...session,
           status: next.success,
           completedTxId: transactionId,
-          customer: { ...splitName(buyer.userName!), email: buyer.email, phone: buyer.phone, documentId: null, address: null },
+          customer: storedCustomer(buyer, true),
           version: session.version + 1
         }
         if (!(yield* store.update(claimed))) {
@@ -344,11 +336,7 @@ export class Checkout extends Context.Service<Checkout, {
           amount: session.amount,
           currency: session.currency,
           paymentMethodId: method.id,
-          userName: redacted(buyer.userName!),
-          userEmail: redacted(buyer.email!),
-          documentId: redacted(buyer.documentId!),
-          userPhone: redacted(buyer.phone),
-          userAddress: redacted(buyer.address),
+          ...createFieldsOf(buyer),
           userIp: session.customerIp ?? buyerIp,
           merchantOrderId: session.merchantOrderId ?? undefined,
           hostedCheckout: true,

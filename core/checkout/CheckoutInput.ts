@@ -1,11 +1,11 @@
 /**
  * What a checkout takes and answers: a session to create (`CreateSession`), the buyer's choice on
  * the page (`SelectInput`), a method offered (`OfferedMethod`), a created session (`Created`).
- * The operations are `Checkout.ts`.
+ * The operations are `Checkout.ts`. Buyer data comes in `Redacted` (`BuyerData.ts`).
  */
-import type { BigDecimal } from "effect"
+import type { BigDecimal, Redacted } from "effect"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
-import type { FieldName } from "../payments/BuyerData.ts"
+import type { BuyerText, FieldName } from "../payments/BuyerData.ts"
 import type { Payment } from "../payments/Payment.ts"
 import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import type { CheckoutSession } from "./CheckoutSession.ts"
@@ -17,11 +17,11 @@ export interface CreateSession {
   readonly country?: string | undefined
   readonly paymentMethodId?: string | undefined
   readonly customer?: CustomerInput | undefined
-  readonly userName?: string | undefined
-  readonly userEmail?: string | undefined
-  readonly userPhone?: string | undefined
-  readonly documentId?: string | undefined
-  readonly userAddress?: BuyerAddress | undefined
+  readonly userName?: BuyerText | undefined
+  readonly userEmail?: BuyerText | undefined
+  readonly userPhone?: BuyerText | undefined
+  readonly documentId?: BuyerText | undefined
+  readonly userAddress?: Redacted.Redacted<BuyerAddress> | undefined
   readonly merchantOrderId?: string | undefined
   readonly returnUrl?: string | undefined
   readonly simulate?: SandboxSimulate | undefined
@@ -30,11 +30,11 @@ export interface CreateSession {
 export interface SelectInput {
   readonly paymentMethodId?: string | undefined
   readonly customer?: {
-    readonly fullName?: string | undefined
-    readonly email?: string | undefined
-    readonly documentId?: string | undefined
-    readonly phone?: string | undefined
-    readonly address?: BuyerAddress | undefined
+    readonly fullName?: BuyerText | undefined
+    readonly email?: BuyerText | undefined
+    readonly documentId?: BuyerText | undefined
+    readonly phone?: BuyerText | undefined
+    readonly address?: Redacted.Redacted<BuyerAddress> | undefined
   } | undefined
 }
 

@@ -26,6 +26,7 @@ import * as Money from "../Money.ts"
 import { DepositStore } from "../ports/DepositStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
+import { type BuyerText, revealed } from "../payments/BuyerData.ts"
 import { Payments } from "../payments/Payments.ts"
 import { verifySignature } from "../Signatures.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
@@ -41,13 +42,14 @@ import {
   findDepositMethod
 } from "./Deposit.ts"
 
+/** An account to create; the end user's data `Redacted` as the API decoded it, revealed only into the stored account. */
 export interface CreateAccount {
   readonly endUserRef: string
-  readonly name: string
-  readonly email?: string | undefined
-  readonly phone?: string | undefined
+  readonly name: BuyerText
+  readonly email?: BuyerText | undefined
+  readonly phone?: BuyerText | undefined
   readonly documentType?: string | undefined
-  readonly documentId?: string | undefined
+  readonly documentId?: BuyerText | undefined
   readonly country?: string | undefined
   readonly metadata?: Readonly<Record<string, string>> | undefined
   readonly depositMethodId?: string | undefined
@@ -198,11 +200,11 @@ export class Deposits extends Context.Service<Deposits, {
             currency: method.currency,
             country: method.country,
             methodName: method.name,
-            name: input.name,
-            email: input.email!,
-            phone: input.phone ?? null,
+            name: Redacted.value(input.name),
+            email: Redacted.value(input.email!),
+            phone: revealed(input.phone),
             documentType: input.documentType ?? null,
-            documentId: input.documentId ?? null,
+            documentId: revealed(input.documentId),
             customerCountry: country,
             metadata: input.metadata ?? {},
             status: "active",

@@ -17,8 +17,8 @@ export const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 export const phonePattern = /^\+[0-9][0-9 ()-]{6,38}$/
 
 /**
- * The buyer's data as the engine carries it, from the create handler (`redactedBuyer`) to the
- * charge request: `Redacted`, so that printing it (a log line, a span attribute, an error
+ * The buyer's data as the engine carries it, from the API's decode of the request body (the
+ * body schemas decode buyer fields to `Redacted`) to the charge request: `Redacted`, so that printing it (a log line, a span attribute, an error
  * message) prints `<redacted>`. Whoever needs the value reads it with `Redacted.value`: the
  * stores that keep it, the rules below that check it, and the connector, at the line that puts
  * it on its wire (`ChargeRequest.customer` carries it still wrapped).
@@ -41,20 +41,11 @@ export const revealed = <A>(value: Redacted.Redacted<A> | null | undefined): A |
 export const redacted = <A>(value: A | null | undefined): Redacted.Redacted<A> | undefined =>
   value === null || value === undefined ? undefined : Redacted.make(value)
 
-/** The buyer fields of a create as the API decoded them, wrapped: the API's boundary into the engine. */
-export const redactedBuyer = (plain: {
-  readonly userName?: string | undefined
-  readonly userEmail?: string | undefined
-  readonly documentId?: string | undefined
-  readonly userPhone?: string | undefined
-  readonly userAddress?: BuyerAddress | undefined
-}) => ({
-  userName: redacted(plain.userName),
-  userEmail: redacted(plain.userEmail),
-  documentId: redacted(plain.documentId),
-  userPhone: redacted(plain.userPhone),
-  userAddress: redacted(plain.userAddress)
-})
+/** Buyer text trimmed, still `Redacted`; null when absent or blank (a form's empty field). */
+export const trimmed = (value: BuyerText | null | undefined): BuyerText | null => {
+  const text = revealed(value)?.trim() ?? ""
+  return text === "" ? null : Redacted.make(text)
+}
 
 /** `BuyerData` of values a checkout session holds in the clear. */
 export const buyerDataOf = (plain: {
@@ -69,6 +60,15 @@ export const buyerDataOf = (plain: {
   documentId: redacted(plain.documentId) ?? null,
   phone: redacted(plain.phone) ?? null,
   address: redacted(plain.address) ?? null
+})
+
+/** `BuyerData` as a create takes it, by the API's names (absent where null), still `Redacted`. */
+export const createFieldsOf = (buyer: BuyerData) => ({
+  userName: buyer.userName ?? undefined,
+  userEmail: buyer.email ?? undefined,
+  documentId: buyer.documentId ?? undefined,
+  userPhone: buyer.phone ?? undefined,
+  userAddress: buyer.address ?? undefined
 })
 
 /** The API's names of buyer data, as `details.missingFields` and the catalog's `requiredFields` say them. */

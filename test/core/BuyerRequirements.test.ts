@@ -106,7 +106,7 @@ describe("buyer data a provider needs", () => {
       const boleto = recording(`needs_address_${Math.random()}`, ["userAddress"])
       const scope = yield* shopWith(boleto.provider)
       const checkout = yield* Checkout
-      const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+      const buyer = { userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") }
       const created = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer })
       assert.strictEqual(created.session.status, "awaiting_details")
       assert.deepStrictEqual(created.missingFields, ["userAddress"])
@@ -114,13 +114,13 @@ describe("buyer data a provider needs", () => {
 
       const missing = failureOf(yield* Effect.exit(checkout.select(created.token, {}, undefined))) as { code?: string } | undefined
       assert.strictEqual(missing?.code, "missing_required_fields")
-      const payment = yield* checkout.select(created.token, { customer: { address } }, undefined)
+      const payment = yield* checkout.select(created.token, { customer: { address: Redacted.make(address) } }, undefined)
       assert.strictEqual(payment.status, "pending")
       assert.deepStrictEqual(boleto.calls.map((c) => clear(c.customer.address)), [address])
       assert.strictEqual((yield* checkout.get(created.token)).customer.address, null, "forwarded, never kept")
 
       // Given at creation (the customer block), the transaction is created at once.
-      const oneShot = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer, customer: { address } })
+      const oneShot = yield* checkout.create(scope, { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", ...buyer, customer: { address: Redacted.make(address) } })
       assert.strictEqual(oneShot.session.status, "pending")
       assert.strictEqual(oneShot.session.customer.address, null)
     }).pipe(Effect.provide(EngineTest)))

@@ -3,8 +3,10 @@
  * level Trace) and exports every span over OTLP runs a day of payments carrying a distinctive
  * buyer (name, email, phone, document, address): direct creates, a replayed key, a refused create
  * that names the missing field, a hosted checkout, the reads that answer the buyer back, the
- * sandbox outcome job and the webhook deliveries it causes. The answers carry the buyer (the data
- * went all the way through); no log line and no span (name, attribute, event, status) does.
+ * sandbox outcome job and the webhook deliveries it causes; then checkout sessions (the customer
+ * block, a refused and an accepted select, a one-shot completed by select) and a deposit account
+ * with a credited transfer. The answers carry the buyer (the data went all the way through); no
+ * log line and no span (name, attribute, event, status) does.
  *
  * The engine carries the values `Redacted` (`core/payments/BuyerData.ts`): the second test shows
  * what printing the record by accident gives.
@@ -122,6 +124,71 @@ describe("buyer data in logs and spans", () => {
         assert.isAbove(trace.length, 3)
         assert.isAbove(lines.length, 5, "the host logged the run")
 
+        const leakingLines = lines.filter((line) => found(line).length > 0)
+        assert.deepStrictEqual(leakingLines, [], "log lines carrying buyer data")
+        const leakingSpans = spans.filter((span) => found(JSON.stringify(span)).length > 0).map((span) => `${span.name}: ${found(JSON.stringify(span)).join(", ")}`)
+        assert.deepStrictEqual(leakingSpans, [], "spans carrying buyer data")
+      }))
+    it.effect("checkout sessions (selector and one-shot, select refused then accepted) and deposit accounts write none of it either", () =>
+      Effect.gen(function*() {
+        const { spans, lines } = yield* Captured
+        const merchant = yield* createMerchant()
+        const bearer = merchant.keys.sandbox.secretKey
+        const traceId = "6cf92f3577b34da6a3ce929d0e0e4738"
+        const traceparent = `00-${traceId}-00f067aa0ba902b9-01`
+        const [firstName, lastName] = buyer.userName.split(" ")
+        const block = { firstName, lastName, email: buyer.userEmail, phone: buyer.userPhone, documentId: buyer.documentId, address }
+
+        // Selector: the customer block; the buyer picks on the page (the public select).
+        const selector = yield* call("POST", "/api/v1/checkout/sessions", { bearer, headers: { traceparent }, body: { amount: 30, country: "BR", customer: block } })
+        assert.strictEqual(selector.status, 201, JSON.stringify(selector.body))
+        const selectorToken = (selector.body as { token: string }).token
+        const read = yield* call("GET", `/api/v1/checkout/sessions/${selectorToken}`, {})
+        assert.strictEqual((read.body as { customer: { email: string } }).customer.email, buyer.userEmail, "the session holds the buyer")
+        const badDocument = yield* call("POST", `/api/v1/checkout/sessions/${selectorToken}/select`, {
+          body: { paymentMethodId: "sbx_pix", customer: { fullName: buyer.userName, documentId: "39053344700" } }
+        })
+        assert.strictEqual(badDocument.status, 422, JSON.stringify(badDocument.body))
+        assert.deepStrictEqual(found(JSON.stringify(badDocument.body)), [], "the refusal names the field, not the buyer")
+        const picked = yield* call("POST", `/api/v1/checkout/sessions/${selectorToken}/select`, {
+          headers: { traceparent },
+          body: { paymentMethodId: "sbx_pix", customer: { fullName: buyer.userName, documentId: buyer.documentId, address } }
+        })
+        assert.include([200, 201], picked.status, JSON.stringify(picked.body))
+
+        // One-shot without a document: awaiting its details, then completed by select.
+        const oneShot = yield* call("POST", "/api/v1/checkout/sessions", {
+          bearer,
+          body: { amount: 30, country: "BR", paymentMethodId: "sbx_pix", userName: buyer.userName, userEmail: buyer.userEmail, userPhone: buyer.userPhone }
+        })
+        assert.strictEqual((oneShot.body as { status: string }).status, "awaiting_details", JSON.stringify(oneShot.body))
+        const completed = yield* call("POST", `/api/v1/checkout/sessions/${(oneShot.body as { token: string }).token}/select`, {
+          body: { customer: { documentId: buyer.documentId } }
+        })
+        assert.include([200, 201], completed.status, JSON.stringify(completed.body))
+        const transactionId = (completed.body as { transactionId: string }).transactionId
+        const payment = yield* call("GET", `/api/v1/payments/${transactionId}`, { bearer })
+        assert.deepStrictEqual((payment.body as { buyer: unknown }).buyer, { name: buyer.userName, email: buyer.userEmail }, "the session's buyer reached the payment")
+
+        // A deposit account of the buyer, refused for a bad email first, then a transfer credited to it.
+        const account = { endUserRef: "redaction-user", name: buyer.userName, email: buyer.userEmail, phone: buyer.userPhone, documentType: "CPF", documentId: buyer.documentId }
+        const badEmail = yield* call("POST", "/api/v1/me/deposit-accounts", { bearer, body: { ...account, email: `${buyer.userEmail}@` } })
+        assert.strictEqual(badEmail.status, 400, JSON.stringify(badEmail.body))
+        assert.strictEqual((badEmail.body as { error: { message: string } }).error.message, "email: expected a valid email address")
+        assert.deepStrictEqual(found(JSON.stringify(badEmail.body)), [], "the refusal names the field, not its value")
+        const opened = yield* call("POST", "/api/v1/me/deposit-accounts", { bearer, headers: { traceparent }, body: account })
+        assert.strictEqual(opened.status, 201, JSON.stringify(opened.body))
+        const opened2 = opened.body as { account: { id: string; customer: { email: string } } }
+        assert.strictEqual(opened2.account.customer.email, buyer.userEmail, "the account holds the buyer")
+        const credited = yield* call("POST", `/api/v1/me/deposit-accounts/${opened2.account.id}/simulate-deposit`, {
+          bearer,
+          body: { amount: 1850, payerName: "Juan Perez", trackingKey: "MBAN01002411220099" }
+        })
+        assert.strictEqual(credited.status, 201, JSON.stringify(credited.body))
+
+        yield* drainWork
+        const trace = yield* eventually(Effect.sync(() => spans.filter((s) => s.traceId === traceId)), (t) => t.some((s) => s.name === "Provider.charge"))
+        assert.isAbove(trace.length, 3)
         const leakingLines = lines.filter((line) => found(line).length > 0)
         assert.deepStrictEqual(leakingLines, [], "log lines carrying buyer data")
         const leakingSpans = spans.filter((span) => found(JSON.stringify(span)).length > 0).map((span) => `${span.name}: ${found(JSON.stringify(span)).join(", ")}`)

@@ -6,7 +6,7 @@
  * (TypedApi.ts): `movements` is read as the API declares it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { createMerchant, testHost } from "../support/Host.ts"
@@ -32,7 +32,7 @@ describe("balance movements", () => {
         ok(yield* api.identity.fundSandbox({ payload: { currency: "BRL", amount: d("500") }, ...withResponse }))
         ok(yield* api.identity.fundSandbox({ payload: { currency: "USD", amount: d("50") }, ...withResponse }))
         const [, paid] = yield* api.payments.create({
-          payload: { amount: d("100"), paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com" },
+          payload: { amount: d("100"), paymentMethodId: "sbx_card", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") },
           headers: { "sandbox-simulate": "paid" },
           ...withResponse
         })

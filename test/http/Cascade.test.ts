@@ -5,7 +5,7 @@
  * cascade.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -62,7 +62,7 @@ const setup = Effect.gen(function*() {
   return { sk: merchant.keys.sandbox.secretKey, a, b }
 })
 
-const payment = { amount: Money.decimal("50"), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+const payment = { amount: Money.decimal("50"), paymentMethodId: "1001", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") }
 
 /** Creates the payment; answers it with the raw response (its status asserted). */
 const pay = (sk: string, idempotencyKey?: string) =>

@@ -4,7 +4,7 @@
  * from the trusted hop, and the canonical checkout host.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Option, Result } from "effect"
+import { Effect, Option, Redacted, Result } from "effect"
 import { revealed } from "../../core/payments/BuyerData.ts"
 import { FetchHttpClient } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
@@ -19,7 +19,9 @@ import { baseUrl, call, createMerchant, eventually, testHost } from "../support/
 import { storeTargets } from "../support/Stores.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
-const buyer = { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+5511987654321", documentId: "52998224725" }
+const plainBuyer = { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+5511987654321", documentId: "52998224725" }
+/** `plainBuyer` as the typed client sends it: `Redacted`, as the API decodes it. */
+const buyer = { firstName: Redacted.make("Ana"), lastName: Redacted.make("Souza"), email: Redacted.make("ana@example.com"), phone: Redacted.make("+5511987654321"), documentId: Redacted.make("52998224725") }
 
 const merchant = Effect.map(createMerchant(), (m) => ({ ...m, sk: m.keys.sandbox.secretKey, shopId: m.shops[0]!.id }))
 
@@ -73,13 +75,13 @@ describe("hosted checkout API", () => {
     it.effect("selector mode: a provided invalid customer value is 400 with issues, field by field", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const reply = yield* refused(session(sk, { amount: Money.decimal("50"), customer: { email: "not-an-email", phone: "11987654321", firstName: "x".repeat(61), lastName: "Souza" } }))
+        const reply = yield* refused(session(sk, { amount: Money.decimal("50"), customer: { email: Redacted.make("not-an-email"), phone: Redacted.make("11987654321"), firstName: Redacted.make("x".repeat(61)), lastName: Redacted.make("Souza") } }))
         assert.strictEqual(httpStatus[reply.code], 400)
         assert.strictEqual(reply.code, "invalid_request")
         assert.sameMembers((reply.details["issues"] as ReadonlyArray<{ path: string }>).map((i) => i.path), ["customer.email", "customer.phone", "customer.firstName"])
         assert.deepStrictEqual(reply.details["missingFields"], [])
         // Raw: a body without its required amount, which the typed client cannot build.
-        const noAmount = yield* call("POST", "/api/v1/checkout/sessions", { bearer: sk, body: { customer: buyer } })
+        const noAmount = yield* call("POST", "/api/v1/checkout/sessions", { bearer: sk, body: { customer: plainBuyer } })
         assert.strictEqual(noAmount.status, 400)
         assert.deepStrictEqual(noAmount.body.error.details.missingFields, ["amount"])
         const [presentment] = yield* session(sk, { amount: Money.decimal("270"), currency: "BRL" })
@@ -95,8 +97,8 @@ describe("hosted checkout API", () => {
         const [reply, response] = yield* session(sk, {
           amount: Money.decimal("40"),
           paymentMethodId: "sbx_pix",
-          userEmail: "individual@example.com",
-          customer: { ...buyer, email: "block@example.com" },
+          userEmail: Redacted.make("individual@example.com"),
+          customer: { ...buyer, email: Redacted.make("block@example.com") },
           merchantOrderId: "o-2",
           returnUrl: "https://shop.example/thanks"
         })
@@ -119,7 +121,7 @@ describe("hosted checkout API", () => {
     it.effect("one-shot mode: missing or invalid buyer data gives 201 awaiting_details; an invalid block value is not promoted", () =>
       Effect.gen(function*() {
         const { sk } = yield* merchant
-        const [reply, response] = yield* session(sk, { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", customer: { ...buyer, email: "broken" } })
+        const [reply, response] = yield* session(sk, { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", customer: { ...buyer, email: Redacted.make("broken") } })
         assert.strictEqual(response.status, 201)
         assert.strictEqual(reply.status, "awaiting_details")
         assert.match(reply.sessionId, /^cs_/)
@@ -130,7 +132,7 @@ describe("hosted checkout API", () => {
         assert.strictEqual(read.customer.email, null)
 
         // The page then collects the email and selects.
-        const [selected, selectResponse] = yield* select(reply.token, { customer: { email: "fixed@example.com" } })
+        const [selected, selectResponse] = yield* select(reply.token, { customer: { email: Redacted.make("fixed@example.com") } })
         assert.strictEqual(selectResponse.status, 200)
         assert.strictEqual(selected.status, "pending")
         const stored = Option.getOrThrow(yield* (yield* PaymentStore).findById(selected.transactionId))
@@ -145,15 +147,15 @@ describe("hosted checkout API", () => {
           "sandbox-simulate": "paid"
         })
         const token = created.token
-        const missing = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana" } }))
+        const missing = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: Redacted.make("Ana") } }))
         assert.strictEqual(httpStatus[missing.code], 422)
         assert.strictEqual(missing.code, "missing_required_fields")
         assert.deepStrictEqual(missing.details["missingFields"], ["userName", "email", "documentId"])
         assert.strictEqual((yield* paymentsWithOrder(sk, "o-3")).pagination.total, 0)
-        const notOffered = yield* refused(select(token, { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X1" } }))
+        const notOffered = yield* refused(select(token, { paymentMethodId: "sbx_pix", customer: { fullName: Redacted.make("Ana Souza"), email: Redacted.make("ana@example.com"), documentId: Redacted.make("X1") } }))
         assert.strictEqual(httpStatus[notOffered.code], 400, "a Brazilian method is not on a Mexican grid")
 
-        const [picked, pickedResponse] = yield* select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "GODE561231GR8" } })
+        const [picked, pickedResponse] = yield* select(token, { paymentMethodId: "sbx_spei", customer: { fullName: Redacted.make("Ana Souza"), email: Redacted.make("ana@example.com"), documentId: Redacted.make("GODE561231GR8") } })
         assert.strictEqual(pickedResponse.status, 200)
         const pickedUrl = new URL(picked.checkoutUrl)
         assert.strictEqual(pickedUrl.origin + pickedUrl.pathname, `http://pay.test.local/c/${picked.transactionId}`)
@@ -161,7 +163,7 @@ describe("hosted checkout API", () => {
         const [read] = yield* readSession(token)
         assert.strictEqual(read.completedTxId, picked.transactionId)
         assert.strictEqual(read.status, "completed")
-        const again = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "X" } }))
+        const again = yield* refused(select(token, { paymentMethodId: "sbx_spei", customer: { fullName: Redacted.make("Ana Souza"), email: Redacted.make("ana@example.com"), documentId: Redacted.make("X") } }))
         assert.strictEqual(httpStatus[again.code], 409)
         assert.strictEqual(again.code, "checkout_session_already_completed")
         assert.strictEqual(again.details["existingTxId"], picked.transactionId)
@@ -211,7 +213,7 @@ for (const target of storeTargets("checkout")) {
           const { sk } = yield* merchant
           const [created] = yield* session(sk, { amount: Money.decimal("25"), country: "BR", merchantOrderId: "race" })
           const replies = yield* Effect.all(Array.from({ length: 10 }, () =>
-            Effect.result(select(created.token, { paymentMethodId: "sbx_pix", customer: { fullName: "Ana Souza", email: "ana@example.com", documentId: "52998224725" } }))
+            Effect.result(select(created.token, { paymentMethodId: "sbx_pix", customer: { fullName: Redacted.make("Ana Souza"), email: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") } }))
           ), { concurrency: "unbounded" })
           const outcomes = replies.map((r) => Result.isSuccess(r) ? r.success[1].status : "code" in r.failure ? httpStatus[r.failure.code] : String(r.failure))
           const won = replies.filter(Result.isSuccess).filter((r) => r.success[1].status === 200)

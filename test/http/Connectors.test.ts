@@ -5,7 +5,7 @@
  * notification recovered by the reconcile poll.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -114,7 +114,7 @@ describe("real connectors in the host", () => {
         yield* upstream.setCallbackTarget(`${yield* baseUrl}/api/v1/providers/${upstream.id}/callbacks`)
         const api = yield* apiAs(merchant.keys.sandbox.secretKey)
         const pay = api.payments.create({
-          payload: { amount: Money.decimal("50"), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" },
+          payload: { amount: Money.decimal("50"), paymentMethodId: "1001", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") },
           headers: {},
           responseMode: "decoded-and-response"
         })

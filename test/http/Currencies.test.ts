@@ -7,7 +7,7 @@
  * (TypedApi.ts); the codes are plain strings to it, so the host's own checks answer.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -35,7 +35,7 @@ describe("currencies through the host", () => {
         const api = yield* apiAs((yield* createMerchant()).keys.sandbox.secretKey)
         const pay = (currency: string) =>
           refused(api.payments.create({
-            payload: { amount: Money.decimal("100"), currency, paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com" },
+            payload: { amount: Money.decimal("100"), currency, paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") },
             headers: { "idempotency-key": `pay-${currency}` }
           }))
         const kpw = yield* pay("KPW")

@@ -5,7 +5,7 @@
  * through the typed client (TypedApi.ts).
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { createMerchant, eventually, testHost } from "../support/Host.ts"
@@ -21,7 +21,7 @@ describe("events of a deposit credit", () => {
         const api = yield* apiAs((yield* createMerchant()).keys.sandbox.secretKey)
         const events = (relatedId: string) => Effect.map(api.events.list({ query: { relatedId } }), (r) => r.data.map((e) => e.type).sort())
 
-        const { account } = yield* api.deposits.getOrCreate({ payload: { endUserRef: "u-1", name: "María López", email: "maria@example.com" } })
+        const { account } = yield* api.deposits.getOrCreate({ payload: { endUserRef: "u-1", name: Redacted.make("María López"), email: Redacted.make("maria@example.com") } })
         const [credited, creditedReply] = yield* api.deposits.simulate({
           params: { id: account.id },
           payload: { amount: Money.decimal("1850"), payerName: "Juan Pérez", trackingKey: "MBAN01002411220001" },
@@ -32,7 +32,7 @@ describe("events of a deposit credit", () => {
         assert.deepStrictEqual(yield* events(transactionId), ["deposit.credited", "payment.completed"])
 
         const [card, cardReply] = yield* api.payments.create({
-          payload: { amount: Money.decimal("100"), paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com" },
+          payload: { amount: Money.decimal("100"), paymentMethodId: "sbx_card", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") },
           headers: { "sandbox-simulate": "paid" },
           ...withResponse
         })

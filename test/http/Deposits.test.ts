@@ -40,6 +40,8 @@ const createRaw = (sk: string, body: Record<string, unknown>) => call("POST", "/
 const d = Money.decimal
 
 const user = (ref: string) => ({ endUserRef: ref, name: "María López", email: `${ref}@example.com` })
+/** `user` as the typed client sends it: the end user's data `Redacted`, as the API decodes it. */
+const typedUser = (ref: string) => ({ ...user(ref), name: Redacted.make("María López"), email: Redacted.make(`${ref}@example.com`) })
 
 describe("deposit accounts", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -51,12 +53,12 @@ describe("deposit accounts", () => {
           Effect.flatMap(apiAs(bearer), (as) => Effect.map(as.deposits.methods(), (r) => r.methods.map((m) => m.depositMethodId)))
         assert.deepStrictEqual(yield* methodIds(sk), ["mx_spei_stp"], "a new sandbox shop can open deposit accounts")
         assert.deepStrictEqual(yield* methodIds(keys.production.secretKey), [], "production waits for the operator")
-        const live = yield* refused(create(keys.production.secretKey, user("u0")))
+        const live = yield* refused(create(keys.production.secretKey, typedUser("u0")))
         assert.deepStrictEqual([httpStatus[live.code], live.code], [422, "deposit_accounts_unavailable"])
 
         // The operator's choice wins over the default, even when it is none.
         assert.strictEqual((yield* enable(shopId, [])).status, 200)
-        const unavailable = yield* refused(create(sk, user("u1")))
+        const unavailable = yield* refused(create(sk, typedUser("u1")))
         assert.strictEqual(httpStatus[unavailable.code], 422)
         assert.strictEqual(unavailable.code, "deposit_accounts_unavailable")
 
@@ -64,12 +66,12 @@ describe("deposit accounts", () => {
         const methods = yield* api.deposits.methods()
         assert.deepStrictEqual(methods.methods, [{ depositMethodId: "mx_spei_stp", method: "spei", name: "SPEI (STP)", country: "MX", currency: "MXN" }])
 
-        const noEmail = yield* refused(create(sk, { endUserRef: "u1", name: "María López" }))
+        const noEmail = yield* refused(create(sk, { endUserRef: "u1", name: Redacted.make("María López") }))
         assert.strictEqual(httpStatus[noEmail.code], 400)
         assert.strictEqual(noEmail.code, "invalid_request")
         assert.deepStrictEqual(noEmail.details["required"], ["email"])
 
-        const [created, createdReply] = yield* create(sk, { ...user("u1"), phone: "+525512345678", documentType: "CURP", documentId: "LOMM800101MDFPRR09", country: "mx", metadata: { tier: "gold", source: "app" } })
+        const [created, createdReply] = yield* create(sk, { ...typedUser("u1"), phone: Redacted.make("+525512345678"), documentType: "CURP", documentId: Redacted.make("LOMM800101MDFPRR09"), country: "mx", metadata: { tier: "gold", source: "app" } })
         assert.strictEqual(createdReply.status, 201)
         assert.isTrue(created.created)
         const a = created.account
@@ -82,7 +84,7 @@ describe("deposit accounts", () => {
         assert.strictEqual(a.customer.country, "MX")
         assert.deepStrictEqual(a.metadata, { tier: "gold", source: "app" })
 
-        const [again, againReply] = yield* create(sk, { endUserRef: "u1", name: "Someone Else" })
+        const [again, againReply] = yield* create(sk, { endUserRef: "u1", name: Redacted.make("Someone Else") })
         assert.strictEqual(againReply.status, 200)
         assert.isFalse(again.created)
         assert.strictEqual(again.account.id, a.id)
@@ -113,26 +115,26 @@ describe("deposit accounts", () => {
           assert.strictEqual(reply.status, status, JSON.stringify(body).slice(0, 80))
           assert.strictEqual(reply.body.error.code, code)
         }
-        const needsBoth = yield* refused(create(sk, { endUserRef: "p1", name: "Ana Pérez" }))
+        const needsBoth = yield* refused(create(sk, { endUserRef: "p1", name: Redacted.make("Ana Pérez") }))
         assert.deepStrictEqual(needsBoth.details["required"], ["email", "phone"])
-        const needsPhone = yield* refused(create(sk, user("p1")))
+        const needsPhone = yield* refused(create(sk, typedUser("p1")))
         assert.deepStrictEqual(needsPhone.details["required"], ["phone"])
 
-        const choose = yield* refused(create(sk, { ...user("p1"), phone: "+525512345678" }))
+        const choose = yield* refused(create(sk, { ...typedUser("p1"), phone: Redacted.make("+525512345678") }))
         assert.strictEqual(httpStatus[choose.code], 422)
         assert.strictEqual(choose.code, "deposit_method_required")
         assert.sameMembers((choose.details["depositMethods"] as ReadonlyArray<{ depositMethodId: string }>).map((m) => m.depositMethodId), ["mx_spei_stp", "mx_spei_arcus"])
-        const unavailable = yield* refused(create(sk, { ...user("p1"), phone: "+525512345678", depositMethodId: "br_pix_fixed" }))
+        const unavailable = yield* refused(create(sk, { ...typedUser("p1"), phone: Redacted.make("+525512345678"), depositMethodId: "br_pix_fixed" }))
         assert.strictEqual(httpStatus[unavailable.code], 422)
         assert.strictEqual(unavailable.code, "deposit_method_unavailable")
-        const [arcus, arcusReply] = yield* create(sk, { ...user("p1"), phone: "+525512345678", depositMethodId: "mx_spei_arcus" })
+        const [arcus, arcusReply] = yield* create(sk, { ...typedUser("p1"), phone: Redacted.make("+525512345678"), depositMethodId: "mx_spei_arcus" })
         assert.strictEqual(arcusReply.status, 201)
         assert.match(arcus.account.clabe, /^706180/)
         assert.isTrue(isValidClabe(arcus.account.clabe))
 
         // A merchant-wide key names no shop: 400. Another shop's account: the same 404 as an unknown id.
         const wide = yield* createMerchant({ shops: [{ name: "A" }, { name: "B" }] })
-        const wideRefusal = yield* refused(create(wide.keys.sandbox.secretKey, user("w1")))
+        const wideRefusal = yield* refused(create(wide.keys.sandbox.secretKey, typedUser("w1")))
         assert.strictEqual(httpStatus[wideRefusal.code], 400)
         assert.strictEqual(wideRefusal.code, "invalid_request")
         const stranger = yield* apiAs((yield* merchant).sk)
@@ -147,7 +149,7 @@ describe("deposit accounts", () => {
       Effect.gen(function*() {
         const { shopId, sk } = yield* merchant
         yield* enable(shopId, ["mx_spei_stp"])
-        for (const ref of ["a", "b", "c"]) yield* create(sk, user(ref))
+        for (const ref of ["a", "b", "c"]) yield* create(sk, typedUser(ref))
         const api = yield* apiAs(sk)
         const all = yield* api.deposits.list({ query: { limit: 500 } })
         assert.deepStrictEqual(all.pagination, { total: 3, limit: 200, offset: 0 })
@@ -166,7 +168,7 @@ describe("deposit accounts", () => {
         const api = yield* apiAs(sk)
         const admin = yield* apiAs(adminToken)
         yield* enable(shopId, ["mx_spei_stp"])
-        const account = (yield* create(sk, user("dep")))[0].account
+        const account = (yield* create(sk, typedUser("dep")))[0].account
         const balance = Effect.map(api.identity.balance({ query: {} }), (r) => r.balance)
         const simulate = (payload: { readonly amount: string; readonly payerName?: string; readonly trackingKey?: string }) =>
           api.deposits.simulate({ params: { id: account.id }, payload: { ...payload, amount: d(payload.amount) }, ...withResponse })
@@ -220,7 +222,7 @@ describe("deposit accounts", () => {
       Effect.gen(function*() {
         const { shopId, sk } = yield* merchant
         yield* enable(shopId, ["mx_spei_stp"])
-        const account = (yield* create(sk, user("net")))[0].account
+        const account = (yield* create(sk, typedUser("net")))[0].account
         const depositCount = Effect.flatMap(apiAs(sk), (api) => Effect.map(api.deposits.deposits({ params: { id: account.id }, query: {} }), (r) => r.pagination.total))
         const body = JSON.stringify({ clabe: account.clabe, amount: "999.50", currency: "MXN", trackingKey: "BNET0001", payerName: "Empresa SA", payerBank: "BBVA" })
         const sign = (secret: string) => stripe.webhooks.generateTestHeaderString({ payload: body, secret })
@@ -266,7 +268,7 @@ for (const target of storeTargets("deposits")) {
           yield* enable(shopId, ["mx_spei_stp"])
           // One client for all 50: building one per request stalls the event loop the host shares.
           const api = yield* apiAs(sk)
-          const replies = yield* Effect.all(Array.from({ length: 50 }, () => api.deposits.getOrCreate({ payload: user("racer"), ...withResponse })), { concurrency: "unbounded" })
+          const replies = yield* Effect.all(Array.from({ length: 50 }, () => api.deposits.getOrCreate({ payload: typedUser("racer"), ...withResponse })), { concurrency: "unbounded" })
           assert.strictEqual(replies.filter(([, r]) => r.status === 201).length, 1, JSON.stringify(replies.map(([, r]) => r.status)))
           assert.strictEqual(replies.filter(([, r]) => r.status === 200).length, 49)
           assert.strictEqual(new Set(replies.map(([x]) => x.account.id)).size, 1)
@@ -289,7 +291,7 @@ const productionNotification = (clabe: string, secret: string, trackingKey: stri
 const productionAccount = Effect.gen(function*() {
   const m = yield* createMerchant()
   yield* enable(m.shops[0]!.id, ["mx_spei_stp"], false, "production")
-  const [created, reply] = yield* create(m.keys.production.secretKey, user("prod"))
+  const [created, reply] = yield* create(m.keys.production.secretKey, typedUser("prod"))
   assert.strictEqual(reply.status, 201, JSON.stringify(created))
   return { clabe: created.account.clabe, id: created.account.id, sk: m.keys.production.secretKey }
 })

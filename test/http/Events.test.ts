@@ -5,7 +5,7 @@
  * Requests go through the typed client (TypedApi.ts): an event is read as the API declares it.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -25,7 +25,7 @@ describe("GET /events", () => {
         const pay = (simulate: SandboxSimulate, order: string) =>
           Effect.map(
             api.payments.create({
-              payload: { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", merchantOrderId: order, userName: "Ana Souza", userEmail: "ana@example.com" },
+              payload: { amount: Money.decimal("20"), paymentMethodId: "sbx_pix", merchantOrderId: order, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") },
               headers: { "sandbox-simulate": simulate, "idempotency-key": order }
             }),
             (p) => p.transactionId

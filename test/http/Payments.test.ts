@@ -7,7 +7,7 @@
  * client cannot send (malformed input, forged callbacks) or decodes away (an error's wire `type`).
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Effect, Option, Schema } from "effect"
+import { BigDecimal, Effect, Option, Redacted, Schema } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { findMethod } from "../../core/catalog/methods.ts"
@@ -80,7 +80,7 @@ describe("pay-ins", () => {
         const api = yield* apiAs(sk)
         const [p, reply] = yield* api.payments.create({
           payload: {
-            amount: d("100"), paymentMethodId: "sbx_pix", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725",
+            amount: d("100"), paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725"),
             merchantOrderId: "order-77", tag1: "  keep me  ", tag3: "é ü 😀"
           },
           headers: {},
@@ -238,9 +238,9 @@ describe("pay-ins", () => {
         const noBucket = yield* refused(api.payments.create({ payload: { amount: d("10"), paymentMethod: "pix" }, headers: {} }))
         assert.strictEqual(noBucket.code, "cascade_exhausted")
 
-        const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+        const buyer = { userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") }
         const incomplete = yield* refused(api.payments.create({
-          payload: { amount: d("10"), paymentMethodId: "sbx_pix", hostedCheckout: true, userName: "Ana", merchantOrderId: "hosted-incomplete" },
+          payload: { amount: d("10"), paymentMethodId: "sbx_pix", hostedCheckout: true, userName: Redacted.make("Ana"), merchantOrderId: "hosted-incomplete" },
           headers: {}
         }))
         assert.strictEqual(httpStatus[incomplete.code], 422)

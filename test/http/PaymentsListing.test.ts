@@ -6,7 +6,7 @@
  * (TypedApi.ts); `call` stays for an unknown query parameter, which it cannot send.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import type { ApiError } from "../../core/ApiError.ts"
 import * as Money from "../../core/Money.ts"
@@ -24,7 +24,7 @@ const withResponse = { responseMode: "decoded-and-response" } as const
 const pay = (api: Client, amount: number, merchantOrderId: string, simulate: SandboxSimulate = "paid") =>
   Effect.map(
     api.payments.create({
-      payload: { amount: Money.decimal(String(amount)), paymentMethodId: "sbx_pix", userName: "Ana Souza", documentId: "52998224725", merchantOrderId },
+      payload: { amount: Money.decimal(String(amount)), paymentMethodId: "sbx_pix", userName: Redacted.make("Ana Souza"), documentId: Redacted.make("52998224725"), merchantOrderId },
       headers: { "sandbox-simulate": simulate },
       ...withResponse
     }),
@@ -86,7 +86,7 @@ for (const target of storeTargets("paymentslisting")) {
           refusedNaming(yield* listRefusal(api, { startingAfter: first, offset: 1 }), "offset")
           // By the buyer's email (without regard to case) and by transaction id; another shop's is not found.
           const [emailed] = yield* api.payments.create({
-            payload: { amount: Money.decimal("15"), paymentMethodId: "sbx_pix", userName: "Bia Reis", userEmail: "Bia.Reis@example.com", documentId: "52998224725" },
+            payload: { amount: Money.decimal("15"), paymentMethodId: "sbx_pix", userName: Redacted.make("Bia Reis"), userEmail: Redacted.make("Bia.Reis@example.com"), documentId: Redacted.make("52998224725") },
             headers: { "sandbox-simulate": "slow_payment" },
             ...withResponse
           })

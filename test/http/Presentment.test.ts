@@ -4,7 +4,7 @@
  * Only the USD headline carries the FX markup (rounded down: what the merchant receives).
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { formatAmount } from "../../adapters/http/server/pages/Html.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -12,7 +12,7 @@ import { call, createMerchant, testHost } from "../support/Host.ts"
 import { apiAs } from "../support/TypedApi.ts"
 
 const d = (n: number | string) => Money.decimal(String(n))
-const buyer = { firstName: "Ana", lastName: "Souza", email: "ana@example.com", phone: "+5511987654321", documentId: "52998224725" }
+const buyer = { firstName: Redacted.make("Ana"), lastName: Redacted.make("Souza"), email: Redacted.make("ana@example.com"), phone: Redacted.make("+5511987654321"), documentId: Redacted.make("52998224725") }
 
 describe("presentment in the rail's currency", () => {
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -26,7 +26,7 @@ describe("presentment in the rail's currency", () => {
         // 250.50 / 5.40 x 0.98 = 45.4611 USD, rounded down: what the merchant receives.
         assert.strictEqual(created.amount, 45.46)
 
-        const oneShot = yield* api.checkout.createSession({ payload: { amount: d("300"), currency: "MXN", paymentMethodId: "sbx_spei", customer: { firstName: "Ana" } }, headers: {} })
+        const oneShot = yield* api.checkout.createSession({ payload: { amount: d("300"), currency: "MXN", paymentMethodId: "sbx_spei", customer: { firstName: Redacted.make("Ana") } }, headers: {} })
         assert.strictEqual(oneShot.status, "awaiting_details")
         assert.strictEqual(oneShot.amountLocal, 300)
         assert.strictEqual(oneShot.currencyLocal, "MXN")

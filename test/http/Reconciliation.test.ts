@@ -12,7 +12,7 @@
  * 2863 lines in about 25 s).
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { BigDecimal, Context, DateTime, Effect, Layer } from "effect"
+import { BigDecimal, Context, DateTime, Effect, Layer, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { findMethod } from "../../core/catalog/methods.ts"
@@ -75,7 +75,7 @@ const history = (sk: string, n: number, chargeOf: (transactionId: string) => str
     const api = yield* apiAs(sk)
     const created = yield* Effect.forEach(Array.from({ length: n }, (_, i) => i), (i) =>
       Effect.map(api.payments.create({
-        payload: { amount: Money.decimal(String(20 + (i % 97))), paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" },
+        payload: { amount: Money.decimal(String(20 + (i % 97))), paymentMethodId: "1001", userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") },
         headers: {},
         responseMode: "decoded-and-response"
       }), ([payment, response]) => {

@@ -7,7 +7,7 @@
  * charge without what `requiredFields` names is refused with 422 before any upstream call.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Redacted } from "effect"
 import type { CreatePaymentBody } from "../../adapters/http/api/PaymentsApi.ts"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
@@ -44,14 +44,15 @@ const documents: Readonly<Record<string, string>> = {
   CL: "11111111-1",
   AR: "20123456786"
 }
+/** The buyer as the typed client sends it: `Redacted`, as the API decodes it. */
 const buyerIn = (country: string) => ({
-  userName: "Ana Souza",
-  userEmail: "ana@example.com",
-  documentId: documents[country] ?? "12345678",
-  userPhone: country === "MX" ? "+525512345678" : "+5511987654321",
-  userAddress: country === "MX"
+  userName: Redacted.make("Ana Souza"),
+  userEmail: Redacted.make("ana@example.com"),
+  documentId: Redacted.make(documents[country] ?? "12345678"),
+  userPhone: Redacted.make(country === "MX" ? "+525512345678" : "+5511987654321"),
+  userAddress: Redacted.make(country === "MX"
     ? { street: "Avenida Reforma", number: "222", district: "Juárez", city: "Ciudad de México", state: "CMX", postalCode: "06600", country: "MX" }
-    : { street: "Avenida Paulista", number: "1000", district: "Bela Vista", city: "São Paulo", state: "SP", postalCode: "01310-100", country }
+    : { street: "Avenida Paulista", number: "1000", district: "Bela Vista", city: "São Paulo", state: "SP", postalCode: "01310-100", country })
 })
 
 describe("every rail a connector makes routable", () => {

@@ -5,7 +5,7 @@
  * validated and versioned; every attempt says why it went where it went.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -53,7 +53,7 @@ const shop = (routes: ReadonlyArray<string>) =>
     const api = yield* apiAs(merchant.keys.sandbox.secretKey)
     const pay = (body: { readonly amount: number; readonly paymentMethodId: string }) =>
       api.payments.create({
-        payload: { userName: "Ana Souza", userEmail: "ana@example.com", documentId: body.paymentMethodId === "1031" ? "GODE561231GR8" : "52998224725", paymentMethodId: body.paymentMethodId, amount: Money.decimal(String(body.amount)) },
+        payload: { userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make(body.paymentMethodId === "1031" ? "GODE561231GR8" : "52998224725"), paymentMethodId: body.paymentMethodId, amount: Money.decimal(String(body.amount)) },
         headers: {},
         responseMode: "decoded-and-response"
       })

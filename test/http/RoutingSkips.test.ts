@@ -6,7 +6,7 @@
  * the catalog says what each routed provider needs of the buyer.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
@@ -40,10 +40,10 @@ const shopRoutedTo = (routes: ReadonlyArray<readonly [string, number]>) =>
 const boletoWithoutAddress = {
   amount: Money.decimal("30"),
   paymentMethodId: "1002",
-  userName: "Ana Souza",
-  userEmail: "ana@example.com",
-  documentId: "52998224725",
-  userPhone: "+5511987654321"
+  userName: Redacted.make("Ana Souza"),
+  userEmail: Redacted.make("ana@example.com"),
+  documentId: Redacted.make("52998224725"),
+  userPhone: Redacted.make("+5511987654321")
 }
 
 describe("a shop routed to a real connector, in sandbox", () => {

@@ -8,7 +8,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import type { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
@@ -37,7 +37,7 @@ describe("webhooks section of /openapi.json", () => {
         const pay = (simulate: SandboxSimulate) =>
           Effect.map(api.payments.create({
             headers: { "sandbox-simulate": simulate },
-            payload: { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", merchantOrderId: `o-${simulate}`, userName: "Ana Souza", userEmail: "ana@example.com" }
+            payload: { amount: Money.decimal("40"), paymentMethodId: "sbx_pix", merchantOrderId: `o-${simulate}`, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") }
           }), (created) => created.transactionId)
         const advance = (seconds: number) => api.sandbox.advance({ payload: { seconds }, headers: {} })
         const paid = yield* pay("paid")
@@ -69,7 +69,7 @@ describe("webhooks section of /openapi.json", () => {
           headers: {}
         })
         yield* api.withdrawals.simulate({ params: { id: failing.withdrawal.id }, payload: { action: "failed" } })
-        const [account, accountResponse] = yield* api.deposits.getOrCreate({ payload: { endUserRef: "u1", name: "María López", email: "maria@example.com" }, responseMode: "decoded-and-response" })
+        const [account, accountResponse] = yield* api.deposits.getOrCreate({ payload: { endUserRef: "u1", name: Redacted.make("María López"), email: Redacted.make("maria@example.com") }, responseMode: "decoded-and-response" })
         assert.strictEqual(accountResponse.status, 201)
         const [, deposited] = yield* api.deposits.simulate({
           params: { id: account.account.id },

@@ -4,19 +4,19 @@ import { SessionStatus } from "../../../core/checkout/CheckoutSession.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
-import { BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
+import { Buyer, BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 
 /** Loose on purpose: one-shot mode drops invalid block values instead of refusing them. */
 const CustomerBlock = Schema.Struct({
-  firstName: Schema.optional(Schema.String).annotate({ description: "Max 60" }),
-  lastName: Schema.optional(Schema.String).annotate({ description: "Max 60" }),
-  email: Schema.optional(Schema.String).annotate({ description: "Valid email, max 254" }),
-  phone: Schema.optional(Schema.String).annotate({ description: "With country code (+...), max 40" }),
-  documentId: Schema.optional(Schema.String).annotate({ description: "Max 40; forwarded to the provider, never kept" }),
-  address: Schema.optional(BuyerAddressBody)
+  firstName: Schema.optional(Buyer(Schema.String)).annotate({ description: "Max 60" }),
+  lastName: Schema.optional(Buyer(Schema.String)).annotate({ description: "Max 60" }),
+  email: Schema.optional(Buyer(Schema.String)).annotate({ description: "Valid email, max 254" }),
+  phone: Schema.optional(Buyer(Schema.String)).annotate({ description: "With country code (+...), max 40" }),
+  documentId: Schema.optional(Buyer(Schema.String)).annotate({ description: "Max 40; forwarded to the provider, never kept" }),
+  address: Schema.optional(Buyer(BuyerAddressBody))
 })
 
 export const CreateSessionBody = Schema.Struct({
@@ -25,11 +25,11 @@ export const CreateSessionBody = Schema.Struct({
   country: Schema.optional(Text(3).annotate({ description: "ISO-2 or ISO-3; filters the grid" })),
   paymentMethodId: Schema.optional(Text(20).annotate({ description: "One-shot mode when present" })),
   customer: Schema.optional(CustomerBlock),
-  userName: Schema.optional(Text(120)),
-  userEmail: Schema.optional(Email),
-  userPhone: Schema.optional(Text(40)),
-  documentId: Schema.optional(DocumentId(40, "Otherwise, once the method is known, the session waits for a valid one (`missingFields` names `documentId`). Never kept past the payment's creation.")),
-  userAddress: Schema.optional(BuyerAddressBody),
+  userName: Schema.optional(Buyer(Text(120))),
+  userEmail: Schema.optional(Buyer(Email)),
+  userPhone: Schema.optional(Buyer(Text(40))),
+  documentId: Schema.optional(Buyer(DocumentId(40, "Otherwise, once the method is known, the session waits for a valid one (`missingFields` names `documentId`). Never kept past the payment's creation."))),
+  userAddress: Schema.optional(Buyer(BuyerAddressBody)),
   merchantOrderId: Schema.optional(Text(120)),
   returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
@@ -80,11 +80,11 @@ export const SessionRead = Schema.Struct({
 export const SelectBody = Schema.Struct({
   paymentMethodId: Schema.optional(Text(20)),
   customer: Schema.optional(Schema.Struct({
-    fullName: Schema.optional(Text(200)),
-    email: Schema.optional(Text(300)),
-    documentId: Schema.optional(DocumentId(100, "Otherwise 422 missing_required_fields naming `documentId`, and nothing is created.")),
-    phone: Schema.optional(Text(100)),
-    address: Schema.optional(BuyerAddressBody)
+    fullName: Schema.optional(Buyer(Text(200))),
+    email: Schema.optional(Buyer(Text(300))),
+    documentId: Schema.optional(Buyer(DocumentId(100, "Otherwise 422 missing_required_fields naming `documentId`, and nothing is created."))),
+    phone: Schema.optional(Buyer(Text(100))),
+    address: Schema.optional(Buyer(BuyerAddressBody))
   }))
 }).annotate({ identifier: "CheckoutSelect" })
 

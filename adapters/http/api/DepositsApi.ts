@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Amount } from "../../../core/Money.ts"
-import { Email, Environment, IsoDateTime, RequiredText, Text } from "./Fields.ts"
+import { Buyer, Email, Environment, IsoDateTime, RequiredText, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
 
@@ -72,11 +72,11 @@ const Page = { limit: Schema.optional(Schema.FiniteFromString), offset: Schema.o
 
 export const CreateDepositAccountBody = Schema.Struct({
   endUserRef: RequiredText(200),
-  name: RequiredText(200),
-  email: Schema.optional(Email),
-  phone: Schema.optional(Text(40)),
+  name: Buyer(RequiredText(200)),
+  email: Schema.optional(Buyer(Email)),
+  phone: Schema.optional(Buyer(Text(40))),
   documentType: Schema.optional(Text(20)),
-  documentId: Schema.optional(Text(60)),
+  documentId: Schema.optional(Buyer(Text(60))),
   country: Schema.optional(Text(3)),
   metadata: Schema.optional(Metadata),
   depositMethodId: Schema.optional(Text(64))

@@ -136,3 +136,11 @@ export const documentIdRules =
 
 /** A buyer's identity document number, at most `max` characters (see `documentIdRules`). */
 export const DocumentId = (max: number, refusal: string) => Text(max).annotate({ description: `${documentIdRules} ${refusal}` })
+
+/**
+ * A buyer's field (name, email, phone, document, address): validated and documented as `schema`
+ * (its encoded side is the plain value), decoded straight to `Redacted`, so that no handler or
+ * service holds it in a form a log line, a span attribute or an error message would print. Encoding
+ * reveals it again: what an idempotency key binds to (a hash of the encoded body) sees the value.
+ */
+export const Buyer = <S extends Schema.Top>(schema: S) => Schema.RedactedFromValue(schema)

@@ -5,7 +5,7 @@ import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
-import { BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
+import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
@@ -33,12 +33,12 @@ export const CreatePaymentBody = Schema.Struct({
   paymentMethodId: Schema.optional(Text(20).annotate({ description: "From GET /payment-methods" })),
   paymentMethod: Schema.optional(Text(40).annotate({ description: "Legacy slug, used only without paymentMethodId" })),
   country: Schema.optional(Text(3).annotate({ description: "ISO-2 or ISO-3; inferred from the method when omitted" })),
-  userName: Schema.optional(Text(120)),
-  userEmail: Schema.optional(Email),
-  documentId: Schema.optional(DocumentId(40, "Otherwise 400 invalid_request naming `documentId`. Forwarded to the provider as sent, never stored.")),
-  userPhone: Schema.optional(Text(40)),
+  userName: Schema.optional(Buyer(Text(120))),
+  userEmail: Schema.optional(Buyer(Email)),
+  documentId: Schema.optional(Buyer(DocumentId(40, "Otherwise 400 invalid_request naming `documentId`. Forwarded to the provider as sent, never stored."))),
+  userPhone: Schema.optional(Buyer(Text(40))),
   userIp: Schema.optional(Text(45)),
-  userAddress: Schema.optional(BuyerAddressBody),
+  userAddress: Schema.optional(Buyer(BuyerAddressBody)),
   merchantOrderId: Schema.optional(Text(120)),
   tag1: Schema.optional(Text(200)),
   tag2: Schema.optional(Text(200)),

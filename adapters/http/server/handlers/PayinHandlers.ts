@@ -12,7 +12,6 @@ import { iconPath, iconUrl } from "../../../../core/catalog/Icons.ts"
 import * as Country from "../../../../core/Country.ts"
 import { EngineConfig } from "../../../../core/EngineConfig.ts"
 import type { SandboxSimulate } from "../../../../core/ports/PaymentProvider.ts"
-import { redactedBuyer } from "../../../../core/payments/BuyerData.ts"
 import { Payments } from "../../../../core/payments/Payments.ts"
 import { Payouts } from "../../../../core/payouts/Payouts.ts"
 import type { PaymentStatus } from "../../../../core/payments/PaymentState.ts"
@@ -55,8 +54,8 @@ export const PaymentHandlers = HttpApiBuilder.group(Api, "payments", (handlers) 
         request: { body: encodeCreateBody(payload), simulate: simulate ?? null },
         codec: CreatedView,
         claimInWriteAhead: true,
-        // Buyer data leaves the decoded body `Redacted` (`BuyerData.ts`): nothing past here prints it.
-        execute: (key) => payments.createAnswering(scope, { ...payload, ...redactedBuyer(payload), userIp, simulate, id: key?.resume }, key)
+        // Buyer data is `Redacted` from the body's decode (`Fields.ts` `Buyer`): nothing past here prints it.
+        execute: (key) => payments.createAnswering(scope, { ...payload, userIp, simulate, id: key?.resume }, key)
       }, 201)
     })
 
