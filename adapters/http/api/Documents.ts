@@ -8,7 +8,8 @@
 import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
 import { errorCodes } from "../../../core/ApiError.ts"
 import { errorExample } from "./ErrorGuide.ts"
-import { type OperationErrors, withOperationErrors } from "./OperationErrors.ts"
+import type { OperationErrors } from "./EndpointErrors.ts"
+import { withOperationErrors } from "./OperationErrors.ts"
 
 const summaries: Readonly<Record<string, string>> = {
   "auth.token": "Exchange a key pair for tokens",

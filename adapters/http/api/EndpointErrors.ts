@@ -1,8 +1,9 @@
 /**
  * How an endpoint states the error codes it can answer: each group of `*Api.ts` ends with
  * `.pipe(withErrors({ endpoint: [...codes] }))`, naming every one of its endpoints, built from the
- * shared sets below. Everything else reads the codes from there (`OperationErrors.ts`): the
- * OpenAPI error responses, the handlers' `documented(...)` and the test host's contract check.
+ * shared sets below; `operationErrorsOf` reads them back by operation id. Everything else takes
+ * the codes from there (`OperationErrors.ts`): the OpenAPI error responses, the handlers'
+ * `documented(...)` and the test host's contract check (which reads the documents).
  *
  * What every request can meet (`everyRequest`) and what an operation's shape brings (a JSON
  * body's `jsonBody`, an `Idempotency-Key` header's `idempotent`, a path parameter's
@@ -69,3 +70,23 @@ type Complete<G extends HttpApiGroup.Constraint, T> =
 export const withErrors = <const T extends Readonly<Record<string, Codes>>>(errors: T) =>
 <G extends HttpApiGroup.Constraint>(group: G & Complete<G, T>): G & Declares<T> =>
   (group as unknown as HttpApiGroup.Top).annotate(GroupErrors, errors) as unknown as G & Declares<T>
+
+/** Each operation's own codes, by operation id (`group.endpoint`, the document's `operationId`). */
+export type OperationErrors = Readonly<Record<string, Codes>>
+
+/** A group whose definition states its endpoints' codes (`withErrors`). */
+type DeclaringGroup = HttpApiGroup.Constraint & Declares & { readonly annotations: Context.Context<never> }
+
+/**
+ * The codes of every endpoint of `groups`, by operation id, from each group's `withErrors`: a group
+ * without them, or one leaving an endpoint out, fails here, naming it (the types already refuse both).
+ */
+export const operationErrorsOf = (groups: ReadonlyArray<DeclaringGroup>): OperationErrors =>
+  Object.fromEntries(groups.flatMap((group) => {
+    const declared = Context.getOrUndefined(group.annotations, GroupErrors)
+    return Object.keys(group.endpoints).map((endpoint) => {
+      const codes = declared?.[endpoint]
+      if (codes === undefined) throw new Error(`no errors stated for ${group.identifier}.${endpoint} (its group's withErrors)`)
+      return [`${group.identifier}.${endpoint}`, codes] as const
+    })
+  }))

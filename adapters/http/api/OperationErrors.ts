@@ -17,32 +17,12 @@
  * body whose fields are all optional may be left out (an empty body is read as `{}`), and its
  * `requestBody` says so.
  */
-import { Context, type Effect, Schema } from "effect"
+import { type Effect, Schema } from "effect"
 import type { HttpApiGroup } from "effect/http-api"
 import { type ApiErrorOf, ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
 import type { ApiGroups } from "./Api.ts"
-import { anyPath, type Codes, type Declares, everyRequest, GroupErrors, idempotent, jsonBody, pathParameter } from "./EndpointErrors.ts"
+import { anyPath, type Codes, type Declares, everyRequest, idempotent, jsonBody, type OperationErrors, pathParameter } from "./EndpointErrors.ts"
 import { httpStatus } from "./ErrorStatus.ts"
-
-/** Each operation's own codes, by operation id (`group.endpoint`, the document's `operationId`). */
-export type OperationErrors = Readonly<Record<string, Codes>>
-
-/** A group whose definition states its endpoints' codes (`withErrors`). */
-type DeclaringGroup = HttpApiGroup.Constraint & Declares & { readonly annotations: Context.Context<never> }
-
-/**
- * The codes of every endpoint of `groups`, by operation id, from each group's `withErrors`: a group
- * without them, or one leaving an endpoint out, fails here, naming it (the types already refuse both).
- */
-export const operationErrorsOf = (groups: ReadonlyArray<DeclaringGroup>): OperationErrors =>
-  Object.fromEntries(groups.flatMap((group) => {
-    const declared = Context.getOrUndefined(group.annotations, GroupErrors)
-    return Object.keys(group.endpoints).map((endpoint) => {
-      const codes = declared?.[endpoint]
-      if (codes === undefined) throw new Error(`OperationErrors: no errors declared for ${group.identifier}.${endpoint} (see withErrors)`)
-      return [`${group.identifier}.${endpoint}`, codes] as const
-    })
-  }))
 
 /** `{ "g.e": codes }` for a group `g` that declares `{ e: codes }`. */
 type ErrorsOfGroup<G> = G extends HttpApiGroup.Constraint & Declares<infer T>
