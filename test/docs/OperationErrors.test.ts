@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest"
 import { Context } from "effect"
-import { OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AdminDocument, Api, operationErrors } from "../../adapters/http/api/Api.ts"
-import { GroupErrors } from "../../adapters/http/api/EndpointErrors.ts"
+import { GroupErrors, operationErrorsOf, withErrors } from "../../adapters/http/api/EndpointErrors.ts"
 import { codesOf, errorComponent } from "../../adapters/http/api/OperationErrors.ts"
 
 type Spec = Record<string, any>
@@ -50,6 +50,13 @@ describe("the operation error table", () => {
         expect(operationErrors[`${group.identifier}.${endpoint}`], `${group.identifier}.${endpoint}`).toEqual(codes)
       }
     }
+  })
+
+  it("refuses a group that leaves an endpoint without its codes: the compiler, and reading them back, naming it", () => {
+    const group = HttpApiGroup.make("incomplete").add(HttpApiEndpoint.get("listed", "/a"), HttpApiEndpoint.get("forgotten", "/b"))
+    // @ts-expect-error no errors stated for endpoint forgotten
+    const declared = group.pipe(withErrors({ listed: ["not_found"] }))
+    expect(() => operationErrorsOf([declared])).toThrow("incomplete.forgotten")
   })
 
   it("is what the documents show: the same operations, each with its codes and nothing else", () => {
