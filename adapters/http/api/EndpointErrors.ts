@@ -55,8 +55,8 @@ export interface Declares<T extends Readonly<Record<string, Codes>> = Readonly<R
 type EndpointName<G extends HttpApiGroup.Constraint> = keyof G["endpoints"] & string
 
 /**
- * `unknown` when `T` names exactly the endpoints of `G`, else a property the group lacks, whose
- * name the compiler's message shows: "no errors stated for endpoint x", "x is no endpoint of the group".
+ * No requirement when `T` names exactly the endpoints of `G`, else a property the group lacks,
+ * whose name the compiler's message shows: "no errors stated for endpoint x", "x is no endpoint of the group".
  */
 type Complete<G extends HttpApiGroup.Constraint, T> =
   & { readonly [E in Exclude<EndpointName<G>, keyof T> as `no errors stated for endpoint ${E}`]: never }
@@ -64,8 +64,9 @@ type Complete<G extends HttpApiGroup.Constraint, T> =
 
 /**
  * States the codes of each endpoint of a group (its own: what every request or its shape brings is
- * added by `OperationErrors.ts`). Applied last (`.pipe(withErrors({...}))`), so every endpoint is
- * there: an endpoint left out, or a name that is no endpoint, does not compile.
+ * added by `OperationErrors.ts`). Applied last (`.pipe(withErrors({...}))`): every endpoint is
+ * there by then, and a later `.middleware` or `.prefix` would rebuild the group's type without
+ * what this states. An endpoint left out, or a name that is no endpoint, does not compile.
  */
 export const withErrors = <const T extends Readonly<Record<string, Codes>>>(errors: T) =>
 <G extends HttpApiGroup.Constraint>(group: G & Complete<G, T>): G & Declares<T> =>
