@@ -1,13 +1,16 @@
 /**
- * The error table is derived from the endpoint definitions (`byEndpoint` is typed by `Api`'s
- * groups and endpoints): here, what it derives is what the two published documents show. Every
- * endpoint of `Api` has exactly one entry, every operation of the documents is one of them, and
- * each operation's error responses carry exactly its codes (its own and what its shape adds).
+ * The error table is derived from the endpoint definitions (each group's `withErrors`, which the
+ * types hold to the group's endpoints): here, every group of `Api` carries its codes, one entry
+ * per endpoint, and what the table derives is what the two published documents show. Every
+ * operation of the documents is an endpoint of `Api`, and each operation's error responses carry
+ * exactly its codes (its own and what its shape adds).
  */
 import { describe, expect, it } from "vitest"
-import { OpenApi } from "effect/http-api"
-import { AdminDocument, Api } from "../../adapters/http/api/Api.ts"
-import { codesOf, errorComponent, operationErrors } from "../../adapters/http/api/OperationErrors.ts"
+import { Context } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { AdminDocument, Api, operationErrors } from "../../adapters/http/api/Api.ts"
+import { GroupErrors, operationErrorsOf, withErrors } from "../../adapters/http/api/EndpointErrors.ts"
+import { codesOf, errorComponent } from "../../adapters/http/api/OperationErrors.ts"
 
 type Spec = Record<string, any>
 
@@ -38,13 +41,31 @@ describe("the operation error table", () => {
     expect(Object.keys(operationErrors).sort()).toEqual([...new Set(endpoints)].sort())
   })
 
+  it("reads each endpoint's codes from its group as the API holds it", () => {
+    for (const group of Object.values<any>(Api.groups)) {
+      const declared = Context.getOrUndefined(group.annotations, GroupErrors)
+      expect(declared, group.identifier).toBeDefined()
+      expect(Object.keys(declared!).sort(), group.identifier).toEqual(Object.keys(group.endpoints).sort())
+      for (const [endpoint, codes] of Object.entries(declared!)) {
+        expect(operationErrors[`${group.identifier}.${endpoint}`], `${group.identifier}.${endpoint}`).toEqual(codes)
+      }
+    }
+  })
+
+  it("refuses a group that leaves an endpoint without its codes: the compiler, and reading them back, naming it", () => {
+    const group = HttpApiGroup.make("incomplete").add(HttpApiEndpoint.get("listed", "/a"), HttpApiEndpoint.get("forgotten", "/b"))
+    // @ts-expect-error no errors stated for endpoint forgotten
+    const declared = group.pipe(withErrors({ listed: ["not_found"] }))
+    expect(() => operationErrorsOf([declared])).toThrow("incomplete.forgotten")
+  })
+
   it("is what the documents show: the same operations, each with its codes and nothing else", () => {
     expect(documented.map((op) => op["operationId"]).sort()).toEqual(Object.keys(operationErrors).sort())
     for (const operation of documented) {
       const id: string = operation["operationId"]
       const shown = [...shownCodes(operation)].sort()
-      expect(shown, id).toEqual([...codesOf(operation)].sort())
-      for (const code of (operationErrors as Record<string, ReadonlyArray<string>>)[id]!) {
+      expect(shown, id).toEqual([...codesOf(operation, operationErrors)].sort())
+      for (const code of operationErrors[id]!) {
         expect(shown, id).toContain(code)
         expect(documents.some((d) => d["components"]?.["schemas"]?.[errorComponent(code as never)] !== undefined), code).toBe(true)
       }

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Tier } from "../../../core/tenancy/Merchant.ts"
 import { Email, Environment, IdempotencyHeaders, MaskedWhenStored, MerchantRef, RequiredText, StoredInt, Text } from "./Fields.ts"
 import { AdminToken } from "./Security.ts"
+import { admin, idempotent, withErrors } from "./EndpointErrors.ts"
 
 export const KeyPairView = Schema.Struct({ publishableKey: Schema.String, secretKey: Schema.String })
 
@@ -138,4 +139,16 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin")
   .annotate(OpenApi.Description, "Operator API of the reference host, guarded by `Authorization: Bearer <ADMIN_TOKEN>`; answers 404 when ADMIN_TOKEN is not configured.")
+  .pipe(withErrors({
+    createMerchant: [...admin, ...idempotent],
+    issueKeys: admin,
+    rotateKeys: [...admin, ...idempotent],
+    listFxRates: admin,
+    putFxRate: admin,
+    listProviders: admin,
+    listRoutes: admin,
+    putRoute: admin,
+    deleteRoute: admin,
+    reconcileNow: admin
+  }))
 {}

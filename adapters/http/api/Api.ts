@@ -2,7 +2,7 @@
  * The public contract: every endpoint with its request and response schemas. The same
  * definition serves the routes, generates `openapi.json`, and can derive a typed client.
  */
-import { HttpApi, OpenApi } from "effect/http-api"
+import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { OperatorAdminApi } from "./OperatorApi.ts"
 import { AuthApi } from "./AuthApi.ts"
@@ -20,14 +20,35 @@ import { DevelopersApi } from "./DevelopersApi.ts"
 import { apiDescription } from "./Description.ts"
 import { polishDocument, withWebhooks } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
+import { operationErrorsOf } from "./EndpointErrors.ts"
 import { IdentityApi, PingApi } from "./IdentityApi.ts"
 import { CallbacksApi, CatalogApi, PaymentsApi } from "./PaymentsApi.ts"
 import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 
 export const apiVersion = "2026-11-01"
 
+/** The merchant's groups, in the order of their document. */
+const merchantGroups = [
+  AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
+  DevelopersApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
+] as const
+/** The operator's groups, under `/admin/v1`, in the order of their document. */
+const operatorGroups = [
+  AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi
+] as const
+
+/** Every group of `Api`, each with the codes its endpoints state (`withErrors`): what `documented` is typed by. */
+export type ApiGroups = (typeof merchantGroups)[number] | (typeof operatorGroups)[number]
+
+/** Each operation's own codes, by operation id, read from its group's definition: for both documents. */
+export const operationErrors = operationErrorsOf([...merchantGroups, ...operatorGroups])
+
+/** The groups, each marked to be left out of the document of the API they join; typed as they were. */
+const excluded = <const Groups extends readonly [HttpApiGroup.Constraint, ...Array<HttpApiGroup.Constraint>]>(groups: Groups): Groups =>
+  groups.map((group) => (group as unknown as HttpApiGroup.Top).annotate(OpenApi.Exclude, true)) as unknown as Groups
+
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
+  .add(...merchantGroups)
   .prefix("/api/v1")
 {}
 
@@ -37,17 +58,7 @@ export class PublicApi extends HttpApi.make("public")
  */
 export class Api extends HttpApi.make("payment-orchestration")
   .addHttpApi(PublicApi)
-  .add(
-    AdminApi.annotate(OpenApi.Exclude, true),
-    OperatorAdminApi.annotate(OpenApi.Exclude, true),
-    DepositAdminApi.annotate(OpenApi.Exclude, true),
-    WithdrawalAdminApi.annotate(OpenApi.Exclude, true),
-    RefundAdminApi.annotate(OpenApi.Exclude, true),
-    PayoutAdminApi.annotate(OpenApi.Exclude, true),
-    RoutingAdminApi.annotate(OpenApi.Exclude, true),
-    SettlementAdminApi.annotate(OpenApi.Exclude, true),
-    ReconciliationAdminApi.annotate(OpenApi.Exclude, true)
-  )
+  .add(...excluded(operatorGroups))
   .middleware(ErrorResponses)
   // Report every problem of a request at once, not only the first; an unknown field is an error
   // (a typo must never be ignored: `amout` would refund everything). Headers carry transport
@@ -57,12 +68,12 @@ export class Api extends HttpApi.make("payment-orchestration")
   .annotate(OpenApi.Title, "Payment Orchestration API")
   .annotate(OpenApi.Version, apiVersion)
   .annotate(OpenApi.Description, apiDescription)
-  .annotate(OpenApi.Transform, (spec) => withWebhooks(polishDocument(spec)))
+  .annotate(OpenApi.Transform, (spec) => withWebhooks(polishDocument(spec, operationErrors)))
 {}
 
 /** The operator's document, served at `/admin/openapi.json`. */
 export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
-  .add(AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi)
+  .add(...operatorGroups)
   .middleware(ErrorResponses)
   .annotate(OpenApi.Title, "Payment Orchestration Admin API")
   .annotate(OpenApi.Version, apiVersion)
@@ -71,5 +82,5 @@ export class AdminDocument extends HttpApi.make("payment-orchestration-admin")
     "The operator's API of the reference host, under `/admin/v1`, authorized by the host's `ADMIN_TOKEN` as a bearer token: merchants and keys, " +
       "FX rates, provider routes and routing rules, deposit settings, settlement schedules, reconciliation with the providers' reports, and resolving claims, payouts and withdrawals. The merchant API is documented at `/openapi.json`."
   )
-  .annotate(OpenApi.Transform, polishDocument)
+  .annotate(OpenApi.Transform, (spec) => polishDocument(spec, operationErrors))
 {}

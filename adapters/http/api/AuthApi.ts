@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Environment, MerchantRef } from "./Fields.ts"
+import { withErrors } from "./EndpointErrors.ts"
 
 export const TokenResponse = Schema.Struct({
   accessToken: Schema.String.annotate({ description: "JWT bearer token" }),
@@ -27,4 +28,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
     }).annotate(OpenApi.Description, "Redeem a refresh token for a new pair. Each refresh token works once: the used token is invalidated, and presenting an already used token revokes every token of that login (401).")
   )
   .annotate(OpenApi.Title, "Authentication")
+  .pipe(withErrors({
+    token: ["authentication_failed", "rate_limited"],
+    refresh: ["authentication_failed", "rate_limited"]
+  }))
 {}

@@ -6,6 +6,7 @@ import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
+import { idempotent, payIn, secretKey, withErrors } from "./EndpointErrors.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 
@@ -110,6 +111,9 @@ export class CheckoutApi extends HttpApiGroup.make("checkout")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Hosted checkout")
+  .pipe(withErrors({
+    createSession: [...secretKey, ...idempotent, ...payIn]
+  }))
 {}
 
 export class CheckoutPublicApi extends HttpApiGroup.make("checkoutPublic")
@@ -128,4 +132,8 @@ export class CheckoutPublicApi extends HttpApiGroup.make("checkoutPublic")
     )
   )
   .annotate(OpenApi.Title, "Hosted checkout (public)")
+  .pipe(withErrors({
+    getSession: ["checkout_session_not_found"],
+    select: ["checkout_session_not_found", "checkout_session_already_completed", ...payIn]
+  }))
 {}

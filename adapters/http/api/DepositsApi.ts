@@ -4,6 +4,7 @@ import { Amount } from "../../../core/Money.ts"
 import { Buyer, Email, Environment, IsoDateTime, RequiredText, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
+import { admin, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 
 export const DepositMethodView = Schema.Struct({
   depositMethodId: Schema.String,
@@ -130,6 +131,14 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Deposit accounts")
+  .pipe(withErrors({
+    methods: secretKey,
+    getOrCreate: [...secretKey, "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable"],
+    list: secretKey,
+    get: secretKey,
+    deposits: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only", "amount_out_of_limits", "fx_unavailable"]
+  }))
 {}
 
 export class DepositNotificationsApi extends HttpApiGroup.make("depositNotifications")
@@ -144,6 +153,9 @@ export class DepositNotificationsApi extends HttpApiGroup.make("depositNotificat
     )
   )
   .annotate(OpenApi.Title, "Deposit network")
+  .pipe(withErrors({
+    notify: [...signed, "amount_out_of_limits", "fx_unavailable"]
+  }))
 {}
 
 export class DepositAdminApi extends HttpApiGroup.make("depositAdmin")
@@ -167,4 +179,9 @@ export class DepositAdminApi extends HttpApiGroup.make("depositAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: deposit accounts")
+  .pipe(withErrors({
+    getSettings: admin,
+    putSettings: admin,
+    setAccountStatus: admin
+  }))
 {}

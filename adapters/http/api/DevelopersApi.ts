@@ -4,6 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { IssuedKeyPair } from "./AdminApi.ts"
 import { Environment, IsoDateTime, NoFields } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
+import { secretKey, withErrors } from "./EndpointErrors.ts"
 
 export const LoggedRequestView = Schema.Struct({
   requestId: Schema.String.annotate({ description: "As sent back in `X-Request-Id` and in error envelopes" }),
@@ -53,4 +54,9 @@ export class DevelopersApi extends HttpApiGroup.make("developers")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Developers")
+  .pipe(withErrors({
+    keys: secretKey,
+    rotateKeys: secretKey,
+    requests: secretKey
+  }))
 {}

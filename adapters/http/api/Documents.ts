@@ -8,6 +8,7 @@
 import { payoutMethods } from "../../../core/payouts/payoutMethods.ts"
 import { errorCodes } from "../../../core/ApiError.ts"
 import { errorExample } from "./ErrorGuide.ts"
+import type { OperationErrors } from "./EndpointErrors.ts"
 import { withOperationErrors } from "./OperationErrors.ts"
 
 const summaries: Readonly<Record<string, string>> = {
@@ -182,7 +183,7 @@ const recipientSchema = (): Spec => {
 }
 
 /** The finishing touches of a generated document (see the module comment). */
-export const polishDocument = (spec: Spec): Spec => {
+export const polishDocument = (spec: Spec, errors: OperationErrors): Spec => {
   for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
     for (const operation of Object.values<Spec>(item)) {
       if (typeof operation !== "object" || operation === null || typeof operation["operationId"] !== "string") continue
@@ -201,7 +202,7 @@ export const polishDocument = (spec: Spec): Spec => {
     }
   }
   spec["servers"] = [{ url: "/", description: "This host" }]
-  return withExamples(withoutHeadBodies(withOperationErrors(spec)))
+  return withExamples(withoutHeadBodies(withOperationErrors(spec, errors)))
 }
 
 /** A HEAD answer has no body (RFC 9110 9.3.2): its responses keep their status and lose their `content`. */

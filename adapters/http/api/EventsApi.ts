@@ -6,6 +6,7 @@ import { Environment, IsoDateTime, Text } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
 import { DeliveryView } from "./WebhooksApi.ts"
+import { secretKey, withErrors } from "./EndpointErrors.ts"
 
 /** An event: exactly the envelope a webhook delivery of it carries. */
 export const EventView = Schema.Struct({
@@ -62,4 +63,9 @@ export class EventsApi extends HttpApiGroup.make("events")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Events")
+  .pipe(withErrors({
+    list: secretKey,
+    get: secretKey,
+    deliveries: secretKey
+  }))
 {}

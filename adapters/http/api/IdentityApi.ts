@@ -4,6 +4,7 @@ import { Tier } from "../../../core/tenancy/Merchant.ts"
 import { Amount } from "../../../core/Money.ts"
 import { AmountText, Environment, IdempotencyHeaders, IsoDateTime, MerchantRef } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
+import { anyKey, idempotent, secretKey, withErrors } from "./EndpointErrors.ts"
 
 export const PingResult = Schema.Struct({
   ok: Schema.Boolean,
@@ -43,6 +44,9 @@ export class PingApi extends HttpApiGroup.make("ping")
   )
   .middleware(AnyKey)
   .annotate(OpenApi.Title, "Health")
+  .pipe(withErrors({
+    ping: anyKey
+  }))
 {}
 
 const Usd = Schema.Finite.annotate({ description: "USD, major units" })
@@ -180,4 +184,12 @@ export class IdentityApi extends HttpApiGroup.make("identity")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Identity")
+  .pipe(withErrors({
+    me: secretKey,
+    balance: secretKey,
+    balanceHistory: secretKey,
+    swapQuote: [...secretKey, "fx_unavailable", "amount_rounds_to_zero"],
+    swap: [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient", "amount_rounds_to_zero"],
+    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"]
+  }))
 {}

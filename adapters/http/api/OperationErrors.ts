@@ -1,9 +1,11 @@
 /**
- * The errors each operation can answer, for the OpenAPI documents: every operation lists only its
- * own statuses, and at each status only its own codes, each with the schema of its `details`
- * (`ErrorCatalog` in the core). The test host checks every error response of the test suite
- * against this (test/support/Contract.ts), so a code an operation can return and does not list
- * fails a test.
+ * The errors each operation can answer, read from the endpoint definitions: each group of
+ * `*Api.ts` states its endpoints' own codes (`withErrors`, `EndpointErrors.ts`), and here they
+ * become the OpenAPI documents' error responses: every operation lists only its own statuses, and
+ * at each status only its own codes, each with the schema of its `details` (`ErrorCatalog` in the
+ * core). The test host checks every error response of the test suite against these documents
+ * (test/support/Contract.ts), so a code an operation can return and does not list fails a test;
+ * the handlers' `documented(...)` is typed by the same codes.
  *
  * What every request can meet is added to all: a NUL character in the URL or body or a body that
  * does not decode (400 `invalid_request`), a declared body over 1 MB (413), a defect (500); a JSON
@@ -16,240 +18,23 @@
  * `requestBody` says so.
  */
 import { type Effect, Schema } from "effect"
+import type { HttpApiGroup } from "effect/http-api"
 import { type ApiErrorOf, ErrorCatalog, type ErrorCode, errorCodes } from "../../../core/ApiError.ts"
-import type { Api } from "./Api.ts"
+import type { ApiGroups } from "./Api.ts"
+import { anyPath, type Codes, type Declares, everyRequest, idempotent, jsonBody, type OperationErrors, pathParameter } from "./EndpointErrors.ts"
 import { httpStatus } from "./ErrorStatus.ts"
 
-type Codes = ReadonlyArray<ErrorCode>
+/** `{ "g.e": codes }` for a group `g` that declares `{ e: codes }`. */
+type ErrorsOfGroup<G> = G extends HttpApiGroup.Constraint & Declares<infer T>
+  ? { readonly [E in keyof T & string as `${G["identifier"]}.${E}`]: T[E] }
+  : never
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
 
-const everyRequest = ["invalid_request", "payload_too_large", "internal_error"] as const satisfies Codes
-const jsonBody = ["unsupported_media_type"] as const satisfies Codes
-const idempotent = ["idempotency_key_reused", "idempotency_key_in_progress"] as const satisfies Codes
-const pathParameter = ["not_found"] as const satisfies Codes
-/** Answered for a path, whatever its operations: a method none of them has. */
-const anyPath = ["method_not_allowed"] as const satisfies Codes
+/** The codes of every operation of `Api`, by operation id, as the types see them. */
+type ErrorsById = UnionToIntersection<ErrorsOfGroup<ApiGroups>>
 
-/** A bearer API key or access token: a raw key also draws from the address's login allowance. */
-const anyKey = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"] as const satisfies Codes
-/** A secret key, and the shop or merchant the request names or defaults to (404 when it is not the credential's). */
-const secretKey = [...anyKey, "secret_key_required", "not_found"] as const satisfies Codes
-/**
- * The operator's token; 404 `not_found` also when the host has no `ADMIN_TOKEN` (the admin API is
- * off); a wrong token draws from the address's login allowance (429 once it is spent).
- */
-const admin = ["invalid_api_key", "not_found", "rate_limited"] as const satisfies Codes
-/** A signed notification from a provider or a network, to a path naming it. */
-const signed = ["authentication_failed", "not_found"] as const satisfies Codes
-
-const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"] as const satisfies Codes
-/** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
-const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
-const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"] as const satisfies Codes
-
-/**
- * Each operation's own codes, by the group and endpoint names of its definition in `Api.ts`: the
- * type is the API's own (`ErrorsOfEndpoints`), so an endpoint added without its errors, or errors
- * left for an endpoint that is gone or renamed, does not compile.
- */
-const byEndpoint = {
-  auth: {
-    token: ["authentication_failed", "rate_limited"],
-    refresh: ["authentication_failed", "rate_limited"]
-  },
-  ping: {
-    ping: anyKey
-  },
-  identity: {
-    me: secretKey,
-    balance: secretKey,
-    balanceHistory: secretKey,
-    swapQuote: [...secretKey, "fx_unavailable", "amount_rounds_to_zero"],
-    swap: [...secretKey, ...idempotent, "fx_unavailable", "balance_insufficient", "amount_rounds_to_zero"],
-    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"]
-  },
-  catalog: {
-    paymentMethods: [...anyKey, "not_found"]
-  },
-  payments: {
-    create: [...secretKey, ...idempotent, ...payIn],
-    createTransaction: [...secretKey, ...idempotent, ...payIn],
-    list: secretKey,
-    listTransactions: secretKey,
-    get: secretKey,
-    getTransaction: secretKey,
-    ledgerEntries: secretKey
-  },
-  callbacks: {
-    providerCallback: signed,
-    payoutCallback: signed
-  },
-  checkout: {
-    createSession: [...secretKey, ...idempotent, ...payIn]
-  },
-  checkoutPublic: {
-    getSession: ["checkout_session_not_found"],
-    select: ["checkout_session_not_found", "checkout_session_already_completed", ...payIn]
-  },
-  webhooks: {
-    create: [...secretKey, ...idempotent],
-    list: secretKey,
-    get: secretKey,
-    update: secretKey,
-    remove: secretKey,
-    rotateSecret: [...secretKey, ...idempotent],
-    deliveries: secretKey,
-    delivery: secretKey,
-    replay: [...secretKey, ...idempotent],
-    sendTest: [...secretKey, ...idempotent],
-    inbox: secretKey
-  },
-  developers: {
-    keys: secretKey,
-    rotateKeys: secretKey,
-    requests: secretKey
-  },
-  webhookInbox: {
-    receive: signed
-  },
-  events: {
-    list: secretKey,
-    get: secretKey,
-    deliveries: secretKey
-  },
-  deposits: {
-    methods: secretKey,
-    getOrCreate: [...secretKey, "deposit_accounts_unavailable", "deposit_method_required", "deposit_method_unavailable"],
-    list: secretKey,
-    get: secretKey,
-    deposits: secretKey,
-    simulate: [...secretKey, "simulate_sandbox_only", "amount_out_of_limits", "fx_unavailable"]
-  },
-  depositNotifications: {
-    notify: [...signed, "amount_out_of_limits", "fx_unavailable"]
-  },
-  claims: {
-    refund: refund,
-    refundTransaction: refund,
-    get: secretKey,
-    paymentClaims: secretKey,
-    simulate: [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
-    simulateChargeback: [...secretKey, ...idempotent, "simulate_sandbox_only", ...lateChargeback]
-  },
-  payouts: {
-    balance: secretKey,
-    methods: secretKey,
-    currencies: secretKey,
-    transfer: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
-    swapQuote: [...secretKey, "amount_invalid", "fx_unavailable", "amount_rounds_to_zero"],
-    swap: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable", "amount_rounds_to_zero"],
-    send: [
-      ...secretKey,
-      ...idempotent,
-      "payout_method_unavailable",
-      "amount_invalid",
-      "currency_not_funded",
-      "balance_insufficient",
-      "payout_dispatch_failed",
-      "fx_unavailable"
-    ],
-    list: secretKey,
-    get: secretKey,
-    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"],
-    simulate: [...secretKey, "simulate_sandbox_only"]
-  },
-  withdrawals: {
-    create: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
-    list: secretKey,
-    get: secretKey,
-    simulate: [...secretKey, "simulate_sandbox_only"]
-  },
-  settlements: {
-    list: secretKey,
-    get: secretKey,
-    statementPdf: [...secretKey, "settlement_open"],
-    statementCsv: [...secretKey, "settlement_open"],
-    lines: [...secretKey, "settlement_open"]
-  },
-  settlementCallbacks: {
-    notify: signed,
-    check: ["not_found"]
-  },
-  sandbox: {
-    clock: [...secretKey, "sandbox_only"],
-    advance: [...secretKey, "sandbox_only", ...idempotent]
-  },
-  admin: {
-    createMerchant: [...admin, ...idempotent],
-    issueKeys: admin,
-    rotateKeys: [...admin, ...idempotent],
-    listFxRates: admin,
-    putFxRate: admin,
-    listProviders: admin,
-    listRoutes: admin,
-    putRoute: admin,
-    deleteRoute: admin,
-    reconcileNow: admin
-  },
-  operatorAdmin: {
-    listMerchants: admin,
-    providerHealth: admin,
-    listPayouts: admin,
-    listClaims: admin,
-    listWithdrawals: admin
-  },
-  depositAdmin: {
-    getSettings: admin,
-    putSettings: admin,
-    setAccountStatus: admin
-  },
-  withdrawalAdmin: {
-    resolve: admin
-  },
-  claimAdmin: {
-    resolve: [...admin, "claim_not_chargeback", "claim_already_resolved"],
-    openChargeback: [...admin, ...idempotent, ...lateChargeback]
-  },
-  payoutAdmin: {
-    resolve: [...admin, "payout_already_final"]
-  },
-  routingAdmin: {
-    getRouting: admin,
-    putRouting: [...admin, "routing_version_conflict"],
-    getPaymentRouting: admin
-  },
-  settlementAdmin: {
-    getSchedule: admin,
-    putSchedule: [...admin, "settlement_destination_unavailable", "settlement_destination_refused"]
-  },
-  reconciliationAdmin: {
-    upload: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
-    run: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
-    listReports: admin,
-    getReport: admin,
-    listDiscrepancies: admin,
-    getDiscrepancy: admin,
-    resolve: [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
-  }
-} as const satisfies ErrorsOfEndpoints
-
-/** Every endpoint of `Api`, by group and endpoint name, with the codes it declares. */
-type ErrorsOfEndpoints = {
-  readonly [G in keyof ApiGroups]: { readonly [E in keyof ApiGroups[G]["endpoints"]]: Codes }
-}
-type ApiGroups = (typeof Api)["groups"]
-
-/** `{ g: { e: codes } }` read as `{ "g.e": codes }`. */
-type ById<T> = ToRecord<{ [G in keyof T & string]: { [E in keyof T[G] & string]: readonly [`${G}.${E}`, T[G][E]] }[keyof T[G] & string] }[keyof T & string]>
-type ToRecord<P extends readonly [string, unknown]> = { readonly [Q in P as Q[0]]: Q[1] }
-
-/** The same codes by operation id (`group.endpoint`, the document's `operationId`), derived from `byEndpoint`. */
-export const operationErrors = Object.fromEntries(
-  Object.entries(byEndpoint).flatMap(([group, endpoints]) =>
-    Object.entries(endpoints).map(([endpoint, codes]) => [`${group}.${endpoint}`, codes] as const))
-) as unknown as ById<typeof byEndpoint>
-
-/** An operation of the document, by its `group.endpoint` id. */
-export type OperationId = keyof typeof operationErrors
+/** An operation of the documents, by its `group.endpoint` id. */
+export type OperationId = keyof ErrorsById & string
 
 /**
  * The codes a handler of `operation` may fail with: its own and every request's. What the rest of
@@ -259,7 +44,7 @@ export type OperationId = keyof typeof operationErrors
  * code once), so the check is no looser than the document.
  */
 export type DocumentedCode<Op extends OperationId> =
-  | (typeof operationErrors)[Op][number]
+  | (ErrorsById[Op] extends Codes ? ErrorsById[Op][number] : never)
   | (typeof everyRequest)[number]
 
 /**
@@ -311,8 +96,8 @@ const envelopeSchema = (code: ErrorCode): Spec => {
 const errorStatuses = new Set(errorCodes.map((code) => String(httpStatus[code])))
 
 /** Every code an operation of the document can answer: its own and what its shape brings. */
-export const codesOf = (operation: Spec): Codes => {
-  const own: Codes | undefined = (operationErrors as Readonly<Record<string, Codes>>)[operation["operationId"]]
+export const codesOf = (operation: Spec, errors: OperationErrors): Codes => {
+  const own: Codes | undefined = errors[operation["operationId"]]
   if (own === undefined) throw new Error(`OperationErrors: no errors declared for ${operation["operationId"]}`)
   const parameters: ReadonlyArray<Spec> = operation["parameters"] ?? []
   return [...new Set([
@@ -339,7 +124,7 @@ const optionalBody = (operation: Spec, schemas: Spec) => {
  * Replaces the generic error responses of each operation with its own, and publishes one envelope
  * per code (`Error_<code>`) plus `Error`, the union of them all, for a client's catch-all.
  */
-export const withOperationErrors = (spec: Spec): Spec => {
+export const withOperationErrors = (spec: Spec, errors: OperationErrors): Spec => {
   const schemas: Spec = (spec["components"] ??= {})["schemas"] ??= {}
   const used = new Set<ErrorCode>(anyPath)
   for (const item of Object.values<Spec>(spec["paths"] ?? {})) {
@@ -349,7 +134,7 @@ export const withOperationErrors = (spec: Spec): Spec => {
       const responses: Spec = operation["responses"] ??= {}
       for (const status of Object.keys(responses)) if (errorStatuses.has(status)) delete responses[status]
       const byStatus = new Map<number, Array<ErrorCode>>()
-      for (const code of codesOf(operation)) {
+      for (const code of codesOf(operation, errors)) {
         used.add(code)
         const status = httpStatus[code]
         byStatus.set(status, [...(byStatus.get(status) ?? []), code])

@@ -15,6 +15,7 @@ import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { PayoutView } from "./PayoutsApi.ts"
 import { AdminToken } from "./Security.ts"
 import { WithdrawalView } from "./WithdrawalsApi.ts"
+import { admin, withErrors } from "./EndpointErrors.ts"
 
 const Owner = { shopId: Schema.String, environment: Environment }
 
@@ -98,4 +99,11 @@ export class OperatorAdminApi extends HttpApiGroup.make("operatorAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: merchants and queues")
+  .pipe(withErrors({
+    listMerchants: admin,
+    providerHealth: admin,
+    listPayouts: admin,
+    listClaims: admin,
+    listWithdrawals: admin
+  }))
 {}

@@ -7,6 +7,7 @@ import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
+import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 
@@ -259,6 +260,15 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Payments")
+  .pipe(withErrors({
+    create: [...secretKey, ...idempotent, ...payIn],
+    createTransaction: [...secretKey, ...idempotent, ...payIn],
+    list: secretKey,
+    listTransactions: secretKey,
+    get: secretKey,
+    getTransaction: secretKey,
+    ledgerEntries: secretKey
+  }))
 {}
 
 const RequiredFieldName = Schema.Literals(["userName", "email", "documentId", "userPhone", "userAddress"])
@@ -326,6 +336,9 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
   )
   .middleware(AnyKey)
   .annotate(OpenApi.Title, "Payment methods")
+  .pipe(withErrors({
+    paymentMethods: [...anyKey, "not_found"]
+  }))
 {}
 
 export class CallbacksApi extends HttpApiGroup.make("callbacks")
@@ -348,5 +361,9 @@ export class CallbacksApi extends HttpApiGroup.make("callbacks")
     )
   )
   .annotate(OpenApi.Title, "Provider callbacks")
+  .pipe(withErrors({
+    providerCallback: signed,
+    payoutCallback: signed
+  }))
 {}
 

@@ -5,6 +5,7 @@ import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
 import { AmountText, Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
+import { admin, idempotent, secretKey, withErrors } from "./EndpointErrors.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 const Balance = Schema.Struct({ currency: Schema.String, available: Money, pending: Money, reserved: Money })
@@ -150,6 +151,28 @@ export class PayoutsApi extends HttpApiGroup.make("payouts")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Payouts")
+  .pipe(withErrors({
+    balance: secretKey,
+    methods: secretKey,
+    currencies: secretKey,
+    transfer: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
+    swapQuote: [...secretKey, "amount_invalid", "fx_unavailable", "amount_rounds_to_zero"],
+    swap: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient", "fx_unavailable", "amount_rounds_to_zero"],
+    send: [
+      ...secretKey,
+      ...idempotent,
+      "payout_method_unavailable",
+      "amount_invalid",
+      "currency_not_funded",
+      "balance_insufficient",
+      "payout_dispatch_failed",
+      "fx_unavailable"
+    ],
+    list: secretKey,
+    get: secretKey,
+    fundSandbox: [...secretKey, "fund_sandbox_only", "fx_unavailable"],
+    simulate: [...secretKey, "simulate_sandbox_only"]
+  }))
 {}
 
 export class PayoutAdminApi extends HttpApiGroup.make("payoutAdmin")
@@ -167,4 +190,7 @@ export class PayoutAdminApi extends HttpApiGroup.make("payoutAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: payouts")
+  .pipe(withErrors({
+    resolve: [...admin, "payout_already_final"]
+  }))
 {}

@@ -8,6 +8,7 @@ import { DiscrepancyKind as Kinds } from "../../../core/reconciliation/Discrepan
 import { Environment, IsoDateTime } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { AdminToken } from "./Security.ts"
+import { admin, withErrors } from "./EndpointErrors.ts"
 
 /** Decimal text, exact: report amounts keep the provider's precision. */
 const Amount = Schema.String.annotate({ description: "Decimal text, exact (`\"1250.50\"`)" })
@@ -181,4 +182,13 @@ export class ReconciliationAdminApi extends HttpApiGroup.make("reconciliationAdm
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: reconciliation")
+  .pipe(withErrors({
+    upload: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "payload_too_large"],
+    run: [...admin, "invalid_request", "report_format_unknown", "report_malformed", "report_source_unavailable", "report_unavailable"],
+    listReports: admin,
+    getReport: admin,
+    listDiscrepancies: admin,
+    getDiscrepancy: admin,
+    resolve: [...admin, "invalid_request", "discrepancy_resolved", "adjustment_needs_record"]
+  }))
 {}

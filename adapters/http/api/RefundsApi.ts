@@ -4,6 +4,7 @@ import { ClaimResolver, ClaimStatus } from "../../../core/refunds/Claim.ts"
 import { Amount } from "../../../core/Money.ts"
 import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
+import { admin, idempotent, lateChargeback, refund, secretKey, withErrors } from "./EndpointErrors.ts"
 
 export const RefundView = Schema.Struct({
   refundId: Schema.String.annotate({ description: "`CLM-...`: the refund is a claim of kind user_dispute" }),
@@ -121,6 +122,14 @@ export class RefundsApi extends HttpApiGroup.make("claims")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Refunds and claims")
+  .pipe(withErrors({
+    refund: refund,
+    refundTransaction: refund,
+    get: secretKey,
+    paymentClaims: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only", "claim_not_chargeback", "claim_already_resolved"],
+    simulateChargeback: [...secretKey, ...idempotent, "simulate_sandbox_only", ...lateChargeback]
+  }))
 {}
 
 export class RefundAdminApi extends HttpApiGroup.make("claimAdmin")
@@ -149,4 +158,8 @@ export class RefundAdminApi extends HttpApiGroup.make("claimAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: claims")
+  .pipe(withErrors({
+    resolve: [...admin, "claim_not_chargeback", "claim_already_resolved"],
+    openChargeback: [...admin, ...idempotent, ...lateChargeback]
+  }))
 {}

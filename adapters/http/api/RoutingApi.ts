@@ -5,6 +5,7 @@ import { Condition, Selection, Strategy } from "../../../core/routing/Config.ts"
 import { Environment, StoredInt } from "./Fields.ts"
 import { SkippedView } from "./PaymentsApi.ts"
 import { AdminToken } from "./Security.ts"
+import { admin, withErrors } from "./EndpointErrors.ts"
 
 const RuleBody = Schema.Struct({
   id: Schema.String.annotate({ description: "Unique in the configuration: letters, digits, _ . : -, at most 64" }),
@@ -73,4 +74,9 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: routing")
+  .pipe(withErrors({
+    getRouting: admin,
+    putRouting: [...admin, "routing_version_conflict"],
+    getPaymentRouting: admin
+  }))
 {}

@@ -4,6 +4,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { maxAdvanceSeconds } from "../../../core/clock/SandboxClocks.ts"
 import { IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { SecretKey } from "./Security.ts"
+import { idempotent, secretKey, withErrors } from "./EndpointErrors.ts"
 
 export const ClockView = Schema.Struct({
   now: IsoDateTime.annotate({ description: "The shop's sandbox time now" }),
@@ -40,4 +41,8 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Sandbox test clock")
+  .pipe(withErrors({
+    clock: [...secretKey, "sandbox_only"],
+    advance: [...secretKey, "sandbox_only", ...idempotent]
+  }))
 {}

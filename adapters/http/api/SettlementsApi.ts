@@ -13,6 +13,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Environment, IsoDateTime } from "./Fields.ts"
 import { PageQuery, Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
+import { admin, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 
 const Usd = Schema.Finite.annotate({ description: "USD, major units, rounded to the cent" })
 /** A figure of the batch's totals: null while the batch is open (its lines are bound at the close). */
@@ -277,6 +278,13 @@ export class SettlementsApi extends HttpApiGroup.make("settlements")
       "in USD is swept into the batch and paid to the shop's USDC address in one transfer. Sandbox shops start with a daily close at 00:00 UTC, " +
       "paid on the sandbox chain at once."
   )
+  .pipe(withErrors({
+    list: secretKey,
+    get: secretKey,
+    statementPdf: [...secretKey, "settlement_open"],
+    statementCsv: [...secretKey, "settlement_open"],
+    lines: [...secretKey, "settlement_open"]
+  }))
 {}
 
 export class SettlementCallbacksApi extends HttpApiGroup.make("settlementCallbacks")
@@ -302,6 +310,10 @@ export class SettlementCallbacksApi extends HttpApiGroup.make("settlementCallbac
     }).annotate(OpenApi.Description, "Answers 200 for a configured provider (Circle checks a subscription's endpoint with HEAD), 404 otherwise.")
   )
   .annotate(OpenApi.Title, "Settlement callbacks")
+  .pipe(withErrors({
+    notify: signed,
+    check: ["not_found"]
+  }))
 {}
 
 export class SettlementAdminApi extends HttpApiGroup.make("settlementAdmin")
@@ -329,4 +341,8 @@ export class SettlementAdminApi extends HttpApiGroup.make("settlementAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: settlements")
+  .pipe(withErrors({
+    getSchedule: admin,
+    putSchedule: [...admin, "settlement_destination_unavailable", "settlement_destination_refused"]
+  }))
 {}

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { IdempotencyHeaders, IsoDateTime, MaskedWhenStored, MerchantUrl, merchantUrlRule, NoFields, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { SecretKey } from "./Security.ts"
+import { idempotent, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 
 const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "dead_letter"])
 
@@ -160,6 +161,19 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Webhooks")
+  .pipe(withErrors({
+    create: [...secretKey, ...idempotent],
+    list: secretKey,
+    get: secretKey,
+    update: secretKey,
+    remove: secretKey,
+    rotateSecret: [...secretKey, ...idempotent],
+    deliveries: secretKey,
+    delivery: secretKey,
+    replay: [...secretKey, ...idempotent],
+    sendTest: [...secretKey, ...idempotent],
+    inbox: secretKey
+  }))
 {}
 
 export class WebhookInboxApi extends HttpApiGroup.make("webhookInbox")
@@ -170,4 +184,7 @@ export class WebhookInboxApi extends HttpApiGroup.make("webhookInbox")
     }).annotate(OpenApi.Description, "The managed inbox: accepts deliveries signed with the webhook's secret (401 otherwise) and stores them.")
   )
   .annotate(OpenApi.Title, "Webhooks (managed inbox)")
+  .pipe(withErrors({
+    receive: signed
+  }))
 {}

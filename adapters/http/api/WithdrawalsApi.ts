@@ -5,6 +5,7 @@ import { PayoutAction, PayoutStatus } from "../../../core/payouts/Payout.ts"
 import { Environment, IdempotencyHeaders, IsoDateTime, Text } from "./Fields.ts"
 import { Pagination } from "./PaymentsApi.ts"
 import { AdminToken, SecretKey } from "./Security.ts"
+import { admin, idempotent, secretKey, withErrors } from "./EndpointErrors.ts"
 
 const Usd = Schema.Finite.annotate({ description: "USD, major units" })
 
@@ -64,6 +65,12 @@ export class WithdrawalsApi extends HttpApiGroup.make("withdrawals")
   )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Withdrawals")
+  .pipe(withErrors({
+    create: [...secretKey, ...idempotent, "amount_invalid", "balance_insufficient"],
+    list: secretKey,
+    get: secretKey,
+    simulate: [...secretKey, "simulate_sandbox_only"]
+  }))
 {}
 
 export class WithdrawalAdminApi extends HttpApiGroup.make("withdrawalAdmin")
@@ -77,4 +84,7 @@ export class WithdrawalAdminApi extends HttpApiGroup.make("withdrawalAdmin")
   .middleware(AdminToken)
   .prefix("/admin/v1")
   .annotate(OpenApi.Title, "Admin: withdrawals")
+  .pipe(withErrors({
+    resolve: admin
+  }))
 {}
