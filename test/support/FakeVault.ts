@@ -14,7 +14,7 @@ import { CardPlaceholders, type CardDescription } from "../../core/ports/CardVau
 export interface FakeCard {
   readonly description: CardDescription
   readonly number: string
-  readonly securityCode?: string
+  readonly securityCode?: string | undefined
 }
 
 export interface FakeVaultOptions {
@@ -112,7 +112,7 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
               ...(request.body === undefined ? {} : { body: fill(request.body, card) }),
               signal: AbortSignal.timeout(request.timeoutMs ?? 30_000)
             })
-            if (usesCode) cards.set(card.description.token, { ...card, securityCode: undefined as never, description: { ...card.description, securityCodeHeld: false } })
+            if (usesCode) cards.set(card.description.token, { ...card, securityCode: undefined, description: { ...card.description, securityCodeHeld: false } })
             const text = await upstream.text()
             return json(res, 200, { status: upstream.status, headers: Object.fromEntries(upstream.headers), body: mask(text) })
           } catch (error) {
