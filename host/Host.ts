@@ -184,7 +184,8 @@ export const appLayer = (
       adminToken: config.adminToken,
       sandboxCallbackSecret: config.sandboxCallbackSecret,
       trustedProxies: config.trustedProxies,
-      rateLimits: config.rateLimits
+      rateLimits: config.rateLimits,
+      cardSessions: Option.getOrUndefined(Option.map(config.vault, (v) => ({ vaultUrl: v.url, sessionSecret: v.sessionSecret })))
     })),
     Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: config.publicUrl,

@@ -17,6 +17,7 @@ import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
 import { DevelopersApi } from "./DevelopersApi.ts"
+import { CardSessionsApi } from "./CardSessionsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { polishDocument, withWebhooks } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
@@ -27,7 +28,7 @@ import { WebhookInboxApi, WebhooksApi } from "./WebhooksApi.ts"
 export const apiVersion = "2026-11-01"
 
 export class PublicApi extends HttpApi.make("public")
-  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
+  .add(AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi, DevelopersApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi)
   .prefix("/api/v1")
 {}
 

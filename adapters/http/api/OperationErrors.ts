@@ -72,6 +72,9 @@ const byEndpoint = {
   catalog: {
     paymentMethods: [...anyKey, "not_found"]
   },
+  cardSessions: {
+    create: [...secretKey, "card_vault_not_configured"]
+  },
   payments: {
     create: [...secretKey, ...idempotent, ...payIn],
     createTransaction: [...secretKey, ...idempotent, ...payIn],
