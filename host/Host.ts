@@ -32,7 +32,7 @@ import { Merchants } from "../core/tenancy/Merchants.ts"
 import { checkKeys, type HostConfig, keysRequired } from "./Config.ts"
 import { TelemetryLive } from "./Telemetry.ts"
 import { cardVaultLayer } from "./Vault.ts"
-import type { CardVault } from "../core/ports/CardVault.ts"
+import { CardVault } from "../core/ports/CardVault.ts"
 import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`; secrets sealed with the host's key. */
@@ -191,7 +191,9 @@ export const appLayer = (
       publicUrl: config.publicUrl,
       checkoutUrl: config.checkoutUrl,
       fxMarkupPct: config.fxMarkupPct,
-      depositCallbackSecret: config.depositCallbackSecret
+      depositCallbackSecret: config.depositCallbackSecret,
+      // Any vault but the unconfigured one (the configured one, or one plugged in through `cardVault`).
+      cardVaultConfigured: cardVault !== CardVault.unconfigured
     })),
     Readiness.layer
   )

@@ -305,7 +305,9 @@ export const CatalogEntryView = Schema.Struct({
   enabled: Schema.Boolean,
   online: Schema.Boolean,
   routable: Schema.Boolean,
-  unroutableReason: Schema.NullOr(Schema.String),
+  unroutableReason: Schema.NullOr(Schema.String).annotate({
+    description: "Why it is not routable: no_provider_for_method_region (no provider serves it for this shop), or card_vault_not_configured (a card rail in production on a host without a card vault)"
+  }),
   requiredFields: Schema.Array(RequiredFieldName).annotate({
     description: "Buyer data without which none of the providers configured for this shop can charge the method (a Brazilian boleto's " +
       "`userAddress` and `userPhone`): POST /payments without it answers 422 missing_required_fields before any provider is asked, " +
