@@ -10,6 +10,7 @@ import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import * as Money from "../../core/Money.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
 import { fakeVault, testCard } from "../support/FakeVault.ts"
+import { type StoreLayer, storeTargets } from "../support/Stores.ts"
 import { apiAs, refused } from "../support/TypedApi.ts"
 
 const d = Money.decimal
@@ -17,15 +18,32 @@ const d = Money.decimal
 class Vault extends Context.Service<Vault, Effect.Success<ReturnType<typeof fakeVault>>>()("test/CardPayments/Vault") {}
 
 const vaultLayer = Layer.effect(Vault, fakeVault())
-const hostWithVault = Layer.unwrap(Effect.map(Effect.service(Vault), (vault) =>
-  testHost(MemoryStore.layer, {
+const hostWithVault = (store: StoreLayer = MemoryStore.layer) => Layer.unwrap(Effect.map(Effect.service(Vault), (vault) =>
+  testHost(store, {
     vault: Option.some({ url: vault.url, engineKey: Redacted.make(vault.engineKey), sessionSecret: Redacted.make("vault-session-secret-0123456789abcdef") })
   })))
 
 const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
 
 describe("card payments", () => {
-  layer(hostWithVault.pipe(Layer.provideMerge(vaultLayer)), { timeout: 60_000, excludeTestServices: true })((it) => {
+  for (const target of storeTargets("card_payments")) {
+    layer(hostWithVault(target.layer()).pipe(Layer.provideMerge(vaultLayer)), { timeout: 60_000, excludeTestServices: true })((it) => {
+      it.effect(`${target.name}: a payment's card is stored and read back as the vault described it`, () =>
+        Effect.gen(function*() {
+          const vault = yield* Vault
+          const { keys, merchant } = yield* createMerchant()
+          vault.add(testCard(merchant.id, "card_storedaaaaaaaaaaaaaaaaa", { brand: "elo", number: "6362970000457013" }))
+          const created = yield* (yield* apiAs(keys.sandbox.secretKey)).payments.create({
+            payload: { amount: d("10"), paymentMethodId: "sbx_card", ...buyer, card: { token: "card_storedaaaaaaaaaaaaaaaaa" } },
+            headers: {}
+          })
+          const read = yield* call("GET", `/api/v1/payments/${created.transactionId}`, { bearer: keys.sandbox.secretKey })
+          assert.deepStrictEqual(read.body.card, { brand: "elo", bin: "636297", last4: "7013", expMonth: 12, expYear: 2099, fingerprint: `fp_7013_${merchant.id}` })
+        }))
+    })
+  }
+
+  layer(hostWithVault().pipe(Layer.provideMerge(vaultLayer)), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("sandbox sbx_card with a token: the payment keeps the card's description and shows brand, bin, last4, expiry and fingerprint", () =>
       Effect.gen(function*() {
         const vault = yield* Vault
