@@ -79,10 +79,13 @@ const call = (options: Options, path: string, init: { method: string; body?: str
     catch: classify
   })
 
+/** The code of the vault's refusal envelope `{ "error": { "code", "message" } }` (or a bare `{ "error": "code" }`). */
 const errorOf = (text: string): string | undefined => {
   try {
-    const body = JSON.parse(text) as { error?: unknown }
-    return typeof body?.error === "string" ? body.error : undefined
+    const error = (JSON.parse(text) as { error?: unknown })?.error
+    if (typeof error === "string") return error
+    const code = (error as { code?: unknown } | undefined)?.code
+    return typeof code === "string" ? code : undefined
   } catch {
     return undefined
   }

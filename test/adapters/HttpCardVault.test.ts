@@ -106,6 +106,8 @@ describe("HttpCardVault", () => {
       const vault = yield* fakeVault({ cards: [card] })
       const down = yield* Effect.flip(client(vault.url).forward(forwardTo(`http://127.0.0.1:${yield* closedPort}/charges`)))
       assert.strictEqual(down._tag, "ForwardUnreachable")
+      // The code of the vault's envelope is read.
+      assert.include(down.message, "upstream_unreachable")
       const slow = yield* provider(400)
       const late = yield* Effect.flip(client(vault.url).forward(forwardTo(slow.url, { timeoutMs: 50 })))
       assert.strictEqual(late._tag, "ForwardOutcomeUnknown")

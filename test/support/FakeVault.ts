@@ -81,8 +81,11 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
       const cards = new Map((options.cards ?? []).map((c) => [c.description.token, c]))
       const calls: Array<FakeVaultCall> = []
       const state = { delayMs: 0, failWith: undefined as number | undefined }
+      // A refusal is the vault's envelope `{ error: { code, message } }`.
       const json = (res: import("node:http").ServerResponse, status: number, body: unknown) =>
-        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body))
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(
+          typeof (body as { error?: unknown }).error === "string" ? { error: { code: (body as { error: string }).error, message: (body as { error: string }).error } } : body
+        ))
       const server = createServer(async (req, res) => {
         const body = await readBody(req)
         const url = new URL(req.url ?? "/", "http://vault.local")
