@@ -131,6 +131,23 @@ export const ErrorCatalog = {
       feesUsd: Schema.optionalKey(money)
     })
   ),
+  // Cards (the vault holds the card; the engine only its token)
+  card_required: entry("invalid_request_error",
+    "A card rail (channel CREDIT_CARD) in production needs `card.token`: a token the card vault gave the merchant (POST /card-sessions, then the vault's POST /v1/cards).",
+    none
+  ),
+  card_not_accepted: entry("invalid_request_error", "`card` was sent for a rail that is not a card rail (its channel is not CREDIT_CARD).", none),
+  card_token_not_found: entry("invalid_request_error", "The card vault holds no card for `card.token` for this merchant.", none),
+  card_brand_mismatch: entry("invalid_request_error",
+    "The card's brand is not the rail's (a Mastercard token on the Visa rail): `details.cardBrand` and `details.railBrand` say which.",
+    Schema.Struct({ cardBrand: Schema.String, railBrand: Schema.String })
+  ),
+  card_expired: entry("invalid_request_error", "The card's expiry month is past: `details.expMonth` and `details.expYear`.", Schema.Struct({ expMonth: Schema.Int, expYear: Schema.Int })),
+  card_vault_unavailable: entry("api_error",
+    "The card vault could not be reached (or no vault is configured on this host): nothing was written or charged; retry later.",
+    none
+  ),
+  card_vault_not_configured: entry("api_error", "This host has no card vault configured (VAULT_URL): cards cannot be tokenized or charged here.", none),
   cascade_exhausted: entry("provider_error",
     "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`.",
     Schema.Struct({

@@ -10,6 +10,11 @@ export class EngineConfig extends Context.Service<EngineConfig, {
   readonly fxMarkupPct: BigDecimal.BigDecimal
   /** HMAC secret of the deposit network's signed transfer notifications. */
   readonly depositCallbackSecret: Redacted.Redacted<string>
+  /**
+   * Whether the host has a card vault: without one no card rail can be charged in production,
+   * so none is routable there (`Catalog.ts`). Absent: none.
+   */
+  readonly cardVaultConfigured?: boolean | undefined
 }>()("core/EngineConfig") {}
 
 /**

@@ -6,6 +6,7 @@ import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/ser
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
+import { readVaultSettings, settleVault, type VaultSettings } from "./Vault.ts"
 
 export interface HostConfig {
   readonly port: number
@@ -67,6 +68,8 @@ export interface HostConfig {
    * balancer's probe interval.
    */
   readonly shutdownGraceMs: number
+  /** The card vault (`VAULT_URL`, `VAULT_ENGINE_KEY`, `VAULT_SESSION_SECRET`; see `Vault.ts`); none: card rails cannot be charged. */
+  readonly vault: Option.Option<VaultSettings>
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -140,10 +143,13 @@ const readHostConfig = Effect.gen(function*() {
     .replace(/\/api\/v1$/, "")
   const checkoutUrl = yield* rootUrl("CHECKOUT_URL", Option.getOrElse(yield* Config.option(Config.String("CHECKOUT_URL")), () => publicUrl))
   const nonEmpty = (o: Option.Option<Redacted.Redacted<string>>) => Option.filter(o, (r) => Redacted.value(r).trim() !== "")
+  const databaseUrl = nonEmpty(yield* Config.option(Config.Redacted("DATABASE_URL")))
+  const connectors = yield* readConnectors()
+  const vault = yield* settleVault(yield* readVaultSettings, keysRequired({ databaseUrl, connectors }), (message) => new UnsafeConfigError({ message }))
   return {
     port,
     host,
-    databaseUrl: nonEmpty(yield* Config.option(Config.Redacted("DATABASE_URL"))),
+    databaseUrl,
     dataDir: yield* Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
     publicUrl,
     checkoutUrl,
@@ -155,7 +161,7 @@ const readHostConfig = Effect.gen(function*() {
     sandboxCallbackSecret: yield* Config.Redacted("SANDBOX_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
     ),
-    connectors: yield* readConnectors(),
+    connectors,
     trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
@@ -172,7 +178,8 @@ const readHostConfig = Effect.gen(function*() {
     logFormat: yield* Config.Literals(["text", "json"], "LOG_FORMAT").pipe(Config.withDefault<"text" | "json">("text")),
     shutdownGraceMs: yield* Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 300_000 })), "SHUTDOWN_GRACE_MS").pipe(
       Config.withDefault(0)
-    )
+    ),
+    vault
   } satisfies HostConfig
 })
 
@@ -266,5 +273,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   newDemoKeys: false,
   logFormat: "text",
   shutdownGraceMs: 0,
+  vault: Option.none(),
   ...overrides
 })

@@ -216,17 +216,20 @@ export const readConnectors = (builtIn: ReadonlyArray<Connector> = knownConnecto
     return configured as ReadonlyArray<ConfiguredConnector>
   })
 
-/** What every connector's plugins are built with. The card vault stays unconfigured until the host is given one. */
-const Requirements = Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)), CardVault.unconfigured)
+/** What every connector's plugins are built with, with the host's card vault (none: `CardVault.unconfigured`). */
+const requirements = (cardVault: Layer.Layer<CardVault>) =>
+  Layer.mergeAll(FetchHttpClient.layer, Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto)), cardVault)
+/** Payout, settlement and report plugins charge no card: they never see the vault. */
+const Requirements = requirements(CardVault.unconfigured)
 
-/** Registers the pay-in plugin of every configured instance that has one. */
-export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>) =>
+/** Registers the pay-in plugin of every configured instance that has one; a card connector's charges go through `cardVault`. */
+export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnector>, cardVault: Layer.Layer<CardVault> = CardVault.unconfigured) =>
   Layer.mergeAll(
     Layer.empty,
     ...configured.flatMap(({ connector, settings }) =>
       connector.paymentProvider === undefined ? [] : [ProviderRegistry.register(connector.paymentProvider(settings))]
     )
-  ).pipe(Layer.provide(Requirements))
+  ).pipe(Layer.provide(requirements(cardVault)))
 
 /** Whether the instance can pay out: its connector has a payout plugin, and its payout secrets are set. */
 const paysOut = ({ connector, settings }: ConfiguredConnector) =>

@@ -31,6 +31,8 @@ import { TenancyStore } from "../core/ports/TenancyStore.ts"
 import { Merchants } from "../core/tenancy/Merchants.ts"
 import { checkKeys, type HostConfig, keysRequired } from "./Config.ts"
 import { TelemetryLive } from "./Telemetry.ts"
+import { cardVaultLayer } from "./Vault.ts"
+import { CardVault } from "../core/ports/CardVault.ts"
 import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`; secrets sealed with the host's key. */
@@ -156,7 +158,13 @@ export const appLayer = (
    */
   settlementPayoutProviders: Layer.Layer<SettlementPayoutProviders> = settlementPayoutProvidersLayer(config.connectors),
   /** The configured connectors' report formats and reports APIs, for reconciliation, by default. */
-  providerReports: Layer.Layer<ProviderReports> = providerReportsLayer(config.connectors)
+  providerReports: Layer.Layer<ProviderReports> = providerReportsLayer(config.connectors),
+  /**
+   * The card vault, for the core (a card's description before a charge) and the pay-in
+   * connectors (a card charge's forward): the configured vault over HTTP by default, or
+   * `CardVault.unconfigured`. The seam for another vault (an in-process development one).
+   */
+  cardVault: Layer.Layer<CardVault> = cardVaultLayer(config.vault)
 ) => {
   // The keys are checked before the store opens: a production host without them starts nothing.
   store = store.pipe(Layer.provide(Layer.effectDiscard(checkKeys(config))))
@@ -166,7 +174,8 @@ export const appLayer = (
       HttpWebhookSender.layer({ allowPrivateTargets: config.webhookAllowPrivateTargets }),
       payoutProviders,
       settlementPayoutProviders,
-      providerReports
+      providerReports,
+      cardVault
     )),
     Layer.provideMerge(foundationWith(nodeCrypto))
   )
@@ -175,19 +184,22 @@ export const appLayer = (
       adminToken: config.adminToken,
       sandboxCallbackSecret: config.sandboxCallbackSecret,
       trustedProxies: config.trustedProxies,
-      rateLimits: config.rateLimits
+      rateLimits: config.rateLimits,
+      cardSessions: Option.getOrUndefined(Option.map(config.vault, (v) => ({ vaultUrl: v.url, sessionSecret: v.sessionSecret })))
     })),
     Layer.succeed(EngineConfig, EngineConfig.of({
       publicUrl: config.publicUrl,
       checkoutUrl: config.checkoutUrl,
       fxMarkupPct: config.fxMarkupPct,
-      depositCallbackSecret: config.depositCallbackSecret
+      depositCallbackSecret: config.depositCallbackSecret,
+      // Any vault but the unconfigured one (the configured one, or one plugged in through `cardVault`).
+      cardVaultConfigured: cardVault !== CardVault.unconfigured
     })),
     Readiness.layer
   )
   const providers = Layer.merge(
     SandboxProvider.layer({ formBaseUrl: config.publicUrl, callbackSecret: config.sandboxCallbackSecret }),
-    paymentProvidersLayer(config.connectors)
+    paymentProvidersLayer(config.connectors, cardVault)
   )
   // Marked running for `/health/ready` once both loops are forked, stopped before they are.
   const workers = Readiness.workersRunning.pipe(Layer.provide(Layer.mergeAll(Jobs.worker(config.workerInterval), Webhooks.worker(config.workerInterval))))
@@ -221,9 +233,10 @@ export const hostLayer = (
   store?: Layer.Layer<any, any, never>,
   payoutProviders?: Layer.Layer<PayoutProviders>,
   settlementPayoutProviders?: Layer.Layer<SettlementPayoutProviders>,
-  providerReports?: Layer.Layer<ProviderReports>
+  providerReports?: Layer.Layer<ProviderReports>,
+  cardVault?: Layer.Layer<CardVault>
 ) => {
-  const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
+  const app = appLayer(config, store, payoutProviders, settlementPayoutProviders, providerReports, cardVault).pipe(Layer.provideMerge(HttpRouter.layer), Layer.provideMerge(NodeHttpServer.layerHttpServices))
   const server = NodeHttpServer.layerServer(() => createServer(serverOptions(config)), { port: config.port, host: config.host })
   // One server span per request (incoming `traceparent` honoured): the server wraps any middleware
   // in its tracer, even with no exporter, so that the request's log lines carry trace and span

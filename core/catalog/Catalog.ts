@@ -2,9 +2,11 @@
  * The payment-method catalog as a shop sees it in one environment: every rail of the shipped
  * data (sandbox test methods in sandbox only), each marked `routable` only when a configured
  * provider can charge that exact rail for this shop now, with the buyer data each of its providers
- * needs to charge it.
+ * needs to charge it. A card rail in production is routable only on a host with a card vault
+ * (`EngineConfig.cardVaultConfigured`): the engine charges cards only by the vault's tokens.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { EngineConfig } from "../EngineConfig.ts"
 import type { Environment } from "../Environment.ts"
 import { type FieldName, fieldName, neededByAll, providerNeeds } from "../payments/BuyerData.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
@@ -12,6 +14,9 @@ import { noProviderReason, Routing } from "../routing/Routing.ts"
 import type { Channel } from "./Channel.ts"
 import { paymentMethods } from "./methods.ts"
 import type { PaymentMethodDef } from "./PaymentMethod.ts"
+
+/** Why a production card rail a provider serves is not routable: the host has no card vault. */
+export const cardVaultNotConfiguredReason = "card_vault_not_configured"
 
 export interface CatalogEntry {
   readonly method: PaymentMethodDef
@@ -50,6 +55,10 @@ export class Catalog extends Context.Service<Catalog, {
     Catalog,
     Effect.gen(function*() {
       const routing = yield* Routing
+      const vaultConfigured = Option.match(yield* Effect.serviceOption(EngineConfig), { onNone: () => false, onSome: (c) => c.cardVaultConfigured === true })
+      /** A production card rail with no vault to charge its cards through. */
+      const needsVault = (environment: Environment, method: PaymentMethodDef) =>
+        environment === "production" && method.channel === "CREDIT_CARD" && !vaultConfigured
       const visible = (environment: Environment) => paymentMethods.filter((m) => environment === "sandbox" || !m.sandboxOnly)
       const byEnvironment = { sandbox: visible("sandbox"), production: visible("production") }
       const methods = (environment: Environment) => byEnvironment[environment]
@@ -65,10 +74,11 @@ export class Catalog extends Context.Service<Catalog, {
         if (known !== undefined) return known
         const entries = methods(environment).map((method): CatalogEntry => {
           const routed = route(method)
+          const withoutVault = routed.length > 0 && needsVault(environment, method)
           return {
             method,
-            routable: routed.length > 0,
-            unroutableReason: routed.length > 0 ? null : noProviderReason,
+            routable: routed.length > 0 && !withoutVault,
+            unroutableReason: withoutVault ? cardVaultNotConfiguredReason : routed.length > 0 ? null : noProviderReason,
             providers: routed.map((p) => p.id),
             requiredFields: neededByAll(routed, method).map((field) => fieldName[field]),
             providerFields: routed.map((p) => ({ provider: p.id, requiredFields: providerNeeds(p, method).map((field) => fieldName[field]) }))

@@ -16,7 +16,8 @@
  * written in `CreateRequest.ts` (`checkInput`, `price`, `chooseProviders`, `newRecord`), from the
  * write-ahead on in `CreateRoute.ts` (`writeAhead`, `route`, `accept`, `giveUp`, `outcome`).
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Redacted } from "effect"
+import { checkCard, paymentCardOf } from "./CreateCard.ts"
 import { Executed, type KeyHandle } from "../idempotency/Idempotency.ts"
 import * as Metrics from "../Metrics.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
@@ -33,7 +34,11 @@ export type { CreatePayment, PaymentKey, RouteCode, Routed } from "./CreateInput
 export { recoverAfter } from "./CreateRoute.ts"
 
 /** The buyer's data the request forwards to the provider and never stores. */
-const forwardedOf = (input: CreatePayment): Forwarded => ({ documentId: input.documentId, address: input.userAddress })
+const forwardedOf = (input: CreatePayment, securityCodeHeld?: boolean): Forwarded => ({
+  documentId: input.documentId,
+  address: input.userAddress,
+  ...(securityCodeHeld === undefined ? {} : { securityCodeHeld })
+})
 
 /**
  * Creates a payment, or continues the one `input.id` names (a retry of its key, a checkout's
@@ -45,12 +50,14 @@ export const createPayment = Effect.fn("Payments.create")(function*(s: CreateSer
     if (Option.isSome(existing)) return yield* continueRecord(s, existing.value, forwardedOf(input), key)
   }
   const checked = yield* checkInput(s, scope, input)
+  const card = yield* checkCard(s.vault, scope, input.card, checked.method)
   const priced = yield* price(s, scope, input, checked.method)
   const chosen = yield* chooseProviders(s, scope, input, checked, priced)
-  const payment = yield* newRecord(s, scope, input, checked, priced, chosen)
+  const record = yield* newRecord(s, scope, input, checked, priced, chosen)
+  const payment = card === undefined ? record : { ...record, card: paymentCardOf(card, Redacted.make(card.holderName)) }
   yield* writeAhead(s, payment, key?.handle)
   yield* Metrics.count(Metrics.paymentsCreated, { rail: payment.paymentMethodId, country: payment.country })
-  return yield* drive(s, payment, checked.method, chosen.providers, forwardedOf(input), key)
+  return yield* drive(s, payment, checked.method, chosen.providers, forwardedOf(input, card?.securityCodeHeld), key)
 })
 
 /** What a request answering the create view answers: the view the key stored, or the record's view now. */

@@ -34,6 +34,8 @@ export interface CreatePayment {
   readonly hostedCheckout?: boolean | undefined
   readonly returnUrl?: string | undefined
   readonly simulate?: SandboxSimulate | undefined
+  /** A card rail's card: a token the card vault gave this merchant (`CreateCard.ts`). */
+  readonly card?: { readonly token: string } | undefined
 }
 
 /**

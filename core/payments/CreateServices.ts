@@ -13,6 +13,8 @@ import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import { Transactions } from "../ports/Transactions.ts"
 import { Routing } from "../routing/Routing.ts"
 import { makeChecks } from "./Checks.ts"
+import { engineVault } from "./CreateCard.ts"
+import type { CardVault } from "../ports/CardVault.ts"
 import { makeLearning } from "./Learn.ts"
 import type { Lifecycle } from "./Lifecycle.ts"
 
@@ -30,6 +32,8 @@ export interface CreateServices {
   readonly learn: Effect.Success<typeof makeLearning>
   /** The payment's life cycle: its writes, its events, a provider's word about it. */
   readonly lifecycle: Lifecycle
+  /** The card vault: a create's card token is described before anything is written. */
+  readonly vault: CardVault["Service"]
 }
 
 export const makeCreateServices = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
@@ -45,6 +49,7 @@ export const makeCreateServices = Effect.fnUntraced(function*(lifecycle: Lifecyc
     catalog: yield* Catalog,
     registry: yield* ProviderRegistry,
     learn: yield* makeLearning,
-    lifecycle
+    lifecycle,
+    vault: yield* engineVault
   } satisfies CreateServices
 })

@@ -7,6 +7,7 @@
 import { BigDecimal, DateTime, Effect, Redacted, Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
+import { CardBrand } from "../ports/CardVault.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { skipReasons } from "../routing/Skips.ts"
 import { PaymentRecordStatus } from "./PaymentStatus.ts"
@@ -89,6 +90,23 @@ export const SkippedProvider = Schema.Struct({
   missingFields: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
+/**
+ * The card a card-rail payment was charged with, as its vault token described it when the
+ * payment was created: never its number or security code (only the vault holds those). The
+ * holder's name is buyer data.
+ */
+export const PaymentCard = Schema.Struct({
+  token: Schema.String,
+  brand: CardBrand,
+  bin: Schema.String,
+  last4: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int,
+  fingerprint: Schema.String,
+  holderName: Schema.RedactedFromValue(Schema.String)
+})
+export type PaymentCard = typeof PaymentCard.Type
+
 const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
 
 /** The FX this payment used, kept with it. */
@@ -137,6 +155,8 @@ export const Payment = Schema.Struct({
   userEmail: BuyerTextOrNull,
   userPhone: BuyerTextOrNull,
   userIp: Schema.NullOr(Schema.String),
+  /** A card rail's card (`PaymentCard`); absent on every other rail, on a sandbox card payment made without one, and on older records. */
+  card: Schema.optionalKey(PaymentCard),
   hostedCheckout: Schema.Boolean,
   /**
    * The capability of the payment's hosted link (`/c/{id}?token=`, `PaymentView.checkoutUrlOf`):
@@ -239,6 +259,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   userEmail: buyerOrNull(p.userEmail),
   userPhone: buyerOrNull(p.userPhone),
   userIp: p.userIp,
+  ...(p.card === undefined ? {} : { card: { ...p.card, holderName: Redacted.value(p.card.holderName) } }),
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,
   returnUrl: p.returnUrl,

@@ -70,6 +70,25 @@ const money = (p: Payment) => ({
  * times); the HTTP layer encodes it with its own schema when it answers, the first time and on
  * every replay alike.
  */
+/**
+ * The card a card-rail payment was charged with, as every view shows it (create, reads and
+ * webhook events): what the card's token says of it, never the token itself (the merchant sent
+ * it) nor the holder's name (buyer data).
+ */
+export const CardView = Schema.Struct({
+  brand: Schema.String,
+  bin: Schema.String,
+  last4: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int,
+  fingerprint: Schema.String
+})
+
+const cardView = (p: Payment) =>
+  p.card === undefined ? {} : {
+    card: { brand: p.card.brand, bin: p.card.bin, last4: p.card.last4, expMonth: p.card.expMonth, expYear: p.card.expYear, fingerprint: p.card.fingerprint }
+  }
+
 export const CreatedView = Schema.Struct({
   transactionId: Schema.String,
   status: PaymentStatus,
@@ -93,6 +112,7 @@ export const CreatedView = Schema.Struct({
   tag1: Schema.NullOr(Schema.String),
   tag2: Schema.NullOr(Schema.String),
   tag3: Schema.NullOr(Schema.String),
+  card: Schema.optional(CardView),
   expiresAt: Schema.String
 })
 export type CreatedView = typeof CreatedView.Type
@@ -115,6 +135,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   paymentData: { ...p.paymentData, method: p.method },
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
+  ...cardView(p),
   expiresAt: iso(p.expiresAt)
 })
 
@@ -132,6 +153,7 @@ export const readView = (p: Payment) => ({
   },
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
+  ...cardView(p),
   failureReason: p.failureReason
 })
 /**

@@ -34,7 +34,16 @@ export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
 
 /** What creating a payment can fail with. */
-export type CreateCode = "invalid_request" | "cascade_exhausted" | "provider_outcome_unknown" | "amount_out_of_limits" | "fx_unavailable" | "missing_required_fields"
+export type CreateCode =
+  | "invalid_request"
+  | "cascade_exhausted"
+  | "provider_outcome_unknown"
+  | "amount_out_of_limits"
+  | "fx_unavailable"
+  | "missing_required_fields"
+  | CardCode
+/** A create's card checks (`CreateCard.ts`). */
+export type CardCode = "card_required" | "card_not_accepted" | "card_token_not_found" | "card_brand_mismatch" | "card_expired" | "card_vault_unavailable"
 
 export class Payments extends Context.Service<Payments, {
   /** Creates a payment (or continues the one `input.id` names); see `createKeyed` for a client's key. */

@@ -16,6 +16,8 @@ import type { Payment } from "./Payment.ts"
 export interface Forwarded {
   readonly documentId?: BuyerText | undefined
   readonly address?: Redacted.Redacted<BuyerAddress> | undefined
+  /** Whether the vault held the card's security code when the request described it (the record keeps no such thing: a resume says no). */
+  readonly securityCodeHeld?: boolean | undefined
 }
 
 /** Where `providerId` sends its signed notifications. */
@@ -48,5 +50,6 @@ export const chargeRequestOf = (
   },
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,
-  simulate: p.simulate ?? undefined
+  simulate: p.simulate ?? undefined,
+  ...(p.card === undefined ? {} : { card: { ...p.card, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

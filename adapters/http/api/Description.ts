@@ -101,6 +101,13 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   payment that ended \`failed\` stays as it is, named in \`details.transactionId\` of
   \`cascade_exhausted\`, and the retry creates a new one), except \`provider_outcome_unknown\`,
   whose payment is still open: the retry continues it. Keys are kept 24 hours per merchant and environment.
+- Cards: this API never sees a card number. Your server gets a session from POST /card-sessions,
+  tokenizes the card at the card vault (\`POST {vaultUrl}/v1/cards\`) and sends the token it got as
+  \`card: { token }\` on a card rail (channel \`CREDIT_CARD\`); required there in production
+  (\`card_required\`), refused elsewhere (\`card_not_accepted\`), checked with the vault before anything
+  is written (\`card_token_not_found\`, \`card_brand_mismatch\`, \`card_expired\`, 503
+  \`card_vault_unavailable\`). The payment shows \`card: { brand, bin, last4, expMonth, expYear, fingerprint }\`
+  (never the token or the holder's name), in webhook events too.
 
 ## Refunds and chargebacks
 

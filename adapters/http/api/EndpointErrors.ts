@@ -34,7 +34,9 @@ export const admin = ["invalid_api_key", "not_found", "rate_limited"] as const s
 /** A signed notification from a provider or a network, to a path naming it. */
 export const signed = ["authentication_failed", "not_found"] as const satisfies Codes
 
-export const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields"] as const satisfies Codes
+/** A card sent with a payment (or a card rail without one): checked with the vault before anything is written. */
+export const card = ["card_required", "card_not_accepted", "card_token_not_found", "card_brand_mismatch", "card_expired", "card_vault_unavailable"] as const satisfies Codes
+export const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields", ...card] as const satisfies Codes
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
 export const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
 export const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"] as const satisfies Codes

@@ -115,6 +115,41 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The USD amount 150000 is above the limit of 100000 USD",
     details: { amountUsd: 150000, maxUsd: 100000 }
   },
+  card_required: {
+    advice: "Tokenize the buyer's card at the card vault (POST /card-sessions gives the vault's URL and a session token) and send `card: { token }`.",
+    message: "Visa (1004) is a card rail: send card.token",
+    details: {}
+  },
+  card_not_accepted: {
+    advice: "Leave `card` out for this rail, or charge the card on a card rail (channel CREDIT_CARD).",
+    message: "PIX (1001) is not a card rail: card is not accepted",
+    details: {}
+  },
+  card_token_not_found: {
+    advice: "Send a token the vault gave for one of your own cards; tokenize the card again if it was deleted.",
+    message: "The card vault holds no card card_8f2k... for this merchant",
+    details: {}
+  },
+  card_brand_mismatch: {
+    advice: "Charge the card on its own brand's rail (GET /payment-methods), e.g. a Mastercard on the Mastercard rail.",
+    message: "The card is a mastercard, the rail Visa (1004) takes visa",
+    details: { cardBrand: "mastercard", railBrand: "visa" }
+  },
+  card_expired: {
+    advice: "Ask the buyer for another card.",
+    message: "The card expired in 03/2024",
+    details: { expMonth: 3, expYear: 2024 }
+  },
+  card_vault_unavailable: {
+    advice: "Retry later (with the same Idempotency-Key): nothing was charged.",
+    message: "The card vault could not be reached",
+    details: {}
+  },
+  card_vault_not_configured: {
+    advice: "Ask the host's operator to configure the card vault (VAULT_URL, VAULT_ENGINE_KEY, VAULT_SESSION_SECRET).",
+    message: "No card vault is configured on this host",
+    details: {}
+  },
   cascade_exhausted: {
     advice: "Act on `details.reason`: enable the method or a provider for it, ask the buyer for another method, or retry later.",
     message: "No provider could process the payment",

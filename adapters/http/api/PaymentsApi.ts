@@ -44,6 +44,17 @@ export const CreatePaymentBody = Schema.Struct({
   tag1: Schema.optional(Text(200)),
   tag2: Schema.optional(Text(200)),
   tag3: Schema.optional(Text(200)),
+  card: Schema.optional(
+    Schema.Struct({
+      token: Text(64).annotate({ description: "`card_...`: what the card vault answered your server's `POST {vaultUrl}/v1/cards` (see POST /card-sessions)" })
+    }).annotate({
+      identifier: "CardInput",
+      description: "The card to charge, on a card rail (channel CREDIT_CARD) only: required there in production (422 card_required), " +
+        "refused on any other rail (422 card_not_accepted). The vault must know the token for your merchant (422 card_token_not_found), " +
+        "the card must be of the rail's brand (422 card_brand_mismatch; the sandbox's `sbx_card` takes any) and not expired (422 card_expired); " +
+        "a vault that cannot be reached answers 503 card_vault_unavailable. Checked before anything is written. The engine never sees the card's number."
+    })
+  ),
   hostedCheckout: Schema.optional(Schema.Boolean),
   returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
@@ -82,6 +93,16 @@ const PaymentMoneyFields = {
   paymentMethodName: Schema.String
 }
 
+/** A card-rail payment's card, as the vault's token describes it: never the number, the token or the holder's name. */
+export const PaymentCardView = Schema.Struct({
+  brand: Schema.String.annotate({ description: "visa, mastercard, amex, elo, hipercard, diners, discover or carnet" }),
+  bin: Schema.String.annotate({ description: "The first 6 (or 8) digits" }),
+  last4: Schema.String,
+  expMonth: Schema.Int,
+  expYear: Schema.Int.annotate({ description: "Four digits" }),
+  fingerprint: Schema.String.annotate({ description: "The same card number gives the same fingerprint within your merchant" })
+}).annotate({ identifier: "PaymentCard", description: "The card charged, on card rails paid with a card token: shown on the create answer, reads and webhook events" })
+
 export const CreatedPayment = Schema.Struct({
   transactionId: Schema.String,
   ...PaymentMoneyFields,
@@ -96,6 +117,7 @@ export const CreatedPayment = Schema.Struct({
   paymentData: PaymentData,
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
+  card: Schema.optional(PaymentCardView),
   expiresAt: IsoDateTime
 }).annotate({ identifier: "CreatedPayment" })
 
@@ -113,6 +135,7 @@ const PaymentRecordFields = {
   }),
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
+  card: Schema.optional(PaymentCardView),
   failureReason: Schema.NullOr(Schema.String),
   // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
   buyer: Schema.optional(Schema.Struct({
@@ -292,7 +315,9 @@ export const CatalogEntryView = Schema.Struct({
   enabled: Schema.Boolean,
   online: Schema.Boolean,
   routable: Schema.Boolean,
-  unroutableReason: Schema.NullOr(Schema.String),
+  unroutableReason: Schema.NullOr(Schema.String).annotate({
+    description: "Why it is not routable: no_provider_for_method_region (no provider serves it for this shop), or card_vault_not_configured (a card rail in production on a host without a card vault)"
+  }),
   requiredFields: Schema.Array(RequiredFieldName).annotate({
     description: "Buyer data without which none of the providers configured for this shop can charge the method (a Brazilian boleto's " +
       "`userAddress` and `userPhone`): POST /payments without it answers 422 missing_required_fields before any provider is asked, " +

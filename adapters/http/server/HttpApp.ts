@@ -39,6 +39,7 @@ import { methodsOf } from "./support/RouteTemplates.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./handlers/WebhookHandlers.ts"
 import { EventHandlers } from "./handlers/EventHandlers.ts"
 import { DeveloperHandlers } from "./handlers/DeveloperHandlers.ts"
+import { CardSessionHandlers } from "./handlers/CardSessionHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
 import { RateLimitsFromConfig } from "./middleware/RateLimits.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./middleware/SecurityLive.ts"
@@ -58,6 +59,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookInboxHandlers,
     EventHandlers,
     DeveloperHandlers,
+    CardSessionHandlers,
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,

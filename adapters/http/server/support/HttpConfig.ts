@@ -19,6 +19,8 @@ export class HttpConfig extends Context.Service<HttpConfig, {
     readonly sandboxPerSecond: number
     readonly authPerMinute: number
   } | undefined
+  /** The card vault's URL and the secret card sessions are signed with; none: POST /card-sessions answers 503. */
+  readonly cardSessions?: { readonly vaultUrl: string; readonly sessionSecret: Redacted.Redacted<string> } | undefined
 }>()("adapters/http/HttpConfig") {}
 
 export const docsUrl = (publicUrl: string, code: string) => `${publicUrl}/docs/errors#${code}`
