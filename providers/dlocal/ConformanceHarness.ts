@@ -6,7 +6,7 @@
  */
 import { Effect, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
-import { hostServices, type Simulated } from "../kit/ConnectorConformance.ts"
+import { hostServices, type Simulated } from "../kit/Connector.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { DLocalConnector, type Options } from "./DLocalProvider.ts"
 import { DLocalSimulator } from "./DLocalSimulator.ts"

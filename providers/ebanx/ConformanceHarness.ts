@@ -6,7 +6,7 @@
  */
 import { Effect, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
-import { hostServices, type Simulated } from "../kit/ConnectorConformance.ts"
+import { hostServices, type Simulated } from "../kit/Connector.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { EbanxConnector, type Options } from "./EbanxProvider.ts"
 import { EbanxSimulator } from "./EbanxSimulator.ts"

@@ -17,6 +17,16 @@ import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayout
 import { type ConformanceDefinition, connectorConformance, type ConnectorConformance, type Simulated, simulatedSettings } from "./ConnectorConformance.ts"
 import { hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
 
+export {
+  type BuiltPlugin,
+  type ConformanceDefinition,
+  type ConnectorConformance,
+  type HostServices,
+  hostServices,
+  type Simulated,
+  type SimulatorMoves
+} from "./ConnectorConformance.ts"
+
 /** One configured instance of a connector: one account at the provider, in one environment. */
 export interface ConnectorSettings {
   /** The provider id in routes and callback URLs (`dlocal`, `dlocal-sandbox`, ...). */
