@@ -196,18 +196,27 @@ export interface DefinedConnector<Options, Secret extends string, Rail, R extend
  *   wire: Wire,                              // Wire.ts: Schemas, Schema.Literals of the statuses
  *   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
  *   make,                                    // (options) => Effect<PaymentProvider>
- *   options: (settings) => ({ id: settings.id, apiKey: settings.secrets["API_KEY"]!, ... })
+ *   options: (settings) => ({ apiKey: settings.secrets["API_KEY"]!, ... })   // id, environment, baseUrl, timeoutMs: the kit's
  * })
  * export const { connector, layer } = AcmeConnector   // CONNECTOR_MODULES finds `connector`
  *
+ * // ConformanceHarness.ts (test tooling): the simulator's start, declared once, and its moves
+ * export const simulator = Effect.map(AcmeSimulator.start(credentials), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials }))
+ * export const harness = AcmeConnector.conformance({
+ *   simulator,
+ *   invalidCredentials: { API_KEY: "wrong" },
+ *   suites: { callbacks: "signed" },
+ *   moves: (sim, { provider }) => Effect.succeed({ method, completeUpstream: sim.complete, ... })
+ * })
+ *
  * // Standalone.ts (test tooling)
  * export default AcmeConnector.standalone(Effect.gen(function*() {
- *   const sim = yield* AcmeSimulator.start(credentials)
- *   return { baseUrl: sim.baseUrl, credentials: { API_KEY: "...", CALLBACK_SECRET: "..." }, moves }
+ *   const { simulator: sim, ...started } = yield* simulator
+ *   return { ...started, moves }
  * }))
  *
  * // acme.conformance.ts (vitest)
- * providerConformance(AcmeConnector.kind, harness, { callbacks: "signed-push" })
+ * providerConformance(harness)
  * ```
  *
  * The other `Connector` fields (plain settings, payout secrets, the payout plugin, report
