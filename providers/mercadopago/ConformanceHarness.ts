@@ -4,8 +4,7 @@
  * a callback receiver the simulator posts to; the kit builds the plugin from the simulator's
  * credentials the way the host does. Test tooling (it starts servers), not part of the plugin.
  */
-import { Effect, Layer, type Scope } from "effect"
-import { Mac, SecureRandom } from "effect/crypto"
+import { Effect, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
@@ -22,7 +21,6 @@ export const boleto = findMethod("1002")!
 export const oxxo = findMethod("1033")!
 export const pse = findMethod("1047")!
 
-export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 /** What the plugin needs, as the host provides it. */
 export const Live = hostServices
 

@@ -4,8 +4,7 @@
  * builds the plugin from the simulator's credentials and JWKS URL the way the host does. Test
  * tooling (it starts servers), not part of the plugin.
  */
-import { Effect, Layer, Redacted, type Scope } from "effect"
-import { Mac, SecureRandom } from "effect/crypto"
+import { Effect, Redacted, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
@@ -20,7 +19,6 @@ export const pix = findMethod("1001")!
 export const boleto = findMethod("1002")!
 export const visa = findMethod("1004")!
 
-export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 /** What the plugin needs, as the host provides it. */
 export const Live = hostServices
 
