@@ -5,7 +5,7 @@
  * `<PREFIX>_<NAME>_FILE`), see `host/Connectors.ts`; an embedding builds the plugins from its own
  * configuration with the connector's `make` functions directly.
  */
-import { Effect, type Layer, type Redacted, type Scope } from "effect"
+import { Effect, type Layer, type Scope } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import type { CardVault, Environment } from "../../core/ports/index.ts"
@@ -15,7 +15,10 @@ import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReports.ts"
 import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
 import { type ConformanceDefinition, connectorConformance, type ConnectorConformance, type Simulated, simulatedSettings } from "./ConnectorConformance.ts"
+import type { ConnectorSettings } from "./ConnectorSettings.ts"
 import { hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
+
+export type { ConnectorSettings } from "./ConnectorSettings.ts"
 
 export {
   type BuiltPlugin,
@@ -26,22 +29,6 @@ export {
   type Simulated,
   type SimulatorMoves
 } from "./ConnectorConformance.ts"
-
-/** One configured instance of a connector: one account at the provider, in one environment. */
-export interface ConnectorSettings {
-  /** The provider id in routes and callback URLs (`dlocal`, `dlocal-sandbox`, ...). */
-  readonly id: string
-  /** The one environment this account serves (a provider's test account is `sandbox`). */
-  readonly environment: Environment
-  /** Overrides the connector's documented base URL for the environment (a simulator, a proxy). */
-  readonly baseUrl: string | undefined
-  /** Budget of one upstream call; the connector's default when undefined. */
-  readonly timeoutMs: number | undefined
-  /** The connector's `secrets`, by name. */
-  readonly secrets: Readonly<Record<string, Redacted.Redacted<string>>>
-  /** The connector's `settings` that were given, by name. */
-  readonly values: Readonly<Record<string, string>>
-}
 
 /** What a connector's plugins may use, provided by the host: HTTP and MACs. */
 export type ConnectorRequirements = HttpClient.HttpClient | Mac.Mac

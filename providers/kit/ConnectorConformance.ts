@@ -12,7 +12,7 @@ import { FetchHttpClient, type HttpClient } from "effect/http"
 import { CardVault } from "../../core/ports/CardVault.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import type { ConformanceHarness, ConformanceOptions } from "./ConformanceHarness.ts"
-import type { ConnectorSettings } from "./Connector.ts"
+import type { ConnectorSettings } from "./ConnectorSettings.ts"
 
 /**
  * A connector's simulator, started with the test credentials it answers: one declaration that
