@@ -295,14 +295,10 @@ export const ConektaConnector = defineConnector({
   wire: Wire,
   statusMaps: { orders: Wire.orderStatusMap, refunds: Wire.refundStatusMap },
   make,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
+  options: (settings) => ({
     privateKey: settings.secrets["PRIVATE_KEY"]!,
     webhookPublicKey: settings.values["WEBHOOK_PUBLIC_KEY"],
-    instructionsUrl: settings.values["INSTRUCTIONS_URL"],
-    timeoutMs: settings.timeoutMs
+    instructionsUrl: settings.values["INSTRUCTIONS_URL"]
   }),
   // The answer of GET /transactions, uploaded by an operator (no reportSource fetches it yet).
   reportFormats: () => [conektaTransactionsReport]

@@ -12,18 +12,15 @@ import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
 import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
 import { ConektaConnector } from "./ConektaProvider.ts"
-import { ConektaSimulator } from "./ConektaSimulator.ts"
-import { privateKey } from "./ConformanceHarness.ts"
+import { simulator } from "./ConformanceHarness.ts"
 
 export default ConektaConnector.standalone(
   Effect.gen(function*() {
-    const sim = yield* ConektaSimulator.start({ privateKey })
+    const { simulator: sim, ...started } = yield* simulator()
     yield* sim.setWebhookUrl((yield* CurrentControl)?.webhookUrl)
     const order = paymentIdOf(sim.orders, (o) => String(o.metadata["transaction_id"] ?? ""))
     return {
-      baseUrl: sim.baseUrl,
-      credentials: { PRIVATE_KEY: privateKey },
-      settings: { WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n") },
+      ...started,
       moves: {
         pay: (id) => Effect.flatMap(order(id), sim.complete),
         fail: (id) => Effect.flatMap(order(id), (o) => sim.fail(o)),

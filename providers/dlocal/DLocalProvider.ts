@@ -232,14 +232,10 @@ export const DLocalConnector = defineConnector({
   wire: Wire,
   statusMaps: { payments: Wire.paymentStatusMap, refunds: Wire.refundStatusMap },
   make,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
+  options: (settings) => ({
     login: settings.secrets["LOGIN"]!,
     transKey: settings.secrets["TRANS_KEY"]!,
     secretKey: settings.secrets["SECRET_KEY"]!,
-    timeoutMs: settings.timeoutMs,
     returnUrl: settings.values["RETURN_URL"]
   }),
   payoutProvider: payoutsFromSettings,

@@ -14,8 +14,7 @@ import { reportRoute } from "../kit/SimulatorReports.ts"
 import type { Handled, SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
 import { DLocalConnector } from "./DLocalProvider.ts"
-import { credentials } from "./ConformanceHarness.ts"
-import { DLocalSimulator } from "./DLocalSimulator.ts"
+import { credentials, simulator } from "./ConformanceHarness.ts"
 import { credentials as payoutCredentials } from "./PayoutsHarness.ts"
 import { PayoutsSimulator } from "./PayoutsSimulator.ts"
 
@@ -50,14 +49,13 @@ export default DLocalConnector.standalone(
       Effect.provideService(CurrentControl, undefined)
     )
     const forward = forwardTo(payouts.baseUrl)
-    const sim = yield* DLocalSimulator.start(credentials, { beside: (request) => isPayoutPath(request.path) ? forward(request) : undefined })
+    const { simulator: sim, ...started } = yield* simulator({ beside: (request) => isPayoutPath(request.path) ? forward(request) : undefined })
     const payment = paymentIdOf(sim.charges, (p) => p.orderId)
     /** dLocal's payout id, named by that id or by the engine's payout id (its `external_id`). */
     const payoutId = (id: string) =>
       Effect.suspend(() => payouts.payouts.has(id) ? Effect.succeed(id) : Effect.try({ try: () => payouts.payoutIdOf(id), catch: (e) => e as Error }))
     return {
-      baseUrl: sim.baseUrl,
-      credentials: { LOGIN: credentials.login, TRANS_KEY: credentials.transKey, SECRET_KEY: credentials.secretKey },
+      ...started,
       settings: { CLIENT_ID: payoutCredentials.clientId, CLIENT_SECRET: payoutCredentials.clientSecret },
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),

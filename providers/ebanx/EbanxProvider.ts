@@ -294,12 +294,8 @@ export const EbanxConnector = defineConnector({
   kind: "ebanx",
   secrets: ["INTEGRATION_KEY"],
   ...common,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
-    integrationKey: settings.secrets["INTEGRATION_KEY"]!,
-    timeoutMs: settings.timeoutMs
+  options: (settings) => ({
+    integrationKey: settings.secrets["INTEGRATION_KEY"]!
   }),
   // EBANX delivers its reports from the merchant area: uploaded by an operator, no reports API used.
   reportFormats: () => [ebanxTransactionsReport]
@@ -314,12 +310,8 @@ export const EbanxJwsConnector = defineConnector({
   kind: "ebanx-jws",
   secrets: ["JWS_PRIVATE_KEY", "JWS_KEY_ID"],
   ...common,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
-    jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! },
-    timeoutMs: settings.timeoutMs
+  options: (settings) => ({
+    jws: { keyId: Redacted.value(settings.secrets["JWS_KEY_ID"]!), privateKey: settings.secrets["JWS_PRIVATE_KEY"]! }
   }),
   reportFormats: () => [{ ...ebanxTransactionsReport, provider: "ebanx-jws" }]
 })

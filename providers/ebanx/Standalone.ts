@@ -8,16 +8,14 @@ import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
 import { paymentIdOf } from "../kit/Standalone.ts"
 import { EbanxConnector } from "./EbanxProvider.ts"
-import { integrationKey } from "./ConformanceHarness.ts"
-import { EbanxSimulator } from "./EbanxSimulator.ts"
+import { simulator } from "./ConformanceHarness.ts"
 
 export default EbanxConnector.standalone(
   Effect.gen(function*() {
-    const sim = yield* EbanxSimulator.start(integrationKey)
+    const { simulator: sim, ...started } = yield* simulator
     const payment = paymentIdOf(sim.charges, (p) => p.merchantPaymentCode)
     return {
-      baseUrl: sim.baseUrl,
-      credentials: { INTEGRATION_KEY: integrationKey },
+      ...started,
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p)),

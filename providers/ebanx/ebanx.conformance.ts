@@ -2,5 +2,4 @@
 import { providerConformance } from "../kit/ProviderConformance.ts"
 import { harness } from "./ConformanceHarness.ts"
 
-// EBANX signs nothing: its notification names payments, and the plugin asks EBANX about them.
-providerConformance("ebanx", harness, { callbacks: "notify-then-query" })
+providerConformance(harness)

@@ -74,3 +74,27 @@ export interface RefundControls {
    */
   readonly settleRefund: (refundRef: string) => Effect.Effect<ReadonlyArray<SentNotification>>
 }
+
+/** How the suites judge a provider (`ProviderConformance.ts`): its callback scheme and what its upstream can do. */
+export interface ConformanceOptions {
+  /** How the upstream's callbacks are trusted (see the module comment). Default `signed`. */
+  readonly callbacks?: "signed" | "notify-then-query" | "signed-notify-then-query" | undefined
+  /**
+   * How old a signed callback may be and still be accepted: the provider's documented retry
+   * horizon (Mercado Pago retries for 4 days), since a retried notification keeps its timestamp.
+   * Default 300 s. A callback from more than 300 s in the future is always refused.
+   */
+  readonly callbackMaxAgeSeconds?: number | undefined
+  /**
+   * False where the upstream's signature covers the body only, with no time in it (Conekta's
+   * `digest`, Pagar.me's RS256): no age is checked, so the scheme must also query the upstream
+   * (`signed-notify-then-query`), which makes a replay report only what is true now.
+   */
+  readonly timestamped?: boolean | undefined
+  /**
+   * False where the upstream cannot hold a refund pending and settle it later (the plugin's README
+   * says why): the check that the callback after a refund settles upstream reports it is left out.
+   * Default true, and the harness then gives `refunds`.
+   */
+  readonly refundNotifications?: boolean | undefined
+}

@@ -5,7 +5,7 @@
  * `<PREFIX>_<NAME>_FILE`), see `host/Connectors.ts`; an embedding builds the plugins from its own
  * configuration with the connector's `make` functions directly.
  */
-import { Effect, type Layer, type Redacted, type Scope } from "effect"
+import { Effect, type Layer, type Scope } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
 import type { CardVault, Environment } from "../../core/ports/index.ts"
@@ -14,23 +14,21 @@ import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import type { PayoutProvider } from "../../core/ports/PayoutProvider.ts"
 import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReports.ts"
 import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
+import { type ConformanceDefinition, connectorConformance, type ConnectorConformance, type Simulated, simulatedSettings } from "./ConnectorConformance.ts"
+import type { ConnectorSettings } from "./ConnectorSettings.ts"
 import { hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
 
-/** One configured instance of a connector: one account at the provider, in one environment. */
-export interface ConnectorSettings {
-  /** The provider id in routes and callback URLs (`dlocal`, `dlocal-sandbox`, ...). */
-  readonly id: string
-  /** The one environment this account serves (a provider's test account is `sandbox`). */
-  readonly environment: Environment
-  /** Overrides the connector's documented base URL for the environment (a simulator, a proxy). */
-  readonly baseUrl: string | undefined
-  /** Budget of one upstream call; the connector's default when undefined. */
-  readonly timeoutMs: number | undefined
-  /** The connector's `secrets`, by name. */
-  readonly secrets: Readonly<Record<string, Redacted.Redacted<string>>>
-  /** The connector's `settings` that were given, by name. */
-  readonly values: Readonly<Record<string, string>>
-}
+export type { ConnectorSettings } from "./ConnectorSettings.ts"
+
+export {
+  type BuiltPlugin,
+  type ConformanceDefinition,
+  type ConnectorConformance,
+  type HostServices,
+  hostServices,
+  type Simulated,
+  type SimulatorMoves
+} from "./ConnectorConformance.ts"
 
 /** What a connector's plugins may use, provided by the host: HTTP and MACs. */
 export type ConnectorRequirements = HttpClient.HttpClient | Mac.Mac
@@ -82,6 +80,26 @@ export interface Connector {
   readonly reportSource?: ((settings: ConnectorSettings) => Effect.Effect<ReportSource, never, ConnectorRequirements>) | undefined
 }
 
+/** The settings every connector's options take as they are (the kit supplies them to `options`). */
+export interface CommonOptions {
+  readonly id: string
+  readonly environment: Environment
+  readonly baseUrl: string | undefined
+  readonly timeoutMs: number | undefined
+}
+
+/** The common settings the plugin's `Options` take as the host gives them (a field typed otherwise is not supplied). */
+type Supplied<Options> = {
+  [K in keyof CommonOptions & keyof Options]: CommonOptions[K] extends Options[K] ? K : never
+}[keyof CommonOptions & keyof Options]
+
+/**
+ * What a connector's `options` answers: its own secrets and settings; the kit supplies `id`,
+ * `environment`, `baseUrl` and `timeoutMs` where its `Options` takes them as given (it may still
+ * map one itself, which then wins).
+ */
+export type OwnOptions<Options> = Omit<Options, Supplied<Options>> & Partial<Pick<Options, Supplied<Options>>>
+
 /**
  * A pay-in connector as it is declared: what it charges, what it speaks, how it reads the
  * provider's statuses, its flows, and what a host must configure. {@link defineConnector} turns it
@@ -102,8 +120,11 @@ export interface ConnectorDefinition<Options, Secret extends string, Rail, R ext
   readonly statusMaps: Readonly<Record<string, Readonly<Record<string, string>>>>
   /** The flows: the plugin (charge, status, callbacks, refunds) for one account's options. */
   readonly make: (options: Options) => Effect.Effect<PaymentProvider, never, R>
-  /** One configured instance's settings as the plugin's options. */
-  readonly options: (settings: ConnectorSettings) => Options
+  /**
+   * One configured instance's secrets and settings as the plugin's options; `id`, `environment`,
+   * `baseUrl` and `timeoutMs` are supplied (see {@link OwnOptions}).
+   */
+  readonly options: (settings: ConnectorSettings) => OwnOptions<Options>
 }
 
 /** What the simulator of a defined connector answers when started: its `Started`, with the credentials it accepts. */
@@ -122,8 +143,20 @@ export interface DefinedConnector<Options, Secret extends string, Rail, R extend
   readonly statusMaps: Readonly<Record<string, Readonly<Record<string, string>>>>
   /** The plugin for one account (what a conformance harness runs against its simulator). */
   readonly make: (options: Options) => Effect.Effect<PaymentProvider, never, R>
-  /** A host's settings as the plugin's options (a harness builds the plugin the way the host does). */
+  /** A host's settings as the plugin's options, the common ones supplied (a harness builds the plugin the way the host does). */
   readonly options: (settings: ConnectorSettings) => Options
+  /**
+   * The plugin's options for an instance pointed at a started simulator, as the host builds them
+   * (id = kind, `sandbox`, a 2 s budget), with `overrides` on top: for tests of the plugin itself.
+   */
+  readonly optionsFor: (simulated: Omit<Simulated<Secret, unknown>, "simulator">, overrides?: Partial<Options>) => Options
+  /**
+   * The conformance harness (`providerConformance(AcmeConnector.conformance({...}))`): starts the
+   * simulator, builds the plugin from the credentials it answers the way the host does (and a
+   * copy with `invalidCredentials`), provides the host's services (HTTP, MACs, an unconfigured
+   * card vault), and adds the simulator's `moves`.
+   */
+  readonly conformance: <Sim>(definition: ConformanceDefinition<Options, Secret, Sim>) => ConnectorConformance
   /** What the host configures the connector from (`CONNECTORS=<id>=<kind>`, `host/Connectors.ts`). */
   readonly connector: Connector
   /** Registers the plugin for one account; the host provides `HttpClient` and `Mac`. */
@@ -150,18 +183,27 @@ export interface DefinedConnector<Options, Secret extends string, Rail, R extend
  *   wire: Wire,                              // Wire.ts: Schemas, Schema.Literals of the statuses
  *   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
  *   make,                                    // (options) => Effect<PaymentProvider>
- *   options: (settings) => ({ id: settings.id, apiKey: settings.secrets["API_KEY"]!, ... })
+ *   options: (settings) => ({ apiKey: settings.secrets["API_KEY"]!, ... })   // id, environment, baseUrl, timeoutMs: the kit's
  * })
  * export const { connector, layer } = AcmeConnector   // CONNECTOR_MODULES finds `connector`
  *
+ * // ConformanceHarness.ts (test tooling): the simulator's start, declared once, and its moves
+ * export const simulator = Effect.map(AcmeSimulator.start(credentials), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials }))
+ * export const harness = AcmeConnector.conformance({
+ *   simulator,
+ *   invalidCredentials: { API_KEY: "wrong" },
+ *   suites: { callbacks: "signed" },
+ *   moves: (sim, { provider }) => Effect.succeed({ method, completeUpstream: sim.complete, ... })
+ * })
+ *
  * // Standalone.ts (test tooling)
  * export default AcmeConnector.standalone(Effect.gen(function*() {
- *   const sim = yield* AcmeSimulator.start(credentials)
- *   return { baseUrl: sim.baseUrl, credentials: { API_KEY: "...", CALLBACK_SECRET: "..." }, moves }
+ *   const { simulator: sim, ...started } = yield* simulator
+ *   return { ...started, moves }
  * }))
  *
  * // acme.conformance.ts (vitest)
- * providerConformance(AcmeConnector.kind, harness, { callbacks: "signed-push" })
+ * providerConformance(harness)
  * ```
  *
  * The other `Connector` fields (plain settings, payout secrets, the payout plugin, report
@@ -170,7 +212,9 @@ export interface DefinedConnector<Options, Secret extends string, Rail, R extend
 export const defineConnector = <Options, const Secret extends string, Rail, R extends PaymentConnectorRequirements = never>(
   definition: ConnectorDefinition<Options, Secret, Rail, R>
 ): DefinedConnector<Options, Secret, Rail, R> => {
-  const { make, options, rails, wire, statusMaps, ...described } = definition
+  const { make, options: own, rails, wire, statusMaps, ...described } = definition
+  const options = (settings: ConnectorSettings): Options =>
+    ({ id: settings.id, environment: settings.environment, baseUrl: settings.baseUrl, timeoutMs: settings.timeoutMs, ...own(settings) }) as Options
   const connector: Connector = { ...described, paymentProvider: (settings) => make(options(settings)) }
   return {
     kind: definition.kind,
@@ -180,6 +224,12 @@ export const defineConnector = <Options, const Secret extends string, Rail, R ex
     make,
     options,
     connector,
+    optionsFor: (simulated, overrides) => ({ ...options(simulatedSettings(definition.kind, simulated, 2_000)), ...overrides }),
+    conformance: (spec) =>
+      connectorConformance(definition.kind, (settings) => {
+        const given = options(settings)
+        return { options: given, make: make(given) }
+      }, spec),
     layer: (given) => ProviderRegistry.register(make(given)),
     standalone: (start) => ({
       kind: definition.kind,

@@ -47,10 +47,11 @@ import {
   type PaymentProvider,
   ProviderError
 } from "../../core/ports/PaymentProvider.ts"
-import type { ChargeRef, ConformanceHarness } from "./ConformanceHarness.ts"
+import type { ChargeRef, ConformanceHarness, ConformanceOptions } from "./ConformanceHarness.ts"
+import type { ConnectorConformance } from "./ConnectorConformance.ts"
 import { refundChecks } from "./RefundConformance.ts"
 
-export type { ChargeRef, ConformanceHarness, RefundControls, SentNotification } from "./ConformanceHarness.ts"
+export type { ChargeRef, ConformanceHarness, ConformanceOptions, RefundControls, SentNotification } from "./ConformanceHarness.ts"
 export { notificationsDuring } from "./RefundConformance.ts"
 
 /** A plain charge request on `method` in its first currency at its minimum amount (at least 10). */
@@ -117,33 +118,25 @@ const expectRejected = (exit: Exit.Exit<unknown, unknown>) => {
   assert.instanceOf(errorOf(exit), CallbackRejected, "expected CallbackRejected (not a defect)")
 }
 
-export interface ConformanceOptions {
-  /** How the upstream's callbacks are trusted (see the module comment). Default `signed`. */
-  readonly callbacks?: "signed" | "notify-then-query" | "signed-notify-then-query" | undefined
-  /**
-   * How old a signed callback may be and still be accepted: the provider's documented retry
-   * horizon (Mercado Pago retries for 4 days), since a retried notification keeps its timestamp.
-   * Default 300 s. A callback from more than 300 s in the future is always refused.
-   */
-  readonly callbackMaxAgeSeconds?: number | undefined
-  /**
-   * False where the upstream's signature covers the body only, with no time in it (Conekta's
-   * `digest`, Pagar.me's RS256): no age is checked, so the scheme must also query the upstream
-   * (`signed-notify-then-query`), which makes a replay report only what is true now.
-   */
-  readonly timestamped?: boolean | undefined
-  /**
-   * False where the upstream cannot hold a refund pending and settle it later (the plugin's README
-   * says why): the check that the callback after a refund settles upstream reports it is left out.
-   * Default true, and the harness then gives `refunds`.
-   */
-  readonly refundNotifications?: boolean | undefined
+/**
+ * Registers the suites against a connector's harness: the one `defineConnector(...).conformance`
+ * gives (`providerConformance(AcmeConformance)`), or one written by hand with its name and options.
+ */
+export function providerConformance(conformance: ConnectorConformance): void
+export function providerConformance<E>(name: string, makeHarness: Effect.Effect<ConformanceHarness, E, Scope.Scope>, options?: ConformanceOptions): void
+export function providerConformance<E>(
+  named: string | ConnectorConformance,
+  makeHarness?: Effect.Effect<ConformanceHarness, E, Scope.Scope>,
+  options: ConformanceOptions = {}
+): void {
+  if (typeof named === "string") suites(named, makeHarness!, options)
+  else suites(named.name, named.harness, named.options)
 }
 
-export const providerConformance = <E>(
+const suites = <E>(
   name: string,
   makeHarness: Effect.Effect<ConformanceHarness, E, Scope.Scope>,
-  options: ConformanceOptions = {}
+  options: ConformanceOptions
 ) =>
   describe(`${name}: provider conformance`, () => {
     const scheme = options.callbacks ?? "signed"

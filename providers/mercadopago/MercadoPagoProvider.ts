@@ -361,13 +361,9 @@ export const MercadoPagoConnector = defineConnector({
   wire: Wire,
   statusMaps: { payments: Wire.paymentStatusMap, refunds: Wire.refundStatusMap },
   make,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
+  options: (settings) => ({
     accessToken: settings.secrets["ACCESS_TOKEN"]!,
-    webhookSecret: settings.secrets["WEBHOOK_SECRET"]!,
-    timeoutMs: settings.timeoutMs
+    webhookSecret: settings.secrets["WEBHOOK_SECRET"]!
   }),
   reportFormats: (settings) => [mercadopagoReleaseReport(Reports.accountCurrencyOf(settings))],
   reportSource: (settings) =>

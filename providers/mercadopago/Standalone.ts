@@ -5,17 +5,15 @@
  */
 import { Effect } from "effect"
 import { paymentIdOf } from "../kit/Standalone.ts"
-import { accessToken, webhookSecret } from "./ConformanceHarness.ts"
+import { simulator } from "./ConformanceHarness.ts"
 import { MercadoPagoConnector } from "./MercadoPagoProvider.ts"
-import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
 
 export default MercadoPagoConnector.standalone(
   Effect.gen(function*() {
-    const sim = yield* MercadoPagoSimulator.start({ accessToken, webhookSecret })
+    const { simulator: sim, ...started } = yield* simulator()
     const payment = paymentIdOf(sim.charges, (p) => p.reference)
     return {
-      baseUrl: sim.baseUrl,
-      credentials: { ACCESS_TOKEN: accessToken, WEBHOOK_SECRET: webhookSecret },
+      ...started,
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p, "cc_rejected_other_reason")),

@@ -1,16 +1,16 @@
 /**
- * The conformance harness of the Pagar.me connector: the plugin against its simulator, started
- * afresh for each test on a loopback port, with a callback receiver the simulator posts its
- * signed webhooks to. Test tooling (it starts servers), not part of the plugin.
+ * The conformance harness of the Pagar.me connector: its simulator (started afresh for each test
+ * on a loopback port, the same start `Standalone.ts` serves) and the simulator's moves; the kit
+ * builds the plugin from the simulator's credentials and JWKS URL the way the host does. Test
+ * tooling (it starts servers), not part of the plugin.
  */
-import { Effect, Layer, Redacted, type Scope } from "effect"
-import { Mac, SecureRandom } from "effect/crypto"
-import { FetchHttpClient } from "effect/http"
+import { Effect, Redacted, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
-import { type Options, PagarmeProvider } from "./PagarmeProvider.ts"
+import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
+import { type Options, PagarmeConnector, PagarmeProvider } from "./PagarmeProvider.ts"
 import { PagarmeSimulator } from "./PagarmeSimulator.ts"
 
 export const secretKey = "sk_test_4f9a2c7e1b5d8046c2e9a1f7b3d50c68"
@@ -19,18 +19,22 @@ export const pix = findMethod("1001")!
 export const boleto = findMethod("1002")!
 export const visa = findMethod("1004")!
 
-export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
-export const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+/** What the plugin needs, as the host provides it. */
+export const Live = hostServices
 
-export const optionsFor = (baseUrl: string, jwksUrl: string, overrides: Partial<Options> = {}): Options => ({
-  id: "pagarme",
-  environment: "sandbox",
-  baseUrl,
-  jwksUrl,
-  secretKey: Redacted.make(secretKey),
-  timeoutMs: 2_000,
-  ...overrides
-})
+/** The secrets the host reads, as the simulator answers them. */
+const credentials = { SECRET_KEY: secretKey }
+
+/** The simulator with the test credentials; its webhooks are signed with the key its JWKS URL serves. */
+export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, PagarmeSimulator>, never, Scope.Scope> =>
+  Effect.map(
+    PagarmeSimulator.start({ secretKey, slowMs }),
+    (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials, settings: { WEBHOOK_JWKS_URL: sim.jwksUrl } })
+  )
+
+/** The plugin's options against a simulator at `baseUrl` with its JWKS at `jwksUrl`, as the host builds them. */
+export const optionsFor = (baseUrl: string, jwksUrl: string, overrides: Partial<Options> = {}): Options =>
+  PagarmeConnector.optionsFor({ baseUrl, credentials, settings: { WEBHOOK_JWKS_URL: jwksUrl } }, overrides)
 
 /** The buyer's address the kit's default request lacks (boleto needs it). */
 export const address = {
@@ -55,7 +59,7 @@ export const callbackReceiver = (provider: PaymentProvider) => receiveCallbacks(
 /** A simulator, the provider on it, and a callback receiver the simulator posts to. */
 export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
   Effect.gen(function*() {
-    const sim = yield* PagarmeSimulator.start({ secretKey, slowMs })
+    const { simulator: sim } = yield* simulator(slowMs)
     const options = optionsFor(sim.baseUrl, sim.jwksUrl, overrides)
     const provider = yield* PagarmeProvider.make(options)
     const receiver = yield* callbackReceiver(provider)
@@ -63,30 +67,37 @@ export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
     return { sim, options, provider, receiver }
   }).pipe(Effect.provide(Live))
 
-export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
-  const { options, provider, sim } = yield* setup()
-  yield* sim.dropCallbacks(true)
-  const providerWithInvalidCredentials = yield* PagarmeProvider.make({ ...options, secretKey: Redacted.make("sk_test_0000wrong") })
-  return {
-    provider,
-    providerWithInvalidCredentials,
-    method: pix,
-    chargeRequest: chargeRequestFor(provider),
-    completeUpstream: sim.complete,
-    failUpstream: (providerRef) => sim.fail(providerRef),
-    unknownUpstream: (providerRef) => sim.setStatus(providerRef, "under_review_v9"),
-    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
-    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
-    upstreamCharges: (transactionId) => Effect.sync(() => [...sim.orders.values()].filter((o) => o.code === transactionId).length),
-    // A webhook carries the charge, but the plugin asks the API: the body names the charge.
-    callbackBody: (charge) =>
-      sim.charges.has(charge.providerRef)
-        ? sim.webhookBody(charge.providerRef, "charge.paid")
-        : JSON.stringify({ id: "hook_FORGED", type: "charge.paid", created_at: "2026-01-01T00:00:00", data: { id: charge.providerRef, status: "paid" } }),
-    signCallback: (rawBody, signing) => Effect.sync(() => sim.sign(rawBody, { foreignKey: signing?.wrongSecret === true })),
-    refunds: {
-      holdRefunds: sim.setRefundsPending(true),
-      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
-    }
-  } satisfies ConformanceHarness
-}).pipe(Effect.provide(Live))
+// Webhooks are signed (RS256 over the body, no signing time in it), and the plugin then asks the
+// API about the charge they name: the kit's signature and notify-then-query checks apply, no age check.
+export const harness = PagarmeConnector.conformance({
+  simulator: simulator(),
+  invalidCredentials: { SECRET_KEY: "sk_test_0000wrong" },
+  suites: { callbacks: "signed-notify-then-query", timestamped: false },
+  moves: (sim, { provider }) =>
+    Effect.gen(function*() {
+      // Webhooks go to the account's URL (a receiver verifying with the plugin), recorded and then
+      // dropped: the kit signs its own.
+      yield* sim.setCallbackTarget((yield* callbackReceiver(provider)).url)
+      yield* sim.dropCallbacks(true)
+      return {
+        method: pix,
+        chargeRequest: chargeRequestFor(provider),
+        completeUpstream: sim.complete,
+        failUpstream: (providerRef) => sim.fail(providerRef),
+        unknownUpstream: (providerRef) => sim.setStatus(providerRef, "under_review_v9"),
+        arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+        arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+        upstreamCharges: (transactionId) => Effect.sync(() => [...sim.orders.values()].filter((o) => o.code === transactionId).length),
+        // A webhook carries the charge, but the plugin asks the API: the body names the charge.
+        callbackBody: (charge) =>
+          sim.charges.has(charge.providerRef)
+            ? sim.webhookBody(charge.providerRef, "charge.paid")
+            : JSON.stringify({ id: "hook_FORGED", type: "charge.paid", created_at: "2026-01-01T00:00:00", data: { id: charge.providerRef, status: "paid" } }),
+        signCallback: (rawBody, signing) => Effect.sync(() => sim.sign(rawBody, { foreignKey: signing?.wrongSecret === true })),
+        refunds: {
+          holdRefunds: sim.setRefundsPending(true),
+          settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+        }
+      }
+    })
+})

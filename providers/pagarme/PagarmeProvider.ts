@@ -374,13 +374,9 @@ export const PagarmeConnector = defineConnector({
   wire: Wire,
   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
   make,
-  options: (settings): Options => ({
-    id: settings.id,
-    environment: settings.environment,
-    baseUrl: settings.baseUrl,
+  options: (settings) => ({
     secretKey: settings.secrets["SECRET_KEY"]!,
-    jwksUrl: settings.values["WEBHOOK_JWKS_URL"],
-    timeoutMs: settings.timeoutMs
+    jwksUrl: settings.values["WEBHOOK_JWKS_URL"]
   }),
   reportFormats: () => [pagarmePayablesReport],
   reportSource: (settings) =>

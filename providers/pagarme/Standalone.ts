@@ -10,19 +10,16 @@
 import { Effect } from "effect"
 import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
 import { PagarmeConnector } from "./PagarmeProvider.ts"
-import { secretKey } from "./ConformanceHarness.ts"
-import { PagarmeSimulator } from "./PagarmeSimulator.ts"
+import { simulator } from "./ConformanceHarness.ts"
 
 export default PagarmeConnector.standalone(
   Effect.gen(function*() {
-    const sim = yield* PagarmeSimulator.start({ secretKey })
+    const { simulator: sim, ...started } = yield* simulator()
     const webhookUrl = (yield* CurrentControl)?.webhookUrl
     yield* webhookUrl === undefined ? sim.dropCallbacks(true) : sim.setCallbackTarget(webhookUrl)
     const charge = paymentIdOf(sim.charges, (c) => c.orderCode)
     return {
-      baseUrl: sim.baseUrl,
-      credentials: { SECRET_KEY: secretKey },
-      settings: { WEBHOOK_JWKS_URL: sim.jwksUrl },
+      ...started,
       moves: {
         pay: (id) => Effect.flatMap(charge(id), sim.complete),
         fail: (id) => Effect.flatMap(charge(id), sim.fail),

@@ -1,16 +1,18 @@
 /**
- * The conformance harness of the reference HTTP provider: the plugin configured against its
- * upstream simulator, started afresh for each test on a loopback port, with a callback receiver
- * the simulator posts to. Test tooling (it starts servers), not part of the plugin.
+ * The conformance harness of the reference HTTP provider: its upstream simulator (started afresh
+ * for each test on a loopback port, the same start `Standalone.ts` serves) and the simulator's
+ * moves, with a callback receiver the simulator posts to; the kit builds the plugin from the
+ * simulator's credentials the way the host does. Test tooling (it starts servers), not part of
+ * the plugin.
  */
-import { Effect, Layer, Redacted, type Scope } from "effect"
+import { Effect, Layer, type Scope } from "effect"
 import { Mac, SecureRandom } from "effect/crypto"
-import { FetchHttpClient } from "effect/http"
 import type { PaymentMethodDef } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
-import { type ConformanceHarness, defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
-import { type Options, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
+import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
+import { type Options, ReferenceHttpConnector, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "./UpstreamSimulator.ts"
 import * as Wire from "./Wire.ts"
 
@@ -38,19 +40,28 @@ export const pix: PaymentMethodDef = {
 }
 
 export const Crypto = Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
-export const Live = Layer.mergeAll(FetchHttpClient.layer, Crypto)
+/** What the plugin needs, as the host provides it. */
+export const Live = hostServices
 
-export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options => ({
-  id: "reference",
-  displayName: "Reference upstream",
-  baseUrl,
-  apiKey: Redacted.make(apiKey),
-  callbackSecret: Redacted.make(callbackSecret),
-  environments: ["sandbox", "production"],
-  supports: (method) => method.method === "pix" && method.country === "BR",
-  timeoutMs: 2_000,
-  ...overrides
-})
+/** The secrets the host reads, as the simulator answers them. */
+const credentials = { API_KEY: apiKey, CALLBACK_SECRET: callbackSecret }
+
+/** The upstream simulator with the test credentials. */
+export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, UpstreamSimulator>, never, Scope.Scope> =>
+  Effect.map(UpstreamSimulator.start({ apiKey, callbackSecret, slowMs }), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials }))
+
+/**
+ * The plugin's options against a simulator at `baseUrl`, as the host builds them, for the tests
+ * of the plugin itself: an account named `reference` that serves PIX in both environments.
+ */
+export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options =>
+  ReferenceHttpConnector.optionsFor({ baseUrl, credentials }, {
+    id: "reference",
+    displayName: "Reference upstream",
+    environments: ["sandbox", "production"],
+    supports: (method) => method.method === "pix" && method.country === "BR",
+    ...overrides
+  })
 
 /** The engine's callback endpoint in miniature, verifying with this provider. */
 export const callbackReceiver = (provider: PaymentProvider) => receiveCallbacks(provider.verifyCallback)
@@ -58,7 +69,7 @@ export const callbackReceiver = (provider: PaymentProvider) => receiveCallbacks(
 /** A simulator, the provider on it, and a callback receiver the simulator posts to. */
 export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
   Effect.gen(function*() {
-    const sim = yield* UpstreamSimulator.start({ apiKey, callbackSecret, slowMs })
+    const { simulator: sim } = yield* simulator(slowMs)
     const options = optionsFor(sim.baseUrl, overrides)
     const provider = yield* ReferenceHttpProvider.make(options)
     const receiver = yield* callbackReceiver(provider)
@@ -68,34 +79,35 @@ export const setup = (overrides: Partial<Options> = {}, slowMs?: number) =>
 
 const upstreamStatus = { completed: "succeeded", failed: "declined", unknown: "under_review_v2" } as const
 
-export const harness: Effect.Effect<ConformanceHarness, never, Scope.Scope> = Effect.gen(function*() {
-  const { options, provider, sim } = yield* setup()
-  const providerWithInvalidCredentials = yield* ReferenceHttpProvider.make({ ...options, apiKey: Redacted.make("sk_wrong") })
-  return {
-    provider,
-    providerWithInvalidCredentials,
-    method: pix,
-    chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
-    completeUpstream: sim.complete,
-    failUpstream: sim.fail,
-    unknownUpstream: (providerRef) => sim.setStatus(providerRef, upstreamStatus.unknown),
-    arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
-    arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
-    upstreamCharges: (transactionId) =>
-      Effect.sync(() => [...sim.charges.values()].filter((c) => c.reference === transactionId).length),
-    callbackBody: (charge, status) =>
-      JSON.stringify({ id: charge.providerRef, reference: charge.transactionId, status: upstreamStatus[status] }),
-    signCallback: (rawBody, signing) =>
-      Effect.map(
-        signing?.wrongSecret === true
-          ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
-          : sim.sign(rawBody, signing?.timestampSeconds),
-        (signature) => ({ [Wire.signatureHeader]: signature })
-      ),
-    refunds: {
-      holdRefunds: sim.holdRefunds(true),
-      settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
-    }
-  } satisfies ConformanceHarness
-}).pipe(Effect.provide(Live))
-
+export const harness = ReferenceHttpConnector.conformance({
+  simulator: simulator(),
+  invalidCredentials: { API_KEY: "sk_wrong" },
+  moves: (sim, { provider }) =>
+    Effect.gen(function*() {
+      yield* sim.setCallbackTarget((yield* callbackReceiver(provider)).url)
+      return {
+        method: pix,
+        chargeRequest: (transactionId) => defaultChargeRequest(provider, pix, transactionId),
+        completeUpstream: sim.complete,
+        failUpstream: sim.fail,
+        unknownUpstream: (providerRef) => sim.setStatus(providerRef, upstreamStatus.unknown),
+        arrangeDecline: (request) => Effect.as(sim.setMode("decline"), request),
+        arrangeUnavailable: (request) => Effect.as(sim.setMode("unavailable"), request),
+        upstreamCharges: (transactionId) =>
+          Effect.sync(() => [...sim.charges.values()].filter((c) => c.reference === transactionId).length),
+        callbackBody: (charge, status) =>
+          JSON.stringify({ id: charge.providerRef, reference: charge.transactionId, status: upstreamStatus[status] }),
+        signCallback: (rawBody, signing) =>
+          Effect.map(
+            signing?.wrongSecret === true
+              ? Effect.succeed(UpstreamSimulator.signatureOf("whsec_someone_else", rawBody, signing.timestampSeconds ?? Math.floor(Date.now() / 1000)))
+              : sim.sign(rawBody, signing?.timestampSeconds),
+            (signature) => ({ [Wire.signatureHeader]: signature })
+          ),
+        refunds: {
+          holdRefunds: sim.holdRefunds(true),
+          settleRefund: (refundRef) => notificationsDuring(sim.callbacksSent, sim.settleRefund(refundRef))
+        }
+      }
+    })
+})

@@ -213,13 +213,11 @@ export const ReferenceHttpConnector = defineConnector({
   wire: Wire,
   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
   make,
-  options: (settings): Options => ({
-    id: settings.id,
+  options: (settings) => ({
     baseUrl: settings.baseUrl ?? "",
     apiKey: settings.secrets["API_KEY"]!,
     callbackSecret: settings.secrets["CALLBACK_SECRET"]!,
-    environments: [settings.environment],
-    timeoutMs: settings.timeoutMs
+    environments: [settings.environment]
   })
 })
 

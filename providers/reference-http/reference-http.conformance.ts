@@ -2,4 +2,4 @@
 import { providerConformance } from "../kit/ProviderConformance.ts"
 import { harness } from "./ConformanceHarness.ts"
 
-providerConformance("reference-http", harness)
+providerConformance(harness)
