@@ -86,6 +86,18 @@ export const OrderBody = Schema.Struct({
       expires_in: Schema.optionalKey(Schema.Int),
       expires_at: Schema.optionalKey(Schema.String)
     })),
+    credit_card: Schema.optionalKey(Schema.Struct({
+      installments: Schema.optionalKey(Schema.Int),
+      statement_descriptor: Schema.optionalKey(Schema.String),
+      operation_type: Schema.optionalKey(Schema.String),
+      card: Schema.optionalKey(Schema.Struct({
+        number: Schema.String,
+        holder_name: Schema.String,
+        exp_month: Schema.Int,
+        exp_year: Schema.Int,
+        cvv: Schema.optionalKey(Schema.String)
+      }))
+    })),
     boleto: Schema.optionalKey(Schema.Struct({
       instructions: Schema.optionalKey(Schema.String),
       due_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
@@ -114,6 +126,9 @@ export const Transaction = Schema.Struct({
   line: NullableText,
   barcode: NullableText,
   due_at: NullableText,
+  // credit_card (`CardWire.ts`): the acquirer's return code and words
+  acquirer_return_code: NullableText,
+  acquirer_message: NullableText,
   gateway_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     code: NullableText,
     errors: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ message: NullableText }))))
