@@ -129,6 +129,7 @@ export const Transaction = Schema.Struct({
   // credit_card (`CardWire.ts`): the acquirer's return code and words
   acquirer_return_code: NullableText,
   acquirer_message: NullableText,
+  antifraud_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({ status: NullableText }))),
   gateway_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     code: NullableText,
     errors: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ message: NullableText }))))
