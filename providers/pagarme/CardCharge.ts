@@ -76,7 +76,9 @@ export const make = (deps: CardChargeDeps) => {
     const transaction = charge.last_transaction ?? undefined
     const byTransaction = transaction?.status === undefined || transaction.status === null ? undefined : CardWire.toCardChargeStatus(transaction.status)
     const byCharge = Wire.toChargeStatus(charge)
-    if (order.status === "failed" || byCharge === "failed" || byTransaction === "failed") {
+    // The charge speaks first: a `processing` charge whose transaction is in error is not final
+    // (the test-card page's "processing -> success" card), the acquirer settles it later.
+    if (order.status === "failed" || byCharge === "failed") {
       const returnCode = transaction?.acquirer_return_code ?? undefined
       const decline = transaction?.antifraud_response?.status === "reproved"
         ? "fraud"
