@@ -26,7 +26,7 @@ import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
 import type { CardVault, ChargeCard } from "../../core/ports/CardVault.ts"
 import type { ChargeAccepted, ChargeRequest, ProviderError } from "../../core/ports/PaymentProvider.ts"
-import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
+import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as CardWire from "./CardWire.ts"
 import { orderBodyOf } from "./OrderBody.ts"
 import type { Rail } from "./Rails.ts"
@@ -40,7 +40,6 @@ export interface CardChargeDeps {
   readonly basicCredential: Redacted.Redacted<string>
   readonly statementDescriptor?: string | undefined
   readonly upstream: UpstreamHttp
-  readonly readError: (text: string) => UpstreamWords
   /** The order made earlier for this transaction (`GET /orders?code=`), if any. */
   readonly earlierOrder: (transactionId: string) => Effect.Effect<Wire.Order | undefined, ProviderError>
   readonly vault: Option.Option<CardVault["Service"]>
@@ -55,7 +54,7 @@ export const make = (deps: CardChargeDeps) => {
   const { declined, failed, malformed, misconfigured, outcomeUnknown, clip } = deps.upstream
 
   const statusError = (status: number, text: string): ProviderError => {
-    const said = deps.readError(text)
+    const said = Wire.readError(text)
     const words = clip(said.message ?? said.code ?? "")
     const message = `Pagar.me answered ${status}${words === "" ? "" : `: ${words}`}`
     if (status === 503) return failed("upstream_unavailable", message)

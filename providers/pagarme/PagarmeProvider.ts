@@ -46,7 +46,7 @@ import { defineConnector } from "../kit/Connector.ts"
 import * as CardCharge from "./CardCharge.ts"
 import { pagarmePayablesReport } from "./Report.ts"
 import { PagarmeReportSource } from "./ReportSource.ts"
-import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
+import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Notifications from "./Notifications.ts"
 import { orderBodyOf } from "./OrderBody.ts"
 import * as Rails from "./Rails.ts"
@@ -70,17 +70,8 @@ export interface Options {
   readonly statementDescriptor?: string | undefined
 }
 
-const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.ErrorBody))
-
-/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message. */
-export const readError = (text: string): UpstreamWords => {
-  const body = decodeError(text)
-  if (Option.isNone(body)) return {}
-  const first = Object.entries(body.value.errors ?? {})[0]
-  return first === undefined
-    ? { message: body.value.message ?? undefined }
-    : { code: `invalid:${first[0]}`, message: `${first[0]}: ${first[1].join(" ")}` }
-}
+/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message (`Wire.ts`). */
+export const readError = Wire.readError
 
 const decodeWebhook = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Webhook))
 
@@ -123,7 +114,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     // A card rail needs a vault to forward the card; a host provides one (`CardVault.unconfigured` at least).
     const vault = yield* Effect.serviceOption(CardVault)
     const cardCharge = CardCharge.make({
-      providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, readError, earlierOrder, vault
+      providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, earlierOrder, vault
     })
 
     const supports = (method: PaymentMethodDef) => {

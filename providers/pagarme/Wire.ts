@@ -18,9 +18,10 @@
  * centavos. Statuses are read as plain strings, so a status this connector has never seen still
  * decodes, and maps to `pending`.
  */
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
+import type { UpstreamWords } from "../kit/UpstreamHttp.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const Centavos = Schema.Int
@@ -186,6 +187,18 @@ export const ErrorBody = Schema.Struct({
   message: Schema.optionalKey(Schema.NullOr(Schema.String)),
   errors: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Array(Schema.String))))
 })
+
+const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(ErrorBody))
+
+/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message. */
+export const readError = (text: string): UpstreamWords => {
+  const body = decodeError(text)
+  if (Option.isNone(body)) return {}
+  const first = Object.entries(body.value.errors ?? {})[0]
+  return first === undefined
+    ? { message: body.value.message ?? undefined }
+    : { code: `invalid:${first[0]}`, message: `${first[0]}: ${first[1].join(" ")}` }
+}
 
 /**
  * A webhook: `{ id: "hook_...", type: "charge.paid", created_at, data: <charge or order>, account }`.
