@@ -111,8 +111,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         HttpClientRequest.get(`${baseUrl}/orders`).pipe(HttpClientRequest.setUrlParam("code", transactionId)),
         Wire.OrderList
       ).pipe(Effect.map((list) => (list.data ?? []).find((o) => o.code === transactionId)))
-    // A card rail needs a vault to forward the card; a host provides one (`CardVault.unconfigured` at least).
-    const vault = yield* Effect.serviceOption(CardVault)
+    // A card rail needs a vault to forward the card. A host without one provides
+    // `CardVault.unconfigured` (the port says no more), which is told by identity: with it card rails are not served.
+    const unconfigured = yield* Effect.provide(Effect.service(CardVault), CardVault.unconfigured)
+    const vault = Option.filter(yield* Effect.serviceOption(CardVault), (given) => given !== unconfigured)
     const cardCharge = CardCharge.make({
       providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, earlierOrder, vault
     })

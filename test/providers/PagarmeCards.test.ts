@@ -137,7 +137,7 @@ describe("Pagar.me credit cards through the card vault", () => {
       assert.strictEqual((yield* provider.charge(yield* request("card_master", "TXN-CARD-MC", mastercard))).status, "completed")
     }))
 
-  it.live("card rails are served only with a vault", () =>
+  it.live("card rails are served only with a vault (none, or the host's CardVault.unconfigured: not served)", () =>
     Effect.gen(function*() {
       const { provider } = yield* setup()
       assert.isTrue(provider.supports(visa))
@@ -145,6 +145,10 @@ describe("Pagar.me credit cards through the card vault", () => {
       const without = yield* PagarmeProvider.make(optionsFor(sim.baseUrl, sim.jwksUrl))
       assert.isFalse(without.supports(visa))
       assert.isTrue(without.supports(findMethod("1001")!))
+      // A host with no vault configured provides `CardVault.unconfigured`: no card rail either.
+      const unconfigured = yield* PagarmeProvider.make(optionsFor(sim.baseUrl, sim.jwksUrl)).pipe(Effect.provide(CardVault.unconfigured))
+      assert.isFalse(unconfigured.supports(visa))
+      assert.isTrue(unconfigured.supports(findMethod("1001")!))
     }).pipe(Effect.provide(Live)))
 
   it.live("partial then full refund of a card charge (DELETE /charges/{id} with amount): succeeded at once, the charge canceled", () =>
