@@ -58,6 +58,7 @@ export {
   ForwardResponse,
   ForwardUnreachable
 } from "./CardVault.ts"
+export { CardDecline, HardCardDecline, isHardDecline, SoftCardDecline } from "./CardDeclines.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
 export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 

@@ -40,3 +40,4 @@ export {
 export { clear } from "./Buyer.ts"
 export { type StatusMap, statusOf } from "./StatusMap.ts"
 export { type ProviderFailures, UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords, type Verdict } from "./UpstreamHttp.ts"
+export { type TestCard, TestCardVault, type TestCardVaultOptions } from "./TestCardVault.ts"

@@ -9,7 +9,10 @@
  *   from an E.164 or national Brazilian number), and `address` when the buyer gave one.
  * - `payments[0]`: `pix: { expires_in }` (seconds until the engine's expiry: the page marks
  *   `expires_in` mandatory unless `expires_at` is sent, and a number of seconds carries no time
- *   zone), or `boleto: { instructions, due_at, billing_address }`.
+ *   zone), or `boleto: { instructions, due_at, billing_address }`, or `credit_card: { card,
+ *   installments: 1, statement_descriptor, operation_type: "auth_and_capture" }` whose `card`
+ *   holds the vault's placeholders for the number, holder name and security code (`CardPlaceholders`;
+ *   the request goes through `CardVault.forward`) and the month and year the token describes.
  * - `code` = transaction id, `closed: true`, `metadata.transaction_id`, `ip` when known.
  *
  * Anything the engine did not give is left out, never sent empty. A value Pagar.me could not take
@@ -17,6 +20,7 @@
  * error: another provider may take the charge.
  */
 import { Redacted, Result } from "effect"
+import { CardPlaceholders } from "../../core/ports/CardVault.ts"
 import type { BuyerAddress, ChargeRequest } from "../../core/ports/PaymentProvider.ts"
 import { clear } from "../kit/Buyer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
@@ -53,7 +57,11 @@ export const addressOf = (address: BuyerAddress): Wire.Address =>
     line_2: address.complement
   })
 
-export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number): Result.Result<Wire.OrderBody, Refusal> => {
+/** Pagar.me's limit for PSP accounts (13; 22 for gateway accounts): the shorter one always fits. */
+export const statementDescriptorOf = (text: string | undefined) =>
+  (text ?? "").normalize("NFD").replace(/[^A-Za-z0-9 ]/g, "").trim().slice(0, 13) || "PAGAMENTO"
+
+export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number, statementDescriptor?: string): Result.Result<Wire.OrderBody, Refusal> => {
   const centavos = toCentavos(request.amount)
   if (centavos._tag === "None" || centavos.value <= 0) {
     return Result.fail({ reason: "invalid_amount", message: "Pagar.me takes a positive amount in whole centavos" })
@@ -69,8 +77,28 @@ export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number): 
   }
   const address = customer.address === undefined ? undefined : addressOf(Redacted.value(customer.address))
   const expiresInSeconds = Math.max(1, Math.floor((request.expiresAt.getTime() - nowMs) / 1000))
+  const card = request.card
+  if (rail.paymentMethod === "credit_card" && card === undefined) {
+    return Result.fail({ reason: "card_required", message: "a card charge needs the card's token" })
+  }
   const payment = rail.paymentMethod === "pix"
     ? { payment_method: "pix", pix: { expires_in: expiresInSeconds } }
+    : rail.paymentMethod === "credit_card" && card !== undefined
+    ? {
+      payment_method: "credit_card",
+      credit_card: {
+        installments: 1,
+        statement_descriptor: statementDescriptorOf(statementDescriptor),
+        operation_type: "auth_and_capture",
+        card: {
+          number: CardPlaceholders.number,
+          holder_name: CardPlaceholders.holderName,
+          exp_month: card.expMonth,
+          exp_year: card.expYear,
+          cvv: CardPlaceholders.securityCode
+        }
+      }
+    }
     : {
       payment_method: "boleto",
       boleto: UpstreamHttp.defined({

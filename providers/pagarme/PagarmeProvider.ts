@@ -1,8 +1,8 @@
 /**
- * The Pagar.me pay-in connector (Core API v5, `https://api.pagar.me/core/v5`): PIX and boleto in
- * Brazil (`Rails.ts`; cards are not served, see there). Wire types and status maps are in
- * `Wire.ts`, the webhook signature in `Notifications.ts`, the charge body in `OrderBody.ts`; a
- * local upstream to test against is `PagarmeSimulator.ts`.
+ * The Pagar.me pay-in connector (Core API v5, `https://api.pagar.me/core/v5`): PIX, boleto and
+ * credit cards in Brazil (`Rails.ts`; a card's order goes through the card vault, `CardCharge.ts`).
+ * Wire types and status maps are in `Wire.ts` and `CardWire.ts`, the webhook signature in
+ * `Notifications.ts`, the charge body in `OrderBody.ts`; a local upstream is `PagarmeSimulator.ts`.
  *
  * - **Authentication.** `Authorization: Basic base64(<secret key>:)` (the secret key is the user,
  *   the password empty), from a `Redacted` secret; one base URL for both environments, the key
@@ -18,16 +18,11 @@
  *   validation, `errors` by field) and `412` (business validation) are `Declined`, the code naming
  *   the first field; an order answered `failed` is a decline (code from the gateway's words).
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
- *   engine's refund id, `Idempotency-Key` = the refund's key (Pagar.me documents the key for
- *   orders only, so nothing relies on it). Pagar.me documents no lookup of a refund by our
- *   reference, so the connector keeps its own marker in the charge's `metadata`
- *   (`refund_<refundId>`), written AHEAD: `asked` before the `DELETE` leaves, the refund
- *   transaction's id once known. Marked with an id: answered as it stands, never asked again.
- *   Marked `asked`: the charge's transactions are looked up first, and a refund transaction of
- *   the amount (`pending_refund` / `refunded`) no other marker claims is this one; only when
- *   there is none is the `DELETE` sent again (two such: `Failed` `refund_ambiguous`). Once the
- *   `DELETE` made a refund, whatever fails after it (the marker, the read) answers it `pending`
- *   (or as the `DELETE` answered it), never a refusal: the engine asks again later.
+ *   engine's refund id. Pagar.me documents no lookup of a refund by our reference, so a marker
+ *   in the charge's `metadata` (`refund_<refundId>`) is written AHEAD (`asked`, then the refund
+ *   transaction's id); an `asked` marker makes the refund be looked up among the charge's
+ *   transactions before a `DELETE` is sent again (README, "Refunds"). Once a `DELETE` made a
+ *   refund, whatever fails after it answers it `pending`, never a refusal.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
  *   trusted for their status: the connector asks `GET /charges/{id}` about the charge the webhook
  *   names (verified notify-then-query), so a replayed old webhook reports what is true now.
@@ -36,7 +31,7 @@ import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { Base64 } from "effect/encoding"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import type { Environment, PaymentMethodDef } from "../../core/ports/index.ts"
+import { CardVault, type Environment, type PaymentMethodDef } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -48,9 +43,10 @@ import {
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { defineConnector } from "../kit/Connector.ts"
+import * as CardCharge from "./CardCharge.ts"
 import { pagarmePayablesReport } from "./Report.ts"
 import { PagarmeReportSource } from "./ReportSource.ts"
-import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
+import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as Notifications from "./Notifications.ts"
 import { orderBodyOf } from "./OrderBody.ts"
 import * as Rails from "./Rails.ts"
@@ -70,19 +66,12 @@ export interface Options {
   /** Where the webhook signature's public keys are; default {@link Wire.defaultJwksUrl}. */
   readonly jwksUrl?: string | undefined
   readonly timeoutMs?: number | undefined
+  /** The card statement's text (`credit_card.statement_descriptor`, 13 characters kept). */
+  readonly statementDescriptor?: string | undefined
 }
 
-const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.ErrorBody))
-
-/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message. */
-export const readError = (text: string): UpstreamWords => {
-  const body = decodeError(text)
-  if (Option.isNone(body)) return {}
-  const first = Object.entries(body.value.errors ?? {})[0]
-  return first === undefined
-    ? { message: body.value.message ?? undefined }
-    : { code: `invalid:${first[0]}`, message: `${first[0]}: ${first[1].join(" ")}` }
-}
+/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message (`Wire.ts`). */
+export const readError = Wire.readError
 
 const decodeWebhook = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Webhook))
 
@@ -114,7 +103,26 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const chargeUrl = (id: string) => `${baseUrl}/charges/${encodeURIComponent(id)}`
     const getCharge = (operation: string, id: string) => call(operation, HttpClientRequest.get(chargeUrl(id)), Wire.Charge)
 
-    const supports = (method: PaymentMethodDef) => Rails.railOf(method) !== undefined
+    // The key is kept 24 hours only: an order made earlier for this transaction is found by its
+    // `code` first, so a retry after that (a recovery job) is never a second order.
+    const earlierOrder = (transactionId: string) =>
+      call(
+        "charge.lookup",
+        HttpClientRequest.get(`${baseUrl}/orders`).pipe(HttpClientRequest.setUrlParam("code", transactionId)),
+        Wire.OrderList
+      ).pipe(Effect.map((list) => (list.data ?? []).find((o) => o.code === transactionId)))
+    // A card rail needs a vault to forward the card. A host without one provides
+    // `CardVault.unconfigured` (the port says no more), which is told by identity: with it card rails are not served.
+    const unconfigured = yield* Effect.provide(Effect.service(CardVault), CardVault.unconfigured)
+    const vault = Option.filter(yield* Effect.serviceOption(CardVault), (given) => given !== unconfigured)
+    const cardCharge = CardCharge.make({
+      providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, earlierOrder, vault
+    })
+
+    const supports = (method: PaymentMethodDef) => {
+      const rail = Rails.railOf(method)
+      return rail !== undefined && (!Rails.isCardRail(rail) || Option.isSome(vault))
+    }
 
     const charge = Effect.fn("PagarmeProvider.charge")(function*(request: ChargeRequest) {
       const rail = Rails.railOf(request.method)
@@ -123,16 +131,10 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (request.currency !== rail.currency) {
         return yield* failed("unsupported_currency", `${rail.paymentMethod} is charged in ${rail.currency}`)
       }
+      if (Rails.isCardRail(rail)) return yield* cardCharge(request, rail)
       const built = orderBodyOf(rail, request, yield* Effect.clockWith((clock) => clock.currentTimeMillis))
       if (built._tag === "Failure") return yield* failed(built.failure.reason, built.failure.message)
-      // The key is kept 24 hours only: an order made earlier for this transaction is found by its
-      // `code` first, so a retry after that (a recovery job) is never a second order.
-      const existing = yield* call(
-        "charge.lookup",
-        HttpClientRequest.get(`${baseUrl}/orders`).pipe(HttpClientRequest.setUrlParam("code", request.transactionId)),
-        Wire.OrderList
-      )
-      const earlier = (existing.data ?? []).find((o) => o.code === request.transactionId)
+      const earlier = yield* earlierOrder(request.transactionId)
       const order = earlier ?? (yield* call(
         "charge",
         HttpClientRequest.post(`${baseUrl}/orders`).pipe(
@@ -364,19 +366,21 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
 
 /**
  * `CONNECTORS=<id>=pagarme` with `<PREFIX>_SECRET_KEY` (the account's `sk_test_...` or `sk_...`
- * secret key); optional `<PREFIX>_WEBHOOK_JWKS_URL` (default Pagar.me's JWKS).
+ * secret key); optional `<PREFIX>_WEBHOOK_JWKS_URL` (default Pagar.me's JWKS) and
+ * `<PREFIX>_STATEMENT_DESCRIPTOR` (a card statement's text).
  */
 export const PagarmeConnector = defineConnector({
   kind: "pagarme",
   secrets: ["SECRET_KEY"],
-  settings: ["WEBHOOK_JWKS_URL"],
+  settings: ["WEBHOOK_JWKS_URL", "STATEMENT_DESCRIPTOR"],
   rails: Rails.rails,
   wire: Wire,
   statusMaps: { charges: Wire.chargeStatusMap, refunds: Wire.refundStatusMap },
   make,
   options: (settings) => ({
     secretKey: settings.secrets["SECRET_KEY"]!,
-    jwksUrl: settings.values["WEBHOOK_JWKS_URL"]
+    jwksUrl: settings.values["WEBHOOK_JWKS_URL"],
+    statementDescriptor: settings.values["STATEMENT_DESCRIPTOR"]
   }),
   reportFormats: () => [pagarmePayablesReport],
   reportSource: (settings) =>

@@ -8,8 +8,9 @@
  * - Every call needs `Authorization: Basic base64(<secret key>:)` (any password), else `401`
  *   `{ message: "Authorization has been denied for this request." }`. `GET /.well-known/jwks.json`
  *   (the webhook keys, which Pagar.me serves at hubapi.pagar.me) needs none.
- * - `POST /orders`: refusals in `SimulatorRules.ts` (`422` by field). Answer `200`: the order,
- *   `pending`, with its one charge (`ch_...`, `code` = the order's `code`) and its transaction:
+ * - `POST /orders`: refusals in `SimulatorRules.ts` (`422` by field). A card order ends as its
+ *   card says (`SimulatorCards.ts`: Pagar.me's test cards and ours). Answer `200`: the order,
+ *   `pending` (PIX, boleto), with its one charge (`ch_...`, `code` = the order's `code`) and its transaction:
  *   PIX `qr_code`, `qr_code_url`, `expires_at`; boleto `url`, `pdf`, `line`, `barcode`. An
  *   `Idempotency-Key` seen before answers exactly what it answered first (status and body,
  *   documented: the key and the status of the first answer are kept 24 hours), whatever the body.
@@ -44,6 +45,7 @@
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto"
 import { Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import { cardPayment } from "./SimulatorCards.ts"
 import { cancelCharge, decide } from "./SimulatorRefunds.ts"
 import { makePayables, type SimulatorPayables } from "./SimulatorReport.ts"
 import { chargeView, invalid, orderAmount, orderView, refusalOf, type SimCharge, type SimOrder } from "./SimulatorRules.ts"
@@ -135,6 +137,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
     let callbackTarget: string | undefined
     let dropping = false
     let refundsPending = false
+    /** The answer being made is late (a card whose answer is lost, `SimulatorCards.ts`). */
+    let late = false
 
     const now = () => new Date().toISOString()
     const view = (c: SimCharge) => chargeView(c, server.baseUrl)
@@ -145,9 +149,12 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       const body = decoded.value
       const refusal = refusalOf(body)
       if (refusal !== undefined) return invalid(refusal)
-      const method = body.payments[0]!.payment_method as "pix" | "boleto"
+      const method = body.payments[0]!.payment_method as SimCharge["method"]
       const id = nextId("or")
       const at = now()
+      const amount = body.payments[0]!.amount ?? orderAmount(body)
+      const card = method === "credit_card" ? cardPayment(body, nextId("tran"), amount, at) : undefined
+      if (card !== undefined && "refusal" in card) return invalid(card.refusal)
       const declined = mode === "decline"
       const charge: SimCharge = {
         id: nextId("ch"),
@@ -155,11 +162,12 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         orderCode: body.code ?? id,
         amount: body.payments[0]!.amount ?? orderAmount(body),
         method,
-        status: declined ? "failed" : "pending",
-        paidAmount: 0,
+        status: card?.outcome.chargeStatus ?? (declined ? "failed" : "pending"),
+        paidAmount: card?.outcome.chargeStatus === "paid" ? amount : 0,
+        paidAt: card?.outcome.chargeStatus === "paid" ? Date.parse(at) : undefined,
         canceledAmount: 0,
         metadata: {},
-        transactions: [{
+        transactions: card !== undefined ? [card.transaction] : [{
           id: nextId("tran"),
           kind: "payment",
           type: method,
@@ -175,6 +183,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       const order: SimOrder = { id, code: charge.orderCode, body, rawBody: raw, idempotencyKey: key, charge }
       orders.set(id, order)
       charges.set(charge.id, charge)
+      if (card?.outcome.late === true) late = true
       const rendered = orderView(order, server.baseUrl)
       if (declined) {
         const last = rendered.charges[0]!.last_transaction as { gateway_response: { code: string; errors: Array<{ message: string }> } }
@@ -252,11 +261,13 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
       const given = req.headers.authorization ?? ""
       const user = given.startsWith("Basic ") ? Buffer.from(given.slice(6), "base64").toString("utf8").split(":")[0] : undefined
       const authorized = given === expected || user === options.secretKey
+      late = false
+      const answer = authorized ? route(req) : unauthorized
       return {
         authorized,
         idempotencyKey: req.headers["idempotency-key"],
-        answer: authorized ? route(req) : unauthorized,
-        delayMs: authorized && (mode === "slow" || (mode === "slow_writes" && req.method !== "GET") || (mode === "slow_cancels" && req.method === "DELETE")) ? slowMs : 0
+        answer,
+        delayMs: authorized && (late || mode === "slow" || (mode === "slow_writes" && req.method !== "GET") || (mode === "slow_cancels" && req.method === "DELETE")) ? slowMs : 0
       }
     })
 
@@ -297,7 +308,8 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         if (status === "paid" && c.paidAt === undefined) c.paidAt = Date.parse(at)
         if (status === "chargedback" && c.chargedBackAt === undefined) c.chargedBackAt = Date.parse(at)
         const payment = c.transactions.find((t) => t.kind === "payment")
-        if (payment !== undefined && paymentStatus !== undefined) [payment.status, payment.updatedAt] = [paymentStatus, at]
+        const settled = c.method === "credit_card" && paymentStatus === "paid" ? "captured" : paymentStatus
+        if (payment !== undefined && settled !== undefined) [payment.status, payment.updatedAt] = [settled, at]
         yield* notify(c, types)
       })
 

@@ -9,22 +9,24 @@
  *   `email`, `document` (+ `type`, `document_type`) and a phone on every order (the documented
  *   PIX example carries them all), and the billing address for boleto
  *   (`boleto.billing_address` / `customer.address`).
- * - Cards are NOT rails here: Pagar.me charges a card with a `card_token` (or `card_id`) made in
- *   the buyer's browser by Pagar.me's JS (tokenizecard), which the engine's API cannot carry.
- *   Pagar.me's hosted `checkout` payment type (the buyer types the card on Pagar.me's page) could
- *   carry a card rail, but its order has no charge until the buyer pays, and the catalog's card
- *   rails are per brand; see the README ("Not built").
+ * - Cards (`credit_card`) are rails per brand (Visa, Mastercard, Elo, Hipercard, Amex, Diners:
+ *   the brands Pagar.me's credit card page lists for Brazil). The card's number never reaches
+ *   the plugin: its `POST /orders` goes through the card vault (`CardCharge.ts`) with
+ *   placeholders, so a card rail is served only where a vault is there to forward it, and a
+ *   charge without a card (`ChargeRequest.card`) is refused before any call.
  * - The catalog's sandbox test method `sbx_pix` mirrors PIX (Pagar.me's test environment is the
  *   same API with an `sk_test_` key).
  */
 import { BigDecimal, Option } from "effect"
-import type { PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
+import type { CardBrand, PaymentMethodDef, RequiredField } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */
   readonly catalogId: string
   /** Pagar.me's `payments[].payment_method`. */
-  readonly paymentMethod: "pix" | "boleto"
+  readonly paymentMethod: "pix" | "boleto" | "credit_card"
+  /** A card rail's brand: the card's own brand must be it. */
+  readonly brand?: CardBrand | undefined
   readonly country: "BR"
   readonly currency: "BRL"
   /** `centavos`: integer minor units. */
@@ -37,17 +39,27 @@ export interface Rail {
 }
 
 const buyer: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId", "userPhone"]
+/** An order's customer (`name`, `email`, `document`, `type`) is required; a card order needs no phone. */
+const cardBuyer: ReadonlyArray<RequiredField> = ["userName", "userEmail", "documentId"]
 
 export const rails: ReadonlyArray<Rail> = [
   { catalogId: "1001", paymentMethod: "pix", country: "BR", currency: "BRL", unit: "centavos", min: "1", max: "50000", needs: buyer },
   {
     catalogId: "1002", paymentMethod: "boleto", country: "BR", currency: "BRL", unit: "centavos", min: "5", max: "50000",
     needs: [...buyer, "userAddress"]
-  }
+  },
+  ...([["1004", "visa"], ["1005", "mastercard"], ["1006", "elo"], ["1007", "hipercard"], ["1008", "amex"], ["1009", "diners"]] as const).map(
+    ([catalogId, brand]): Rail => ({
+      catalogId, paymentMethod: "credit_card", brand, country: "BR", currency: "BRL", unit: "centavos", min: "1", max: "30000", needs: cardBuyer
+    })
+  )
 ]
 
+/** Whether the rail is a card's (charged through the card vault). */
+export const isCardRail = (rail: Rail) => rail.paymentMethod === "credit_card"
+
 /** The catalog's sandbox test methods, by the real rail they mirror. */
-export const sandboxMirrors: Readonly<Record<string, string>> = { sbx_pix: "1001" }
+export const sandboxMirrors: Readonly<Record<string, string>> = { sbx_pix: "1001", sbx_card: "1004" }
 
 const byId = new Map(rails.map((rail) => [rail.catalogId, rail]))
 

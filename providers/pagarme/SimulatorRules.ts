@@ -7,7 +7,8 @@
  * contract-validation answer, see README):
  * - a body that is not an order (no `items`, no `payments`, a non-integer amount...);
  * - an item amount below 1 centavo, or a quantity below 1;
- * - not exactly one payment, or a `payment_method` other than `pix` / `boleto`;
+ * - not exactly one payment, or a `payment_method` other than `pix` / `boleto` / `credit_card`
+ *   (a card's own refusals: `SimulatorCards.ts`);
  * - no `customer` (nor `customer_id`), or a customer without `name`, `email`, `document` or
  *   `type`; PIX without a phone (`customer.phones`); boleto without an address
  *   (`boleto.billing_address` or `customer.address`: `zip_code`, `city`, `state`, and `line_1` or
@@ -29,6 +30,11 @@ export interface SimTransaction {
   readonly idempotencyKey?: string | undefined
   /** When a refund was paid (`refunded`, epoch ms), for the payables. */
   refundedAt?: number | undefined
+  /** A card payment's card as Pagar.me renders it (masked) and the acquirer's answer. */
+  readonly card?: Readonly<Record<string, string | number>> | undefined
+  readonly acquirerReturnCode?: string | undefined
+  readonly acquirerMessage?: string | undefined
+  readonly antifraudReproved?: boolean | undefined
 }
 
 export interface SimCharge {
@@ -37,7 +43,7 @@ export interface SimCharge {
   readonly orderCode: string
   /** Centavos. */
   readonly amount: number
-  readonly method: "pix" | "boleto"
+  readonly method: "pix" | "boleto" | "credit_card"
   status: string
   paidAmount: number
   canceledAmount: number
@@ -84,7 +90,7 @@ export const refusalOf = (body: Wire.OrderBody): Record<string, ReadonlyArray<st
   })
   if (body.payments.length !== 1) add("order.payments", "Exactly one payment is accepted by this simulator.")
   const payment = body.payments[0]
-  if (payment !== undefined && payment.payment_method !== "pix" && payment.payment_method !== "boleto") {
+  if (payment !== undefined && !["pix", "boleto", "credit_card"].includes(payment.payment_method)) {
     add("order.payments[0].payment_method", `The payment method '${payment.payment_method}' is not enabled.`)
   }
   const customer = body.customer
@@ -125,6 +131,19 @@ export const transactionView = (t: SimTransaction, charge: SimCharge, baseUrl: s
     gateway_response: { code: "200", errors: [] as Array<{ message: string }> }
   }
   if (t.kind === "refund") return common
+  if (t.type === "credit_card") {
+    return {
+      ...common,
+      installments: 1,
+      acquirer_name: "simulator",
+      acquirer_tid: digitsOf(t.id, 12),
+      acquirer_nsu: digitsOf(t.id, 6),
+      ...(t.acquirerReturnCode === undefined ? {} : { acquirer_return_code: t.acquirerReturnCode }),
+      acquirer_message: t.acquirerMessage ?? "",
+      ...(t.antifraudReproved === true ? { antifraud_response: { status: "reproved", score: "very_high" } } : {}),
+      card: t.card ?? null
+    }
+  }
   if (t.type === "pix") {
     return {
       ...common,

@@ -18,9 +18,10 @@
  * centavos. Statuses are read as plain strings, so a status this connector has never seen still
  * decodes, and maps to `pending`.
  */
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 import type { ChargeStatus, ChargeUpdate, RefundStatus } from "../../core/ports/PaymentProvider.ts"
 import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
+import type { UpstreamWords } from "../kit/UpstreamHttp.ts"
 
 const Text = Schema.String.pipe(Schema.check(Schema.isMaxLength(4096)))
 const Centavos = Schema.Int
@@ -86,6 +87,18 @@ export const OrderBody = Schema.Struct({
       expires_in: Schema.optionalKey(Schema.Int),
       expires_at: Schema.optionalKey(Schema.String)
     })),
+    credit_card: Schema.optionalKey(Schema.Struct({
+      installments: Schema.optionalKey(Schema.Int),
+      statement_descriptor: Schema.optionalKey(Schema.String),
+      operation_type: Schema.optionalKey(Schema.String),
+      card: Schema.optionalKey(Schema.Struct({
+        number: Schema.String,
+        holder_name: Schema.String,
+        exp_month: Schema.Int,
+        exp_year: Schema.Int,
+        cvv: Schema.optionalKey(Schema.String)
+      }))
+    })),
     boleto: Schema.optionalKey(Schema.Struct({
       instructions: Schema.optionalKey(Schema.String),
       due_at: Schema.optionalKey(Schema.NullOr(Schema.String)),
@@ -114,6 +127,10 @@ export const Transaction = Schema.Struct({
   line: NullableText,
   barcode: NullableText,
   due_at: NullableText,
+  // credit_card (`CardWire.ts`): the acquirer's return code and words
+  acquirer_return_code: NullableText,
+  acquirer_message: NullableText,
+  antifraud_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({ status: NullableText }))),
   gateway_response: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     code: NullableText,
     errors: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ message: NullableText }))))
@@ -170,6 +187,18 @@ export const ErrorBody = Schema.Struct({
   message: Schema.optionalKey(Schema.NullOr(Schema.String)),
   errors: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Array(Schema.String))))
 })
+
+const decodeError = Schema.decodeUnknownOption(Schema.fromJsonString(ErrorBody))
+
+/** `{ message, errors: { field: [words] } }`: the first field speaks, else the message. */
+export const readError = (text: string): UpstreamWords => {
+  const body = decodeError(text)
+  if (Option.isNone(body)) return {}
+  const first = Object.entries(body.value.errors ?? {})[0]
+  return first === undefined
+    ? { message: body.value.message ?? undefined }
+    : { code: `invalid:${first[0]}`, message: `${first[0]}: ${first[1].join(" ")}` }
+}
 
 /**
  * A webhook: `{ id: "hook_...", type: "charge.paid", created_at, data: <charge or order>, account }`.
