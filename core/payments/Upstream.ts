@@ -51,5 +51,5 @@ export const chargeRequestOf = (
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,
   simulate: p.simulate ?? undefined,
-  ...(p.card === undefined ? {} : { card: { ...p.card, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
+  ...(p.card === undefined ? {} : { card: { ...p.card, merchantId: p.merchantId, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

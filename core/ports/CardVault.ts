@@ -121,6 +121,8 @@ export class CardVault extends Context.Service<CardVault, {
 /** A card as a charge carries it to a connector: its token and what the token says, never its number. */
 export interface ChargeCard {
   readonly token: string
+  /** The merchant the token belongs to: what a forward names, so the vault can check the token is its. */
+  readonly merchantId: string
   readonly brand: CardBrand
   readonly bin: string
   readonly last4: string

@@ -24,7 +24,7 @@
  */
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
-import type { CardVault, ChargeCard } from "../../core/ports/CardVault.ts"
+import type { CardVault } from "../../core/ports/CardVault.ts"
 import type { ChargeAccepted, ChargeRequest, ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as CardWire from "./CardWire.ts"
@@ -48,7 +48,6 @@ export interface CardChargeDeps {
 const decodeOrder = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Order))
 
 /** The merchant the token belongs to, when the charge's card names it (the port's `ChargeCard` does not yet). */
-const merchantOf = (card: ChargeCard) => (card as ChargeCard & { readonly merchantId?: string }).merchantId ?? ""
 
 export const make = (deps: CardChargeDeps) => {
   const { declined, failed, malformed, misconfigured, outcomeUnknown, clip } = deps.upstream
@@ -119,7 +118,7 @@ export const make = (deps: CardChargeDeps) => {
     const forwardTimeout = Duration.millis(deps.timeoutMs + 2_000)
     const response = yield* deps.vault.value.forward({
       token: card.token,
-      merchantId: merchantOf(card),
+      merchantId: card.merchantId,
       providerId: deps.providerId,
       method: "POST",
       url: `${deps.baseUrl}/orders`,
