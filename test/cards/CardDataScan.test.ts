@@ -12,12 +12,11 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { inspect } from "node:util"
-import { vi } from "vitest"
 import { readConnectors } from "../../host/Connectors.ts"
 import pagarme from "../../providers/pagarme/Standalone.ts"
 import { startForTest } from "../../vault/index.ts"
 import { adminToken, call, createMerchant, drainWork, testHost } from "../support/Host.ts"
+import { captureConsole } from "../support/CaptureConsole.ts"
 import { receiver, type Span } from "../support/OtlpReceiver.ts"
 import { postgresStore } from "../support/Stores.ts"
 import { testConfig as vaultConfig } from "../vault/VaultFixtures.ts"
@@ -39,18 +38,6 @@ class World extends Context.Service<World, {
   readonly vault: { readonly url: string; readonly engineKey: string }
 }>()("test/CardDataScan") {}
 
-const captureConsole = Effect.acquireRelease(
-  Effect.sync(() => {
-    const lines: Array<string> = []
-    for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: Array<unknown>) => {
-        lines.push(args.map((a) => (typeof a === "string" ? a : inspect(a, { depth: 20 }))).join(" "))
-      })
-    }
-    return lines
-  }),
-  () => Effect.sync(() => vi.restoreAllMocks())
-)
 
 const sessionSecret = "session-secret-for-tests-0123456789abcdef"
 

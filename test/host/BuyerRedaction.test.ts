@@ -14,10 +14,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Cause, ConfigProvider, Context, Effect, Layer, Redacted } from "effect"
 import { inspect } from "node:util"
-import { vi } from "vitest"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { buyerDataOf } from "../../core/payments/BuyerData.ts"
 import { call, createMerchant, drainWork, eventually, testHost } from "../support/Host.ts"
+import { captureConsole } from "../support/CaptureConsole.ts"
 import { receiver, type Span } from "../support/OtlpReceiver.ts"
 
 const buyer = {
@@ -48,19 +48,6 @@ const found = (text: string) => forbidden.filter((value) => text.includes(value)
 
 class Captured extends Context.Service<Captured, { readonly spans: Array<Span>; readonly lines: Array<string> }>()("test/BuyerRedaction") {}
 
-/** Everything the host writes to the console while the layer is up. */
-const captureConsole = Effect.acquireRelease(
-  Effect.sync(() => {
-    const lines: Array<string> = []
-    for (const method of ["log", "info", "warn", "error", "debug", "trace"] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: Array<unknown>) => {
-        lines.push(args.map((a) => (typeof a === "string" ? a : inspect(a, { depth: 20 }))).join(" "))
-      })
-    }
-    return lines
-  }),
-  () => Effect.sync(() => vi.restoreAllMocks())
-)
 
 const HostCapturing = Layer.unwrap(Effect.gen(function*() {
   const r = yield* receiver
