@@ -23,7 +23,9 @@ const hostWithVault = (store: StoreLayer = MemoryStore.layer) => Layer.unwrap(Ef
     vault: Option.some({ url: vault.url, engineKey: Redacted.make(vault.engineKey), sessionSecret: Redacted.make("vault-session-secret-0123456789abcdef") })
   })))
 
-const buyer = { userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com"), documentId: Redacted.make("52998224725") }
+const plainBuyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+// The typed client takes buyer data as Redacted; a raw `call` sends plain JSON.
+const buyer = { userName: Redacted.make(plainBuyer.userName), userEmail: Redacted.make(plainBuyer.userEmail), documentId: Redacted.make(plainBuyer.documentId) }
 
 describe("card payments", () => {
   for (const target of storeTargets("card_payments")) {
@@ -97,8 +99,7 @@ describe("card payments", () => {
         assert.deepStrictEqual([expired.code, expired.details], ["card_expired", { expMonth: 1, expYear: 2020 }])
       }))
 
-    // Skipped: answers 400 since the merges of this stop, cause not yet found (see the issue note).
-    it.effect.skip("a vault that cannot answer is 503 card_vault_unavailable, and nothing is written", () =>
+    it.effect("a vault that cannot answer is 503 card_vault_unavailable, and nothing is written", () =>
       Effect.gen(function*() {
         const vault = yield* Vault
         const { keys, merchant } = yield* createMerchant()
@@ -106,7 +107,7 @@ describe("card payments", () => {
         vault.failWith(500)
         const reply = yield* call("POST", "/api/v1/payments", {
           bearer: keys.sandbox.secretKey,
-          body: { amount: 10, paymentMethodId: "sbx_card", ...buyer, card: { token: "card_downaaaaaaaaaaaaaaaaaaa" } }
+          body: { amount: 10, paymentMethodId: "sbx_card", ...plainBuyer, card: { token: "card_downaaaaaaaaaaaaaaaaaaa" } }
         }).pipe(Effect.ensuring(Effect.sync(() => vault.failWith(undefined))))
         assert.strictEqual(reply.status, 503)
         assert.strictEqual(reply.body.error.code, "card_vault_unavailable")
