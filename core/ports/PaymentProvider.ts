@@ -87,6 +87,22 @@ export interface ChargeRequest {
    * provider's request through `CardVault.forward` with placeholders for the number.
    */
   readonly card?: ChargeCard | undefined
+  /**
+   * Card rails: `required` asks the provider to authenticate the buyer with 3-D Secure (the
+   * engine's one retry after an `authentication_required` decline, or the merchant's ask).
+   * Absent: the provider's (or the account's) default.
+   */
+  readonly threeDSecure?: "required" | undefined
+  /**
+   * Card rails: where the provider sends the buyer's browser back after a 3-D Secure challenge
+   * (the engine's return page for this charge, which then asks the provider how it ended).
+   */
+  readonly returnUrl?: string | undefined
+  /**
+   * Card rails: `false` authorizes only; the engine captures (or voids) later. Absent or `true`:
+   * the provider captures at once.
+   */
+  readonly capture?: boolean | undefined
 }
 
 /** Status of a charge as the provider reports it. Anything unknown maps to `pending`. */
@@ -99,6 +115,18 @@ export interface ChargeAccepted {
   readonly paymentFormUrl: string
   /** Method-specific data for the buyer (QR code text, voucher barcode, bank reference...). */
   readonly paymentData: Readonly<Record<string, unknown>>
+  /**
+   * What the buyer must do before the charge can go on (a 3-D Secure challenge on the issuer's
+   * page): the charge is `pending` until the provider's callback or the status poll tells how it
+   * ended. None when nothing is asked of the buyer.
+   */
+  readonly nextAction?: NextAction | undefined
+}
+
+/** A step the buyer takes in the browser: go to `url` (the challenge page); the provider sends them back to `ChargeRequest.returnUrl`. */
+export interface NextAction {
+  readonly type: "redirect_to_url"
+  readonly url: string
 }
 
 /**

@@ -8,6 +8,7 @@ export {
   CallbackRejected,
   BuyerAddress,
   type ChargeAccepted,
+  type NextAction,
   type ChargeCustomer,
   chargeCustomer,
   type ChargeRequest,
@@ -58,7 +59,7 @@ export {
   ForwardResponse,
   ForwardUnreachable
 } from "./CardVault.ts"
-export { CardDecline, HardCardDecline, isHardDecline, SoftCardDecline } from "./CardDeclines.ts"
+export { CardDecline, cardDeclineOf, HardCardDecline, isHardDecline, SoftCardDecline } from "./CardDeclines.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"
 export { type SendResult, WebhookSender } from "./WebhookSender.ts"
 
