@@ -108,6 +108,11 @@ payouts, give end users fixed deposit accounts and receive signed webhooks.
   is written (\`card_token_not_found\`, \`card_brand_mismatch\`, \`card_expired\`, 503
   \`card_vault_unavailable\`). The payment shows \`card: { brand, bin, last4, expMonth, expYear, fingerprint }\`
   (never the token or the holder's name), in webhook events too.
+  PCI DSS: only the vault stores or transmits card numbers; a deployment keeps its scope there by
+  running the vault as its own service, with its own store, keys and network rules (the operating
+  guide, "Keeping PCI DSS scope at the vault"). A merchant server that posts cards to the vault
+  itself handles card numbers and needs its own PCI DSS validation; one that uses the hosted card
+  page does not see them. No card connector has yet charged a real card.
 
 ## Refunds and chargebacks
 
