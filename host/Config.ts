@@ -6,6 +6,7 @@ import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/ser
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
+import { readDevelopmentVault } from "./DevelopmentVault.ts"
 import { readVaultSettings, settleVault, type VaultSettings } from "./Vault.ts"
 
 export interface HostConfig {
@@ -70,6 +71,8 @@ export interface HostConfig {
   readonly shutdownGraceMs: number
   /** The card vault (`VAULT_URL`, `VAULT_ENGINE_KEY`, `VAULT_SESSION_SECRET`; see `Vault.ts`); none: card rails cannot be charged. */
   readonly vault: Option.Option<VaultSettings>
+  /** `VAULT_DEV=inprocess`: run a development card vault inside this process (`DevelopmentVault.ts`); never on a production host. */
+  readonly developmentVault: boolean
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "")
@@ -145,7 +148,16 @@ const readHostConfig = Effect.gen(function*() {
   const nonEmpty = (o: Option.Option<Redacted.Redacted<string>>) => Option.filter(o, (r) => Redacted.value(r).trim() !== "")
   const databaseUrl = nonEmpty(yield* Config.option(Config.Redacted("DATABASE_URL")))
   const connectors = yield* readConnectors()
-  const vault = yield* settleVault(yield* readVaultSettings, keysRequired({ databaseUrl, connectors }), (message) => new UnsafeConfigError({ message }))
+  const required = keysRequired({ databaseUrl, connectors })
+  const vaultReading = yield* readVaultSettings
+  const vault = yield* settleVault(vaultReading, required, (message) => new UnsafeConfigError({ message }))
+  const developmentVault = yield* readDevelopmentVault
+  if (developmentVault && required !== undefined) {
+    return yield* new UnsafeConfigError({ message: `VAULT_DEV=inprocess puts card numbers in the host's process and is for development only (${required}): run the vault as its own service (VAULT_URL)` })
+  }
+  if (developmentVault && vaultReading._tag !== "none") {
+    return yield* new UnsafeConfigError({ message: "VAULT_DEV=inprocess and VAULT_URL name two vaults: set one" })
+  }
   return {
     port,
     host,
@@ -179,7 +191,8 @@ const readHostConfig = Effect.gen(function*() {
     shutdownGraceMs: yield* Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 300_000 })), "SHUTDOWN_GRACE_MS").pipe(
       Config.withDefault(0)
     ),
-    vault
+    vault,
+    developmentVault
   } satisfies HostConfig
 })
 
@@ -274,5 +287,6 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   logFormat: "text",
   shutdownGraceMs: 0,
   vault: Option.none(),
+  developmentVault: false,
   ...overrides
 })

@@ -3,6 +3,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HostConfig } from "./Config.ts"
+import { withVaultIfAsked } from "./DevelopmentVault.ts"
 import { hostLayer } from "./Host.ts"
 
-Effect.flatMap(HostConfig, (config) => Layer.launch(hostLayer(config))).pipe(NodeRuntime.runMain)
+Effect.flatMap(HostConfig, (config) => Layer.launch(withVaultIfAsked(config, hostLayer))).pipe(NodeRuntime.runMain)

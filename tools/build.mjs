@@ -9,7 +9,7 @@ import { join, relative, resolve } from "node:path"
 
 const repo = resolve(import.meta.dirname, "..")
 const stamp = join(repo, "dist/.sources-sha256")
-const roots = ["core", "adapters", "providers", "host"]
+const roots = ["core", "adapters", "providers", "host", "vault"]
 const configs = ["tsconfig.json", "tsconfig.build.json", "package.json"]
 
 const filesUnder = (dir) =>
