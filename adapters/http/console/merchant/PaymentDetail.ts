@@ -14,6 +14,11 @@ import { refundForm, type RefundState } from "./RefundForm.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.paymentDetail)
 
+/** A card brand as people write it. */
+const brandNames: Readonly<Record<string, string>> = {
+  visa: "Visa", mastercard: "Mastercard", amex: "American Express", elo: "Elo", hipercard: "Hipercard", diners: "Diners Club", discover: "Discover", carnet: "Carnet"
+}
+
 /** The payment id of `/console/payments/{id}` or `/console/payments/{id}/refund`. */
 export const paymentIdOf = (c: Console) => c.params["id"] ?? ""
 
@@ -121,6 +126,16 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
       ])
     }</div>`
 
+    // A card payment's card, as the vault's token described it (never its number): brand, BIN, last 4, expiry, fingerprint.
+    const card = p.card === undefined || p.card === null ? "" : `<section><h2 id="card-heading">${escapeHtml(t.card)}</h2><div class="grid" data-testid="card">${
+      facts([
+        [t.cardBrand, escapeHtml(brandNames[p.card.brand] ?? String(p.card.brand))],
+        [t.cardNumber, `<code>${escapeHtml(`${p.card.bin} •••• ${p.card.last4}`)}</code>`],
+        [t.cardExpiry, escapeHtml(`${String(p.card.expMonth).padStart(2, "0")}/${p.card.expYear}`)],
+        [t.cardFingerprint, `<code>${escapeHtml(p.card.fingerprint)}</code>`]
+      ])
+    }</div></section>`
+
     const claimTable = table(t.claims, [
       { label: t.claim },
       { label: t.kind },
@@ -167,7 +182,7 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
       `${t.payment} ${p.id}`,
       `<p><a href="/console/payments">← ${escapeHtml(t.back)}</a></p><h1>${escapeHtml(t.payment)} <code>${escapeHtml(p.id)}</code></h1>${done}
 <section><h2 id="summary-heading">${escapeHtml(t.summary)}</h2>${summary}</section>
-${form}
+${card}${form}
 <section><h2 id="timeline-heading">${escapeHtml(t.timeline)}</h2>${timeline}</section>
 <section><h2 id="claims-heading">${escapeHtml(t.claims)}</h2>${claimTable}</section>
 <section><h2 id="ledger-heading">${escapeHtml(t.ledger)}</h2>${ledgerTable}</section>`,
