@@ -78,10 +78,10 @@ export const luhn = (digits: string) => {
   return sum % 10 === 0
 }
 
-/** Mercado Pago's `payment_method_id` for the number (enough for the test cards). */
+/** Mercado Pago's `payment_method_id` for the number (enough for the test cards: Brazil's Mastercard is 5031...). */
 export const brandOf = (number: string) =>
   /^(4011|4312|4389|4514|4576|5041|5066|5067|509|6277|6362|6363|650|6516|6550)/.test(number) ? "elo"
-  : /^(606282|3841)/.test(number) ? "hipercard" : /^4/.test(number) ? "visa" : /^(5[1-5]|2[2-7])/.test(number) ? "master"
+  : /^(606282|3841)/.test(number) ? "hipercard" : /^4/.test(number) ? "visa" : /^(5[0-5]|2[2-7])/.test(number) ? "master"
   : /^3[47]/.test(number) ? "amex" : "unknown"
 
 export interface SimToken {
