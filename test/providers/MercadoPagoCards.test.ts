@@ -43,6 +43,7 @@ const cards: Record<string, TestCard> = {
   card_dupl: card(Docs.testCards.brVisa, "DUPL"),
   card_3ds: card(Docs.testCards.brMaster, "3DSC", "mastercard"),
   card_3ds_plain: card(Docs.testCards.brMaster, "3DSC", "mastercard"),
+  card_3ds_fail: card(Docs.testCards.brMaster, "3DSC", "mastercard"),
   card_late: card(Docs.testCards.brVisa, "LATE"),
   card_amex: card(Docs.testCards.brAmex, "APRO", "amex", "1234"),
   card_mx: card(Docs.testCards.mxVisa, "APRO"),
@@ -133,6 +134,11 @@ describe("Mercado Pago cards through the card vault", () => {
       assert.strictEqual(JSON.parse(sim.charges.get(accepted.providerRef)!.rawBody).three_d_secure_mode, "optional")
       yield* sim.complete(accepted.providerRef)
       assert.strictEqual((yield* provider.status(accepted.providerRef, "TXN-MP-3DS")).status, "completed")
+      // A challenge the buyer fails: the status read says failed, with Mercado Pago's detail.
+      const failing = yield* provider.charge(yield* request("card_3ds_fail", "TXN-MP-3DS-FAIL", mastercard, "100.00", { threeDSecure: "required" }))
+      assert.strictEqual(failing.nextAction?.type, "redirect_to_url")
+      yield* sim.fail(failing.providerRef, "cc_rejected_3ds_challenge")
+      assert.deepInclude(yield* provider.status(failing.providerRef, "TXN-MP-3DS-FAIL"), { status: "failed", detail: "cc_rejected_3ds_challenge" })
       // Without 3DS asked, the same card is refused as needing it: soft, authentication_required.
       const plain = failureOf(yield* Effect.exit(provider.charge(yield* request("card_3ds_plain", "TXN-MP-3DS-NO", mastercard))))
       assert.deepInclude(plain, { reason: "authentication_required", retryable: true, outcomeUnknown: false })
