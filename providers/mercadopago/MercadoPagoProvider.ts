@@ -33,12 +33,13 @@
  * - **Refunds** answer where the refund stands: `POST /v1/payments/{id}/refunds` with the
  *   engine's key finds the refund already made for that key; a refund not final yet is read
  *   again (`GET .../refunds/{refund_id}`) so the answer is its current status.
+ * - **Cards** (`Rails.ts` card rails) go through the card vault: `CardCharge.ts`.
  * - **Secrets** (access token, webhook secret) stay `Redacted`; no error or log line carries them.
  */
-import { BigDecimal, Clock, Duration, Effect, Redacted, Schema } from "effect"
+import { BigDecimal, Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import { type HttpClient, HttpClientRequest } from "effect/http"
-import { type Environment, type PaymentMethodDef, type RequiredField, verifyHmacSha256Hex } from "../../core/ports/index.ts"
+import { CardVault, type Environment, type PaymentMethodDef, type RequiredField, verifyHmacSha256Hex } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
   type ChargeAccepted,
@@ -52,7 +53,8 @@ import {
 import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp, type UpstreamWords } from "../kit/UpstreamHttp.ts"
-import { boletoPaymentMethodId, railOf, rails } from "./Rails.ts"
+import * as CardCharge from "./CardCharge.ts"
+import { boletoPaymentMethodId, isCardRail, railOf, rails } from "./Rails.ts"
 import { mercadopagoReleaseReport } from "./Report.ts"
 import * as Reports from "./ReportSource.ts"
 import { addressOf, completeForBoleto, identificationOf, nameParts } from "./Payer.ts"
@@ -162,7 +164,19 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
     const paymentUrl = (id: string) => `${baseUrl}/v1/payments/${encodeURIComponent(id)}`
     const getPayment = (operation: string, id: string) => call(operation, HttpClientRequest.get(paymentUrl(id)), Wire.Payment)
 
-    const supports = (method: PaymentMethodDef) => railOf(method) !== undefined
+    // A card rail needs a vault to forward the card (`CardCharge.ts`). A host without one provides
+    // `CardVault.unconfigured`, told by identity: with it card rails are not served.
+    const unconfigured = yield* Effect.provide(Effect.service(CardVault), CardVault.unconfigured)
+    const vault = Option.filter(yield* Effect.serviceOption(CardVault), (given) => given !== unconfigured)
+    const cardCharge = CardCharge.make({
+      providerId, baseUrl, timeoutMs: options.timeoutMs ?? defaultTimeoutMs, accessToken: options.accessToken, upstream, call,
+      notificationUrl: notificationUrlOf, vault
+    })
+
+    const supports = (method: PaymentMethodDef) => {
+      const rail = railOf(method)
+      return rail !== undefined && (!isCardRail(rail) || Option.isSome(vault))
+    }
 
     /** Every rail needs the payer's email; boleto also the CPF/CNPJ and the address. */
     const requires = (method: PaymentMethodDef): ReadonlyArray<RequiredField> => {
@@ -180,6 +194,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (request.currency !== rail.currency) {
         return yield* failed("unsupported_currency", `${rail.paymentMethodId} is charged in ${rail.currency}`)
       }
+      if (isCardRail(rail)) return yield* cardCharge(request, rail)
       const email = clear(request.customer.email)
       if (email === undefined || email.trim() === "") {
         return yield* failed("payer_email_required", "Mercado Pago requires payer.email")

@@ -18,6 +18,10 @@
  *   `digitable_line`, 47). The same key answers the payment it made first, whatever the body
  *   (documented: "If the payment has already been created, your information is returned").
  * - `GET /v1/payments/{id}` -> `200` the payment, or `404` (cause `2000` "Payment not found").
+ * - Cards: `POST` / `GET /v1/card_tokens[/{id}]`, and a card payment (`payment_method_id`
+ *   `visa`, `master`, `amex`, `elo`, `hipercard` with `token` and `installments`) ending as its
+ *   cardholder's name says: see `SimulatorCards.ts`. `GET /v1/payments/search?external_reference=`
+ *   answers `{ paging, results }`, the newest first.
  * - Refunds (`POST`, `GET /v1/payments/{id}/refunds[/{refund_id}]`): see `SimulatorRefunds.ts`.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500 internal_error` on every call; `slow` = the
  *   work is done (a payment IS created) but the answer comes after `slowMs`; `decline` = payments
@@ -49,6 +53,7 @@ import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
 import { Money } from "../../core/ports/index.ts"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { rails } from "./Rails.ts"
+import { makeCards } from "./SimulatorCards.ts"
 import {
   boletoAddressFields,
   invalidDocument,
@@ -145,6 +150,9 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
     let refundsPending = false
     let sequence = 0
     let notifications = 0
+    const cards = makeCards()
+    /** Set by a payment whose answer is late (a card of holder `LATE`): the next answer waits `slowMs`. */
+    let lateAnswer = false
 
     const nextId = () => String(90_000_000_000 + ++sequence)
     const view = (p: SimulatedPayment) => viewOf(p, server.baseUrl)
@@ -199,11 +207,15 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       const refused = refusalOf(body)
       if (refused !== undefined) return refused
       const rail = rails.find((r) => r.paymentMethodId === body.payment_method_id)!
+      const id = nextId()
+      const card = rail.brand === undefined ? undefined : cards.cardPayment(raw, rail.paymentMethodId, server.baseUrl, id)
+      if (card !== undefined && "refusal" in card) return card.refusal
       const payment: SimulatedPayment = {
-        id: nextId(),
+        id,
         reference: body.external_reference ?? "",
         amount: Money.toText(body.transaction_amount),
-        currency: rail.currency,
+        // A card is charged in the account's currency (the card rails' payment_method_id is the same in every country).
+        currency: card === undefined ? rail.currency : options.accountCurrency ?? "BRL",
         body,
         rawBody: raw,
         idempotencyKey: key,
@@ -211,7 +223,17 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
         status: mode === "decline" ? "rejected" : "pending",
         statusDetail: mode === "decline" ? "rejected_by_bank" : rail.paymentMethodId === "pix" ? "pending_waiting_transfer" : "pending_waiting_payment",
         refunded: "0",
-        refunds: []
+        refunds: [],
+        ...(card === undefined ? {} : {
+          card: { first_six_digits: card.token.number.slice(0, 6), last_four_digits: card.token.number.slice(-4), holder: card.token.holder },
+          threeDs: card.threeDs
+        })
+      }
+      if (card !== undefined && mode !== "decline") {
+        payment.status = card.outcome.status
+        payment.statusDetail = card.outcome.detail
+        if (card.outcome.status === "approved") payment.approvedAt = Date.now()
+        if (card.outcome.late === true) lateAnswer = true
       }
       charges.set(payment.id, payment)
       return { status: 201, body: view(payment) }
@@ -235,6 +257,13 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
       if (mode === "echo") return error(400, "bad_request", `rejected ${req.headers.authorization ?? ""}`, { code: 1, description: `bad header ${req.headers.authorization ?? ""}` })
       const key = req.headers["x-idempotency-key"]
       if (req.method === "POST" && req.path === "/v1/payments") return once("payments", key, () => createPayment(req.body, key!))
+      const card = cards.route(req.method, req.path, req.body, new Date())
+      if (card !== undefined) return card
+      if (req.method === "GET" && req.path === "/v1/payments/search") {
+        const reference = req.query.get("external_reference")
+        const found = [...charges.values()].filter((p) => reference === null || p.reference === reference).reverse().map(view)
+        return { status: 200, body: { paging: { total: found.length, limit: 30, offset: 0 }, results: found } }
+      }
       const report = reports.route(req)
       if (report !== undefined) return report
       const refunds = /^\/v1\/payments\/(\d+)\/refunds(?:\/(\d+))?\/?$/.exec(req.path)
@@ -268,13 +297,15 @@ export const start = (options: StartOptions): Effect.Effect<MercadoPagoSimulator
 
     const server = yield* serve((req) => {
       const authorized = req.headers.authorization === `Bearer ${options.accessToken}`
+      lateAnswer = false
+      const answer = authorized || mode === "echo"
+        ? route(req)
+        : error(401, "unauthorized", "invalid access token", { code: 401, description: "Invalid token" })
       return {
         authorized,
         idempotencyKey: req.headers["x-idempotency-key"],
-        answer: authorized || mode === "echo"
-          ? route(req)
-          : error(401, "unauthorized", "invalid access token", { code: 401, description: "Invalid token" }),
-        delayMs: authorized && mode === "slow" ? slowMs : 0
+        answer,
+        delayMs: authorized && (mode === "slow" || lateAnswer) ? slowMs : 0
       }
     })
 

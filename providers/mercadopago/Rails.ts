@@ -17,8 +17,15 @@
  *   address; one configured bank for every buyer would send most buyers to a bank not theirs.
  * - Boleto needs the buyer's address (BACEN rule, 2024): `MercadoPagoProvider.requires` says so
  *   and the engine refuses a boleto charge without `customer.address` before any call.
+ * - Cards are rails per brand, with Mercado Pago's brand word as `payment_method_id` (`visa`,
+ *   `master`, `amex`, `elo`, `hipercard` in Brazil; `visa`, `master`, `amex` in Mexico: the
+ *   brands of the test-card pages, https://www.mercadopago.com.br/developers/en/docs/checkout-api-payments/integration-test/test-cards
+ *   and https://mercadopago.com.mx/developers/en/docs/checkout-api/integration-test/test-cards).
+ *   The card goes through the card vault (`CardCharge.ts`), so a card rail is served only where a
+ *   vault is there to forward it. Diners (Brazil) and Carnet (Mexico) are not: no Mercado Pago
+ *   page used here names their `payment_method_id` (README, "Cards").
  */
-import type { PaymentMethodDef } from "../../core/ports/index.ts"
+import type { CardBrand, PaymentMethodDef } from "../../core/ports/index.ts"
 
 export interface Rail {
   /** The catalog's permanent service id. */
@@ -34,21 +41,40 @@ export interface Rail {
   readonly max: string
   /** Whether the connector charges it (see the header). */
   readonly served: boolean
+  /** A card rail's brand: the card's own brand must be it. */
+  readonly brand?: CardBrand | undefined
 }
+
+const cardRail = (catalogId: string, brand: CardBrand, paymentMethodId: string, country: "BR" | "MX"): Rail =>
+  country === "BR"
+    ? { catalogId, paymentMethodId, brand, served: true, country, currency: "BRL", unit: "major", min: "1", max: "30000" }
+    : { catalogId, paymentMethodId, brand, served: true, country, currency: "MXN", unit: "major", min: "10", max: "200000" }
 
 export const rails: ReadonlyArray<Rail> = [
   { catalogId: "1001", paymentMethodId: "pix", served: true, country: "BR", currency: "BRL", unit: "major", min: "1", max: "50000" },
   { catalogId: "1002", paymentMethodId: "bolbradesco", served: true, country: "BR", currency: "BRL", unit: "major", min: "5", max: "50000" },
   { catalogId: "1003", paymentMethodId: "pec", served: true, country: "BR", currency: "BRL", unit: "major", min: "5", max: "3000" },
   { catalogId: "1033", paymentMethodId: "oxxo", served: true, country: "MX", currency: "MXN", unit: "major", min: "10", max: "10000" },
-  { catalogId: "1047", paymentMethodId: "pse", served: false, country: "CO", currency: "COP", unit: "major", min: "1000", max: "20000000" }
+  { catalogId: "1047", paymentMethodId: "pse", served: false, country: "CO", currency: "COP", unit: "major", min: "1000", max: "20000000" },
+  cardRail("1004", "visa", "visa", "BR"),
+  cardRail("1005", "mastercard", "master", "BR"),
+  cardRail("1006", "elo", "elo", "BR"),
+  cardRail("1007", "hipercard", "hipercard", "BR"),
+  cardRail("1008", "amex", "amex", "BR"),
+  cardRail("1042", "visa", "visa", "MX"),
+  cardRail("1043", "mastercard", "master", "MX"),
+  cardRail("1044", "amex", "amex", "MX")
 ]
+
+/** Whether the rail is a card's (charged through the card vault). */
+export const isCardRail = (rail: Rail): boolean => rail.brand !== undefined
 
 /** The catalog's sandbox test methods, by the real rail they mirror. */
 export const sandboxMirrors: Readonly<Record<string, string>> = {
   sbx_pix: "1001",
   sbx_pse: "1047",
-  sbx_cash: "1033"
+  sbx_cash: "1033",
+  sbx_card: "1004"
 }
 
 const byId = new Map(rails.map((rail) => [rail.catalogId, rail]))

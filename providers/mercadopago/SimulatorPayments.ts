@@ -34,6 +34,9 @@ export interface SimulatedPayment {
   approvedAt?: number | undefined
   /** When it was charged back (epoch ms). */
   chargedBackAt?: number | undefined
+  /** A card payment's card (what the API shows of it) and its 3-D Secure step. */
+  readonly card?: { readonly first_six_digits: string; readonly last_four_digits: string; readonly holder: string } | undefined
+  threeDs?: { readonly external_resource_url: string; readonly creq: string } | undefined
 }
 
 /** The buyer document the simulator refuses (cause `2067`). */
@@ -67,6 +70,14 @@ export const viewOf = (p: SimulatedPayment, baseUrl: string) => {
   const method = p.body.payment_method_id
   const pix = method === "pix"
   const boleto = method === boletoPaymentMethodId
+  const card = p.card === undefined ? {} : {
+    payment_type_id: "credit_card",
+    installments: 1,
+    card: { first_six_digits: p.card.first_six_digits, last_four_digits: p.card.last_four_digits, cardholder: { name: p.card.holder } },
+    three_ds_info: p.threeDs ?? null,
+    point_of_interaction: {},
+    transaction_details: { external_resource_url: null, barcode: null, digitable_line: null }
+  }
   return {
     id: Number(p.id),
     status: p.status,
@@ -91,7 +102,8 @@ export const viewOf = (p: SimulatedPayment, baseUrl: string) => {
         digitable_line: boleto ? `2379${digits(p.id, 43)}` : null,
         barcode: boleto ? { content: `2379${digits(p.id, 40)}` } : null
       },
-    refunds: p.refunds.map((r) => viewRefund(p, r))
+    refunds: p.refunds.map((r) => viewRefund(p, r)),
+    ...card
   }
 }
 export type PaymentView = ReturnType<typeof viewOf>
