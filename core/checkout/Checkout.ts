@@ -27,15 +27,13 @@ import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import { type CreateCode, type CreatePayment, Payments } from "../payments/Payments.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
-import { safeEqual, secretHasher } from "../Secrets.ts"
-import { realMillis } from "../clock/RealClock.ts"
+import { secretHasher } from "../Secrets.ts"
 import { EngineConfig } from "../EngineConfig.ts"
-import { engineVault } from "../payments/CreateCard.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { type BuyerData, buyerDataOf, createFieldsOf, fieldName, missingFor, neededByAll, trimmed } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
-import { CardStepRefused, cardStepTtlSeconds, railForBrand } from "./CheckoutCard.ts"
+import { cardStep, type CardStepRefused } from "./CheckoutCard.ts"
 import type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
 import { checkCustomer, fullNameOf, storedCustomer } from "./Customer.ts"
 
@@ -381,45 +379,15 @@ export class Checkout extends Context.Service<Checkout, {
         )
       })
 
-      const holdForCard = Effect.fn("Checkout.holdForCard")(function*(token: string, input: SelectInput) {
-        const session = yield* get(token)
-        const { method, buyer } = yield* clocks.within(session.environment, session.shopId, chosenOn(session, input))
-        if (method.channel !== "CREDIT_CARD") {
-          return yield* invalidRequest(`${method.name} (${method.id}) is not a card rail`, [{ path: "paymentMethodId", message: "Expected a card rail" }])
-        }
-        const state = yield* ids.secret("ccs_", 24)
-        const held: CheckoutSession = {
-          ...session,
-          customer: storedCustomer(buyer, false),
-          cardStep: {
-            stateHash: yield* hashToken(state),
-            paymentMethodId: method.id,
-            expiresAt: DateTime.makeUnsafe((yield* realMillis) + cardStepTtlSeconds * 1000)
-          },
-          version: session.version + 1
-        }
-        if (!(yield* store.update(held))) return yield* alreadyCompleted(session)
-        return { session: held, state }
-      })
-
-      const selectCard = Effect.fn("Checkout.selectCard")(function*(token: string, state: string, cardToken: string, buyerIp: string | undefined) {
-        const session = yield* get(token)
-        if (session.completedTxId !== null) return yield* alreadyCompleted(session)
-        const step = session.cardStep
-        if (step === null || !safeEqual(yield* hashToken(state), step.stateHash) || (yield* realMillis) >= step.expiresAt.epochMilliseconds) {
-          return yield* new CardStepRefused({ reason: "state" })
-        }
-        const vault = yield* engineVault
-        const card = yield* vault.describe(session.merchantId, cardToken).pipe(
-          Effect.catchTags({
-            CardTokenNotFound: () => Effect.fail(apiError("card_token_not_found", "The card vault holds no card for card.token for this merchant")),
-            ForwardUnreachable: () => Effect.fail(apiError("card_vault_unavailable", "The card vault could not be reached: nothing was written or charged"))
-          })
-        )
-        const offered = (yield* offers(session)).map((o) => o.method)
-        const rail = railForBrand(offered, step.paymentMethodId, card.brand)
-        if (rail === undefined) return yield* new CardStepRefused({ reason: "brand", cardBrand: card.brand })
-        return yield* select(token, { paymentMethodId: rail.id, card: { token: cardToken } }, buyerIp)
+      const { holdForCard, selectCard } = cardStep({
+        get,
+        chosen: (session, input) => clocks.within(session.environment, session.shopId, chosenOn(session, input)),
+        offered: (session) => Effect.map(offers(session), (list) => list.map((o) => o.method)),
+        select,
+        update: store.update,
+        alreadyCompleted,
+        secret: ids.secret("ccs_", 24),
+        hash: hashToken
       })
 
       return Checkout.of({ create, get, methods, recordBuyerIp, select, holdForCard, selectCard })
