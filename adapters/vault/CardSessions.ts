@@ -17,13 +17,20 @@ export interface CardSession {
   readonly expiresAt: Date
 }
 
-/** A session for `merchantId` at the vault `vaultUrl`, at real time (a shop's sandbox clock does not reach the vault). */
-export const issueCardSession = (options: { readonly vaultUrl: string; readonly sessionSecret: Redacted.Redacted<string> }, merchantId: string) =>
+/**
+ * A session for `merchantId` at the vault `vaultUrl`, at real time (a shop's sandbox clock does not reach the vault).
+ * `page`: the hosted checkout's card step, whose vault card page answers 303 to `returnUrl` with the card's token.
+ */
+export const issueCardSession = (
+  options: { readonly vaultUrl: string; readonly sessionSecret: Redacted.Redacted<string> },
+  merchantId: string,
+  page?: { readonly returnUrl: string; readonly ttlSeconds: number }
+) =>
   Effect.gen(function*() {
     const iat = Math.floor((yield* realMillis) / 1000)
-    const exp = iat + cardSessionTtlSeconds
+    const exp = iat + (page?.ttlSeconds ?? cardSessionTtlSeconds)
     const token = yield* Effect.promise(() =>
-      new SignJWT({ scope: "tokenize" })
+      new SignJWT({ scope: "tokenize", ...(page === undefined ? {} : { returnUrl: page.returnUrl }) })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setSubject(merchantId)
         .setAudience("vault")

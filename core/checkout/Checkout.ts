@@ -28,10 +28,12 @@ import { type CreateCode, type CreatePayment, Payments } from "../payments/Payme
 import type { Payment } from "../payments/Payment.ts"
 import { Routing } from "../routing/Routing.ts"
 import { secretHasher } from "../Secrets.ts"
+import { EngineConfig } from "../EngineConfig.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { type BuyerData, buyerDataOf, createFieldsOf, fieldName, missingFor, neededByAll, trimmed } from "../payments/BuyerData.ts"
 import { type CheckoutSession, transitionSession } from "./CheckoutSession.ts"
+import { cardStep, type CardStepRefused } from "./CheckoutCard.ts"
 import type { Created, CreateSession, OfferedMethod, SelectInput } from "./CheckoutInput.ts"
 import { checkCustomer, fullNameOf, storedCustomer } from "./Customer.ts"
 
@@ -69,6 +71,19 @@ export class Checkout extends Context.Service<Checkout, {
     Payment,
     ApiErrorOf<"checkout_session_not_found" | "checkout_session_already_completed" | CreateCode>
   >
+  /**
+   * The card step's start: the buyer's data checked as select checks it and held on the session
+   * with a fresh state for the vault's return (`CheckoutCard.ts`); nothing is created yet.
+   */
+  readonly holdForCard: (token: string, input: SelectInput) => Effect.Effect<
+    { readonly session: CheckoutSession; readonly state: string },
+    ApiErrorOf<"checkout_session_not_found" | "checkout_session_already_completed" | "invalid_request" | "missing_required_fields">
+  >
+  /** The vault's return: the state checked, the card described, its brand's rail picked, and select with the card. */
+  readonly selectCard: (token: string, state: string, cardToken: string, buyerIp: string | undefined) => Effect.Effect<
+    Payment,
+    ApiErrorOf<"checkout_session_not_found" | "checkout_session_already_completed" | CreateCode> | CardStepRefused
+  >
 }>()("core/checkout/Checkout") {
   static readonly layer = Layer.effect(
     Checkout,
@@ -89,6 +104,7 @@ export class Checkout extends Context.Service<Checkout, {
       const ids = yield* Ids
       const clocks = yield* ShopClocks
       const tenancy = yield* TenancyStore
+      const vaultConfigured = Option.match(yield* Effect.serviceOption(EngineConfig), { onNone: () => false, onSome: (c) => c.cardVaultConfigured === true })
       // A session is found by the SHA-256 of its token: the store never holds the token itself.
       const hashToken = yield* secretHasher
 
@@ -131,6 +147,7 @@ export class Checkout extends Context.Service<Checkout, {
           returnUrl: input.returnUrl ?? null,
           merchantOrderId: input.merchantOrderId ?? null,
           simulate: scope.environment === "sandbox" ? input.simulate ?? null : null,
+          cardStep: null,
           expiresAt: DateTime.add(now, { hours: sessionLifetimeHours }),
           createdAt: now,
           version: 1
@@ -240,6 +257,8 @@ export class Checkout extends Context.Service<Checkout, {
         return catalog.methods(session.environment).flatMap((method) => {
           if (session.paymentMethodId !== null && method.id !== session.paymentMethodId) return []
           if (iso2 !== undefined && method.country !== iso2) return []
+          // As in the catalog: a production card rail is charged only through a card vault.
+          if (session.environment === "production" && method.channel === "CREDIT_CARD" && !vaultConfigured) return []
           const providers = route(method)
           return providers.length === 0 ? [] : [{ method, providersNeed: neededByAll(providers, method) }]
         })
@@ -274,8 +293,8 @@ export class Checkout extends Context.Service<Checkout, {
           // The buyer's pages are not the shop's requests: the transaction is created on its clock here.
           clocks.within(session.environment, session.shopId, selectOn(session, input, buyerIp))).pipe(Effect.withSpan("Checkout.select"))
 
-      const selectOn = Effect.fnUntraced(function*(session: CheckoutSession, input: SelectInput, buyerIp: string | undefined) {
-        const token = session.token
+      /** What select would create: the session's next status, the offered rail and the buyer's data, all checked. */
+      const chosenOn = Effect.fnUntraced(function*(session: CheckoutSession, input: SelectInput) {
         const event = session.status === "awaiting_details" ? "details_completed" : "method_selected"
         const next = transitionSession(session.status, event)
         if (next._tag === "Failure") return yield* alreadyCompleted(session)
@@ -312,13 +331,19 @@ export class Checkout extends Context.Service<Checkout, {
         if (missing.length > 0) {
           return yield* apiError("missing_required_fields", `Missing or invalid buyer data: ${missing.join(", ")}`, { missingFields: missing })
         }
+        return { next: next.success, method, buyer }
+      })
 
+      const selectOn = Effect.fnUntraced(function*(session: CheckoutSession, input: SelectInput, buyerIp: string | undefined) {
+        const token = session.token
+        const { next, method, buyer } = yield* chosenOn(session, input)
         // Claim the session for one transaction id: of racing selects, one wins the version check.
         const transactionId = yield* ids.next("transaction")
         const claimed: CheckoutSession = {
           ...session,
-          status: next.success,
+          status: next,
           completedTxId: transactionId,
+          cardStep: null,
           customer: storedCustomer(buyer, true),
           version: session.version + 1
         }
@@ -337,6 +362,7 @@ export class Checkout extends Context.Service<Checkout, {
           currency: session.currency,
           paymentMethodId: method.id,
           ...createFieldsOf(buyer),
+          card: input.card,
           userIp: session.customerIp ?? buyerIp,
           merchantOrderId: session.merchantOrderId ?? undefined,
           hostedCheckout: true,
@@ -353,7 +379,18 @@ export class Checkout extends Context.Service<Checkout, {
         )
       })
 
-      return Checkout.of({ create, get, methods, recordBuyerIp, select })
+      const { holdForCard, selectCard } = cardStep({
+        get,
+        chosen: (session, input) => clocks.within(session.environment, session.shopId, chosenOn(session, input)),
+        offered: (session) => Effect.map(offers(session), (list) => list.map((o) => o.method)),
+        select,
+        update: store.update,
+        alreadyCompleted,
+        secret: ids.secret("ccs_", 24),
+        hash: hashToken
+      })
+
+      return Checkout.of({ create, get, methods, recordBuyerIp, select, holdForCard, selectCard })
     })
   )
 }

@@ -36,6 +36,8 @@ export interface SelectInput {
     readonly phone?: BuyerText | undefined
     readonly address?: Redacted.Redacted<BuyerAddress> | undefined
   } | undefined
+  /** The vault's token of the card the buyer typed on the card page (`Checkout.selectCard`); not part of the public select. */
+  readonly card?: { readonly token: string } | undefined
 }
 
 /** A method the session offers, with the buyer data its charge needs beyond name, email and document. */

@@ -2,6 +2,7 @@
 import { Effect, Result, Schema } from "effect"
 import { Environment } from "../Environment.ts"
 import { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
+import { CardStep } from "./CheckoutCard.ts"
 
 /**
  * | from             | event             | to        |
@@ -76,6 +77,8 @@ export const CheckoutSession = Schema.Struct({
   merchantOrderId: Schema.NullOr(Schema.String),
   simulate: Schema.NullOr(SandboxSimulate),
   completedTxId: Schema.NullOr(Schema.String),
+  /** The buyer's pending trip to the card vault's page (`CheckoutCard.ts`); sessions written before it decode as null. */
+  cardStep: Schema.NullOr(CardStep).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   expiresAt: Schema.DateTimeUtc,
   createdAt: Schema.DateTimeUtc,
   version: Schema.Int

@@ -22,7 +22,7 @@ const session = (overrides: Partial<CheckoutSession> = {}): CheckoutSession => {
       firstName: "Ana", lastName: "Souza", email: "ana@x.test", phone: null, documentId: "52998224725",
       address: { street: "Av. Paulista", number: "1000", district: "Bela Vista", city: "São Paulo", state: "SP", postalCode: "01310-100", country: "BR" }
     },
-    customerIp: "10.0.0.1", returnUrl: "https://shop.example/back?order=1", merchantOrderId: "order-1", simulate: null,
+    customerIp: "10.0.0.1", returnUrl: "https://shop.example/back?order=1", merchantOrderId: "order-1", simulate: null, cardStep: null,
     completedTxId: null, expiresAt: DateTime.add(t0, { hours: 24 }), createdAt: t0, version: 1,
     ...overrides
   }

@@ -9,6 +9,9 @@
  *   `data-requires`); they go to select as `customer.phone` and `customer.address`, and a 422
  *   `missing_required_fields` naming them is shown next to them.
  * - `POST /checkout/{token}/select`: the same-origin twin of the API's select, for the page.
+ * - `POST /checkout/{token}/pay` and `GET /checkout/{token}/card`: the form's own post (a card
+ *   rail's way to the card vault's page, and the page without script) and the card step's
+ *   return (`CheckoutCard.ts`). A card tile carries `data-card="vault"` when this host has a vault.
  * - `GET /c/{transactionId}?token=`: 307 to the provider's payment form, with the payment's link
  *   token (`PaymentView.checkoutUrlOf`); without it, 404 as for an unknown payment.
  *
@@ -39,6 +42,7 @@ import { escapeHtml, formatAmount, merchantLink, page, queryParam } from "./Html
 import { displayNames, type Language, languageFor, type PageText, pageText } from "./PageText.ts"
 import { type AddressInput, addressInputs, addressStyle, script, tileStyle } from "./CheckoutScript.ts"
 import { RequestId } from "../middleware/RequestLifecycle.ts"
+import { CheckoutCardPages } from "./CheckoutCard.ts"
 import { cspNonce } from "../middleware/SecurityHeaders.ts"
 
 const channelOrder: ReadonlyArray<Channel> = ["ONLINE", "CASH", "CREDIT_CARD"]
@@ -90,11 +94,14 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
   const localAmount = (headline: Conversion, method: PaymentMethodDef) =>
     fx.localOf(headline, method.currencies[0]!).pipe(Effect.map((c) => c.converted), Effect.option)
 
+  // A card rail's form post goes to the host, which sends the buyer to the card vault's page.
+  const viaVault = http.cardSessions !== undefined
   const methodOption = (offer: OfferedMethod, name: string, local: Option.Option<BigDecimal.BigDecimal>, checked: boolean) => {
     const m = offer.method
+    const card = viaVault && m.channel === "CREDIT_CARD" ? ` data-card="vault"` : ""
     return `
     <li><label>
-      <input type="radio" name="paymentMethodId" value="${escapeHtml(m.id)}" data-country="${escapeHtml(m.country)}" data-requires="${escapeHtml(offer.requiredFields.join(" "))}"${checked ? " checked" : ""}>
+      <input type="radio" name="paymentMethodId" value="${escapeHtml(m.id)}" data-country="${escapeHtml(m.country)}" data-requires="${escapeHtml(offer.requiredFields.join(" "))}"${card}${checked ? " checked" : ""}>
       <img src="${escapeHtml(iconPath(m.id))}" alt="" width="48" height="30">
       <span>${escapeHtml(name)}${Option.match(local, { onNone: () => "", onSome: (a) => `<br><small class="muted">${escapeHtml(formatAmount(a, m.currencies[0]!))}</small>` })}</span>
     </label></li>`
@@ -204,7 +211,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
       <p class="muted">${escapeHtml(Option.match(shop, { onNone: () => "", onSome: (s) => s.name }))}</p>
       <h1>${escapeHtml(t.heading)}</h1>
       <p class="amount" data-testid="amount">${escapeHtml(amountText)}</p>
-      <form id="checkout" novalidate>
+      <form id="checkout" method="post" action="/checkout/${escapeHtml(encodeURIComponent(token))}/pay" novalidate>
         <h2>${escapeHtml(t.payWith)}</h2>
         ${grid}
         <p class="error" id="error-paymentMethodId" role="alert"></p>
@@ -266,7 +273,8 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
   return Layer.mergeAll(
     HttpRouter.add("GET", "/checkout/:token", show),
     HttpRouter.add("POST", "/checkout/:token/select", selectForPage),
-    HttpRouter.add("GET", "/c/:transactionId", redirectToProvider)
+    HttpRouter.add("GET", "/c/:transactionId", redirectToProvider),
+    CheckoutCardPages
   )
 }))
 

@@ -110,10 +110,13 @@ export const script = (token: string, messages: PageText["script"], nonce: strin
     return true;
   };
   form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    if (focusFirst(check())) return;
-    const data = new FormData(form);
+    const errors = check();
     const method = chosen();
+    // A card rail: the form's own post, which the host answers with the card vault's page.
+    if (Object.keys(errors).length === 0 && method.dataset.card === "vault") return;
+    event.preventDefault();
+    if (focusFirst(errors)) return;
+    const data = new FormData(form);
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     document.getElementById("form-error").textContent = "";
