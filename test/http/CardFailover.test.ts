@@ -12,6 +12,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
+import { type StoreLayer, storeTargets } from "../support/Stores.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../../core/ports/PaymentProvider.ts"
 import type { Connector } from "../../providers/kit/Connector.ts"
 import { stubProvider } from "../support/Engine.ts"
@@ -74,12 +75,12 @@ const scripted = (base: { url: string }): Connector => ({
   paymentProvider: (settings) => Effect.succeed(acquirer(settings.id, () => base.url))
 })
 
-const HostWithAcquirers = Layer.unwrap(Effect.gen(function*() {
+const hostWithAcquirers = (store: StoreLayer) => Layer.unwrap(Effect.gen(function*() {
   const vault = yield* fakeVault()
   const base = { url: "" }
   const instance = (id: string) => connectorInstance(scripted(base), { id, environment: "sandbox", baseUrl: "http://127.0.0.1:9" }, {})
   return Layer.merge(
-    testHost(MemoryStore.layer, {
+    testHost(store, {
       connectors: [instance("acq-a"), instance("acq-b")],
       vault: Option.some({ url: vault.url, engineKey: Redacted.make(vault.engineKey), sessionSecret: Redacted.make("vault-session-secret-0123456789abcdef") })
     }),
@@ -128,36 +129,43 @@ const sample = (text: string, name: string, labels: Record<string, string>) =>
 const scrape = Effect.flatMap(baseUrl, (base) =>
   Effect.promise(() => fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } }).then((r) => r.text())))
 
-describe("card failover across acquirers", () => {
-  layer(HostWithAcquirers, { timeout: 60_000, excludeTestServices: true })((it) => {
-    it.effect("a soft decline presents the same token to the next acquirer, which approves; each attempt written ahead; the payment shows both with their declines", () =>
-      Effect.gen(function*() {
-        const { sk, card } = yield* setup
-        card("card_softaaaaaaaaaaaaaaaaaaaa")
-        world.answers.set("acq-a", "soft")
-        const metricsBefore = yield* scrape
-        const created = yield* pay(sk, "card_softaaaaaaaaaaaaaaaaaaaa")
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const id = created.body.transactionId as string
-        assert.deepStrictEqual(world.seen.map((s) => [s.provider, s.token, s.idempotencyKey]), [
-          ["acq-a", "card_softaaaaaaaaaaaaaaaaaaaa", `${id}:acq-a`],
-          ["acq-b", "card_softaaaaaaaaaaaaaaaaaaaa", `${id}:acq-b`]
-        ])
-        // Write-ahead: each acquirer, when called, finds its own attempt committed in flight.
-        assert.deepStrictEqual(world.seen.map((s) => s.written), [{ provider: "acq-a", outcome: "in_flight" }, { provider: "acq-b", outcome: "in_flight" }])
-        assert.deepStrictEqual(yield* attemptsOf(sk, id), [
-          { provider: "acq-a", outcome: "failed", decline: "do_not_honour" },
-          { provider: "acq-b", outcome: "accepted", decline: null }
-        ])
-        const admin = yield* call("GET", `/admin/v1/payments/${id}/routing`, { bearer: adminToken })
-        assert.deepStrictEqual((admin.body.attempts as Array<any>).map((a) => a.decline), ["do_not_honour", null])
-        const metrics = yield* scrape
-        const moved = (labels: Record<string, string>) => sample(metrics, "card_attempts_total", labels) - sample(metricsBefore, "card_attempts_total", labels)
-        assert.strictEqual(moved({ provider: "acq-a", brand: "visa", outcome: "failed", decline: "do_not_honour" }), 1)
-        assert.strictEqual(moved({ provider: "acq-b", brand: "visa", outcome: "accepted", decline: "none" }), 1)
-        assert.notInclude(metrics, "411111", "no BIN digits in any label")
-      }))
+const softDecline = () =>
+  Effect.gen(function*() {
+    const { sk, card } = yield* setup
+    card("card_softaaaaaaaaaaaaaaaaaaaa")
+    world.answers.set("acq-a", "soft")
+    const metricsBefore = yield* scrape
+    const created = yield* pay(sk, "card_softaaaaaaaaaaaaaaaaaaaa")
+    assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+    const id = created.body.transactionId as string
+    assert.deepStrictEqual(world.seen.map((s) => [s.provider, s.token, s.idempotencyKey]), [
+      ["acq-a", "card_softaaaaaaaaaaaaaaaaaaaa", `${id}:acq-a`],
+      ["acq-b", "card_softaaaaaaaaaaaaaaaaaaaa", `${id}:acq-b`]
+    ])
+    // Write-ahead: each acquirer, when called, finds its own attempt committed in flight.
+    assert.deepStrictEqual(world.seen.map((s) => s.written), [{ provider: "acq-a", outcome: "in_flight" }, { provider: "acq-b", outcome: "in_flight" }])
+    assert.deepStrictEqual(yield* attemptsOf(sk, id), [
+      { provider: "acq-a", outcome: "failed", decline: "do_not_honour" },
+      { provider: "acq-b", outcome: "accepted", decline: null }
+    ])
+    const admin = yield* call("GET", `/admin/v1/payments/${id}/routing`, { bearer: adminToken })
+    assert.deepStrictEqual((admin.body.attempts as Array<any>).map((a) => a.decline), ["do_not_honour", null])
+    const metrics = yield* scrape
+    const moved = (labels: Record<string, string>) => sample(metrics, "card_attempts_total", labels) - sample(metricsBefore, "card_attempts_total", labels)
+    assert.strictEqual(moved({ provider: "acq-a", brand: "visa", outcome: "failed", decline: "do_not_honour" }), 1)
+    assert.strictEqual(moved({ provider: "acq-b", brand: "visa", outcome: "accepted", decline: "none" }), 1)
+    assert.notInclude(metrics, "411111", "no BIN digits in any label")
+  })
 
+describe("card failover across acquirers", () => {
+  // The soft decline's record (both attempts, their declines) on every store.
+  for (const target of storeTargets("card_failover")) {
+    layer(hostWithAcquirers(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
+      it.effect(`${target.name}: a soft decline presents the same token to the next acquirer, which approves; each attempt written ahead; the payment shows both with their declines`, softDecline)
+    })
+  }
+
+  layer(hostWithAcquirers(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a hard decline stops the cascade: the next acquirer is never called, and the error names the decline", () =>
       Effect.gen(function*() {
         const { sk, card } = yield* setup
