@@ -17,7 +17,9 @@ import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../../
 import type { Connector } from "../../providers/kit/Connector.ts"
 import { stubProvider } from "../support/Engine.ts"
 import { fakeVault, testCard } from "../support/FakeVault.ts"
-import { adminToken, baseUrl, call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"
+import { browser, chromiumPath } from "../support/Browser.ts"
+import { consoleContext, signInMerchant } from "../support/Console.ts"
+import { adminToken, baseUrl, call, connectorInstance, createMerchant, reachableHost, testHost } from "../support/Host.ts"
 
 type Answer = "approve" | "soft" | "hard" | "no_answer"
 
@@ -31,7 +33,12 @@ interface Seen {
 }
 
 /** What the scripted acquirers answer, and what they were asked; set by each test. */
-const world = { answers: new Map<string, Answer>(), seen: [] as Array<Seen>, sk: "" }
+const world = {
+  answers: new Map<string, Answer>(),
+  seen: [] as Array<Seen>,
+  sk: "",
+  keys: undefined as { readonly publishableKey: string; readonly secretKey: string } | undefined
+}
 
 const answerOf = (id: string, transactionId: string): Effect.Effect<ChargeAccepted, ProviderError> => {
   switch (world.answers.get(id) ?? "approve") {
@@ -75,12 +82,12 @@ const scripted = (base: { url: string }): Connector => ({
   paymentProvider: (settings) => Effect.succeed(acquirer(settings.id, () => base.url))
 })
 
-const hostWithAcquirers = (store: StoreLayer) => Layer.unwrap(Effect.gen(function*() {
+const hostWithAcquirers = (store: StoreLayer, host: typeof testHost = testHost) => Layer.unwrap(Effect.gen(function*() {
   const vault = yield* fakeVault()
   const base = { url: "" }
   const instance = (id: string) => connectorInstance(scripted(base), { id, environment: "sandbox", baseUrl: "http://127.0.0.1:9" }, {})
   return Layer.merge(
-    testHost(store, {
+    host(store, {
       connectors: [instance("acq-a"), instance("acq-b")],
       vault: Option.some({ url: vault.url, engineKey: Redacted.make(vault.engineKey), sessionSecret: Redacted.make("vault-session-secret-0123456789abcdef") })
     }),
@@ -103,6 +110,7 @@ const setup = Effect.gen(function*() {
   const routing = yield* call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "static", rules: [] } })
   assert.strictEqual(routing.status, 200)
   world.sk = keys.sandbox.secretKey
+  world.keys = keys.sandbox
   world.seen = []
   world.answers = new Map()
   const card = (token: string, number = "4111111111111111") => vault.add(testCard(merchant.id, token, { brand: "visa", number }))
@@ -244,6 +252,34 @@ describe("card failover across acquirers", () => {
         assert.deepStrictEqual([malformed.status, malformed.body.error.code], [400, "invalid_request"])
         const fine = yield* put({ brands: ["visa"], installments: { min: 1, max: 1 } })
         assert.strictEqual(fine.status, 200, JSON.stringify(fine.body))
+      }))
+  })
+})
+
+describe.skipIf(chromiumPath === undefined)("card failover on the merchant's payment page", () => {
+  layer(hostWithAcquirers(MemoryStore.layer, reachableHost), { timeout: 180_000, excludeTestServices: true })((it) => {
+    it.effect("each acquirer tried shows with its normalized decline", () =>
+      Effect.gen(function*() {
+        const { card } = yield* setup
+        card("card_pageaaaaaaaaaaaaaaaaaaaa")
+        world.answers.set("acq-a", "soft")
+        const created = yield* pay(world.sk, "card_pageaaaaaaaaaaaaaaaaaaaa")
+        assert.strictEqual(created.status, 201)
+        const id = created.body.transactionId as string
+        const base = yield* baseUrl
+        const chromium = yield* browser
+        const declines = yield* Effect.promise(async () => {
+          const { context, page } = await consoleContext(chromium, base)
+          await signInMerchant(page, base, world.keys!, `/console/payments/${id}`)
+          await page.goto(`${base}/console/payments/${id}`)
+          const shown = await page.$$eval("[data-testid=timeline] [data-testid=decline]", (cs) => cs.map((c) => c.textContent))
+          const timeline = await page.textContent("[data-testid=timeline]") ?? ""
+          await context.close()
+          return { shown, timeline }
+        })
+        assert.deepStrictEqual(declines.shown, ["do_not_honour"])
+        assert.include(declines.timeline, "acq-a")
+        assert.include(declines.timeline, "acq-b")
       }))
   })
 })
