@@ -208,6 +208,22 @@ describe("card failover across acquirers", () => {
         assert.deepStrictEqual(world.seen.map((s) => [s.provider, s.idempotencyKey]), [["acq-a", `${id}:acq-a`], ["acq-a", `${id}:acq-a`]])
       }))
 
+    it.effect("soft declines are answers: a run of them never opens the acquirer's circuit, which keeps its place under the health strategy", () =>
+      Effect.gen(function*() {
+        const { sk, shopId, card } = yield* setup
+        const health = yield* call("PUT", `/admin/v1/shops/${shopId}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "health", rules: [] } })
+        assert.strictEqual(health.status, 200)
+        card("card_runaaaaaaaaaaaaaaaaaaaaa")
+        world.answers.set("acq-a", "soft")
+        const firsts: Array<string> = []
+        for (let i = 0; i < 5; i++) {
+          const before = world.seen.length
+          assert.strictEqual((yield* pay(sk, "card_runaaaaaaaaaaaaaaaaaaaaa")).status, 201)
+          firsts.push(world.seen[before]!.provider)
+        }
+        assert.deepStrictEqual(firsts, ["acq-a", "acq-a", "acq-a", "acq-a", "acq-a"])
+      }))
+
     it.effect("routing rules pick the acquirer by brand and BIN range; other cards follow the shop's routes", () =>
       Effect.gen(function*() {
         const { sk, shopId, card } = yield* setup
