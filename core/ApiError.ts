@@ -9,6 +9,7 @@
  */
 import { Effect, Schema } from "effect"
 import { skipReasons } from "./routing/Skips.ts"
+import { CardDecline } from "./ports/CardDeclines.ts"
 
 export type ErrorType =
   | "invalid_request_error"
@@ -159,7 +160,10 @@ export const ErrorCatalog = {
         provider: Schema.String,
         outcome: Schema.String,
         latencyMs: Schema.Finite,
-        reason: Schema.NullOr(Schema.String)
+        reason: Schema.NullOr(Schema.String),
+        decline: Schema.optionalKey(Schema.NullOr(CardDecline)).annotate({
+          description: "On a card payment: the normalized decline the provider's refusal named (a hard one stops the cascade, a soft one moves on); null when none"
+        })
       }))),
       skipped: Schema.optionalKey(skippedDetails)
     })
@@ -207,6 +211,11 @@ export const ErrorCatalog = {
     Schema.Struct({ amount: money, refunded: money, currency: Schema.String })
   ),
   // Routing configuration (admin)
+  routing_rule_invalid: entry("invalid_request_error",
+    "A routing rule's card condition can never hold: a BIN range whose `from` and `to` differ in length or are reversed, an instalment range " +
+      "whose min is above its max, or card conditions on a rule that can match no card payment method of its brands. `details.issues[]` names each.",
+    Schema.Struct({ issues: Schema.Array(IssueSchema).annotate({ description: "Every problem found, not only the first" }) })
+  ),
   routing_version_conflict: entry("invalid_request_error",
     "The routing configuration changed since it was read (`details.version` is the current one): read it again and resend.",
     Schema.Struct({ version: Schema.optionalKey(Schema.Int) })

@@ -13,6 +13,17 @@ export const providerAttempts = Metric.counter("provider_attempts_total", {
   incremental: true
 })
 
+/**
+ * The approval rate's inputs on cards: every charge of a card asked of an acquirer, by provider,
+ * brand (the vault's brand word), outcome (accepted, failed, declined, unknown) and the normalized
+ * decline (`core/ports/CardDeclines.ts`, `none` when the answer named none). Bounded labels only:
+ * no BIN digits, and no issuer country, which the engine does not know (no BIN table).
+ */
+export const cardAttempts = Metric.counter("card_attempts_total", {
+  description: "Card charges asked of acquirers, by provider, brand, outcome (accepted, failed, declined, unknown) and normalized decline (none when no decline word)",
+  incremental: true
+})
+
 export const providerAttemptSeconds = Metric.histogram("provider_attempt_duration_seconds", {
   description: "Time a provider took to answer a charge, by provider and rail",
   boundaries: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30]

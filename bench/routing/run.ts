@@ -1,7 +1,10 @@
 /**
  * `npm run bench:routing [payments] [seed]`: the routing simulation (`Simulation.ts`) for every
- * scenario, printing last one JSON line per scenario with the conversion of each strategy.
+ * scenario, printing last one JSON line per scenario with the conversion of each strategy; then
+ * the card scenario (`CardSimulation.ts`): approval rates of static single-acquirer routing, the
+ * engine's failover, success-rate routing and BIN rules (both with failover), and the oracle.
  */
+import { cardScenario, simulateCards } from "./CardSimulation.ts"
 import { scenarios, simulate } from "./Simulation.ts"
 
 const payments = Number(process.argv[2] ?? 20_000)
@@ -14,3 +17,9 @@ for (const r of results) {
   )
 }
 for (const r of results) console.log(JSON.stringify(r))
+const cards = simulateCards(cardScenario, payments, seed)
+console.error(
+  `${cards.scenario.padEnd(14)} static ${cards.static.toFixed(4)}  failover ${cards.failover.toFixed(4)}  successRate ${cards.successRate.toFixed(4)}  ` +
+    `binRules ${cards.binRules.toFixed(4)}  oracle ${cards.oracle.toFixed(4)}  (approval rates; failover +${((cards.failover - cards.static) * 100).toFixed(1)} points over static)`
+)
+console.log(JSON.stringify(cards))

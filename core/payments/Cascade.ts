@@ -4,12 +4,19 @@
  * only after a failure that left nothing behind (an outage that refused the call); a decline stops
  * it, since another provider would refuse the same charge; and so does an unknown outcome (a
  * timeout): the provider may hold the charge, and another one could charge the buyer twice. The
- * loop itself, with its write-ahead of every attempt, is in `Create.ts`.
+ * loop itself, with its write-ahead of every attempt, is in `CreateRoute.ts`.
+ *
+ * Cards: a connector fails a SOFT card decline `ProviderError.failed` (nothing was charged), so
+ * the cascade presents the same card token to the next acquirer; a HARD one `declined`, which
+ * stops it (`core/ports/CardDeclines.ts`). A card payment's attempt keeps the normalized word
+ * (`decline`), and `card_attempts_total` counts it by provider, brand, outcome and decline.
  */
 import { absurd, Clock, DateTime, Duration, Effect, Metric, Result } from "effect"
 import * as Metrics from "../Metrics.ts"
 import { apiError, type ApiErrorOf } from "../ApiError.ts"
 import { type ChargeAccepted, type PaymentProvider, ProviderError } from "../ports/PaymentProvider.ts"
+import type { CardBrand } from "../ports/CardVault.ts"
+import { cardDeclineOf } from "../ports/CardDeclines.ts"
 import type { Attempt } from "./Payment.ts"
 import type { Skipped } from "../routing/Skips.ts"
 
@@ -49,7 +56,9 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
   provider: PaymentProvider,
   /** The rail's id, a label of the attempt metrics. */
   rail: string,
-  charge: Effect.Effect<ChargeAccepted, ProviderError>
+  charge: Effect.Effect<ChargeAccepted, ProviderError>,
+  /** On a card payment: the card's brand (a label of the card metrics), and the attempt keeps its normalized decline. */
+  card?: { readonly brand: CardBrand }
 ) {
   const started = yield* Clock.currentTimeMillis
   const result = yield* charge.pipe(
@@ -66,12 +75,18 @@ export const tryProvider = Effect.fn("Provider.charge")(function*(
   yield* Metrics.count(Metrics.providerAttempts, { provider: provider.id, rail, outcome: outcomeOf })
   yield* Effect.annotateCurrentSpan({ "provider.id": provider.id, "payment.rail": rail, "provider.outcome": outcomeOf, "provider.latency_ms": latencyMs })
   yield* Metric.update(Metrics.labelled(Metrics.providerAttemptSeconds, { provider: provider.id, rail }), latencyMs / 1000)
+  // Only a refusal names a decline: an unknown outcome is no answer, whatever its code says.
+  const decline = Result.isSuccess(result) || outcomeOf === "unknown" ? null : cardDeclineOf(result.failure.code) ?? null
+  if (card !== undefined) {
+    yield* Metrics.count(Metrics.cardAttempts, { provider: provider.id, brand: card.brand, outcome: outcomeOf, decline: decline ?? "none" })
+  }
+  const onCard = card === undefined ? {} : { decline }
   if (Result.isSuccess(result)) {
-    return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at } satisfies Attempt, result }
+    return { attempt: { provider: provider.id, outcome: "accepted", latencyMs, reason: null, at, ...onCard } satisfies Attempt, result }
   }
   const error = result.failure
   yield* Effect.logWarning(`provider ${provider.id} ${outcomeOf === "unknown" ? "gave no answer about the charge" : outcomeOf}: ${error.code}`)
-  return { attempt: { provider: provider.id, outcome: outcomeOf, latencyMs, reason: error.code, at } satisfies Attempt, result }
+  return { attempt: { provider: provider.id, outcome: outcomeOf, latencyMs, reason: error.code, at, ...onCard } satisfies Attempt, result }
 })
 
 /**
@@ -114,7 +129,13 @@ export const cascadeError = (
   skipped: ReadonlyArray<Skipped> = []
 ): ApiErrorOf<"cascade_exhausted"> => {
   const last = attempts.at(-1)
-  const details = attempts.map((a) => ({ provider: a.provider, outcome: a.outcome, latencyMs: a.latencyMs, reason: a.reason }))
+  const details = attempts.map((a) => ({
+    provider: a.provider,
+    outcome: a.outcome,
+    latencyMs: a.latencyMs,
+    reason: a.reason,
+    ...(a.decline === undefined ? {} : { decline: a.decline })
+  }))
   return last?.outcome === "declined"
     ? apiError("cascade_exhausted", `The provider declined the payment (${last.reason ?? "no reason given"})`, {
       reason: "provider_declined",

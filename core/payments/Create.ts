@@ -52,7 +52,7 @@ export const createPayment = Effect.fn("Payments.create")(function*(s: CreateSer
   const checked = yield* checkInput(s, scope, input)
   const card = yield* checkCard(s.vault, scope, input.card, checked.method)
   const priced = yield* price(s, scope, input, checked.method)
-  const chosen = yield* chooseProviders(s, scope, input, checked, priced)
+  const chosen = yield* chooseProviders(s, scope, input, checked, priced, card)
   const record = yield* newRecord(s, scope, input, checked, priced, chosen)
   const payment = card === undefined ? record : { ...record, card: paymentCardOf(card, Redacted.make(card.holderName)) }
   yield* writeAhead(s, payment, key?.handle)

@@ -111,7 +111,9 @@ export const chooseProviders = Effect.fnUntraced(function*(
   scope: ShopScope,
   input: CreatePayment,
   { buyer, method }: Checked,
-  { localCurrency, usd }: Priced
+  { localCurrency, usd }: Priced,
+  /** The card's brand and BIN as the vault described them, for rules on cards. */
+  card?: { readonly brand: string; readonly bin: string } | undefined
 ) {
   const planned = yield* s.routing.plan(scope.environment, scope.shop.id, method, {
     country: method.country,
@@ -119,7 +121,8 @@ export const chooseProviders = Effect.fnUntraced(function*(
     method: method.method,
     currency: localCurrency,
     amountUsd: usd,
-    tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 }
+    tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 },
+    ...(card === undefined ? {} : { card: { brand: card.brand, bin: card.bin } })
   })
   const needs = planned.providers.map((r) => ({ route: r, missing: lacking(buyer, providerNeeds(r.provider, method), method.country) }))
   const providers = needs.filter((n) => n.missing.length === 0).map((n) => n.route)

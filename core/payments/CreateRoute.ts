@@ -98,7 +98,9 @@ export const route = Effect.fnUntraced(function*(
     if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
       p = yield* advance(s, p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
     }
-    const tried = yield* tryProvider(provider, method.id, provider.charge(chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(s.config, provider.id))))
+    // A card payment presents the same token to every provider it tries (`chargeRequestOf`).
+    const charge = provider.charge(chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(s.config, provider.id)))
+    const tried = yield* tryProvider(provider, method.id, charge, p.card === undefined ? undefined : { brand: p.card.brand })
     const { result } = tried
     // The answer completes the attempt written ahead, which keeps why routing chose it.
     const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
@@ -108,7 +110,9 @@ export const route = Effect.fnUntraced(function*(
     if (attempt.outcome === "declined") return unstored(yield* giveUp(s, p, attempts, `declined by ${provider.id}: ${attempt.reason}`))
     // No answer about the charge: this provider may hold it, and no other may be tried.
     if (attempt.outcome === "unknown" || again === true) {
-      return unstored(yield* advance(s, p, { attempts: withLast(p.attempts, { ...attempt, outcome: "unknown" }) }))
+      // Asked again, a refusal says nothing of the first call: no decline is recorded for it.
+      const unknown: Attempt = { ...attempt, outcome: "unknown", ...(attempt.decline === undefined ? {} : { decline: null }) }
+      return unstored(yield* advance(s, p, { attempts: withLast(p.attempts, unknown) }))
     }
     p = { ...p, attempts }
   }

@@ -15,13 +15,19 @@ export const makeLearning = Effect.map(Routing, (routing) => {
     Effect.flatMap(realMillis, (at) =>
       routing.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
   return {
-    /** A working provider (it accepted or declined) or a bad one (a retryable failure, no answer). */
-    attempt: (p: Payment, attempt: Attempt) =>
-      Effect.andThen(
-        record(p, attempt.provider, attempt.outcome === "failed" || attempt.outcome === "unknown" ? "bad" : "ok", attempt.latencyMs),
+    /**
+     * A working provider (it accepted or declined) or a bad one (a retryable failure, no answer).
+     * A card's soft decline is an answer too: the acquirer works, and the card did not convert
+     * there, so a run of issuers' "do not honour" never opens the acquirer's circuit.
+     */
+    attempt: (p: Payment, attempt: Attempt) => {
+      const refused = attempt.outcome === "declined" || (attempt.outcome === "failed" && typeof attempt.decline === "string")
+      return Effect.andThen(
+        record(p, attempt.provider, !refused && (attempt.outcome === "failed" || attempt.outcome === "unknown") ? "bad" : "ok", attempt.latencyMs),
         // A buyer the provider refused at once did not convert there either.
-        attempt.outcome === "declined" ? record(p, attempt.provider, "not_converted", 0) : Effect.void
-      ),
+        refused ? record(p, attempt.provider, "not_converted", 0) : Effect.void
+      )
+    },
     /** Whether the payment its provider accepted was finally paid. */
     conversion: (p: Payment, converted: boolean) => record(p, p.provider, converted ? "converted" : "not_converted", 0)
   }

@@ -8,6 +8,7 @@ import { BigDecimal, DateTime, Effect, Redacted, Schema } from "effect"
 import { Channel } from "../catalog/Channel.ts"
 import { Environment } from "../Environment.ts"
 import { CardBrand } from "../ports/CardVault.ts"
+import { CardDecline } from "../ports/CardDeclines.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { skipReasons } from "../routing/Skips.ts"
 import { PaymentRecordStatus } from "./PaymentStatus.ts"
@@ -79,7 +80,13 @@ export const Attempt = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   at: Instant,
   /** Absent on attempts made before routing recorded its reasons, and on resumed ones. */
-  routing: Schema.optionalKey(AttemptRouting)
+  routing: Schema.optionalKey(AttemptRouting),
+  /**
+   * On a card payment's attempt: the normalized decline (`core/ports/CardDeclines.ts`) the
+   * provider's refusal named, null when it named none (accepted, in flight, a code outside the
+   * vocabulary). Absent on other rails' attempts and on records older than it.
+   */
+  decline: Schema.optionalKey(Schema.NullOr(CardDecline))
 })
 export type Attempt = typeof Attempt.Type
 
@@ -248,7 +255,8 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
     latencyMs: number(a.latencyMs),
     reason: a.reason,
     at: instant(a.at),
-    ...(a.routing === undefined ? {} : { routing: a.routing })
+    ...(a.routing === undefined ? {} : { routing: a.routing }),
+    ...(a.decline === undefined ? {} : { decline: a.decline })
   })),
   ...(p.skipped === undefined ? {} : { skipped: p.skipped }),
   merchantOrderId: p.merchantOrderId,

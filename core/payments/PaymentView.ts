@@ -172,6 +172,8 @@ export const detailView = (p: Payment) => ({
       outcome: a.outcome,
       latencyMs: a.latencyMs,
       reason: a.reason,
+      // A card payment's attempts show their normalized decline, null when none.
+      ...(p.card === undefined ? {} : { decline: a.decline ?? null }),
       at: iso(a.at),
       ...(a.routing === undefined ? {} : { routing: a.routing })
     })),

@@ -4,8 +4,15 @@
  * range, tags) and which select an ordered provider list or a weighted volume split; an optional
  * default. The first rule that matches decides; with none (and no default) the shop's routes
  * (`PUT /admin/v1/shops/{id}/routes/{providerId}`) do.
+ *
+ * Card conditions (`brands`, `bins`, `installments`) hold only for a payment charged with a card
+ * token: the brand and BIN are the vault's description of it. A BIN range is a prefix of the
+ * card's BIN, or a range `from`-`to` of equal lengths compared on that many first digits. The
+ * issuer's country is not a condition: the engine has no BIN table to know it from. Installments
+ * are not on payments yet: until they are, a card payment counts as one instalment.
  */
 import { BigDecimal, Schema } from "effect"
+import { CardBrand } from "../ports/CardVault.ts"
 import type { StrategyName } from "./Strategy.ts"
 
 const Id = Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9_.:-]{1,64}$/)))
@@ -22,6 +29,20 @@ export const Selection = Schema.Struct({
   split: Schema.optional(Split)
 })
 
+const BinDigits = Schema.String.pipe(Schema.check(Schema.isPattern(/^[0-9]{1,8}$/)))
+
+/** A BIN range: the card's BIN starts with `prefix`, or its first digits (as many as `from` has) are within [from, to]. */
+export const BinRange = Schema.Union([
+  Schema.Struct({ prefix: BinDigits.annotate({ description: "1 to 8 digits the card's BIN starts with" }) }),
+  Schema.Struct({
+    from: BinDigits.annotate({ description: "Lowest BIN prefix, 1 to 8 digits" }),
+    to: BinDigits.annotate({ description: "Highest BIN prefix, as many digits as from, not below it" })
+  })
+])
+export type BinRange = typeof BinRange.Type
+
+const InstallmentCount = Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: 99 })))
+
 export const Condition = Schema.Struct({
   /** ISO-2 countries of the rail. */
   countries: Schema.optional(List),
@@ -31,7 +52,13 @@ export const Condition = Schema.Struct({
   /** The rail's local currency. */
   currencies: Schema.optional(List),
   amountUsd: Schema.optional(Schema.Struct({ min: Schema.optional(Schema.Finite), max: Schema.optional(Schema.Finite) })),
-  tags: Schema.optional(Schema.Struct({ tag1: Schema.optional(List), tag2: Schema.optional(List), tag3: Schema.optional(List) }))
+  tags: Schema.optional(Schema.Struct({ tag1: Schema.optional(List), tag2: Schema.optional(List), tag3: Schema.optional(List) })),
+  /** Card payments only: the card's brand, as the vault names it. */
+  brands: Schema.optional(Schema.Array(CardBrand).pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(20)))),
+  /** Card payments only: the card's BIN within one of these ranges. */
+  bins: Schema.optional(Schema.Array(BinRange).pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(100)))),
+  /** Card payments only: the instalment count within [min, max] (both inclusive); a payment without installments counts 1. */
+  installments: Schema.optional(Schema.Struct({ min: Schema.optional(InstallmentCount), max: Schema.optional(InstallmentCount) }))
 })
 
 export const Rule = Schema.Struct({ id: Id, when: Condition, ...Selection.fields })
@@ -56,6 +83,30 @@ export interface Facts {
   /** Compared exactly, as decimals: a payment at a rule's bound is on the right side of it. */
   readonly amountUsd: BigDecimal.BigDecimal
   readonly tags: { readonly tag1?: string | null | undefined; readonly tag2?: string | null | undefined; readonly tag3?: string | null | undefined }
+  /** The card a card payment is charged with (the vault's description); absent otherwise. */
+  readonly card?: { readonly brand: string; readonly bin: string } | undefined
+  /** The instalment count, once payments carry one; absent counts 1. */
+  readonly installments?: number | undefined
+}
+
+/** Whether a BIN is within a range (a validated one: `from` and `to` of equal lengths). */
+export const binWithin = (range: BinRange, bin: string) =>
+  "prefix" in range
+    ? bin.startsWith(range.prefix)
+    : bin.length >= range.from.length && bin.slice(0, range.from.length) >= range.from && bin.slice(0, range.to.length) <= range.to
+
+/** Whether a condition names the card (its brand, BIN or installments), so that only card payments match it. */
+export const onCard = (when: Rule["when"]) => when.brands !== undefined || when.bins !== undefined || when.installments !== undefined
+
+const cardMatches = (when: Rule["when"], facts: Facts) => {
+  if (!onCard(when)) return true
+  const card = facts.card
+  if (card === undefined) return false
+  const count = facts.installments ?? 1
+  return (when.brands === undefined || when.brands.some((b) => b === card.brand)) &&
+    (when.bins === undefined || when.bins.some((r) => binWithin(r, card.bin))) &&
+    (when.installments?.min === undefined || count >= when.installments.min) &&
+    (when.installments?.max === undefined || count <= when.installments.max)
 }
 
 const within = (list: ReadonlyArray<string> | undefined, value: string | null | undefined) =>
@@ -70,7 +121,8 @@ export const matches = (when: Rule["when"], facts: Facts) =>
   (when.amountUsd?.max === undefined || BigDecimal.isLessThan(facts.amountUsd, BigDecimal.fromNumberUnsafe(when.amountUsd.max))) &&
   within(when.tags?.tag1, facts.tags.tag1) &&
   within(when.tags?.tag2, facts.tags.tag2) &&
-  within(when.tags?.tag3, facts.tags.tag3)
+  within(when.tags?.tag3, facts.tags.tag3) &&
+  cardMatches(when, facts)
 
 export interface Selected {
   /** The rule that matched, `default`, or null when the shop's routes decide. */

@@ -19,8 +19,8 @@ import { Context, Effect, Layer, Metric, Option, Random, Schema } from "effect"
 import { realMillis } from "../clock/RealClock.ts"
 import { apiError, type ApiErrorOf, invalidRequest } from "../ApiError.ts"
 import { findMethod, paymentMethods } from "../catalog/methods.ts"
-import * as Money from "../Money.ts"
 import { type RoutingOutcome, type RoutingSnapshot, RoutingStore } from "../ports/RoutingStore.ts"
+import { cardRailFits, cardRuleIssues, railConditions, railFacts } from "./CardRules.ts"
 import { type Facts, matches, namedProviders, RoutingConfig, select } from "./Config.ts"
 import { type Circuit, type CircuitState, circuitOf } from "./Health.ts"
 import { order, type StrategyName } from "./Strategy.ts"
@@ -113,7 +113,7 @@ export class Routing extends Context.Service<Routing, {
     shopId: string,
     config: RoutingConfig,
     expectedVersion: number | undefined
-  ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiErrorOf<"invalid_request" | "routing_version_conflict">>
+  ) => Effect.Effect<{ readonly version: number; readonly config: RoutingConfig }, ApiErrorOf<"invalid_request" | "routing_rule_invalid" | "routing_version_conflict">>
 }>()("core/routing/Routing") {
   static readonly layer = Layer.effect(
     Routing,
@@ -295,6 +295,10 @@ export class Routing extends Context.Service<Routing, {
         config: RoutingConfig,
         expectedVersion: number | undefined
       ) {
+        const cardIssues = cardRuleIssues(config)
+        if (cardIssues.length > 0) {
+          return yield* apiError("routing_rule_invalid", `Invalid routing configuration: ${cardIssues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues: cardIssues })
+        }
         const issues: Array<{ readonly path: string; readonly message: string }> = []
         const seen = new Set<string>()
         config.rules.forEach((rule, i) => {
@@ -322,14 +326,8 @@ export class Routing extends Context.Service<Routing, {
           if (rule !== undefined && rule.when.paymentMethodIds === undefined) {
             const rails = paymentMethods.filter((m) =>
               (environment === "sandbox" || !m.sandboxOnly) &&
-              matches({ ...rule.when, amountUsd: undefined, tags: undefined }, {
-                country: m.country,
-                paymentMethodId: m.id,
-                method: m.method,
-                currency: m.currencies[0] ?? "",
-                amountUsd: Money.zero,
-                tags: {}
-              }))
+              matches(railConditions(rule.when), railFacts(m)) &&
+              cardRailFits(rule.when, m))
             if (!rails.some((m) => found.value.supports(m))) {
               issues.push({ path, message: `Provider '${provider}' serves none of the payment methods rule '${rule.id}' can match` })
             }

@@ -202,6 +202,11 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The payment's refunds (approved or pending) cover all of it: nothing remains to dispute",
     details: { amount: 500.55, refunded: 500.55, currency: "BRL" }
   },
+  routing_rule_invalid: {
+    advice: "Fix each field `details.issues[]` names: give a BIN range's from and to with as many digits, from not above to; an instalment min not above its max; card conditions only on rules that can match a card rail of their brands.",
+    message: "Invalid routing configuration: a card condition can never hold",
+    details: { issues: [{ path: "rules[0].when.bins[0]", message: "from (5500) and to (559999) must have as many digits" }] }
+  },
   routing_version_conflict: {
     advice: "Read the routing again (GET), apply your change to it and send it with the new version.",
     message: "The routing configuration changed since it was read",

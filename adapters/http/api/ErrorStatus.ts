@@ -43,6 +43,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   chargeback_not_allowed: 422,
   chargeback_nothing_remaining: 422,
   routing_version_conflict: 409,
+  routing_rule_invalid: 422,
   payout_already_final: 409,
   payout_dispatch_failed: 422,
   settlement_destination_unavailable: 422,

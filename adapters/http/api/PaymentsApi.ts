@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Channel } from "../../../core/catalog/Channel.ts"
 import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
+import { CardDecline } from "../../../core/ports/CardDeclines.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
@@ -176,6 +177,11 @@ export const PaymentDetail = Schema.Struct({
       }),
       latencyMs: Schema.Finite,
       reason: Schema.NullOr(Schema.String),
+      decline: Schema.optional(Schema.NullOr(CardDecline)).annotate({
+        description: "Card payments only: the normalized decline this provider's refusal named (hard: stolen_card, lost_card, insufficient_funds, " +
+          "invalid_card, fraud, expired_card, which stop the cascade; soft: do_not_honour, issuer_unavailable, processing_error, rate_limited, " +
+          "authentication_required, after which the same card is presented to the next provider); null when it named none"
+      }),
       at: IsoDateTime,
       routing: Schema.optional(Schema.Struct({
         ruleId: Schema.NullOr(Schema.String).annotate({ description: "The routing rule that chose the candidates; null: the default order" }),

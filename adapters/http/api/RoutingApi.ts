@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { AttemptRouting } from "../../../core/payments/Payment.ts"
+import { CardDecline } from "../../../core/ports/CardDeclines.ts"
 import { Condition, Selection, Strategy } from "../../../core/routing/Config.ts"
 import { Environment, StoredInt } from "./Fields.ts"
 import { SkippedView } from "./PaymentsApi.ts"
@@ -50,6 +51,9 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
       "Replaces the shop's routing configuration with a new version. The first rule whose conditions match a payment chooses its candidate providers (an ordered list or a weighted split); " +
         "with none matching, `default`, else the shop's routes. The strategy then orders them. Refused with 400 invalid_request naming the field: a duplicate rule id, a rule with both or neither of providers and split, " +
         "a provider not configured in the environment, or one that does not serve a payment method the rule names. " +
+        "Card conditions (brands; bins, each a prefix or a from-to range of equal lengths; installments, a count range) hold only for payments charged with a card token; " +
+        "one that can never hold is 422 routing_rule_invalid naming the field (a reversed or uneven BIN range, installments min above max, card conditions on a rule matching no card rail of its brands). " +
+        "The issuer's country is not a condition (the engine has no BIN table); installments match once payments carry them (until then a card payment counts one instalment). " +
         "The new version routes payments at once on the host that took it, and within a second on other replicas of the engine."
     ),
     HttpApiEndpoint.get("getPaymentRouting", "/payments/:id/routing", {
@@ -61,6 +65,7 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
           outcome: Schema.String,
           latencyMs: Schema.Finite,
           reason: Schema.NullOr(Schema.String),
+          decline: Schema.optional(Schema.NullOr(CardDecline)).annotate({ description: "Card payments only: the attempt's normalized decline, null when none" }),
           routing: Schema.NullOr(AttemptRouting)
         })),
         skipped: Schema.Array(SkippedView)
@@ -76,7 +81,7 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
   .annotate(OpenApi.Title, "Admin: routing")
   .pipe(withErrors({
     getRouting: admin,
-    putRouting: [...admin, "routing_version_conflict"],
+    putRouting: [...admin, "routing_version_conflict", "routing_rule_invalid"],
     getPaymentRouting: admin
   }))
 {}

@@ -223,7 +223,7 @@ const consoleWords = {
       method: "Method", country: "Country", order: "Order id", fees: "Fees (USD)", refundable: "Refundable", created: "Created",
       updated: "Updated", completed: "Completed", expires: "Expires", failure: "Failure reason", provider: "Provider",
       timeline: "Life cycle", attempt: "Provider attempt", latency: "latency", rule: "rule", strategy: "strategy", circuit: "circuit",
-      score: "score", noRule: "default order", event: "Event", delivery: "Webhook delivery", attempts: "attempts", answered: "answered",
+      score: "score", noRule: "default order", decline: "card decline", event: "Event", delivery: "Webhook delivery", attempts: "attempts", answered: "answered",
       ledgerEntry: "Ledger entry", claim: "Claim", refund: "Refund", claims: "Refunds and claims", noClaims: "No refunds or claims.",
       ledger: "Ledger entries", noLedger: "No ledger entries yet.", kind: "Kind", amount: "Amount", reason: "Reason", when: "When",
       entry: "Entry", type: "Type", reference: "Reference", postings: "Postings", notFound: "No such payment",

@@ -137,7 +137,7 @@ const consoleWords: Catalog["console"] = {
       method: "Método", country: "País", order: "Orden", fees: "Comisiones (USD)", refundable: "Reembolsable", created: "Creado",
       updated: "Actualizado", completed: "Completado", expires: "Vence", failure: "Motivo del fallo", provider: "Proveedor",
       timeline: "Ciclo de vida", attempt: "Intento con proveedor", latency: "latencia", rule: "regla", strategy: "estrategia", circuit: "circuito",
-      score: "puntaje", noRule: "orden por defecto", event: "Evento", delivery: "Entrega de webhook", attempts: "intentos", answered: "respondió",
+      score: "puntaje", noRule: "orden por defecto", decline: "rechazo de la tarjeta", event: "Evento", delivery: "Entrega de webhook", attempts: "intentos", answered: "respondió",
       ledgerEntry: "Asiento contable", claim: "Reclamo", refund: "Reembolso", claims: "Reembolsos y reclamos", noClaims: "Sin reembolsos ni reclamos.",
       ledger: "Asientos contables", noLedger: "Aún no hay asientos.", kind: "Tipo", amount: "Monto", reason: "Motivo", when: "Cuándo",
       entry: "Asiento", type: "Tipo", reference: "Referencia", postings: "Partidas", notFound: "No existe el pago",

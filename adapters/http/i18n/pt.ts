@@ -137,7 +137,7 @@ const consoleWords: Catalog["console"] = {
       method: "Método", country: "País", order: "Pedido", fees: "Tarifas (USD)", refundable: "Reembolsável", created: "Criado",
       updated: "Atualizado", completed: "Concluído", expires: "Expira", failure: "Motivo da falha", provider: "Provedor",
       timeline: "Ciclo de vida", attempt: "Tentativa no provedor", latency: "latência", rule: "regra", strategy: "estratégia", circuit: "circuito",
-      score: "pontuação", noRule: "ordem padrão", event: "Evento", delivery: "Entrega de webhook", attempts: "tentativas", answered: "respondeu",
+      score: "pontuação", noRule: "ordem padrão", decline: "recusa do cartão", event: "Evento", delivery: "Entrega de webhook", attempts: "tentativas", answered: "respondeu",
       ledgerEntry: "Lançamento contábil", claim: "Contestação", refund: "Reembolso", claims: "Reembolsos e contestações", noClaims: "Nenhum reembolso ou contestação.",
       ledger: "Lançamentos contábeis", noLedger: "Nenhum lançamento ainda.", kind: "Tipo", amount: "Valor", reason: "Motivo", when: "Quando",
       entry: "Lançamento", type: "Tipo", reference: "Referência", postings: "Partidas", notFound: "Pagamento inexistente",

@@ -64,9 +64,11 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
         : ` · ${escapeHtml(t.rule)}: ${escapeHtml(a.routing.ruleId ?? t.noRule)} · ${escapeHtml(t.strategy)}: ${escapeHtml(a.routing.strategy)} · ${escapeHtml(t.circuit)}: ${
           escapeHtml(a.routing.circuit)
         }${a.routing.score === null ? "" : ` · ${escapeHtml(t.score)}: ${escapeHtml(String(a.routing.score))}`}`
+      // A card payment's attempt: the normalized decline its provider's refusal named.
+      const decline = typeof a.decline === "string" ? ` · ${escapeHtml(t.decline)}: <code data-testid="decline">${escapeHtml(a.decline)}</code>` : ""
       items.push({
         at: a.at,
-        html: `<strong>${escapeHtml(t.attempt)}</strong>: ${escapeHtml(a.provider)} ${status(a.outcome)} · ${escapeHtml(t.latency)} ${escapeHtml(String(Math.round(a.latencyMs)))} ms${why}${
+        html: `<strong>${escapeHtml(t.attempt)}</strong>: ${escapeHtml(a.provider)} ${status(a.outcome)} · ${escapeHtml(t.latency)} ${escapeHtml(String(Math.round(a.latencyMs)))} ms${decline}${why}${
           a.reason === null ? "" : `<br><span class="muted">${escapeHtml(a.reason)}</span>`
         }`
       })

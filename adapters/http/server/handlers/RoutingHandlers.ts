@@ -41,6 +41,7 @@ export const RoutingAdminHandlers = HttpApiBuilder.group(Api, "routingAdmin", (h
               outcome: a.outcome,
               latencyMs: a.latencyMs,
               reason: a.reason,
+              ...(found.value.card === undefined ? {} : { decline: a.decline ?? null }),
               routing: a.routing ?? null
             })),
             skipped: found.value.skipped ?? []
