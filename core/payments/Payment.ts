@@ -79,7 +79,13 @@ export const Attempt = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   at: Instant,
   /** Absent on attempts made before routing recorded its reasons, and on resumed ones. */
-  routing: Schema.optionalKey(AttemptRouting)
+  routing: Schema.optionalKey(AttemptRouting),
+  /**
+   * `required`: the engine's one retry on the same provider with 3-D Secure after an
+   * `authentication_required` decline (`ThreeDSecure.ts`), sent with its own upstream key
+   * `<transactionId>:<providerId>:3ds`. Absent on every other attempt.
+   */
+  threeDSecure: Schema.optionalKey(Schema.Literal("required"))
 })
 export type Attempt = typeof Attempt.Type
 
@@ -106,6 +112,17 @@ export const PaymentCard = Schema.Struct({
   holderName: Schema.RedactedFromValue(Schema.String)
 })
 export type PaymentCard = typeof PaymentCard.Type
+
+/**
+ * What the buyer must do before a pending charge can go on (`ChargeAccepted.nextAction`): go to
+ * `url`, a 3-D Secure challenge, and come back through the engine's return page. Kept while the
+ * payment is pending; a final payment has none (`PaymentState.advance`).
+ */
+export const PaymentNextAction = Schema.Struct({
+  type: Schema.Literal("redirect_to_url"),
+  url: Schema.String
+})
+export type PaymentNextAction = typeof PaymentNextAction.Type
 
 const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
 
@@ -165,6 +182,8 @@ export const Payment = Schema.Struct({
    */
   linkToken: Schema.NullOr(Schema.String).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   returnUrl: Schema.NullOr(Schema.String),
+  /** The step the buyer must take (a 3-D Secure challenge) while the payment is pending; null otherwise and on older records. */
+  nextAction: Schema.NullOr(PaymentNextAction).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   /** Sandbox only: what the merchant asked to simulate. */
   simulate: Schema.NullOr(SandboxSimulate),
   failureReason: Schema.NullOr(Schema.String),
@@ -248,7 +267,8 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
     latencyMs: number(a.latencyMs),
     reason: a.reason,
     at: instant(a.at),
-    ...(a.routing === undefined ? {} : { routing: a.routing })
+    ...(a.routing === undefined ? {} : { routing: a.routing }),
+    ...(a.threeDSecure === undefined ? {} : { threeDSecure: a.threeDSecure })
   })),
   ...(p.skipped === undefined ? {} : { skipped: p.skipped }),
   merchantOrderId: p.merchantOrderId,
@@ -263,6 +283,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,
   returnUrl: p.returnUrl,
+  nextAction: p.nextAction,
   simulate: p.simulate,
   failureReason: p.failureReason,
   expiresAt: instant(p.expiresAt),
