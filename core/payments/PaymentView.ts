@@ -182,6 +182,7 @@ export const detailView = (p: Payment) => ({
       latencyMs: a.latencyMs,
       reason: a.reason,
       at: iso(a.at),
+      ...(a.threeDSecure === undefined ? {} : { threeDSecure: a.threeDSecure }),
       ...(a.routing === undefined ? {} : { routing: a.routing })
     })),
     skipped: p.skipped ?? []

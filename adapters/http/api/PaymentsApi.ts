@@ -193,6 +193,10 @@ export const PaymentDetail = Schema.Struct({
       latencyMs: Schema.Finite,
       reason: Schema.NullOr(Schema.String),
       at: IsoDateTime,
+      threeDSecure: Schema.optional(Schema.Literal("required").annotate({
+        description: "The engine's one retry on the same provider with 3-D Secure after an `authentication_required` decline " +
+          "(its own upstream idempotency key, `<transactionId>:<provider>:3ds`); absent on other attempts"
+      })),
       routing: Schema.optional(Schema.Struct({
         ruleId: Schema.NullOr(Schema.String).annotate({ description: "The routing rule that chose the candidates; null: the default order" }),
         strategy: Schema.Literals(["static", "health", "success_rate"]),
