@@ -8,6 +8,7 @@ import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
+import { NextActionView } from "./NextActionView.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 
@@ -102,20 +103,6 @@ export const PaymentCardView = Schema.Struct({
   expYear: Schema.Int.annotate({ description: "Four digits" }),
   fingerprint: Schema.String.annotate({ description: "The same card number gives the same fingerprint within your merchant" })
 }).annotate({ identifier: "PaymentCard", description: "The card charged, on card rails paid with a card token: shown on the create answer, reads and webhook events" })
-
-/** A pending payment's step for the buyer: a 3-D Secure challenge to open, whose end comes back through the engine's return page. */
-export const NextActionView = Schema.Struct({
-  type: Schema.Literal("redirect_to_url").annotate({ description: "The only type so far: send the buyer's browser to `url`" }),
-  url: Schema.String.annotate({
-    description: "The card issuer's (or the sandbox's) 3-D Secure challenge page. When the buyer is done the provider sends them to the engine's " +
-      "`/3ds/return/{transactionId}`, which asks the provider how it ended and sends them on to your `returnUrl` with `transactionId` " +
-      "(confirm the outcome with GET /payments/{id} or its webhook)"
-  })
-}).annotate({
-  identifier: "NextAction",
-  description: "What the buyer must do before a pending card payment can go on (3-D Secure). Present only while the payment is pending; " +
-    "a challenge not finished within 15 minutes expires the payment (payment.failed, failureReason `expired: 3-D Secure challenge abandoned`)"
-})
 
 export const CreatedPayment = Schema.Struct({
   transactionId: Schema.String,
