@@ -12,7 +12,7 @@ import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeAccepted } from "../ports/PaymentProvider.ts"
 import { Conflict } from "../ports/Transactions.ts"
-import { cascadeError, inFlight, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
+import { cascadeError, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
 import type { PaymentKey, RouteCode, Routed, StoredView } from "./CreateInput.ts"
 import type { CreateServices } from "./CreateServices.ts"
 import { expireJob, JobKinds } from "./Lifecycle.ts"
@@ -20,7 +20,7 @@ import type { Attempt, Payment } from "./Payment.ts"
 import * as PaymentState from "./PaymentState.ts"
 import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
 import { createdViewJson, createView } from "./PaymentView.ts"
-import { acceptedChanges, challengeExpiryJob, chargeReturnUrl, retryAttempt, wantsRetry } from "./ThreeDSecure.ts"
+import { acceptedChanges, attemptAhead, challengeExpiryJob, chargeReturnUrl, retryAttempt, wantsRetry } from "./ThreeDSecure.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 
 /**
@@ -97,7 +97,7 @@ export const route = Effect.fnUntraced(function*(
   for (const { provider, routing: why, again } of planned) {
     const last = p.attempts.at(-1)
     if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
-      p = yield* advance(s, p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
+      p = yield* advance(s, p, { provider: provider.id, attempts: [...p.attempts, attemptAhead(last, provider.id, yield* DateTime.now, why)] })
     }
     for (;;) {
       const request = chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(s.config, provider.id), chargeReturnUrl(s.config, p))

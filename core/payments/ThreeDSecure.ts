@@ -53,6 +53,16 @@ export const idempotencyKeyOf = (p: Payment, providerId: string) =>
 export const wantsRetry = (attempt: Attempt) =>
   attempt.outcome === "failed" && attempt.reason === "authentication_required" && attempt.threeDSecure === undefined
 
+/**
+ * The attempt written ahead before `providerId` is asked: asked again about a 3-D Secure retry
+ * it gave no answer to (`unknown`), it is that retry again, with the retry's key; otherwise a
+ * plain attempt.
+ */
+export const attemptAhead = (last: Attempt | undefined, providerId: string, at: DateTime.Utc, routing?: Attempt["routing"]): Attempt =>
+  last !== undefined && last.provider === providerId && last.outcome === "unknown" && last.threeDSecure === "required"
+    ? { ...inFlight(providerId, at, routing), threeDSecure: "required" }
+    : inFlight(providerId, at, routing)
+
 /** The retry's attempt, written ahead before the provider is asked again; it keeps why routing chose the provider. */
 export const retryAttempt = (failed: Attempt, at: DateTime.Utc): Attempt => ({
   ...inFlight(failed.provider, at, failed.routing),

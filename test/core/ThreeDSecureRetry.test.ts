@@ -93,4 +93,27 @@ describe("3-D Secure retry (library)", () => {
       yield* (yield* Payments).create(other, { amount: Money.decimal("10"), paymentMethodId: "sbx_pix", ...buyer })
       assert.isUndefined(pix[0]?.returnUrl)
     }).pipe(Effect.provide(EngineTest.pipe(Layer.provide(vault)))))
+
+  it.effect("a 3-D Secure retry left unknown (a timeout) is asked again with the retry's own key", () =>
+    Effect.gen(function*() {
+      const scope = yield* newScope()
+      const requests: Array<ChargeRequest> = []
+      yield* routeShopTo(scope, [stubProvider("acq-slow", {
+        charge: (request) => {
+          requests.push(request)
+          if (request.threeDSecure !== "required") return Effect.fail(authenticationRequired("acq-slow"))
+          return requests.length === 2
+            ? Effect.fail(ProviderError.outcomeUnknown({ providerId: "acq-slow", code: "timeout", message: "no answer" }))
+            : Effect.succeed({ providerRef: "ref_slow", status: "pending", paymentFormUrl: "", paymentData: {} })
+        }
+      })])
+      const payments = yield* Payments
+      const input = { amount: Money.decimal("10"), paymentMethodId: "sbx_card", ...buyer, card: { token: "card_threedsaaaaaaaaaaaaaaaa" } }
+      const first = yield* Effect.flip(payments.create(scope, input))
+      assert.strictEqual(first.code, "provider_outcome_unknown")
+      const id = (first.details as { transactionId: string }).transactionId
+      const resumed = yield* payments.create(scope, { ...input, id })
+      assert.strictEqual(resumed.status, "pending")
+      assert.deepStrictEqual(requests.map((r) => r.idempotencyKey), [`${id}:acq-slow`, `${id}:acq-slow:3ds`, `${id}:acq-slow:3ds`])
+    }).pipe(Effect.provide(EngineTest.pipe(Layer.provide(vault)))))
 })
