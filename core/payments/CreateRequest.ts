@@ -206,6 +206,7 @@ export const newRecord = Effect.fnUntraced(function*(
     hostedCheckout: input.hostedCheckout === true,
     linkToken: yield* s.ids.secret("", linkTokenBytes),
     returnUrl: input.returnUrl ?? null,
+    nextAction: null,
     simulate: simulate ?? null,
     failureReason: null,
     expiresAt: simulate === "expired" ? createdAt : DateTime.add(createdAt, { minutes: method.expiresInMinutes }),

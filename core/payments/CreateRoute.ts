@@ -12,7 +12,7 @@ import * as Money from "../Money.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { ChargeAccepted } from "../ports/PaymentProvider.ts"
 import { Conflict } from "../ports/Transactions.ts"
-import { cascadeError, inFlight, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
+import { cascadeError, open, outcomeUnknownError, type Route, tryProvider } from "./Cascade.ts"
 import type { PaymentKey, RouteCode, Routed, StoredView } from "./CreateInput.ts"
 import type { CreateServices } from "./CreateServices.ts"
 import { expireJob, JobKinds } from "./Lifecycle.ts"
@@ -20,6 +20,7 @@ import type { Attempt, Payment } from "./Payment.ts"
 import * as PaymentState from "./PaymentState.ts"
 import type { PaymentChanges, PaymentEvent } from "./PaymentState.ts"
 import { createdViewJson, createView } from "./PaymentView.ts"
+import { acceptedChanges, attemptAhead, challengeExpiryJob, chargeReturnUrl, retryAttempt, wantsRetry } from "./ThreeDSecure.ts"
 import { callbackUrlOf, chargeRequestOf, type Forwarded } from "./Upstream.ts"
 
 /**
@@ -96,25 +97,33 @@ export const route = Effect.fnUntraced(function*(
   for (const { provider, routing: why, again } of planned) {
     const last = p.attempts.at(-1)
     if (last?.outcome !== "in_flight" || last.provider !== provider.id) {
-      p = yield* advance(s, p, { provider: provider.id, attempts: [...p.attempts, inFlight(provider.id, yield* DateTime.now, why)] })
+      p = yield* advance(s, p, { provider: provider.id, attempts: [...p.attempts, attemptAhead(last, provider.id, yield* DateTime.now, why)] })
     }
-    // A card payment presents the same token to every provider it tries (`chargeRequestOf`).
-    const charge = provider.charge(chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(s.config, provider.id)))
-    const tried = yield* tryProvider(provider, method.id, charge, p.card === undefined ? undefined : { brand: p.card.brand })
-    const { result } = tried
-    // The answer completes the attempt written ahead, which keeps why routing chose it.
-    const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
-    yield* s.learn.attempt(p, attempt)
-    if (Result.isSuccess(result)) return yield* accept(s, p, attempt, result.success, key)
-    const attempts = withLast(p.attempts, attempt)
-    if (attempt.outcome === "declined") return unstored(yield* giveUp(s, p, attempts, `declined by ${provider.id}: ${attempt.reason}`))
-    // No answer about the charge: this provider may hold it, and no other may be tried.
-    if (attempt.outcome === "unknown" || again === true) {
-      // Asked again, a refusal says nothing of the first call: no decline is recorded for it.
-      const unknown: Attempt = { ...attempt, outcome: "unknown", ...(attempt.decline === undefined ? {} : { decline: null }) }
-      return unstored(yield* advance(s, p, { attempts: withLast(p.attempts, unknown) }))
+    for (;;) {
+      // A card payment presents the same token to every provider it tries (`chargeRequestOf`).
+      const request = chargeRequestOf(p, method, provider, forwarded, callbackUrlOf(s.config, provider.id), chargeReturnUrl(s.config, p))
+      const tried = yield* tryProvider(provider, method.id, provider.charge(request), p.card === undefined ? undefined : { brand: p.card.brand })
+      const { result } = tried
+      // The answer completes the attempt written ahead, which keeps why routing chose it.
+      const attempt: Attempt = { ...p.attempts.at(-1)!, ...tried.attempt }
+      yield* s.learn.attempt(p, attempt)
+      if (Result.isSuccess(result)) return yield* accept(s, p, attempt, result.success, key)
+      const attempts = withLast(p.attempts, attempt)
+      if (attempt.outcome === "declined") return unstored(yield* giveUp(s, p, attempts, `declined by ${provider.id}: ${attempt.reason}`))
+      // No answer about the charge: this provider may hold it, and no other may be tried.
+      if (attempt.outcome === "unknown" || again === true) {
+        // Asked again, a refusal says nothing of the first call: no decline is recorded for it.
+        const unknown: Attempt = { ...attempt, outcome: "unknown", ...(attempt.decline === undefined ? {} : { decline: null }) }
+        return unstored(yield* advance(s, p, { attempts: withLast(p.attempts, unknown) }))
+      }
+      // The issuer wants 3-D Secure: this provider once more, with it, written ahead with its own key (`ThreeDSecure.ts`).
+      if (wantsRetry(attempt)) {
+        p = yield* advance(s, p, { attempts: [...attempts, retryAttempt(attempt, yield* DateTime.now)] })
+        continue
+      }
+      p = { ...p, attempts }
+      break
     }
-    p = { ...p, attempts }
   }
   return unstored(yield* giveUp(s, p, p.attempts, "every provider failed"))
 })
@@ -136,17 +145,21 @@ export const accept = Effect.fnUntraced(function*(
     providerRef: accepted.providerRef,
     paymentFormUrl: accepted.paymentFormUrl,
     paymentData: accepted.paymentData,
-    attempts: withLast(p.attempts, attempt)
+    attempts: withLast(p.attempts, attempt),
+    ...acceptedChanges(p, accepted, yield* DateTime.now)
   }, "routed")
+  const challenged = next.nextAction !== null
   const stored = accepted.status === "pending" && key?.answersView === true ? storedView(s, key.handle, next) : undefined
   const pending = stored === undefined ? s.lifecycle.save(next) : saveCompletingKey(s, next, stored.completion)
-  // The expiry timer was written ahead with the record; only a sandbox simulation adds jobs
-  // here, in the transaction of the state change. Otherwise the change is one statement.
+  // The expiry timer was written ahead with the record; only a sandbox simulation and a 3-D
+  // Secure challenge (its window, `ThreeDSecure.ts`) add jobs here, in the transaction of the
+  // state change. Otherwise the change is one statement.
   const simulated = p.simulate === "paid" || p.simulate === "chargeback" ? "completed" : p.simulate === "failed" ? "failed" : undefined
-  yield* (timersAtAccept(p) || simulated !== undefined
+  yield* (timersAtAccept(p) || simulated !== undefined || challenged
     ? s.tx.run(Effect.tap(pending, () =>
       s.jobs.enqueueAll([
         ...(timersAtAccept(p) ? [expireJob(p)] : []),
+        ...(challenged ? [challengeExpiryJob(next)] : []),
         ...(simulated === undefined ? [] : [{
           kind: JobKinds.sandboxOutcome,
           payload: { paymentId: p.id, status: simulated },

@@ -91,6 +91,7 @@ export const makeRecordIncoming = Effect.fnUntraced(function*(lifecycle: Lifecyc
       // Received, never sent to a form: no hosted link.
       linkToken: null,
       returnUrl: null,
+      nextAction: null,
       simulate: null,
       failureReason: null,
       expiresAt: at,

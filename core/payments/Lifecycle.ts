@@ -197,21 +197,40 @@ export const makeLifecycle = Effect.gen(function*() {
     const pending = yield* store.pendingCreatedBefore(cutoff, 200, sandboxShopId)
     let moved = 0
     for (const p of pending) {
-      const provider = yield* registry.get(p.provider)
-      if (Option.isNone(provider)) continue
-      // Asked on the shop's clock: a sandbox provider's charge lives in the shop's time too.
-      const status = yield* clocks.within(p.environment, p.shopId, provider.value.status(p.providerRef, p.id)).pipe(
-        Effect.tapError((e) => Effect.logWarning(`reconcile ${p.id}: ${e.message}`)),
-        Effect.option
-      )
-      if (Option.isNone(status) || status.value.status === "pending") continue
-      const after = yield* applyUpdate(p.id, status.value)
+      const after = yield* poll(p)
       if (Option.isSome(after) && after.value.status !== p.status) moved++
     }
     return moved
   })
 
-  return { emit, save, moveOnce, applyUpdate, handleCallback, reconcile }
+  /**
+   * Asks a pending payment's provider how its charge stands and applies the answer: the poll of
+   * one payment (the reconcile poll's step, and the 3-D Secure return page's). Answers the payment
+   * as it is after, or none when nothing moved (not pending, no provider, no answer, still pending).
+   */
+  const poll = (p: Payment) =>
+    Effect.gen(function*() {
+      if (p.status !== "pending") return Option.none<Payment>()
+      const provider = yield* registry.get(p.provider)
+      if (Option.isNone(provider)) return Option.none<Payment>()
+      // Asked on the shop's clock: a sandbox provider's charge lives in the shop's time too.
+      const status = yield* clocks.within(p.environment, p.shopId, provider.value.status(p.providerRef, p.id)).pipe(
+        Effect.tapError((e) => Effect.logWarning(`status poll ${p.id}: ${e.message}`)),
+        Effect.option
+      )
+      if (Option.isNone(status) || status.value.status === "pending") return Option.none<Payment>()
+      return yield* applyUpdate(p.id, status.value)
+    })
+
+  /** `poll` of the payment `paymentId` (any shop): for the 3-D Secure return page, which a stranger may open too, and which only reads. */
+  const refresh = Effect.fn("Payments.refresh")(function*(paymentId: string) {
+    const found = yield* store.findById(paymentId)
+    if (Option.isNone(found)) return Option.none<Payment>()
+    yield* poll(found.value)
+    return yield* store.findById(paymentId)
+  })
+
+  return { emit, save, moveOnce, applyUpdate, handleCallback, reconcile, refresh }
 })
 
 export type Lifecycle = Effect.Success<typeof makeLifecycle>

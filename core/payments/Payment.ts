@@ -86,7 +86,13 @@ export const Attempt = Schema.Struct({
    * provider's refusal named, null when it named none (accepted, in flight, a code outside the
    * vocabulary). Absent on other rails' attempts and on records older than it.
    */
-  decline: Schema.optionalKey(Schema.NullOr(CardDecline))
+  decline: Schema.optionalKey(Schema.NullOr(CardDecline)),
+  /**
+   * `required`: the engine's one retry on the same provider with 3-D Secure after an
+   * `authentication_required` decline (`ThreeDSecure.ts`), sent with its own upstream key
+   * `<transactionId>:<providerId>:3ds`. Absent on every other attempt.
+   */
+  threeDSecure: Schema.optionalKey(Schema.Literal("required"))
 })
 export type Attempt = typeof Attempt.Type
 
@@ -113,6 +119,17 @@ export const PaymentCard = Schema.Struct({
   holderName: Schema.RedactedFromValue(Schema.String)
 })
 export type PaymentCard = typeof PaymentCard.Type
+
+/**
+ * What the buyer must do before a pending charge can go on (`ChargeAccepted.nextAction`): go to
+ * `url`, a 3-D Secure challenge, and come back through the engine's return page. Kept while the
+ * payment is pending; a final payment has none (`PaymentState.advance`).
+ */
+export const PaymentNextAction = Schema.Struct({
+  type: Schema.Literal("redirect_to_url"),
+  url: Schema.String
+})
+export type PaymentNextAction = typeof PaymentNextAction.Type
 
 const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
 
@@ -172,6 +189,8 @@ export const Payment = Schema.Struct({
    */
   linkToken: Schema.NullOr(Schema.String).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   returnUrl: Schema.NullOr(Schema.String),
+  /** The step the buyer must take (a 3-D Secure challenge) while the payment is pending; null otherwise and on older records. */
+  nextAction: Schema.NullOr(PaymentNextAction).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(null))),
   /** Sandbox only: what the merchant asked to simulate. */
   simulate: Schema.NullOr(SandboxSimulate),
   failureReason: Schema.NullOr(Schema.String),
@@ -256,7 +275,8 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
     reason: a.reason,
     at: instant(a.at),
     ...(a.routing === undefined ? {} : { routing: a.routing }),
-    ...(a.decline === undefined ? {} : { decline: a.decline })
+    ...(a.decline === undefined ? {} : { decline: a.decline }),
+    ...(a.threeDSecure === undefined ? {} : { threeDSecure: a.threeDSecure })
   })),
   ...(p.skipped === undefined ? {} : { skipped: p.skipped }),
   merchantOrderId: p.merchantOrderId,
@@ -271,6 +291,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,
   returnUrl: p.returnUrl,
+  nextAction: p.nextAction,
   simulate: p.simulate,
   failureReason: p.failureReason,
   expiresAt: instant(p.expiresAt),

@@ -23,6 +23,7 @@ import { advance } from "./PaymentState.ts"
 import * as Postings from "./Postings.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
 import * as Shares from "./Shares.ts"
+import { abandonedReason } from "./ThreeDSecure.ts"
 
 const PaymentJobPayload = Schema.Struct({ paymentId: Schema.String })
 const SandboxOutcomePayload = Schema.Struct({
@@ -89,7 +90,9 @@ export const registerPaymentJobs = Effect.fnUntraced(function*(
           yield* applyUpdate(paymentId, status.value)
           return
         }
-        yield* applyUpdate(paymentId, { providerRef: found.value.providerRef, status: "expired", detail: "expired" })
+        // A payment still waiting for its 3-D Secure challenge expires as abandoned.
+        const detail = found.value.nextAction === null ? "expired" : abandonedReason
+        yield* applyUpdate(paymentId, { providerRef: found.value.providerRef, status: "expired", detail })
       })))
 
   yield* jobs.handle(JobKinds.sandboxOutcome, (payload) =>

@@ -81,7 +81,7 @@ export type PaymentChanges = Partial<Omit<Payment, "id" | "status" | "version" |
  * The next version of `p` at `at`: `event` (when given) moves its status through the table, the
  * changes are applied, `updatedAt` is `at` and the version goes up by one (the store writes it only
  * over the version it replaces). A refused event is `InvalidTransition`; a repeated one leaves the
- * status as it is.
+ * status as it is. A payment that is no longer pending keeps no `nextAction`.
  */
 export const advance = (
   p: Payment,
@@ -90,11 +90,10 @@ export const advance = (
   event?: PaymentEvent
 ): Result.Result<Payment, InvalidTransition> => {
   const step = event === undefined ? Result.succeed(Transition.Unchanged({ status: p.status })) : transition(p.status, event)
-  return Result.map(step, (moved) => ({
-    ...p,
-    ...changes,
-    status: moved._tag === "Moved" ? moved.to : p.status,
-    updatedAt: at,
-    version: p.version + 1
-  }))
+  return Result.map(step, (moved) => {
+    const status = moved._tag === "Moved" ? moved.to : p.status
+    const next = { ...p, ...changes, status, updatedAt: at, version: p.version + 1 }
+    // What the buyer had to do (a 3-D Secure challenge) is over once the payment is no longer pending.
+    return status === "pending" || next.nextAction === null ? next : { ...next, nextAction: null }
+  })
 }

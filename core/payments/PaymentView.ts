@@ -89,6 +89,12 @@ const cardView = (p: Payment) =>
     card: { brand: p.card.brand, bin: p.card.bin, last4: p.card.last4, expMonth: p.card.expMonth, expYear: p.card.expYear, fingerprint: p.card.fingerprint }
   }
 
+/** What the buyer must do before the payment can go on (a 3-D Secure challenge): shown while it is pending, absent otherwise. */
+export const NextActionView = Schema.Struct({ type: Schema.Literal("redirect_to_url"), url: Schema.String })
+
+const nextActionView = (p: Payment) =>
+  p.nextAction === null || p.status !== "pending" ? {} : { nextAction: { type: p.nextAction.type, url: p.nextAction.url } }
+
 export const CreatedView = Schema.Struct({
   transactionId: Schema.String,
   status: PaymentStatus,
@@ -113,6 +119,7 @@ export const CreatedView = Schema.Struct({
   tag2: Schema.NullOr(Schema.String),
   tag3: Schema.NullOr(Schema.String),
   card: Schema.optional(CardView),
+  nextAction: Schema.optional(NextActionView),
   expiresAt: Schema.String
 })
 export type CreatedView = typeof CreatedView.Type
@@ -136,6 +143,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
   ...cardView(p),
+  ...nextActionView(p),
   expiresAt: iso(p.expiresAt)
 })
 
@@ -154,6 +162,7 @@ export const readView = (p: Payment) => ({
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
   ...cardView(p),
+  ...nextActionView(p),
   failureReason: p.failureReason
 })
 /**
@@ -175,6 +184,7 @@ export const detailView = (p: Payment) => ({
       // A card payment's attempts show their normalized decline, null when none.
       ...(p.card === undefined ? {} : { decline: a.decline ?? null }),
       at: iso(a.at),
+      ...(a.threeDSecure === undefined ? {} : { threeDSecure: a.threeDSecure }),
       ...(a.routing === undefined ? {} : { routing: a.routing })
     })),
     skipped: p.skipped ?? []

@@ -102,6 +102,13 @@ export class Payments extends Context.Service<Payments, {
    */
   readonly reconcile: (olderThan?: Duration.Duration, sandboxShopId?: string) => Effect.Effect<number>
   /**
+   * Asks the provider of a pending payment (any shop's: the id alone names it) how its charge
+   * stands now, as the reconcile poll does, and applies the answer; answers the payment as it is
+   * after (none for an unknown id). Only a provider's word moves it, so calling it changes nothing
+   * a provider has not said: the 3-D Secure return page (`/3ds/return/{id}`) calls it.
+   */
+  readonly refresh: (paymentId: string) => Effect.Effect<Option.Option<Payment>>
+  /**
    * Releases what is left of a completed payment's rolling reserve now, as its release job would
    * on its date (a settlement schedule that does not keep reserves); nothing when already released.
    */
@@ -148,6 +155,7 @@ export class Payments extends Context.Service<Payments, {
         applyUpdate: lifecycle.applyUpdate,
         handleCallback: lifecycle.handleCallback,
         reconcile: lifecycle.reconcile,
+        refresh: lifecycle.refresh,
         releaseReserveNow: releaseReserve
       })
     })

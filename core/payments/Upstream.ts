@@ -8,6 +8,7 @@ import { baseUrlOf, type EngineConfig } from "../EngineConfig.ts"
 import type { BuyerAddress, ChargeRequest, PaymentProvider } from "../ports/PaymentProvider.ts"
 import type { BuyerText } from "./BuyerData.ts"
 import type { Payment } from "./Payment.ts"
+import { idempotencyKeyOf, isRetry } from "./ThreeDSecure.ts"
 
 /**
  * The buyer's data that is forwarded to the provider and never stored: a retry of the request
@@ -24,16 +25,21 @@ export interface Forwarded {
 export const callbackUrlOf = (config: EngineConfig["Service"], providerId: string) =>
   `${baseUrlOf(config)}/providers/${encodeURIComponent(providerId)}/callbacks`
 
-/** The charge a provider is asked for; its idempotency key is the same on every retry. */
+/**
+ * The charge a provider is asked for; its idempotency key is the same on every retry (the one
+ * 3-D Secure retry after `authentication_required` has its own, `ThreeDSecure.ts`). `returnUrl`:
+ * a card rail's, where the buyer comes back after a challenge.
+ */
 export const chargeRequestOf = (
   p: Payment,
   method: PaymentMethodDef,
   provider: PaymentProvider,
   forwarded: Forwarded,
-  callbackUrl: string
+  callbackUrl: string,
+  returnUrl?: string
 ): ChargeRequest => ({
   transactionId: p.id,
-  idempotencyKey: `${p.id}:${provider.id}`,
+  idempotencyKey: idempotencyKeyOf(p, provider.id),
   environment: p.environment,
   method,
   amount: p.amountLocal,
@@ -51,5 +57,7 @@ export const chargeRequestOf = (
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,
   simulate: p.simulate ?? undefined,
+  ...(isRetry(p, provider.id) ? { threeDSecure: "required" as const } : {}),
+  ...(returnUrl === undefined ? {} : { returnUrl }),
   ...(p.card === undefined ? {} : { card: { ...p.card, merchantId: p.merchantId, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

@@ -13,6 +13,13 @@ const encoder = new TextEncoder()
 export const formUrlOf = (formBaseUrl: string, transactionId: string, secret: string) =>
   `${formBaseUrl}/sandbox/pay/${encodeURIComponent(transactionId)}?secret=${encodeURIComponent(secret)}`
 
+/**
+ * `{formBaseUrl}/sandbox/3ds/{transactionId}?secret=<random>`: the sandbox's 3-D Secure challenge
+ * page for one charge, opened with the secret of the charge's form (`opensForm`).
+ */
+export const challengeUrlOf = (formBaseUrl: string, transactionId: string, secret: string) =>
+  `${formBaseUrl}/sandbox/3ds/${encodeURIComponent(transactionId)}?secret=${encodeURIComponent(secret)}`
+
 /** The secret of a form URL this provider wrote; none for any other. */
 export const formSecretOf = (paymentFormUrl: string): string | undefined => {
   try {

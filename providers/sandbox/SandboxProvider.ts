@@ -12,6 +12,12 @@
  * | chargeback       | pending     | completed at once, then a chargeback is opened: status chargeback, chargeback.created + claim.opened, funds frozen, fee charged |
  * | slow_payment     | pending     | no callback (lost); the provider reports it paid 2 minutes after creation, so the 5-minute reconcile poll completes it |
  *
+ * On `sbx_card` with a card token and no `Sandbox-Simulate`, the 3-D Secure test cards
+ * (`ThreeDSecureCards.ts`) pick the flow: frictionless (completed at once), challenge (pending
+ * with `nextAction` to `/sandbox/3ds/{transactionId}?secret=`, the form's secret, whose buttons
+ * send the signed callback), failed (declined `authentication_failed`), and required (declined
+ * `authentication_required` until asked with `threeDSecure: "required"`, then challenge).
+ *
  * The engine applies the immediate outcomes through a job; the provider answers `status` from the
  * reference alone. Callbacks to this provider are signed like any other (HMAC-SHA256 with the
  * sandbox callback secret).
@@ -25,14 +31,17 @@ import { Mac } from "effect/crypto"
 import { type PaymentMethodDef, verifySignature } from "../../core/ports/index.ts"
 import {
   CallbackRejected,
+  type ChargeAccepted,
   type ChargeRequest,
   type ChargeStatus,
   type ChargeUpdate,
-  type PaymentProvider
+  type PaymentProvider,
+  ProviderError
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
-import { formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
-import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
+import { challengeUrlOf, formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
+import { threeDSecureFlowOf } from "./ThreeDSecureCards.ts"
+import { callbackDetail, callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
 export const slowPaymentAfterMs = 2 * 60_000
@@ -80,12 +89,27 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
     environments: ["sandbox"],
     supports: () => true,
     charge: (request) =>
-      Effect.map(Clock.currentTimeMillis, (ms) => ({
-        providerRef: providerRefOf(request.simulate ?? "none", ms, request.transactionId),
-        status: "pending" as const,
-        paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, newFormSecret()),
-        paymentData: paymentData(request.method, request)
-      })),
+      Effect.flatMap(Clock.currentTimeMillis, (ms): Effect.Effect<ChargeAccepted, ProviderError> => {
+        // A 3-D Secure test card picks its flow, unless the merchant asked for a simulation.
+        const flow = request.simulate === undefined ? threeDSecureFlowOf(request.card) : undefined
+        if (flow === "failed") {
+          return Effect.fail(ProviderError.declined({ providerId: sandboxProviderId, code: "authentication_failed", message: "sandbox: the issuer refused 3-D Secure authentication" }))
+        }
+        if (flow === "required" && request.threeDSecure !== "required") {
+          return Effect.fail(ProviderError.failed({ providerId: sandboxProviderId, code: "authentication_required", message: "sandbox: the issuer asks for 3-D Secure" }))
+        }
+        const scenario = flow === "frictionless" ? "3ds_frictionless" : flow === undefined ? request.simulate ?? "none" : "3ds_challenge"
+        const secret = newFormSecret()
+        return Effect.succeed({
+          providerRef: providerRefOf(scenario, ms, request.transactionId),
+          status: scenario === "3ds_frictionless" ? "completed" : "pending",
+          paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, secret),
+          paymentData: paymentData(request.method, request),
+          ...(scenario === "3ds_challenge"
+            ? { nextAction: { type: "redirect_to_url" as const, url: challengeUrlOf(options.formBaseUrl, request.transactionId, secret) } }
+            : {})
+        })
+      }),
     status: (providerRef, transactionId) =>
       Effect.map(Clock.currentTimeMillis, (ms): ChargeUpdate => {
         const ref = parseRef(providerRef)
@@ -102,7 +126,8 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         const body = yield* Schema.decodeUnknownEffect(Schema.fromJsonString(CallbackBody))(rawBody).pipe(
           Effect.mapError(() => new CallbackRejected({ reason: "unreadable body" }))
         )
-        return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status] }]
+        const detail = callbackDetail[body.status]
+        return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status], ...(detail === undefined ? {} : { detail }) }]
       }).pipe(Effect.provide(context)),
     refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
   }))

@@ -10,7 +10,11 @@ import { SandboxSimulate } from "../../core/ports/PaymentProvider.ts"
 import { type StatusMap, statusOf } from "../kit/StatusMap.ts"
 
 /** `none` is a charge made without `Sandbox-Simulate`. */
-export const Scenario = Schema.Literals(["none", ...SandboxSimulate.literals])
+/**
+ * `3ds_frictionless` and `3ds_challenge` are charges of the 3-D Secure test cards
+ * (`ThreeDSecureCards.ts`): completed at once, and pending until the challenge page's callback.
+ */
+export const Scenario = Schema.Literals(["none", ...SandboxSimulate.literals, "3ds_frictionless", "3ds_challenge"])
 export type Scenario = typeof Scenario.Type
 export const scenarios = Scenario.literals
 
@@ -25,18 +29,29 @@ export const scenarioStatusMap = {
   failed: "failed",
   expired: "pending",
   chargeback: "completed",
-  slow_payment: "completed"
+  slow_payment: "completed",
+  "3ds_frictionless": "completed",
+  "3ds_challenge": "pending"
 } satisfies StatusMap<typeof Scenario, ChargeStatus>
 
 /** The scenario of a reference; an unknown one (not made by this provider) polls pending. */
 export const scenarioStatus = (scenario: string): ChargeStatus => statusOf(scenarioStatusMap, scenario, "pending")
 
-/** The statuses the sandbox payment form's callback carries (any other is refused, unread). */
-export const CallbackStatus = Schema.Literals(["completed", "failed"])
+/**
+ * The statuses the sandbox payment form's callback carries (any other is refused, unread);
+ * `authentication_failed` is the 3-D Secure challenge page's "Fail authentication".
+ */
+export const CallbackStatus = Schema.Literals(["completed", "failed", "authentication_failed"])
 export type CallbackStatus = typeof CallbackStatus.Type
 export const callbackStatuses = CallbackStatus.literals
 
 export const callbackStatusMap = {
   completed: "completed",
-  failed: "failed"
+  failed: "failed",
+  authentication_failed: "failed"
 } satisfies StatusMap<typeof CallbackStatus, ChargeStatus>
+
+/** What the engine records as a callback's failure reason, where it says more than "failed". */
+export const callbackDetail: Partial<Record<CallbackStatus, string>> = {
+  authentication_failed: "sandbox: 3-D Secure authentication failed"
+}

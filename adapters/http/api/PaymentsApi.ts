@@ -9,6 +9,7 @@ import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
+import { NextActionView } from "./NextActionView.ts"
 
 const Money = Schema.Finite.annotate({ description: "Major units" })
 
@@ -119,6 +120,7 @@ export const CreatedPayment = Schema.Struct({
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
   card: Schema.optional(PaymentCardView),
+  nextAction: Schema.optional(NextActionView),
   expiresAt: IsoDateTime
 }).annotate({ identifier: "CreatedPayment" })
 
@@ -137,6 +139,7 @@ const PaymentRecordFields = {
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
   card: Schema.optional(PaymentCardView),
+  nextAction: Schema.optional(NextActionView),
   failureReason: Schema.NullOr(Schema.String),
   // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
   buyer: Schema.optional(Schema.Struct({
@@ -183,6 +186,10 @@ export const PaymentDetail = Schema.Struct({
           "authentication_required, after which the same card is presented to the next provider); null when it named none"
       }),
       at: IsoDateTime,
+      threeDSecure: Schema.optional(Schema.Literal("required").annotate({
+        description: "The engine's one retry on the same provider with 3-D Secure after an `authentication_required` decline " +
+          "(its own upstream idempotency key, `<transactionId>:<provider>:3ds`); absent on other attempts"
+      })),
       routing: Schema.optional(Schema.Struct({
         ruleId: Schema.NullOr(Schema.String).annotate({ description: "The routing rule that chose the candidates; null: the default order" }),
         strategy: Schema.Literals(["static", "health", "success_rate"]),

@@ -18,6 +18,18 @@ export interface SandboxText {
   readonly notFoundTitle: string
   readonly notFoundBody: string
   readonly badRequest: string
+  /** The sandbox's 3-D Secure challenge page (`ThreeDSecurePages.ts`). */
+  readonly challengeTitle: string
+  readonly challengeBody: string
+  readonly authenticate: string
+  readonly failAuthentication: string
+}
+
+/** The engine's 3-D Secure return page (`ThreeDSecurePages.ts`), when the payment has no return URL. */
+export interface ThreeDSecureText {
+  readonly title: string
+  readonly body: string
+  readonly notFoundTitle: string
 }
 
 /** The buyer's pages: the checkout (`CheckoutPages.ts`) and the sandbox provider's form. */
@@ -61,6 +73,8 @@ export interface PageText {
   readonly backToShop: string
   /** The sandbox provider's payment form (`SandboxPages.ts`). */
   readonly sandbox: SandboxText
+  /** The 3-D Secure return page. */
+  readonly threeDSecure: ThreeDSecureText
   /** Messages the page's script shows. */
   readonly script: Readonly<
     Record<
@@ -129,7 +143,16 @@ const pages: PageText = {
     fail: "Fail the payment",
     notFoundTitle: "Payment not found",
     notFoundBody: "This sandbox payment does not exist.",
-    badRequest: "Choose Pay or Fail the payment."
+    badRequest: "Choose Pay or Fail the payment.",
+    challengeTitle: "3-D Secure authentication",
+    challengeBody: "Your bank asks you to confirm this card payment. In the sandbox, choose how the authentication ends.",
+    authenticate: "Complete authentication",
+    failAuthentication: "Fail authentication"
+  },
+  threeDSecure: {
+    title: "Authentication finished",
+    body: "Your bank has answered. The shop will confirm your payment; you can close this page.",
+    notFoundTitle: "Payment not found"
   },
   script: {
     name: "Enter your first and last name.",

@@ -44,7 +44,16 @@ const pages: Catalog["pages"] = {
     fail: "Hacer fallar el pago",
     notFoundTitle: "Pago no encontrado",
     notFoundBody: "Este pago de prueba no existe.",
-    badRequest: "Elige Pagar o Hacer fallar el pago."
+    badRequest: "Elige Pagar o Hacer fallar el pago.",
+    challengeTitle: "Autenticación 3-D Secure",
+    challengeBody: "Tu banco te pide confirmar este pago con tarjeta. En el sandbox, elige cómo termina la autenticación.",
+    authenticate: "Completar la autenticación",
+    failAuthentication: "Hacer fallar la autenticación"
+  },
+  threeDSecure: {
+    title: "Autenticación terminada",
+    body: "Tu banco respondió. La tienda confirmará tu pago; puedes cerrar esta página.",
+    notFoundTitle: "Pago no encontrado"
   },
   script: {
     name: "Ingresa tu nombre y apellido.",

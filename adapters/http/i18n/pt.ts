@@ -44,7 +44,16 @@ const pages: Catalog["pages"] = {
     fail: "Fazer o pagamento falhar",
     notFoundTitle: "Pagamento não encontrado",
     notFoundBody: "Este pagamento de teste não existe.",
-    badRequest: "Escolha Pagar ou Fazer o pagamento falhar."
+    badRequest: "Escolha Pagar ou Fazer o pagamento falhar.",
+    challengeTitle: "Autenticação 3-D Secure",
+    challengeBody: "Seu banco pede que você confirme este pagamento com cartão. No sandbox, escolha como a autenticação termina.",
+    authenticate: "Concluir a autenticação",
+    failAuthentication: "Fazer a autenticação falhar"
+  },
+  threeDSecure: {
+    title: "Autenticação concluída",
+    body: "Seu banco respondeu. A loja vai confirmar seu pagamento; você pode fechar esta página.",
+    notFoundTitle: "Pagamento não encontrado"
   },
   script: {
     name: "Informe seu nome e sobrenome.",

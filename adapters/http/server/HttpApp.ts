@@ -26,6 +26,7 @@ import { RoutingAdminHandlers } from "./handlers/RoutingHandlers.ts"
 import { OperatorAdminHandlers } from "./handlers/OperatorHandlers.ts"
 import { WithdrawalAdminHandlers, WithdrawalHandlers } from "./handlers/WithdrawalHandlers.ts"
 import { SandboxPages } from "./pages/SandboxPages.ts"
+import { ThreeDSecurePages } from "./pages/ThreeDSecurePages.ts"
 import { ReconciliationAdminHandlers } from "./handlers/ReconciliationHandlers.ts"
 import { SettlementAdminHandlers, SettlementCallbackHandlers, SettlementHandlers } from "./handlers/SettlementHandlers.ts"
 import { SandboxHandlers } from "./handlers/SandboxHandlers.ts"
@@ -119,4 +120,4 @@ export const MethodRoutes = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /** Needs the core services (Auth, Merchants) and `HttpConfig`. */
-export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, CheckoutPages, ConsoleRoutes, MethodRoutes, RequestLifecycle, Compression, SecurityHeaders)
+export const HttpApp = Layer.mergeAll(ApiRoutes, DocsRoutes, HealthRoutes, MetricsRoute, IconRoutes, SandboxPages, ThreeDSecurePages, CheckoutPages, ConsoleRoutes, MethodRoutes, RequestLifecycle, Compression, SecurityHeaders)

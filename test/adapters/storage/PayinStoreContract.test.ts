@@ -36,7 +36,7 @@ const payment = (shopId: string, overrides: Partial<Payment> = {}): Payment => (
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
   attempts: [{ provider: "sandbox", outcome: "accepted", latencyMs: 3, reason: null, at: t0 }],
   merchantOrderId: null, tag1: "a", tag2: null, tag3: null, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@x.test"), userPhone: null, userIp: "10.0.0.1",
-  hostedCheckout: false, linkToken: null, returnUrl: null, simulate: null, failureReason: null,
+  hostedCheckout: false, linkToken: null, returnUrl: null, nextAction: null, simulate: null, failureReason: null,
   expiresAt: at(1800), createdAt: at(seq), updatedAt: at(seq), completedAt: null, version: 1,
   ...overrides
 })

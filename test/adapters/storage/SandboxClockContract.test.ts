@@ -42,7 +42,7 @@ const payment = (shopId: string, overrides: Partial<Payment>): Payment => ({
   settlement: { type: "delayed", delay: "T+1", delayDays: 1, reserve: d("10"), status: "pending", settledAt: null, reserveReleaseDays: 90, reserveReleasedAt: null, pendingTaken: d("0"), reserveTaken: d("0") },
   fx: { presentment: null, local: { currency: "BRL", midPerUsd: d("5.4"), rate: d("5.508") }, markupPct: d("2") },
   attempts: [], merchantOrderId: null, tag1: null, tag2: null, tag3: null, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@x.test"), userPhone: null,
-  userIp: null, hostedCheckout: false, linkToken: null, returnUrl: null, simulate: null, failureReason: null,
+  userIp: null, hostedCheckout: false, linkToken: null, returnUrl: null, nextAction: null, simulate: null, failureReason: null,
   expiresAt: at(1800), createdAt: t0, updatedAt: t0, completedAt: null, version: 1,
   ...overrides
 })
