@@ -89,6 +89,40 @@ const cardView = (p: Payment) =>
     card: { brand: p.card.brand, bin: p.card.bin, last4: p.card.last4, expMonth: p.card.expMonth, expYear: p.card.expYear, fingerprint: p.card.fingerprint }
   }
 
+/** An authorize-only payment's authorization, as every view shows it. */
+export const AuthorizationView = Schema.Struct({
+  amountLocal: Schema.Finite,
+  amountUsd: Schema.Finite,
+  expiresAt: Schema.NullOr(Schema.String),
+  operation: Schema.NullOr(Schema.Struct({
+    kind: Schema.Literals(["capture", "void"]),
+    amountLocal: Schema.Finite,
+    outcome: Schema.Literals(["in_flight", "unknown", "failed", "declined", "succeeded"]),
+    reason: Schema.NullOr(Schema.String),
+    at: Schema.String
+  }))
+})
+
+const authorizationView = (p: Payment) => {
+  const a = p.authorization
+  if (a === undefined) return {}
+  return {
+    ...(a.expiresAt === null ? {} : { authorizationExpiresAt: iso(a.expiresAt) }),
+    authorization: {
+      amountLocal: n(a.amountLocal),
+      amountUsd: n(a.amountUsd),
+      expiresAt: a.expiresAt === null ? null : iso(a.expiresAt),
+      operation: a.operation === null ? null : {
+        kind: a.operation.kind,
+        amountLocal: n(a.operation.amountLocal),
+        outcome: a.operation.outcome,
+        reason: a.operation.reason,
+        at: iso(a.operation.at)
+      }
+    }
+  }
+}
+
 export const CreatedView = Schema.Struct({
   transactionId: Schema.String,
   status: PaymentStatus,
@@ -113,6 +147,8 @@ export const CreatedView = Schema.Struct({
   tag2: Schema.NullOr(Schema.String),
   tag3: Schema.NullOr(Schema.String),
   card: Schema.optional(CardView),
+  authorizationExpiresAt: Schema.optional(Schema.String),
+  authorization: Schema.optional(AuthorizationView),
   expiresAt: Schema.String
 })
 export type CreatedView = typeof CreatedView.Type
@@ -136,6 +172,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
   ...cardView(p),
+  ...authorizationView(p),
   expiresAt: iso(p.expiresAt)
 })
 
@@ -154,6 +191,7 @@ export const readView = (p: Payment) => ({
   merchantOrderId: p.merchantOrderId,
   ...tags(p),
   ...cardView(p),
+  ...authorizationView(p),
   failureReason: p.failureReason
 })
 /**

@@ -51,5 +51,7 @@ export const chargeRequestOf = (
   expiresAt: DateTime.toDateUtc(p.expiresAt),
   callbackUrl,
   simulate: p.simulate ?? undefined,
+  // An authorize-only payment (`capture: false`) says so on every retry of its charge.
+  ...(p.authorization === undefined ? {} : { capture: false }),
   ...(p.card === undefined ? {} : { card: { ...p.card, merchantId: p.merchantId, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

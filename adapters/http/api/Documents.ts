@@ -259,6 +259,8 @@ const events: ReadonlyArray<readonly [string, string, Spec | ((components: Spec)
   ["payment.failed", "The charge failed, or a pending voucher or instant payment was abandoned or expired.", payment],
   ["payment.refunded", "A completed payment was refunded, in full or in part: the payment and the `refund`.", withField(payment, "refund", ref("Refund"))],
   ["payment.captured", "Sandbox simulator only (payments the sandbox provider completes; never deposit credits or real connectors): back-compatible alias of payment.completed.", payment],
+  ["payment.authorized", "A card payment made with `capture: false` was authorized: the provider holds the amount until `authorizationExpiresAt`, nothing is in the balance yet. Capture it (POST /payments/{id}/capture: payment.completed follows) or void it (POST /payments/{id}/void).", payment],
+  ["payment.voided", "An authorization was released (POST /payments/{id}/void): the payment is `voided`, nothing was captured or booked.", payment],
   ["chargeback.created", "A chargeback was opened against a completed payment: the payment and the `claim`.", withField(payment, "claim", ref("Claim"))],
   ["claim.opened", "A claim (refund, chargeback, dispute) was opened.", ref("Claim")],
   ["claim.resolved", "A claim reached its final resolution.", ref("Claim")],

@@ -55,6 +55,12 @@ export const CreatePaymentBody = Schema.Struct({
         "a vault that cannot be reached answers 503 card_vault_unavailable. Checked before anything is written. The engine never sees the card's number."
     })
   ),
+  capture: Schema.optional(Schema.Boolean).annotate({
+    description: "Card rails only: `false` authorizes only. The payment becomes `authorized` (event payment.authorized) with `authorizationExpiresAt`, " +
+      "and nothing reaches the balance until POST /payments/{id}/capture (full or partial) books it as a completion; POST /payments/{id}/void releases it " +
+      "(`voided`), and an authorization not captured by its expiry becomes `expired`. Refused before anything is written with 422 capture_requires_card " +
+      "on other rails and 422 capture_not_supported when no provider for the rail can capture later. Default true: captured at once."
+  }),
   hostedCheckout: Schema.optional(Schema.Boolean),
   returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
@@ -78,6 +84,27 @@ const PaymentData = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 ).annotate({ identifier: "PaymentData", description: "How the buyer pays: typed where connectors agree, plus provider-specific fields" })
+
+/** An authorize-only payment's authorization (created with `capture: false`). */
+export const AuthorizationView = Schema.Struct({
+  amountLocal: Money.annotate({ description: "What was authorized, in `currencyLocal`; `amountLocal` of the payment becomes what was captured" }),
+  amountUsd: Money.annotate({ description: "The USD headline of what was authorized" }),
+  expiresAt: Schema.NullOr(IsoDateTime).annotate({ description: "Until when the provider holds it (null until the provider answered)" }),
+  operation: Schema.NullOr(Schema.Struct({
+    kind: Schema.Literals(["capture", "void"]),
+    amountLocal: Money,
+    outcome: Schema.Literals(["in_flight", "unknown", "failed", "declined", "succeeded"]).annotate({
+      description: "in_flight: being asked now; unknown: no answer yet (retry with the same Idempotency-Key); failed or declined: nothing was done; succeeded"
+    }),
+    reason: Schema.NullOr(Schema.String),
+    at: IsoDateTime
+  })).annotate({ description: "The last capture or void asked of the provider" })
+}).annotate({ identifier: "PaymentAuthorization" })
+
+const AuthorizationFields = {
+  authorizationExpiresAt: Schema.optional(IsoDateTime).annotate({ description: "Authorize-only payments: until when the provider holds the authorization" }),
+  authorization: Schema.optional(AuthorizationView)
+}
 
 /** Shown by both the create response and the read record. */
 const PaymentMoneyFields = {
@@ -118,6 +145,7 @@ export const CreatedPayment = Schema.Struct({
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
   card: Schema.optional(PaymentCardView),
+  ...AuthorizationFields,
   expiresAt: IsoDateTime
 }).annotate({ identifier: "CreatedPayment" })
 
@@ -136,6 +164,7 @@ const PaymentRecordFields = {
   merchantOrderId: Schema.NullOr(Schema.String),
   ...Tags,
   card: Schema.optional(PaymentCardView),
+  ...AuthorizationFields,
   failureReason: Schema.NullOr(Schema.String),
   // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
   buyer: Schema.optional(Schema.Struct({
