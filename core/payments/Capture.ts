@@ -54,6 +54,9 @@ export type SettleCode =
   | "capture_failed"
   | "provider_outcome_unknown"
 
+/** What a void can fail with: a capture's, less its amount's. */
+export type VoidCode = Exclude<SettleCode, "capture_amount_exceeds_authorized" | "amount_out_of_limits">
+
 export type OperationKind = AuthorizationOperation["kind"]
 
 /** An operation the provider has not answered: it may have been done, so it is continued, never started again. */
@@ -265,7 +268,10 @@ export const makeCapture = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
     capture: (scope: Pick<ShopScope, "environment" | "shop" | "merchant">, id: string, amount: BigDecimal.BigDecimal | undefined, key: KeyHandle | undefined) =>
       onShopClock(scope, settle(scope, id, "capture", amount, key)).pipe(Effect.withSpan("Payments.capture")),
     void: (scope: Pick<ShopScope, "environment" | "shop" | "merchant">, id: string, key: KeyHandle | undefined) =>
-      onShopClock(scope, settle(scope, id, "void", undefined, key)).pipe(Effect.withSpan("Payments.void"))
+      // A void checks no amount (`captureAmount` and `capturedChanges` run for captures only).
+      onShopClock(scope, settle(scope, id, "void", undefined, key) as Effect.Effect<Payment, ApiErrorOf<VoidCode> | KeyTaken>).pipe(
+        Effect.withSpan("Payments.void")
+      )
   }
 })
 

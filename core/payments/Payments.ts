@@ -22,7 +22,7 @@ import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type CreatePayment, makeCreate } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
-import { makeCapture, type SettleCode } from "./Capture.ts"
+import { makeCapture, type SettleCode, type VoidCode } from "./Capture.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import type { PaymentStatus } from "./PaymentState.ts"
@@ -125,7 +125,7 @@ export class Payments extends Context.Service<Payments, {
     scope: Pick<ShopScope, "environment" | "shop" | "merchant">,
     id: string,
     key: KeyHandle | undefined
-  ) => Effect.Effect<Payment, ApiErrorOf<SettleCode> | KeyTaken>
+  ) => Effect.Effect<Payment, ApiErrorOf<VoidCode> | KeyTaken>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,

@@ -12,6 +12,9 @@
  * | chargeback       | pending     | completed at once, then a chargeback is opened: status chargeback, chargeback.created + claim.opened, funds frozen, fee charged |
  * | slow_payment     | pending     | no callback (lost); the provider reports it paid 2 minutes after creation, so the 5-minute reconcile poll completes it |
  *
+ * A card charge asked with `capture: false` answers `authorized` at once; its capture and void
+ * are `Capture.ts`.
+ *
  * The engine applies the immediate outcomes through a job; the provider answers `status` from the
  * reference alone. Callbacks to this provider are signed like any other (HMAC-SHA256 with the
  * sandbox callback secret).
@@ -32,6 +35,7 @@ import {
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
+import * as Capture from "./Capture.ts"
 import { callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
 /** After this long a `slow_payment` charge reports paid (its callback is never sent). */
@@ -82,7 +86,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
     charge: (request) =>
       Effect.map(Clock.currentTimeMillis, (ms) => ({
         providerRef: providerRefOf(request.simulate ?? "none", ms, request.transactionId),
-        status: "pending" as const,
+        status: request.capture === false ? "authorized" as const : "pending" as const,
         paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, newFormSecret()),
         paymentData: paymentData(request.method, request)
       })),
@@ -104,7 +108,10 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         )
         return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status] }]
       }).pipe(Effect.provide(context)),
-    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
+    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" }),
+    capture: Capture.capture,
+    void: Capture.voidAuthorization,
+    authorizationWindow: Capture.sandboxAuthorizationWindow
   }))
 
 /** Registers the sandbox provider; it needs `Mac` to verify callbacks. */

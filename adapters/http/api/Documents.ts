@@ -56,6 +56,8 @@ const summaries: Readonly<Record<string, string>> = {
   "deposits.deposits": "List an account's deposits",
   "deposits.simulate": "Simulate a deposit (sandbox)",
   "depositNotifications.notify": "Receive a deposit network notification",
+  "authorizations.capture": "Capture an authorized payment",
+  "authorizations.void": "Void an authorized payment",
   "claims.refund": "Refund a payment",
   "claims.refundTransaction": "Refund a payment (legacy path)",
   "claims.get": "Get a claim",
