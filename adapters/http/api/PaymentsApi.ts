@@ -6,6 +6,7 @@ import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
+import { AuthorizationFields } from "./AuthorizationView.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 
@@ -84,27 +85,6 @@ const PaymentData = Schema.StructWithRest(
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
 ).annotate({ identifier: "PaymentData", description: "How the buyer pays: typed where connectors agree, plus provider-specific fields" })
-
-/** An authorize-only payment's authorization (created with `capture: false`). */
-export const AuthorizationView = Schema.Struct({
-  amountLocal: Money.annotate({ description: "What was authorized, in `currencyLocal`; `amountLocal` of the payment becomes what was captured" }),
-  amountUsd: Money.annotate({ description: "The USD headline of what was authorized" }),
-  expiresAt: Schema.NullOr(IsoDateTime).annotate({ description: "Until when the provider holds it (null until the provider answered)" }),
-  operation: Schema.NullOr(Schema.Struct({
-    kind: Schema.Literals(["capture", "void"]),
-    amountLocal: Money,
-    outcome: Schema.Literals(["in_flight", "unknown", "failed", "declined", "succeeded"]).annotate({
-      description: "in_flight: being asked now; unknown: no answer yet (retry with the same Idempotency-Key); failed or declined: nothing was done; succeeded"
-    }),
-    reason: Schema.NullOr(Schema.String),
-    at: IsoDateTime
-  })).annotate({ description: "The last capture or void asked of the provider" })
-}).annotate({ identifier: "PaymentAuthorization" })
-
-const AuthorizationFields = {
-  authorizationExpiresAt: Schema.optional(IsoDateTime).annotate({ description: "Authorize-only payments: until when the provider holds the authorization" }),
-  authorization: Schema.optional(AuthorizationView)
-}
 
 /** Shown by both the create response and the read record. */
 const PaymentMoneyFields = {
