@@ -181,6 +181,31 @@ export const ErrorCatalog = {
   ),
   fx_unavailable: entry("api_error", "No FX rate is available for the currency pair.", Schema.Struct({ currency: Schema.String })),
   // Refunds
+  // Authorize now, capture later (`capture: false`, POST /payments/{id}/capture and /void)
+  capture_requires_card: entry("invalid_request_error",
+    "`capture: false` (authorize only) was sent for a rail that is not a card rail (its channel is not CREDIT_CARD): nothing was written.",
+    none
+  ),
+  capture_not_supported: entry("invalid_request_error",
+    "No provider routing would try for this card rail can authorize without capturing (it offers no capture and void): nothing was written. Charge with capture (omit `capture`).",
+    none
+  ),
+  payment_not_authorized: entry("invalid_request_error",
+    "Only an `authorized` payment (created with `capture: false`) can be captured or voided; `details.status` is the payment's status. A capture or void already done answers with its own key's stored result, never again.",
+    Schema.Struct({ status: Schema.String, operation: Schema.optionalKey(Schema.String).annotate({ description: "capture or void: the operation already under way on this authorization" }) })
+  ),
+  capture_amount_exceeds_authorized: entry("invalid_request_error",
+    "The capture's `amount` is more than was authorized: `details.authorized` in `details.currency`.",
+    Schema.Struct({ requested: money, authorized: money, currency: Schema.String })
+  ),
+  capture_declined: entry("provider_error",
+    "The provider refused the capture or void (`details.providerCode`): nothing changed, the payment is still `authorized` until it expires.",
+    Schema.Struct({ operation: Schema.String, providerCode: Schema.String })
+  ),
+  capture_failed: entry("provider_error",
+    "The provider could not take the capture or void now and nothing was done there (`details.providerCode`): retry later, with a new Idempotency-Key or the same one.",
+    Schema.Struct({ operation: Schema.String, providerCode: Schema.String })
+  ),
   refund_not_allowed: entry("invalid_request_error",
     "The payment cannot be refunded in its status (only completed payments can).",
     Schema.Struct({ status: Schema.String })

@@ -17,6 +17,7 @@
  * write-ahead on in `CreateRoute.ts` (`writeAhead`, `route`, `accept`, `giveUp`, `outcome`).
  */
 import { Effect, Option, Redacted } from "effect"
+import { authorizeOnlyProviders, checkCaptureRail, withAuthorization } from "./CaptureCreate.ts"
 import { checkCard, paymentCardOf } from "./CreateCard.ts"
 import { Executed, type KeyHandle } from "../idempotency/Idempotency.ts"
 import * as Metrics from "../Metrics.ts"
@@ -50,10 +51,11 @@ export const createPayment = Effect.fn("Payments.create")(function*(s: CreateSer
     if (Option.isSome(existing)) return yield* continueRecord(s, existing.value, forwardedOf(input), key)
   }
   const checked = yield* checkInput(s, scope, input)
+  yield* checkCaptureRail(input.capture, checked.method)
   const card = yield* checkCard(s.vault, scope, input.card, checked.method)
   const priced = yield* price(s, scope, input, checked.method)
-  const chosen = yield* chooseProviders(s, scope, input, checked, priced, card)
-  const record = yield* newRecord(s, scope, input, checked, priced, chosen)
+  const chosen = yield* authorizeOnlyProviders(input.capture, checked.method, yield* chooseProviders(s, scope, input, checked, priced, card))
+  const record = withAuthorization(input.capture, yield* newRecord(s, scope, input, checked, priced, chosen))
   const payment = card === undefined ? record : { ...record, card: paymentCardOf(card, Redacted.make(card.holderName)) }
   yield* writeAhead(s, payment, key?.handle)
   yield* Metrics.count(Metrics.paymentsCreated, { rail: payment.paymentMethodId, country: payment.country })

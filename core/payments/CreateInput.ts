@@ -36,6 +36,8 @@ export interface CreatePayment {
   readonly simulate?: SandboxSimulate | undefined
   /** A card rail's card: a token the card vault gave this merchant (`CreateCard.ts`). */
   readonly card?: { readonly token: string } | undefined
+  /** Card rails: `false` authorizes only; the merchant captures or voids later (`CaptureCreate.ts`, `Capture.ts`). */
+  readonly capture?: boolean | undefined
 }
 
 /**

@@ -35,8 +35,13 @@ export const JobKinds = {
   releaseReserve: "payment.release_reserve",
   reconcile: "payment.reconcile",
   recover: "payment.recover",
-  sandboxOutcome: "payment.sandbox_outcome"
+  sandboxOutcome: "payment.sandbox_outcome",
+  /** An authorization (`capture: false`) still held at its `authorizationExpiresAt` lapses. */
+  authorizationExpire: "payment.authorization_expire"
 } as const
+
+/** How long a provider that does not say holds an authorization (`PaymentProvider.authorizationWindow`). */
+export const defaultAuthorizationWindow = Duration.days(7)
 
 /** The job that expires a pending payment at its `expiresAt` (it waits while the record is still being routed). */
 export const expireJob = (p: Payment): NewJob => ({
@@ -50,6 +55,8 @@ const toEvent = (status: ChargeUpdate["status"]): PaymentEvent | undefined => {
   switch (status) {
     case "completed":
       return "confirmed"
+    case "authorized":
+      return "authorized"
     case "failed":
       return "failed"
     case "expired":
@@ -82,6 +89,33 @@ export const makeLifecycle = Effect.gen(function*() {
   const finalized = (p: Payment) =>
     Metrics.count(Metrics.paymentsFinalized, { status: p.status, provider: p.provider, rail: p.paymentMethodId, country: p.country })
 
+  /**
+   * What a completion books and schedules, in the transaction that wrote `next` completed (a
+   * provider's confirmation, or a capture: `Capture.ts`): its ledger entry, its events, and its
+   * settlement and reserve release timers.
+   */
+  const booked = (next: Payment, at: DateTime.Utc) =>
+    Effect.gen(function*() {
+      yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
+      yield* emit(next, "payment.completed")
+      yield* learn.conversion(next, true)
+      yield* finalized(next)
+      // Spec 6: the sandbox simulator's alias of payment.completed, nobody else's (not a
+      // deposit credit, not a real connector's sandbox).
+      if (next.environment === "sandbox" && next.provider === sandboxProviderId) yield* emit(next, "payment.captured")
+      yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
+        runAt: DateTime.add(at, { days: next.settlement.delayDays }),
+        dedupeKey: `${JobKinds.settle}:${next.id}`
+      })
+      if (BigDecimal.isPositive(next.settlement.reserve)) {
+        yield* jobs.enqueue(JobKinds.releaseReserve, { paymentId: next.id }, {
+          runAt: DateTime.add(at, { days: next.settlement.reserveReleaseDays }),
+          dedupeKey: `${JobKinds.releaseReserve}:${next.id}`
+        })
+      }
+      return next
+    })
+
   const moveOnce = (paymentId: string, update: ChargeUpdate) =>
     tx.run(Effect.gen(function*() {
       const found = yield* store.findById(paymentId)
@@ -107,23 +141,21 @@ export const makeLifecycle = Effect.gen(function*() {
         case "confirmed": {
           const next = yield* moved({ completedAt: at })
           yield* save(next)
-          yield* ledger.record(next, "payment.completed", next.id, Postings.completion(next)).pipe(Effect.orDie)
-          yield* emit(next, "payment.completed")
-          yield* learn.conversion(next, true)
-          yield* finalized(next)
-          // Spec 6: the sandbox simulator's alias of payment.completed, nobody else's (not a
-          // deposit credit, not a real connector's sandbox).
-          if (next.environment === "sandbox" && next.provider === sandboxProviderId) yield* emit(next, "payment.captured")
-          yield* jobs.enqueue(JobKinds.settle, { paymentId: next.id }, {
-            runAt: DateTime.add(at, { days: next.settlement.delayDays }),
-            dedupeKey: `${JobKinds.settle}:${next.id}`
+          return Option.some(yield* booked(next, at))
+        }
+        case "authorized": {
+          const provider = yield* registry.get(p.provider)
+          const window = Option.match(provider, { onNone: () => defaultAuthorizationWindow, onSome: (pr) => pr.authorizationWindow ?? defaultAuthorizationWindow })
+          const expiresAt = DateTime.addDuration(at, window)
+          const next = yield* moved({
+            authorization: { amountLocal: p.amountLocal, amountUsd: p.amount, operation: null, ...p.authorization, expiresAt }
           })
-          if (BigDecimal.isPositive(next.settlement.reserve)) {
-            yield* jobs.enqueue(JobKinds.releaseReserve, { paymentId: next.id }, {
-              runAt: DateTime.add(at, { days: next.settlement.reserveReleaseDays }),
-              dedupeKey: `${JobKinds.releaseReserve}:${next.id}`
-            })
-          }
+          yield* save(next)
+          yield* emit(next, "payment.authorized")
+          yield* jobs.enqueue(JobKinds.authorizationExpire, { paymentId: next.id }, {
+            runAt: expiresAt,
+            dedupeKey: `${JobKinds.authorizationExpire}:${next.id}`
+          })
           return Option.some(next)
         }
         case "failed":
@@ -230,7 +262,7 @@ export const makeLifecycle = Effect.gen(function*() {
     return yield* store.findById(paymentId)
   })
 
-  return { emit, save, moveOnce, applyUpdate, handleCallback, reconcile, refresh }
+  return { emit, save, booked, moveOnce, applyUpdate, handleCallback, reconcile, refresh }
 })
 
 export type Lifecycle = Effect.Success<typeof makeLifecycle>

@@ -131,6 +131,37 @@ export const PaymentNextAction = Schema.Struct({
 })
 export type PaymentNextAction = typeof PaymentNextAction.Type
 
+/**
+ * A capture or a void of an authorization, written ahead (`in_flight`) with the idempotency key
+ * the provider sees before the provider is called (`core/payments/Capture.ts`). `unknown`: the
+ * provider gave no answer; only the same call with the same key can settle it.
+ */
+export const AuthorizationOperation = Schema.Struct({
+  kind: Schema.Literals(["capture", "void"]),
+  /** What is captured, in the payment's local currency (a void: the authorized amount). */
+  amountLocal: Decimal,
+  idempotencyKey: Schema.String,
+  outcome: Schema.Literals(["in_flight", "unknown", "failed", "declined", "succeeded"]),
+  reason: Schema.NullOr(Schema.String),
+  at: Instant
+})
+export type AuthorizationOperation = typeof AuthorizationOperation.Type
+
+/**
+ * A card payment made with `capture: false`: the provider is asked to authorize only. The
+ * payment keeps what was authorized (its `amountLocal` and `amount` become what is captured,
+ * so that refunds and settlement see the captured amount), until when the provider holds it, and
+ * the capture or void written ahead, if any.
+ */
+export const PaymentAuthorization = Schema.Struct({
+  amountLocal: Decimal,
+  amountUsd: Decimal,
+  /** Null until the provider answered the authorization (its window from then). */
+  expiresAt: Schema.NullOr(Instant),
+  operation: Schema.NullOr(AuthorizationOperation)
+})
+export type PaymentAuthorization = typeof PaymentAuthorization.Type
+
 const Rate = Schema.Struct({ currency: Schema.String, midPerUsd: Decimal, rate: Decimal })
 
 /** The FX this payment used, kept with it. */
@@ -181,6 +212,8 @@ export const Payment = Schema.Struct({
   userIp: Schema.NullOr(Schema.String),
   /** A card rail's card (`PaymentCard`); absent on every other rail, on a sandbox card payment made without one, and on older records. */
   card: Schema.optionalKey(PaymentCard),
+  /** Present when the payment was created with `capture: false` (`PaymentAuthorization`). */
+  authorization: Schema.optionalKey(PaymentAuthorization),
   hostedCheckout: Schema.Boolean,
   /**
    * The capability of the payment's hosted link (`/c/{id}?token=`, `PaymentView.checkoutUrlOf`):
@@ -220,6 +253,13 @@ const number = (n: number) => Number.isFinite(n) ? n : String(n) as "NaN" | "Inf
 const instantOrNull = (t: DateTime.Utc | null) => t === null ? null : instant(t)
 const buyerOrNull = (v: Redacted.Redacted<string> | null) => v === null ? null : Redacted.value(v)
 const rate = (r: typeof Rate.Type): JsonOf<typeof Rate.Type> => ({ currency: r.currency, midPerUsd: decimal(r.midPerUsd), rate: decimal(r.rate) })
+
+const authorizationJson = (a: PaymentAuthorization): JsonOf<PaymentAuthorization> => ({
+  amountLocal: decimal(a.amountLocal),
+  amountUsd: decimal(a.amountUsd),
+  expiresAt: instantOrNull(a.expiresAt),
+  operation: a.operation === null ? null : { ...a.operation, amountLocal: decimal(a.operation.amountLocal), at: instant(a.operation.at) }
+})
 
 /**
  * `Schema.encodeSync(PaymentJson)`, written out: the same document, field for field (a property
@@ -288,6 +328,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   userPhone: buyerOrNull(p.userPhone),
   userIp: p.userIp,
   ...(p.card === undefined ? {} : { card: { ...p.card, holderName: Redacted.value(p.card.holderName) } }),
+  ...(p.authorization === undefined ? {} : { authorization: authorizationJson(p.authorization) }),
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,
   returnUrl: p.returnUrl,

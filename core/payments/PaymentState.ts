@@ -8,8 +8,16 @@
  * | pending   | confirmed           | completed  |
  * | pending   | failed              | failed     |
  * | pending   | expired             | expired    |
+ * | pending   | authorized          | authorized |
+ * | authorized| captured            | completed  |
+ * | authorized| voided              | voided     |
+ * | authorized| expired             | expired    |
  * | completed | refunded_in_full    | refunded   |
  * | completed | chargeback_opened   | chargeback |
+ *
+ * `authorized` is a card charge made with `capture: false`: the provider holds the authorization
+ * and nothing reaches the balance until it is captured (`core/payments/Capture.ts`), voided, or
+ * lapses at its `authorizationExpiresAt` (the expiry job).
  *
  * `initiated` is the write-ahead state: the record is committed before the first provider is
  * called, and leaves it when a provider accepted (or the cascade gave up). The API shows it as
@@ -30,18 +38,39 @@ import { PaymentRecordStatus } from "./PaymentStatus.ts"
 // the machine that advances it.
 export { PaymentRecordStatus, PaymentStatus, publicStatus } from "./PaymentStatus.ts"
 
-export type PaymentEvent = "routed" | "confirmed" | "failed" | "expired" | "refunded_in_full" | "chargeback_opened"
+export type PaymentEvent =
+  | "routed"
+  | "confirmed"
+  | "failed"
+  | "expired"
+  | "refunded_in_full"
+  | "chargeback_opened"
+  | "authorized"
+  | "captured"
+  | "voided"
 
-export const paymentEvents: ReadonlyArray<PaymentEvent> = ["routed", "confirmed", "failed", "expired", "refunded_in_full", "chargeback_opened"]
+export const paymentEvents: ReadonlyArray<PaymentEvent> = [
+  "routed",
+  "confirmed",
+  "failed",
+  "expired",
+  "refunded_in_full",
+  "chargeback_opened",
+  "authorized",
+  "captured",
+  "voided"
+]
 
 const table: Readonly<Record<PaymentRecordStatus, Partial<Record<PaymentEvent, PaymentRecordStatus>>>> = {
   initiated: { routed: "pending", failed: "failed" },
-  pending: { confirmed: "completed", failed: "failed", expired: "expired" },
+  pending: { confirmed: "completed", failed: "failed", expired: "expired", authorized: "authorized" },
+  authorized: { captured: "completed", voided: "voided", expired: "expired" },
   completed: { refunded_in_full: "refunded", chargeback_opened: "chargeback" },
   failed: {},
   expired: {},
   refunded: {},
-  chargeback: {}
+  chargeback: {},
+  voided: {}
 }
 
 /** The status an event leads to from anywhere (used to recognise repeats). */
@@ -51,7 +80,10 @@ const targetOf: Readonly<Record<PaymentEvent, PaymentRecordStatus>> = {
   failed: "failed",
   expired: "expired",
   refunded_in_full: "refunded",
-  chargeback_opened: "chargeback"
+  chargeback_opened: "chargeback",
+  authorized: "authorized",
+  captured: "completed",
+  voided: "voided"
 }
 
 export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {

@@ -4,8 +4,12 @@
  */
 import { Schema } from "effect"
 
-/** The statuses the API shows. */
-export const PaymentStatus = Schema.Literals(["pending", "completed", "failed", "refunded", "expired", "chargeback"])
+/**
+ * The statuses the API shows. `authorized`: a card charge made with `capture: false`, held by the
+ * provider and not yet captured (nothing in the balance); `voided`: such an authorization released
+ * by the merchant (`POST /payments/{id}/void`), final, nothing booked.
+ */
+export const PaymentStatus = Schema.Literals(["pending", "authorized", "completed", "failed", "refunded", "expired", "chargeback", "voided"])
 export type PaymentStatus = typeof PaymentStatus.Type
 
 /** The statuses a payment record can have: the API's and the write-ahead `initiated`. */

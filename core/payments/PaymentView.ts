@@ -94,6 +94,39 @@ export const NextActionView = Schema.Struct({ type: Schema.Literal("redirect_to_
 
 const nextActionView = (p: Payment) =>
   p.nextAction === null || p.status !== "pending" ? {} : { nextAction: { type: p.nextAction.type, url: p.nextAction.url } }
+/** An authorize-only payment's authorization, as every view shows it. */
+export const AuthorizationView = Schema.Struct({
+  amountLocal: Schema.Finite,
+  amountUsd: Schema.Finite,
+  expiresAt: Schema.NullOr(Schema.String),
+  operation: Schema.NullOr(Schema.Struct({
+    kind: Schema.Literals(["capture", "void"]),
+    amountLocal: Schema.Finite,
+    outcome: Schema.Literals(["in_flight", "unknown", "failed", "declined", "succeeded"]),
+    reason: Schema.NullOr(Schema.String),
+    at: Schema.String
+  }))
+})
+
+const authorizationView = (p: Payment) => {
+  const a = p.authorization
+  if (a === undefined) return {}
+  return {
+    ...(a.expiresAt === null ? {} : { authorizationExpiresAt: iso(a.expiresAt) }),
+    authorization: {
+      amountLocal: n(a.amountLocal),
+      amountUsd: n(a.amountUsd),
+      expiresAt: a.expiresAt === null ? null : iso(a.expiresAt),
+      operation: a.operation === null ? null : {
+        kind: a.operation.kind,
+        amountLocal: n(a.operation.amountLocal),
+        outcome: a.operation.outcome,
+        reason: a.operation.reason,
+        at: iso(a.operation.at)
+      }
+    }
+  }
+}
 
 export const CreatedView = Schema.Struct({
   transactionId: Schema.String,
@@ -120,6 +153,8 @@ export const CreatedView = Schema.Struct({
   tag3: Schema.NullOr(Schema.String),
   card: Schema.optional(CardView),
   nextAction: Schema.optional(NextActionView),
+  authorizationExpiresAt: Schema.optional(Schema.String),
+  authorization: Schema.optional(AuthorizationView),
   expiresAt: Schema.String
 })
 export type CreatedView = typeof CreatedView.Type
@@ -144,6 +179,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   ...tags(p),
   ...cardView(p),
   ...nextActionView(p),
+  ...authorizationView(p),
   expiresAt: iso(p.expiresAt)
 })
 
@@ -163,6 +199,7 @@ export const readView = (p: Payment) => ({
   ...tags(p),
   ...cardView(p),
   ...nextActionView(p),
+  ...authorizationView(p),
   failureReason: p.failureReason
 })
 /**

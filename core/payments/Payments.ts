@@ -22,6 +22,7 @@ import { type PaymentFilter, PaymentStore } from "../ports/PaymentStore.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { type CreatePayment, makeCreate } from "./Create.ts"
 import { type IncomingPayment, makeRecordIncoming } from "./Incoming.ts"
+import { makeCapture, type SettleCode, type VoidCode } from "./Capture.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import type { PaymentStatus } from "./PaymentState.ts"
@@ -29,6 +30,7 @@ import type { CreatedView } from "./PaymentView.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
 export { maxPaymentUsd } from "./Checks.ts"
+export type { SettleCode } from "./Capture.ts"
 export type { CreatePayment, PaymentKey } from "./Create.ts"
 export type { IncomingPayment } from "./Incoming.ts"
 export { JobKinds, reconcileAfter, reconcileEvery } from "./Lifecycle.ts"
@@ -41,6 +43,8 @@ export type CreateCode =
   | "amount_out_of_limits"
   | "fx_unavailable"
   | "missing_required_fields"
+  | "capture_requires_card"
+  | "capture_not_supported"
   | CardCode
 /** A create's card checks (`CreateCard.ts`). */
 export type CardCode = "card_required" | "card_not_accepted" | "card_token_not_found" | "card_brand_mismatch" | "card_expired" | "card_vault_unavailable"
@@ -113,6 +117,22 @@ export class Payments extends Context.Service<Payments, {
    * on its date (a settlement schedule that does not keep reserves); nothing when already released.
    */
   readonly releaseReserveNow: (paymentId: string) => Effect.Effect<void, Conflict>
+  /**
+   * Captures (part of) an authorized payment (`capture: false`), written ahead with the key the
+   * provider sees and continued by a retry of `key` (`Capture.ts`); answers the payment after.
+   */
+  readonly capture: (
+    scope: Pick<ShopScope, "environment" | "shop" | "merchant">,
+    id: string,
+    amount: BigDecimal.BigDecimal | undefined,
+    key: KeyHandle | undefined
+  ) => Effect.Effect<Payment, ApiErrorOf<SettleCode> | KeyTaken>
+  /** Voids an authorized payment: `voided`, nothing booked (`Capture.ts`). */
+  readonly void: (
+    scope: Pick<ShopScope, "environment" | "shop" | "merchant">,
+    id: string,
+    key: KeyHandle | undefined
+  ) => Effect.Effect<Payment, ApiErrorOf<VoidCode> | KeyTaken>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,
@@ -122,6 +142,7 @@ export class Payments extends Context.Service<Payments, {
       const { abandon, create, createAnswering, headline, resume } = yield* makeCreate(lifecycle)
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
       const { releaseReserve } = yield* registerPaymentJobs(lifecycle, { resume, abandon })
+      const settle = yield* makeCapture(lifecycle)
 
       const get = Effect.fn("Payments.get")(function*(scope: Pick<ShopScope, "environment" | "shop">, id: string) {
         const found = yield* store.find(scope.environment, scope.shop.id, id)
@@ -156,7 +177,9 @@ export class Payments extends Context.Service<Payments, {
         handleCallback: lifecycle.handleCallback,
         reconcile: lifecycle.reconcile,
         refresh: lifecycle.refresh,
-        releaseReserveNow: releaseReserve
+        releaseReserveNow: releaseReserve,
+        capture: settle.capture,
+        void: settle.void
       })
     })
   )

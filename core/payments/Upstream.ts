@@ -59,5 +59,7 @@ export const chargeRequestOf = (
   simulate: p.simulate ?? undefined,
   ...(isRetry(p, provider.id) ? { threeDSecure: "required" as const } : {}),
   ...(returnUrl === undefined ? {} : { returnUrl }),
+  // An authorize-only payment (`capture: false`) says so on every retry of its charge.
+  ...(p.authorization === undefined ? {} : { capture: false }),
   ...(p.card === undefined ? {} : { card: { ...p.card, merchantId: p.merchantId, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

@@ -3,7 +3,7 @@
  * folder under `providers/`, registers it with `ProviderRegistry`, and runs the conformance kit
  * (`providers/kit`) against it. A provider imports only this port, the catalog types and `effect`.
  */
-import { type BigDecimal, type Effect, Redacted, Schema } from "effect"
+import { type BigDecimal, type Duration, type Effect, Redacted, Schema } from "effect"
 import type { PaymentMethodDef, RequiredField } from "../catalog/PaymentMethod.ts"
 import type { Environment } from "../Environment.ts"
 import type { ChargeCard } from "./CardVault.ts"
@@ -105,8 +105,12 @@ export interface ChargeRequest {
   readonly capture?: boolean | undefined
 }
 
-/** Status of a charge as the provider reports it. Anything unknown maps to `pending`. */
-export type ChargeStatus = "pending" | "completed" | "failed" | "expired"
+/**
+ * Status of a charge as the provider reports it. Anything unknown maps to `pending`.
+ * `authorized`: a charge asked with `capture: false` that the provider holds as an authorization
+ * (the engine captures or voids it later: `PaymentProvider.capture`, `PaymentProvider.void`).
+ */
+export type ChargeStatus = "pending" | "authorized" | "completed" | "failed" | "expired"
 
 export interface ChargeAccepted {
   readonly providerRef: string
@@ -276,6 +280,41 @@ export interface RefundOutcome {
   readonly detail?: string | undefined
 }
 
+/** Captures (part of) an authorization the provider holds; the rest of it is released. */
+export interface CaptureRequest {
+  readonly transactionId: string
+  /** The charge's reference at the provider (`ChargeAccepted.providerRef`). */
+  readonly providerRef: string
+  /** Stays the same across retries of this capture: `<transactionId>:capture`. */
+  readonly idempotencyKey: string
+  /** What is captured, in the charge's currency: at most what was authorized. */
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  /** What was authorized, so that a connector can tell a partial capture. */
+  readonly authorizedAmount: BigDecimal.BigDecimal
+}
+
+/** Releases an authorization the provider holds, nothing captured. */
+export interface VoidRequest {
+  readonly transactionId: string
+  readonly providerRef: string
+  /** Stays the same across retries of this void: `<transactionId>:void`. */
+  readonly idempotencyKey: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+}
+
+/**
+ * The provider's answer to a capture or a void: `succeeded` (captured, or released), or
+ * `pending` (accepted, not final yet: the engine treats it like an unknown outcome and asks again
+ * with the same key). A refusal is a `ProviderError` of reason `Declined`.
+ */
+export interface CaptureOutcome {
+  /** The provider's id of the capture or void (its charge id when it has none of its own). */
+  readonly providerRef: string
+  readonly status: "succeeded" | "pending"
+}
+
 export interface PaymentProvider {
   /** Stable id, used in routing configuration and in the callback URL. */
   readonly id: string
@@ -314,4 +353,19 @@ export interface PaymentProvider {
    * connector whose provider documents no idempotency for refunds looks its refund up first.
    */
   readonly refund: (request: RefundRequest) => Effect.Effect<RefundOutcome, ProviderError>
+  /**
+   * Card rails: captures an authorization made with `capture: false` (full, or partial: the
+   * rest is released). A provider without it cannot authorize only: `capture: false` is refused
+   * before anything is written (422 `capture_not_supported`). Called again with the same request
+   * after a timeout: a connector makes it idempotent on `request.idempotencyKey` (or looks its
+   * capture up first).
+   */
+  readonly capture?: ((request: CaptureRequest) => Effect.Effect<CaptureOutcome, ProviderError>) | undefined
+  /** Card rails: releases an authorization made with `capture: false`, nothing captured. */
+  readonly void?: ((request: VoidRequest) => Effect.Effect<CaptureOutcome, ProviderError>) | undefined
+  /**
+   * How long the provider holds an authorization made with `capture: false`, from its answer:
+   * past it the engine expires the payment (`expired`). Default 7 days.
+   */
+  readonly authorizationWindow?: Duration.Duration | undefined
 }

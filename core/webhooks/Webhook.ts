@@ -8,6 +8,8 @@ export const eventTypes = [
   "payment.failed",
   "payment.refunded",
   "payment.captured",
+  "payment.authorized",
+  "payment.voided",
   "chargeback.created",
   "claim.opened",
   "claim.resolved",

@@ -17,6 +17,8 @@
  * with `nextAction` to `/sandbox/3ds/{transactionId}?secret=`, the form's secret, whose buttons
  * send the signed callback), failed (declined `authentication_failed`), and required (declined
  * `authentication_required` until asked with `threeDSecure: "required"`, then challenge).
+ * A card charge asked with `capture: false` answers `authorized` at once; its capture and void
+ * are `Capture.ts`.
  *
  * The engine applies the immediate outcomes through a job; the provider answers `status` from the
  * reference alone. Callbacks to this provider are signed like any other (HMAC-SHA256 with the
@@ -40,6 +42,7 @@ import {
 } from "../../core/ports/PaymentProvider.ts"
 import { ProviderRegistry } from "../../core/ports/ProviderRegistry.ts"
 import { challengeUrlOf, formUrlOf, sandboxProviderId } from "../../core/ports/SandboxForm.ts"
+import * as Capture from "./Capture.ts"
 import { threeDSecureFlowOf } from "./ThreeDSecureCards.ts"
 import { callbackDetail, callbackStatuses, callbackStatusMap, scenarios, scenarioStatus } from "./Wire.ts"
 
@@ -102,7 +105,7 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         const secret = newFormSecret()
         return Effect.succeed({
           providerRef: providerRefOf(scenario, ms, request.transactionId),
-          status: scenario === "3ds_frictionless" ? "completed" : "pending",
+          status: scenario === "3ds_frictionless" ? "completed" : request.capture === false && scenario !== "3ds_challenge" ? "authorized" : "pending",
           paymentFormUrl: formUrlOf(options.formBaseUrl, request.transactionId, secret),
           paymentData: paymentData(request.method, request),
           ...(scenario === "3ds_challenge"
@@ -129,7 +132,10 @@ export const make = (options: { readonly formBaseUrl: string; readonly callbackS
         const detail = callbackDetail[body.status]
         return [{ providerRef: body.reference, transactionId: body.transactionId, status: callbackStatusMap[body.status], ...(detail === undefined ? {} : { detail }) }]
       }).pipe(Effect.provide(context)),
-    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" })
+    refund: (request) => Effect.succeed({ providerRef: `sbx.refund.${request.refundId}`, status: "succeeded" }),
+    capture: Capture.capture,
+    void: Capture.voidAuthorization,
+    authorizationWindow: Capture.sandboxAuthorizationWindow
   }))
 
 /** Registers the sandbox provider; it needs `Mac` to verify callbacks. */

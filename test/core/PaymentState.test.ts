@@ -11,6 +11,10 @@ const allowed: Record<string, PaymentRecordStatus | undefined> = {
   "pending/confirmed": "completed",
   "pending/failed": "failed",
   "pending/expired": "expired",
+  "pending/authorized": "authorized",
+  "authorized/captured": "completed",
+  "authorized/voided": "voided",
+  "authorized/expired": "expired",
   "completed/refunded_in_full": "refunded",
   "completed/chargeback_opened": "chargeback"
 }
@@ -21,7 +25,10 @@ const reachedBy: Record<PaymentEvent, PaymentRecordStatus> = {
   failed: "failed",
   expired: "expired",
   refunded_in_full: "refunded",
-  chargeback_opened: "chargeback"
+  chargeback_opened: "chargeback",
+  authorized: "authorized",
+  captured: "completed",
+  voided: "voided"
 }
 
 describe("payment state machine", () => {
@@ -48,8 +55,8 @@ describe("payment state machine", () => {
     }
   }
 
-  it("only initiated, pending and completed have moves left", () => {
-    assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["initiated", "pending", "completed"])
+  it("only initiated, pending, authorized and completed have moves left", () => {
+    assert.deepStrictEqual(statuses.filter((s) => !isFinal(s)), ["initiated", "pending", "authorized", "completed"])
   })
 
   it("advance: the one way to the next version, the status only through the table, the version bumped", () => {

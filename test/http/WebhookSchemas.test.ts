@@ -43,6 +43,12 @@ describe("webhooks section of /openapi.json", () => {
         const paid = yield* pay("paid")
         yield* pay("failed")
         yield* pay("chargeback")
+        // A card authorization (capture: false), voided: payment.authorized and payment.voided.
+        const held = yield* api.payments.create({
+          headers: {},
+          payload: { amount: Money.decimal("40"), paymentMethodId: "sbx_card", capture: false, userName: Redacted.make("Ana Souza"), userEmail: Redacted.make("ana@example.com") }
+        })
+        yield* api.authorizations.void({ params: { id: held.transactionId }, payload: {}, headers: {} })
         yield* advance(1)
         const [, refunded] = yield* api.claims.refund({ params: { id: paid }, payload: { amount: Money.decimal("10") }, headers: {}, responseMode: "decoded-and-response" })
         assert.strictEqual(refunded.status, 201)

@@ -36,7 +36,19 @@ export const signed = ["authentication_failed", "not_found"] as const satisfies 
 
 /** A card sent with a payment (or a card rail without one): checked with the vault before anything is written. */
 export const card = ["card_required", "card_not_accepted", "card_token_not_found", "card_brand_mismatch", "card_expired", "card_vault_unavailable"] as const satisfies Codes
-export const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields", ...card] as const satisfies Codes
+/** `capture: false` (authorize only) on a create: card rails only, and a provider that can capture later. */
+export const authorizeOnly = ["capture_requires_card", "capture_not_supported"] as const satisfies Codes
+export const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields", ...card, ...authorizeOnly] as const satisfies Codes
+/** Capturing or voiding an authorization (`POST /payments/{id}/capture`, `/void`). */
+export const settleAuthorization = [
+  ...secretKey,
+  ...idempotent,
+  "payment_not_authorized",
+  "capture_declined",
+  "capture_failed",
+  "provider_outcome_unknown"
+] as const satisfies Codes
+export const capture = [...settleAuthorization, "capture_amount_exceeds_authorized"] as const satisfies Codes
 /** A chargeback opened on an existing payment (operator, sandbox rehearsal). */
 export const lateChargeback = ["chargeback_already_opened", "chargeback_not_allowed", "chargeback_nothing_remaining"] as const satisfies Codes
 export const refund = [...secretKey, ...idempotent, "refund_not_allowed", "refund_amount_exceeds_remaining", "balance_insufficient", "amount_rounds_to_zero"] as const satisfies Codes

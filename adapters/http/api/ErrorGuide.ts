@@ -167,6 +167,36 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "No FX rate is available for VES",
     details: { currency: "VES" }
   },
+  capture_requires_card: {
+    advice: "Send `capture: false` only on a card rail (channel CREDIT_CARD); other rails are captured by the buyer paying.",
+    message: "capture: false is for card rails only",
+    details: {}
+  },
+  capture_not_supported: {
+    advice: "Charge this rail with capture (omit `capture`), or route it to a provider that can authorize only.",
+    message: "No provider for this rail can authorize without capturing",
+    details: {}
+  },
+  payment_not_authorized: {
+    advice: "Read the payment first: only an authorized payment can be captured or voided, once.",
+    message: "A completed payment cannot be captured",
+    details: { status: "completed" }
+  },
+  capture_amount_exceeds_authorized: {
+    advice: "Capture at most the authorized amount (the payment's `authorization.amountLocal`).",
+    message: "Only 100.00 BRL were authorized",
+    details: { requested: 120, authorized: 100, currency: "BRL" }
+  },
+  capture_declined: {
+    advice: "The authorization stays as it is until it expires; void it or ask the buyer to pay again.",
+    message: "The provider refused the capture",
+    details: { operation: "capture", providerCode: "not_authorized" }
+  },
+  capture_failed: {
+    advice: "Retry later: nothing was captured or released at the provider.",
+    message: "The provider could not take the capture now",
+    details: { operation: "capture", providerCode: "503" }
+  },
   refund_not_allowed: {
     advice: "Refund only completed payments; read the payment's status first.",
     message: "A pending payment cannot be refunded",

@@ -7,6 +7,7 @@ import { CardDecline } from "../../../core/ports/CardDeclines.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
+import { AuthorizationFields } from "./AuthorizationView.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 import { NextActionView } from "./NextActionView.ts"
@@ -57,6 +58,12 @@ export const CreatePaymentBody = Schema.Struct({
         "a vault that cannot be reached answers 503 card_vault_unavailable. Checked before anything is written. The engine never sees the card's number."
     })
   ),
+  capture: Schema.optional(Schema.Boolean).annotate({
+    description: "Card rails only: `false` authorizes only. The payment becomes `authorized` (event payment.authorized) with `authorizationExpiresAt`, " +
+      "and nothing reaches the balance until POST /payments/{id}/capture (full or partial) books it as a completion; POST /payments/{id}/void releases it " +
+      "(`voided`), and an authorization not captured by its expiry becomes `expired`. Refused before anything is written with 422 capture_requires_card " +
+      "on other rails and 422 capture_not_supported when no provider for the rail can capture later. Default true: captured at once."
+  }),
   hostedCheckout: Schema.optional(Schema.Boolean),
   returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
@@ -121,6 +128,7 @@ export const CreatedPayment = Schema.Struct({
   ...Tags,
   card: Schema.optional(PaymentCardView),
   nextAction: Schema.optional(NextActionView),
+  ...AuthorizationFields,
   expiresAt: IsoDateTime
 }).annotate({ identifier: "CreatedPayment" })
 
@@ -140,6 +148,7 @@ const PaymentRecordFields = {
   ...Tags,
   card: Schema.optional(PaymentCardView),
   nextAction: Schema.optional(NextActionView),
+  ...AuthorizationFields,
   failureReason: Schema.NullOr(Schema.String),
   // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
   buyer: Schema.optional(Schema.Struct({

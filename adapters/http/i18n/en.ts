@@ -138,7 +138,7 @@ const pages: PageText = {
   sandbox: {
     notice: "Sandbox provider — no real money moves",
     paymentIs: (id, status) => `Payment ${id} is ${status}.`,
-    status: { pending: "pending", completed: "completed", failed: "failed", refunded: "refunded", expired: "expired", chargeback: "charged back" },
+    status: { pending: "pending", completed: "completed", failed: "failed", refunded: "refunded", expired: "expired", chargeback: "charged back", authorized: "authorized", voided: "voided" },
     pay: "Pay",
     fail: "Fail the payment",
     notFoundTitle: "Payment not found",
@@ -258,7 +258,7 @@ const consoleWords = {
       order: "Order id", buyer: "Buyer", search: "Transaction id or buyer email", none: "No payments match.", filters: "Filters", any: "Any", country: "Country (ISO code)",
       from: "Created from", to: "Created to", amountMin: "Amount from (USD)", amountMax: "Amount to (USD)", apply: "Apply filters",
       clear: "Clear", next: "Next page", first: "First page", paging: "Pages", total: "payments match",
-      pending: "Pending", completed: "Completed", failed: "Failed", refunded: "Refunded", expired: "Expired", chargeback: "Chargeback"
+      pending: "Pending", completed: "Completed", failed: "Failed", refunded: "Refunded", expired: "Expired", chargeback: "Chargeback", authorized: "Authorized", voided: "Voided"
     },
     payoutFunding: {
       title: "Fund the payout balance", transfer: "Transfer USD from the pay-in balance", transferable: "Transferable now", amountUsd: "Amount (USD)",

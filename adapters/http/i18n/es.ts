@@ -39,7 +39,7 @@ const pages: Catalog["pages"] = {
   sandbox: {
     notice: "Proveedor de pruebas (sandbox) — no se mueve dinero real",
     paymentIs: (id, status) => `El pago ${id} está ${status}.`,
-    status: { pending: "pendiente", completed: "completado", failed: "rechazado", refunded: "reembolsado", expired: "vencido", chargeback: "contracargado" },
+    status: { pending: "pendiente", completed: "completado", failed: "rechazado", refunded: "reembolsado", expired: "vencido", chargeback: "contracargado", authorized: "autorizado", voided: "anulado" },
     pay: "Pagar",
     fail: "Hacer fallar el pago",
     notFoundTitle: "Pago no encontrado",
@@ -158,7 +158,7 @@ const consoleWords: Catalog["console"] = {
       order: "Orden", buyer: "Comprador", search: "ID de transacción o correo del comprador", none: "Ningún pago coincide.", filters: "Filtros", any: "Cualquiera", country: "País (código ISO)",
       from: "Creado desde", to: "Creado hasta", amountMin: "Monto desde (USD)", amountMax: "Monto hasta (USD)", apply: "Aplicar filtros",
       clear: "Limpiar", next: "Página siguiente", first: "Primera página", paging: "Páginas", total: "pagos coinciden",
-      pending: "Pendiente", completed: "Completado", failed: "Fallido", refunded: "Reembolsado", expired: "Expirado", chargeback: "Contracargo"
+      pending: "Pendiente", completed: "Completado", failed: "Fallido", refunded: "Reembolsado", expired: "Expirado", chargeback: "Contracargo", authorized: "Autorizado", voided: "Anulado"
     },
     payoutFunding: {
       title: "Fondear el saldo de dispersiones", transfer: "Transferir USD desde el saldo de cobros", transferable: "Transferible ahora", amountUsd: "Monto (USD)",

@@ -39,7 +39,7 @@ const pages: Catalog["pages"] = {
   sandbox: {
     notice: "Provedor de testes (sandbox) — nenhum dinheiro real se move",
     paymentIs: (id, status) => `O pagamento ${id} está ${status}.`,
-    status: { pending: "pendente", completed: "concluído", failed: "recusado", refunded: "reembolsado", expired: "expirado", chargeback: "contestado" },
+    status: { pending: "pendente", completed: "concluído", failed: "recusado", refunded: "reembolsado", expired: "expirado", chargeback: "contestado", authorized: "autorizado", voided: "cancelado" },
     pay: "Pagar",
     fail: "Fazer o pagamento falhar",
     notFoundTitle: "Pagamento não encontrado",
@@ -158,7 +158,7 @@ const consoleWords: Catalog["console"] = {
       order: "Pedido", buyer: "Comprador", search: "ID da transação ou e-mail do comprador", none: "Nenhum pagamento encontrado.", filters: "Filtros", any: "Qualquer", country: "País (código ISO)",
       from: "Criado a partir de", to: "Criado até", amountMin: "Valor a partir de (USD)", amountMax: "Valor até (USD)", apply: "Aplicar filtros",
       clear: "Limpar", next: "Próxima página", first: "Primeira página", paging: "Páginas", total: "pagamentos encontrados",
-      pending: "Pendente", completed: "Concluído", failed: "Falhou", refunded: "Reembolsado", expired: "Expirado", chargeback: "Chargeback"
+      pending: "Pendente", completed: "Concluído", failed: "Falhou", refunded: "Reembolsado", expired: "Expirado", chargeback: "Chargeback", authorized: "Autorizado", voided: "Cancelado"
     },
     payoutFunding: {
       title: "Abastecer o saldo de pagamentos", transfer: "Transferir USD do saldo de recebimentos", transferable: "Transferível agora", amountUsd: "Valor (USD)",

@@ -20,6 +20,7 @@ import { CheckoutHandlers, CheckoutPublicHandlers } from "./handlers/CheckoutHan
 import { CheckoutPages } from "./pages/CheckoutPages.ts"
 import { DepositAdminHandlers, DepositHandlers, DepositNotificationHandlers } from "./handlers/DepositHandlers.ts"
 import { RefundAdminHandlers, RefundHandlers } from "./handlers/RefundHandlers.ts"
+import { CaptureHandlers } from "./handlers/CaptureHandlers.ts"
 import { IconRoutes } from "./pages/Icons.ts"
 import { PayoutAdminHandlers, PayoutHandlers } from "./handlers/PayoutHandlers.ts"
 import { RoutingAdminHandlers } from "./handlers/RoutingHandlers.ts"
@@ -52,6 +53,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     IdentityHandlers,
     AdminHandlers,
     PaymentHandlers,
+    CaptureHandlers,
     CatalogHandlers,
     CallbackHandlers,
     CheckoutHandlers,
