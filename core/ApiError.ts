@@ -144,6 +144,20 @@ export const ErrorCatalog = {
     Schema.Struct({ cardBrand: Schema.String, railBrand: Schema.String })
   ),
   card_expired: entry("invalid_request_error", "The card's expiry month is past: `details.expMonth` and `details.expYear`.", Schema.Struct({ expMonth: Schema.Int, expYear: Schema.Int })),
+  installments_not_accepted: entry("invalid_request_error", "`installments` was sent for a rail that is not a card rail (its channel is not CREDIT_CARD).", none),
+  installment_interest_not_supported: entry("invalid_request_error",
+    "`installments.interest: \"buyer\"` is not supported: the engine has no documented source of issuers' instalment interest rates. Send \"merchant\" (the default).",
+    none
+  ),
+  installments_invalid: entry("invalid_request_error",
+    "The instalment count is not one the rail's country allows for this amount: `details.allowed` lists those that are, `details.minimumInstalment` " +
+      "the least one instalment may be (in `details.currency`; null where the country has none).",
+    Schema.Struct({
+      allowed: Schema.Array(Schema.Int),
+      minimumInstalment: Schema.NullOr(money),
+      currency: Schema.String
+    })
+  ),
   card_vault_unavailable: entry("api_error",
     "The card vault could not be reached (or no vault is configured on this host): nothing was written or charged; retry later.",
     none

@@ -16,9 +16,11 @@
  * written in `CreateRequest.ts` (`checkInput`, `price`, `chooseProviders`, `newRecord`), from the
  * write-ahead on in `CreateRoute.ts` (`writeAhead`, `route`, `accept`, `giveUp`, `outcome`).
  */
-import { Effect, Option, Redacted } from "effect"
+import { type BigDecimal, Effect, Option, Redacted } from "effect"
 import { authorizeOnlyProviders, checkCaptureRail, withAuthorization } from "./CaptureCreate.ts"
 import { checkCard, paymentCardOf } from "./CreateCard.ts"
+import { checkInstallments } from "./Installments.ts"
+import { quoteInstallments } from "./InstallmentsQuote.ts"
 import { Executed, type KeyHandle } from "../idempotency/Idempotency.ts"
 import * as Metrics from "../Metrics.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
@@ -54,9 +56,18 @@ export const createPayment = Effect.fn("Payments.create")(function*(s: CreateSer
   yield* checkCaptureRail(input.capture, checked.method)
   const card = yield* checkCard(s.vault, scope, input.card, checked.method)
   const priced = yield* price(s, scope, input, checked.method)
-  const chosen = yield* authorizeOnlyProviders(input.capture, checked.method, yield* chooseProviders(s, scope, input, checked, priced, card))
+  const installments = yield* checkInstallments(input.installments, checked.method, priced.toLocal.converted, priced.localCurrency)
+  const chosen = yield* authorizeOnlyProviders(
+    input.capture,
+    checked.method,
+    yield* chooseProviders(s, scope, input, checked, priced, card, installments?.count)
+  )
   const record = withAuthorization(input.capture, yield* newRecord(s, scope, input, checked, priced, chosen))
-  const payment = card === undefined ? record : { ...record, card: paymentCardOf(card, Redacted.make(card.holderName)) }
+  const payment = {
+    ...record,
+    ...(card === undefined ? {} : { card: paymentCardOf(card, Redacted.make(card.holderName)) }),
+    ...(installments === undefined ? {} : { installments })
+  }
   yield* writeAhead(s, payment, key?.handle)
   yield* Metrics.count(Metrics.paymentsCreated, { rail: payment.paymentMethodId, country: payment.country })
   return yield* drive(s, payment, checked.method, chosen.providers, forwardedOf(input, card?.securityCodeHeld), key)
@@ -74,6 +85,7 @@ export const makeCreate = Effect.fnUntraced(function*(lifecycle: Lifecycle) {
     createAnswering: (scope: ShopScope, input: CreatePayment, key: KeyHandle | undefined) =>
       Effect.map(createPayment(s, scope, input, key === undefined ? undefined : { handle: key, answersView: true }), (done) => answerOf(s, done)),
     headline: s.checks.headline,
+    quoteInstallments: (scope: ShopScope, paymentMethodId: string, amount: BigDecimal.BigDecimal) => quoteInstallments(s, scope, paymentMethodId, amount),
     resume: (p: Payment, forwarded?: Forwarded) => resume(s, p, forwarded),
     abandon: (p: Payment) => abandon(s, p)
   }

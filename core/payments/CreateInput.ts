@@ -8,6 +8,7 @@ import type { KeyHandle } from "../idempotency/Idempotency.ts"
 import type { KeyCompletion } from "../ports/IdempotencyStore.ts"
 import type { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
 import type { BuyerText } from "./BuyerData.ts"
+import type { InstallmentInterest } from "./Installments.ts"
 import type { Payment } from "./Payment.ts"
 import type { CreatedView } from "./PaymentView.ts"
 
@@ -38,6 +39,8 @@ export interface CreatePayment {
   readonly card?: { readonly token: string } | undefined
   /** Card rails: `false` authorizes only; the merchant captures or voids later (`CaptureCreate.ts`, `Capture.ts`). */
   readonly capture?: boolean | undefined
+  /** Card rails: pay in `count` instalments; `interest` defaults to `merchant` (`Installments.ts`). */
+  readonly installments?: { readonly count: number; readonly interest?: InstallmentInterest | undefined } | undefined
 }
 
 /**

@@ -113,7 +113,9 @@ export const chooseProviders = Effect.fnUntraced(function*(
   { buyer, method }: Checked,
   { localCurrency, usd }: Priced,
   /** The card's brand and BIN as the vault described them, for rules on cards. */
-  card?: { readonly brand: string; readonly bin: string } | undefined
+  card?: { readonly brand: string; readonly bin: string } | undefined,
+  /** The instalment count asked (`Installments.ts`), for rules on installments; absent counts 1. */
+  installments?: number | undefined
 ) {
   const planned = yield* s.routing.plan(scope.environment, scope.shop.id, method, {
     country: method.country,
@@ -122,7 +124,8 @@ export const chooseProviders = Effect.fnUntraced(function*(
     currency: localCurrency,
     amountUsd: usd,
     tags: { tag1: input.tag1, tag2: input.tag2, tag3: input.tag3 },
-    ...(card === undefined ? {} : { card: { brand: card.brand, bin: card.bin } })
+    ...(card === undefined ? {} : { card: { brand: card.brand, bin: card.bin } }),
+    ...(installments === undefined ? {} : { installments })
   })
   const needs = planned.providers.map((r) => ({ route: r, missing: lacking(buyer, providerNeeds(r.provider, method), method.country) }))
   const providers = needs.filter((n) => n.missing.length === 0).map((n) => n.route)

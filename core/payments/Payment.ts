@@ -11,6 +11,7 @@ import { CardBrand } from "../ports/CardVault.ts"
 import { CardDecline } from "../ports/CardDeclines.ts"
 import { SandboxSimulate } from "../ports/PaymentProvider.ts"
 import { skipReasons } from "../routing/Skips.ts"
+import { PaymentInstallments } from "./Installments.ts"
 import { PaymentRecordStatus } from "./PaymentStatus.ts"
 
 const Decimal = Schema.BigDecimal
@@ -212,6 +213,8 @@ export const Payment = Schema.Struct({
   userIp: Schema.NullOr(Schema.String),
   /** A card rail's card (`PaymentCard`); absent on every other rail, on a sandbox card payment made without one, and on older records. */
   card: Schema.optionalKey(PaymentCard),
+  /** A card payment made in instalments (`Installments.ts`); absent otherwise and on older records. */
+  installments: Schema.optionalKey(PaymentInstallments),
   /** Present when the payment was created with `capture: false` (`PaymentAuthorization`). */
   authorization: Schema.optionalKey(PaymentAuthorization),
   hostedCheckout: Schema.Boolean,
@@ -328,6 +331,7 @@ export const encodePaymentJson = (p: Payment): JsonOf<Payment> => ({
   userPhone: buyerOrNull(p.userPhone),
   userIp: p.userIp,
   ...(p.card === undefined ? {} : { card: { ...p.card, holderName: Redacted.value(p.card.holderName) } }),
+  ...(p.installments === undefined ? {} : { installments: p.installments }),
   ...(p.authorization === undefined ? {} : { authorization: authorizationJson(p.authorization) }),
   hostedCheckout: p.hostedCheckout,
   linkToken: p.linkToken,

@@ -7,6 +7,7 @@ import { iconUrl } from "../catalog/Icons.ts"
 import { toJsonNumber as n } from "../Money.ts"
 import { safeEqual } from "../Secrets.ts"
 import { revealed } from "./BuyerData.ts"
+import { split } from "./Installments.ts"
 import type { Payment } from "./Payment.ts"
 import { PaymentStatus, publicStatus } from "./PaymentState.ts"
 
@@ -128,6 +129,21 @@ const authorizationView = (p: Payment) => {
   }
 }
 
+/** A card payment's installments, as every view shows them: in `currencyLocal`, the first instalment taking the rounding remainder. */
+export const InstallmentsView = Schema.Struct({
+  count: Schema.Int,
+  interest: Schema.Literals(["merchant", "buyer"]),
+  instalmentAmount: Schema.Finite,
+  firstInstalmentAmount: Schema.Finite
+})
+
+const installmentsView = (p: Payment) => {
+  const i = p.installments
+  if (i === undefined) return {}
+  const parts = split(p.amountLocal, i.count, p.currencyLocal)
+  return { installments: { count: i.count, interest: i.interest, instalmentAmount: n(parts[i.count - 1]!), firstInstalmentAmount: n(parts[0]!) } }
+}
+
 export const CreatedView = Schema.Struct({
   transactionId: Schema.String,
   status: PaymentStatus,
@@ -155,6 +171,7 @@ export const CreatedView = Schema.Struct({
   nextAction: Schema.optional(NextActionView),
   authorizationExpiresAt: Schema.optional(Schema.String),
   authorization: Schema.optional(AuthorizationView),
+  installments: Schema.optional(InstallmentsView),
   expiresAt: Schema.String
 })
 export type CreatedView = typeof CreatedView.Type
@@ -180,6 +197,7 @@ export const createView = (p: Payment, urls: { readonly publicUrl: string; reado
   ...cardView(p),
   ...nextActionView(p),
   ...authorizationView(p),
+  ...installmentsView(p),
   expiresAt: iso(p.expiresAt)
 })
 
@@ -200,6 +218,7 @@ export const readView = (p: Payment) => ({
   ...cardView(p),
   ...nextActionView(p),
   ...authorizationView(p),
+  ...installmentsView(p),
   failureReason: p.failureReason
 })
 /**

@@ -26,6 +26,7 @@ import { makeCapture, type SettleCode, type VoidCode } from "./Capture.ts"
 import { makeLifecycle } from "./Lifecycle.ts"
 import type { Payment } from "./Payment.ts"
 import type { PaymentStatus } from "./PaymentState.ts"
+import type { InstallmentsQuote } from "./InstallmentsQuote.ts"
 import type { CreatedView } from "./PaymentView.ts"
 import { registerPaymentJobs } from "./PaymentJobs.ts"
 
@@ -46,6 +47,9 @@ export type CreateCode =
   | "capture_requires_card"
   | "capture_not_supported"
   | CardCode
+  | InstallmentCode
+/** A create's installments checks (`Installments.ts`). */
+export type InstallmentCode = "installments_not_accepted" | "installment_interest_not_supported" | "installments_invalid"
 /** A create's card checks (`CreateCard.ts`). */
 export type CardCode = "card_required" | "card_not_accepted" | "card_token_not_found" | "card_brand_mismatch" | "card_expired" | "card_vault_unavailable"
 
@@ -81,6 +85,15 @@ export class Payments extends Context.Service<Payments, {
     amount: BigDecimal.BigDecimal,
     currency: string | undefined
   ) => Effect.Effect<{ readonly currency: string; readonly conversion: Conversion }, ApiErrorOf<"invalid_request" | "amount_out_of_limits" | "fx_unavailable">>
+  /**
+   * Each count a card rail takes for `amount` USD (priced as a create would be), with its
+   * instalments (`InstallmentsQuote.ts`).
+   */
+  readonly quoteInstallments: (
+    scope: ShopScope,
+    paymentMethodId: string,
+    amount: BigDecimal.BigDecimal
+  ) => Effect.Effect<InstallmentsQuote, ApiErrorOf<"invalid_request" | "cascade_exhausted" | "amount_out_of_limits" | "fx_unavailable" | "installments_not_accepted">>
   readonly get: (scope: Pick<ShopScope, "environment" | "shop">, id: string) => Effect.Effect<Payment, ApiErrorOf<"not_found">>
   /** The shop a payment of that environment belongs to (to resolve a multi-shop credential's scope). */
   readonly shopOf: (environment: ShopScope["environment"], id: string) => Effect.Effect<string | undefined>
@@ -139,7 +152,7 @@ export class Payments extends Context.Service<Payments, {
     Effect.gen(function*() {
       const store = yield* PaymentStore
       const lifecycle = yield* makeLifecycle
-      const { abandon, create, createAnswering, headline, resume } = yield* makeCreate(lifecycle)
+      const { abandon, create, createAnswering, headline, quoteInstallments, resume } = yield* makeCreate(lifecycle)
       const recordIncoming = yield* makeRecordIncoming(lifecycle)
       const { releaseReserve } = yield* registerPaymentJobs(lifecycle, { resume, abandon })
       const settle = yield* makeCapture(lifecycle)
@@ -171,6 +184,7 @@ export class Payments extends Context.Service<Payments, {
         createAnswering,
         recordIncoming,
         headline,
+        quoteInstallments,
         get,
         list,
         applyUpdate: lifecycle.applyUpdate,

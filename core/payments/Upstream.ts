@@ -61,5 +61,6 @@ export const chargeRequestOf = (
   ...(returnUrl === undefined ? {} : { returnUrl }),
   // An authorize-only payment (`capture: false`) says so on every retry of its charge.
   ...(p.authorization === undefined ? {} : { capture: false }),
+  ...(p.installments === undefined ? {} : { installments: { count: p.installments.count, interest: p.installments.interest } }),
   ...(p.card === undefined ? {} : { card: { ...p.card, merchantId: p.merchantId, securityCodeHeld: forwarded.securityCodeHeld ?? false } })
 })

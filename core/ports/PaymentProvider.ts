@@ -103,6 +103,12 @@ export interface ChargeRequest {
    * the provider captures at once.
    */
   readonly capture?: boolean | undefined
+  /**
+   * Card rails: pay in `count` instalments (absent: one). `interest: "merchant"`:
+   * the buyer pays `amount` in equal parts, the merchant absorbs the cost (the only one the
+   * engine asks for today; `core/payments/Installments.ts`).
+   */
+  readonly installments?: { readonly count: number; readonly interest: "merchant" | "buyer" } | undefined
 }
 
 /**

@@ -19,6 +19,7 @@ import { EventsApi } from "./EventsApi.ts"
 import { DevelopersApi } from "./DevelopersApi.ts"
 import { CaptureApi } from "./CaptureApi.ts"
 import { CardSessionsApi } from "./CardSessionsApi.ts"
+import { InstallmentsApi } from "./InstallmentsApi.ts"
 import { apiDescription } from "./Description.ts"
 import { polishDocument, withWebhooks } from "./Documents.ts"
 import { ErrorResponses } from "./Errors.ts"
@@ -31,7 +32,7 @@ export const apiVersion = "2026-11-01"
 
 /** The merchant's groups, in the order of their document. */
 const merchantGroups = [
-  AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, CaptureApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
+  AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, InstallmentsApi, CaptureApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
   DevelopersApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
 ] as const
 /** The operator's groups, under `/admin/v1`, in the order of their document. */

@@ -38,7 +38,18 @@ export const signed = ["authentication_failed", "not_found"] as const satisfies 
 export const card = ["card_required", "card_not_accepted", "card_token_not_found", "card_brand_mismatch", "card_expired", "card_vault_unavailable"] as const satisfies Codes
 /** `capture: false` (authorize only) on a create: card rails only, and a provider that can capture later. */
 export const authorizeOnly = ["capture_requires_card", "capture_not_supported"] as const satisfies Codes
-export const payIn = ["cascade_exhausted", "provider_outcome_unknown", "amount_out_of_limits", "fx_unavailable", "missing_required_fields", ...card, ...authorizeOnly] as const satisfies Codes
+/** `installments` on a create (`core/payments/Installments.ts`): card rails only, interest paid by the merchant, a count the country allows. */
+export const installments = ["installments_not_accepted", "installment_interest_not_supported", "installments_invalid"] as const satisfies Codes
+export const payIn = [
+  "cascade_exhausted",
+  "provider_outcome_unknown",
+  "amount_out_of_limits",
+  "fx_unavailable",
+  "missing_required_fields",
+  ...card,
+  ...authorizeOnly,
+  ...installments
+] as const satisfies Codes
 /** Capturing or voiding an authorization (`POST /payments/{id}/capture`, `/void`). */
 export const settleAuthorization = [
   ...secretKey,

@@ -140,6 +140,21 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The card expired in 03/2024",
     details: { expMonth: 3, expYear: 2024 }
   },
+  installments_not_accepted: {
+    advice: "Leave `installments` out for this rail, or charge a card rail (channel CREDIT_CARD).",
+    message: "PIX (1001) is not a card rail: installments are not accepted",
+    details: {}
+  },
+  installment_interest_not_supported: {
+    advice: "Send `installments.interest: \"merchant\"` (or leave it out): the buyer pays the price in equal parts and you absorb the acquirer's cost.",
+    message: "installments.interest \"buyer\" is not supported",
+    details: {}
+  },
+  installments_invalid: {
+    advice: "Ask GET /installments?paymentMethodId=&amount= for the counts this amount can be paid in, and send one of them.",
+    message: "Visa (1004) takes 1, 2, 3, 4 instalment(s) for 20 BRL, not 6 (each instalment at least 5 BRL)",
+    details: { allowed: [1, 2, 3, 4], minimumInstalment: 5, currency: "BRL" }
+  },
   card_vault_unavailable: {
     advice: "Retry later (with the same Idempotency-Key): nothing was charged.",
     message: "The card vault could not be reached",

@@ -8,6 +8,7 @@ import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { skipReasons } from "../../../core/routing/Skips.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, Environment, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
 import { AuthorizationFields } from "./AuthorizationView.ts"
+import { InstallmentsFields, InstallmentsInput } from "./InstallmentsApi.ts"
 import { AnyKey, SecretKey } from "./Security.ts"
 import { anyKey, idempotent, payIn, secretKey, signed, withErrors } from "./EndpointErrors.ts"
 import { NextActionView } from "./NextActionView.ts"
@@ -64,6 +65,7 @@ export const CreatePaymentBody = Schema.Struct({
       "(`voided`), and an authorization not captured by its expiry becomes `expired`. Refused before anything is written with 422 capture_requires_card " +
       "on other rails and 422 capture_not_supported when no provider for the rail can capture later. Default true: captured at once."
   }),
+  installments: Schema.optional(InstallmentsInput),
   hostedCheckout: Schema.optional(Schema.Boolean),
   returnUrl: Schema.optional(MerchantUrl).annotate({ description: `Where the buyer goes back to. ${merchantUrlRule}` }),
   merchantId: Schema.optional(Text(64)),
@@ -129,6 +131,7 @@ export const CreatedPayment = Schema.Struct({
   card: Schema.optional(PaymentCardView),
   nextAction: Schema.optional(NextActionView),
   ...AuthorizationFields,
+  ...InstallmentsFields,
   expiresAt: IsoDateTime
 }).annotate({ identifier: "CreatedPayment" })
 
@@ -149,6 +152,7 @@ const PaymentRecordFields = {
   card: Schema.optional(PaymentCardView),
   nextAction: Schema.optional(NextActionView),
   ...AuthorizationFields,
+  ...InstallmentsFields,
   failureReason: Schema.NullOr(Schema.String),
   // Optional in the schema because the events that carry a payment (its webhooks) leave it out.
   buyer: Schema.optional(Schema.Struct({

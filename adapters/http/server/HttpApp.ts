@@ -42,6 +42,7 @@ import { WebhookHandlers, WebhookInboxHandlers } from "./handlers/WebhookHandler
 import { EventHandlers } from "./handlers/EventHandlers.ts"
 import { DeveloperHandlers } from "./handlers/DeveloperHandlers.ts"
 import { CardSessionHandlers } from "./handlers/CardSessionHandlers.ts"
+import { InstallmentsHandlers } from "./handlers/InstallmentsHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
 import { RateLimitsFromConfig } from "./middleware/RateLimits.ts"
 import { AdminTokenLive, AnyKeyLive, SecretKeyLive } from "./middleware/SecurityLive.ts"
@@ -63,6 +64,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     EventHandlers,
     DeveloperHandlers,
     CardSessionHandlers,
+    InstallmentsHandlers,
     DepositHandlers,
     DepositNotificationHandlers,
     DepositAdminHandlers,
