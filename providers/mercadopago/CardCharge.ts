@@ -7,7 +7,8 @@
  *    secret and goes as numbers) and asks `CardVault.forward` to send it; the vault fills them in
  *    and answers Mercado Pago's token with any number masked. The plugin reads only the token `id`.
  * 2. **Charge, with the plugin's own client.** `POST /v1/payments` with `token`,
- *    `payment_method_id` (the rail's brand word), `installments: 1`, `external_reference` = the
+ *    `payment_method_id` (the rail's brand word), `installments` (the engine's count, 1 when absent; who pays
+ *    the interest is the Mercado Pago account's own setting), `external_reference` = the
  *    transaction id and `X-Idempotency-Key` = the charge's key. No card data is in that call.
  *
  * Exactly once:
@@ -187,7 +188,7 @@ export const make = (deps: CardChargeDeps) => {
       transaction_amount: new UpstreamHttp.JsonDecimal(request.amount),
       token,
       description: `Payment ${request.transactionId}`,
-      installments: 1,
+      installments: request.installments?.count ?? 1,
       payment_method_id: rail.paymentMethodId,
       external_reference: request.transactionId,
       notification_url: deps.notificationUrl(request.callbackUrl),

@@ -10,9 +10,10 @@
  * - `payments[0]`: `pix: { expires_in }` (seconds until the engine's expiry: the page marks
  *   `expires_in` mandatory unless `expires_at` is sent, and a number of seconds carries no time
  *   zone), or `boleto: { instructions, due_at, billing_address }`, or `credit_card: { card,
- *   installments: 1, statement_descriptor, operation_type: "auth_and_capture" }` whose `card`
+ *   installments, statement_descriptor, operation_type: "auth_and_capture" }` whose `card`
  *   holds the vault's placeholders for the number, holder name and security code (`CardPlaceholders`;
- *   the request goes through `CardVault.forward`) and the month and year the token describes.
+ *   the request goes through `CardVault.forward`) and the month and year the token describes;
+ *   `installments` is the engine's count (`ChargeRequest.installments`, 1 when absent).
  * - `code` = transaction id, `closed: true`, `metadata.transaction_id`, `ip` when known.
  *
  * Anything the engine did not give is left out, never sent empty. A value Pagar.me could not take
@@ -87,7 +88,7 @@ export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number, s
     ? {
       payment_method: "credit_card",
       credit_card: {
-        installments: 1,
+        installments: request.installments?.count ?? 1,
         statement_descriptor: statementDescriptorOf(statementDescriptor),
         operation_type: "auth_and_capture",
         card: {
