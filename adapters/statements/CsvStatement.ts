@@ -10,6 +10,7 @@
  * - Each line goes from gross to net: `gross_usd - fees_usd + reserve_usd - owed_recovered_usd
  *   - refunds_usd - chargebacks_usd + other_usd = net_usd` (reserve is negative when held,
  *   positive when released), and `net_usd` over the lines sums to the batch's net.
+ * - `installments`: a card payment's line, the instalment count it was paid in; blank otherwise.
  * - Formula injection (OWASP, "CSV Injection"): a text cell (ids, references, the merchant's
  *   order id, the method) that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would
  *   be run as a formula by a spreadsheet, so it is prefixed with `'`, which makes the spreadsheet
@@ -31,6 +32,7 @@ export const csvColumns = [
   "method",
   "amount_local",
   "currency_local",
+  "installments",
   "gross_usd",
   "fees_usd",
   "reserve_usd",
@@ -57,6 +59,7 @@ const row = (batchId: string, line: StatementLine): ReadonlyArray<string> => [
   guardText(line.method),
   line.amountLocal === null || line.currencyLocal === null ? "" : amountText(line.amountLocal, line.currencyLocal),
   guardText(line.currencyLocal),
+  line.installments === undefined ? "" : String(line.installments),
   amountText(line.grossUsd, "USD"),
   amountText(line.feesUsd, "USD"),
   amountText(line.reserveUsd, "USD"),

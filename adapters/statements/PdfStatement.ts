@@ -112,7 +112,8 @@ const columns: ReadonlyArray<Column> = [
     cell: (l) => l.transactionId === null ? l.reference : l.reference === l.transactionId ? l.transactionId : `${l.transactionId}\n${l.reference}`
   },
   { title: "Merchant order id", width: 66, align: "left", cell: (l) => l.merchantOrderId ?? "" },
-  { title: "Method", width: 38, align: "left", cell: (l) => l.method ?? "" },
+  // A card payment paid in instalments shows its count under the method ("card" over "3x").
+  { title: "Method", width: 38, align: "left", cell: (l) => `${l.method ?? ""}${l.installments === undefined ? "" : `\n${l.installments}x`}` },
   {
     title: "Local amount",
     width: 62,

@@ -137,6 +137,7 @@ export const lineOf = (source: LineSource): StatementLine => {
     method: ofPayment ? payment.method : null,
     amountLocal: ofPayment && kind === "payment" ? payment.amountLocal : null,
     currencyLocal: ofPayment && kind === "payment" ? payment.currencyLocal : null,
+    ...(ofPayment && kind === "payment" && payment.installments !== undefined ? { installments: payment.installments.count } : {}),
     grossUsd: n(b.gross),
     feesUsd: n(BigDecimal.sumAll([b.platform, b.provider, b.chargebackFee])),
     reserveUsd: n(BigDecimal.subtract(b.reserveReleased, b.reserveHeld)),

@@ -60,6 +60,8 @@ export const StatementLine = Schema.Struct({
   /** The amount in the buyer's currency, when there was one; unsigned, as the buyer saw it. */
   amountLocal: Schema.NullOr(Schema.BigDecimal),
   currencyLocal: Schema.NullOr(Schema.String),
+  /** A card payment's line: the instalment count it was paid in; absent on every other line (and on lines stored before). */
+  installments: Schema.optionalKey(Schema.Int),
   /**
    * The line's net, signed, in USD: what it added to (positive) or took from (negative) the
    * batch's available balance, after fees, reserve and what it repaid. The columns below split it:
