@@ -1,6 +1,6 @@
 /**
  * A card payment on the merchant's payment page in Chromium: the card as the vault's token
- * described it (brand, BIN and last 4, expiry, fingerprint), never a number or the token, and
+ * described it (brand, BIN and last 4, expiry, fingerprint) and its installments, never a number or the token, and
  * the page passes axe at 1280 and 390 px.
  */
 import { assert, describe, layer } from "@effect/vitest"
@@ -28,7 +28,7 @@ describe.skipIf(chromiumPath === undefined)("a card payment in the console", () 
         vault.add(testCard(merchant.id, token, { brand: "mastercard", number: "5555555555554444", expMonth: 3, expYear: 2031 }))
         const created = yield* call("POST", "/api/v1/payments", {
           bearer: keys.sandbox.secretKey,
-          body: { amount: 25, paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725", card: { token } }
+          body: { amount: 25, paymentMethodId: "sbx_card", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725", card: { token }, installments: { count: 3 } }
         })
         assert.strictEqual(created.status, 201)
         const id: string = created.body.transactionId
@@ -42,6 +42,10 @@ describe.skipIf(chromiumPath === undefined)("a card payment in the console", () 
           assert.include(card, "555555 •••• 4444")
           assert.include(card, "03/2031")
           assert.include(card, `fp_4444_${merchant.id}`)
+          // Paid in 3: the count and each instalment, as the API shows them.
+          const installments = await page.textContent("[data-testid=installments]") ?? ""
+          assert.include(installments, "3 ×")
+          assert.include(card, "Installments")
           const html = await page.content()
           assert.notInclude(html, token)
           assert.notInclude(html, "5555555555554444")

@@ -241,7 +241,7 @@ const consoleWords = {
       hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back."
     },
     paymentDetail: {
-      card: "Card", cardBrand: "Brand", cardNumber: "Number (BIN and last 4)", cardExpiry: "Expires", cardFingerprint: "Fingerprint",
+      card: "Card", cardBrand: "Brand", cardNumber: "Number (BIN and last 4)", cardExpiry: "Expires", cardFingerprint: "Fingerprint", cardInstallments: "Installments", firstInstalment: "first",
       payment: "Payment", back: "All payments", summary: "Summary", status: "Status", amountUsd: "Amount (USD)", amountLocal: "Buyer paid",
       method: "Method", country: "Country", order: "Order id", fees: "Fees (USD)", refundable: "Refundable", created: "Created",
       updated: "Updated", completed: "Completed", expires: "Expires", failure: "Failure reason", provider: "Provider",

@@ -141,7 +141,7 @@ const consoleWords: Catalog["console"] = {
       hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede."
     },
     paymentDetail: {
-      card: "Tarjeta", cardBrand: "Marca", cardNumber: "Número (BIN y últimos 4)", cardExpiry: "Vencimiento", cardFingerprint: "Huella",
+      card: "Tarjeta", cardBrand: "Marca", cardNumber: "Número (BIN y últimos 4)", cardExpiry: "Vencimiento", cardFingerprint: "Huella", cardInstallments: "Cuotas", firstInstalment: "primera",
       payment: "Pago", back: "Todos los pagos", summary: "Resumen", status: "Estado", amountUsd: "Monto (USD)", amountLocal: "Comprador pagó",
       method: "Método", country: "País", order: "Orden", fees: "Comisiones (USD)", refundable: "Reembolsable", created: "Creado",
       updated: "Actualizado", completed: "Completado", expires: "Vence", failure: "Motivo del fallo", provider: "Proveedor",

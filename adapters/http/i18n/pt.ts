@@ -141,7 +141,7 @@ const consoleWords: Catalog["console"] = {
       hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta."
     },
     paymentDetail: {
-      card: "Cartão", cardBrand: "Bandeira", cardNumber: "Número (BIN e últimos 4)", cardExpiry: "Validade", cardFingerprint: "Impressão digital",
+      card: "Cartão", cardBrand: "Bandeira", cardNumber: "Número (BIN e últimos 4)", cardExpiry: "Validade", cardFingerprint: "Impressão digital", cardInstallments: "Parcelas", firstInstalment: "primeira",
       payment: "Pagamento", back: "Todos os pagamentos", summary: "Resumo", status: "Status", amountUsd: "Valor (USD)", amountLocal: "Comprador pagou",
       method: "Método", country: "País", order: "Pedido", fees: "Tarifas (USD)", refundable: "Reembolsável", created: "Criado",
       updated: "Atualizado", completed: "Concluído", expires: "Expira", failure: "Motivo da falha", provider: "Provedor",

@@ -128,14 +128,24 @@ export const detailPage = (c: Console, id: string, refund: RefundState = {}) =>
       ])
     }</div>`
 
+    // A card payment in instalments: "3 × R$ 6,67 (first R$ 6,68)", the first taking the rounding remainder.
+    const i = p.installments
+    const installments = i === undefined || i === null ? [] : [[
+      t.cardInstallments,
+      `<span data-testid="installments">${escapeHtml(`${i.count} ×`)} ${m(i.instalmentAmount, p.currencyLocal)}${
+        i.firstInstalmentAmount === i.instalmentAmount ? "" : ` (${escapeHtml(t.firstInstalment)} ${m(i.firstInstalmentAmount, p.currencyLocal)})`
+      }</span>`
+    ] as const]
     // A card payment's card, as the vault's token described it (never its number): brand, BIN, last 4, expiry, fingerprint.
-    const card = p.card === undefined || p.card === null ? "" : `<section><h2 id="card-heading">${escapeHtml(t.card)}</h2><div class="grid" data-testid="card">${
-      facts([
-        [t.cardBrand, escapeHtml(brandNames[p.card.brand] ?? String(p.card.brand))],
-        [t.cardNumber, `<code>${escapeHtml(`${p.card.bin} •••• ${p.card.last4}`)}</code>`],
-        [t.cardExpiry, escapeHtml(`${String(p.card.expMonth).padStart(2, "0")}/${p.card.expYear}`)],
-        [t.cardFingerprint, `<code>${escapeHtml(p.card.fingerprint)}</code>`]
-      ])
+    const described = p.card === undefined || p.card === null ? [] : [
+      [t.cardBrand, escapeHtml(brandNames[p.card.brand] ?? String(p.card.brand))],
+      [t.cardNumber, `<code>${escapeHtml(`${p.card.bin} •••• ${p.card.last4}`)}</code>`],
+      [t.cardExpiry, escapeHtml(`${String(p.card.expMonth).padStart(2, "0")}/${p.card.expYear}`)],
+      [t.cardFingerprint, `<code>${escapeHtml(p.card.fingerprint)}</code>`]
+    ] as const
+    // A sandbox card payment made without a token has no card to describe, but may have installments.
+    const card = described.length === 0 && installments.length === 0 ? "" : `<section><h2 id="card-heading">${escapeHtml(t.card)}</h2><div class="grid" data-testid="card">${
+      facts([...described, ...installments])
     }</div></section>`
 
     const claimTable = table(t.claims, [
