@@ -28,6 +28,8 @@ interface Seen {
   readonly transactionId: string
   readonly idempotencyKey: string
   readonly token: string | undefined
+  /** The instalment count the charge asked (`ChargeRequest.installments`), if any. */
+  readonly installments?: number | undefined
   /** The payment's last attempt as the API showed it while this acquirer was being called. */
   readonly written: { readonly provider: string; readonly outcome: string } | undefined
 }
@@ -68,6 +70,7 @@ const acquirer = (id: string, base: () => string): PaymentProvider =>
           transactionId: request.transactionId,
           idempotencyKey: request.idempotencyKey,
           token: request.card?.token,
+          installments: request.installments?.count,
           written: last === undefined ? undefined : { provider: last.provider, outcome: last.outcome }
         })
         return yield* answerOf(id, request.transactionId)
@@ -247,6 +250,22 @@ describe("card failover across acquirers", () => {
           ["card_bin4532aaaaaaaaaaaaaaaaa", "acq-b"],
           ["card_bin4000aaaaaaaaaaaaaaaaa", "acq-a"]
         ])
+      }))
+
+    it.effect("a rule on installments routes a card payment by its instalment count, which reaches the acquirer; one without counts 1", () =>
+      Effect.gen(function*() {
+        const { sk, shopId, card } = yield* setup
+        const put = yield* call("PUT", `/admin/v1/shops/${shopId}/routing`, {
+          bearer: adminToken,
+          body: { environment: "sandbox", strategy: "static", rules: [{ id: "in-parts", when: { installments: { min: 2 } }, providers: ["acq-b", "acq-a"] }] }
+        })
+        assert.strictEqual(put.status, 200, JSON.stringify(put.body))
+        card("card_instaaaaaaaaaaaaaaaaaaaa")
+        const body = (extra: Record<string, unknown>) => ({ amount: 50, paymentMethodId: "1004", ...buyer, card: { token: "card_instaaaaaaaaaaaaaaaaaaaa" }, ...extra })
+        assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: sk, body: body({ installments: { count: 3 } }) })).status, 201)
+        assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: sk, body: body({}) })).status, 201)
+        assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: sk, body: body({ installments: { count: 1 } }) })).status, 201)
+        assert.deepStrictEqual(world.seen.map((s) => [s.provider, s.installments]), [["acq-b", 3], ["acq-a", undefined], ["acq-a", 1]])
       }))
 
     it.effect("a card condition that can never hold is 422 routing_rule_invalid naming the field; a malformed BIN is 400 invalid_request", () =>

@@ -53,7 +53,7 @@ export class RoutingAdminApi extends HttpApiGroup.make("routingAdmin")
         "a provider not configured in the environment, or one that does not serve a payment method the rule names. " +
         "Card conditions (brands; bins, each a prefix or a from-to range of equal lengths; installments, a count range) hold only for payments charged with a card token; " +
         "one that can never hold is 422 routing_rule_invalid naming the field (a reversed or uneven BIN range, installments min above max, card conditions on a rule matching no card rail of its brands). " +
-        "The issuer's country is not a condition (the engine has no BIN table); installments match once payments carry them (until then a card payment counts one instalment). " +
+        "The issuer's country is not a condition (the engine has no BIN table); installments match the payment's `installments.count` (a card payment without one counts 1). " +
         "The new version routes payments at once on the host that took it, and within a second on other replicas of the engine."
     ),
     HttpApiEndpoint.get("getPaymentRouting", "/payments/:id/routing", {
