@@ -10,6 +10,7 @@ import { httpStatus } from "../../adapters/http/api/ErrorStatus.ts"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import type { ErrorCode } from "../../core/ApiError.ts"
 import { call, createMerchant, testHost } from "../support/Host.ts"
+import { storeTargets } from "../support/Stores.ts"
 
 const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
 
@@ -27,6 +28,28 @@ const refusal = (answer: { status: number; body: any }, code: ErrorCode) => {
 }
 
 describe("installments", () => {
+  for (const target of storeTargets("installments")) {
+    layer(testHost(target.layer()), { timeout: 60_000, excludeTestServices: true })((it) => {
+      it.effect(`${target.name}: a card payment made in 3 keeps its installments: the create answer, the read and the list show them`, () =>
+        Effect.gen(function*() {
+          const { keys } = yield* createMerchant()
+          const bearer = keys.sandbox.secretKey
+          const created = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 20, paymentMethodId: "sbx_card", ...buyer, installments: { count: 3 } } })
+          assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+          const quote = (yield* call("GET", "/api/v1/installments?paymentMethodId=sbx_card&amount=20", { bearer })).body as Quote
+          const three = quote.options.find((o) => o.count === 3)!
+          const shown = { count: 3, interest: "merchant", instalmentAmount: three.instalmentAmount, firstInstalmentAmount: three.firstInstalmentAmount }
+          assert.deepStrictEqual(created.body.installments, shown)
+          const read = yield* call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer })
+          assert.deepStrictEqual(read.body.installments, shown)
+          const list = yield* call("GET", "/api/v1/payments", { bearer })
+          assert.deepStrictEqual(list.body.data.find((p: any) => p.id === created.body.transactionId).installments, shown)
+          const plain = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 20, paymentMethodId: "sbx_card", ...buyer } })
+          assert.isUndefined(plain.body.installments)
+        }))
+    })
+  }
+
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("the quote converts the USD amount as a create does and lists each count with its instalments, summing to the total", () =>
       Effect.gen(function*() {
@@ -51,24 +74,6 @@ describe("installments", () => {
           assert.strictEqual(o.interest, "merchant")
           if (o.count > 1) assert.isAtLeast(o.instalmentAmount, 5)
         }
-      }))
-
-    it.effect("a card payment made in 3 keeps its installments: the create answer, the read and the list show them", () =>
-      Effect.gen(function*() {
-        const { keys } = yield* createMerchant()
-        const bearer = keys.sandbox.secretKey
-        const created = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 20, paymentMethodId: "sbx_card", ...buyer, installments: { count: 3 } } })
-        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
-        const quote = (yield* call("GET", "/api/v1/installments?paymentMethodId=sbx_card&amount=20", { bearer })).body as Quote
-        const three = quote.options.find((o) => o.count === 3)!
-        const shown = { count: 3, interest: "merchant", instalmentAmount: three.instalmentAmount, firstInstalmentAmount: three.firstInstalmentAmount }
-        assert.deepStrictEqual(created.body.installments, shown)
-        const read = yield* call("GET", `/api/v1/payments/${created.body.transactionId}`, { bearer })
-        assert.deepStrictEqual(read.body.installments, shown)
-        const list = yield* call("GET", "/api/v1/payments", { bearer })
-        assert.deepStrictEqual(list.body.data.find((p: any) => p.id === created.body.transactionId).installments, shown)
-        const plain = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 20, paymentMethodId: "sbx_card", ...buyer } })
-        assert.isUndefined(plain.body.installments)
       }))
 
     it.effect("refusals before anything is written: not a card rail, interest paid by the buyer, a count Brazil does not allow or the amount cannot carry", () =>
