@@ -186,5 +186,27 @@ describe("the hosted checkout's card step", () => {
         const list = yield* call("GET", "/api/v1/payments?merchantOrderId=card-step-1", { bearer: sk })
         assert.strictEqual(list.body.data[0].paymentMethodId, "1001")
       }))
+
+    it.effect("a card the issuer challenges: the return sends the buyer on to the 3-D Secure challenge, not to the payment's link", () =>
+      Effect.gen(function*() {
+        const { keys } = yield* createMerchant()
+        const sk = keys.sandbox.secretKey
+        const created = yield* call("POST", "/api/v1/checkout/sessions", {
+          bearer: sk,
+          body: { amount: 50, country: "BR", paymentMethodId: "sbx_card", customer: { firstName: "Ana", lastName: "Souza", email: "ana@example.com" }, merchantOrderId: "card-3ds" }
+        })
+        assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+        const pagePath = new URL(created.body.checkoutUrl).pathname
+        // The sandbox's challenge test card (providers/sandbox/ThreeDSecureCards.ts) on the sandbox's card rail.
+        const back = yield* typeCard(yield* toVault(pagePath, "sbx_card"), "4000000000003220")
+        const done = yield* fetchManual(back.toString())
+        assert.strictEqual(done.status, 303)
+        const onward = new URL(done.headers.get("location")!)
+        assert.match(onward.pathname, /^\/sandbox\/3ds\/TXN-/)
+        const id = onward.pathname.split("/").pop()!
+        const read = yield* call("GET", `/api/v1/payments/${id}`, { bearer: sk })
+        assert.strictEqual(read.body.status, "pending")
+        assert.strictEqual(read.body.nextAction.url, onward.toString())
+      }))
   })
 })

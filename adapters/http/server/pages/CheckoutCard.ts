@@ -36,15 +36,9 @@ import { cardStepText } from "./CheckoutCardText.ts"
 import { escapeHtml, page, queryParam } from "./Html.ts"
 import { type Language, languageFor, pageText } from "./PageText.ts"
 
-/**
- * Where a created payment sends the buyer first: its `nextAction` (a 3DS challenge), when the
- * payment record has one. The record has no such field yet (the 3DS work adds it): until then
- * this answers undefined and the buyer goes to the payment's link.
- */
-export const nextActionUrl = (payment: Payment): string | undefined => {
-  const action = (payment as { readonly nextAction?: { readonly url?: unknown } | null }).nextAction
-  return typeof action?.url === "string" ? action.url : undefined
-}
+/** Where a created payment sends the buyer first: its `nextAction` (a 3-D Secure challenge) while it has one. */
+export const nextActionUrl = (payment: Payment): string | undefined =>
+  payment.status === "pending" ? payment.nextAction?.url : undefined
 
 const decodeSelect = Schema.decodeUnknownEffect(SelectBody)
 
