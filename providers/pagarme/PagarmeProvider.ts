@@ -43,6 +43,7 @@ import {
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { defineConnector } from "../kit/Connector.ts"
+import * as CardCapture from "./CardCapture.ts"
 import * as CardCharge from "./CardCharge.ts"
 import { pagarmePayablesReport } from "./Report.ts"
 import { PagarmeReportSource } from "./ReportSource.ts"
@@ -119,6 +120,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, earlierOrder, vault
     })
 
+    const cardCapture = CardCapture.make({ upstream, call, chargeUrl, chargeSchema: Wire.Charge })
     const supports = (method: PaymentMethodDef) => {
       const rail = Rails.railOf(method)
       return rail !== undefined && (!Rails.isCardRail(rail) || Option.isSome(vault))
@@ -360,7 +362,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       charge,
       status,
       verifyCallback,
-      refund
+      refund,
+      ...cardCapture
     } satisfies PaymentProvider
   })
 
