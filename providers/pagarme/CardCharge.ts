@@ -21,6 +21,9 @@
  *   refused: the acquirer's return code (`CardWire.ts`) as a `CardDecline`: a hard one is
  *   `Declined` with the word as its code, a soft one `Failed` (nothing was charged: the cascade
  *   may try the next acquirer).
+ * - `capture: false` orders `auth_only`: the held authorization answers `authorized`
+ *   (`CardCapture.ts` captures or voids it). `threeDSecure: "required"` is refused before any
+ *   call (`Failed` `three_d_secure_unsupported`: Pagar.me's 3-D Secure needs its browser script).
  */
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
@@ -87,7 +90,13 @@ export const make = (deps: CardChargeDeps) => {
       const message = `Pagar.me refused card charge ${charge.id}: ${said}`
       return Effect.fail(isHardDecline(decline) ? declined(decline, message) : failed(decline, message))
     }
-    const status = byCharge === "completed" && (byTransaction === undefined || byTransaction === "completed") ? "completed" : "pending"
+    // `auth_only` (`capture: false`): an authorization held (charge `pending`, transaction
+    // `authorized_pending_capture`) is `authorized`; `CardCapture.ts` captures or voids it.
+    const status = byCharge === "completed" && (byTransaction === undefined || byTransaction === "completed")
+      ? "completed"
+      : request.capture === false && byCharge === "pending" && byTransaction === "authorized"
+      ? "authorized"
+      : "pending"
     return Effect.succeed({
       providerRef: charge.id,
       status,
@@ -108,6 +117,12 @@ export const make = (deps: CardChargeDeps) => {
     if (card === undefined) return yield* declined("card_required", `${request.method.id} is a card rail: the charge needs the card's token`)
     if (rail.brand !== undefined && card.brand !== rail.brand) {
       return yield* declined("card_brand_mismatch", `the card is ${card.brand}, the rail ${rail.brand}`)
+    }
+    // Pagar.me's 3-D Secure runs in the buyer's browser with its own script (`3ds-nx-js`, a
+    // `tds-token` JWT) and hands no challenge URL to redirect to: it cannot be served here. Failed
+    // (nothing was sent), so the cascade tries an acquirer that can (README, "3-D Secure").
+    if (request.threeDSecure === "required") {
+      return yield* failed("three_d_secure_unsupported", "Pagar.me authenticates with 3-D Secure only through its browser script, which this connector cannot run")
     }
     if (!card.securityCodeHeld) return yield* declined("security_code_required", "Pagar.me charges a card with its security code, which the vault no longer holds")
     if (Option.isNone(deps.vault)) return yield* misconfigured("card_vault_unavailable", "no card vault is configured to forward the card")

@@ -39,13 +39,14 @@ export const cardTransactionStatuses = DocumentedCardTransactionStatus.literals
 
 /**
  * A card transaction's status as the charge's. `authorized_pending_capture` / `waiting_capture`
- * are not money yet (the connector asks `auth_and_capture`, so they wait for the capture);
+ * are an authorization held, not money yet: an `auth_only` order answers them (`CardCapture.ts`
+ * captures or voids it later; an `auth_and_capture` order answering them waits, `pending`);
  * `voided` is an authorization undone before capture: nothing was charged.
  */
 export const cardTransactionStatusMap = {
   captured: "completed",
-  authorized_pending_capture: "pending",
-  waiting_capture: "pending",
+  authorized_pending_capture: "authorized",
+  waiting_capture: "authorized",
   processing: "pending",
   pending: "pending",
   not_authorized: "failed",
@@ -75,7 +76,10 @@ export const declineByReturnCode: Readonly<Record<string, CardDecline>> = {
   "91": "issuer_unavailable",
   "96": "processing_error",
   "65": "rate_limited",
-  "75": "rate_limited"
+  "75": "rate_limited",
+  // Visa's "additional customer authentication required" (as Brazil's acquirers pass it on;
+  // not confirmed on a Pagar.me page): the issuer wants 3-D Secure. Soft: nothing was charged.
+  "1A": "authentication_required"
 }
 
 /** The decline a refused card transaction's return code says; `do_not_honour` when it says nothing clear. */

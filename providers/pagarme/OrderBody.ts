@@ -90,7 +90,8 @@ export const orderBodyOf = (rail: Rail, request: ChargeRequest, nowMs: number, s
       credit_card: {
         installments: request.installments?.count ?? 1,
         statement_descriptor: statementDescriptorOf(statementDescriptor),
-        operation_type: "auth_and_capture",
+        // `auth_only` holds the amount; `CardCapture.ts` captures or voids it later.
+        operation_type: request.capture === false ? "auth_only" : "auth_and_capture",
         card: {
           number: CardPlaceholders.number,
           holder_name: CardPlaceholders.holderName,

@@ -12,17 +12,16 @@
  *   transaction id, and `Idempotency-Key` = the engine's idempotency key (documented: the same key
  *   within 24 hours answers the one order created first). Because the key lives 24 hours only, the
  *   order is first looked up by `code` (`GET /orders?code=`), so a retry days later (a recovery
- *   job) answers the order made then instead of making another. The provider reference is the CHARGE id
- *   (`ch_...`): status and refunds are per charge.
- * - **Errors.** `401` (bad key) is `invalid_credentials`, `Misconfigured`; `422` (contract
- *   validation, `errors` by field) and `412` (business validation) are `Declined`, the code naming
- *   the first field; an order answered `failed` is a decline (code from the gateway's words).
+ *   job) answers the order made then. The provider reference is the CHARGE id (`ch_...`).
+ * - **Errors.** `401` (bad key) is `invalid_credentials`, `Misconfigured`; `422` (by field) and
+ *   `412` (business) are `Declined`, the code naming the first field; a `failed` order declines.
  * - **Refunds**: `DELETE /charges/{id}` with `amount` (centavos) and `operation_reference` = the
  *   engine's refund id. Pagar.me documents no lookup of a refund by our reference, so a marker
  *   in the charge's `metadata` (`refund_<refundId>`) is written AHEAD (`asked`, then the refund
  *   transaction's id); an `asked` marker makes the refund be looked up among the charge's
  *   transactions before a `DELETE` is sent again (README, "Refunds"). Once a `DELETE` made a
  *   refund, whatever fails after it answers it `pending`, never a refusal.
+ * - **Capture later** (`capture: false`, `auth_only`), void, and no 3-D Secure: `CardCapture.ts`, `CardCharge.ts`.
  * - **Webhooks** are verified (RS256 against Pagar.me's JWKS, `Notifications.ts`) and then not
  *   trusted for their status: the connector asks `GET /charges/{id}` about the charge the webhook
  *   names (verified notify-then-query), so a replayed old webhook reports what is true now.
@@ -43,6 +42,7 @@ import {
   type RefundRequest
 } from "../../core/ports/PaymentProvider.ts"
 import { defineConnector } from "../kit/Connector.ts"
+import * as CardCapture from "./CardCapture.ts"
 import * as CardCharge from "./CardCharge.ts"
 import { pagarmePayablesReport } from "./Report.ts"
 import { PagarmeReportSource } from "./ReportSource.ts"
@@ -72,7 +72,6 @@ export interface Options {
 
 /** `{ message, errors: { field: [words] } }`: the first field speaks, else the message (`Wire.ts`). */
 export const readError = Wire.readError
-
 const decodeWebhook = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.Webhook))
 
 /** A charge's metadata as `PATCH /charges/{id}/metadata` takes it back (text values only). */
@@ -119,6 +118,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       providerId, baseUrl, timeoutMs, basicCredential, statementDescriptor: options.statementDescriptor, upstream, earlierOrder, vault
     })
 
+    // Card authorizations (`capture: false`, `auth_only`): capture, void and their window.
+    const cardCapture = CardCapture.make({ upstream, call, chargeUrl, chargeSchema: Wire.Charge })
     const supports = (method: PaymentMethodDef) => {
       const rail = Rails.railOf(method)
       return rail !== undefined && (!Rails.isCardRail(rail) || Option.isSome(vault))
@@ -360,7 +361,8 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       charge,
       status,
       verifyCallback,
-      refund
+      refund,
+      ...cardCapture
     } satisfies PaymentProvider
   })
 

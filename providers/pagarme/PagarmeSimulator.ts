@@ -17,6 +17,8 @@
  * - `GET /orders/{id}`, `GET /orders?code=`, `GET /charges/{id}` (`404` `{ message }` when
  *   unknown), `GET /charges/{id}/transactions` (`{ data, paging }`), `PATCH /charges/{id}/metadata`
  *   (`{ metadata }` replaces the charge's metadata).
+ * - `POST /charges/{id}/capture`, and `DELETE /charges/{id}` of an `auth_only` card charge held:
+ *   `SimulatorCapture.ts`.
  * - `DELETE /charges/{id}`: see `SimulatorRefunds.ts`; the same `Idempotency-Key` answers its
  *   first answer again.
  * - Modes ({@link Mode}): `ok`; `unavailable` = `500` on every call; `slow` = the work is done
@@ -45,6 +47,7 @@
 import { createSign, generateKeyPairSync, type KeyObject, randomUUID } from "node:crypto"
 import { Effect, Option, Schema, type Scope } from "effect"
 import { type Answer, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
+import { captureCharge, isHeldAuthorization, voidAuthorization } from "./SimulatorCapture.ts"
 import { cardPayment } from "./SimulatorCards.ts"
 import { cancelCharge, decide } from "./SimulatorRefunds.ts"
 import { makePayables, type SimulatorPayables } from "./SimulatorReport.ts"
@@ -222,7 +225,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         const o = orders.get(decodeURIComponent(order[1]!))
         return o === undefined ? notFound("Order") : { status: 200, body: orderView(o, server.baseUrl) }
       }
-      const charge = /^\/charges\/([^/]+)(\/transactions|\/metadata)?$/i.exec(path)
+      const charge = /^\/charges\/([^/]+)(\/transactions|\/metadata|\/capture)?$/i.exec(path)
       if (charge === null) return notFound("Resource")
       const c = charges.get(decodeURIComponent(charge[1]!))
       if (c === undefined) return notFound("Charge")
@@ -237,9 +240,12 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         c.metadata = { ...body.value.metadata }
         return { status: 200, body: view(c) }
       }
+      if (req.method === "POST" && sub === "/capture") return once(`capture ${c.id}`, key, () => captureCharge(c, req.body, now(), view))
       if (req.method === "DELETE" && sub === undefined) {
         return once(`cancel ${c.id}`, key, () =>
-          cancelCharge(c, req.body, { id: () => nextId("tran"), pending: refundsPending, now: now(), idempotencyKey: key }, view))
+          isHeldAuthorization(c)
+            ? voidAuthorization(c, now(), view)
+            : cancelCharge(c, req.body, { id: () => nextId("tran"), pending: refundsPending, now: now(), idempotencyKey: key }, view))
       }
       return notFound("Resource")
     }

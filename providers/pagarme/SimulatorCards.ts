@@ -15,16 +15,21 @@
  * `4000000000009953` insufficient funds (`51`), `4000000000009979` stolen card (`43`),
  * `4000000000009987` lost card (`41`), `4000000000000069` expired card (`54`),
  * `4000000000000127` invalid card (`14`), `4000000000000911` issuer unavailable (`91`, soft),
- * `4000000000000960` processing error (`96`, soft), `4000000000000341` no answer in time (the
+ * `4000000000000960` processing error (`96`, soft), `4000000000001018` authentication required
+ * (`1A`, soft: the issuer wants 3-D Secure), `4000000000000341` no answer in time (the
  * order is made paid, and its answer comes after the simulator's `slowMs`).
+ *
+ * An `auth_only` order (`credit_card.operation_type`) of a card that would be paid is held instead:
+ * charge `pending`, transaction `authorized_pending_capture` (`SimulatorCapture.ts` captures or
+ * voids it). A card that is refused is refused either way.
  *
  * A number that fails Luhn, a month outside 1-12 or a card past its month is refused `422` by field.
  */
 import type { SimTransaction } from "./SimulatorRules.ts"
 
 export interface CardOutcome {
-  readonly chargeStatus: "paid" | "failed" | "processing"
-  readonly transactionStatus: "captured" | "not_authorized" | "with_error" | "failed"
+  readonly chargeStatus: "paid" | "failed" | "processing" | "pending"
+  readonly transactionStatus: "captured" | "not_authorized" | "with_error" | "failed" | "authorized_pending_capture"
   readonly returnCode?: string | undefined
   readonly message: string
   readonly antifraudReproved?: boolean | undefined
@@ -51,6 +56,7 @@ export const ourCards: Readonly<Record<string, CardOutcome>> = {
   "4000000000000127": refused("14", "Cartão inválido (simulador)"),
   "4000000000000911": refused("91", "Emissor indisponível (simulador)"),
   "4000000000000960": refused("96", "Erro no processamento (simulador)"),
+  "4000000000001018": refused("1A", "Autenticação requerida (simulador)"),
   "4000000000000341": { ...paid, late: true }
 }
 
@@ -103,7 +109,10 @@ export const brandOf = (number: string) =>
 
 /** A card order's payment transaction, or why the card is refused. */
 export const cardPayment = (
-  body: { readonly payments: ReadonlyArray<{ readonly credit_card?: { readonly card?: SimCard | undefined } | undefined }>; readonly customer?: { readonly document?: string | undefined } | undefined },
+  body: {
+    readonly payments: ReadonlyArray<{ readonly credit_card?: { readonly card?: SimCard | undefined; readonly operation_type?: string | undefined } | undefined }>
+    readonly customer?: { readonly document?: string | undefined } | undefined
+  },
   id: string,
   amount: number,
   at: string
@@ -111,12 +120,18 @@ export const cardPayment = (
   const card = body.payments[0]?.credit_card?.card
   const refusal = cardRefusal(card, new Date(at))
   if (refusal !== undefined || card === undefined) return { refusal: refusal ?? {} }
-  const outcome = cardOutcomeOf(card, body.customer?.document)
+  const operationType = body.payments[0]?.credit_card?.operation_type ?? "auth_and_capture"
+  const asked = cardOutcomeOf(card, body.customer?.document)
+  // `auth_only`: an approved card is held (charge `pending`, transaction
+  // `authorized_pending_capture`) until `POST /charges/{id}/capture` or `DELETE /charges/{id}`.
+  const outcome: CardOutcome = operationType === "auth_only" && asked.chargeStatus === "paid"
+    ? { ...asked, chargeStatus: "pending", transactionStatus: "authorized_pending_capture", message: "Transação autorizada" }
+    : asked
   return {
     outcome,
     transaction: {
       id, kind: "payment", type: "credit_card", amount, status: outcome.transactionStatus, createdAt: at, updatedAt: at,
-      acquirerReturnCode: outcome.returnCode, acquirerMessage: outcome.message, antifraudReproved: outcome.antifraudReproved,
+      acquirerReturnCode: outcome.returnCode, acquirerMessage: outcome.message, antifraudReproved: outcome.antifraudReproved, operationType,
       card: {
         id: `card_${id.slice(5)}`, first_six_digits: card.number.slice(0, 6), last_four_digits: card.number.slice(-4),
         brand: brandOf(card.number), holder_name: card.holder_name, exp_month: card.exp_month, exp_year: card.exp_year, status: "active", type: "credit"

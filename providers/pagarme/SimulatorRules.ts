@@ -35,6 +35,8 @@ export interface SimTransaction {
   readonly acquirerReturnCode?: string | undefined
   readonly acquirerMessage?: string | undefined
   readonly antifraudReproved?: boolean | undefined
+  /** A card payment's `operation_type` (`auth_and_capture` unless the order asked `auth_only`). */
+  readonly operationType?: string | undefined
 }
 
 export interface SimCharge {
@@ -125,7 +127,7 @@ export const transactionView = (t: SimTransaction, charge: SimCharge, baseUrl: s
     amount: t.amount,
     status: t.status,
     success: t.status !== "failed" && t.status !== "with_error",
-    operation_type: t.kind === "refund" ? "cancel" : "auth_and_capture",
+    operation_type: t.kind === "refund" ? "cancel" : t.operationType ?? "auth_and_capture",
     created_at: t.createdAt,
     updated_at: t.updatedAt,
     gateway_response: { code: "200", errors: [] as Array<{ message: string }> }

@@ -29,7 +29,7 @@ const sdkOnSimulator = Effect.gen(function*() {
 
 const sdk = <A>(f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: (e) => e })
 
-const cardOrder = (code: string, number: string, cvv = "123"): CreateOrderRequest => ({
+const cardOrder = (code: string, number: string, cvv = "123", operationType = "auth_and_capture"): CreateOrderRequest => ({
   code,
   closed: true,
   items: [{ amount: 2990, description: "Chaveiro do Tesseract", quantity: 1, category: "keys" }],
@@ -47,7 +47,7 @@ const cardOrder = (code: string, number: string, cvv = "123"): CreateOrderReques
     creditCard: {
       installments: 1,
       statementDescriptor: "AVENGERS",
-      operationType: "auth_and_capture",
+      operationType,
       card: { number, holderName: "Tony Stark", expMonth: 1, expYear: 2030, cvv }
     }
   }]
@@ -88,5 +88,24 @@ describe("Pagar.me official SDK: card orders against the simulator", () => {
       const id = (yield* sdk(() => orders.createOrder(cardOrder("TXN-SDK-CARD-R", "5555555555554444")))).result.charges![0]!.id!
       const part = (yield* sdk(() => charges.cancelCharge(id, { amount: 990, operationReference: "R-1" }, "refund-card-1"))).result
       assert.deepStrictEqual([part.status, part.canceledAmount, part.lastTransaction?.status], ["paid", 990, "refunded"])
+    }))
+
+  it.live("an auth_only order is held; the SDK's captureCharge (POST /charges/{id}/capture, partial) and cancelCharge (a void) are read by its models", () =>
+    Effect.gen(function*() {
+      const { charges, orders } = yield* sdkOnSimulator
+      const held = (yield* sdk(() => orders.createOrder(cardOrder("TXN-SDK-AUTH", "4000000000000010", "123", "auth_only")))).result.charges![0]!
+      assert.deepStrictEqual([held.status, held.lastTransaction?.status], ["pending", "authorized_pending_capture"])
+      const captured = (yield* sdk(() =>
+        charges.captureCharge(held.id!, { code: "TXN-SDK-AUTH", amount: 1990, operationReference: "TXN-SDK-AUTH:capture:1" }, "TXN-SDK-AUTH:capture:1")
+      )).result
+      assert.deepStrictEqual([captured.status, captured.paidAmount, captured.lastTransaction?.status], ["paid", 1990, "captured"])
+      // The same key answers the same capture; a capture of a captured charge is refused (412).
+      const again = (yield* sdk(() => charges.captureCharge(held.id!, { code: "TXN-SDK-AUTH", amount: 1990, operationReference: "x" }, "TXN-SDK-AUTH:capture:1"))).result
+      assert.strictEqual(again.paidAmount, 1990)
+      const twice = yield* Effect.flip(sdk(() => charges.captureCharge(held.id!, { code: "TXN-SDK-AUTH", amount: 1990, operationReference: "y" }, "other-key")))
+      assert.strictEqual((twice as CustomError).statusCode, 412)
+      const other = (yield* sdk(() => orders.createOrder(cardOrder("TXN-SDK-VOID", "4000000000000010", "123", "auth_only")))).result.charges![0]!
+      const voided = (yield* sdk(() => charges.cancelCharge(other.id!, { operationReference: "TXN-SDK-VOID:void:1" }, "TXN-SDK-VOID:void:1"))).result
+      assert.deepStrictEqual([voided.status, voided.lastTransaction?.status, voided.paidAmount ?? 0], ["canceled", "voided", 0])
     }))
 })
