@@ -13,7 +13,7 @@ import {
   CardVault,
   ForwardOutcomeUnknown,
   ForwardRefused,
-  type ForwardRequest,
+  ForwardRequest,
   ForwardResponse,
   ForwardUnreachable
 } from "../../core/ports/CardVault.ts"
@@ -92,6 +92,7 @@ const errorOf = (text: string): string | undefined => {
 }
 
 const decodeDescription = Schema.decodeUnknownEffect(Schema.fromJsonString(CardDescription))
+const encodeForwardRequest = Schema.encodeSync(ForwardRequest)
 const decodeForwardResponse = Schema.decodeUnknownEffect(Schema.fromJsonString(ForwardResponse))
 
 export const make = (options: Options): CardVault["Service"] => {
@@ -117,7 +118,8 @@ export const make = (options: Options): CardVault["Service"] => {
       ),
     forward: (request: ForwardRequest) => {
       const timeoutMs = request.timeoutMs ?? defaultTimeout
-      const body = JSON.stringify({ ...request, timeoutMs })
+      // Encoded by its schema: `bodyHmac.key` is `Redacted` in the engine and text on the wire.
+      const body = JSON.stringify(encodeForwardRequest({ ...request, timeoutMs }))
       return call(options, "/v1/forward", { method: "POST", body }, timeoutMs + margin).pipe(
         Effect.mapError((failure) =>
           failure._tag === "notSent"

@@ -58,6 +58,9 @@ export const CardPlaceholders = {
   holderName: "{{card.holder_name}}"
 } as const
 
+/** Where a forward's `bodyHmac.template` takes the signature. */
+export const BodyHmacPlaceholder = "{{hmac.sha256_hex}}"
+
 export const ForwardRequest = Schema.Struct({
   token: Schema.String,
   merchantId: Schema.String,
@@ -68,6 +71,20 @@ export const ForwardRequest = Schema.Struct({
   url: Schema.String,
   headers: Schema.Record(Schema.String, Schema.String),
   body: Schema.optionalKey(Schema.String),
+  /**
+   * A body signature the vault computes AFTER filling the placeholders, for providers that sign
+   * the exact bytes of a request that carries the card (dLocal: `X-Login + X-Date + body`). The
+   * vault sets header `header` to `template` with {@link BodyHmacPlaceholder} replaced by the
+   * lowercase hex HMAC-SHA256, keyed by `key`, of `prefix` followed by the body as sent. The key
+   * is the provider's secret for this one request: the vault uses it and drops it, never stores
+   * or logs it (as it already does with the credentials a forwarded request's headers carry).
+   */
+  bodyHmac: Schema.optionalKey(Schema.Struct({
+    header: Schema.String,
+    key: Schema.RedactedFromValue(Schema.String),
+    prefix: Schema.String,
+    template: Schema.String
+  })),
   /** Milliseconds the vault waits for the provider's answer. */
   timeoutMs: Schema.optionalKey(Schema.Int)
 })

@@ -47,6 +47,7 @@ export {
 } from "./SettlementPayoutProvider.ts"
 export { Sealing } from "./Sealing.ts"
 export {
+  BodyHmacPlaceholder,
   CardBrand,
   CardDescription,
   CardPlaceholders,

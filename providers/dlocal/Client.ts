@@ -32,6 +32,8 @@ export interface ClientOptions extends Credentials {
 
 export interface DLocalClient extends ProviderFailures {
   readonly call: <A>(operation: string, path: string, schema: Schema.Codec<A, unknown>, body?: string) => Effect.Effect<A, ProviderError>
+  /** Shortens an upstream's words and blanks the account's secrets in them (for messages). */
+  readonly clip: (text: string) => string
   /** The crypto the notification checks run on. */
   readonly mac: Context.Context<Mac.Mac>
 }
@@ -60,5 +62,5 @@ export const makeClient = (options: ClientOptions): Effect.Effect<DLocalClient, 
         return yield* upstream.call(operation, request, schema)
       }).pipe(Effect.provideContext(mac))
 
-    return { ...UpstreamHttp.failuresOf(options.id), call, mac }
+    return { ...UpstreamHttp.failuresOf(options.id), call, clip: upstream.clip, mac }
   })

@@ -20,12 +20,15 @@
  * - **Notifications.** dLocal POSTs the payment object signed like every request; the connector
  *   verifies the signature over the exact bytes, accepts the `X-Date` of a retried notification
  *   within dLocal's retry horizon (`Signing.ts`), then reads the status.
+ * - **Cards** (`Rails.ts` card rails, `payment_method_id: "CARD"`) go through the card vault,
+ *   which signs the filled body for the plugin: `CardCharge.ts`. A card rail is served only where
+ *   a vault is there to forward the card.
  * - **Secrets** (`login`, `transKey`, `secretKey`) stay `Redacted` and out of errors and logs.
  */
 import { Effect, Option, Redacted, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import type { HttpClient } from "effect/http"
-import { Money } from "../../core/ports/index.ts"
+import { CardVault, Money, type PaymentMethodDef } from "../../core/ports/index.ts"
 import {
   type BuyerAddress,
   CallbackRejected,
@@ -37,7 +40,8 @@ import {
 import { clear } from "../kit/Buyer.ts"
 import { defineConnector } from "../kit/Connector.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
-import { type ClientOptions, makeClient } from "./Client.ts"
+import * as CardCharge from "./CardCharge.ts"
+import { baseUrls, type ClientOptions, defaultTimeoutMs, makeClient } from "./Client.ts"
 import { payoutsFromSettings } from "./Payouts.ts"
 import * as Rails from "./Rails.ts"
 import { makeRefund, outcomeOf } from "./Refunds.ts"
@@ -87,6 +91,38 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         })
       )
 
+    const payerOf = (request: ChargeRequest) =>
+      // What the engine does not know is left out, never sent empty: the fields dLocal needs are
+      // declared in `requires`, so the engine refuses a charge without them before any call.
+      UpstreamHttp.defined({
+        name: clear(request.customer.name),
+        email: clear(request.customer.email),
+        document: clear(request.customer.documentId),
+        phone: clear(request.customer.phone),
+        ip: request.customer.ip,
+        address: request.customer.address === undefined ? undefined : payerAddress(Redacted.value(request.customer.address))
+      })
+
+    // A card rail needs a vault to forward the card (`CardCharge.ts`). A host without one provides
+    // `CardVault.unconfigured`, told by identity: with it card rails are not served.
+    const unconfigured = yield* Effect.provide(Effect.service(CardVault), CardVault.unconfigured)
+    const vault = Option.filter(yield* Effect.serviceOption(CardVault), (given) => given !== unconfigured)
+    const cardCharge = CardCharge.make({
+      providerId: options.id,
+      baseUrl: (options.baseUrl ?? baseUrls[options.environment]).replace(/\/+$/, ""),
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      credentials: options,
+      client,
+      payerOf,
+      returnUrl: options.returnUrl,
+      vault
+    })
+
+    const supports = (method: PaymentMethodDef) => {
+      const rail = Rails.railOf(method)
+      return rail !== undefined && (!Rails.isCardRail(rail) || Option.isSome(vault))
+    }
+
     const update = (payment: Wire.PaymentObject): ChargeUpdate => ({
       providerRef: payment.id,
       transactionId: payment.order_id,
@@ -110,6 +146,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       if (!rail.currencies.includes(request.currency)) {
         return yield* misconfigured("currency_not_served", `dLocal is not configured for ${request.currency} on ${request.method.id}`)
       }
+      if (Rails.isCardRail(rail)) return yield* cardCharge(request, rail)
       const amount = Money.round(request.amount, request.currency)
       if (amount.scale > Rails.dlocalDecimals(request.currency)) {
         // COP has two decimals in ISO 4217 and none at dLocal: cents cannot be charged here, and
@@ -125,16 +162,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
         country: request.country,
         payment_method_id: rail.paymentMethodId,
         payment_method_flow: "REDIRECT",
-        // What the engine does not know is left out, never sent empty: the fields dLocal needs are
-        // declared in `requires`, so the engine refuses a charge without them before any call.
-        payer: UpstreamHttp.defined({
-          name: clear(request.customer.name),
-          email: clear(request.customer.email),
-          document: clear(request.customer.documentId),
-          phone: clear(request.customer.phone),
-          ip: request.customer.ip,
-          address: request.customer.address === undefined ? undefined : payerAddress(Redacted.value(request.customer.address))
-        }),
+        payer: payerOf(request),
         order_id: request.transactionId,
         description: `Payment ${request.transactionId}`,
         notification_url: request.callbackUrl,
@@ -207,7 +235,7 @@ export const make = (options: Options): Effect.Effect<PaymentProvider, never, Ht
       id: options.id,
       displayName: options.displayName ?? "dLocal",
       environments: [options.environment],
-      supports: (method) => Rails.railOf(method) !== undefined,
+      supports,
       requires: Rails.requiresBeyondCatalog,
       charge,
       status,

@@ -17,6 +17,8 @@
  *   take (USD is taken everywhere, converted by dLocal) `400 5004`; the document
  *   {@link invalidDocument} `400 5005`; an `order_id` already held `400 5009`. Amounts are read
  *   from the raw JSON text and compared as `BigDecimal`s, never as floats.
+ * - `POST /secure_payments`: a card payment, `SimulatorCards.ts` (paid, rejected with its code, a
+ *   3-D Secure step at `/three-ds/{id}`, or slow, by the card number).
  * - `GET /payments/{id}` answers the payment object; `GET /orders/{order_id}` the order object
  *   (`payment_id`, `status`...), as documented; else `404 4000`.
  * - Refunds: `SimulatorRefunds.ts` (`POST /refunds`, `GET /refunds/{id}`, `GET /orders/{order_refund_id}`,
@@ -37,7 +39,9 @@ import { BigDecimal, Clock, Effect, Option, Schema, type Scope } from "effect"
 import type { SimulatorReports } from "../kit/SimulatorReports.ts"
 import { type Answer, type Handled, type RecordedRequest, type SentCallback, serve, type SimulatorRequest } from "../kit/SimulatorServer.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
-import { dlocalDecimals, railOfMethodId, rails } from "./Rails.ts"
+import * as CardWire from "./CardWire.ts"
+import { cardMethodId, dlocalDecimals, railOfMethodId, rails } from "./Rails.ts"
+import { detailOf, isAnswer, judge, type SimulatedCard } from "./SimulatorCards.ts"
 import { makeRefundDesk, amountWithin, type RefundMode, type SimulatedRefund } from "./SimulatorRefunds.ts"
 import { type BookedMove, makeSimulatorReports } from "./SimulatorReport.ts"
 import { isSigned, notificationHeaders, type SimulatorCredentials } from "./SimulatorSigning.ts"
@@ -69,6 +73,10 @@ export interface SimulatedPayment {
   readonly createdAt: number
   capturedAt?: number | undefined
   chargedBackAt?: number | undefined
+  /** A card payment's card (masked, as dLocal answers it). */
+  readonly card?: SimulatedCard | undefined
+  /** A card payment's own status code (a rejection's 3xx, `101` waiting for 3-D Secure). */
+  statusCode?: string | undefined
 }
 
 export interface DLocalSimulator {
@@ -100,6 +108,7 @@ export interface DLocalSimulator {
 }
 
 const decodePayment = Schema.decodeUnknownOption(Schema.fromJsonString(Wire.PaymentBody))
+const decodeCardPayment = Schema.decodeUnknownOption(Schema.fromJsonString(CardWire.CardPaymentBody))
 
 const error = (status: number, code: number, message: string): Answer => ({ status, body: { code, message } })
 
@@ -126,14 +135,31 @@ export const start = (
     let target: string | undefined
     let dropping = false
     let sequence = 0
+    /** The card payment just created answers late (its card number says so). */
+    let slowAnswer = false
     const clock = yield* Clock.Clock
     const now = () => clock.currentTimeMillisUnsafe()
 
     const statusOf = (payment: SimulatedPayment) => ({
       status: payment.status,
       status_detail: payment.statusDetail,
-      status_code: statusCodes[payment.status] ?? "0"
+      status_code: payment.statusCode ?? statusCodes[payment.status] ?? "0"
     })
+
+    /** A card payment's own fields: its card, masked, and its 3-D Secure step while it waits. */
+    const cardView = (payment: SimulatedPayment) =>
+      payment.card === undefined ? { redirect_url: `${server.baseUrl}/collect/pay/${payment.id}` } : {
+        card: {
+          holder_name: payment.card.holderName,
+          expiration_month: payment.card.expMonth,
+          expiration_year: payment.card.expYear,
+          brand: payment.card.brand,
+          last4: payment.card.last4
+        },
+        ...(payment.statusCode === CardWire.pendingThreeDSecure && payment.status === "PENDING"
+          ? { three_dsecure: { redirect_url: `${server.baseUrl}/three-ds/${payment.id}` } }
+          : {})
+      }
 
     /** The payment object; `amount` as a JSON number (answers) or spliced from its text (notifications). */
     const view = (payment: SimulatedPayment, amount: unknown = Number(payment.amountText)) => ({
@@ -142,12 +168,12 @@ export const start = (
       currency: payment.currency,
       country: payment.body.country,
       ...(payment.body.payment_method_id === undefined ? {} : { payment_method_id: payment.body.payment_method_id }),
-      payment_method_type: "TICKET",
+      payment_method_type: payment.card === undefined ? "TICKET" : "CARD",
       payment_method_flow: payment.body.payment_method_flow,
       ...statusOf(payment),
       order_id: payment.orderId,
       ...(payment.body.notification_url === undefined ? {} : { notification_url: payment.body.notification_url }),
-      redirect_url: `${server.baseUrl}/collect/pay/${payment.id}`
+      ...cardView(payment)
     })
 
     /** A payer field dLocal requires, present and not empty. */
@@ -191,6 +217,52 @@ export const start = (
       return { status: 200, body: view(payment) }
     }
 
+    /** `POST /secure_payments`: the checks of `create`, then the card's (`SimulatorCards.ts`). */
+    const createCard = (raw: string): Answer => {
+      paymentBodies.push(raw)
+      const body = decodeCardPayment(raw)
+      if (Option.isNone(body)) return error(400, 5000, "Invalid request.")
+      const request = body.value
+      if (request.payment_method_id !== cardMethodId || request.payment_method_flow !== "DIRECT") return error(400, 5010, "Method not available.")
+      const amount = amountWithin(raw, dlocalDecimals(request.currency))
+      if (amount === undefined) return error(400, 5000, "Invalid request: amount.")
+      for (const field of ["name", "email"] as const) {
+        if (!given(request.payer[field])) return error(400, 5001, `Invalid parameter: payer.${field}`)
+      }
+      if (documentRequired.has(request.country) && !given(request.payer.document)) return error(400, 5001, "Invalid parameter: payer.document")
+      if (!countries.has(request.country)) return error(400, 5003, "Country not supported.")
+      const local = rails.filter((r) => r.country === request.country).flatMap((r) => r.currencies)
+      if (request.currency !== "USD" && !local.includes(request.currency)) return error(400, 5004, "Currency not allowed for this country.")
+      if ([...payments.values()].some((p) => p.orderId === request.order_id)) return error(400, 5009, "Order ID is duplicated.")
+      const verdict = judge(request.card, request.description, now())
+      if (isAnswer(verdict)) return verdict
+      const outcome = verdict.outcome
+      slowAnswer = outcome.status === "SLOW"
+      const [status, statusCode, statusDetail] = outcome.status === "REJECTED"
+        ? ["REJECTED", outcome.code, detailOf(outcome.code)]
+        : outcome.status === "CHALLENGE"
+        ? ["PENDING", CardWire.pendingThreeDSecure, "The payment is pending 3D Secure authentication."]
+        : ["PAID", "200", "The payment was paid."]
+      const payment: SimulatedPayment = {
+        id: `D-4-${String(++sequence).padStart(8, "0")}`,
+        orderId: request.order_id,
+        amountText: amount.text,
+        currency: request.currency,
+        body: request,
+        raw,
+        status,
+        statusDetail,
+        statusCode,
+        card: verdict.card,
+        refunded: "0",
+        refunds: [],
+        createdAt: now(),
+        capturedAt: status === "PAID" ? now() : undefined
+      }
+      payments.set(payment.id, payment)
+      return { status: 200, body: view(payment) }
+    }
+
     const desk = makeRefundDesk({
       payment: (id) => payments.get(id),
       nextId: () => String(++sequence).padStart(8, "0"),
@@ -221,6 +293,7 @@ export const start = (
       if (req.method === "POST" && req.path === "/payments") {
         return refusal === undefined ? create(req.body) : error(refusal.status, refusal.code, `Refused with ${refusal.code}.`)
       }
+      if (req.method === "POST" && req.path === "/secure_payments") return createCard(req.body)
       if (req.method === "POST" && req.path === "/refunds") return desk.create(req.body)
       const refundRead = req.method === "GET" ? desk.read(req.path) : undefined
       if (refundRead !== undefined) return refundRead
@@ -235,10 +308,12 @@ export const start = (
       const beside = options.beside?.(req)
       if (beside !== undefined) return beside
       const ok = isSigned(credentials, req)
+      slowAnswer = false
+      const answer = ok ? route(req) : error(403, 3001, `Invalid Credentials: ${req.headers["x-trans-key"] ?? ""}`)
       return {
         authorized: ok,
-        answer: ok ? route(req) : error(403, 3001, `Invalid Credentials: ${req.headers["x-trans-key"] ?? ""}`),
-        delayMs: ok && (mode === "slow" || (mode === "slowWrites" && req.method === "POST")) ? options.slowMs ?? 1_500 : 0
+        answer,
+        delayMs: ok && (slowAnswer || mode === "slow" || (mode === "slowWrites" && req.method === "POST")) ? options.slowMs ?? 1_500 : 0
       }
     })
 
@@ -258,6 +333,7 @@ export const start = (
       Effect.promise(async () => {
         const payment = paymentOf(id)
         payment.status = status
+        payment.statusCode = undefined
         payment.statusDetail = detail ?? `The payment is ${status.toLowerCase()}.`
         if (status === "PAID" && payment.capturedAt === undefined) payment.capturedAt = now()
         if (status === "CHARGEBACK" && payment.chargedBackAt === undefined) payment.chargedBackAt = now()

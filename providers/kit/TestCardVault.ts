@@ -6,15 +6,18 @@
  * number masked (first 6, last 4). Like the real vault, it drops a card's security code after the
  * first forward that uses it (`ForwardRefused` `security_code_gone` after that), refuses a host
  * off its allowlist (default: loopback only), and tells a timeout (`ForwardOutcomeUnknown`) from
- * a provider that could not be reached (`ForwardUnreachable`).
+ * a provider that could not be reached (`ForwardUnreachable`). A forward's `bodyHmac` is signed
+ * over the filled body as the real vault signs it (with the test's `Mac`, when it has one).
  *
  * Test tooling: it holds card numbers in the test's own process, which is what a test card is
  * for. `forwards` records every request as the connector sent it (placeholders, no number), so
  * that a test can assert what left the plugin.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Mac } from "effect/crypto"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import {
+  BodyHmacPlaceholder,
   type CardBrand,
   type CardDescription,
   CardPlaceholders,
@@ -24,7 +27,8 @@ import {
   ForwardRefused,
   type ForwardRequest,
   type ForwardResponse,
-  ForwardUnreachable
+  ForwardUnreachable,
+  hmacSha256Hex
 } from "../../core/ports/index.ts"
 
 export interface TestCard {
@@ -85,6 +89,7 @@ export const make = (
 ): Effect.Effect<TestCardVault, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const http = yield* HttpClient.HttpClient
+    const mac = yield* Effect.serviceOption(Mac.Mac)
     const allowed = new Set(options.allowedHosts ?? loopback)
     const codes = new Map(Object.entries(cards).flatMap(([token, card]) => card.securityCode === undefined ? [] : [[token, card.securityCode] as const]))
     const forwards: Array<ForwardRequest> = []
@@ -132,7 +137,15 @@ export const make = (
             .split(CardPlaceholders.expYear).join(String(card.expYear))
             .split(CardPlaceholders.expYear2).join(String(card.expYear).slice(-2))
             .split(CardPlaceholders.holderName).join(card.holderName)
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, fill(v)]))
+        const filled = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, fill(v)]))
+        const spec = request.bodyHmac
+        if (spec !== undefined && Option.isNone(mac)) return yield* new ForwardUnreachable({ message: "this test vault has no Mac to sign the body with" })
+        const headers = spec === undefined || Option.isNone(mac) ? filled : {
+          ...Object.fromEntries(Object.entries(filled).filter(([k]) => k.toLowerCase() !== spec.header.toLowerCase())),
+          [spec.header]: spec.template.split(BodyHmacPlaceholder).join(
+            yield* hmacSha256Hex(Redacted.value(spec.key), `${spec.prefix}${fill(request.body ?? "")}`).pipe(Effect.provideService(Mac.Mac, mac.value))
+          )
+        }
         const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === "content-type")?.[1] ?? "application/json"
         let outgoing = HttpClientRequest.make(request.method)(request.url).pipe(HttpClientRequest.setHeaders(headers))
         if (request.body !== undefined) outgoing = HttpClientRequest.bodyText(outgoing, fill(request.body), contentType)

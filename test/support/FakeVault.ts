@@ -8,8 +8,9 @@
  * told to answer late (`delayMs`) or with a fixed status (`failWith`).
  */
 import { Effect } from "effect"
+import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
-import { CardPlaceholders, type CardDescription } from "../../core/ports/CardVault.ts"
+import { BodyHmacPlaceholder, CardPlaceholders, type CardDescription } from "../../core/ports/CardVault.ts"
 
 export interface FakeCard {
   readonly description: CardDescription
@@ -107,12 +108,19 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
           if (options.allowedHosts !== undefined && !options.allowedHosts.includes(target.host)) return json(res, 403, { error: "host_not_allowed" })
           const usesCode = JSON.stringify(request).includes(CardPlaceholders.securityCode)
           if (usesCode && card.securityCode === undefined) return json(res, 410, { error: "security_code_gone" })
-          const headers = Object.fromEntries(Object.entries(request.headers as Record<string, string>).map(([k, v]) => [k, fill(v, card)]))
+          const filled = Object.fromEntries(Object.entries(request.headers as Record<string, string>).map(([k, v]) => [k, fill(v, card)]))
+          const sent = request.body === undefined ? undefined : fill(request.body, card)
+          // `bodyHmac`: signed over the filled body, as the real vault does (vault/forward/BodyHmac.ts).
+          const hmac = request.bodyHmac as { header: string; key: string; prefix: string; template: string } | undefined
+          const headers = hmac === undefined ? filled : {
+            ...Object.fromEntries(Object.entries(filled).filter(([k]) => k.toLowerCase() !== hmac.header.toLowerCase())),
+            [hmac.header]: hmac.template.split(BodyHmacPlaceholder).join(createHmac("sha256", hmac.key).update(`${hmac.prefix}${sent ?? ""}`, "utf8").digest("hex"))
+          }
           try {
             const upstream = await fetch(request.url, {
               method: request.method,
               headers,
-              ...(request.body === undefined ? {} : { body: fill(request.body, card) }),
+              ...(sent === undefined ? {} : { body: sent }),
               signal: AbortSignal.timeout(request.timeoutMs ?? 30_000)
             })
             if (usesCode) cards.set(card.description.token, { ...card, securityCode: undefined, description: { ...card.description, securityCodeHeld: false } })

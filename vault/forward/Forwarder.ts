@@ -17,6 +17,7 @@ import { type CardNotFound, Cards, type CardUnreadable } from "../cards/Cards.ts
 import { SecurityCodes } from "../cards/SecurityCodes.ts"
 import { CardStore, type StoreUnavailable } from "../store/CardStore.ts"
 import { type AllowlistConfig, check } from "./Allowlist.ts"
+import { signed } from "./BodyHmac.ts"
 import { maskCardNumbers } from "./Mask.ts"
 import { encodingOf, fill, usesSecurityCode } from "./Placeholders.ts"
 
@@ -75,12 +76,14 @@ export class Forwarder extends Context.Service<Forwarder, {
         }
         const secret = Redacted.value(card)
         const code = securityCode === undefined ? undefined : Redacted.value(securityCode)
-        const headers = Object.fromEntries(
+        const filledHeaders = Object.fromEntries(
           Object.entries(request.headers)
             .filter(([name]) => !framingHeaders.has(name.toLowerCase()))
             .map(([name, value]) => [name, fill(value, secret, code, "raw")])
         )
         const body = request.body === undefined ? undefined : fill(request.body, secret, code, encodingOf(request.headers))
+        // A provider that signs the body (`bodyHmac`) is signed over the bytes sent, which only the vault sees.
+        const headers = request.bodyHmac === undefined ? filledHeaders : signed(filledHeaders, request.bodyHmac, body ?? "")
         yield* store.appendAudit({
           at: new Date(yield* Clock.currentTimeMillis),
           action: "forward",
