@@ -32,7 +32,6 @@ export const csvColumns = [
   "method",
   "amount_local",
   "currency_local",
-  "installments",
   "gross_usd",
   "fees_usd",
   "reserve_usd",
@@ -40,7 +39,9 @@ export const csvColumns = [
   "refunds_usd",
   "chargebacks_usd",
   "other_usd",
-  "net_usd"
+  "net_usd",
+  // Added after the first release: appended, so that a reader of the earlier columns by position keeps working.
+  "installments"
 ] as const
 
 const formulaStart = /^[=+\-@\t\r]/
@@ -59,7 +60,6 @@ const row = (batchId: string, line: StatementLine): ReadonlyArray<string> => [
   guardText(line.method),
   line.amountLocal === null || line.currencyLocal === null ? "" : amountText(line.amountLocal, line.currencyLocal),
   guardText(line.currencyLocal),
-  line.installments === undefined ? "" : String(line.installments),
   amountText(line.grossUsd, "USD"),
   amountText(line.feesUsd, "USD"),
   amountText(line.reserveUsd, "USD"),
@@ -67,7 +67,8 @@ const row = (batchId: string, line: StatementLine): ReadonlyArray<string> => [
   amountText(line.refundsUsd, "USD"),
   amountText(line.chargebacksUsd, "USD"),
   amountText(line.otherUsd, "USD"),
-  amountText(line.amountUsd, "USD")
+  amountText(line.amountUsd, "USD"),
+  line.installments === undefined ? "" : String(line.installments)
 ]
 
 /**

@@ -236,7 +236,7 @@ describe("settlements over HTTP", () => {
         assert.strictEqual(csvResponse.headers["content-type"], "text/csv; charset=utf-8")
         assert.strictEqual(csv.headers["content-disposition"], `attachment; filename="${closed!.id}.csv"`)
         const rows = csv.body.replace(/^\uFEFF/, "").trimEnd().split("\r\n")
-        assert.strictEqual(rows[0], "batch_id,at_utc,kind,transaction_id,reference,merchant_order_id,method,amount_local,currency_local,installments,gross_usd,fees_usd,reserve_usd,owed_recovered_usd,refunds_usd,chargebacks_usd,other_usd,net_usd")
+        assert.strictEqual(rows[0], "batch_id,at_utc,kind,transaction_id,reference,merchant_order_id,method,amount_local,currency_local,gross_usd,fees_usd,reserve_usd,owed_recovered_usd,refunds_usd,chargebacks_usd,other_usd,net_usd,installments")
         assert.strictEqual(rows.length - 1, closed!.lineCount)
       }))
 

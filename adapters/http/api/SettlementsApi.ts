@@ -256,7 +256,7 @@ export class SettlementsApi extends HttpApiGroup.make("settlements")
       "The same lines as the PDF as CSV (RFC 4180, UTF-8, CRLF), one row per line after a header row: `batch_id`, `at_utc` (ISO 8601), `kind`, " +
         "`transaction_id`, `reference`, `merchant_order_id`, `method`, `amount_local`, `currency_local`, then in USD (`.` decimals, no thousands " +
         "separator) `gross_usd`, `fees_usd`, `reserve_usd` (negative held, positive released), `owed_recovered_usd`, `refunds_usd` (on a payment line, " +
-        "its refunds and chargeback taken before it settled), `chargebacks_usd`, `other_usd` and `net_usd` (signed: what reached `available`), with " +
+        "its refunds and chargeback taken before it settled), `chargebacks_usd`, `other_usd` and `net_usd` (signed: what reached `available`), then `installments` (a card payment's instalment count, blank on other lines; added last so earlier columns keep their positions), with " +
         "`gross_usd - fees_usd + reserve_usd - owed_recovered_usd - refunds_usd - chargebacks_usd + other_usd = net_usd` on every row and each column " +
         "summed equal to the batch's figure of that name (see SettlementLine). It starts with a UTF-8 byte order mark, so that Excel reads accents right. Text cells that a spreadsheet would run as a formula are prefixed with `'`. An open batch answers `409 settlement_open`."
     ),
