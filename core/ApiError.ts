@@ -162,7 +162,7 @@ export const ErrorCatalog = {
     "The card vault could not be reached (or no vault is configured on this host): nothing was written or charged; retry later.",
     none
   ),
-  card_vault_not_configured: entry("api_error", "This host has no card vault configured (VAULT_URL): cards cannot be tokenized or charged here.", none),
+  card_vault_not_configured: entry("invalid_request_error", "This host has no card vault configured (VAULT_URL): cards cannot be tokenized or charged here.", none),
   cascade_exhausted: entry("provider_error",
     "No provider could process the payment; see `details.reason` and `details.paymentMethodEnabledForShop`.",
     Schema.Struct({

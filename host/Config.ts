@@ -6,8 +6,7 @@ import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/ser
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
 import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
-import { readDevelopmentVault } from "./DevelopmentVault.ts"
-import { readVaultSettings, settleVault, type VaultSettings } from "./Vault.ts"
+import { readDevelopmentVault, readVaultSettings, settleVault, type VaultSettings } from "./Vault.ts"
 
 export interface HostConfig {
   readonly port: number

@@ -7,18 +7,10 @@
  * what the vault exists to prevent: a production host (`keysRequired`) refuses it, and the host
  * warns at start.
  */
-import { Config, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import type { HostConfig } from "./Config.ts"
-import type { VaultSettings } from "./Vault.ts"
-
-export const developmentVaultPort = Config.Int("VAULT_DEV_PORT").pipe(Config.withDefault(4100))
-
-/** Whether `VAULT_DEV` asks for the in-process vault (`inprocess`); any other non-empty value is refused. */
-export const readDevelopmentVault = Config.Literals(["inprocess", ""], "VAULT_DEV").pipe(
-  Config.withDefault<"inprocess" | "">(""),
-  Config.map((value) => value === "inprocess")
-)
+import { developmentVaultPort, type VaultSettings } from "./Vault.ts"
 
 const hostsOf = (config: HostConfig) =>
   config.connectors.flatMap((c) => {

@@ -86,3 +86,12 @@ export const cardVaultLayer = (vault: Option.Option<VaultSettings>): Layer.Layer
     onNone: () => CardVault.unconfigured,
     onSome: (settings) => HttpCardVault.layer({ url: settings.url, engineKey: settings.engineKey })
   })
+
+/** `VAULT_DEV=inprocess` (`DevelopmentVault.ts`): the port of the in-process development vault, and whether it is asked for. */
+export const developmentVaultPort = Config.Int("VAULT_DEV_PORT").pipe(Config.withDefault(4100))
+
+/** Whether `VAULT_DEV` asks for the in-process vault (`inprocess`); any other non-empty value is refused. */
+export const readDevelopmentVault = Config.Literals(["inprocess", ""], "VAULT_DEV").pipe(
+  Config.withDefault<"inprocess" | "">(""),
+  Config.map((value) => value === "inprocess")
+)

@@ -14,7 +14,8 @@ import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import { realMillis } from "../clock/RealClock.ts"
 import type { CardBrand } from "../ports/CardVault.ts"
 import type { BuyerData } from "../payments/BuyerData.ts"
-import { engineVault, railBrand } from "../payments/CreateCard.ts"
+import { railBrand } from "../catalog/CardRails.ts"
+import { engineVault } from "../payments/CreateCard.ts"
 import type { Payment } from "../payments/Payment.ts"
 import type { CreateCode } from "../payments/Payments.ts"
 import { safeEqual } from "../Secrets.ts"
@@ -25,14 +26,6 @@ import { storedCustomer } from "./Customer.ts"
 /** How long the vault's card page and the return to it are good for. */
 export const cardStepTtlSeconds = 10 * 60
 
-export const CardStep = Schema.Struct({
-  /** Lowercase hex SHA-256 of the state the vault's return carries; the state itself is never stored. */
-  stateHash: Schema.String,
-  /** The card rail the buyer picked. */
-  paymentMethodId: Schema.String,
-  expiresAt: Schema.DateTimeUtc
-})
-export type CardStep = typeof CardStep.Type
 
 /** Why a return from the card page is refused: an unknown, used or expired state, or a card no rail of the checkout takes. */
 export class CardStepRefused extends Schema.TaggedError<CardStepRefused>()("CardStepRefused", {

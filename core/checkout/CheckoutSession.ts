@@ -2,7 +2,6 @@
 import { Effect, Result, Schema } from "effect"
 import { Environment } from "../Environment.ts"
 import { BuyerAddress, SandboxSimulate } from "../ports/PaymentProvider.ts"
-import { CardStep } from "./CheckoutCard.ts"
 
 /**
  * | from             | event             | to        |
@@ -14,6 +13,16 @@ import { CardStep } from "./CheckoutCard.ts"
  * and has no further moves; every other pair is refused. Expiry (24 hours) is not a state: an
  * expired token answers like an unknown one.
  */
+/** The hosted checkout's trip to the card vault's page and back (`CheckoutCard.ts`). */
+export const CardStep = Schema.Struct({
+  /** Lowercase hex SHA-256 of the state the vault's return carries; the state itself is never stored. */
+  stateHash: Schema.String,
+  /** The card rail the buyer picked. */
+  paymentMethodId: Schema.String,
+  expiresAt: Schema.DateTimeUtc
+})
+export type CardStep = typeof CardStep.Type
+
 export const SessionStatus = Schema.Literals(["awaiting_method", "awaiting_details", "pending", "completed"])
 export type SessionStatus = typeof SessionStatus.Type
 

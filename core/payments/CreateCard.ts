@@ -7,26 +7,10 @@
 import { DateTime, Effect, Option } from "effect"
 import { apiError } from "../ApiError.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
-import { type CardBrand, type CardDescription, CardVault, ForwardUnreachable } from "../ports/CardVault.ts"
+import { railBrand } from "../catalog/CardRails.ts"
+import { type CardDescription, CardVault, ForwardUnreachable } from "../ports/CardVault.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import type { PaymentCard } from "./Payment.ts"
-
-/** The card brand a rail names (`core/catalog/methods.ts`); none for a rail that takes any card (`sbx_card`, the sandbox's). */
-export const railBrand = (method: PaymentMethodDef): CardBrand | undefined => {
-  if (method.channel !== "CREDIT_CARD" || method.sandboxOnly === true) return undefined
-  return brandsByName[method.name]
-}
-
-const brandsByName: Readonly<Record<string, CardBrand>> = {
-  Visa: "visa",
-  Mastercard: "mastercard",
-  "American Express": "amex",
-  Elo: "elo",
-  Hipercard: "hipercard",
-  "Diners Club": "diners",
-  Discover: "discover",
-  Carnet: "carnet"
-}
 
 /** Whether a card expiring at the end of `expMonth`/`expYear` is expired at `now` (UTC). */
 export const isExpired = (card: Pick<CardDescription, "expMonth" | "expYear">, now: DateTime.Utc) => {

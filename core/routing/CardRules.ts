@@ -10,7 +10,7 @@ import type { Issue } from "../ApiError.ts"
 import type { PaymentMethodDef } from "../catalog/PaymentMethod.ts"
 import { paymentMethods } from "../catalog/methods.ts"
 import * as Money from "../Money.ts"
-import { railBrand } from "../payments/CreateCard.ts"
+import { railBrand } from "../catalog/CardRails.ts"
 import { type Facts, matches, onCard, type Rule, type RoutingConfig } from "./Config.ts"
 
 /** A rail's facts for a rule's rail conditions (country, ids, slug, currency); amount and tags aside. */

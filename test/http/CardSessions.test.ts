@@ -39,11 +39,11 @@ describe("card sessions", () => {
   })
 
   layer(testHost(MemoryStore.layer), { timeout: 60_000, excludeTestServices: true })((it) => {
-    it.effect("a host without a card vault answers 503 card_vault_not_configured", () =>
+    it.effect("a host without a card vault answers 422 card_vault_not_configured (retrying cannot help)", () =>
       Effect.gen(function*() {
         const { keys } = yield* createMerchant()
         const reply = yield* call("POST", "/api/v1/card-sessions", { bearer: keys.sandbox.secretKey, body: {} })
-        assert.deepStrictEqual([reply.status, reply.body.error.code], [503, "card_vault_not_configured"])
+        assert.deepStrictEqual([reply.status, reply.body.error.code], [422, "card_vault_not_configured"])
       }))
   })
 })

@@ -34,7 +34,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   installments_not_accepted: 422,
   installment_interest_not_supported: 422,
   installments_invalid: 422,
-  card_vault_not_configured: 503,
+  card_vault_not_configured: 422,
   cascade_exhausted: 422,
   provider_outcome_unknown: 503,
   fx_unavailable: 422,
