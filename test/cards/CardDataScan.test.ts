@@ -4,8 +4,9 @@
  * own port and store) and Pagar.me's connector against its simulator: the merchant's server gets a
  * card session, tokenizes two cards at the vault, charges an approved one (the vault fills the
  * placeholders and forwards to Pagar.me), has a declined one refused, and refunds part of the
- * paid one; webhooks are recorded in the outbox. Then the engine's every table, every console
- * line (JSON at Trace) and every span exported over OTLP are searched for the card numbers (as
+ * paid one; webhooks are recorded in the outbox. Then the engine's every table (the outbox's
+ * webhook bodies among them), the metrics scrape, every console line (JSON at Trace) and every
+ * span exported over OTLP are searched for the card numbers (as
  * typed and grouped) and the security codes:
  * none. The vault's audit names each use of the number.
  */
@@ -124,6 +125,13 @@ describe.skipIf(databaseUrl === undefined)("card data in the engine", () => {
         assert.deepStrictEqual(rowLeaks, [], "card data in the engine's tables")
         const stored = JSON.stringify(yield* sql.unsafe(`SELECT row_to_json(t)::text AS row FROM "payments" t`))
         assert.include(stored, "0010", "the payment row keeps the last four (the scan reads real rows)")
+        // The metrics a scrape reads: card attempts are counted, and no card data is a label.
+        const metrics = yield* call("GET", "/metrics", { bearer: adminToken })
+        assert.strictEqual(metrics.status, 200)
+        const scraped = typeof metrics.body === "string" ? metrics.body : JSON.stringify(metrics.body)
+        assert.include(scraped, "card_attempts_total", "the scrape has the card attempts (it reads a real exposition)")
+        assert.deepStrictEqual(leaks(scraped), [], "card data in the metrics")
+        assert.notInclude(scraped, "400000", "no BIN in a metric label")
         // Logs and spans.
         assert.deepStrictEqual(lines.filter((line) => leaks(line).length > 0), [], "card data in a log line")
         assert.isAbove(spans.length, 0)
