@@ -34,6 +34,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Modules load once per worker, not per file (docs/architecture.md, "Tests").
+    isolate: false,
     maxWorkers: 2,
     sequence: { sequencer: SlowestFirst }
   }

@@ -3,7 +3,7 @@
  * server. `main.ts` launches it; tests start it on port 0 against any store.
  */
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { Console, Duration, Effect, Formatter, Layer, Logger, Option, Redacted, References } from "effect"
+import { Console, Duration, Effect, Formatter, Layer, Logger, Metric, Option, Redacted, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { EnvelopeSealing } from "../adapters/auth/EnvelopeSealing.ts"
@@ -247,6 +247,9 @@ export const hostLayer = (
     Layer.provideMerge(HttpServer.withLogAddress(serving.pipe(Layer.provideMerge(server)))),
     Layer.provideMerge(app),
     Layer.provide(Layer.mergeAll(
+      // The host's own metrics: an embedder running two hosts in one process (or a test worker
+      // running many) scrapes each apart, not the process's shared default registry.
+      Layer.sync(Metric.MetricRegistry, () => new Map()),
       TelemetryLive,
       Layer.succeed(References.MinimumLogLevel, config.logLevel),
       config.logFormat === "json" ? Logger.layer([jsonLogger, Logger.tracerLogger]) : Layer.empty
