@@ -39,7 +39,10 @@ export const CardDescription = Schema.Struct({
   holderName: Schema.String,
   /** The same card number gives the same fingerprint within a merchant, and another across merchants. */
   fingerprint: Schema.String,
-  /** Whether the vault still holds the security code collected with the card (minutes, for one authorization). */
+  /**
+   * Whether a new payment may use the security code collected with the card: the vault holds it
+   * minutes, for the first payment that uses it ({@link securityCodeUse}).
+   */
   securityCodeHeld: Schema.Boolean
 })
 export type CardDescription = typeof CardDescription.Type
@@ -47,7 +50,8 @@ export type CardDescription = typeof CardDescription.Type
 /**
  * The placeholders a forwarded request's body (and header values) may hold, filled in by the
  * vault from the token's card. `expYear2` is the two last digits of the year. `securityCode`
- * is the code collected with the card; the vault drops it after the first forward that uses it.
+ * is the code collected with the card, held for one payment's authorization
+ * ({@link securityCodeUse}).
  */
 export const CardPlaceholders = {
   number: "{{card.number}}",
@@ -57,6 +61,22 @@ export const CardPlaceholders = {
   expYear2: "{{card.exp_year2}}",
   holderName: "{{card.holder_name}}"
 } as const
+
+/**
+ * What a forward that fills the security code does with it. The first such forward binds the
+ * code to its `purpose` (the payment's `transactionId`); later forwards of the same purpose (the
+ * next acquirer in the cascade, the authorization after 3-D Secure) use it again until it
+ * expires; a forward of any other purpose finds it gone. A forward that names no purpose takes
+ * the code, which is gone after it.
+ */
+export const securityCodeUse = (
+  boundTo: string | undefined,
+  purpose: string | undefined
+): "take" | "bind" | "reuse" | "gone" =>
+  purpose === undefined ? (boundTo === undefined ? "take" : "gone")
+  : boundTo === undefined ? "bind"
+  : boundTo === purpose ? "reuse"
+  : "gone"
 
 /** Where a forward's `bodyHmac.template` takes the signature. */
 export const BodyHmacPlaceholder = "{{hmac.sha256_hex}}"
@@ -86,7 +106,13 @@ export const ForwardRequest = Schema.Struct({
     template: Schema.String
   })),
   /** Milliseconds the vault waits for the provider's answer. */
-  timeoutMs: Schema.optionalKey(Schema.Int)
+  timeoutMs: Schema.optionalKey(Schema.Int),
+  /**
+   * The payment this request is for (its `transactionId`): forwards of one purpose share the
+   * card's security code until it expires ({@link securityCodeUse}); without one, the first
+   * forward that fills the code takes it.
+   */
+  purpose: Schema.optionalKey(Schema.String)
 })
 export type ForwardRequest = typeof ForwardRequest.Type
 

@@ -58,7 +58,8 @@ export {
   ForwardRefused,
   ForwardRequest,
   ForwardResponse,
-  ForwardUnreachable
+  ForwardUnreachable,
+  securityCodeUse
 } from "./CardVault.ts"
 export { CardDecline, cardDeclineOf, HardCardDecline, isHardDecline, SoftCardDecline } from "./CardDeclines.ts"
 export { type AccessClaims, TokenExpired, TokenInvalid, TokenSigner } from "./TokenSigner.ts"

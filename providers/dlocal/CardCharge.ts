@@ -29,11 +29,12 @@
  * is a decline by `status_code` (`CardWire.declineOf`): hard -> `Declined` with the word, soft ->
  * `Failed` with the word; `307` -> `Declined` `duplicated_payment`.
  */
-import { Clock, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
 import { BodyHmacPlaceholder, CardPlaceholders, type CardVault } from "../../core/ports/CardVault.ts"
 import { Money } from "../../core/ports/index.ts"
 import type { ChargeAccepted, ChargeRequest, ProviderError } from "../../core/ports/PaymentProvider.ts"
+import { forwardCard } from "../kit/CardForward.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import type { DLocalClient } from "./Client.ts"
 import * as CardWire from "./CardWire.ts"
@@ -155,8 +156,7 @@ export const make = (deps: CardChargeDeps) => {
       ...UpstreamHttp.defined({ callback_url: request.returnUrl ?? deps.returnUrl })
     })
     const date = new Date(yield* Clock.currentTimeMillis).toISOString()
-    const forwardTimeout = Duration.millis(deps.timeoutMs + 2_000)
-    const response = yield* deps.vault.value.forward({
+    const response = yield* forwardCard(deps.vault.value, {
       token: card.token,
       merchantId: card.merchantId,
       providerId: deps.providerId,
@@ -179,18 +179,7 @@ export const make = (deps: CardChargeDeps) => {
         template: authorizationOf(BodyHmacPlaceholder)
       },
       timeoutMs: deps.timeoutMs
-    }).pipe(
-      Effect.catchTags({
-        ForwardOutcomeUnknown: (e) => Effect.fail(outcomeUnknown("timeout", `the card vault: ${clip(e.message)}`)),
-        ForwardUnreachable: (e) => Effect.fail(failed("vault_unreachable", `the card vault: ${clip(e.message)}`)),
-        ForwardRefused: (e) =>
-          Effect.fail(e.reason === "host_not_allowed" ? misconfigured("vault_host_not_allowed", clip(e.message)) : failed(e.reason, clip(e.message)))
-      }),
-      Effect.timeoutOrElse({
-        duration: forwardTimeout,
-        orElse: () => Effect.fail(outcomeUnknown("timeout", `no answer from the card vault in ${Duration.format(forwardTimeout)}`))
-      })
-    )
+    }, { failures: client, purpose: request.transactionId })
     if (response.status < 200 || response.status >= 300) {
       const error = statusError(response.status, response.body)
       if (error.code !== Wire.errorCodes.orderIdDuplicated) return yield* error

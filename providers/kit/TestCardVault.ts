@@ -3,8 +3,9 @@
  * held in memory. It answers `describe` from the map and does what the real vault does on
  * `forward`: fills the placeholders (`CardPlaceholders`) in the body and header values, sends the
  * request with the test's `HttpClient`, and answers the provider's response with every card
- * number masked (first 6, last 4). Like the real vault, it drops a card's security code after the
- * first forward that uses it (`ForwardRefused` `security_code_gone` after that), refuses a host
+ * number masked (first 6, last 4). Like the real vault, it holds a card's security code for the
+ * purpose (payment) of the first forward that uses it (`securityCodeUse`; `ForwardRefused`
+ * `security_code_gone` for any other), refuses a host
  * off its allowlist (default: loopback only), and tells a timeout (`ForwardOutcomeUnknown`) from
  * a provider that could not be reached (`ForwardUnreachable`). A forward's `bodyHmac` is signed
  * over the filled body as the real vault signs it (with the test's `Mac`, when it has one).
@@ -28,7 +29,8 @@ import {
   type ForwardRequest,
   type ForwardResponse,
   ForwardUnreachable,
-  hmacSha256Hex
+  hmacSha256Hex,
+  securityCodeUse
 } from "../../core/ports/index.ts"
 
 export interface TestCard {
@@ -92,6 +94,7 @@ export const make = (
     const mac = yield* Effect.serviceOption(Mac.Mac)
     const allowed = new Set(options.allowedHosts ?? loopback)
     const codes = new Map(Object.entries(cards).flatMap(([token, card]) => card.securityCode === undefined ? [] : [[token, card.securityCode] as const]))
+    const boundTo = new Map<string, string>()
     const forwards: Array<ForwardRequest> = []
     const merchantOf = (card: TestCard) => card.merchantId ?? "test-merchant"
 
@@ -109,7 +112,7 @@ export const make = (
           expYear: card.expYear,
           holderName: card.holderName,
           fingerprint: `fp_${luhn(card.number) ? "" : "x"}${card.number.slice(-4)}${card.number.length}`,
-          securityCodeHeld: codes.has(token)
+          securityCodeHeld: codes.has(token) && !boundTo.has(token)
         } satisfies CardDescription)
       })
 
@@ -125,10 +128,12 @@ export const make = (
         const texts = [request.body ?? "", ...Object.values(request.headers)]
         const wantsCode = texts.some((t) => t.includes(CardPlaceholders.securityCode))
         const code = codes.get(request.token)
-        if (wantsCode && code === undefined) {
+        const use = wantsCode && code !== undefined ? securityCodeUse(boundTo.get(request.token), request.purpose) : undefined
+        if (wantsCode && (code === undefined || use === "gone")) {
           return yield* new ForwardRefused({ reason: "security_code_gone", message: "the security code is no longer held" })
         }
-        if (wantsCode) codes.delete(request.token)
+        if (use === "take") codes.delete(request.token)
+        if (use === "bind" && request.purpose !== undefined) boundTo.set(request.token, request.purpose)
         const fill = (text: string) =>
           text
             .split(CardPlaceholders.number).join(card.number)

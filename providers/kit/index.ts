@@ -38,6 +38,7 @@ export {
   type SimulatorRequest
 } from "./SimulatorServer.ts"
 export { clear } from "./Buyer.ts"
+export { type CardForwardOptions, forwardCard } from "./CardForward.ts"
 export { type StatusMap, statusOf } from "./StatusMap.ts"
 export { type ProviderFailures, UpstreamHttp, type UpstreamHttpOptions, type UpstreamWords, type Verdict } from "./UpstreamHttp.ts"
 export { type TestCard, TestCardVault, type TestCardVaultOptions } from "./TestCardVault.ts"

@@ -33,12 +33,13 @@
  * (the mode that lets the issuer challenge). `capture: false` is refused before any call
  * (`Failed` `capture_later_unsupported`): authorize-only is not built for this connector yet.
  */
-import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
 import { type ChargeCard, CardPlaceholders, type CardVault } from "../../core/ports/CardVault.ts"
 import type { ChargeAccepted, ChargeRequest, ProviderError } from "../../core/ports/PaymentProvider.ts"
 import { clear } from "../kit/Buyer.ts"
+import { forwardCard } from "../kit/CardForward.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as CardWire from "./CardWire.ts"
 import { identificationOf, nameParts } from "./Payer.ts"
@@ -95,8 +96,7 @@ export const make = (deps: CardChargeDeps) => {
         expiration_year: card.expYear,
         cardholder: { name: CardPlaceholders.holderName, ...(identification === undefined ? {} : { identification }) }
       })
-      const forwardTimeout = Duration.millis(deps.timeoutMs + 2_000)
-      const response = yield* vault.forward({
+      const response = yield* forwardCard(vault, {
         token: card.token,
         merchantId: card.merchantId,
         providerId: deps.providerId,
@@ -110,19 +110,12 @@ export const make = (deps: CardChargeDeps) => {
         },
         body,
         timeoutMs: deps.timeoutMs
-      }).pipe(
-        Effect.catchTags({
-          // Safe: a token is not a charge (see the header): nothing was charged.
-          ForwardOutcomeUnknown: (e) => Effect.fail(failed("tokenization_unknown", `the card vault, tokenizing: ${clip(e.message)}`)),
-          ForwardUnreachable: (e) => Effect.fail(failed("vault_unreachable", `the card vault: ${clip(e.message)}`)),
-          ForwardRefused: (e) =>
-            Effect.fail(e.reason === "host_not_allowed" ? misconfigured("vault_host_not_allowed", clip(e.message)) : failed(e.reason, clip(e.message)))
-        }),
-        Effect.timeoutOrElse({
-          duration: forwardTimeout,
-          orElse: () => Effect.fail(failed("tokenization_unknown", `no answer from the card vault in ${Duration.format(forwardTimeout)}`))
-        })
-      )
+      }, {
+        failures: deps.upstream,
+        purpose: request.transactionId,
+        // Safe: a token is not a charge (see the header): nothing was charged.
+        noAnswer: (message) => failed("tokenization_unknown", message)
+      })
       if (response.status < 200 || response.status >= 300) return yield* tokenStatusError(response.status, response.body)
       const token = decodeToken(response.body)
       if (Option.isNone(token)) return yield* failed("malformed_token", `Mercado Pago card_tokens answered ${response.status} with an unreadable body`)

@@ -25,10 +25,11 @@
  *   (`CardCapture.ts` captures or voids it). `threeDSecure: "required"` is refused before any
  *   call (`Failed` `three_d_secure_unsupported`: Pagar.me's 3-D Secure needs its browser script).
  */
-import { Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Effect, Option, Redacted, Schema } from "effect"
 import { isHardDecline } from "../../core/ports/CardDeclines.ts"
 import type { CardVault } from "../../core/ports/CardVault.ts"
 import type { ChargeAccepted, ChargeRequest, ProviderError } from "../../core/ports/PaymentProvider.ts"
+import { forwardCard } from "../kit/CardForward.ts"
 import { UpstreamHttp } from "../kit/UpstreamHttp.ts"
 import * as CardWire from "./CardWire.ts"
 import { orderBodyOf } from "./OrderBody.ts"
@@ -130,8 +131,7 @@ export const make = (deps: CardChargeDeps) => {
     if (built._tag === "Failure") return yield* failed(built.failure.reason, built.failure.message)
     const earlier = yield* deps.earlierOrder(request.transactionId)
     if (earlier !== undefined) return yield* outcomeOf(request, earlier)
-    const forwardTimeout = Duration.millis(deps.timeoutMs + 2_000)
-    const response = yield* deps.vault.value.forward({
+    const response = yield* forwardCard(deps.vault.value, {
       token: card.token,
       merchantId: card.merchantId,
       providerId: deps.providerId,
@@ -146,18 +146,7 @@ export const make = (deps: CardChargeDeps) => {
       },
       body: JSON.stringify(built.success),
       timeoutMs: deps.timeoutMs
-    }).pipe(
-      Effect.catchTags({
-        ForwardOutcomeUnknown: (e) => Effect.fail(outcomeUnknown("timeout", `the card vault: ${clip(e.message)}`)),
-        ForwardUnreachable: (e) => Effect.fail(failed("vault_unreachable", `the card vault: ${clip(e.message)}`)),
-        ForwardRefused: (e) =>
-          Effect.fail(e.reason === "host_not_allowed" ? misconfigured("vault_host_not_allowed", clip(e.message)) : failed(e.reason, clip(e.message)))
-      }),
-      Effect.timeoutOrElse({
-        duration: forwardTimeout,
-        orElse: () => Effect.fail(outcomeUnknown("timeout", `no answer from the card vault in ${Duration.format(forwardTimeout)}`))
-      })
-    )
+    }, { failures: deps.upstream, purpose: request.transactionId })
     if (response.status < 200 || response.status >= 300) return yield* statusError(response.status, response.body)
     const order = decodeOrder(response.body)
     if (Option.isNone(order)) return yield* malformed(`Pagar.me answered ${response.status} with an unreadable body`)

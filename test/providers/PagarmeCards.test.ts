@@ -191,13 +191,14 @@ describe("Pagar.me credit cards through the card vault", () => {
       assert.notMatch(all, /(cvv|cvc|security_?code)["'\\]*\s*[:=]\s*["'\\]*\d{3,4}/i)
     }))
 
-  it.live("the TestCardVault: masks numbers in answers, drops the security code after one forward, refuses a host off its allowlist", () =>
+  it.live("the TestCardVault: masks numbers in answers, holds the security code for the payment that used it, refuses a host off its allowlist", () =>
     Effect.gen(function*() {
       assert.strictEqual(TestCardVault.maskCardNumbers(`{"n":"4000000000000010","t":1767225600000}`), `{"n":"400000******0010","t":1767225600000}`)
       const { provider, request, vault } = yield* setup()
       const charge = yield* request("card_master", "TXN-CARD-CVV", mastercard)
       yield* provider.charge(charge)
-      const forward = { ...vault.forwards[0]!, headers: { ...vault.forwards[0]!.headers, "idempotency-key": "other" } }
+      assert.strictEqual(vault.forwards[0]!.purpose, "TXN-CARD-CVV")
+      const forward = { ...vault.forwards[0]!, headers: { ...vault.forwards[0]!.headers, "idempotency-key": "other" }, purpose: "TXN-OTHER" }
       const gone = yield* Effect.flip(vault.vault.forward(forward))
       assert.deepInclude(gone, { _tag: "ForwardRefused", reason: "security_code_gone" })
       const elsewhere = yield* Effect.flip(vault.vault.forward({ ...forward, url: "https://api.example.com/orders" }))

@@ -10,7 +10,7 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage } from "node:http"
-import { BodyHmacPlaceholder, CardPlaceholders, type CardDescription } from "../../core/ports/CardVault.ts"
+import { BodyHmacPlaceholder, CardPlaceholders, type CardDescription, securityCodeUse } from "../../core/ports/CardVault.ts"
 
 export interface FakeCard {
   readonly description: CardDescription
@@ -81,6 +81,7 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
       const engineKey = options.engineKey ?? "test-vault-engine-key"
       const cards = new Map((options.cards ?? []).map((c) => [c.description.token, c]))
       const calls: Array<FakeVaultCall> = []
+      const boundTo = new Map<string, string>()
       const state = { delayMs: 0, failWith: undefined as number | undefined }
       // A refusal is the vault's envelope `{ error: { code, message } }`.
       const json = (res: import("node:http").ServerResponse, status: number, body: unknown) =>
@@ -107,7 +108,9 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
           const target = new URL(request.url)
           if (options.allowedHosts !== undefined && !options.allowedHosts.includes(target.host)) return json(res, 403, { error: "host_not_allowed" })
           const usesCode = JSON.stringify(request).includes(CardPlaceholders.securityCode)
-          if (usesCode && card.securityCode === undefined) return json(res, 410, { error: "security_code_gone" })
+          const use = usesCode && card.securityCode !== undefined ? securityCodeUse(boundTo.get(request.token), request.purpose) : undefined
+          if (usesCode && (card.securityCode === undefined || use === "gone")) return json(res, 410, { error: "security_code_gone" })
+          if (use === "bind") boundTo.set(request.token, request.purpose)
           const filled = Object.fromEntries(Object.entries(request.headers as Record<string, string>).map(([k, v]) => [k, fill(v, card)]))
           const sent = request.body === undefined ? undefined : fill(request.body, card)
           // `bodyHmac`: signed over the filled body, as the real vault does (vault/forward/BodyHmac.ts).
@@ -123,7 +126,7 @@ export const fakeVault = (options: FakeVaultOptions = {}) =>
               ...(sent === undefined ? {} : { body: sent }),
               signal: AbortSignal.timeout(request.timeoutMs ?? 30_000)
             })
-            if (usesCode) cards.set(card.description.token, { ...card, securityCode: undefined, description: { ...card.description, securityCodeHeld: false } })
+            if (use === "take") cards.set(card.description.token, { ...card, securityCode: undefined, description: { ...card.description, securityCodeHeld: false } })
             const text = await upstream.text()
             return json(res, 200, { status: upstream.status, headers: Object.fromEntries(upstream.headers), body: mask(text) })
           } catch (error) {

@@ -137,6 +137,26 @@ describe("vault HTTP API", () => {
     assert.strictEqual((await call("GET", `/v1/audit?token=${card.token}`, undefined)).status, 401)
   })
 
+  it("holds the security code for one payment's forwards (the next acquirer, 3-D Secure's retry), not another's", async () => {
+    const card = (await tokenize("mer_p", { securityCode: "789" })).body
+    stub.answer({ status: 200, body: (r) => r.body })
+    const before = stub.received.length
+    const send = (purpose: string | undefined) =>
+      forward({ token: card.token, merchantId: "mer_p", providerId: "stub-psp", method: "POST", url: `${stub.url}/charges`, headers: {}, body: `cvv=${CardPlaceholders.securityCode}`, ...(purpose === undefined ? {} : { purpose }) })
+    const first = await send("TXN-A")
+    const next = await send("TXN-A")
+    assert.deepStrictEqual([first.body.body, next.body.body], ["cvv=789", "cvv=789"])
+    // Held for that payment: a new payment would not have it.
+    assert.isFalse((await call("GET", `/v1/cards/${card.token}?merchantId=mer_p`, vault.engineKey)).body.securityCodeHeld)
+    const other = await send("TXN-B")
+    assert.deepStrictEqual([other.status, other.body.error.code], [410, "security_code_gone"])
+    const none = await send(undefined)
+    assert.deepStrictEqual([none.status, none.body.error.code], [410, "security_code_gone"])
+    assert.strictEqual(stub.received.length, before + 2)
+    // The payment's own forwards still have it: the refusals took nothing.
+    assert.strictEqual((await send("TXN-A")).body.body, "cvv=789")
+  })
+
   it("sends nothing to a host off the allowlist, for an unknown token, or another merchant's", async () => {
     const card = (await tokenize("mer_g", {})).body
     const before = stub.received.length

@@ -69,7 +69,7 @@ export class Forwarder extends Context.Service<Forwarder, {
         const headerValues = Object.values(request.headers)
         let securityCode: Redacted.Redacted<string> | undefined
         if (usesSecurityCode([request.body ?? "", ...headerValues])) {
-          securityCode = yield* codes.take(request.token)
+          securityCode = yield* codes.use(request.token, request.purpose)
           if (securityCode === undefined) {
             return yield* new ForwardRefused({ reason: "security_code_gone", message: "the vault no longer holds this card's security code" })
           }

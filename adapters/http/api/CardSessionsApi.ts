@@ -17,8 +17,9 @@ export class CardSessionsApi extends HttpApiGroup.make("cardSessions")
       OpenApi.Description,
       "A session to tokenize a card at the card vault: your server (or the page it serves) sends the card number, expiry, security code and " +
         "holder name to `POST {vaultUrl}/v1/cards` with the session as its bearer, and the vault answers a `card_...` token for your merchant. " +
-        "Charge it with `card: { token }` on POST /payments. The card's number never reaches this API. A host with no card vault answers 503 " +
-        "card_vault_not_configured."
+        "Charge it with `card: { token }` on POST /payments. The card's number never reaches this API. The vault holds the security code " +
+        "in memory for 10 minutes, for the first payment that charges the token (every acquirer its cascade tries, and the authorization " +
+        "after 3-D Secure); a later payment with the token has none. A host with no card vault answers 422 card_vault_not_configured."
     )
   )
   .middleware(SecretKey)
