@@ -363,6 +363,7 @@ export class Checkout extends Context.Service<Checkout, {
           paymentMethodId: method.id,
           ...createFieldsOf(buyer),
           card: input.card,
+          installments: input.installments,
           userIp: session.customerIp ?? buyerIp,
           merchantOrderId: session.merchantOrderId ?? undefined,
           hostedCheckout: true,

@@ -81,6 +81,7 @@ export const cardStep = (parts: CardStepParts) => {
       cardStep: {
         stateHash: yield* parts.hash(state),
         paymentMethodId: method.id,
+        ...(input.installments === undefined ? {} : { installments: input.installments.count }),
         expiresAt: DateTime.makeUnsafe((yield* realMillis) + cardStepTtlSeconds * 1000)
       },
       version: session.version + 1
@@ -105,7 +106,11 @@ export const cardStep = (parts: CardStepParts) => {
     )
     const rail = railForBrand(yield* parts.offered(session), step.paymentMethodId, card.brand)
     if (rail === undefined) return yield* new CardStepRefused({ reason: "brand", cardBrand: card.brand })
-    return yield* parts.select(token, { paymentMethodId: rail.id, card: { token: cardToken } }, buyerIp)
+    return yield* parts.select(token, {
+      paymentMethodId: rail.id,
+      card: { token: cardToken },
+      ...(step.installments === undefined ? {} : { installments: { count: step.installments } })
+    }, buyerIp)
   })
 
   return { holdForCard, selectCard }

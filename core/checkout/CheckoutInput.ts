@@ -36,6 +36,8 @@ export interface SelectInput {
     readonly phone?: BuyerText | undefined
     readonly address?: Redacted.Redacted<BuyerAddress> | undefined
   } | undefined
+  /** On a card rail: how many instalments the buyer chose (the merchant pays the interest). */
+  readonly installments?: { readonly count: number } | undefined
   /** The vault's token of the card the buyer typed on the card page (`Checkout.selectCard`); not part of the public select. */
   readonly card?: { readonly token: string } | undefined
 }

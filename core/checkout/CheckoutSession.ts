@@ -19,6 +19,8 @@ export const CardStep = Schema.Struct({
   stateHash: Schema.String,
   /** The card rail the buyer picked. */
   paymentMethodId: Schema.String,
+  /** The instalment count the buyer chose before the card page; absent for one payment. */
+  installments: Schema.optionalKey(Schema.Int),
   expiresAt: Schema.DateTimeUtc
 })
 export type CardStep = typeof CardStep.Type

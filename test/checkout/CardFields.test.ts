@@ -73,6 +73,11 @@ describe.skipIf(chromiumPath === undefined)("card fields on the hosted checkout 
           assert.strictEqual(opened?.status(), 200)
           assert.isTrue(await page.locator('input[value="sbx_card"]').isChecked())
           await page.fill("#documentId", "52998224725")
+          // The card's instalments, shown for the card (by the script, or always without it); the buyer takes 2.
+          assert.isTrue(await page.locator("#installments").isVisible())
+          // axe runs as a script in the page: with script only.
+          if (options.javaScriptEnabled) assert.deepStrictEqual(await violations(page), [], "axe on the checkout with the instalment select")
+          await page.selectOption("#installments", "2")
           await Promise.all([page.waitForURL((url) => url.href.startsWith(`${vaultUrl}/fields`)), page.click("button[type=submit]")])
           // The vault's own page, in the buyer's language.
           assert.strictEqual(await page.textContent("h1"), options.heading)
@@ -96,6 +101,7 @@ describe.skipIf(chromiumPath === undefined)("card fields on the hosted checkout 
         const read = yield* call("GET", `/api/v1/payments/${payment.id ?? payment.transactionId}`, { bearer: sk })
         assert.deepInclude(read.body.card, { brand: "visa", last4: "1111" }, JSON.stringify(read.body))
         assert.strictEqual(read.body.status, "completed")
+        assert.strictEqual(read.body.installments?.count, 2, JSON.stringify(read.body.installments))
         yield* Effect.promise(() => context.close())
         return vaultPage
       })

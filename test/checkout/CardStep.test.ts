@@ -176,6 +176,45 @@ describe("the hosted checkout's card step", () => {
         assert.strictEqual(none.body.pagination.total, 0)
       }))
 
+    it.effect("the page offers Brazil's instalment counts for the amount; the count chosen before the vault is on the payment", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const { pagePath, sk } = yield* openCheckout
+        const html = yield* Effect.promise(() => fetch(base + pagePath).then((r) => r.text()))
+        const select = /<select id="installments" name="installments"[^>]*>([\s\S]*?)<\/select>/.exec(html)
+        assert.isNotNull(select, "the card rails' instalment select")
+        const counts = [...select![1]!.matchAll(/<option value="(\d+)">([^<]*)<\/option>/g)].map((m) => [Number(m[1]), m[2]])
+        assert.strictEqual(counts[0]![0], 1)
+        assert.match(counts[0]![1] as string, /^À vista, [\d,.]+ BRL$/)
+        assert.match(counts[2]![1] as string, /^3x de [\d,.]+ BRL( \(a primeira [\d,.]+ BRL\))? sem juros$/)
+        // The quote endpoint gives the same counts for the same amount.
+        const quote = yield* call("GET", "/api/v1/installments?paymentMethodId=1004&amount=50", { bearer: sk })
+        assert.strictEqual(quote.status, 200, JSON.stringify(quote.body))
+        assert.deepStrictEqual(counts.map(([count]) => count), quote.body.options.map((o: { count: number }) => o.count))
+
+        const answer = yield* fetchManual(`${base}${pagePath}/pay`, form({ paymentMethodId: "1004", ...buyer, installments: "3" }))
+        assert.strictEqual(answer.status, 303)
+        const done = yield* fetchManual((yield* typeCard(new URL(answer.headers.get("location")!), cards.visa)).toString())
+        assert.strictEqual(done.status, 303)
+        const id = new URL(done.headers.get("location")!).pathname.split("/").pop()!
+        const read = yield* call("GET", `/api/v1/payments/${id}`, { bearer: sk })
+        assert.strictEqual(read.body.installments.count, 3, JSON.stringify(read.body.installments))
+        assert.strictEqual(read.body.installments.interest, "merchant")
+      }))
+
+    it.effect("without script the instalment select counts for a card only: PIX posted with a count is PIX at once", () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const { pagePath, sk } = yield* openCheckout
+        const answer = yield* fetchManual(`${base}${pagePath}/pay`, form({ paymentMethodId: "1001", ...buyer, installments: "3" }))
+        assert.strictEqual(answer.status, 303, yield* Effect.promise(() => answer.text()))
+        const list = yield* call("GET", "/api/v1/payments?merchantOrderId=card-step-1", { bearer: sk })
+        assert.strictEqual(list.body.data[0].paymentMethodId, "1001")
+        assert.isUndefined(list.body.data[0].installments)
+        const bad = yield* fetchManual(`${base}${(yield* openCheckout).pagePath}/pay`, form({ paymentMethodId: "1004", ...buyer, installments: "many" }))
+        assert.strictEqual(bad.status, 400)
+      }))
+
     it.effect("without script a rail that is not a card is selected by the form's post and goes on to its link", () =>
       Effect.gen(function*() {
         const base = yield* baseUrl

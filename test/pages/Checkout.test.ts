@@ -41,7 +41,13 @@ describe.skipIf(chromiumPath === undefined)("checkout page in Chromium", () => {
 
           await page.fill("#email", "ana@@example")
           await page.fill("#documentId", "52998224725")
+          // The card rails' instalments show while a card is chosen, not for PIX.
+          assert.strictEqual(await page.locator("#installments").count(), 1)
+          assert.isFalse(await page.locator("#installments").isVisible(), "no method chosen yet")
+          await page.locator('input[value="1004"]').check()
+          assert.isTrue(await page.locator("#installments").isVisible(), "a card chosen")
           await page.locator('input[value="1001"]').check()
+          assert.isFalse(await page.locator("#installments").isVisible(), "PIX chosen")
           await page.click("button[type=submit]")
           assert.include(await page.textContent("#error-email") ?? "", "valid email")
           assert.strictEqual(await page.getAttribute("#email", "aria-invalid"), "true")

@@ -5,6 +5,7 @@ import { Amount } from "../../../core/Money.ts"
 import { SandboxSimulate } from "../../../core/ports/PaymentProvider.ts"
 import { PaymentStatus } from "../../../core/payments/PaymentState.ts"
 import { Buyer, BuyerAddressBody, DocumentId, Email, IdempotencyHeaders, IsoDateTime, MerchantUrl, merchantUrlRule, Text } from "./Fields.ts"
+import { InstallmentsInput } from "./InstallmentsApi.ts"
 import { SecretKey } from "./Security.ts"
 import { idempotent, payIn, secretKey, withErrors } from "./EndpointErrors.ts"
 
@@ -86,7 +87,10 @@ export const SelectBody = Schema.Struct({
     documentId: Schema.optional(Buyer(DocumentId(100, "Otherwise 422 missing_required_fields naming `documentId`, and nothing is created."))),
     phone: Schema.optional(Buyer(Text(100))),
     address: Schema.optional(Buyer(BuyerAddressBody))
-  }))
+  })),
+  installments: Schema.optional(Schema.Struct({ count: InstallmentsInput.fields.count })).annotate({
+    description: "On a card rail: the count the buyer chose on the page (the interest is the merchant's). Checked as POST /payments checks `installments`."
+  })
 }).annotate({ identifier: "CheckoutSelect" })
 
 export const SelectResult = Schema.Struct({

@@ -49,6 +49,11 @@ export interface PageText {
   readonly documentHint: string
   readonly phone: string
   readonly phoneHint: string
+  /** The card rails' instalment choice: its label, one payment, and a count of `each` (the first `first`, which takes the cents' remainder). */
+  readonly installments: string
+  readonly payOnce: (total: string) => string
+  readonly payInInstalments: (count: number, each: string, first: string) => string
+  readonly installmentsHint: string
   /** The address block, shown only for a method whose providers need the buyer's address. */
   readonly address: string
   readonly street: string
@@ -114,6 +119,10 @@ const pages: PageText = {
   documentHint: "CPF, CURP, RUT, DNI... as the payment method asks",
   phone: "Phone (with country code)",
   phoneHint: "The payment method you chose asks for it",
+  installments: "Installments",
+  payOnce: (total) => `Pay ${total} at once`,
+  payInInstalments: (count, each, first) => first === each ? `${count} × ${each}, no interest` : `${count} × ${each} (first ${first}), no interest`,
+  installmentsHint: "For card payments",
   address: "Your address",
   street: "Street",
   number: "Number",

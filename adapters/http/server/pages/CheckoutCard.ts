@@ -47,8 +47,11 @@ const selectBodyOf = (form: UrlParams.UrlParams) => {
   const get = (name: string) => Option.getOrElse(UrlParams.getFirst(form, name), () => "").trim()
   const present = (name: string) => (get(name) === "" ? {} : { [name]: get(name) })
   const address = Object.fromEntries(addressInputs.map((i) => [i.name, get(i.name)]).filter(([, v]) => v !== ""))
+  // One payment is no instalment plan; anything but a count is left to select's schema to refuse.
+  const count = get("installments")
   return {
     ...present("paymentMethodId"),
+    ...(count === "" || count === "1" ? {} : { installments: { count: /^\d{1,3}$/.test(count) ? Number(count) : count } }),
     customer: {
       ...present("fullName"),
       ...present("email"),
@@ -132,7 +135,10 @@ export const CheckoutCardPages = Layer.unwrap(Effect.gen(function*() {
     const offered = (yield* checkout.methods(found.value)).find((o) => o.method.id === (input.value.paymentMethodId ?? found.value.paymentMethodId))
     return yield* Effect.gen(function*() {
       if (offered?.method.channel !== "CREDIT_CARD" || Option.isNone(vault)) {
-        return onward(yield* checkout.select(token, input.value, clientIp(request, http.trustedProxies)))
+        // The page shows the instalment select beside every rail when it runs no script: it counts for a card only.
+        const { installments, ...rest } = input.value
+        const chosen = offered?.method.channel === "CREDIT_CARD" && installments !== undefined ? { ...rest, installments } : rest
+        return onward(yield* checkout.select(token, chosen, clientIp(request, http.trustedProxies)))
       }
       const { state } = yield* checkout.holdForCard(token, input.value)
       const returnUrl = `${config.checkoutUrl}/checkout/${encodeURIComponent(token)}/card?state=${encodeURIComponent(state)}`

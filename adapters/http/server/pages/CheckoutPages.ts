@@ -12,6 +12,9 @@
  * - `POST /checkout/{token}/pay` and `GET /checkout/{token}/card`: the form's own post (a card
  *   rail's way to the card vault's page, and the page without script) and the card step's
  *   return (`CheckoutCard.ts`). A card tile carries `data-card="vault"` when this host has a vault.
+ * - The card rails' instalments: when the session's card rails are of one country, a select of
+ *   the counts that country allows for the amount (`Installments.quoteOptions`, what
+ *   `GET /installments` quotes), shown while a card rail is chosen; the count goes to select.
  * - `GET /c/{transactionId}?token=`: 307 to the provider's payment form, with the payment's link
  *   token (`PaymentView.checkoutUrlOf`); without it, 404 as for an unknown payment.
  *
@@ -32,6 +35,7 @@ import type { BuyerAddress } from "../../../../core/ports/PaymentProvider.ts"
 import { PaymentStore } from "../../../../core/ports/PaymentStore.ts"
 import { TenancyStore } from "../../../../core/ports/TenancyStore.ts"
 import type { FieldName } from "../../../../core/payments/BuyerData.ts"
+import { quoteOptions } from "../../../../core/payments/Installments.ts"
 import { Payments } from "../../../../core/payments/Payments.ts"
 import { checkoutUrlOf, opensLink } from "../../../../core/payments/PaymentView.ts"
 import { SelectBody } from "../../api/CheckoutApi.ts"
@@ -101,7 +105,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
     const card = viaVault && m.channel === "CREDIT_CARD" ? ` data-card="vault"` : ""
     return `
     <li><label>
-      <input type="radio" name="paymentMethodId" value="${escapeHtml(m.id)}" data-country="${escapeHtml(m.country)}" data-requires="${escapeHtml(offer.requiredFields.join(" "))}"${card}${checked ? " checked" : ""}>
+      <input type="radio" name="paymentMethodId" value="${escapeHtml(m.id)}" data-channel="${escapeHtml(m.channel)}" data-country="${escapeHtml(m.country)}" data-requires="${escapeHtml(offer.requiredFields.join(" "))}"${card}${checked ? " checked" : ""}>
       <img src="${escapeHtml(iconPath(m.id))}" alt="" width="48" height="30">
       <span>${escapeHtml(name)}${Option.match(local, { onNone: () => "", onSome: (a) => `<br><small class="muted">${escapeHtml(formatAmount(a, m.currencies[0]!))}</small>` })}</span>
     </label></li>`
@@ -155,6 +159,36 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
   }
           </div>
         </fieldset>`
+
+  /**
+   * The instalment counts of the session's card rails, when they are of one country and the
+   * amount in its currency is known: the select the page shows while a card rail is chosen.
+   */
+  const installmentsBlock = (t: PageText, offered: ReadonlyArray<OfferedMethod>, locals: ReadonlyMap<string, Option.Option<BigDecimal.BigDecimal>>, shown: boolean) => {
+    const cards = offered.map((o) => o.method).filter((m) => m.channel === "CREDIT_CARD")
+    const countries = new Set(cards.map((m) => `${m.country} ${m.currencies[0]}`))
+    const local = cards[0] === undefined ? Option.none() : locals.get(cards[0].id) ?? Option.none()
+    if (countries.size !== 1 || Option.isNone(local)) return ""
+    const currency = cards[0]!.currencies[0]!
+    const options = quoteOptions(cards[0]!.country, local.value, currency)
+    if (options.length < 2) return ""
+    return `
+        <div data-needed-for="installments"${shown ? "" : " hidden"}>
+          <label for="installments">${escapeHtml(t.installments)}</label>
+          <select id="installments" name="installments" aria-describedby="hint-installments">
+            ${
+      options.map((o) =>
+        `<option value="${o.count}">${
+          escapeHtml(o.count === 1
+            ? t.payOnce(formatAmount(o.total, currency))
+            : t.payInInstalments(o.count, formatAmount(o.instalmentAmount, currency), formatAmount(o.firstInstalmentAmount, currency)))
+        }</option>`
+      ).join("")
+    }
+          </select>
+          <small class="muted" id="hint-installments">${escapeHtml(t.installmentsHint)}</small>
+        </div>`
+  }
 
   const show = Effect.gen(function*() {
     const { token = "" } = yield* HttpRouter.params
@@ -223,6 +257,7 @@ export const CheckoutPages = Layer.unwrap(Effect.gen(function*() {
           ${field("phone", t.phone, c.phone, { type: "tel", autocomplete: "tel", hint: t.phoneHint, max: 40, required: true })}
         </div>
         ${addressBlock(t, c.address, needs("userAddress"))}
+        ${installmentsBlock(t, offered, locals, only === undefined || only.method.channel === "CREDIT_CARD")}
         <p class="error" id="form-error" role="alert"></p>
         <p><button type="submit">${escapeHtml(t.submit)}</button></p>
       </form>

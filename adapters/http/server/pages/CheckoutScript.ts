@@ -73,10 +73,12 @@ export const script = (token: string, messages: PageText["script"], nonce: strin
     if (error) error.textContent = message || "";
     if (input && input.setAttribute) input.setAttribute("aria-invalid", message ? "true" : "false");
   };
-  // Shows the phone and the address only when the chosen method needs them.
+  // Shows the phone and the address only when the chosen method needs them, the instalments for a card.
+  const instalments = group("installments");
   const sync = () => {
     const needed = needs(chosen());
     for (const field of ["userPhone", "userAddress"]) group(field).hidden = !needed.includes(field);
+    if (instalments) instalments.hidden = !(chosen() && chosen().dataset.channel === "CREDIT_CARD");
   };
   form.addEventListener("change", (event) => { if (event.target.name === "paymentMethodId") sync(); });
   sync();
@@ -131,7 +133,8 @@ export const script = (token: string, messages: PageText["script"], nonce: strin
         documentId: value(data, "documentId"),
         ...(shown("userPhone") ? { phone: value(data, "phone") } : {}),
         ...(shown("userAddress") ? { address } : {})
-      }
+      },
+      ...(instalments && !instalments.hidden && Number(value(data, "installments")) > 1 ? { installments: { count: Number(value(data, "installments")) } } : {})
     };
     try {
       const response = await fetch(${JSON.stringify(`/checkout/${encodeURIComponent(token)}/select`)}, {

@@ -34,7 +34,7 @@ button.secondary{background:transparent;color:inherit}
 fieldset{border:1px solid #8886;border-radius:.6rem;margin:1rem 0;padding:.75rem}
 legend{font-weight:600;padding:0 .3rem}
 label{display:block;margin:.5rem 0 .2rem;font-weight:500}
-input{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border-radius:.5rem;border:1px solid #888}
+input,select{font:inherit;width:100%;box-sizing:border-box;padding:.6rem;border-radius:.5rem;border:1px solid #888}
 input[aria-invalid=true]{border-color:#dc2626}
 .error{color:#dc2626;font-size:.9rem;min-height:1.2em;margin:.2rem 0}
 .methods{display:grid;gap:.5rem;grid-template-columns:repeat(auto-fill,minmax(min(100%,13rem),1fr));padding:0;margin:0;list-style:none}
