@@ -11,9 +11,17 @@ import type { RoutingOutcome } from "../ports/RoutingStore.ts"
 
 /** The recorders, on the `Routing` in context. */
 export const makeLearning = Effect.map(Routing, (routing) => {
-  const record = (p: Payment, providerId: string, kind: RoutingOutcome["kind"], latencyMs: number) =>
+  const record = (p: Payment, providerId: string, kind: RoutingOutcome["kind"], latencyMs: number, decline?: string | null) =>
     Effect.flatMap(realMillis, (at) =>
-      routing.record({ environment: p.environment, providerId, methodId: p.paymentMethodId, kind, at, latencyMs }))
+      routing.record({
+        environment: p.environment,
+        providerId,
+        methodId: p.paymentMethodId,
+        kind,
+        at,
+        latencyMs,
+        ...(typeof decline === "string" ? { decline } : {})
+      }))
   return {
     /**
      * A working provider (it accepted or declined) or a bad one (a retryable failure, no answer).
@@ -25,7 +33,7 @@ export const makeLearning = Effect.map(Routing, (routing) => {
       return Effect.andThen(
         record(p, attempt.provider, !refused && (attempt.outcome === "failed" || attempt.outcome === "unknown") ? "bad" : "ok", attempt.latencyMs),
         // A buyer the provider refused at once did not convert there either.
-        refused ? record(p, attempt.provider, "not_converted", 0) : Effect.void
+        refused ? record(p, attempt.provider, "not_converted", 0, attempt.decline) : Effect.void
       )
     },
     /** Whether the payment its provider accepted was finally paid. */

@@ -19,6 +19,11 @@ export interface RoutingOutcome {
   /** Epoch milliseconds. */
   readonly at: number
   readonly latencyMs: number
+  /**
+   * On the `not_converted` of an attempt the provider refused: its normalized card decline
+   * (`CardDeclines.ts`), for the operator's approval report; absent on any other outcome.
+   */
+  readonly decline?: string | undefined
 }
 
 export interface StoredRoutingConfig {

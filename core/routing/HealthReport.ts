@@ -1,7 +1,8 @@
 /**
  * The operator's view of routing health: per provider and rail, its circuit now and, per hour of a
  * window, how many attempts it had, how many failed for the breaker, its conversion (paid of
- * accepted) and its answer latency (p50, p95). Pure: from the stored outcomes and the circuit.
+ * accepted) and its answer latency (p50, p95), and, on card rails, how often each normalized
+ * decline refused a charge in the window. Pure: from the stored outcomes and the circuit.
  */
 import type { RoutingOutcome } from "../ports/RoutingStore.ts"
 import type { Circuit } from "./Health.ts"
@@ -26,6 +27,8 @@ export interface RailHealth {
   readonly attempts: number
   readonly bad: number
   readonly conversion: number | null
+  /** The window's refusals by normalized card decline, most frequent first (then by word). */
+  readonly declines: ReadonlyArray<{ readonly decline: string; readonly count: number }>
   readonly hours: ReadonlyArray<HourHealth>
 }
 
@@ -76,6 +79,8 @@ export const healthReport = (
       }
     })
     const sum = (f: (h: HourHealth) => number) => hourly.reduce((n, h) => n + f(h), 0)
+    const declines = new Map<string, number>()
+    for (const { items } of buckets) for (const o of items) if (o.decline !== undefined) declines.set(o.decline, (declines.get(o.decline) ?? 0) + 1)
     return {
       providerId,
       methodId,
@@ -83,6 +88,7 @@ export const healthReport = (
       attempts: sum((h) => h.attempts),
       bad: sum((h) => h.bad),
       conversion: rate(sum((h) => h.converted), sum((h) => h.notConverted)),
+      declines: Array.from(declines, ([decline, count]) => ({ decline, count })).sort((a, b) => b.count - a.count || a.decline.localeCompare(b.decline)),
       hours: hourly
     }
   })

@@ -165,6 +165,7 @@ export const start = (options: StartOptions): Effect.Effect<PagarmeSimulator, ne
         orderCode: body.code ?? id,
         amount: body.payments[0]!.amount ?? orderAmount(body),
         method,
+        installments: (body.payments[0] as { readonly credit_card?: { readonly installments?: number } }).credit_card?.installments ?? 1,
         status: card?.outcome.chargeStatus ?? (declined ? "failed" : "pending"),
         paidAmount: card?.outcome.chargeStatus === "paid" ? amount : 0,
         paidAt: card?.outcome.chargeStatus === "paid" ? Date.parse(at) : undefined,

@@ -12,6 +12,13 @@
  * (`created_at`, `payment_date`, `accrual_at`...) and types `id` as a string, where the reference
  * says Long: both are read.
  *
+ * A card charge paid in installments has a payable per installment (the payable's `installment`
+ * number), each paid on its own date: the payables of one charge, type and moment (`created_at`)
+ * are read as one line of their sum (the engine's payment is one record of the whole amount),
+ * `waiting_funds` while any of them is. Two refunds of one charge at two moments stay two lines.
+ * That every installment's payable shares its charge's `created_at` is our reading, not stated
+ * by the reference (`providers/pagarme/README.md`).
+ *
  * All or nothing: the first item that breaks the documented shape refuses the file, `line` being
  * the item's 1-based index in `data` (0 when the document itself is wrong) and `column` the field.
  * Amounts are integer centavos, read exactly (no float); the account's currency is BRL (Pagar.me
@@ -111,7 +118,47 @@ const parsePayables = (input: string): ReadonlyArray<ReportLine> => {
   const items = Array.isArray(document) ? document : isRecord(document) ? document["data"] : undefined
   if (items === undefined || items === null) return refuse(0, "data", "the document has no data list")
   if (!Array.isArray(items)) return refuse(0, "data", "data is not a list")
-  return items.map((item, i) => lineOf(item, i + 1))
+  return installmentsJoined(items.map((item, i) => ({ line: lineOf(item, i + 1), type: (item as Item)["type"], installment: (item as Item)["installment"] })))
+}
+
+/**
+ * Each charge's installment payables of one type and moment as one line (the first's), their
+ * amounts and fees summed. A payable of an installment number the line already holds is not
+ * joined: it is a second booking of it (a duplicate the matcher reports as such).
+ */
+const installmentsJoined = (read: ReadonlyArray<{ readonly line: ReportLine; readonly type: unknown; readonly installment: unknown }>): ReadonlyArray<ReportLine> => {
+  const joined = new Map<string, ReportLine>()
+  const numbers = new Map<string, Set<number>>()
+  const out: Array<ReportLine> = []
+  for (const { line, type, installment } of read) {
+    const key = typeof installment === "number" && line.providerRef !== null && line.occurredAt !== null
+      ? `${String(type)}|${line.providerRef}|${line.occurredAt.epochMilliseconds}`
+      : undefined
+    const first = key === undefined ? undefined : joined.get(key)
+    const held = key === undefined ? undefined : numbers.get(key)
+    if (first === undefined || held === undefined || held.has(installment as number)) {
+      if (key !== undefined && first === undefined) {
+        joined.set(key, line)
+        numbers.set(key, new Set([installment as number]))
+      }
+      out.push(line)
+      continue
+    }
+    held.add(installment as number)
+    const sum = (a: BigDecimal.BigDecimal | null, b: BigDecimal.BigDecimal | null) => (a === null ? b : b === null ? a : BigDecimal.normalize(BigDecimal.sum(a, b)))
+    const waiting = first.status === "waiting_funds" || line.status === "waiting_funds"
+    const merged: ReportLine = {
+      ...first,
+      amount: sum(first.amount, line.amount)!,
+      fee: sum(first.fee, line.fee),
+      feeCurrency: first.feeCurrency ?? line.feeCurrency,
+      status: waiting ? "waiting_funds" : first.status,
+      normalized: waiting && first.kind === "payment" ? "captured" : first.normalized
+    }
+    joined.set(key!, merged)
+    out[out.indexOf(first)] = merged
+  }
+  return out
 }
 
 /** The payables list (`{ data: [...] }`, or a bare array of payables). */

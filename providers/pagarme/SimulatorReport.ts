@@ -4,9 +4,11 @@
  * (https://docs.pagar.me/reference/recebíveis; every field the official SDK 7's
  * `GetPayableResponse` requires). A test tool, never imported by the plugin.
  *
- * - A paid charge is one `credit` payable (one installment: PIX and boleto have one), `created_at`
- *   and `accrual_at` its payment, `payment_date` a day later, `status` `waiting_funds` until then
- *   and `paid` after; `fee` per the fee rule, in centavos. Each refund paid is a `refund` payable
+ * - A paid charge is one `credit` payable per installment (PIX and boleto have one), `created_at`
+ *   and `accrual_at` its payment, `payment_date` a day later (installment `n` of a card paid in
+ *   more: 30 days times `n`), `status` `waiting_funds` until then and `paid` after; `fee` per the
+ *   fee rule on the whole charge, in centavos. OURS (not documented): a card's amount and fee are
+ *   split in equal centavos per installment, the first taking the remainder. Each refund paid is a `refund` payable
  *   (negative `amount`, the money taken back), each chargeback (`setStatus(id, "chargedback")`) a
  *   `chargeback` payable. `charge_id` is the charge's id (`ch_...`); the payable's `id` is the
  *   simulator's own (`pay_...`, a string as SDK 7 types it).
@@ -45,6 +47,16 @@ interface Booked {
   readonly amount: number
   readonly fee: number
   readonly at: number
+  /** 1-based, of the charge's installments. */
+  readonly installment: number
+  /** Days from `at` to the payment date. */
+  readonly paysAfterDays: number
+}
+
+/** `total` centavos in `count` parts of equal centavos, the first taking the remainder. */
+const split = (total: number, count: number): ReadonlyArray<number> => {
+  const each = Math.trunc(total / count)
+  return Array.from({ length: count }, (_, i) => (i === 0 ? total - each * (count - 1) : each))
 }
 
 const cursorOf = (offset: number) => Buffer.from(`offset:${offset}`).toString("base64url")
@@ -69,10 +81,22 @@ export const makePayables = (options: PayablesOptions): SimulatorPayables => {
   const booked = (applied: ReportFaults, start: number): Array<Booked> => {
     const out: Array<Booked> = []
     for (const c of options.charges()) {
-      const base = { chargeId: c.id, method: c.method }
+      const base = { chargeId: c.id, method: c.method, installment: 1, paysAfterDays: 1 }
       if (c.paidAt !== undefined) {
         const changed = applied.changedFees?.[c.id]
-        out.push({ ...base, id: `pay_${c.id.slice(3)}C`, type: "credit", amount: c.paidAmount, fee: changed === undefined ? feeOf(c.paidAmount) : centavosOf(changed), at: c.paidAt })
+        const count = Math.max(1, c.installments)
+        const fees = split(changed === undefined ? feeOf(c.paidAmount) : centavosOf(changed), count)
+        split(c.paidAmount, count).forEach((amount, i) =>
+          out.push({
+            ...base,
+            id: `pay_${c.id.slice(3)}C${count === 1 ? "" : i + 1}`,
+            type: "credit",
+            amount,
+            fee: fees[i]!,
+            at: c.paidAt!,
+            installment: i + 1,
+            paysAfterDays: count === 1 ? 1 : 30 * (i + 1)
+          }))
       }
       for (const t of c.transactions) {
         if (t.kind !== "refund" || t.refundedAt === undefined) continue
@@ -88,13 +112,13 @@ export const makePayables = (options: PayablesOptions): SimulatorPayables => {
     for (let i = 1; i <= (applied.unknownCaptures ?? 0); i++) {
       const amount = 1_090 + i * 100
       const chargeId = `ch_UNKNOWN${String(i).padStart(9, "0")}`
-      out.push({ id: `pay_UNKNOWN${String(i).padStart(9, "0")}`, type: "credit", chargeId, method: "pix", amount, fee: feeOf(amount), at: start + i * 1000 })
+      out.push({ id: `pay_UNKNOWN${String(i).padStart(9, "0")}`, type: "credit", chargeId, method: "pix", amount, fee: feeOf(amount), at: start + i * 1000, installment: 1, paysAfterDays: 1 })
     }
     return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id))
   }
 
   const view = (b: Booked) => {
-    const paymentDate = b.at + day
+    const paymentDate = b.at + b.paysAfterDays * day
     return {
       id: b.id,
       status: b.type === "credit" && options.now() < paymentDate ? "waiting_funds" : "paid",
@@ -102,7 +126,7 @@ export const makePayables = (options: PayablesOptions): SimulatorPayables => {
       fee: b.fee,
       anticipation_fee: 0,
       fraud_coverage_fee: 0,
-      installment: 1,
+      installment: b.installment,
       gateway_id: null,
       charge_id: b.chargeId,
       split_id: null,

@@ -46,6 +46,8 @@ export interface SimCharge {
   /** Centavos. */
   readonly amount: number
   readonly method: "pix" | "boleto" | "credit_card"
+  /** A card order's `credit_card.installments` (1 for PIX and boleto, or when absent). */
+  readonly installments: number
   status: string
   paidAmount: number
   canceledAmount: number
@@ -136,7 +138,7 @@ export const transactionView = (t: SimTransaction, charge: SimCharge, baseUrl: s
   if (t.type === "credit_card") {
     return {
       ...common,
-      installments: 1,
+      installments: charge.installments,
       acquirer_name: "simulator",
       acquirer_tid: digitsOf(t.id, 12),
       acquirer_nsu: digitsOf(t.id, 6),

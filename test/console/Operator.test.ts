@@ -147,6 +147,7 @@ describe.skipIf(chromiumPath === undefined)("operator console in Chromium", () =
           // The payments above taught routing: the sandbox provider's rails have health.
           await page.goto(`${base}/console/operator/connectors?environment=sandbox&hours=6`)
           assert.include(await page.textContent("main") ?? "", "sandbox")
+          assert.include(await page.textContent("main") ?? "", "Card declines")
           assert.isAbove(await page.locator("svg.chart").count(), 0)
           await looked(page, "operator-connectors")
         })

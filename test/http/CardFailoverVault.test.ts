@@ -14,7 +14,7 @@ import { readConnectors } from "../../host/Connectors.ts"
 import mercadopago from "../../providers/mercadopago/Standalone.ts"
 import pagarme from "../../providers/pagarme/Standalone.ts"
 import { startForTest } from "../../vault/index.ts"
-import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 import { testConfig as vaultConfig } from "../vault/VaultFixtures.ts"
 
 /** Pagar.me's simulator answers this card issuer unavailable (`91`), a soft decline; Mercado Pago's approves any Luhn-valid number. */
@@ -70,6 +70,11 @@ describe("card failover through the vault", () => {
           ["mercadopago", "accepted", null]
         ], JSON.stringify(read.body.routing))
         assert.strictEqual(read.body.status, "completed", JSON.stringify(read.body))
+        // The operator's connector report counts Pagar.me's refusal by its normalized decline.
+        const health = yield* eventually(call("GET", "/admin/v1/providers/health?environment=sandbox&hours=1", { bearer: adminToken }), (r) =>
+          (r.body.rails ?? []).some((rail: { providerId: string }) => rail.providerId === "pagarme"))
+        assert.deepStrictEqual(health.body.rails.find((r: { providerId: string }) => r.providerId === "pagarme").declines, [{ decline: "issuer_unavailable", count: 1 }])
+        assert.deepStrictEqual(health.body.rails.find((r: { providerId: string }) => r.providerId === "mercadopago").declines, [])
 
         // The code was held for that payment: a second payment with the token is charged by neither.
         const again = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 31, paymentMethodId: "1004", ...buyer, card: { token: card.token } } })

@@ -51,6 +51,10 @@ export const RailHealthView = Schema.Struct({
   attempts: Schema.Int,
   bad: Schema.Int,
   conversion: Schema.NullOr(Schema.Finite),
+  declines: Schema.Array(Schema.Struct({ decline: Schema.String, count: Schema.Int })).annotate({
+    description: "On a card rail: the window's charges the acquirer refused, by normalized decline (insufficient_funds, do_not_honour...), most frequent first. " +
+      "With `conversion` (paid of answered, a refusal counting as not paid) it is the acquirer's approval on the brand's rail."
+  }),
   hours: Schema.Array(HourHealthView)
 }).annotate({ identifier: "ProviderRailHealth" })
 

@@ -336,7 +336,7 @@ const consoleWords = {
       title: "Connectors", instances: "Connector instances", id: "Id", name: "Name", environments: "Environments", none: "No connectors registered.",
       health: "Health per rail", provider: "Provider", rail: "Rail (method id)", circuit: "Circuit", attempts: "Attempts", failures: "Failures", conversion: "Conversion",
       noHealth: "No attempts in this window.", window: "Window (hours)", show: "Show", hour: "Hour (UTC)", conversionChart: "Conversion per hour (%)",
-      latencyChart: "Answer latency per hour (ms)", closed: "closed", open: "open", half_open: "half open", p50: "p50", p95: "p95", conversionSeries: "Conversion %"
+      latencyChart: "Answer latency per hour (ms)", closed: "closed", open: "open", half_open: "half open", p50: "p50", p95: "p95", conversionSeries: "Conversion %", declines: "Card declines"
     },
     depositSettings: {
       title: "Deposit methods", shop: "Shop", methods: "Deposit method ids", methodsHint: "Comma-separated, e.g. mx_spei_stp, mx_spei_arcus; empty: none.",

@@ -231,7 +231,7 @@ const consoleWords: Catalog["console"] = {
       title: "Conectores", instances: "Instancias de conectores", id: "Id", name: "Nombre", environments: "Ambientes", none: "No hay conectores registrados.",
       health: "Salud por riel", provider: "Proveedor", rail: "Riel (id del método)", circuit: "Circuito", attempts: "Intentos", failures: "Fallos", conversion: "Conversión",
       noHealth: "Sin intentos en este periodo.", window: "Periodo (horas)", show: "Mostrar", hour: "Hora (UTC)", conversionChart: "Conversión por hora (%)",
-      latencyChart: "Latencia de respuesta por hora (ms)", closed: "cerrado", open: "abierto", half_open: "medio abierto", p50: "p50", p95: "p95", conversionSeries: "Conversión %"
+      latencyChart: "Latencia de respuesta por hora (ms)", closed: "cerrado", open: "abierto", half_open: "medio abierto", p50: "p50", p95: "p95", conversionSeries: "Conversión %", declines: "Rechazos de tarjeta"
     },
     depositSettings: {
       title: "Métodos de depósito", shop: "Tienda", methods: "Ids de métodos de depósito", methodsHint: "Separados por comas, ej.: mx_spei_stp, mx_spei_arcus; vacío: ninguno.",

@@ -231,7 +231,7 @@ const consoleWords: Catalog["console"] = {
       title: "Conectores", instances: "Instâncias de conectores", id: "Id", name: "Nome", environments: "Ambientes", none: "Nenhum conector registrado.",
       health: "Saúde por trilho", provider: "Provedor", rail: "Trilho (id do método)", circuit: "Circuito", attempts: "Tentativas", failures: "Falhas", conversion: "Conversão",
       noHealth: "Nenhuma tentativa neste período.", window: "Período (horas)", show: "Mostrar", hour: "Hora (UTC)", conversionChart: "Conversão por hora (%)",
-      latencyChart: "Latência de resposta por hora (ms)", closed: "fechado", open: "aberto", half_open: "meio aberto", p50: "p50", p95: "p95", conversionSeries: "Conversão %"
+      latencyChart: "Latência de resposta por hora (ms)", closed: "fechado", open: "aberto", half_open: "meio aberto", p50: "p50", p95: "p95", conversionSeries: "Conversão %", declines: "Recusas de cartão"
     },
     depositSettings: {
       title: "Métodos de depósito", shop: "Loja", methods: "Ids dos métodos de depósito", methodsHint: "Separados por vírgula, ex.: mx_spei_stp, mx_spei_arcus; vazio: nenhum.",

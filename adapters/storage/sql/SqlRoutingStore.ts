@@ -11,7 +11,13 @@ interface Row {
   readonly atMs: string | number
   readonly latencyMs: number
   readonly localId: string | null
+  readonly decline: string | null
 }
+
+const outcomeOf = ({ atMs, localId, decline, ...r }: Row) => ({
+  outcome: { ...r, at: Number(atMs), ...(decline === null ? {} : { decline }) },
+  localId
+})
 
 /** Rows as `json_agg` spells them (column names, snake_case). */
 interface RouteJson {
@@ -48,7 +54,8 @@ export const SqlRoutingStore = Layer.effect(
           kind: o.kind,
           atMs: o.at,
           latencyMs: Math.round(o.latencyMs),
-          localId
+          localId,
+          decline: o.decline ?? null
         })))
       }`.pipe(Effect.asVoid, Effect.orDie)
 
@@ -102,14 +109,14 @@ export const SqlRoutingStore = Layer.effect(
       recent: (key, kinds, limit) =>
         reading((local) =>
           sql<Row>`
-          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
+          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id, decline FROM routing_outcomes
           WHERE environment = ${key.environment} AND provider_id = ${key.providerId} AND method_id = ${key.methodId}
             AND family = ${kinds}
           ORDER BY id DESC LIMIT ${limit}`.pipe(
             Effect.map((rows) =>
               withUnwritten(
                 local,
-                rows.map(({ atMs, localId, ...r }) => ({ outcome: { ...r, at: Number(atMs) }, localId })).reverse(),
+                rows.map(outcomeOf).reverse(),
                 (o) => o.environment === key.environment && o.providerId === key.providerId && o.methodId === key.methodId && familyOf(o.kind) === kinds
               ).slice(-limit)
             ),
@@ -119,13 +126,13 @@ export const SqlRoutingStore = Layer.effect(
       since: (environment, sinceMs, limit) =>
         reading((local) =>
           sql<Row>`
-          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id FROM routing_outcomes
+          SELECT environment, provider_id, method_id, kind, at_ms, latency_ms, local_id, decline FROM routing_outcomes
           WHERE environment = ${environment} AND at_ms >= ${sinceMs}
           ORDER BY at_ms DESC, id DESC LIMIT ${limit}`.pipe(
             Effect.map((rows) =>
               withUnwritten(
                 local,
-                rows.map(({ atMs, localId, ...r }) => ({ outcome: { ...r, at: Number(atMs) }, localId })).reverse(),
+                rows.map(outcomeOf).reverse(),
                 (o) => o.environment === environment && o.at >= sinceMs
               ).sort((a, b) => a.at - b.at).slice(-limit)
             ),

@@ -21,7 +21,7 @@ for (const target of storeTargets("routing")) {
             yield* store.record({ ...key, kind: i % 3 === 0 ? "bad" : "ok", at: 1_000 * i, latencyMs: 100 * i })
           }
           yield* store.record({ ...key, kind: "converted", at: 9_000, latencyMs: 0 })
-          yield* store.record({ ...key, kind: "not_converted", at: 9_500, latencyMs: 0 })
+          yield* store.record({ ...key, kind: "not_converted", at: 9_500, latencyMs: 0, decline: "do_not_honour" })
           yield* store.record({ ...key, environment: "sandbox", kind: "bad", at: 9_600, latencyMs: 1 })
           yield* store.record({ ...key, methodId: "1002", kind: "bad", at: 9_700, latencyMs: 1 })
 
@@ -29,7 +29,10 @@ for (const target of storeTargets("routing")) {
           assert.deepStrictEqual(health.map((o) => [o.kind, o.at, o.latencyMs]), [
             ["ok", 4_000, 400], ["ok", 5_000, 500], ["bad", 6_000, 600], ["ok", 7_000, 700], ["ok", 8_000, 800]
           ])
-          assert.deepStrictEqual((yield* store.recent(key, "conversion", 10)).map((o) => o.kind), ["converted", "not_converted"])
+          assert.deepStrictEqual((yield* store.recent(key, "conversion", 10)).map((o) => [o.kind, o.decline]), [["converted", undefined], ["not_converted", "do_not_honour"]])
+          // The operator's report reads the decline back, once written as well as before.
+          const since = (yield* store.since("production", 9_000, 100)).filter((o) => o.providerId === provider)
+          assert.deepStrictEqual(since.map((o) => [o.kind, o.decline]), [["converted", undefined], ["not_converted", "do_not_honour"], ["bad", undefined]])
           assert.deepStrictEqual((yield* store.recent({ ...key, environment: "sandbox" }, "health", 10)).map((o) => o.at), [9_600])
 
           yield* store.prune(6_000)

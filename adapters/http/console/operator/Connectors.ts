@@ -1,7 +1,8 @@
 /**
  * Connectors: the provider instances this host runs and their health per rail, from what routing
- * learns (GET /admin/v1/providers/health): the circuit now, and per hour the conversion and the
- * answer latency, as charts with their numbers in a table.
+ * learns (GET /admin/v1/providers/health): the circuit now, the conversion (on a card rail, the
+ * acquirer's approval on that brand) and the card declines by normalized word, and per hour the
+ * conversion and the answer latency, as charts with their numbers in a table.
  */
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/pages/Html.ts"
@@ -42,8 +43,9 @@ export const connectorRoutes: ReadonlyArray<ConsoleRoute> = [{
       const rails: ReadonlyArray<any> = health.body.rails
       const circuit = (state: "closed" | "open" | "half_open") =>
         `<span class="status ${state === "closed" ? "good" : state === "open" ? "bad" : "wait"}">${escapeHtml(t[state])}</span>`
-      const summary = table(t.health, [{ label: t.provider }, { label: t.rail }, { label: t.circuit }, { label: t.attempts, numeric: true }, { label: t.failures, numeric: true }, { label: t.conversion, numeric: true }], rails.map((r) => [
-        escapeHtml(r.providerId), escapeHtml(r.methodId), circuit(r.circuit.state), escapeHtml(String(r.attempts)), escapeHtml(String(r.bad)), escapeHtml(percent(r.conversion))
+      const summary = table(t.health, [{ label: t.provider }, { label: t.rail }, { label: t.circuit }, { label: t.attempts, numeric: true }, { label: t.failures, numeric: true }, { label: t.conversion, numeric: true }, { label: t.declines }], rails.map((r) => [
+        escapeHtml(r.providerId), escapeHtml(r.methodId), circuit(r.circuit.state), escapeHtml(String(r.attempts)), escapeHtml(String(r.bad)), escapeHtml(percent(r.conversion)),
+        escapeHtml((r.declines as ReadonlyArray<{ decline: string; count: number }>).map((d) => `${d.decline} ${d.count}`).join(", ") || "—")
       ]), t.noHealth)
       const charts = rails.map((r, i) => {
         const labels = (r.hours as ReadonlyArray<any>).map((h) => `${String(h.hour).slice(11, 16)}`)

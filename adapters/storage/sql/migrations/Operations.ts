@@ -147,5 +147,9 @@ export const operations = {
   "0024_checkout_session_token_hashes": statements(
     `UPDATE checkout_sessions SET token = encode(sha256(convert_to(token, 'UTF8')), 'hex')`,
     `UPDATE checkout_sessions SET data = jsonb_set(data, '{token}', to_jsonb(token))`
+  ),
+  // A refused card attempt's outcome names its normalized decline, for the operator's approval report.
+  "0025_routing_outcome_declines": statements(
+    `ALTER TABLE routing_outcomes ADD COLUMN decline text`
   )
 }
