@@ -61,6 +61,10 @@ export const ErrorCatalog = {
     none
   ),
   secret_key_required: entry("permission_error", "A publishable key may only call `any key` endpoints and hosted checkout.", none),
+  permission_denied: entry("permission_error",
+    "A restricted key called an operation its permissions do not cover; nothing was done.",
+    Schema.Struct({ needed: Schema.String.annotate({ description: "The permission the operation needs (`refunds:write`), or `a full secret key`" }) })
+  ),
   // Request shape and lookups
   invalid_request: entry("invalid_request_error",
     "A field is missing or malformed; see `details.issues[]`, `details.missingFields` or `details.required`.",

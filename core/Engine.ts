@@ -35,6 +35,7 @@ import { Events } from "./webhooks/Events.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
 import { EngineConfig } from "./EngineConfig.ts"
+import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
@@ -42,6 +43,7 @@ import { EngineConfig } from "./EngineConfig.ts"
  */
 export const services = Layer.mergeAll(
   Auth.layer,
+  RestrictedKeys.layer,
   Merchants.layer,
   Scopes.layer,
   Checkout.layer,

@@ -32,7 +32,7 @@ export interface TokenPair {
 }
 
 const environmentOfKey = (key: string): Environment | undefined =>
-  /^(?:pk|sk|rt)_test_/.test(key) ? "sandbox" : /^(?:pk|sk|rt)_live_/.test(key) ? "production" : undefined
+  /^(?:pk|sk|rk|rt)_test_/.test(key) ? "sandbox" : /^(?:pk|sk|rk|rt)_live_/.test(key) ? "production" : undefined
 
 const authFailed = (message: string) => apiError("authentication_failed", message)
 
@@ -151,7 +151,7 @@ export class Auth extends Context.Service<Auth, {
       })
 
       const maskedSecret = (credential: Credential) =>
-        `sk_${credential.environment === "sandbox" ? "test" : "live"}_…${credential.secretLast4}`
+        `${credential.permissions === null ? "sk" : "rk"}_${credential.environment === "sandbox" ? "test" : "live"}_…${credential.secretLast4}`
 
       /** A raw API key: one lookup of the key with its merchant and shop. */
       const byKey = Effect.fnUntraced(function*(bearer: string, lookup: AccessLookup, keyKind: Principal["keyKind"]) {
@@ -165,7 +165,8 @@ export class Auth extends Context.Service<Auth, {
         if (bearer.startsWith("rt_")) {
           return yield* apiError("invalid_api_key", "A refresh token is redeemable only at POST /auth/refresh")
         }
-        if (bearer.startsWith("sk_")) return yield* byKey(bearer, { secretHash: yield* hash(bearer) }, "secret")
+        // A restricted key is a secret like a pair's; its permissions come with its credential.
+        if (bearer.startsWith("sk_") || bearer.startsWith("rk_")) return yield* byKey(bearer, { secretHash: yield* hash(bearer) }, "secret")
         if (bearer.startsWith("pk_")) return yield* byKey(bearer, { publishableKey: bearer }, "publishable")
         const claims = yield* signer.verify(bearer).pipe(
           Effect.catchTags({

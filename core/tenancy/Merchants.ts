@@ -48,7 +48,7 @@ export const defaultTrustScore = 500
 export class Merchants extends Context.Service<Merchants, {
   readonly create: (input: NewMerchant) => Effect.Effect<Onboarded>
   readonly issueKeys: (shopId: string, environment: Environment, scope: KeyScope) => Effect.Effect<KeyPair, ApiErrorOf<"not_found">>
-  /** Revokes every active pair that covers the shop and issues new ones at version + 1. */
+  /** Revokes every active pair (and restricted key) that covers the shop and issues new pairs at version + 1. */
   readonly rotateKeys: (shopId: string) => Effect.Effect<{
     readonly revoked: number
     readonly keys: { readonly sandbox: KeyPair; readonly production: KeyPair }
@@ -90,7 +90,9 @@ export class Merchants extends Context.Service<Merchants, {
           secretLast4: secretKey.slice(-4),
           version,
           revokedAt: null,
-          createdAt: yield* DateTime.now
+          createdAt: yield* DateTime.now,
+          permissions: null,
+          name: null
         }
         yield* credentials.insert(credential)
         return {
@@ -154,8 +156,9 @@ export class Merchants extends Context.Service<Merchants, {
           const shop = yield* findShop(shopId)
           const active = yield* credentials.listActiveForShop(shop.merchantId, shop.id)
           const revoked = yield* credentials.revoke(active.map((c) => c.id), yield* DateTime.now)
+          // New pairs follow the pairs revoked; restricted keys are revoked with them, not replaced.
           const next = (environment: Environment) => {
-            const previous = active.filter((c) => c.environment === environment)
+            const previous = active.filter((c) => c.environment === environment && c.permissions === null)
             const version = previous.reduce((max, c) => Math.max(max, c.version), 0) + 1
             const merchantWide = previous.length > 0 && previous.every((c) => c.shopId === null)
             return mint(shop.merchantId, merchantWide ? null : shop.id, environment, version)

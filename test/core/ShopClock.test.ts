@@ -37,7 +37,9 @@ const principal: Principal = {
     secretLast4: "1234",
     version: 1,
     revokedAt: null,
-    createdAt: at
+    createdAt: at,
+    permissions: null,
+    name: null
   },
   environment: "sandbox",
   keyKind: "secret",

@@ -23,7 +23,7 @@ export const pathParameter = ["not_found"] as const satisfies Codes
 export const anyPath = ["method_not_allowed"] as const satisfies Codes
 
 /** A bearer API key or access token: a raw key also draws from the address's login allowance. */
-export const anyKey = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited"] as const satisfies Codes
+export const anyKey = ["missing_authorization", "invalid_api_key", "token_expired", "token_revoked", "rate_limited", "permission_denied"] as const satisfies Codes
 /** A secret key, and the shop or merchant the request names or defaults to (404 when it is not the credential's). */
 export const secretKey = [...anyKey, "secret_key_required", "not_found"] as const satisfies Codes
 /**

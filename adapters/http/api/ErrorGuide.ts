@@ -40,6 +40,11 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The key pair was rejected",
     details: {}
   },
+  permission_denied: {
+    advice: "Call it with a key that holds `details.needed` (create a restricted key with it, or use the full secret key from your server).",
+    message: "This restricted key (rk_test_…a1B2) may not call POST /api/v1/payments/:id/refund: it needs refunds:write",
+    details: { needed: "refunds:write" }
+  },
   secret_key_required: {
     advice: "Call this endpoint from your server with the secret key; the publishable key is for checkout only.",
     message: "This endpoint needs a secret key",

@@ -11,6 +11,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   token_revoked: 401,
   authentication_failed: 401,
   secret_key_required: 403,
+  permission_denied: 403,
   invalid_request: 400,
   payload_too_large: 413,
   unsupported_media_type: 415,

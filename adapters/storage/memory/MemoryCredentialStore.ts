@@ -32,11 +32,11 @@ export const MemoryCredentialStore = Layer.effect(
     return CredentialStore.of({
       insert: (c) =>
         db.run(Effect.suspend(() =>
-          credentials.has(c.id) || keys.has(`pk|${c.publishableKey}`) || keys.has(`sk|${c.secretHash}`)
+          credentials.has(c.id) || (c.publishableKey !== null && keys.has(`pk|${c.publishableKey}`)) || keys.has(`sk|${c.secretHash}`)
             ? unique("credential", c.id)
             : Effect.sync(() => {
               credentials.set(c.id, c)
-              keys.set(`pk|${c.publishableKey}`, c.id)
+              if (c.publishableKey !== null) keys.set(`pk|${c.publishableKey}`, c.id)
               keys.set(`sk|${c.secretHash}`, c.id)
               credentialsOf(db, c.merchantId).set(c.id, true)
             })

@@ -2,6 +2,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
+import type { Permission } from "../../../core/auth/Permissions.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { date, dateOrNull, first, utc, utcOrNull } from "./Rows.ts"
@@ -11,12 +12,15 @@ export interface CredentialRow {
   readonly merchantId: string
   readonly shopId: string | null
   readonly environment: Environment
-  readonly publishableKey: string
+  readonly publishableKey: string | null
   readonly secretHash: string
   readonly secretLast4: string
   readonly version: number
   readonly revokedAt: Date | null
   readonly createdAt: Date
+  readonly name: string | null
+  /** A JSON array of permissions, or null. */
+  readonly permissions: string | null
 }
 
 interface RefreshTokenRow {
@@ -42,7 +46,9 @@ export const toCredential = (r: CredentialRow): Credential => ({
   secretLast4: r.secretLast4,
   version: r.version,
   revokedAt: utcOrNull(r.revokedAt),
-  createdAt: utc(r.createdAt)
+  createdAt: utc(r.createdAt),
+  name: r.name,
+  permissions: r.permissions === null ? null : JSON.parse(r.permissions) as ReadonlyArray<Permission>
 })
 
 const toRefreshToken = (r: RefreshTokenRow): RefreshToken => ({
@@ -61,7 +67,9 @@ export const SqlCredentialStore = Layer.effect(
       sql<CredentialRow>`SELECT * FROM credentials WHERE ${where}`.pipe(Effect.map((r) => first(r, toCredential)), Effect.orDie)
     return CredentialStore.of({
       insert: (c) =>
-        sql`INSERT INTO credentials ${sql.insert({ ...c, revokedAt: dateOrNull(c.revokedAt), createdAt: date(c.createdAt) })}`.pipe(
+        sql`INSERT INTO credentials ${
+          sql.insert({ ...c, revokedAt: dateOrNull(c.revokedAt), createdAt: date(c.createdAt), permissions: c.permissions === null ? null : JSON.stringify(c.permissions) })
+        }`.pipe(
           Effect.asVoid,
           Effect.orDie
         ),

@@ -29,7 +29,7 @@ const fixture = Effect.gen(function*() {
   yield* tenancy.insertShop({ id: first, merchantId, name: "Acme MX", createdAt: t0 })
   const credential = (shopId: string | null, environment: Credential["environment"]): Credential => ({
     id: uid("key_"), merchantId, shopId, environment, publishableKey: uid("pk_"), secretHash: uid("hash_"),
-    secretLast4: "abcd", version: 3, revokedAt: null, createdAt: t0
+    secretLast4: "abcd", version: 3, revokedAt: null, createdAt: t0, permissions: null, name: null
   })
   const wide = credential(null, "sandbox")
   const bound = credential(second, "sandbox")
@@ -67,7 +67,7 @@ for (const target of storeTargets("access")) {
         Effect.gen(function*() {
           const access = yield* AccessStore
           const { bound, second } = yield* fixture
-          for (const lookup of [{ secretHash: bound.secretHash }, { publishableKey: bound.publishableKey }]) {
+          for (const lookup of [{ secretHash: bound.secretHash }, { publishableKey: bound.publishableKey! }]) {
             const found = Option.getOrThrow(yield* access.find(lookup))
             assert.strictEqual(found.credential.id, bound.id)
             assert.strictEqual(found.shop?.id, second)

@@ -39,7 +39,9 @@ const credential = (merchantId: string, shopId: string | null, version = 1): Cre
   secretLast4: "abcd",
   version,
   revokedAt: null,
-  createdAt: t0
+  createdAt: t0,
+  permissions: null,
+  name: null
 })
 
 const job = (kind: string, runAt: DateTime.Utc, dedupeKey: string | null = null): Job => ({
@@ -91,7 +93,15 @@ for (const target of storeTargets("contract")) {
           yield* store.insert(wide)
           const duplicate = yield* Effect.exit(store.insert({ ...credential(merchantId, shopId), publishableKey: bound.publishableKey }))
           assert.isTrue(duplicate._tag === "Failure")
-          assert.strictEqual(Option.getOrThrow(yield* store.findByPublishableKey(bound.publishableKey)).id, bound.id)
+          assert.strictEqual(Option.getOrThrow(yield* store.findByPublishableKey(bound.publishableKey!)).id, bound.id)
+          // Restricted keys: no publishable half (two of them coexist), their name and permissions kept.
+          const restricted = { ...credential(merchantId, shopId), publishableKey: null, name: "reads payments", permissions: ["payments:read", "refunds:write"] as const }
+          yield* store.insert(restricted)
+          const another = { ...restricted, id: uid("key_"), secretHash: uid("hash_") }
+          yield* store.insert(another)
+          const read = Option.getOrThrow(yield* store.findBySecretHash(restricted.secretHash))
+          assert.deepStrictEqual([read.publishableKey, read.name, read.permissions], [null, "reads payments", ["payments:read", "refunds:write"]])
+          assert.strictEqual(yield* store.revoke([restricted.id, another.id], at(4)), 2)
           assert.strictEqual(Option.getOrThrow(yield* store.findBySecretHash(wide.secretHash)).shopId, null)
           assert.sameMembers((yield* store.listActiveForShop(merchantId, shopId)).map((c) => c.id), [bound.id, wide.id])
           assert.strictEqual(yield* store.revoke([bound.id, wide.id], at(5)), 2)

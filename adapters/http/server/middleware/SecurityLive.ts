@@ -1,9 +1,12 @@
 /** The implementations of the security middlewares declared in `api/Security.ts`. */
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
 import { apiError, catchCode } from "../../../../core/ApiError.ts"
 import { Auth } from "../../../../core/auth/Auth.ts"
+import { allows, neededText } from "../../../../core/auth/Permissions.ts"
 import { CurrentPrincipal, type Principal } from "../../../../core/auth/Principal.ts"
+import { neededBy } from "../../api/Permissions.ts"
 import { AdminToken, AnyKey, SecretKey } from "../../api/Security.ts"
 import { makeAdminCheck } from "./AdminCheck.ts"
 import { clientIp } from "../support/ClientIp.ts"
@@ -60,7 +63,7 @@ const makeAuthenticate = Effect.gen(function*() {
     if (bearer === "") {
       return yield* wrongScheme((yield* HttpServerRequest.HttpServerRequest).headers["authorization"]) ? notBearer : missing
     }
-    if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_")) return yield* auth.authenticate(bearer)
+    if (!bearer.startsWith("sk_") && !bearer.startsWith("pk_") && !bearer.startsWith("rk_")) return yield* auth.authenticate(bearer)
     const address = clientIp(yield* HttpServerRequest.HttpServerRequest, http.trustedProxies) ?? "unknown"
     return yield* auth.authenticate(bearer).pipe(
       // Only a key the store does not know counts as a guess (a revoked one was real).
@@ -69,6 +72,17 @@ const makeAuthenticate = Effect.gen(function*() {
   })
 })
 
+/** A restricted key calling an operation its permissions do not cover: 403 before anything runs. */
+const permitted = (principal: Principal, group: string, endpoint: HttpApiEndpoint.Top) => {
+  const needed = neededBy(group, endpoint)
+  if (needed === undefined || needed === null || allows(principal.credential.permissions, needed)) return Effect.void
+  return Effect.fail(apiError(
+    "permission_denied",
+    `This restricted key (${principal.keyId}) may not call ${endpoint.method} ${endpoint.path}: it needs ${neededText(needed)}`,
+    { needed: neededText(needed) }
+  ))
+}
+
 export const SecretKeyLive = Layer.effect(
   SecretKey,
   Effect.gen(function*() {
@@ -76,10 +90,11 @@ export const SecretKeyLive = Layer.effect(
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
     return SecretKey.of({
-      bearer: (httpEffect, { credential }) =>
+      bearer: (httpEffect, { credential, endpoint, group }) =>
         Effect.gen(function*() {
           const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
+          yield* permitted(principal, group.identifier, endpoint)
           if (principal.keyKind !== "secret") {
             return yield* apiError(
               "secret_key_required",
@@ -99,10 +114,11 @@ export const AnyKeyLive = Layer.effect(
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
     return AnyKey.of({
-      bearer: (httpEffect, { credential }) =>
+      bearer: (httpEffect, { credential, endpoint, group }) =>
         Effect.gen(function*() {
           const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
+          yield* permitted(principal, group.identifier, endpoint)
           return yield* onShopClock(principal, logShop(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
         })
     })

@@ -151,5 +151,12 @@ export const operations = {
   // A refused card attempt's outcome names its normalized decline, for the operator's approval report.
   "0025_routing_outcome_declines": statements(
     `ALTER TABLE routing_outcomes ADD COLUMN decline text`
+  ),
+  // Restricted API keys (core/auth/Permissions.ts): a secret with no publishable half, a name and
+  // its permissions (a JSON array; null for a full key pair).
+  "0026_restricted_keys": statements(
+    `ALTER TABLE credentials ALTER COLUMN publishable_key DROP NOT NULL`,
+    `ALTER TABLE credentials ADD COLUMN name text`,
+    `ALTER TABLE credentials ADD COLUMN permissions text`
   )
 }
