@@ -17,7 +17,7 @@ const operations = () => {
   const rows: Array<{ readonly group: string; readonly endpoint: HttpApiEndpoint.Top; readonly takesKey: boolean }> = []
   HttpApi.reflect(PublicApi, {
     onGroup: () => {},
-    onEndpoint: ({ group, endpoint, middleware }: { group: HttpApiGroup.Top; endpoint: HttpApiEndpoint.Top; middleware: ReadonlySet<HttpApiMiddleware.AnyKey> }) => {
+    onEndpoint: ({ group, endpoint, middleware }: { group: HttpApiGroup.Top; endpoint: HttpApiEndpoint.Top; middleware: ReadonlySet<HttpApiMiddleware.AnyService> }) => {
       rows.push({ group: group.identifier, endpoint, takesKey: [...middleware].some((m) => keyed.has(m.key)) })
     }
   })
