@@ -114,5 +114,40 @@ describe.skipIf(chromiumPath === undefined)("console developers in Chromium", ()
         yield* Effect.promise(() => context.close())
         assert.deepStrictEqual(foreign, [], "nothing loads from another host")
       }))
+
+    it.effect("creates a restricted key shown once, lists it masked, and revokes it", () =>
+      Effect.gen(function*() {
+        const { keys } = yield* createMerchant({ name: "Loja Restrita" })
+        const base = yield* baseUrl
+        const chromium = yield* browser
+        const { context, foreign, page } = yield* Effect.promise(() => consoleContext(chromium, base))
+        const secret = yield* Effect.promise(async () => {
+          await signInMerchant(page, base, keys.sandbox, "/console/developers")
+          assert.include(await page.textContent("#restricted-heading") ?? "", "Restricted keys")
+          await page.fill("#name", "warehouse")
+          await page.selectOption("#access-payments", "read")
+          await page.selectOption("#access-refunds", "write")
+          await Promise.all([page.waitForNavigation(), page.click("form[action='/console/developers/restricted-keys'] button[type=submit]")])
+          const shown = (await page.textContent("[data-testid=restricted-secret]"))?.trim() ?? ""
+          assert.match(shown, /^rk_test_/)
+          assert.include(await page.textContent("main") ?? "", "payments:read, refunds:write")
+          await looked(page, "restricted-key-created")
+          await page.goto(`${base}/console/developers`)
+          assert.notInclude(await page.content(), shown, "shown once")
+          assert.include(await page.textContent("section[aria-labelledby=restricted-heading]") ?? "", "warehouse")
+          await looked(page, "developers-restricted")
+          return shown
+        })
+        assert.strictEqual((yield* call("GET", "/api/v1/payments", { bearer: secret })).status, 200)
+        assert.strictEqual((yield* call("POST", "/api/v1/payments", { bearer: secret, body: { amount: 10, paymentMethodId: "sbx_pix" } })).status, 403)
+        yield* Effect.promise(async () => {
+          await Promise.all([page.waitForNavigation(), page.click("form[action^='/console/developers/restricted-keys/'] button")])
+          assert.include(await page.textContent(".notice") ?? "", "revoked")
+          assert.include(await page.textContent("main") ?? "", "No restricted keys.")
+        })
+        assert.strictEqual((yield* call("GET", "/api/v1/payments", { bearer: secret })).status, 401)
+        yield* Effect.promise(() => context.close())
+        assert.deepStrictEqual(foreign, [], "nothing loads from another host")
+      }))
   })
 })

@@ -153,10 +153,12 @@ describe("the connector guide's simulator recipe", () => {
       }
       assert.notMatch(output, /"error":\{"code"/, "no call of the recipe is refused")
       // The refund is settled from the simulator's notification, not at the engine's follow-up a minute later.
+      // The trace's line of a command; stdout and stderr share the buffer, so a command's own output
+      // may have landed before its trace on the same line: the stamp is read where the trace starts.
       const at = (pattern: RegExp) => {
-        const line = output.split("\n").find((l) => pattern.test(l))
-        assert.isDefined(line, `${pattern} in the trace`)
-        return Number(/^\+ (\d+\.\d+) /.exec(line!)![1])
+        const traced = new RegExp(String.raw`\+ (\d+\.\d+) [^\n]*?${pattern.source}`).exec(output)
+        assert.isNotNull(traced, `${pattern} in the trace`)
+        return Number(traced![1])
       }
       const settled = at(/_simulator\/refunds\/\d+\/settle/)
       const learned = at(/_simulator\/notifications/)

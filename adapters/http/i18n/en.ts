@@ -247,7 +247,14 @@ const consoleWords = {
       time: "Time", duration: "ms", noRequests: "No API requests yet.", requestsHint: "The last 100 API requests of this shop in this environment, as this server replica saw them.",
       events: "Events", eventsLink: "Browse the events", clock: "Sandbox test clock", now: "Shop time now", offset: "Ahead of real time",
       advance: "Advance", seconds: "How far", advanceButton: "Advance the clock", advanced: "The sandbox clock moved forward; everything due ran.",
-      hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back."
+      hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back.",
+      revoked: "The restricted key was revoked: it no longer works."
+    },
+    restrictedKeys: {
+      title: "Restricted keys", active: "Active restricted keys", hint: "Secret keys that call only the operations their permissions cover (read, or write which includes read). They cannot manage keys.",
+      name: "Name", permissions: "Permissions", secret: "Secret key", created: "Created", actions: "Actions", revoke: "Revoke", none: "No restricted keys.",
+      noAccess: "None", read: "Read", write: "Write", create: "Create a restricted key", createdTitle: "Restricted key created",
+      once: "Copy the secret key now: it is shown only once.", back: "Back to Developers"
     },
     paymentDetail: {
       card: "Card", cardBrand: "Brand", cardNumber: "Number (BIN and last 4)", cardExpiry: "Expires", cardFingerprint: "Fingerprint", cardInstallments: "Installments", firstInstalment: "first",

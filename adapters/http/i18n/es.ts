@@ -142,7 +142,14 @@ const consoleWords: Catalog["console"] = {
       time: "Hora", duration: "ms", noRequests: "Aún no hay solicitudes a la API.", requestsHint: "Las últimas 100 solicitudes a la API de esta tienda en este ambiente, como las vio esta réplica del servidor.",
       events: "Eventos", eventsLink: "Ver los eventos", clock: "Reloj de prueba del sandbox", now: "Hora de la tienda ahora", offset: "Adelantado respecto del tiempo real",
       advance: "Avanzar", seconds: "Cuánto", advanceButton: "Avanzar el reloj", advanced: "El reloj del sandbox avanzó; se ejecutó todo lo vencido.",
-      hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede."
+      hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede.",
+      revoked: "La clave restringida fue revocada: ya no funciona."
+    },
+    restrictedKeys: {
+      title: "Claves restringidas", active: "Claves restringidas activas", hint: "Claves secretas que llaman solo a las operaciones que sus permisos cubren (lectura, o escritura, que incluye lectura). No administran claves.",
+      name: "Nombre", permissions: "Permisos", secret: "Clave secreta", created: "Creada", actions: "Acciones", revoke: "Revocar", none: "No hay claves restringidas.",
+      noAccess: "Ninguno", read: "Lectura", write: "Escritura", create: "Crear una clave restringida", createdTitle: "Clave restringida creada",
+      once: "Copia la clave secreta ahora: se muestra una sola vez.", back: "Volver a Desarrolladores"
     },
     paymentDetail: {
       card: "Tarjeta", cardBrand: "Marca", cardNumber: "Número (BIN y últimos 4)", cardExpiry: "Vencimiento", cardFingerprint: "Huella", cardInstallments: "Cuotas", firstInstalment: "primera",

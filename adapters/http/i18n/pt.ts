@@ -142,7 +142,14 @@ const consoleWords: Catalog["console"] = {
       time: "Hora", duration: "ms", noRequests: "Nenhuma requisição à API ainda.", requestsHint: "As últimas 100 requisições à API desta loja neste ambiente, como esta réplica do servidor as viu.",
       events: "Eventos", eventsLink: "Ver os eventos", clock: "Relógio de teste do sandbox", now: "Hora da loja agora", offset: "Adiantado em relação ao tempo real",
       advance: "Avançar", seconds: "Quanto", advanceButton: "Avançar o relógio", advanced: "O relógio do sandbox avançou; tudo o que venceu foi executado.",
-      hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta."
+      hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta.",
+      revoked: "A chave restrita foi revogada: ela não funciona mais."
+    },
+    restrictedKeys: {
+      title: "Chaves restritas", active: "Chaves restritas ativas", hint: "Chaves secretas que chamam só as operações que suas permissões cobrem (leitura, ou escrita, que inclui leitura). Não gerenciam chaves.",
+      name: "Nome", permissions: "Permissões", secret: "Chave secreta", created: "Criada em", actions: "Ações", revoke: "Revogar", none: "Nenhuma chave restrita.",
+      noAccess: "Nenhum", read: "Leitura", write: "Escrita", create: "Criar uma chave restrita", createdTitle: "Chave restrita criada",
+      once: "Copie a chave secreta agora: ela é mostrada uma única vez.", back: "Voltar para Desenvolvedores"
     },
     paymentDetail: {
       card: "Cartão", cardBrand: "Bandeira", cardNumber: "Número (BIN e últimos 4)", cardExpiry: "Validade", cardFingerprint: "Impressão digital", cardInstallments: "Parcelas", firstInstalment: "primeira",

@@ -14,6 +14,7 @@ import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { rotatedKeysPath, type SessionCredential } from "../Sessions.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { facts, field, link, notice, problem, status, table } from "../View.ts"
+import { restrictedKeyRoutes, restrictedKeysSection } from "./RestrictedKeys.ts"
 import { formErrors } from "./Webhooks.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.developers)
@@ -53,10 +54,12 @@ const developersPage = (c: Console, options: { readonly top?: string; readonly c
 ${field("seconds", t.seconds, { options: [["3600", t.hour], ["86400", t.day], ["604800", t.week], ["2592000", t.month]], value: "86400", error: errors.get("seconds") })}
 <div><button type="submit">${escapeHtml(t.advanceButton)}</button></div></form></section>`
     }
-    const body = `<h1>${escapeHtml(t.title)}</h1>${c.query.get("done") === "advanced" ? notice(t.advanced) : ""}${options.top ?? ""}
+    const done = c.query.get("done")
+    const body = `<h1>${escapeHtml(t.title)}</h1>${done === "advanced" ? notice(t.advanced) : done === "revoked" ? notice(t.revoked) : ""}${options.top ?? ""}
 <section aria-labelledby="keys-heading"><h2 id="keys-heading">${escapeHtml(t.keys)}</h2>${keyCard}
 <form method="post" action="/console/developers/rotate-keys" class="stack">${formFields(c.session, yield* c.newKey)}
 <p class="muted">${escapeHtml(t.rotateHint)}</p><div><button type="submit" class="danger">${escapeHtml(t.rotateButton)}</button></div></form></section>
+${yield* restrictedKeysSection(c)}
 ${clock}
 <section id="requests"><h2 id="requests-heading">${escapeHtml(t.requests)}</h2><p class="muted">${escapeHtml(t.requestsHint)}</p>${log}</section>
 <section aria-labelledby="events-heading"><h2 id="events-heading">${escapeHtml(t.events)}</h2><p>${link("/console/developers/events", t.eventsLink)}</p></section>`
@@ -65,6 +68,7 @@ ${clock}
 
 export const developerRoutes: ReadonlyArray<ConsoleRoute> = [
   { method: "GET", path: "/console/developers", side: "merchant", handler: (c) => developersPage(c) },
+  ...restrictedKeyRoutes((c, top, status) => developersPage(c, { top, status })),
   {
     method: "POST",
     path: "/console/developers/rotate-keys",
