@@ -36,6 +36,7 @@ import { Webhooks } from "./webhooks/Webhooks.ts"
 import * as SecureRandomPool from "./SecureRandomPool.ts"
 import { EngineConfig } from "./EngineConfig.ts"
 import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
+import { Audit } from "./audit/Audit.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
@@ -61,7 +62,7 @@ export const services = Layer.mergeAll(
   Layer.provideMerge(Layer.mergeAll(Events.layer, Webhooks.layer)),
   Layer.provideMerge(Catalog.layer),
   Layer.provideMerge(Layer.mergeAll(Routing.layer, Fx.layer, Ledger.layer, Jobs.layer, Idempotency.layer)),
-  Layer.provideMerge(Layer.mergeAll(ProviderRegistry.layer, ShopClocks.layer))
+  Layer.provideMerge(Layer.mergeAll(ProviderRegistry.layer, ShopClocks.layer, Audit.layer))
 )
 
 /** Hashing, HMAC and randomness the engine uses: WebCrypto (any runtime; randomness pooled) unless a host gives its own. */

@@ -35,7 +35,8 @@ export const IdPrefixes = {
   withdrawal: "wdr_",
   settlement: "STL-",
   report: "rcr_",
-  discrepancy: "rcd_"
+  discrepancy: "rcd_",
+  audit: "aud_"
 } as const
 
 export type IdKind = keyof typeof IdPrefixes

@@ -8,6 +8,8 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { type ApiErrorOf, notFound } from "../ApiError.ts"
+import { Audit } from "../audit/Audit.ts"
+import { Transactions } from "../ports/Transactions.ts"
 import { Ids } from "../Ids.ts"
 import { CredentialStore } from "../ports/CredentialStore.ts"
 import { secretHasher } from "../Secrets.ts"
@@ -39,6 +41,11 @@ export class RestrictedKeys extends Context.Service<RestrictedKeys, {
       const ids = yield* Ids
       const credentials = yield* CredentialStore
       const hash = yield* secretHasher
+      const audit = yield* Audit
+      const tx = yield* Transactions
+      /** The record of a change to a restricted key: its name and permissions, never its secret. */
+      const recorded = (c: Credential, changes: Record<string, unknown>) =>
+        audit.record({ environment: c.environment, merchantId: c.merchantId, object: { type: "restricted_key", id: c.id }, changes })
 
       const create = Effect.fn("RestrictedKeys.create")(function*(owner: Credential, input: NewRestrictedKey) {
         const secretKey = yield* ids.secret(`rk_${owner.environment === "sandbox" ? "test" : "live"}_`, 32)
@@ -56,7 +63,10 @@ export class RestrictedKeys extends Context.Service<RestrictedKeys, {
           permissions: [...new Set(input.permissions)],
           name: input.name
         }
-        yield* credentials.insert(credential)
+        yield* tx.run(Effect.andThen(
+          credentials.insert(credential),
+          recorded(credential, { created: { name: credential.name, permissions: credential.permissions, scope: credential.shopId ?? "merchant" } })
+        ))
         return { credential, secretKey }
       })
 
@@ -70,7 +80,7 @@ export class RestrictedKeys extends Context.Service<RestrictedKeys, {
         const found = Option.filter(yield* credentials.findById(id), mine(owner))
         if (Option.isNone(found)) return yield* notFound("restricted key", id)
         const at = yield* DateTime.now
-        yield* credentials.revoke([id], at)
+        yield* tx.run(Effect.flatMap(credentials.revoke([id], at), (n) => n === 0 ? Effect.void : Effect.asVoid(recorded(found.value, { revoked: true }))))
         return { ...found.value, revokedAt: found.value.revokedAt ?? at }
       })
 

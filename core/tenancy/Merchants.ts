@@ -4,6 +4,7 @@
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { apiError, type ApiErrorOf, notFound } from "../ApiError.ts"
+import { Audit } from "../audit/Audit.ts"
 import type { Credential } from "../auth/Credential.ts"
 import { type Environment, environments } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
@@ -69,7 +70,10 @@ export class Merchants extends Context.Service<Merchants, {
       const credentials = yield* CredentialStore
       const tx = yield* Transactions
       const hash = yield* secretHasher
-
+      const audit = yield* Audit
+      /** A key pair's change on the merchant's record: which pair, never its secret. */
+      const keysRecorded = (merchantId: string, environment: Environment, id: string, changes: Record<string, unknown>) =>
+        audit.record({ environment, merchantId, object: { type: "key_pair", id }, changes })
 
       const mint = Effect.fnUntraced(function*(
         merchantId: string,
@@ -140,6 +144,12 @@ export class Merchants extends Context.Service<Merchants, {
           const boundShop = shops.length === 1 ? shops[0]!.id : null
           const sandbox = yield* mint(merchant.id, boundShop, "sandbox", 1)
           const production = yield* mint(merchant.id, boundShop, "production", 1)
+          yield* audit.record({
+            environment: null,
+            merchantId: null,
+            object: { type: "merchant", id: merchant.id },
+            changes: { created: { name: merchant.name, tier: merchant.tier, shops: shops.map((s) => s.id), keyPairs: [sandbox.credentialId, production.credentialId] } }
+          })
           return { merchant, shops, keys: { sandbox, production } }
         }))
       })
@@ -147,7 +157,9 @@ export class Merchants extends Context.Service<Merchants, {
       const issueKeys = Effect.fn("Merchants.issueKeys")(function*(shopId: string, environment: Environment, scope: KeyScope) {
         return yield* tx.run(Effect.gen(function*() {
           const shop = yield* findShop(shopId)
-          return yield* mint(shop.merchantId, scope === "shop" ? shop.id : null, environment, 1)
+          const pair = yield* mint(shop.merchantId, scope === "shop" ? shop.id : null, environment, 1)
+          yield* keysRecorded(shop.merchantId, environment, pair.credentialId, { issued: { scope, shopId: pair.shopId } })
+          return pair
         }))
       })
 
@@ -164,6 +176,11 @@ export class Merchants extends Context.Service<Merchants, {
             return mint(shop.merchantId, merchantWide ? null : shop.id, environment, version)
           }
           const [sandbox, production] = yield* Effect.forEach(environments, next)
+          for (const pair of [sandbox!, production!]) {
+            yield* keysRecorded(shop.merchantId, pair.environment, pair.credentialId, {
+              rotated: { shopId: shop.id, revoked: active.filter((c) => c.environment === pair.environment).map((c) => c.id), version: pair.version }
+            })
+          }
           return { revoked, keys: { sandbox: sandbox!, production: production! } }
         }))
       })
@@ -173,7 +190,9 @@ export class Merchants extends Context.Service<Merchants, {
           // The guarded revoke decides a race between two rotations with one pair: one wins.
           const revoked = yield* credentials.revoke([credential.id], yield* DateTime.now)
           if (revoked === 0) return yield* apiError("token_revoked", "This key pair was already rotated or revoked")
-          return { revoked, keys: yield* mint(credential.merchantId, credential.shopId, credential.environment, credential.version + 1) }
+          const keys = yield* mint(credential.merchantId, credential.shopId, credential.environment, credential.version + 1)
+          yield* keysRecorded(credential.merchantId, credential.environment, keys.credentialId, { rotated: { revoked: [credential.id], version: keys.version } })
+          return { revoked, keys }
         }))
       })
 

@@ -19,6 +19,8 @@
  * retries are scheduled, and come due, in shop time; the signature's `t=` is always real time, as
  * receivers check it against their own clock.
  */
+import { Audit } from "../audit/Audit.ts"
+import { Transactions } from "../ports/Transactions.ts"
 import { ownTrace } from "../Tracing.ts"
 import { Context, DateTime, Duration, Effect, Layer, Option, Random } from "effect"
 import { Mac } from "effect/crypto"
@@ -60,7 +62,20 @@ export interface SubscriptionInput {
 }
 
 /** Where a subscription is managed; `coversMerchantId` when the credential covers every shop of its merchant. */
-type Scope = { readonly environment: Environment; readonly shopId: string; readonly coversMerchantId?: string | null | undefined }
+type Scope = {
+  readonly environment: Environment
+  readonly shopId: string
+  readonly coversMerchantId?: string | null | undefined
+  /** The merchant whose audit log records the change (the API's calls name it). */
+  readonly merchantId?: string | undefined
+}
+
+/** A target URL as the audit log keeps it: no credentials, no query (either may carry a token). */
+const auditedUrl = (url: string) => {
+  if (!URL.canParse(url)) return "(unreadable)"
+  const u = new URL(url)
+  return `${u.protocol}//${u.host}${u.pathname}`
+}
 type Page = { readonly limit: number; readonly offset: number }
 
 const validEvents = (events: ReadonlyArray<string>): ReadonlyArray<Issue> => {
@@ -113,6 +128,12 @@ export class Webhooks extends Context.Service<Webhooks, {
       const clocks = yield* ShopClocks
       const mac = yield* Mac.Mac
       const withMac = Effect.provideService(Mac.Mac, mac)
+      const audit = yield* Audit
+      const tx = yield* Transactions
+      /** A change to an endpoint, with its record (never its signing secret) in the same transaction. */
+      const audited = <A, E>(scope: Scope, id: string, changes: Record<string, unknown>, write: Effect.Effect<A, E>) =>
+        scope.merchantId === undefined ? write : tx.run(Effect.tap(write, () =>
+          audit.record({ environment: scope.environment, merchantId: scope.merchantId!, object: { type: "webhook_endpoint", id }, changes: { shopId: scope.shopId, ...changes } })))
 
       const inboxUrl = (id: string) => `${baseUrlOf(config)}/webhooks/inbox/${id}`
 
@@ -159,7 +180,7 @@ export class Webhooks extends Context.Service<Webhooks, {
           createdAt: now,
           updatedAt: now
         }
-        yield* store.insertSubscription(subscription)
+        yield* audited(scope, id, { created: { url: auditedUrl(subscription.url), events: subscription.events, active: subscription.active } }, store.insertSubscription(subscription))
         return subscription
       })
 
@@ -174,12 +195,20 @@ export class Webhooks extends Context.Service<Webhooks, {
           ...(input.active === undefined ? {} : { active: input.active, disabledReason: input.active ? null : current.disabledReason }),
           updatedAt: yield* DateTime.now
         }
-        yield* store.updateSubscription(next)
+        const changed = {
+          ...(input.url === undefined ? {} : { url: { from: auditedUrl(current.url), to: auditedUrl(next.url) } }),
+          ...(input.events === undefined ? {} : { events: { from: current.events, to: next.events } }),
+          ...(input.description === undefined ? {} : { description: { from: current.description, to: next.description } }),
+          ...(input.active === undefined ? {} : { active: { from: current.active, to: next.active } })
+        }
+        yield* audited(scope, id, { updated: changed }, store.updateSubscription(next))
         return next
       })
 
       const remove = Effect.fn("Webhooks.remove")(function*(scope: Scope, id: string) {
-        if (!(yield* store.deleteSubscription(scope.environment, scope.shopId, id))) return yield* notFound("webhook", id)
+        const deleted = yield* audited(scope, id, { deleted: true }, Effect.tap(store.deleteSubscription(scope.environment, scope.shopId, id), (gone) =>
+          gone ? Effect.void : Effect.fail(notFound("webhook", id))))
+        if (!deleted) return yield* notFound("webhook", id)
       })
 
       const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(scope: Scope, id: string) {
@@ -192,7 +221,7 @@ export class Webhooks extends Context.Service<Webhooks, {
           previousSecretExpiresAt: DateTime.add(now, { hours: rotationGraceHours }),
           updatedAt: now
         }
-        yield* store.updateSubscription(next)
+        yield* audited(scope, id, { secretRotated: { previousValidUntil: DateTime.formatIso(next.previousSecretExpiresAt!) } }, store.updateSubscription(next))
         return next
       })
 

@@ -17,6 +17,7 @@ import { WithdrawalAdminApi, WithdrawalsApi } from "./WithdrawalsApi.ts"
 import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./DepositsApi.ts"
 import { EventsApi } from "./EventsApi.ts"
 import { DevelopersApi } from "./DevelopersApi.ts"
+import { AuditAdminApi, AuditApi } from "./AuditApi.ts"
 import { CaptureApi } from "./CaptureApi.ts"
 import { CardSessionsApi } from "./CardSessionsApi.ts"
 import { InstallmentsApi } from "./InstallmentsApi.ts"
@@ -33,11 +34,12 @@ export const apiVersion = "2026-11-01"
 /** The merchant's groups, in the order of their document. */
 const merchantGroups = [
   AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, InstallmentsApi, CaptureApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
-  DevelopersApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
+  DevelopersApi, AuditApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
 ] as const
 /** The operator's groups, under `/admin/v1`, in the order of their document. */
 const operatorGroups = [
-  AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi
+  AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi,
+  AuditAdminApi
 ] as const
 
 /** Every group of `Api`, each with the codes its endpoints state (`withErrors`): what `documented` is typed by. */

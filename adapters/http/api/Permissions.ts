@@ -23,6 +23,7 @@ const byGroup = {
   webhooks: "webhooks",
   events: "events",
   developers: "keys",
+  audit: "keys",
   deposits: "deposits",
   payouts: "payouts",
   withdrawals: "payouts",

@@ -41,6 +41,7 @@ import { methodsOf } from "./support/RouteTemplates.ts"
 import { WebhookHandlers, WebhookInboxHandlers } from "./handlers/WebhookHandlers.ts"
 import { EventHandlers } from "./handlers/EventHandlers.ts"
 import { DeveloperHandlers } from "./handlers/DeveloperHandlers.ts"
+import { AuditAdminHandlers, AuditHandlers } from "./handlers/AuditHandlers.ts"
 import { CardSessionHandlers } from "./handlers/CardSessionHandlers.ts"
 import { InstallmentsHandlers } from "./handlers/InstallmentsHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
@@ -63,6 +64,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     WebhookInboxHandlers,
     EventHandlers,
     DeveloperHandlers,
+    AuditHandlers,
+    AuditAdminHandlers,
     CardSessionHandlers,
     InstallmentsHandlers,
     DepositHandlers,

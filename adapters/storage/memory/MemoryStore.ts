@@ -13,6 +13,7 @@ import { MemorySandboxClockStore } from "./MemorySandboxClockStore.ts"
 import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
+import { MemoryAuditStore } from "./MemoryAuditStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
 import { MemoryConsoleSessionStore } from "./MemoryConsoleSessionStore.ts"
 import { MemorySettingsStore } from "./MemorySettingsStore.ts"
@@ -35,6 +36,7 @@ export const MemoryStore = {
     MemoryDb.transactions,
     MemoryTenancyStore,
     MemoryCredentialStore,
+    MemoryAuditStore,
     MemoryAccessStore,
     MemorySettingsStore,
     MemoryConsoleSessionStore,

@@ -14,6 +14,7 @@ import { pgliteStream } from "./PgliteStream.ts"
 import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
 import { SqlRefundStore } from "./SqlRefundStore.ts"
+import { SqlAuditStore } from "./SqlAuditStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlFxRateStore } from "./SqlFxRateStore.ts"
@@ -78,6 +79,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlTransactions,
   SqlTenancyStore,
   SqlCredentialStore,
+  SqlAuditStore,
   SqlAccessStore,
   SqlSettingsStore,
   SqlConsoleSessionStore,

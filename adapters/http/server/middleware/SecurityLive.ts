@@ -4,6 +4,7 @@ import { HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { apiError, catchCode } from "../../../../core/ApiError.ts"
 import { Auth } from "../../../../core/auth/Auth.ts"
+import { AuditContext } from "../../../../core/audit/AuditContext.ts"
 import { allows, neededText } from "../../../../core/auth/Permissions.ts"
 import { CurrentPrincipal, type Principal } from "../../../../core/auth/Principal.ts"
 import { neededBy } from "../../api/Permissions.ts"
@@ -83,12 +84,23 @@ const permitted = (principal: Principal, group: string, endpoint: HttpApiEndpoin
   ))
 }
 
+/** Who the audit log names for the request's changes: the key (masked) or the token's pair, from where, by which operation. */
+const makeAuditedAs = Effect.map(HttpConfig, (http) =>
+  (credential: Redacted.Redacted<string>, principal: Principal | null, group: string, endpoint: HttpApiEndpoint.Top) =>
+    Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const actor = principal === null
+        ? { kind: "admin" as const, id: "ADMIN_TOKEN" }
+        : { kind: /^(?:sk|rk|pk)_/.test(Redacted.value(credential).trim()) ? "key" as const : "token" as const, id: principal.keyId }
+      return AuditContext.of({ actor, ip: clientIp(request, http.trustedProxies) ?? null, operation: `${group}.${endpoint.identifier}` })
+    }))
+
 export const SecretKeyLive = Layer.effect(
   SecretKey,
   Effect.gen(function*() {
     const authenticate = yield* makeAuthenticate
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
+    const auditedAs = yield* makeAuditedAs
     return SecretKey.of({
       bearer: (httpEffect, { credential, endpoint, group }) =>
         Effect.gen(function*() {
@@ -101,7 +113,8 @@ export const SecretKeyLive = Layer.effect(
               "This endpoint needs a secret key or an access token; publishable keys serve hosted checkout and `any key` endpoints only"
             )
           }
-          return yield* onShopClock(principal, logShop(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
+          const audited = yield* auditedAs(credential, principal, group.identifier, endpoint)
+          return yield* onShopClock(principal, logShop(principal, httpEffect.pipe(Effect.provideService(CurrentPrincipal, principal), Effect.provideService(AuditContext, audited))))
         })
     })
   })
@@ -113,13 +126,15 @@ export const AnyKeyLive = Layer.effect(
     const authenticate = yield* makeAuthenticate
     const limits = yield* RateLimits
     const onShopClock = yield* makeOnShopClock
+    const auditedAs = yield* makeAuditedAs
     return AnyKey.of({
       bearer: (httpEffect, { credential, endpoint, group }) =>
         Effect.gen(function*() {
           const principal = yield* authenticate(credential)
           yield* limits.take(principal.environment, principal.credential.id)
           yield* permitted(principal, group.identifier, endpoint)
-          return yield* onShopClock(principal, logShop(principal, Effect.provideService(httpEffect, CurrentPrincipal, principal)))
+          const audited = yield* auditedAs(credential, principal, group.identifier, endpoint)
+          return yield* onShopClock(principal, logShop(principal, httpEffect.pipe(Effect.provideService(CurrentPrincipal, principal), Effect.provideService(AuditContext, audited))))
         })
     })
   })
@@ -127,8 +142,12 @@ export const AnyKeyLive = Layer.effect(
 
 export const AdminTokenLive = Layer.effect(
   AdminToken,
-  Effect.map(makeAdminCheck, (check) =>
+  Effect.map(Effect.all([makeAdminCheck, makeAuditedAs]), ([check, auditedAs]) =>
     AdminToken.of({
-      adminBearer: (httpEffect, { credential }) => Effect.andThen(check(Redacted.value(credential)), httpEffect)
+      adminBearer: (httpEffect, { credential, endpoint, group }) =>
+        Effect.andThen(
+          check(Redacted.value(credential)),
+          Effect.flatMap(auditedAs(credential, null, group.identifier, endpoint), (audited) => Effect.provideService(httpEffect, AuditContext, audited))
+        )
     }))
 )

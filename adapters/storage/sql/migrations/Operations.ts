@@ -158,5 +158,28 @@ export const operations = {
     `ALTER TABLE credentials ALTER COLUMN publishable_key DROP NOT NULL`,
     `ALTER TABLE credentials ADD COLUMN name text`,
     `ALTER TABLE credentials ADD COLUMN permissions text`
+  ),
+  // The audit log (core/audit/Audit.ts): inserted only, hash-chained per chain, listed newest first.
+  "0027_audit_log": statements(
+    `CREATE TABLE audit_log (
+      id text NOT NULL UNIQUE,
+      chain text NOT NULL,
+      seq bigint NOT NULL CHECK (seq > 0),
+      at timestamptz NOT NULL,
+      environment text CHECK (environment IN ('sandbox', 'production')),
+      merchant_id text,
+      actor_kind text NOT NULL,
+      actor_id text NOT NULL,
+      ip text,
+      operation text NOT NULL,
+      object_type text NOT NULL,
+      object_id text NOT NULL,
+      changes text NOT NULL,
+      prev_hash text NOT NULL,
+      hash text NOT NULL,
+      PRIMARY KEY (chain, seq)
+    )`,
+    `CREATE INDEX audit_log_newest ON audit_log (chain, at DESC, id DESC)`,
+    `CREATE INDEX audit_log_by_object ON audit_log (chain, object_id)`
   )
 }

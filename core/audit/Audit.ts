@@ -1,0 +1,110 @@
+/**
+ * The audit log nobody can edit: every change made through the API, the admin API or the console
+ * is recorded by the service that makes it, in the transaction of the change (`record` inside the
+ * caller's `Transactions.run`), so a change and its record commit together or not at all. Rows
+ * are hash-chained per merchant and environment (and one chain for the host's own changes):
+ * `verify` recomputes every hash and names the first row that does not match, which is what an
+ * edited, deleted or inserted row looks like.
+ */
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Digest } from "effect/crypto"
+import type { Environment } from "../Environment.ts"
+import { Ids } from "../Ids.ts"
+import { type AuditEntry, type AuditFilter, AuditStore } from "../ports/AuditStore.ts"
+import { AuditContext } from "./AuditContext.ts"
+
+/** The hash before a chain's first row. */
+export const genesisHash = "0".repeat(64)
+
+export interface AuditChange {
+  readonly environment: Environment | null
+  readonly merchantId: string | null
+  readonly object: AuditEntry["object"]
+  readonly changes: AuditEntry["changes"]
+  /** Overrides the request's operation (a change the engine makes on its own). */
+  readonly operation?: string | undefined
+}
+
+/** JSON with object keys sorted at every depth: the same content always hashes the same. */
+export const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v)
+
+/** What a row's hash covers: every field but the hash, with the previous row's hash. */
+const hashed = (e: Omit<AuditEntry, "hash">) =>
+  canonicalJson({ ...e, at: DateTime.formatIso(e.at) })
+
+export const chainOf = (environment: Environment | null, merchantId: string | null) =>
+  merchantId === null ? "operator" : `${environment ?? "sandbox"}:${merchantId}`
+
+export interface ChainCheck {
+  readonly chain: string
+  readonly entries: number
+  /** The first row whose hash or link does not match (edited, deleted or inserted), or null. */
+  readonly brokenAt: number | null
+}
+
+export class Audit extends Context.Service<Audit, {
+  readonly record: (change: AuditChange) => Effect.Effect<AuditEntry>
+  readonly list: (filter: AuditFilter, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
+    readonly rows: ReadonlyArray<AuditEntry>
+    readonly total: number
+  }>
+  /** Every chain, or the one named, checked from its first row. */
+  readonly verify: (chain?: string) => Effect.Effect<ReadonlyArray<ChainCheck>>
+}>()("core/audit/Audit") {
+  static readonly layer = Layer.effect(
+    Audit,
+    Effect.gen(function*() {
+      const store = yield* AuditStore
+      const ids = yield* Ids
+      const digest = yield* Digest.Digest
+      const encoder = new TextEncoder()
+      const hashOf = (e: Omit<AuditEntry, "hash">) => digest.digestHex(Digest.sha256, encoder.encode(hashed(e)))
+
+      const record = Effect.fn("Audit.record")(function*(change: AuditChange) {
+        const context = Option.getOrUndefined(yield* Effect.serviceOption(AuditContext))
+        const id = yield* ids.next("audit")
+        const at = yield* DateTime.now
+        const chain = chainOf(change.environment, change.merchantId)
+        return yield* store.append(chain, (seq, prevHash) => {
+          const entry: Omit<AuditEntry, "hash"> = {
+            id,
+            chain,
+            seq,
+            at,
+            environment: change.environment,
+            merchantId: change.merchantId,
+            actor: context?.actor ?? { kind: "system", id: "engine" },
+            ip: context?.ip ?? null,
+            operation: change.operation ?? context?.operation ?? "engine",
+            object: change.object,
+            changes: change.changes,
+            prevHash
+          }
+          return Effect.map(hashOf(entry), (hash) => ({ ...entry, hash }))
+        })
+      })
+
+      const check = Effect.fnUntraced(function*(chain: string) {
+        const rows = yield* store.chainOf(chain)
+        let prev = genesisHash
+        for (const [i, row] of rows.entries()) {
+          const { hash, ...rest } = row
+          if (row.seq !== i + 1 || row.prevHash !== prev || (yield* hashOf(rest)) !== hash) {
+            return { chain, entries: rows.length, brokenAt: i + 1 } satisfies ChainCheck
+          }
+          prev = hash
+        }
+        return { chain, entries: rows.length, brokenAt: null } satisfies ChainCheck
+      })
+
+      const verify = (chain?: string) =>
+        Effect.flatMap(chain === undefined ? store.chains : Effect.succeed([chain]), (names) => Effect.forEach(names, check))
+
+      return Audit.of({ record, list: store.list, verify })
+    })
+  )
+}
