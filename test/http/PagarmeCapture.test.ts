@@ -12,7 +12,8 @@ import { readConnectors } from "../../host/Connectors.ts"
 import { secretKey } from "../../providers/pagarme/ConformanceHarness.ts"
 import pagarme from "../../providers/pagarme/Standalone.ts"
 import { startForTest } from "../../vault/index.ts"
-import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { call, createMerchant, testHost } from "../support/Host.ts"
+import { routeCards, tokenizeCard } from "../support/Cards.ts"
 import { testConfig as vaultConfig } from "../vault/VaultFixtures.ts"
 
 class Upstream extends Context.Service<Upstream, { readonly baseUrl: string }>()("test/PagarmeCapture/Upstream") {}
@@ -53,20 +54,8 @@ const authorizeOnPagarme = (amount: number) =>
   Effect.gen(function*() {
     const { keys, shops } = yield* createMerchant()
     const bearer = keys.sandbox.secretKey
-    for (const [providerId, priority, enabled] of [["pagarme", 1, true], ["sandbox", 2, false]] as const) {
-      const routed = yield* call("PUT", `/admin/v1/shops/${shops[0]!.id}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
-      assert.strictEqual(routed.status, 200, JSON.stringify(routed.body))
-    }
-    const session = yield* call("POST", "/api/v1/card-sessions", { bearer, body: {} })
-    const { token: sessionToken, vaultUrl } = session.body as { token: string; vaultUrl: string }
-    const card = yield* Effect.promise(async () => {
-      const answer = await fetch(`${vaultUrl}/v1/cards`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${sessionToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ number: "4000000000000010", expMonth: 12, expYear: 2031, holderName: "Ana Souza", securityCode: "123" })
-      })
-      return await answer.json() as { token: string }
-    })
+    yield* routeCards(shops[0]!.id, [["pagarme", true], ["sandbox", false]], { static: false })
+    const card = { token: yield* tokenizeCard(bearer, "4000000000000010") }
     const created = yield* call("POST", "/api/v1/payments", { bearer, body: { amount, paymentMethodId: "1004", ...buyer, capture: false, card: { token: card.token } } })
     assert.strictEqual(created.status, 201, JSON.stringify(created.body))
     return { bearer, created: created.body }

@@ -14,7 +14,8 @@ import type { Connector } from "../../providers/kit/Connector.ts"
 import pagarme from "../../providers/pagarme/Standalone.ts"
 import { startForTest } from "../../vault/index.ts"
 import { stubProvider } from "../support/Engine.ts"
-import { adminToken, call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"
+import { call, connectorInstance, createMerchant, testHost } from "../support/Host.ts"
+import { routeCards, tokenizeCard } from "../support/Cards.ts"
 import { testConfig as vaultConfig } from "../vault/VaultFixtures.ts"
 
 /** Pagar.me's simulator answers this card "authentication required" (`1A`). */
@@ -61,22 +62,8 @@ describe("3-D Secure asked of Pagar.me", () => {
       Effect.gen(function*() {
         const { keys, shops } = yield* createMerchant()
         const bearer = keys.sandbox.secretKey
-        for (const [providerId, priority, enabled] of [["pagarme", 1, true], ["acq-b", 2, true], ["sandbox", 3, false]] as const) {
-          const routed = yield* call("PUT", `/admin/v1/shops/${shops[0]!.id}/routes/${providerId}`, { bearer: adminToken, body: { environment: "sandbox", priority, enabled } })
-          assert.strictEqual(routed.status, 200, JSON.stringify(routed.body))
-        }
-        const static_ = yield* call("PUT", `/admin/v1/shops/${shops[0]!.id}/routing`, { bearer: adminToken, body: { environment: "sandbox", strategy: "static", rules: [] } })
-        assert.strictEqual(static_.status, 200)
-        const session = yield* call("POST", "/api/v1/card-sessions", { bearer, body: {} })
-        const { token: sessionToken, vaultUrl } = session.body as { token: string; vaultUrl: string }
-        const card = yield* Effect.promise(async () => {
-          const answer = await fetch(`${vaultUrl}/v1/cards`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${sessionToken}`, "content-type": "application/json" },
-            body: JSON.stringify({ number: wantsAuthentication, expMonth: 12, expYear: 2031, holderName: "Ana Souza", securityCode: "123" })
-          })
-          return await answer.json() as { token: string }
-        })
+        yield* routeCards(shops[0]!.id, [["pagarme", true], ["acq-b", true], ["sandbox", false]])
+        const card = { token: yield* tokenizeCard(bearer, wantsAuthentication) }
         const buyer = { userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
         const paid = yield* call("POST", "/api/v1/payments", { bearer, body: { amount: 30, paymentMethodId: "1004", ...buyer, card: { token: card.token } } })
         assert.strictEqual(paid.status, 201, JSON.stringify(paid.body))
