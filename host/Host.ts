@@ -175,7 +175,9 @@ export const appLayer = (
       payoutProviders,
       settlementPayoutProviders,
       providerReports,
-      cardVault
+      cardVault,
+      // The audit log signs its rows with the host's key (the store's, memoized per config).
+      sealingLayer(config)
     )),
     Layer.provideMerge(foundationWith(nodeCrypto))
   )

@@ -14,7 +14,7 @@
  * caller can handle, and the message names the key id and context only.
  */
 import { Effect, Layer, Redacted } from "effect"
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { Sealing } from "../../core/ports/Sealing.ts"
 
 const prefix = "sealed.v1."
@@ -60,8 +60,19 @@ export const make = (keys: readonly [Uint8Array, ...Array<Uint8Array>]): Sealing
   const currentKid = kidOf(keys[0])
   const current = keys[0]
   const isSealed = (stored: string) => stored.startsWith(prefix)
+  // Signing keys derived from each key-encryption key: the KEK itself only wraps data keys.
+  const macKeys = new Map(Array.from(byKid, ([kid, key]) => [kid, createHmac("sha256", key).update("mac.v1").digest()] as const))
+  const macOf = (key: Uint8Array, data: string, context: string) => createHmac("sha256", key).update(`${context}\n${data}`, "utf8").digest("hex")
   return Sealing.of({
     isSealed,
+    sign: (data, context) => Effect.sync(() => `${currentKid}.${macOf(macKeys.get(currentKid)!, data, context)}`),
+    verifySigned: (data, context, signature) =>
+      Effect.sync(() => {
+        const [kid = "", hex = ""] = signature.split(".")
+        const key = macKeys.get(kid)
+        if (key === undefined || !/^[0-9a-f]{64}$/.test(hex)) return false
+        return timingSafeEqual(Buffer.from(macOf(key, data, context), "hex"), Buffer.from(hex, "hex"))
+      }),
     seal: (plaintext, context) =>
       Effect.sync(() => {
         const dataKey = randomBytes(keyBytes)

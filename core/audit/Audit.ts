@@ -4,13 +4,16 @@
  * caller's `Transactions.run`), so a change and its record commit together or not at all. Rows
  * are hash-chained per merchant and environment (and one chain for the host's own changes):
  * `verify` recomputes every hash and names the first row that does not match, which is what an
- * edited, deleted or inserted row looks like.
+ * edited, deleted or inserted row looks like. Each row's hash is also signed with the host's key
+ * (`Sealing.sign`), which the database does not hold: a writer who edits a row and recomputes
+ * every hash after it still cannot sign them.
  */
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { Digest } from "effect/crypto"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { type AuditEntry, type AuditFilter, AuditStore } from "../ports/AuditStore.ts"
+import { Sealing } from "../ports/Sealing.ts"
 import { AuditContext } from "./AuditContext.ts"
 
 /** The hash before a chain's first row. */
@@ -32,8 +35,8 @@ export const canonicalJson = (value: unknown): string =>
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v)
 
-/** What a row's hash covers: every field but the hash, with the previous row's hash. */
-const hashed = (e: Omit<AuditEntry, "hash">) =>
+/** What a row's hash covers: every field but the hash and its signature, with the previous row's hash. */
+export const hashed = (e: Omit<AuditEntry, "hash" | "signature">) =>
   canonicalJson({ ...e, at: DateTime.formatIso(e.at) })
 
 export const chainOf = (environment: Environment | null, merchantId: string | null) =>
@@ -62,7 +65,11 @@ export class Audit extends Context.Service<Audit, {
       const ids = yield* Ids
       const digest = yield* Digest.Digest
       const encoder = new TextEncoder()
-      const hashOf = (e: Omit<AuditEntry, "hash">) => digest.digestHex(Digest.sha256, encoder.encode(hashed(e)))
+      const hashOf = (e: Omit<AuditEntry, "hash" | "signature">) => digest.digestHex(Digest.sha256, encoder.encode(hashed(e)))
+      const sealing = Option.getOrUndefined(yield* Effect.serviceOption(Sealing))
+      const signed = (chain: string, hash: string) => sealing === undefined ? Effect.succeed(null) : sealing.sign(hash, `audit:${chain}`)
+      const signatureHolds = (row: AuditEntry) =>
+        sealing === undefined ? Effect.succeed(true) : row.signature === null ? Effect.succeed(false) : sealing.verifySigned(row.hash, `audit:${row.chain}`, row.signature)
 
       const record = Effect.fn("Audit.record")(function*(change: AuditChange) {
         const context = Option.getOrUndefined(yield* Effect.serviceOption(AuditContext))
@@ -70,7 +77,7 @@ export class Audit extends Context.Service<Audit, {
         const at = yield* DateTime.now
         const chain = chainOf(change.environment, change.merchantId)
         return yield* store.append(chain, (seq, prevHash) => {
-          const entry: Omit<AuditEntry, "hash"> = {
+          const entry: Omit<AuditEntry, "hash" | "signature"> = {
             id,
             chain,
             seq,
@@ -84,7 +91,7 @@ export class Audit extends Context.Service<Audit, {
             changes: change.changes,
             prevHash
           }
-          return Effect.map(hashOf(entry), (hash) => ({ ...entry, hash }))
+          return Effect.flatMap(hashOf(entry), (hash) => Effect.map(signed(chain, hash), (signature) => ({ ...entry, hash, signature })))
         })
       })
 
@@ -92,8 +99,8 @@ export class Audit extends Context.Service<Audit, {
         const rows = yield* store.chainOf(chain)
         let prev = genesisHash
         for (const [i, row] of rows.entries()) {
-          const { hash, ...rest } = row
-          if (row.seq !== i + 1 || row.prevHash !== prev || (yield* hashOf(rest)) !== hash) {
+          const { hash, signature: _signature, ...rest } = row
+          if (row.seq !== i + 1 || row.prevHash !== prev || (yield* hashOf(rest)) !== hash || !(yield* signatureHolds(row))) {
             return { chain, entries: rows.length, brokenAt: i + 1 } satisfies ChainCheck
           }
           prev = hash

@@ -25,6 +25,8 @@ export interface AuditEntry {
   readonly changes: Readonly<Record<string, unknown>>
   readonly prevHash: string
   readonly hash: string
+  /** `Sealing.sign` of `hash` (the host's key, which the database does not hold); null on an engine given no key. */
+  readonly signature: string | null
 }
 
 export interface AuditFilter {

@@ -16,4 +16,12 @@ export class Sealing extends Context.Service<Sealing, {
   readonly unseal: (stored: string, context: string) => Effect.Effect<string>
   /** Whether a stored value is sealed (plaintext rows are sealed on the next start). */
   readonly isSealed: (stored: string) => boolean
+  /**
+   * A signature of `data` under the current key, bound to `context` (`<kid>.<hex>`: HMAC-SHA256
+   * with a key derived from the key-encryption key): what the audit log's rows carry, so that a
+   * writer without the key cannot rewrite them, even recomputing their hashes.
+   */
+  readonly sign: (data: string, context: string) => Effect.Effect<string>
+  /** Whether `signature` is `sign(data, context)` under the key it names (false for a key this host was not given). */
+  readonly verifySigned: (data: string, context: string, signature: string) => Effect.Effect<boolean>
 }>()("core/ports/Sealing") {}

@@ -7,6 +7,9 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { createHash } from "node:crypto"
+import { type AuditRow, toEntry } from "../../adapters/storage/sql/SqlAuditStore.ts"
+import { hashed } from "../../core/audit/Audit.ts"
 import { storeTargets } from "../support/Stores.ts"
 import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
 
@@ -47,6 +50,7 @@ for (const target of storeTargets("audit")) {
           const text = JSON.stringify(log.body)
           for (const secret of [restricted.secretKey, "tok_SECRET123", hook.body.secret, rotated.body.secret, sk]) assert.notInclude(text, secret)
           for (const [i, e] of entries.entries()) if (i + 1 < entries.length) assert.strictEqual(e.prevHash, entries[i + 1].hash)
+          for (const e of entries) assert.match(e.signature, /^[0-9a-f]{16}\.[0-9a-f]{64}$/)
 
           const filtered = yield* call("GET", `/api/v1/me/audit-log?objectId=${hookId}`, { bearer: sk })
           assert.strictEqual(filtered.body.pagination.total, 4)
@@ -76,6 +80,20 @@ for (const target of storeTargets("audit")) {
             const tampered = yield* call("GET", `/admin/v1/audit-log/verify?chain=sandbox:${merchant.id}`, { bearer: adminToken })
             assert.deepStrictEqual(tampered.body, { ok: false, chains: [{ chain: `sandbox:${merchant.id}`, entries: 7, brokenAt: 3 }] })
             yield* sql.value`DELETE FROM audit_log WHERE chain = ${`sandbox:${other.merchant.id}`}`
+
+            // A writer who edits a row and recomputes every hash after it: the chain of hashes holds
+            // again, but the signatures (the host's key, not in the database) do not.
+            const chain = `sandbox:${merchant.id}`
+            const rows = (yield* sql.value<AuditRow>`SELECT * FROM audit_log WHERE chain = ${chain} ORDER BY seq`).map(toEntry)
+            let prev = rows[1]!.hash
+            for (const row of rows.slice(2)) {
+              const { hash: _hash, signature: _signature, ...rest } = row
+              const hash = createHash("sha256").update(hashed({ ...rest, prevHash: prev })).digest("hex")
+              yield* sql.value`UPDATE audit_log SET prev_hash = ${prev}, hash = ${hash} WHERE chain = ${chain} AND seq = ${row.seq}`
+              prev = hash
+            }
+            const rewritten = yield* call("GET", `/admin/v1/audit-log/verify?chain=${chain}`, { bearer: adminToken })
+            assert.deepStrictEqual(rewritten.body.chains, [{ chain, entries: 7, brokenAt: 3 }], "found by its signature")
           }
         }))
     })

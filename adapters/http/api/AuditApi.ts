@@ -25,7 +25,8 @@ export const AuditEntryView = Schema.Struct({
   object: Schema.Struct({ type: Schema.String, id: Schema.String }),
   changes: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "What changed; never a secret, a key or buyer data" }),
   prevHash: Schema.String,
-  hash: Schema.String.annotate({ description: "SHA-256 (hex) of the previous entry's hash and this entry's content" })
+  hash: Schema.String.annotate({ description: "SHA-256 (hex) of the previous entry's hash and this entry's content" }),
+  signature: Schema.NullOr(Schema.String).annotate({ description: "`<key id>.<hex>`: the hash signed with the host's sealing key, which the database does not hold" })
 }).annotate({ identifier: "AuditEntry" })
 
 const Filters = {

@@ -9,7 +9,7 @@ import { genesisHash } from "../../../core/audit/Audit.ts"
 import { type AuditEntry, AuditStore } from "../../../core/ports/AuditStore.ts"
 import { date, utc } from "./Rows.ts"
 
-interface Row {
+export interface AuditRow {
   readonly id: string
   readonly chain: string
   readonly seq: string | number
@@ -25,9 +25,10 @@ interface Row {
   readonly changes: string
   readonly prevHash: string
   readonly hash: string
+  readonly signature: string | null
 }
 
-const toEntry = (r: Row): AuditEntry => ({
+export const toEntry = (r: AuditRow): AuditEntry => ({
   id: r.id,
   chain: r.chain,
   seq: Number(r.seq),
@@ -40,7 +41,8 @@ const toEntry = (r: Row): AuditEntry => ({
   object: { type: r.objectType, id: r.objectId },
   changes: JSON.parse(r.changes) as AuditEntry["changes"],
   prevHash: r.prevHash,
-  hash: r.hash
+  hash: r.hash,
+  signature: r.signature
 })
 
 export const SqlAuditStore = Layer.effect(
@@ -70,7 +72,8 @@ export const SqlAuditStore = Layer.effect(
               objectId: entry.object.id,
               changes: JSON.stringify(entry.changes),
               prevHash: entry.prevHash,
-              hash: entry.hash
+              hash: entry.hash,
+              signature: entry.signature
             })
           }`
           return entry
@@ -82,7 +85,7 @@ export const SqlAuditStore = Layer.effect(
           filter.objectId === undefined ? sql`true` : sql`object_id = ${filter.objectId}`
         ])
         return Effect.all([
-          sql<Row>`SELECT * FROM audit_log WHERE ${where} ORDER BY at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+          sql<AuditRow>`SELECT * FROM audit_log WHERE ${where} ORDER BY at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
           sql<{ readonly n: string | number }>`SELECT count(*) AS n FROM audit_log WHERE ${where}`
         ]).pipe(
           Effect.map(([rows, [count]]) => ({ rows: rows.map(toEntry), total: Number(count?.n ?? 0) })),
@@ -90,7 +93,7 @@ export const SqlAuditStore = Layer.effect(
         )
       },
       chainOf: (chain) =>
-        sql<Row>`SELECT * FROM audit_log WHERE chain = ${chain} ORDER BY seq`.pipe(Effect.map((rows) => rows.map(toEntry)), Effect.orDie),
+        sql<AuditRow>`SELECT * FROM audit_log WHERE chain = ${chain} ORDER BY seq`.pipe(Effect.map((rows) => rows.map(toEntry)), Effect.orDie),
       chains: sql<{ readonly chain: string }>`SELECT DISTINCT chain FROM audit_log ORDER BY chain`.pipe(
         Effect.map((rows) => rows.map((r) => r.chain)),
         Effect.orDie

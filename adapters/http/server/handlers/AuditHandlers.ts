@@ -11,14 +11,14 @@ import { clampPage, pagination } from "../support/Paging.ts"
 
 const view = (e: AuditEntry) => ({ ...e, at: DateTime.formatIso(e.at) })
 
-const csvColumns = ["id", "seq", "at", "environment", "merchant_id", "actor_kind", "actor_id", "ip", "operation", "object_type", "object_id", "changes", "prev_hash", "hash"]
+const csvColumns = ["id", "seq", "at", "environment", "merchant_id", "actor_kind", "actor_id", "ip", "operation", "object_type", "object_id", "changes", "prev_hash", "hash", "signature"]
 
 const csvOf = (rows: ReadonlyArray<AuditEntry>) =>
   stringify([
     csvColumns,
     ...rows.map((e) => [
       e.id, e.seq, DateTime.formatIso(e.at), e.environment ?? "", e.merchantId ?? "", e.actor.kind, e.actor.id, e.ip ?? "",
-      e.operation, e.object.type, e.object.id, JSON.stringify(e.changes), e.prevHash, e.hash
+      e.operation, e.object.type, e.object.id, JSON.stringify(e.changes), e.prevHash, e.hash, e.signature ?? ""
     ])
   ])
 

@@ -197,5 +197,9 @@ export const operations = {
       at_ms bigint NOT NULL
     )`,
     `CREATE INDEX request_log_newest ON request_log (environment, shop_id, id DESC)`
+  ),
+  // Each audit row's hash signed with the host's key (Sealing.sign), which the database does not hold.
+  "0029_audit_log_signatures": statements(
+    `ALTER TABLE audit_log ADD COLUMN signature text`
   )
 }
