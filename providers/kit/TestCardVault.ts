@@ -71,7 +71,7 @@ const luhn = (digits: string) => {
 export const maskCardNumbers = (text: string, known: ReadonlyArray<string> = []): string => {
   const mask = (n: string) => `${n.slice(0, 6)}${"*".repeat(Math.max(0, n.length - 10))}${n.slice(-4)}`
   const masked = known.reduce((t, n) => (n === "" ? t : t.split(n).join(mask(n))), text)
-  return masked.replace(/(?<!\d)\d{13,19}(?!\d)/g, (run) => (luhn(run) ? mask(run) : run))
+  return masked.replace(/(?<![0-9A-Za-z])\d{13,19}(?![0-9A-Za-z])/g, (run) => (luhn(run) ? mask(run) : run))
 }
 
 const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"]
