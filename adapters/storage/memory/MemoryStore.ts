@@ -14,7 +14,6 @@ import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
 import { MemoryAuditStore } from "./MemoryAuditStore.ts"
-import { MemoryRequestLogStore } from "./MemoryRequestLogStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
 import { MemoryConsoleSessionStore } from "./MemoryConsoleSessionStore.ts"
 import { MemorySettingsStore } from "./MemorySettingsStore.ts"
@@ -38,7 +37,6 @@ export const MemoryStore = {
     MemoryTenancyStore,
     MemoryCredentialStore,
     MemoryAuditStore,
-    MemoryRequestLogStore,
     MemoryAccessStore,
     MemorySettingsStore,
     MemoryConsoleSessionStore,

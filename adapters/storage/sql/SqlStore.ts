@@ -15,7 +15,6 @@ import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
 import { SqlRefundStore } from "./SqlRefundStore.ts"
 import { SqlAuditStore } from "./SqlAuditStore.ts"
-import { SqlRequestLogStore } from "./SqlRequestLogStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlFxRateStore } from "./SqlFxRateStore.ts"
@@ -81,7 +80,6 @@ export const layerFromClient = Layer.mergeAll(
   SqlTenancyStore,
   SqlCredentialStore,
   SqlAuditStore,
-  SqlRequestLogStore,
   SqlAccessStore,
   SqlSettingsStore,
   SqlConsoleSessionStore,

@@ -182,22 +182,6 @@ export const operations = {
     `CREATE INDEX audit_log_newest ON audit_log (chain, at DESC, id DESC)`,
     `CREATE INDEX audit_log_by_object ON audit_log (chain, object_id)`
   ),
-  // The merchant's request log, shared by replicas (core/ports/RequestLogStore.ts): each shop's
-  // newest lines, read newest first through the index and trimmed on each write.
-  "0028_request_log": statements(
-    `CREATE TABLE request_log (
-      id bigserial PRIMARY KEY,
-      environment text NOT NULL,
-      shop_id text NOT NULL,
-      request_id text NOT NULL,
-      method text NOT NULL,
-      path text NOT NULL,
-      status integer NOT NULL,
-      duration_ms integer NOT NULL,
-      at_ms bigint NOT NULL
-    )`,
-    `CREATE INDEX request_log_newest ON request_log (environment, shop_id, id DESC)`
-  ),
   // Each audit row's hash signed with the host's key (Sealing.sign), which the database does not hold.
   "0029_audit_log_signatures": statements(
     `ALTER TABLE audit_log ADD COLUMN signature text`
