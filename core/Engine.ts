@@ -37,6 +37,8 @@ import * as SecureRandomPool from "./SecureRandomPool.ts"
 import { EngineConfig } from "./EngineConfig.ts"
 import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
 import { Audit } from "./audit/Audit.ts"
+import { ConnectorAccounts } from "./connectors/ConnectorAccounts.ts"
+import { ConnectorKinds } from "./ports/ConnectorKinds.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
@@ -45,6 +47,7 @@ import { Audit } from "./audit/Audit.ts"
 export const services = Layer.mergeAll(
   Auth.layer,
   RestrictedKeys.layer,
+  ConnectorAccounts.layer,
   Merchants.layer,
   Scopes.layer,
   Checkout.layer,
@@ -112,6 +115,11 @@ export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
    */
   readonly providerReports?: Layer.Layer<ProviderReports> | undefined
   /**
+   * The connector kinds connector accounts can be made of (`ConnectorKinds`; the reference host
+   * gives its known connectors'). Absent: none, every account is refused.
+   */
+  readonly connectorKinds?: Layer.Layer<ConnectorKinds> | undefined
+  /**
    * How often the two background loops look for due work: `Jobs.worker` (expiry, sandbox
    * outcomes, settlement, reconcile, recovery) and `Webhooks.worker` (deliveries). Default
    * 1 second; `false` starts neither (another process of the same store runs them).
@@ -140,8 +148,10 @@ export interface EngineParts<S, SE, T, TE, W, WE, PE, PR> {
 const make = <S, SE, T, TE, W, WE, PE = never, PR = never>(parts: EngineParts<S, SE, T, TE, W, WE, PE, PR>) => {
   const every = parts.workerInterval ?? "1 second"
   const workers = every === false ? Layer.empty : Layer.mergeAll(Jobs.worker(every), Webhooks.worker(every))
-  return Layer.mergeAll(workers, ...(parts.providers ?? [])).pipe(
+  // Every engine of a store serves its connector accounts, whether or not it runs the workers.
+  return Layer.mergeAll(workers, ConnectorAccounts.syncEvery("1 second"), ...(parts.providers ?? [])).pipe(
     Layer.provideMerge(services),
+    Layer.provideMerge(parts.connectorKinds ?? ConnectorKinds.none),
     Layer.provideMerge(Payouts.noProviders),
     Layer.provideMerge(parts.settlementPayoutProviders ?? SettlementPayoutProviders.none),
     Layer.provideMerge(parts.providerReports ?? ProviderReports.none),

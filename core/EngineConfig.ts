@@ -15,6 +15,13 @@ export class EngineConfig extends Context.Service<EngineConfig, {
    * so none is routable there (`Catalog.ts`). Absent: none.
    */
   readonly cardVaultConfigured?: boolean | undefined
+  /**
+   * Whether merchants manage their own connector accounts (`core/connectors/`), and the origins
+   * their accounts' `baseUrl` may name (a merchant's account otherwise calls the connector's
+   * documented URL: a merchant never points the engine at an address of its choosing). Absent:
+   * only the operator makes connector accounts.
+   */
+  readonly merchantConnectorAccounts?: { readonly baseUrlOrigins: ReadonlyArray<string> } | undefined
 }>()("core/EngineConfig") {}
 
 /**

@@ -36,7 +36,8 @@ export const IdPrefixes = {
   settlement: "STL-",
   report: "rcr_",
   discrepancy: "rcd_",
-  audit: "aud_"
+  audit: "aud_",
+  connectorAccount: "ca_"
 } as const
 
 export type IdKind = keyof typeof IdPrefixes

@@ -25,6 +25,14 @@ export { Catalog, type CatalogEntry, type CatalogFilter } from "./catalog/Catalo
 export type { PaymentMethodDef } from "./catalog/PaymentMethod.ts"
 export { findMethod, methodsForCountry, paymentMethods } from "./catalog/methods.ts"
 export { Checkout } from "./checkout/Checkout.ts"
+export type { ConnectorAccount } from "./connectors/ConnectorAccount.ts"
+export {
+  type AccountActor,
+  type ConnectorAccountChange,
+  ConnectorAccounts,
+  type NewConnectorAccount
+} from "./connectors/ConnectorAccounts.ts"
+export { ConnectorKinds } from "./ports/ConnectorKinds.ts"
 export { Refunds, Refunds as Claims } from "./refunds/Refunds.ts"
 export { SandboxClocks } from "./clock/SandboxClocks.ts"
 export { ShopClocks } from "./clock/ShopClocks.ts"

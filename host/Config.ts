@@ -5,7 +5,8 @@ import { keyWeakness } from "../adapters/auth/JoseTokenSigner.ts"
 import { invalidTrustedProxies, type TrustedProxies } from "../adapters/http/server/support/ClientIp.ts"
 import { developmentSecrets, isDevelopmentSecret } from "../core/EngineConfig.ts"
 import * as Money from "../core/Money.ts"
-import { type ConfiguredConnector, ConnectorConfigError, readConnectors, secretSetting } from "./Connectors.ts"
+import { type ConfiguredConnector, ConnectorConfigError, knownConnectors, readConnectorsAmong, readKnownConnectors, secretSetting } from "./Connectors.ts"
+import type { Connector } from "../providers/kit/Connector.ts"
 import { readDevelopmentVault, readVaultSettings, settleVault, type VaultSettings } from "./Vault.ts"
 
 export interface HostConfig {
@@ -40,6 +41,17 @@ export interface HostConfig {
   readonly sandboxCallbackSecret: Redacted.Redacted<string>
   /** Provider connector instances (`CONNECTORS` and their prefixed variables, among the built-in connectors and those `CONNECTOR_MODULES` loads; see `Connectors.ts`). */
   readonly connectors: ReadonlyArray<ConfiguredConnector>
+  /** The connectors this host knows (built in, and those `CONNECTOR_MODULES` loads): what `CONNECTORS` and connector accounts may name. */
+  readonly connectorKinds: ReadonlyArray<Connector>
+  /**
+   * Whether merchants manage their own connector accounts (`MERCHANT_CONNECTOR_ACCOUNTS=true`,
+   * default false), and the origins their accounts' `baseUrl` may name
+   * (`CONNECTOR_ACCOUNT_BASE_URL_ORIGINS`, comma separated; default none: the connector's
+   * documented URL only).
+   */
+  readonly merchantConnectorAccounts: Option.Option<{ readonly baseUrlOrigins: ReadonlyArray<string> }>
+  /** How often a replica picks up the connector account changes others made (`CONNECTOR_ACCOUNTS_SYNC_MS`, default 1000). */
+  readonly connectorAccountsSync: Duration.Duration
   /** Proxies whose forwarding headers are believed (`TRUSTED_PROXIES`: addresses and CIDR ranges, or a count; default 0, none). */
   readonly trustedProxies: TrustedProxies
   /** Secret of the deposit network's signed transfer notifications (`DEPOSIT_CALLBACK_SECRET`). */
@@ -146,7 +158,15 @@ const readHostConfig = Effect.gen(function*() {
   const checkoutUrl = yield* rootUrl("CHECKOUT_URL", Option.getOrElse(yield* Config.option(Config.String("CHECKOUT_URL")), () => publicUrl))
   const nonEmpty = (o: Option.Option<Redacted.Redacted<string>>) => Option.filter(o, (r) => Redacted.value(r).trim() !== "")
   const databaseUrl = nonEmpty(yield* Config.option(Config.Redacted("DATABASE_URL")))
-  const connectors = yield* readConnectors()
+  const connectorKinds = yield* readKnownConnectors()
+  const connectors = yield* readConnectorsAmong(connectorKinds)
+  const merchantAccounts = yield* Config.Boolean("MERCHANT_CONNECTOR_ACCOUNTS").pipe(Config.withDefault(false))
+  const baseUrlOrigins = (yield* Config.String("CONNECTOR_ACCOUNT_BASE_URL_ORIGINS").pipe(Config.withDefault(""))).split(",").map((o) => o.trim()).filter((o) => o !== "")
+  for (const origin of baseUrlOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      return yield* new ConnectorConfigError({ message: `CONNECTOR_ACCOUNT_BASE_URL_ORIGINS: '${origin}' is not an origin (scheme://host[:port], no path)` })
+    }
+  }
   const required = keysRequired({ databaseUrl, connectors })
   const vaultReading = yield* readVaultSettings
   const vault = yield* settleVault(vaultReading, required, (message) => new UnsafeConfigError({ message }))
@@ -173,6 +193,9 @@ const readHostConfig = Effect.gen(function*() {
       Config.withDefault(Redacted.make(developmentSecrets.sandboxCallback))
     ),
     connectors,
+    connectorKinds,
+    merchantConnectorAccounts: merchantAccounts ? Option.some({ baseUrlOrigins }) : Option.none(),
+    connectorAccountsSync: Duration.millis(yield* Config.Int("CONNECTOR_ACCOUNTS_SYNC_MS").pipe(Config.withDefault(1000))),
     trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
@@ -276,6 +299,9 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   workerInterval: Duration.millis(100),
   sandboxCallbackSecret: Redacted.make("sandbox-callback-secret"),
   connectors: [],
+  connectorKinds: knownConnectors,
+  merchantConnectorAccounts: Option.none(),
+  connectorAccountsSync: Duration.millis(100),
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   webhookAllowPrivateTargets: false,

@@ -45,12 +45,13 @@ import { isAbsolute, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Environment } from "../core/Environment.ts"
 import { CardVault } from "../core/ports/CardVault.ts"
+import { ConnectorKinds } from "../core/ports/ConnectorKinds.ts"
 import { ProviderRegistry } from "../core/ports/ProviderRegistry.ts"
 import { Payouts } from "../core/payouts/Payouts.ts"
 import type { PayoutProviders } from "../core/ports/PayoutProvider.ts"
 import { ProviderReports, type ProviderReportsEntry } from "../core/ports/ProviderReports.ts"
 import { type SettlementPayoutProvider, SettlementPayoutProviders } from "../core/ports/SettlementPayoutProvider.ts"
-import type { Connector, ConnectorSettings } from "../providers/kit/Connector.ts"
+import type { Connector, ConnectorSettings, PaymentConnectorRequirements } from "../providers/kit/Connector.ts"
 import { settlementConnector as CircleConnector } from "../providers/circle/CirclePayouts.ts"
 import { ConektaProvider } from "../providers/conekta/ConektaProvider.ts"
 import { DLocalProvider } from "../providers/dlocal/DLocalProvider.ts"
@@ -201,8 +202,15 @@ export const readConnectorModules = (known: ReadonlyArray<Connector>) =>
  * connectors and those `CONNECTOR_MODULES` loads.
  */
 export const readConnectors = (builtIn: ReadonlyArray<Connector> = knownConnectors) =>
+  Effect.flatMap(readKnownConnectors(builtIn), readConnectorsAmong)
+
+/** The built-in connectors and those `CONNECTOR_MODULES` loads: the kinds `CONNECTORS` and connector accounts may name. */
+export const readKnownConnectors = (builtIn: ReadonlyArray<Connector> = knownConnectors) =>
+  Effect.map(readConnectorModules(builtIn), (loaded): ReadonlyArray<Connector> => [...builtIn, ...loaded])
+
+/** The instances `CONNECTORS` names among the `known` connectors. */
+export const readConnectorsAmong = (known: ReadonlyArray<Connector>) =>
   Effect.gen(function*() {
-    const known = [...builtIn, ...yield* readConnectorModules(builtIn)]
     const list = yield* Config.String("CONNECTORS").pipe(Config.withDefault(""))
     const entries = list.split(",").map((e) => e.trim()).filter((e) => e !== "")
     const configured: Array<ConfiguredConnector> = []
@@ -229,6 +237,28 @@ export const paymentProvidersLayer = (configured: ReadonlyArray<ConfiguredConnec
     ...configured.flatMap(({ connector, settings }) =>
       connector.paymentProvider === undefined ? [] : [ProviderRegistry.register(connector.paymentProvider(settings))]
     )
+  ).pipe(Layer.provide(requirements(cardVault)))
+
+/**
+ * The kinds connector accounts (`core/connectors/`) can be made of: every known connector with a
+ * pay-in plugin, built with the host's HTTP client, MACs and card vault.
+ */
+export const connectorKindsLayer = (known: ReadonlyArray<Connector>, cardVault: Layer.Layer<CardVault> = CardVault.unconfigured) =>
+  Layer.effect(
+    ConnectorKinds,
+    Effect.map(Effect.context<PaymentConnectorRequirements>(), (context) =>
+      ConnectorKinds.of({
+        kinds: known.map((connector) => ({
+          kind: connector.kind,
+          secrets: connector.secrets,
+          settings: connector.settings ?? [],
+          requiredSettings: connector.requiredSettings ?? [],
+          baseUrlRequired: connector.baseUrlRequired === true,
+          paymentProvider: connector.paymentProvider === undefined
+            ? undefined
+            : (settings) => Effect.provideContext(connector.paymentProvider!(settings), context)
+        }))
+      }))
   ).pipe(Layer.provide(requirements(cardVault)))
 
 /** Whether the instance can pay out: its connector has a payout plugin, and its payout secrets are set. */

@@ -33,7 +33,8 @@ import { checkKeys, type HostConfig, keysRequired } from "./Config.ts"
 import { TelemetryLive } from "./Telemetry.ts"
 import { cardVaultLayer } from "./Vault.ts"
 import { CardVault } from "../core/ports/CardVault.ts"
-import { paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
+import { connectorKindsLayer, paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
+import { ConnectorAccounts } from "../core/connectors/ConnectorAccounts.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`; secrets sealed with the host's key. */
 export const storeLayer = (config: HostConfig) =>
@@ -176,6 +177,7 @@ export const appLayer = (
       settlementPayoutProviders,
       providerReports,
       cardVault,
+      connectorKindsLayer(config.connectorKinds, cardVault),
       // The audit log signs its rows with the host's key (the store's, memoized per config).
       sealingLayer(config)
     )),
@@ -195,7 +197,8 @@ export const appLayer = (
       fxMarkupPct: config.fxMarkupPct,
       depositCallbackSecret: config.depositCallbackSecret,
       // Any vault but the unconfigured one (the configured one, or one plugged in through `cardVault`).
-      cardVaultConfigured: cardVault !== CardVault.unconfigured
+      cardVaultConfigured: cardVault !== CardVault.unconfigured,
+      merchantConnectorAccounts: Option.getOrUndefined(config.merchantConnectorAccounts)
     })),
     Readiness.layer
   )
@@ -205,7 +208,9 @@ export const appLayer = (
   )
   // Marked running for `/health/ready` once both loops are forked, stopped before they are.
   const workers = Readiness.workersRunning.pipe(Layer.provide(Layer.mergeAll(Jobs.worker(config.workerInterval), Webhooks.worker(config.workerInterval))))
-  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, workers).pipe(
+  // Every replica serves the connector accounts, whatever runs its workers.
+  const accountsSync = ConnectorAccounts.syncEvery(config.connectorAccountsSync)
+  return Layer.mergeAll(HttpApp, demoMerchant(config), developmentSecretWarnings(config), providers, workers, accountsSync).pipe(
     Layer.provideMerge(engine),
     Layer.provideMerge(settings),
     Layer.provideMerge(store)

@@ -69,4 +69,6 @@ export class PaymentStore extends Context.Service<PaymentStore, {
     limit: number,
     sandboxShopId?: string
   ) => Effect.Effect<ReadonlyArray<Payment>>
+  /** How many payments on the provider are not yet completed or final (initiated, pending, authorized). */
+  readonly countOpenOnProvider: (providerId: string) => Effect.Effect<number>
 }>()("core/ports/PaymentStore") {}

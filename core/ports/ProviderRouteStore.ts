@@ -20,4 +20,6 @@ export class ProviderRouteStore extends Context.Service<ProviderRouteStore, {
   /** Inserts or replaces the route of (environment, shop, provider). */
   readonly put: (route: ProviderRoute) => Effect.Effect<void>
   readonly remove: (environment: Environment, shopId: string, providerId: string) => Effect.Effect<boolean>
+  /** How many routes, of any shop, name the provider. */
+  readonly countNaming: (providerId: string) => Effect.Effect<number>
 }>()("core/ports/ProviderRouteStore") {}

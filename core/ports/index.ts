@@ -27,7 +27,8 @@ export {
   type RefundStatus,
   SandboxSimulate
 } from "./PaymentProvider.ts"
-export { ProviderRegistry } from "./ProviderRegistry.ts"
+export { ProviderRegistry, type ProviderScope } from "./ProviderRegistry.ts"
+export { type ConnectorKind, ConnectorKinds, type ConnectorSettings } from "./ConnectorKinds.ts"
 export {
   type PayoutProvider,
   PayoutProviders,
@@ -78,6 +79,7 @@ export { GuardViolation, LedgerStore } from "./LedgerStore.ts"
 export { type OutboxEvent, OutboxStore } from "./OutboxStore.ts"
 export { PaymentStore } from "./PaymentStore.ts"
 export { PayoutStore } from "./PayoutStore.ts"
+export { ConnectorAccountStore } from "./ConnectorAccountStore.ts"
 export { type ProviderRoute, ProviderRouteStore } from "./ProviderRouteStore.ts"
 export { RoutingStore } from "./RoutingStore.ts"
 export { SandboxClockStore } from "./SandboxClockStore.ts"

@@ -129,7 +129,7 @@ export class Routing extends Context.Service<Routing, {
       const routerFrom = Effect.fnUntraced(function*(environment: Environment, configured: ReadonlyArray<ProviderRoute>) {
         const ordered: Array<{ readonly id: string; readonly provider: PaymentProvider | undefined; readonly route: ProviderRoute | null }> = []
         for (const route of configured) {
-          const provider = Option.getOrUndefined(yield* registry.get(route.providerId))
+          const provider = Option.getOrUndefined(yield* registry.forShop(route.providerId, route.shopId))
           ordered.push({ id: route.providerId, provider: provider?.environments.includes(environment) === true ? provider : undefined, route })
         }
         // The built-in simulator serves a sandbox shop that has no routes of its own: one routed
@@ -215,6 +215,7 @@ export class Routing extends Context.Service<Routing, {
       const planFrom = Effect.fnUntraced(function*(
         snapshot: RoutingSnapshot,
         environment: Environment,
+        shopId: string,
         method: PaymentMethodDef,
         facts: Facts,
         now: number
@@ -230,7 +231,7 @@ export class Routing extends Context.Service<Routing, {
           const named: Array<PaymentProvider> = []
           skipped = []
           for (const id of selected.providers) {
-            const found = Option.getOrUndefined(yield* registry.get(id))
+            const found = Option.getOrUndefined(yield* registry.forShop(id, shopId))
             if (found === undefined || !found.environments.includes(environment)) skipped.push({ provider: id, reason: "provider_not_configured" })
             else if (!found.supports(method)) skipped.push({ provider: id, reason: "method_not_supported" })
             else named.push(found)
@@ -272,14 +273,14 @@ export class Routing extends Context.Service<Routing, {
       // payment's span; the read of a fresh snapshot, its only I/O, is a span (`Routing.snapshot`).
       const plan = Effect.fnUntraced(function*(environment: Environment, shopId: string, method: PaymentMethodDef, facts: Facts) {
         // One read at most: the configuration, the routes and the health of every provider that serves the rail.
-        const serving = (yield* registry.all).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
+        const serving = (yield* registry.allForShop(shopId)).filter((p) => p.environments.includes(environment) && p.supports(method)).map((p) => p.id)
         const key = { environment, shopId, methodId: method.id }
         const now = yield* realMillis
         const { kept, snapshot } = yield* snapshots.read(key, serving, healthWindow, now)
-        let planned = yield* planFrom(snapshot, environment, method, facts, now)
+        let planned = yield* planFrom(snapshot, environment, shopId, method, facts, now)
         // A probe is decided on what every replica recorded: another may be probing already.
         if (kept && planned.providers[0]?.routing.circuit === "half_open") {
-          planned = yield* planFrom(yield* snapshots.fresh(key, serving, healthWindow, now), environment, method, facts, now)
+          planned = yield* planFrom(yield* snapshots.fresh(key, serving, healthWindow, now), environment, shopId, method, facts, now)
         }
         // A payment that leads with a half-open circuit is its probe: the others wait for its answer.
         const first = planned.providers[0]
@@ -312,9 +313,9 @@ export class Routing extends Context.Service<Routing, {
           }
         }
         for (const { path, provider, rule } of namedProviders(config)) {
-          const found = yield* registry.get(provider)
+          const found = yield* registry.forShop(provider, shopId)
           if (Option.isNone(found) || !found.value.environments.includes(environment)) {
-            issues.push({ path, message: `No provider '${provider}' is configured in ${environment}` })
+            issues.push({ path, message: `No provider '${provider}' serving this shop is configured in ${environment}` })
             continue
           }
           for (const methodId of rule?.when.paymentMethodIds ?? []) {

@@ -18,6 +18,7 @@ import { DepositAdminApi, DepositNotificationsApi, DepositsApi } from "./Deposit
 import { EventsApi } from "./EventsApi.ts"
 import { DevelopersApi } from "./DevelopersApi.ts"
 import { AuditAdminApi, AuditApi } from "./AuditApi.ts"
+import { ConnectorAccountsAdminApi, ConnectorAccountsApi } from "./ConnectorAccountsApi.ts"
 import { CaptureApi } from "./CaptureApi.ts"
 import { CardSessionsApi } from "./CardSessionsApi.ts"
 import { InstallmentsApi } from "./InstallmentsApi.ts"
@@ -34,12 +35,12 @@ export const apiVersion = "2026-11-01"
 /** The merchant's groups, in the order of their document. */
 const merchantGroups = [
   AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, InstallmentsApi, CaptureApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
-  DevelopersApi, AuditApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
+  DevelopersApi, AuditApi, ConnectorAccountsApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
 ] as const
 /** The operator's groups, under `/admin/v1`, in the order of their document. */
 const operatorGroups = [
   AdminApi, OperatorAdminApi, DepositAdminApi, WithdrawalAdminApi, RefundAdminApi, PayoutAdminApi, RoutingAdminApi, SettlementAdminApi, ReconciliationAdminApi,
-  AuditAdminApi
+  AuditAdminApi, ConnectorAccountsAdminApi
 ] as const
 
 /** Every group of `Api`, each with the codes its endpoints state (`withErrors`): what `documented` is typed by. */

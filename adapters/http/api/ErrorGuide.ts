@@ -262,6 +262,26 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The routing configuration changed since it was read",
     details: { version: 4 }
   },
+  connector_credentials_refused: {
+    advice: "Check the credentials against the provider's dashboard for this environment (a sandbox key is refused in production and the other way round) and send them again. Nothing was saved.",
+    message: "The provider refused the credentials: HTTP 401 from the provider",
+    details: { code: "invalid_credentials", providerMessage: "HTTP 401 from the provider" }
+  },
+  connector_account_in_use: {
+    advice: "Disable the account (PATCH status: disabled) so that it takes no new payment, remove the routes that name it, and delete it once its open payments have ended. An account you may still refund through stays, disabled.",
+    message: "The connector account has 1 route(s) naming it and 0 open payment(s)",
+    details: { routes: 1, openPayments: 0 }
+  },
+  connector_account_conflict: {
+    advice: "Read the account again (GET), apply your change and send it with the version read; for a new account, choose another id or leave it out.",
+    message: "The connector account is at version 3, not 2: read it again",
+    details: { version: 3 }
+  },
+  connector_accounts_not_allowed: {
+    advice: "Ask the operator of the host to create the account, or to let merchants manage their own (MERCHANT_CONNECTOR_ACCOUNTS=true).",
+    message: "This host does not let merchants manage their own connector accounts; ask the operator",
+    details: {}
+  },
   payout_already_final: {
     advice: "Read the payout: it is final and cannot be resolved again.",
     message: "The payout is no longer processing",

@@ -24,6 +24,7 @@ const byGroup = {
   events: "events",
   developers: "keys",
   audit: "keys",
+  connectorAccounts: "keys",
   deposits: "deposits",
   payouts: "payouts",
   withdrawals: "payouts",

@@ -42,6 +42,7 @@ import { WebhookHandlers, WebhookInboxHandlers } from "./handlers/WebhookHandler
 import { EventHandlers } from "./handlers/EventHandlers.ts"
 import { DeveloperHandlers } from "./handlers/DeveloperHandlers.ts"
 import { AuditAdminHandlers, AuditHandlers } from "./handlers/AuditHandlers.ts"
+import { ConnectorAccountAdminHandlers, ConnectorAccountHandlers } from "./handlers/ConnectorAccountHandlers.ts"
 import { CardSessionHandlers } from "./handlers/CardSessionHandlers.ts"
 import { InstallmentsHandlers } from "./handlers/InstallmentsHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
@@ -66,6 +67,8 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     DeveloperHandlers,
     AuditHandlers,
     AuditAdminHandlers,
+    ConnectorAccountHandlers,
+    ConnectorAccountAdminHandlers,
     CardSessionHandlers,
     InstallmentsHandlers,
     DepositHandlers,

@@ -63,6 +63,14 @@ export const MemoryPaymentStore = Layer.effect(
           const from = after === undefined ? rows : rows.filter((p) => newestFirst(after, p) < 0)
           return { rows: from.slice(offset, offset + limit), total: rows.length }
         })),
+      countOpenOnProvider: (providerId) =>
+        db.run(Effect.sync(() => {
+          let n = 0
+          for (const p of payments.values()) {
+            if (p.provider === providerId && (p.status === "initiated" || p.status === "pending" || p.status === "authorized")) n++
+          }
+          return n
+        })),
       pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         db.run(Effect.sync(() =>
           rowsOf(payments, pending)

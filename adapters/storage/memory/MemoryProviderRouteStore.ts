@@ -27,6 +27,7 @@ export const MemoryProviderRouteStore = Layer.effect(
           routes.set(k, route)
           routesOf(db, route.environment, route.shopId).set(k, true)
         })),
+      countNaming: (providerId) => db.run(Effect.sync(() => Array.from(routes.values()).filter((r) => r.providerId === providerId).length)),
       remove: (environment, shopId, providerId) =>
         db.run(Effect.sync(() => {
           const k = key(environment, shopId, providerId)

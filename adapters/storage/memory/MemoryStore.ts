@@ -14,6 +14,7 @@ import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
 import { MemoryAuditStore } from "./MemoryAuditStore.ts"
+import { MemoryConnectorAccountStore } from "./MemoryConnectorAccountStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
 import { MemoryConsoleSessionStore } from "./MemoryConsoleSessionStore.ts"
 import { MemorySettingsStore } from "./MemorySettingsStore.ts"
@@ -37,6 +38,7 @@ export const MemoryStore = {
     MemoryTenancyStore,
     MemoryCredentialStore,
     MemoryAuditStore,
+    MemoryConnectorAccountStore,
     MemoryAccessStore,
     MemorySettingsStore,
     MemoryConsoleSessionStore,

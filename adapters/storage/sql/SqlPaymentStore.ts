@@ -79,6 +79,10 @@ export const SqlPaymentStore = Layer.effect(
           return { rows: rowsToPayments(rows), total: total[0]?.n ?? 0 }
         }).pipe(Effect.orDie),
       // A sandbox payment is on its shop's clock (`sandbox_clocks`; no row: offset 0).
+      countOpenOnProvider: (providerId) =>
+        sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM payments
+          WHERE status IN ('initiated', 'pending', 'authorized') AND data->>'provider' = ${providerId}`.pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie),
       pendingCreatedBefore: (createdBefore, limit, sandboxShopId) =>
         sql<{ readonly data: unknown }>`
           SELECT data FROM payments LEFT JOIN sandbox_clocks

@@ -26,6 +26,11 @@ export const SqlProviderRouteStore = Layer.effect(
                     ${r.methodIds === null ? null : JSON.stringify(r.methodIds)}, ${r.enabled})
             ON CONFLICT (environment, shop_id, provider_id) DO UPDATE SET
               priority = EXCLUDED.priority, method_ids = EXCLUDED.method_ids, enabled = EXCLUDED.enabled`.pipe(Effect.asVoid, Effect.orDie),
+      countNaming: (providerId) =>
+        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM provider_routes WHERE provider_id = ${providerId}`.pipe(
+          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.orDie
+        ),
       remove: (environment, shopId, providerId) =>
         sql<{ readonly providerId: string }>`
           DELETE FROM provider_routes WHERE environment = ${environment} AND shop_id = ${shopId} AND provider_id = ${providerId}

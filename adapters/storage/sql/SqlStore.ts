@@ -15,6 +15,7 @@ import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
 import { SqlRefundStore } from "./SqlRefundStore.ts"
 import { SqlAuditStore } from "./SqlAuditStore.ts"
+import { SqlConnectorAccountStore } from "./SqlConnectorAccountStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlFxRateStore } from "./SqlFxRateStore.ts"
@@ -80,6 +81,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlTenancyStore,
   SqlCredentialStore,
   SqlAuditStore,
+  SqlConnectorAccountStore,
   SqlAccessStore,
   SqlSettingsStore,
   SqlConsoleSessionStore,

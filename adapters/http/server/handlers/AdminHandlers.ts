@@ -123,6 +123,12 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           yield* shopExists(params.shopId)
           const provider = yield* registry.get(params.providerId)
           if (Option.isNone(provider)) return yield* notFound("provider", params.providerId)
+          if (!(yield* registry.mayServe(params.providerId, params.shopId))) {
+            return yield* invalidRequest(`Connector account ${params.providerId} does not serve shop ${params.shopId}`, [{
+              path: "providerId",
+              message: "The account serves only the shops it lists (its shopIds): add the shop to it first"
+            }])
+          }
           if (!provider.value.environments.includes(payload.environment)) {
             return yield* invalidRequest(`Provider ${params.providerId} does not serve ${payload.environment}`, [{
               path: "environment",

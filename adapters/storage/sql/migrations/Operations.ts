@@ -185,5 +185,17 @@ export const operations = {
   // Each audit row's hash signed with the host's key (Sealing.sign), which the database does not hold.
   "0029_audit_log_signatures": statements(
     `ALTER TABLE audit_log ADD COLUMN signature text`
+  ),
+  // Connector accounts (core/connectors/): one account at a provider made through the API, its
+  // credentials sealed inside the document; every replica compares (id, version) about once a second.
+  "0030_connector_accounts": statements(
+    `CREATE TABLE connector_accounts (
+      id text PRIMARY KEY,
+      merchant_id text,
+      version integer NOT NULL CHECK (version > 0),
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX connector_accounts_by_merchant ON connector_accounts (merchant_id, created_at)`
   )
 }
