@@ -14,6 +14,7 @@ import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
 import { type AuditEntry, type AuditFilter, AuditStore } from "../ports/AuditStore.ts"
 import { Sealing } from "../ports/Sealing.ts"
+import { TenancyStore } from "../ports/TenancyStore.ts"
 import { AuditContext } from "./AuditContext.ts"
 
 /** The hash before a chain's first row. */
@@ -51,6 +52,8 @@ export interface ChainCheck {
 
 export class Audit extends Context.Service<Audit, {
   readonly record: (change: AuditChange) => Effect.Effect<AuditEntry>
+  /** `record` in the chain of the shop's merchant (a shop unknown to the store: the operator's chain). */
+  readonly recordForShop: (environment: Environment, shopId: string, change: Omit<AuditChange, "environment" | "merchantId">) => Effect.Effect<AuditEntry>
   readonly list: (filter: AuditFilter, page: { readonly limit: number; readonly offset: number }) => Effect.Effect<{
     readonly rows: ReadonlyArray<AuditEntry>
     readonly total: number
@@ -62,6 +65,7 @@ export class Audit extends Context.Service<Audit, {
     Audit,
     Effect.gen(function*() {
       const store = yield* AuditStore
+      const tenancy = yield* TenancyStore
       const ids = yield* Ids
       const digest = yield* Digest.Digest
       const encoder = new TextEncoder()
@@ -111,7 +115,11 @@ export class Audit extends Context.Service<Audit, {
       const verify = (chain?: string) =>
         Effect.flatMap(chain === undefined ? store.chains : Effect.succeed([chain]), (names) => Effect.forEach(names, check))
 
-      return Audit.of({ record, list: store.list, verify })
+      const recordForShop = (environment: Environment, shopId: string, change: Omit<AuditChange, "environment" | "merchantId">) =>
+        Effect.flatMap(tenancy.findShop(shopId), (shop) =>
+          record({ ...change, environment, merchantId: Option.match(shop, { onNone: () => null, onSome: (s) => s.merchantId }) }))
+
+      return Audit.of({ record, recordForShop, list: store.list, verify })
     })
   )
 }

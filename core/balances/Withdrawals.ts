@@ -18,6 +18,7 @@ import { Ledger } from "../ledger/Ledger.ts"
 import * as Money from "../Money.ts"
 import { withdrawalFeeUsd } from "../payments/Pricing.ts"
 import { moved, type PayoutAction, type PayoutStatus, transitionPayout } from "../payouts/Payout.ts"
+import { Audit } from "../audit/Audit.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
 import { WithdrawalStore } from "../ports/WithdrawalStore.ts"
@@ -70,6 +71,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
       const ledger = yield* Ledger
       const ids = yield* Ids
       const tx = yield* Transactions
+      const audit = yield* Audit
       const clocks = yield* ShopClocks
       const events = yield* Events
       const settlements = yield* SettlementStore
@@ -169,7 +171,8 @@ export class Withdrawals extends Context.Service<Withdrawals, {
        * Moves the withdrawal `read` answers. A concurrent change wins: it is read again and the
        * move decided again (it may no longer apply).
        */
-      const transition = Effect.fnUntraced(function*(read: Effect.Effect<Withdrawal, ApiErrorOf<"not_found">>, action: PayoutAction, failureReason: string) {
+      /** Moves a withdrawal; the operator's resolution (`byOperator`) is on the audit record, in the same transaction. */
+      const transition = Effect.fnUntraced(function*(read: Effect.Effect<Withdrawal, ApiErrorOf<"not_found">>, action: PayoutAction, failureReason: string, byOperator = false) {
         const w = yield* read
         const next = transitionPayout(w.status, action)
         if (Result.isFailure(next)) {
@@ -178,7 +181,11 @@ export class Withdrawals extends Context.Service<Withdrawals, {
             missingFields: []
           })
         }
-        return yield* tx.run(move(w, next.success, failureReason))
+        const recorded = audit.recordForShop(w.environment, w.shopId, {
+          object: { type: "withdrawal", id: w.id },
+          changes: { resolved: action, ...(action === "failed" ? { failureReason } : {}) }
+        })
+        return yield* tx.run(Effect.tap(move(w, next.success, failureReason), () => byOperator ? recorded : Effect.void))
       }, retryOnConflict("withdrawal", 5))
 
       const get = Effect.fn("Withdrawals.get")(function*(scope: ShopRef, id: string) {
@@ -199,7 +206,7 @@ export class Withdrawals extends Context.Service<Withdrawals, {
           const read = Effect.flatMap(store.findById(id), (found) => Option.isNone(found) ? notFound("withdrawal", id) : Effect.succeed(found.value))
           const w = yield* read
           // The operator's call is on the clock of the withdrawal's shop.
-          return yield* clocks.within(w.environment, w.shopId, transition(read, outcome.status, outcome.failureReason ?? "failed at the bank"))
+          return yield* clocks.within(w.environment, w.shopId, transition(read, outcome.status, outcome.failureReason ?? "failed at the bank", true))
         })
       })
     })

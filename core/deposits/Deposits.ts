@@ -26,6 +26,7 @@ import * as Money from "../Money.ts"
 import { DepositStore } from "../ports/DepositStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
+import { Audit } from "../audit/Audit.ts"
 import { type BuyerText, revealed } from "../payments/BuyerData.ts"
 import { Payments } from "../payments/Payments.ts"
 import { verifySignature } from "../Signatures.ts"
@@ -120,6 +121,7 @@ export class Deposits extends Context.Service<Deposits, {
       const events = yield* Events
       const ids = yield* Ids
       const tx = yield* Transactions
+      const audit = yield* Audit
       const clocks = yield* ShopClocks
       const config = yield* EngineConfig
       const mac = yield* Mac.Mac
@@ -339,12 +341,25 @@ export class Deposits extends Context.Service<Deposits, {
         }
         if (Option.isNone(yield* tenancy.findShop(s.shopId))) return yield* notFound("shop", s.shopId)
         const next = { ...s, depositMethodIds: [...new Set(s.depositMethodIds)] }
-        yield* store.putSettings(next)
+        yield* tx.run(Effect.andThen(
+          store.putSettings(next),
+          audit.recordForShop(next.environment, next.shopId, {
+            object: { type: "deposit_settings", id: next.shopId },
+            changes: { depositMethodIds: next.depositMethodIds, requirePhone: next.requirePhone }
+          })
+        ))
         return next
       })
 
       const setStatus = Effect.fn("Deposits.setStatus")(function*(id: string, status: DepositAccount["status"]) {
-        if (!(yield* store.setAccountStatus(id, status, yield* DateTime.now))) return yield* notFound("deposit account", id)
+        const at = yield* DateTime.now
+        const changed = yield* tx.run(Effect.flatMap(store.setAccountStatus(id, status, at), (ok) =>
+          !ok ? Effect.succeed(false) : Effect.flatMap(store.findAccountById(id), (account) =>
+            Option.isNone(account) ? Effect.succeed(true) : Effect.as(
+              audit.recordForShop(account.value.environment, account.value.shopId, { object: { type: "deposit_account", id }, changes: { status } }),
+              true
+            ))))
+        if (!changed) return yield* notFound("deposit account", id)
         return Option.getOrThrow(yield* store.findAccountById(id))
       })
 

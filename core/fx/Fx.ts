@@ -15,6 +15,8 @@ import { EngineConfig } from "../EngineConfig.ts"
 import * as Money from "../Money.ts"
 import { type FxRate, FxRateStore } from "../ports/FxRateStore.ts"
 import { realMillis } from "../clock/RealClock.ts"
+import { Audit } from "../audit/Audit.ts"
+import { Transactions } from "../ports/Transactions.ts"
 import { defaultRatesPerUsd } from "./defaultRates.ts"
 
 export interface Conversion {
@@ -78,7 +80,26 @@ export class Fx extends Context.Service<Fx, {
           if (hit !== undefined && hit.until > now) return Effect.succeed(hit.rate)
           return Effect.tap(store.get(currency), (rate) => Effect.sync(() => void cached.set(currency, { rate, until: now + rateCacheMs })))
         })
-      const setRate = (rate: FxRate) => Effect.andThen(store.put(rate), Effect.sync(() => void cached.delete(rate.currency)))
+      const audit = yield* Audit
+      const tx = yield* Transactions
+      /** The operator's rate, with its record (before and after) in the operator's chain. */
+      const setRate = (rate: FxRate) =>
+        Effect.gen(function*() {
+          const before = Option.getOrNull(yield* store.get(rate.currency))
+          yield* tx.run(Effect.andThen(
+            store.put(rate),
+            audit.record({
+              environment: null,
+              merchantId: null,
+              object: { type: "fx_rate", id: rate.currency },
+              changes: {
+                perUsd: { from: before === null ? null : Money.toText(before.perUsd), to: Money.toText(rate.perUsd) },
+                enabled: { from: before?.enabled ?? null, to: rate.enabled }
+              }
+            })
+          ))
+          cached.delete(rate.currency)
+        })
 
       const midPerUsd = (currency: string) =>
         currency === "USD" ? Effect.succeed(one) : rateOf(currency).pipe(

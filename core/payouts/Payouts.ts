@@ -32,6 +32,7 @@ import * as Money from "../Money.ts"
 import { LedgerStore } from "../ports/LedgerStore.ts"
 import { type PayoutProvider, PayoutProviders } from "../ports/PayoutProvider.ts"
 import { PayoutStore } from "../ports/PayoutStore.ts"
+import { Audit } from "../audit/Audit.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import type { ShopScope } from "../tenancy/Scopes.ts"
 import { Events } from "../webhooks/Events.ts"
@@ -145,6 +146,7 @@ export class Payouts extends Context.Service<Payouts, {
       const fx = yield* Fx
       const ids = yield* Ids
       const tx = yield* Transactions
+      const audit = yield* Audit
       const events = yield* Events
       const providers = yield* PayoutProviders
       const clocks = yield* ShopClocks
@@ -307,7 +309,11 @@ export class Payouts extends Context.Service<Payouts, {
           }
           const reason = outcome.status === "failed" ? outcome.failureReason ?? "failed, recorded by the operator" : null
           // The operator's call is on the clock of the payout's shop.
-          return yield* clocks.within(payout.environment, payout.shopId, tx.run(move(payout, outcome.status, reason)))
+          const recorded = audit.recordForShop(payout.environment, payout.shopId, {
+            object: { type: "payout", id },
+            changes: { resolved: outcome.status, ...(reason === null ? {} : { failureReason: reason }) }
+          })
+          return yield* clocks.within(payout.environment, payout.shopId, tx.run(Effect.tap(move(payout, outcome.status, reason), () => recorded)))
         }).pipe(retryOnConflict(`payout ${id}`, 5))
       })
 

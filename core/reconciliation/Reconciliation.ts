@@ -26,6 +26,7 @@ import * as Money from "../Money.ts"
 import { ProviderReports, type ReportLine, type ReportPeriod } from "../ports/ProviderReports.ts"
 import { type DiscrepancyFilter, ReconciliationStore } from "../ports/ReconciliationStore.ts"
 import { Transactions } from "../ports/Transactions.ts"
+import { Audit } from "../audit/Audit.ts"
 import { explain } from "./Clearing.ts"
 import type { Discrepancy, ReconciliationReport } from "./Discrepancy.ts"
 import { match, type Outcome } from "./Matching.ts"
@@ -97,6 +98,7 @@ export class Reconciliation extends Context.Service<Reconciliation, {
       const store = yield* ReconciliationStore
       const reports = yield* ProviderReports
       const tx = yield* Transactions
+      const audit = yield* Audit
       const ids = yield* Ids
       const ledger = yield* Ledger
       const jobs = yield* Jobs
@@ -265,6 +267,11 @@ export class Reconciliation extends Context.Service<Reconciliation, {
           }
           // A concurrent resolution won: this transaction (and its entry) is rolled back.
           if (!(yield* store.updateDiscrepancy(resolved))) return yield* refused(now)
+          const change = {
+            object: { type: "discrepancy", id: d.id },
+            changes: { resolved: resolution.note, by: resolution.by, ...(adjusts ? { writeOffUsd: Money.toText(writeOff) } : {}) }
+          }
+          yield* d.shopId === null ? audit.record({ ...change, environment, merchantId: null }) : audit.recordForShop(environment, d.shopId, change)
           return resolved
         }))
       })

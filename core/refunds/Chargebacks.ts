@@ -23,6 +23,7 @@ import * as Money from "../Money.ts"
 import { RefundStore } from "../ports/RefundStore.ts"
 import { PaymentStore } from "../ports/PaymentStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
+import { Audit } from "../audit/Audit.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import type { Payment } from "../payments/Payment.ts"
 import { publicStatus, transition } from "../payments/PaymentState.ts"
@@ -43,6 +44,7 @@ export const makeChargebacks = Effect.fnUntraced(function*(funds: Funds) {
   const events = yield* Events
   const ids = yield* Ids
   const tx = yield* Transactions
+  const audit = yield* Audit
   const clocks = yield* ShopClocks
   const tenancy = yield* TenancyStore
 
@@ -192,6 +194,9 @@ export const makeChargebacks = Effect.fnUntraced(function*(funds: Funds) {
         ? funds.unfreeze(current.amountUsd, owed)
         : funds.payOut(current.amountUsd))
       yield* events.emit(paymentEvent(p, "claim.resolved", claimView(resolved)))
+      if (by === "operator") {
+        yield* audit.recordForShop(resolved.environment, resolved.shopId, { object: { type: "claim", id: resolved.id }, changes: { resolved: outcome } })
+      }
       return resolved
     })).pipe(
       retryOnConflict(`claim ${claim.id}`, 20)

@@ -32,6 +32,8 @@ import type { Environment } from "../Environment.ts"
 import type { PaymentProvider } from "../ports/PaymentProvider.ts"
 import { type ProviderRoute, ProviderRouteStore } from "../ports/ProviderRouteStore.ts"
 import { ProviderRegistry } from "../ports/ProviderRegistry.ts"
+import { Transactions } from "../ports/Transactions.ts"
+import { Audit } from "../audit/Audit.ts"
 import { sandboxProviderId } from "../ports/SandboxForm.ts"
 
 /** The reason a listed method cannot be charged, as `unroutableReason` and `details.reason` say it. */
@@ -121,6 +123,10 @@ export class Routing extends Context.Service<Routing, {
       const routes = yield* ProviderRouteStore
       const registry = yield* ProviderRegistry
       const store = yield* RoutingStore
+      const audit = yield* Audit
+      const tx = yield* Transactions
+      const routeRecord = (environment: Environment, shopId: string, providerId: string, changes: Record<string, unknown>) =>
+        audit.recordForShop(environment, shopId, { object: { type: "route", id: `${shopId}/${providerId}` }, changes })
 
       /**
        * The providers of a shop's routes, in order, for any method, with the ones passed over and
@@ -341,7 +347,11 @@ export class Routing extends Context.Service<Routing, {
         if (expectedVersion !== undefined && expectedVersion !== current) {
           return yield* apiError("routing_version_conflict", `The routing configuration is at version ${current}, not ${expectedVersion}: read it again`, { version: current })
         }
-        if (!(yield* store.putConfig(environment, shopId, current, config))) {
+        const written = yield* tx.run(Effect.flatMap(store.putConfig(environment, shopId, current, config), (ok) =>
+          ok
+            ? Effect.as(audit.recordForShop(environment, shopId, { object: { type: "routing", id: shopId }, changes: { version: current + 1, config } }), true)
+            : Effect.succeed(false)))
+        if (!written) {
           return yield* apiError("routing_version_conflict", "Another change to the routing configuration came first: read it again", {})
         }
         return { version: current + 1, config }
@@ -349,8 +359,19 @@ export class Routing extends Context.Service<Routing, {
 
       return Routing.of({
         routerFor,
-        putRoute: (route) => Effect.andThen(routes.put(route), forget(route.environment, route.shopId)),
-        removeRoute: (environment, shopId, providerId) => Effect.tap(routes.remove(environment, shopId, providerId), () => forget(environment, shopId)),
+        putRoute: (route) =>
+          Effect.andThen(
+            tx.run(Effect.andThen(
+              routes.put(route),
+              routeRecord(route.environment, route.shopId, route.providerId, { set: { priority: route.priority, methodIds: route.methodIds, enabled: route.enabled } })
+            )),
+            forget(route.environment, route.shopId)
+          ),
+        removeRoute: (environment, shopId, providerId) =>
+          Effect.tap(
+            tx.run(Effect.tap(routes.remove(environment, shopId, providerId), (removed) => removed ? routeRecord(environment, shopId, providerId, { removed: true }) : Effect.void)),
+            () => forget(environment, shopId)
+          ),
         candidates: (environment, shopId, method) => Effect.map(routerFor(environment, shopId), (route) => route(method)),
         plan,
         record: snapshots.record,

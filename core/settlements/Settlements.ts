@@ -27,6 +27,7 @@ import { SettlementPayoutProviders } from "../ports/SettlementPayoutProvider.ts"
 import { SettlementStore } from "../ports/SettlementStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
+import { Audit } from "../audit/Audit.ts"
 import { Schema } from "effect"
 import { Events } from "../webhooks/Events.ts"
 import { JobKinds, makeClose, payerOf } from "./Close.ts"
@@ -101,6 +102,7 @@ export class Settlements extends Context.Service<Settlements, {
       const tenancy = yield* TenancyStore
       const jobs = yield* Jobs
       const tx = yield* Transactions
+      const audit = yield* Audit
       const clocks = yield* ShopClocks
       const events = yield* Events
       const providers = yield* SettlementPayoutProviders
@@ -317,7 +319,24 @@ export class Settlements extends Context.Service<Settlements, {
               reason: e.reason
             })))
         )
-        yield* clocks.within(account.environment, account.shopId, tx.run(install(account, draft)))
+        const recorded = audit.record({
+          environment: account.environment,
+          merchantId: account.merchantId,
+          object: { type: "settlement_schedule", id: account.shopId },
+          changes: {
+            set: {
+              frequency: draft.frequency,
+              weekday: draft.weekday,
+              time: draft.time,
+              timeZone: draft.timeZone,
+              destination: draft.destination,
+              minimumUsd: Money.toText(draft.minimumUsd),
+              keepReserve: draft.keepReserve
+            },
+            version: draft.version
+          }
+        })
+        yield* clocks.within(account.environment, account.shopId, tx.run(Effect.andThen(install(account, draft), recorded)))
         return { schedule: draft, nextCloseAt: nextCloseOf(draft, draft.updatedAt), approval }
       })
 

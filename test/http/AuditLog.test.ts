@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import { type AuditRow, toEntry } from "../../adapters/storage/sql/SqlAuditStore.ts"
 import { hashed } from "../../core/audit/Audit.ts"
 import { storeTargets } from "../support/Stores.ts"
-import { adminToken, call, createMerchant, testHost } from "../support/Host.ts"
+import { adminToken, call, createMerchant, eventually, testHost } from "../support/Host.ts"
 
 for (const target of storeTargets("audit")) {
   describe(`audit log (${target.name})`, () => {
@@ -94,6 +94,62 @@ for (const target of storeTargets("audit")) {
             }
             const rewritten = yield* call("GET", `/admin/v1/audit-log/verify?chain=${chain}`, { bearer: adminToken })
             assert.deepStrictEqual(rewritten.body.chains, [{ chain, entries: 7, brokenAt: 3 }], "found by its signature")
+          }
+        }))
+
+      it.effect("records the operator's changes to a merchant's routing, schedule and deposits, FX rates, and its resolutions", () =>
+        Effect.gen(function*() {
+          const { keys, merchant, shops } = yield* createMerchant()
+          const sk = keys.sandbox.secretKey
+          const shopId = shops[0]!.id
+          const admin = (method: string, path: string, body?: unknown) =>
+            Effect.map(call(method, path, { bearer: adminToken, ...(body === undefined ? {} : { body }) }), (r) => {
+              assert.isBelow(r.status, 300, `${method} ${path}: ${JSON.stringify(r.body)}`)
+              return r.body
+            })
+          yield* admin("PUT", `/admin/v1/shops/${shopId}/routes/sandbox`, { environment: "sandbox", priority: 1 })
+          yield* admin("PUT", `/admin/v1/shops/${shopId}/routing`, { environment: "sandbox", strategy: "static", rules: [], default: { providers: ["sandbox"] } })
+          yield* admin("DELETE", `/admin/v1/shops/${shopId}/routes/sandbox?environment=sandbox`)
+          yield* admin("PUT", `/admin/v1/shops/${shopId}/settlement-schedule?environment=sandbox`, {
+            frequency: "daily", time: "18:00", destination: { kind: "usdc", chain: "SANDBOX", address: "0x1111222233334444555566667777888899990000" }
+          })
+          yield* admin("PUT", `/admin/v1/shops/${shopId}/deposit-settings`, { environment: "sandbox", depositMethodIds: ["mx_spei_stp"] })
+          const paid = yield* call("POST", "/api/v1/payments", {
+            bearer: sk,
+            headers: { "sandbox-simulate": "paid" },
+            body: { amount: 100, paymentMethodId: "1001", userName: "Ana Souza", userEmail: "ana@example.com", documentId: "52998224725" }
+          })
+          assert.strictEqual(paid.status, 201, JSON.stringify(paid.body))
+          const id = paid.body.transactionId as string
+          yield* eventually(call("GET", `/api/v1/payments/${id}`, { bearer: sk }), (r) => r.body.status === "completed")
+          const claim = yield* admin("POST", `/admin/v1/payments/${id}/chargebacks`, { reason: "fraudulent" })
+          yield* admin("POST", `/admin/v1/claims/${claim.id}/resolve`, { outcome: "won" })
+
+          const log = yield* call("GET", "/api/v1/me/audit-log", { bearer: sk })
+          const entries = log.body.data as Array<any>
+          assert.deepStrictEqual(entries.map((e) => [e.operation, e.object.type, e.actor.kind]), [
+            ["claimAdmin.resolve", "claim", "admin"],
+            ["depositAdmin.putSettings", "deposit_settings", "admin"],
+            ["settlementAdmin.putSchedule", "settlement_schedule", "admin"],
+            ["admin.deleteRoute", "route", "admin"],
+            ["routingAdmin.putRouting", "routing", "admin"],
+            ["admin.putRoute", "route", "admin"]
+          ])
+          assert.deepStrictEqual(entries[0].changes, { resolved: "won" })
+          assert.deepStrictEqual(entries[5].changes, { set: { priority: 1, methodIds: null, enabled: true } })
+          assert.strictEqual(entries[4].changes.version, 1)
+
+          const before = yield* admin("GET", "/admin/v1/fx-rates")
+          const brl = (before.rates as Array<any>).find((r) => r.currency === "BRL")
+          yield* admin("PUT", "/admin/v1/fx-rates/BRL", { perUsd: 5.5 })
+          const fx = yield* call("GET", "/admin/v1/audit-log?chain=operator&objectId=BRL", { bearer: adminToken })
+          assert.deepStrictEqual(fx.body.data[0].changes.perUsd.to, "5.5")
+          assert.strictEqual(fx.body.data[0].operation, "admin.putFxRate")
+          yield* admin("PUT", "/admin/v1/fx-rates/BRL", { perUsd: brl.perUsd })
+          // (The first test tampers with other chains of this store.)
+          for (const chain of ["operator", `sandbox:${merchant.id}`]) {
+            const verified = yield* call("GET", `/admin/v1/audit-log/verify?chain=${chain}`, { bearer: adminToken })
+            assert.strictEqual(verified.body.ok, true, JSON.stringify(verified.body))
           }
         }))
     })

@@ -149,9 +149,10 @@ describe("connector accounts", () => {
         // Nor can a merchant's routing rule name another's account.
         const rule = yield* at1("PUT", `/admin/v1/shops/${b.shops[0]!.id}/routing`, {
           bearer: adminToken,
-          body: { environment: "sandbox", config: { strategy: "static", rules: [{ id: "r", when: {}, providers: [accountA.id] }] } }
+          body: { environment: "sandbox", strategy: "static", rules: [{ id: "r", when: {}, providers: [accountA.id] }] }
         })
         assert.strictEqual(rule.status, 400, JSON.stringify(rule.body))
+        assert.deepStrictEqual(rule.body.error.details.issues.map((i: { path: string }) => i.path), ["rules[0].providers[0]"])
 
         // Each merchant is paid through its own account, on either replica.
         const payA = yield* at2("POST", "/api/v1/payments", { bearer: keyA, body: pix })
