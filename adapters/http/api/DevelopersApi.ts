@@ -90,8 +90,8 @@ export class DevelopersApi extends HttpApiGroup.make("developers")
     }).annotate(
       OpenApi.Description,
       "The last 100 authenticated API requests of the calling shop in this environment, newest first: method, path (never the query), status, " +
-        "request id, time and duration; not the request that reads them. Kept in memory by each host replica: behind a load balancer each " +
-        "replica answers the requests it served, and a restart empties it."
+        "request id, time and duration; not the request that reads them. Kept in the store, shared by every replica of the host and across " +
+        "restarts (a line reaches the other replicas within a tenth of a second)."
     )
   )
   .middleware(SecretKey)

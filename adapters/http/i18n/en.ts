@@ -244,7 +244,7 @@ const consoleWords = {
       rotateButton: "Rotate this environment's keys", rotatedTitle: "Keys rotated", newKeys: "Your new keys",
       rotatedOnce: "Copy the secret key now: it is shown only once. The old keys no longer work, and this console session has ended.",
       signInAgain: "Sign in with the new keys", requests: "Recent requests", method: "Method", path: "Path", statusCode: "Status", requestId: "Request id",
-      time: "Time", duration: "ms", noRequests: "No API requests yet.", requestsHint: "The last 100 API requests of this shop in this environment, as this server replica saw them.",
+      time: "Time", duration: "ms", noRequests: "No API requests yet.", requestsHint: "The last 100 API requests of this shop in this environment.",
       events: "Events", eventsLink: "Browse the events", clock: "Sandbox test clock", now: "Shop time now", offset: "Ahead of real time",
       advance: "Advance", seconds: "How far", advanceButton: "Advance the clock", advanced: "The sandbox clock moved forward; everything due ran.",
       hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back.",

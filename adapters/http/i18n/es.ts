@@ -139,7 +139,7 @@ const consoleWords: Catalog["console"] = {
       rotateButton: "Rotar las llaves de este ambiente", rotatedTitle: "Llaves rotadas", newKeys: "Sus llaves nuevas",
       rotatedOnce: "Copie la llave secreta ahora: se muestra una sola vez. Las llaves anteriores ya no funcionan y esta sesión de la consola terminó.",
       signInAgain: "Iniciar sesión con las llaves nuevas", requests: "Solicitudes recientes", method: "Método", path: "Ruta", statusCode: "Estado", requestId: "Id de solicitud",
-      time: "Hora", duration: "ms", noRequests: "Aún no hay solicitudes a la API.", requestsHint: "Las últimas 100 solicitudes a la API de esta tienda en este ambiente, como las vio esta réplica del servidor.",
+      time: "Hora", duration: "ms", noRequests: "Aún no hay solicitudes a la API.", requestsHint: "Las últimas 100 solicitudes a la API de esta tienda en este ambiente.",
       events: "Eventos", eventsLink: "Ver los eventos", clock: "Reloj de prueba del sandbox", now: "Hora de la tienda ahora", offset: "Adelantado respecto del tiempo real",
       advance: "Avanzar", seconds: "Cuánto", advanceButton: "Avanzar el reloj", advanced: "El reloj del sandbox avanzó; se ejecutó todo lo vencido.",
       hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede.",

@@ -139,7 +139,7 @@ const consoleWords: Catalog["console"] = {
       rotateButton: "Trocar as chaves deste ambiente", rotatedTitle: "Chaves trocadas", newKeys: "Suas novas chaves",
       rotatedOnce: "Copie a chave secreta agora: ela é mostrada uma única vez. As chaves antigas não funcionam mais, e esta sessão do console terminou.",
       signInAgain: "Entrar com as novas chaves", requests: "Requisições recentes", method: "Método", path: "Caminho", statusCode: "Status", requestId: "Id da requisição",
-      time: "Hora", duration: "ms", noRequests: "Nenhuma requisição à API ainda.", requestsHint: "As últimas 100 requisições à API desta loja neste ambiente, como esta réplica do servidor as viu.",
+      time: "Hora", duration: "ms", noRequests: "Nenhuma requisição à API ainda.", requestsHint: "As últimas 100 requisições à API desta loja neste ambiente.",
       events: "Eventos", eventsLink: "Ver os eventos", clock: "Relógio de teste do sandbox", now: "Hora da loja agora", offset: "Adiantado em relação ao tempo real",
       advance: "Avançar", seconds: "Quanto", advanceButton: "Avançar o relógio", advanced: "O relógio do sandbox avançou; tudo o que venceu foi executado.",
       hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta.",

@@ -15,6 +15,7 @@ import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
 import { MemoryAuditStore } from "./MemoryAuditStore.ts"
 import { MemoryConnectorAccountStore } from "./MemoryConnectorAccountStore.ts"
+import { MemoryRequestLogStore } from "./MemoryRequestLogStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
 import { MemoryConsoleSessionStore } from "./MemoryConsoleSessionStore.ts"
 import { MemorySettingsStore } from "./MemorySettingsStore.ts"
@@ -39,6 +40,7 @@ export const MemoryStore = {
     MemoryCredentialStore,
     MemoryAuditStore,
     MemoryConnectorAccountStore,
+    MemoryRequestLogStore,
     MemoryAccessStore,
     MemorySettingsStore,
     MemoryConsoleSessionStore,

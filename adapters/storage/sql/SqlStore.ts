@@ -16,6 +16,7 @@ import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
 import { SqlRefundStore } from "./SqlRefundStore.ts"
 import { SqlAuditStore } from "./SqlAuditStore.ts"
 import { SqlConnectorAccountStore } from "./SqlConnectorAccountStore.ts"
+import { SqlRequestLogStore } from "./SqlRequestLogStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
 import { SqlDepositStore } from "./SqlDepositStore.ts"
 import { SqlFxRateStore } from "./SqlFxRateStore.ts"
@@ -82,6 +83,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlCredentialStore,
   SqlAuditStore,
   SqlConnectorAccountStore,
+  SqlRequestLogStore,
   SqlAccessStore,
   SqlSettingsStore,
   SqlConsoleSessionStore,

@@ -1,5 +1,5 @@
 /** Handlers of the merchant's developer tools: key rotation and the request log. */
-import { DateTime, Effect, Layer } from "effect"
+import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { Credential } from "../../../../core/auth/Credential.ts"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
@@ -8,7 +8,7 @@ import { Merchants } from "../../../../core/tenancy/Merchants.ts"
 import { Scopes } from "../../../../core/tenancy/Scopes.ts"
 import { Api } from "../../api/Api.ts"
 import { documented } from "../../api/OperationErrors.ts"
-import { RequestLog } from "../middleware/RequestLog.ts"
+import { RequestLogStore } from "../../../../core/ports/RequestLogStore.ts"
 
 const environmentWord = (c: Credential) => (c.environment === "sandbox" ? "test" : "live")
 
@@ -29,7 +29,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
     const merchants = yield* Merchants
     const restricted = yield* RestrictedKeys
     const scopes = yield* Scopes
-    const log = yield* RequestLog
+    const log = yield* RequestLogStore
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       keys: () =>
@@ -82,7 +82,8 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
       requests: () =>
         documented("developers.requests", Effect.gen(function*() {
           const scope = yield* scopes.resolve(yield* CurrentPrincipal)
-          return { data: log.recent(scope.environment, scope.shop.id) }
+          const lines = yield* log.recent(scope.environment, scope.shop.id)
+          return { data: lines.map(({ requestId, method, path, status, durationMs, atMs }) => ({ requestId, method, path, status, durationMs, at: new Date(atMs).toISOString() })) }
         }))
     })
-  })).pipe(Layer.provide(RequestLog.layer))
+  }))

@@ -12,7 +12,7 @@ import * as SecureRandomPool from "../../../../core/SecureRandomPool.ts"
 import type { Environment } from "../../../../core/Environment.ts"
 import { renderError } from "../support/ErrorRendering.ts"
 import { recordRequest } from "./Metrics.ts"
-import { RequestLog } from "./RequestLog.ts"
+import { RequestLogStore } from "../../../../core/ports/RequestLogStore.ts"
 import { refusalOfBody } from "./StorableText.ts"
 import { routeOf } from "../support/RouteTemplates.ts"
 import { RequestId } from "../support/RequestId.ts"
@@ -106,7 +106,7 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
   Effect.gen(function*() {
     const config = yield* EngineConfig
     const random = yield* SecureRandom.SecureRandom
-    const requestLog = yield* RequestLog
+    const requestLog = yield* RequestLogStore
     // Every failure is answered here; the type says "unhandled" only because the router's
     // middleware type asks a global middleware to pass on what it does not handle.
     return (httpEffect): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
@@ -145,10 +145,12 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
         const route = routeOf(request.method, request.url)
         yield* recordRequest(route, request.method, response.status, elapsed)
         if (fields.shopId !== undefined && fields.environment !== undefined) {
-          requestLog.record(fields.environment, fields.shopId, {
+          requestLog.record({
+            environment: fields.environment,
+            shopId: fields.shopId,
             requestId,
             method: request.method,
-            // The merchant's own log, in memory, shown to that shop alone: the path it called
+            // The merchant's own log, shown to that shop alone: the path it called
             // (its own ids), without the query (an email, a phone or a document number).
             path: request.url.split("?")[0]!,
             status: response.status,
@@ -165,4 +167,4 @@ export const RequestLifecycle = HttpRouter.middleware<{ provides: RequestId; han
       })
   }),
   { global: true }
-).pipe(Layer.provide([SecureRandomPool.layer, RequestLog.layer]))
+).pipe(Layer.provide(SecureRandomPool.layer))

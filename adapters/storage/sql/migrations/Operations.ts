@@ -197,5 +197,21 @@ export const operations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX connector_accounts_by_merchant ON connector_accounts (merchant_id, created_at)`
+  ),
+  // The merchant's request log, shared by replicas (core/ports/RequestLogStore.ts): each shop's
+  // newest lines, read newest first through the index and trimmed on each write.
+  "0031_request_log": statements(
+    `CREATE TABLE request_log (
+      id bigserial PRIMARY KEY,
+      environment text NOT NULL,
+      shop_id text NOT NULL,
+      request_id text NOT NULL,
+      method text NOT NULL,
+      path text NOT NULL,
+      status integer NOT NULL,
+      duration_ms integer NOT NULL,
+      at_ms bigint NOT NULL
+    )`,
+    `CREATE INDEX request_log_newest ON request_log (environment, shop_id, id DESC)`
   )
 }
