@@ -38,13 +38,14 @@ import { EngineConfig } from "./EngineConfig.ts"
 import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
 import { Audit } from "./audit/Audit.ts"
 import { ConnectorAccounts } from "./connectors/ConnectorAccounts.ts"
+import { Team } from "./team/Team.ts"
 import { ConnectorKinds } from "./ports/ConnectorKinds.ts"
 
 /**
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
  * and the config.
  */
-export const services = Layer.mergeAll(
+export const services = Team.layer.pipe(Layer.provideMerge(Layer.mergeAll(
   Auth.layer,
   RestrictedKeys.layer,
   ConnectorAccounts.layer,
@@ -58,7 +59,7 @@ export const services = Layer.mergeAll(
   Payouts.layer,
   SandboxClocks.layer,
   Reconciliation.layer
-).pipe(
+))).pipe(
   Layer.provideMerge(Settlements.layer),
   Layer.provideMerge(Payments.layer),
   Layer.provideMerge(Refunds.layer),

@@ -282,6 +282,10 @@ export const ErrorCatalog = {
     "Connector accounts are not available to this caller: the host keeps them to its operator (who manages them through the admin API), or the engine has no sealing key to keep their credentials under.",
     none
   ),
+  team_unavailable: entry("invalid_request_error",
+    "This engine has no password hashing, one-time codes or sealing key configured (an embedding that gave none): team members cannot be invited or sign in.",
+    none
+  ),
   // Payouts and balances
   payout_already_final: entry("invalid_request_error",
     "The payout is no longer processing (`details.status`): only a processing payout is resolved by the operator.",

@@ -37,7 +37,8 @@ export const IdPrefixes = {
   report: "rcr_",
   discrepancy: "rcd_",
   audit: "aud_",
-  connectorAccount: "ca_"
+  connectorAccount: "ca_",
+  teamMember: "usr_"
 } as const
 
 export type IdKind = keyof typeof IdPrefixes

@@ -50,6 +50,12 @@ export interface HostConfig {
    * documented URL only).
    */
   readonly merchantConnectorAccounts: Option.Option<{ readonly baseUrlOrigins: ReadonlyArray<string> }>
+  /**
+   * The mail server team invitations are sent through (`SMTP_URL` or `SMTP_URL_FILE`:
+   * `smtp://user:pass@host:587`, `smtps://...`), and their sender (`MAIL_FROM`). Without it an
+   * invitation's link is answered to the inviter instead.
+   */
+  readonly smtp: Option.Option<{ readonly url: Redacted.Redacted<string>; readonly from: string }>
   /** How often a replica picks up the connector account changes others made (`CONNECTOR_ACCOUNTS_SYNC_MS`, default 1000). */
   readonly connectorAccountsSync: Duration.Duration
   /** Proxies whose forwarding headers are believed (`TRUSTED_PROXIES`: addresses and CIDR ranges, or a count; default 0, none). */
@@ -150,6 +156,17 @@ const rootUrl = (name: string, text: string) => {
     : Effect.fail(new UnsafeConfigError({ message: `${name} must be an absolute http(s) URL without credentials, query or fragment, e.g. https://pay.example.com` }))
 }
 
+const readSmtp = Effect.gen(function*() {
+  const url = yield* secretSetting("SMTP_URL")
+  const from = yield* Config.String("MAIL_FROM").pipe(Config.withDefault("Payment console <no-reply@localhost>"))
+  if (Option.isNone(url)) return Option.none()
+  const text = Redacted.value(url.value)
+  if (!URL.canParse(text) || !["smtp:", "smtps:"].includes(new URL(text).protocol)) {
+    return yield* new ConnectorConfigError({ message: "SMTP_URL: expected smtp://[user:pass@]host[:port] or smtps://..." })
+  }
+  return Option.some({ url: url.value, from })
+})
+
 const readHostConfig = Effect.gen(function*() {
   const port = yield* Config.Int("PORT").pipe(Config.withDefault(8080))
   const host = yield* Config.String("HOST").pipe(Config.withDefault("0.0.0.0"))
@@ -196,6 +213,7 @@ const readHostConfig = Effect.gen(function*() {
     connectorKinds,
     merchantConnectorAccounts: merchantAccounts ? Option.some({ baseUrlOrigins }) : Option.none(),
     connectorAccountsSync: Duration.millis(yield* Config.Int("CONNECTOR_ACCOUNTS_SYNC_MS").pipe(Config.withDefault(1000))),
+    smtp: yield* readSmtp,
     trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
@@ -302,6 +320,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   connectorKinds: knownConnectors,
   merchantConnectorAccounts: Option.none(),
   connectorAccountsSync: Duration.millis(100),
+  smtp: Option.none(),
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   webhookAllowPrivateTargets: false,

@@ -35,6 +35,10 @@ import { cardVaultLayer } from "./Vault.ts"
 import { CardVault } from "../core/ports/CardVault.ts"
 import { connectorKindsLayer, paymentProvidersLayer, payoutProvidersLayer, providerReportsLayer, settlementPayoutProvidersLayer } from "./Connectors.ts"
 import { ConnectorAccounts } from "../core/connectors/ConnectorAccounts.ts"
+import { ScryptPasswords } from "../adapters/auth/ScryptPasswords.ts"
+import { TotpCodes } from "../adapters/auth/TotpCodes.ts"
+import { SmtpMailer } from "../adapters/mail/SmtpMailer.ts"
+import { Mailer } from "../core/ports/Mailer.ts"
 
 /** PostgreSQL when `DATABASE_URL` is set, else embedded PGlite in `DATA_DIR`; secrets sealed with the host's key. */
 export const storeLayer = (config: HostConfig) =>
@@ -178,6 +182,10 @@ export const appLayer = (
       providerReports,
       cardVault,
       connectorKindsLayer(config.connectorKinds, cardVault),
+      // Team members: scrypt passwords, TOTP codes, invitations by SMTP (when configured).
+      ScryptPasswords,
+      TotpCodes,
+      Option.match(config.smtp, { onNone: () => Mailer.none, onSome: (smtp) => SmtpMailer.layer(smtp) }),
       // The audit log signs its rows with the host's key (the store's, memoized per config).
       sealingLayer(config)
     )),

@@ -42,6 +42,8 @@ export class Auth extends Context.Service<Auth, {
   /** POST /auth/refresh: redeems a refresh token once for a new pair. */
   readonly refresh: (refreshToken: string) => Effect.Effect<TokenPair, ApiErrorOf<"authentication_failed">>
   /** Resolves the bearer value of a business request. */
+  /** A new login's token pair for a credential the caller has checked (a team member's sign-in, `core/team/`). */
+  readonly issueFor: (credential: Credential) => Effect.Effect<TokenPair>
   readonly authenticate: (bearer: string) => Effect.Effect<Principal, ApiErrorOf<"invalid_api_key" | "token_expired" | "token_revoked">>
 }>()("core/auth/Auth") {
   static readonly layer = Layer.effect(
@@ -150,8 +152,11 @@ export class Auth extends Context.Service<Auth, {
         clockOffsetMs: access.clockOffsetMs
       })
 
+      /** How the caller is named (audit log, errors): the key masked, or a team member's email. */
       const maskedSecret = (credential: Credential) =>
-        `${credential.permissions === null ? "sk" : "rk"}_${credential.environment === "sandbox" ? "test" : "live"}_…${credential.secretLast4}`
+        credential.userId !== null
+          ? `member ${credential.name ?? credential.userId}`
+          : `${credential.permissions === null ? "sk" : "rk"}_${credential.environment === "sandbox" ? "test" : "live"}_…${credential.secretLast4}`
 
       /** A raw API key: one lookup of the key with its merchant and shop. */
       const byKey = Effect.fnUntraced(function*(bearer: string, lookup: AccessLookup, keyKind: Principal["keyKind"]) {
@@ -189,7 +194,9 @@ export class Auth extends Context.Service<Auth, {
         return principal(access.value, "secret", maskedSecret(access.value.credential))
       })
 
-      return Auth.of({ exchange, refresh, authenticate })
+      const issueFor = (credential: Credential) => Effect.flatMap(ids.next("refreshFamily"), (family) => tx.run(issuePair(credential, family)))
+
+      return Auth.of({ exchange, refresh, issueFor, authenticate })
     })
   )
 }

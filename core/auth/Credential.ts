@@ -1,6 +1,6 @@
 import type { DateTime } from "effect"
 import type { Environment } from "../Environment.ts"
-import type { Permission } from "./Permissions.ts"
+import type { Grant } from "./Permissions.ts"
 
 /**
  * An API key pair of one environment, bound to one shop or (shopId null) to every shop of the
@@ -22,10 +22,15 @@ export interface Credential {
   readonly version: number
   readonly revokedAt: DateTime.Utc | null
   readonly createdAt: DateTime.Utc
-  /** A restricted key's permissions (`Permissions.ts`); null for a full key pair. */
-  readonly permissions: ReadonlyArray<Permission> | null
+  /** A restricted key's permissions, or a team member's role's (`Permissions.ts`); null for a full key pair. */
+  readonly permissions: ReadonlyArray<Grant> | null
   /** A restricted key's name, as its merchant gave it; null for a key pair. */
   readonly name: string | null
+  /**
+   * The team member (`core/team/`) this credential signs in: it has no usable secret, only the
+   * access tokens a sign-in issues; removing the member revokes it. Null for keys.
+   */
+  readonly userId: string | null
 }
 
 /**

@@ -19,15 +19,27 @@ export const permissions: ReadonlyArray<Permission> = resources.flatMap((r) => [
 
 export const isPermission = (value: string): value is Permission => (permissions as ReadonlyArray<string>).includes(value)
 
-/** What one operation needs: a resource at an access, or `keys` (full secret keys only). */
-export type Needed = { readonly resource: Resource; readonly access: Access } | "keys"
+/**
+ * What a credential may hold: permissions, and for a team member's role (`core/team/Roles.ts`)
+ * `keys`, the developer tools (key pairs, restricted keys, the request log), which no restricted
+ * key can be given.
+ */
+export type Grant = Permission | "keys"
 
-/** Whether a key holding `granted` (null: a full secret key) may call an operation that needs `needed` (null: any key). */
-export const allows = (granted: ReadonlyArray<Permission> | null, needed: Needed | null): boolean => {
+/**
+ * What one operation needs: a resource at an access; `keys` (a full secret key, or a role that
+ * holds `keys`); or `team` (managing the team: a full secret key, or the owner's or an admin's role).
+ */
+export type Needed = { readonly resource: Resource; readonly access: Access } | "keys" | "team"
+
+/** Whether a credential holding `granted` (null: a full secret key) may call an operation that needs `needed` (null: any key). */
+export const allows = (granted: ReadonlyArray<Grant> | null, needed: Needed | null): boolean => {
   if (granted === null || needed === null) return true
-  if (needed === "keys") return false
+  if (needed === "team") return false
+  if (needed === "keys") return granted.includes("keys")
   return granted.includes(`${needed.resource}:write`) || (needed.access === "read" && granted.includes(`${needed.resource}:read`))
 }
 
 /** How a needed permission is written in an error and in the documents. */
-export const neededText = (needed: Needed): string => needed === "keys" ? "a full secret key" : `${needed.resource}:${needed.access}`
+export const neededText = (needed: Needed): string =>
+  needed === "keys" ? "a full secret key" : needed === "team" ? "a full secret key (the owner or an admin)" : `${needed.resource}:${needed.access}`

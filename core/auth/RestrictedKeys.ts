@@ -61,7 +61,8 @@ export class RestrictedKeys extends Context.Service<RestrictedKeys, {
           revokedAt: null,
           createdAt: yield* DateTime.now,
           permissions: [...new Set(input.permissions)],
-          name: input.name
+          name: input.name,
+          userId: null
         }
         yield* tx.run(Effect.andThen(
           credentials.insert(credential),

@@ -16,7 +16,7 @@ export interface AuditEntry {
   readonly at: DateTime.Utc
   readonly environment: Environment | null
   readonly merchantId: string | null
-  readonly actor: { readonly kind: "key" | "token" | "admin" | "console" | "system"; readonly id: string }
+  readonly actor: { readonly kind: "key" | "token" | "user" | "admin" | "console" | "system"; readonly id: string }
   readonly ip: string | null
   /** The API operation (`developers.createRestrictedKey`), or the engine's own step. */
   readonly operation: string

@@ -96,7 +96,8 @@ export class Merchants extends Context.Service<Merchants, {
           revokedAt: null,
           createdAt: yield* DateTime.now,
           permissions: null,
-          name: null
+          name: null,
+          userId: null
         }
         yield* credentials.insert(credential)
         return {

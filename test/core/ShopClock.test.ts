@@ -39,7 +39,8 @@ const principal: Principal = {
     revokedAt: null,
     createdAt: at,
     permissions: null,
-    name: null
+    name: null,
+    userId: null
   },
   environment: "sandbox",
   keyKind: "secret",

@@ -5,31 +5,17 @@
  * generated one. On a mismatch the message carries the table to paste.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, type HttpApiMiddleware } from "effect/http-api"
 import { readFileSync } from "node:fs"
-import { PublicApi } from "../../adapters/http/api/Api.ts"
 import { neededBy } from "../../adapters/http/api/Permissions.ts"
 import { neededText } from "../../core/auth/Permissions.ts"
-
-const keyed = new Set(["adapters/http/SecretKey", "adapters/http/AnyKey"])
-
-const operations = () => {
-  const rows: Array<{ readonly group: string; readonly endpoint: HttpApiEndpoint.Top; readonly takesKey: boolean }> = []
-  HttpApi.reflect(PublicApi, {
-    onGroup: () => {},
-    onEndpoint: ({ group, endpoint, middleware }: { group: HttpApiGroup.Top; endpoint: HttpApiEndpoint.Top; middleware: ReadonlySet<HttpApiMiddleware.AnyService> }) => {
-      rows.push({ group: group.identifier, endpoint, takesKey: [...middleware].some((m) => keyed.has(m.key)) })
-    }
-  })
-  return rows
-}
+import { between, operations } from "../support/Operations.ts"
 
 const table = () => [
   "| operation | a restricted key needs |",
   "| --- | --- |",
   ...operations().filter((o) => o.takesKey).map(({ endpoint, group }) => {
     const needed = neededBy(group, endpoint)
-    return `| \`${endpoint.method} ${endpoint.path}\` | ${needed === null || needed === undefined ? "any key" : needed === "keys" ? neededText(needed) : `\`${neededText(needed)}\``} |`
+    return `| \`${endpoint.method} ${endpoint.path}\` | ${needed === null || needed === undefined ? "any key" : needed === "keys" || needed === "team" ? neededText(needed) : `\`${neededText(needed)}\``} |`
   })
 ].join("\n")
 
@@ -44,7 +30,7 @@ describe("restricted keys' permission matrix", () => {
 
   it("is the table of the merchant guide", () => {
     const guide = readFileSync(new URL("../../docs/merchant-api.md", import.meta.url), "utf8")
-    const shown = /<!-- permissions:start -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(guide)?.[1]
+    const shown = between(guide, "permissions")
     assert.strictEqual(shown, table(), `docs/merchant-api.md, between the permissions markers, should read:\n${table()}`)
   })
 })

@@ -19,6 +19,7 @@ import { EventsApi } from "./EventsApi.ts"
 import { DevelopersApi } from "./DevelopersApi.ts"
 import { AuditAdminApi, AuditApi } from "./AuditApi.ts"
 import { ConnectorAccountsAdminApi, ConnectorAccountsApi } from "./ConnectorAccountsApi.ts"
+import { TeamApi } from "./TeamApi.ts"
 import { CaptureApi } from "./CaptureApi.ts"
 import { CardSessionsApi } from "./CardSessionsApi.ts"
 import { InstallmentsApi } from "./InstallmentsApi.ts"
@@ -35,7 +36,7 @@ export const apiVersion = "2026-11-01"
 /** The merchant's groups, in the order of their document. */
 const merchantGroups = [
   AuthApi, PingApi, IdentityApi, CatalogApi, PaymentsApi, InstallmentsApi, CaptureApi, CallbacksApi, CheckoutApi, CheckoutPublicApi, WebhooksApi, WebhookInboxApi, EventsApi,
-  DevelopersApi, AuditApi, ConnectorAccountsApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
+  DevelopersApi, TeamApi, AuditApi, ConnectorAccountsApi, CardSessionsApi, DepositsApi, DepositNotificationsApi, RefundsApi, PayoutsApi, WithdrawalsApi, SettlementsApi, SettlementCallbacksApi, SandboxApi
 ] as const
 /** The operator's groups, under `/admin/v1`, in the order of their document. */
 const operatorGroups = [

@@ -17,8 +17,8 @@ export const AuditEntryView = Schema.Struct({
   environment: Schema.NullOr(Environment),
   merchantId: Schema.NullOr(Schema.String),
   actor: Schema.Struct({
-    kind: Schema.Literals(["key", "token", "admin", "console", "system"]),
-    id: Schema.String.annotate({ description: "The key masked (`sk_test_…a1B2`, `rk_live_…9xYz`), `ADMIN_TOKEN`, or `engine`" })
+    kind: Schema.Literals(["key", "token", "user", "admin", "console", "system"]),
+    id: Schema.String.annotate({ description: "The key masked (`sk_test_…a1B2`, `rk_live_…9xYz`), a team member (`member ana@example.com`), `ADMIN_TOKEN`, or `engine`" })
   }),
   ip: Schema.NullOr(Schema.String).annotate({ description: "The client's address as the host trusts it (`TRUSTED_PROXIES`)" }),
   operation: Schema.String.annotate({ description: "The API operation, `group.operation` (`webhooks.create`)" }),

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Environment, MerchantRef } from "./Fields.ts"
+import { Environment, MerchantRef, Text } from "./Fields.ts"
 import { withErrors } from "./EndpointErrors.ts"
 
 export const TokenResponse = Schema.Struct({
@@ -25,11 +25,39 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("refresh", "/auth/refresh", {
       payload: Schema.Struct({ refreshToken: Schema.String }),
       success: TokenResponse
-    }).annotate(OpenApi.Description, "Redeem a refresh token for a new pair. Each refresh token works once: the used token is invalidated, and presenting an already used token revokes every token of that login (401).")
+    }).annotate(OpenApi.Description, "Redeem a refresh token for a new pair. Each refresh token works once: the used token is invalidated, and presenting an already used token revokes every token of that login (401)."),
+    HttpApiEndpoint.post("signIn", "/auth/sign-in", {
+      payload: Schema.Struct({
+        email: Text(320),
+        password: Text(200),
+        code: Text(10).annotate({ description: "The authenticator app's current six-digit code" }),
+        environment: Environment
+      }),
+      success: TokenResponse
+    }).annotate(
+      OpenApi.Description,
+      "A team member signs in (the console does it for them): email, password and a current one-time code give a token pair of the member's credential in " +
+        "the environment, acting with their role's permissions. Any mismatch is the same 401 authentication_failed; failures are throttled per address as for /auth/token. " +
+        "Removing the member, or changing their role, ends every token of theirs at once."
+    ),
+    HttpApiEndpoint.post("acceptInvitation", "/auth/invitations/accept", {
+      payload: Schema.Struct({ token: Text(200), password: Text(200).annotate({ description: "12 to 200 characters" }) }),
+      success: Schema.Struct({
+        totpSecret: Schema.String.annotate({ description: "Base32: enter it in an authenticator app (shown once; accepting again replaces it)" }),
+        otpauthUri: Schema.String.annotate({ description: "The same as an otpauth:// URI" })
+      })
+    }).annotate(OpenApi.Description, "An invited member sets their password and gets the secret of their authenticator app; the invitation holds until a code confirms it."),
+    HttpApiEndpoint.post("confirmInvitation", "/auth/invitations/confirm", {
+      payload: Schema.Struct({ token: Text(200), code: Text(10) }),
+      success: Schema.Struct({ member: Schema.Struct({ id: Schema.String, email: Schema.String, role: Schema.String }) })
+    }).annotate(OpenApi.Description, "A current code of the authenticator proves the enrolment: the member is active and may sign in; the invitation link stops working.")
   )
   .annotate(OpenApi.Title, "Authentication")
   .pipe(withErrors({
     token: ["authentication_failed", "rate_limited"],
-    refresh: ["authentication_failed", "rate_limited"]
+    refresh: ["authentication_failed", "rate_limited"],
+    signIn: ["authentication_failed", "rate_limited", "team_unavailable"],
+    acceptInvitation: ["authentication_failed", "rate_limited", "team_unavailable"],
+    confirmInvitation: ["authentication_failed", "rate_limited", "team_unavailable"]
   }))
 {}

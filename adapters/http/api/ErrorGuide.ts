@@ -277,6 +277,11 @@ export const errorGuide: { readonly [C in ErrorCode]: Guide<C> } = {
     message: "The connector account is at version 3, not 2: read it again",
     details: { version: 3 }
   },
+  team_unavailable: {
+    advice: "Give the engine a Passwords, a OneTimeCodes and a Sealing service (the reference host does), or manage access with API keys.",
+    message: "This engine has no password hashing, one-time codes or sealing key configured: team members cannot sign in",
+    details: {}
+  },
   connector_accounts_not_allowed: {
     advice: "Ask the operator of the host to create the account, or to let merchants manage their own (MERCHANT_CONNECTOR_ACCOUNTS=true).",
     message: "This host does not let merchants manage their own connector accounts; ask the operator",

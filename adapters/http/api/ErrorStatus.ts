@@ -57,6 +57,7 @@ export const httpStatus: { readonly [C in ErrorCode]: number } = {
   connector_account_in_use: 409,
   connector_account_conflict: 409,
   connector_accounts_not_allowed: 403,
+  team_unavailable: 422,
   routing_rule_invalid: 422,
   payout_already_final: 409,
   payout_dispatch_failed: 422,

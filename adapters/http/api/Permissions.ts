@@ -24,13 +24,14 @@ const byGroup = {
   events: "events",
   developers: "keys",
   audit: "keys",
+  team: "team",
   connectorAccounts: "keys",
   deposits: "deposits",
   payouts: "payouts",
   withdrawals: "payouts",
   settlements: "settlements",
   sandbox: "sandbox"
-} as const satisfies Readonly<Record<string, Resource | "keys" | null>>
+} as const satisfies Readonly<Record<string, Resource | "keys" | "team" | null>>
 
 export type KeyedGroup = keyof typeof byGroup
 
@@ -47,6 +48,6 @@ export const neededBy = (group: string, endpoint: Pick<HttpApiEndpoint.Top, "ide
   if (Object.hasOwn(byOperation, id)) return byOperation[id]
   if (!isKeyedGroup(group)) return undefined
   const resource = byGroup[group]
-  if (resource === null || resource === "keys") return resource
+  if (resource === null || resource === "keys" || resource === "team") return resource
   return { resource, access: endpoint.method === "GET" || endpoint.method === "HEAD" ? "read" : "write" }
 }

@@ -16,6 +16,7 @@ import { makeRoute } from "./Page.ts"
 import { Sessions } from "./Sessions.ts"
 import { shownOnceRoute } from "./ShownOnce.ts"
 import { signInRoutes } from "./SignIn.ts"
+import { invitationRoutes } from "./Invitation.ts"
 import { merchantRoutes } from "./merchant/index.ts"
 import { operatorRoutes } from "./operator/index.ts"
 
@@ -26,7 +27,7 @@ export const ConsoleRoutes = HttpRouter.use((router) =>
     const config = yield* EngineConfig
     const api = makeApiClient(router)
     const route = makeRoute(sessions, api, random)
-    for (const r of signInRoutes(sessions, api, config.publicUrl)) yield* router.add(r.method, r.path, r.handler)
+    for (const r of [...signInRoutes(sessions, api, config.publicUrl), ...invitationRoutes(api)]) yield* router.add(r.method, r.path, r.handler)
     for (const r of [shownOnceRoute, ...merchantRoutes, ...operatorRoutes]) yield* router.add(r.method, r.path, route(r))
   })
 ).pipe(Layer.provide(Sessions.layer))

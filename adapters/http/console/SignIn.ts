@@ -2,7 +2,9 @@
  * Signing in and out. A merchant signs in with a key pair of one environment: the console
  * exchanges it at `POST /auth/token` (the same operation a script calls, with the same per-address
  * limit) and keeps only the access token, sealed in the session; the keys themselves are not kept.
- * An operator signs in with the admin token, checked by an admin API call. The session cookie is
+ * A team member (`core/team/`) signs in with email, password and a one-time code at
+ * `POST /auth/sign-in`, and the session keeps the member's access token the same way: every page
+ * then acts with the member's role. An operator signs in with the admin token, checked by an admin API call. The session cookie is
  * `HttpOnly; Secure; SameSite=Strict` on `/console`, and lives as long as the session.
  */
 import { Effect, Option } from "effect"
@@ -30,7 +32,7 @@ const field = (id: string, label: string, options: { type?: string; autocomplete
     options.error === undefined ? "" : ` aria-invalid="true" aria-describedby="${id}-error"`
   }>${options.error === undefined ? "" : `<p class="field-error" id="${id}-error">${escapeHtml(options.error)}</p>`}</div>`
 
-const signInPage = (language: Language, next: string | undefined, options: { environment?: string | null; merchantError?: string; operatorError?: string; status?: number } = {}) => {
+const signInPage = (language: Language, next: string | undefined, options: { environment?: string | null; merchantError?: string; memberError?: string; operatorError?: string; status?: number } = {}) => {
   const t = words(language)
   const nextField = next === undefined ? "" : `<input type="hidden" name="next" value="${escapeHtml(next)}">`
   const switching = options.environment === "sandbox" || options.environment === "production"
@@ -43,6 +45,14 @@ const signInPage = (language: Language, next: string | undefined, options: { env
     status: options.status,
     body: `<h1>${escapeHtml(t.title)}</h1>${switching}
 <div class="grid">
+<section class="card" aria-labelledby="member-heading"><h2 id="member-heading">${escapeHtml(t.member)}</h2>
+<p class="muted">${escapeHtml(t.memberHint)}</p>
+<form method="post" action="/console/sign-in" class="stack"><input type="hidden" name="kind" value="member">${nextField}
+${field("email", t.email, { type: "email", autocomplete: "username" })}
+${field("password", t.password, { type: "password", autocomplete: "current-password" })}
+${field("code", t.code, { autocomplete: "one-time-code", ...(options.memberError === undefined ? {} : { error: options.memberError }) })}
+<div><label for="environment">${escapeHtml(t.environment)}</label><select id="environment" name="environment"><option value="sandbox"${options.environment === "production" ? "" : " selected"}>${escapeHtml(t.sandbox)}</option><option value="production"${options.environment === "production" ? " selected" : ""}>${escapeHtml(t.production)}</option></select></div>
+<div><button type="submit">${escapeHtml(t.signIn)}</button></div></form></section>
 <section class="card" aria-labelledby="merchant-heading"><h2 id="merchant-heading">${escapeHtml(t.merchant)}</h2>
 <p class="muted">${escapeHtml(t.merchantHint)}</p>
 <form method="post" action="/console/sign-in" class="stack"><input type="hidden" name="kind" value="merchant">${nextField}
@@ -114,14 +124,29 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
         headers: { location: next ?? home("operator"), "set-cookie": cookie(started.cookie, operatorSessionSeconds), "cache-control": "no-store" }
       })
     }
-    const exchanged = yield* api({
-      method: "POST",
-      path: "/api/v1/auth/token",
-      body: { apiKey: (form.get("apiKey") ?? "").trim(), secretKey: (form.get("secretKey") ?? "").trim() }
-    })
+    // A team member signs in as themselves (`POST /auth/sign-in`); a merchant with a key pair (`POST /auth/token`).
+    const member = form.get("kind") === "member"
+    const exchanged = member
+      ? yield* api({
+        method: "POST",
+        path: "/api/v1/auth/sign-in",
+        body: {
+          email: (form.get("email") ?? "").trim(),
+          password: form.get("password") ?? "",
+          code: (form.get("code") ?? "").trim(),
+          environment: form.get("environment") === "production" ? "production" : "sandbox"
+        }
+      })
+      : yield* api({
+        method: "POST",
+        path: "/api/v1/auth/token",
+        body: { apiKey: (form.get("apiKey") ?? "").trim(), secretKey: (form.get("secretKey") ?? "").trim() }
+      })
     if (exchanged.status !== 200) {
-      const message = exchanged.status === 429 ? String(exchanged.body?.error?.message ?? t.rejected) : t.rejected
-      return signInPage(language, next, { merchantError: message, status: exchanged.status === 429 ? 429 : 401 })
+      const rejected = member ? t.rejectedMember : t.rejected
+      const message = exchanged.status === 429 ? String(exchanged.body?.error?.message ?? rejected) : rejected
+      const status = exchanged.status === 429 ? 429 : 401
+      return signInPage(language, next, member ? { memberError: message, status } : { merchantError: message, status })
     }
     yield* endPrevious(request)
     const token = exchanged.body as { accessToken: string; expiresIn: number; environment: "sandbox" | "production"; merchant: { id: string; name: string } }

@@ -199,8 +199,17 @@ const consoleWords = {
       forbidden: "This form did not come from the console", forbiddenBody: "Nothing was done. Open the page again and repeat the action.",
       notFound: "No such page", notFoundBody: "This page does not exist for this sign-in."
     },
+    invitation: {
+      title: "Join the team", intro: "Choose a password (12 characters or more) for", password: "Password", next: "Continue",
+      enrolTitle: "Set up your authenticator app", enrolIntro: "Add this secret to an authenticator app (any TOTP app: enter it by hand), then type the six-digit code it shows.",
+      secret: "Secret", uri: "Or open this link on the phone", code: "Code", confirm: "Confirm", doneTitle: "You are on the team",
+      done: "Sign in with your email, your password and a code of your app.", invalid: "This invitation link is not valid or has expired: ask for a new one.",
+      signIn: "Sign in"
+    },
     signIn: {
-      title: "Sign in", merchant: "Merchant", merchantHint: "Use a key pair of the environment you want to see: pk_test_/sk_test_ for sandbox, pk_live_/sk_live_ for production. The keys are exchanged for a session and not kept.",
+      title: "Sign in", merchant: "Merchant",
+      member: "Team member", memberHint: "Your email, your password and the six-digit code of your authenticator app.", email: "Email", password: "Password",
+      code: "Code", environment: "Environment", rejectedMember: "The email, password or code was not accepted", merchantHint: "Use a key pair of the environment you want to see: pk_test_/sk_test_ for sandbox, pk_live_/sk_live_ for production. The keys are exchanged for a session and not kept.",
       publishableKey: "Publishable key", secretKey: "Secret key", signIn: "Sign in", operator: "Operator", adminToken: "Admin token",
       operatorHint: "The host's ADMIN_TOKEN.", rejected: "These keys were not accepted", rejectedAdmin: "This admin token was not accepted",
       switching: "Sign in with a key pair of the environment you are switching to.", sandbox: "sandbox", production: "production",

@@ -94,8 +94,17 @@ const consoleWords: Catalog["console"] = {
       forbidden: "Este formulario no vino de la consola", forbiddenBody: "No se hizo nada. Abra la página otra vez y repita la acción.",
       notFound: "No existe la página", notFoundBody: "Esta página no existe para este acceso."
     },
+    invitation: {
+      title: "Unirse al equipo", intro: "Elija una contraseña (12 caracteres o más) para", password: "Contraseña", next: "Continuar",
+      enrolTitle: "Configure su aplicación autenticadora", enrolIntro: "Agregue este secreto a una aplicación autenticadora (cualquier app TOTP: escríbalo a mano) y escriba el código de seis dígitos que muestra.",
+      secret: "Secreto", uri: "O abra este enlace en el teléfono", code: "Código", confirm: "Confirmar", doneTitle: "Ya está en el equipo",
+      done: "Inicie sesión con su correo, su contraseña y un código de su aplicación.", invalid: "Este enlace de invitación no es válido o venció: pida uno nuevo.",
+      signIn: "Iniciar sesión"
+    },
     signIn: {
-      title: "Iniciar sesión", merchant: "Comercio", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
+      title: "Iniciar sesión", merchant: "Comercio",
+      member: "Miembro del equipo", memberHint: "Su correo, su contraseña y el código de seis dígitos de su aplicación autenticadora.", email: "Correo", password: "Contraseña",
+      code: "Código", environment: "Ambiente", rejectedMember: "El correo, la contraseña o el código no fueron aceptados", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
       publishableKey: "Llave publicable", secretKey: "Llave secreta", signIn: "Iniciar sesión", operator: "Operador", adminToken: "Token de administración",
       operatorHint: "El ADMIN_TOKEN del servidor.", rejected: "Estas llaves no fueron aceptadas", rejectedAdmin: "Este token de administración no fue aceptado",
       switching: "Inicie sesión con un par de llaves del ambiente al que cambia.", sandbox: "sandbox", production: "producción",

@@ -94,8 +94,17 @@ const consoleWords: Catalog["console"] = {
       forbidden: "Este formulário não veio do console", forbiddenBody: "Nada foi feito. Abra a página de novo e repita a ação.",
       notFound: "Página inexistente", notFoundBody: "Esta página não existe para este acesso."
     },
+    invitation: {
+      title: "Entrar na equipe", intro: "Escolha uma senha (12 caracteres ou mais) para", password: "Senha", next: "Continuar",
+      enrolTitle: "Configure seu aplicativo autenticador", enrolIntro: "Adicione este segredo a um aplicativo autenticador (qualquer app TOTP: digite-o à mão) e informe o código de seis dígitos que ele mostra.",
+      secret: "Segredo", uri: "Ou abra este link no celular", code: "Código", confirm: "Confirmar", doneTitle: "Você está na equipe",
+      done: "Entre com seu e-mail, sua senha e um código do seu aplicativo.", invalid: "Este link de convite não é válido ou expirou: peça um novo.",
+      signIn: "Entrar"
+    },
     signIn: {
-      title: "Entrar", merchant: "Comerciante", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
+      title: "Entrar", merchant: "Comerciante",
+      member: "Membro da equipe", memberHint: "Seu e-mail, sua senha e o código de seis dígitos do seu aplicativo autenticador.", email: "E-mail", password: "Senha",
+      code: "Código", environment: "Ambiente", rejectedMember: "O e-mail, a senha ou o código não foram aceitos", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
       publishableKey: "Chave publicável", secretKey: "Chave secreta", signIn: "Entrar", operator: "Operador", adminToken: "Token de administração",
       operatorHint: "O ADMIN_TOKEN do servidor.", rejected: "Estas chaves não foram aceitas", rejectedAdmin: "Este token de administração não foi aceito",
       switching: "Entre com um par de chaves do ambiente para o qual está mudando.", sandbox: "sandbox", production: "produção",

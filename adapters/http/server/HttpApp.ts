@@ -43,6 +43,7 @@ import { EventHandlers } from "./handlers/EventHandlers.ts"
 import { DeveloperHandlers } from "./handlers/DeveloperHandlers.ts"
 import { AuditAdminHandlers, AuditHandlers } from "./handlers/AuditHandlers.ts"
 import { ConnectorAccountAdminHandlers, ConnectorAccountHandlers } from "./handlers/ConnectorAccountHandlers.ts"
+import { TeamHandlers } from "./handlers/TeamHandlers.ts"
 import { CardSessionHandlers } from "./handlers/CardSessionHandlers.ts"
 import { InstallmentsHandlers } from "./handlers/InstallmentsHandlers.ts"
 import { ConsoleRoutes } from "../console/Console.ts"
@@ -68,6 +69,7 @@ export const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json
     AuditHandlers,
     AuditAdminHandlers,
     ConnectorAccountHandlers,
+    TeamHandlers,
     ConnectorAccountAdminHandlers,
     CardSessionHandlers,
     InstallmentsHandlers,

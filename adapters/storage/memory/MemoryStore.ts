@@ -14,6 +14,7 @@ import { MemoryDepositStore } from "./MemoryDepositStore.ts"
 import { MemoryWebhookStore } from "./MemoryWebhookStore.ts"
 import { MemoryTenancyStore } from "./MemoryTenancyStore.ts"
 import { MemoryAuditStore } from "./MemoryAuditStore.ts"
+import { MemoryTeamStore } from "./MemoryTeamStore.ts"
 import { MemoryConnectorAccountStore } from "./MemoryConnectorAccountStore.ts"
 import { MemoryRequestLogStore } from "./MemoryRequestLogStore.ts"
 import { MemoryCredentialStore } from "./MemoryCredentialStore.ts"
@@ -39,6 +40,7 @@ export const MemoryStore = {
     MemoryTenancyStore,
     MemoryCredentialStore,
     MemoryAuditStore,
+    MemoryTeamStore,
     MemoryConnectorAccountStore,
     MemoryRequestLogStore,
     MemoryAccessStore,

@@ -22,9 +22,9 @@ export const jsonDocuments = <A, I>(sql: SqlClient.SqlClient, table: string, cod
   return {
     /** Inserts `doc` with its indexed columns (camelCase keys become snake_case columns). */
     insert: (doc: A, columns: Record<string, Column>) => sql`INSERT INTO ${name} ${sql.insert({ ...columns, data: json(doc) })}`.pipe(Effect.asVoid, Effect.orDie),
-    /** Inserts `doc` unless its `id` is taken; false when it was. */
+    /** Inserts `doc` unless its `id` (or another unique column) is taken; false when it was. */
     insertIfAbsent: (doc: A, columns: Record<string, Column> & { readonly id: string }) =>
-      sql<{ readonly id: string }>`INSERT INTO ${name} ${sql.insert({ ...columns, data: json(doc) })} ON CONFLICT (id) DO NOTHING RETURNING id`.pipe(
+      sql<{ readonly id: string }>`INSERT INTO ${name} ${sql.insert({ ...columns, data: json(doc) })} ON CONFLICT DO NOTHING RETURNING id`.pipe(
         Effect.map((rows) => rows.length === 1),
         Effect.orDie
       ),

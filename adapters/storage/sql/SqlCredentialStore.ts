@@ -2,7 +2,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Credential, RefreshToken } from "../../../core/auth/Credential.ts"
-import type { Permission } from "../../../core/auth/Permissions.ts"
+import type { Grant } from "../../../core/auth/Permissions.ts"
 import type { Environment } from "../../../core/Environment.ts"
 import { CredentialStore } from "../../../core/ports/CredentialStore.ts"
 import { date, dateOrNull, first, utc, utcOrNull } from "./Rows.ts"
@@ -21,6 +21,7 @@ export interface CredentialRow {
   readonly name: string | null
   /** A JSON array of permissions, or null. */
   readonly permissions: string | null
+  readonly userId: string | null
 }
 
 interface RefreshTokenRow {
@@ -48,7 +49,8 @@ export const toCredential = (r: CredentialRow): Credential => ({
   revokedAt: utcOrNull(r.revokedAt),
   createdAt: utc(r.createdAt),
   name: r.name,
-  permissions: r.permissions === null ? null : JSON.parse(r.permissions) as ReadonlyArray<Permission>
+  permissions: r.permissions === null ? null : JSON.parse(r.permissions) as ReadonlyArray<Grant>,
+  userId: r.userId ?? null
 })
 
 const toRefreshToken = (r: RefreshTokenRow): RefreshToken => ({

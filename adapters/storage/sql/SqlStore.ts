@@ -15,6 +15,7 @@ import { SqlAccessStore } from "./SqlAccessStore.ts"
 import { SqlCheckoutSessionStore } from "./SqlCheckoutSessionStore.ts"
 import { SqlRefundStore } from "./SqlRefundStore.ts"
 import { SqlAuditStore } from "./SqlAuditStore.ts"
+import { SqlTeamStore } from "./SqlTeamStore.ts"
 import { SqlConnectorAccountStore } from "./SqlConnectorAccountStore.ts"
 import { SqlRequestLogStore } from "./SqlRequestLogStore.ts"
 import { SqlCredentialStore } from "./SqlCredentialStore.ts"
@@ -82,6 +83,7 @@ export const layerFromClient = Layer.mergeAll(
   SqlTenancyStore,
   SqlCredentialStore,
   SqlAuditStore,
+  SqlTeamStore,
   SqlConnectorAccountStore,
   SqlRequestLogStore,
   SqlAccessStore,

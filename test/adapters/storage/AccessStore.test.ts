@@ -29,7 +29,7 @@ const fixture = Effect.gen(function*() {
   yield* tenancy.insertShop({ id: first, merchantId, name: "Acme MX", createdAt: t0 })
   const credential = (shopId: string | null, environment: Credential["environment"]): Credential => ({
     id: uid("key_"), merchantId, shopId, environment, publishableKey: uid("pk_"), secretHash: uid("hash_"),
-    secretLast4: "abcd", version: 3, revokedAt: null, createdAt: t0, permissions: null, name: null
+    secretLast4: "abcd", version: 3, revokedAt: null, createdAt: t0, permissions: null, name: null, userId: null
   })
   const wide = credential(null, "sandbox")
   const bound = credential(second, "sandbox")

@@ -41,7 +41,8 @@ const credential = (merchantId: string, shopId: string | null, version = 1): Cre
   revokedAt: null,
   createdAt: t0,
   permissions: null,
-  name: null
+  name: null,
+  userId: null
 })
 
 const job = (kind: string, runAt: DateTime.Utc, dedupeKey: string | null = null): Job => ({

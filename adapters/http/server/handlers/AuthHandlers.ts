@@ -6,6 +6,7 @@ import { guessKey, RateLimits } from "../middleware/RateLimits.ts"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Auth } from "../../../../core/auth/Auth.ts"
+import { Team } from "../../../../core/team/Team.ts"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
 import { Api, apiVersion } from "../../api/Api.ts"
 import { documented } from "../../api/OperationErrors.ts"
@@ -13,6 +14,7 @@ import { documented } from "../../api/OperationErrors.ts"
 export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
     const auth = yield* Auth
+    const team = yield* Team
     const limits = yield* RateLimits
     const http = yield* HttpConfig
     // Failed logins and refreshes are throttled per client address (the trusted hop's); a right one always works.
@@ -23,6 +25,11 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
     return handlers
       .handle("token", ({ payload }) => documented("auth.token", Effect.catchTag(auth.exchange(payload.apiKey, payload.secretKey), "ApiError", failed)))
       .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.catchTag(auth.refresh(payload.refreshToken), "ApiError", failed)))
+      .handle("signIn", ({ payload }) => documented("auth.signIn", Effect.catchTag(team.signIn(payload), "ApiError", failed)))
+      .handle("acceptInvitation", ({ payload }) =>
+        documented("auth.acceptInvitation", Effect.map(Effect.catchTag(team.accept(payload.token, payload.password), "ApiError", failed), (enrol) => ({ totpSecret: enrol.secret, otpauthUri: enrol.uri }))))
+      .handle("confirmInvitation", ({ payload }) =>
+        documented("auth.confirmInvitation", Effect.map(Effect.catchTag(team.confirm(payload.token, payload.code), "ApiError", failed), (m) => ({ member: { id: m.id, email: m.email, role: m.role } }))))
   }))
 
 export const PingHandlers = HttpApiBuilder.group(Api, "ping", (handlers) =>

@@ -1,5 +1,8 @@
 /** Handlers of the merchant's developer tools: key rotation and the request log. */
 import { DateTime, Effect } from "effect"
+import { isPermission } from "../../../../core/auth/Permissions.ts"
+import { CredentialStore } from "../../../../core/ports/CredentialStore.ts"
+import { notFound } from "../../../../core/ApiError.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import type { Credential } from "../../../../core/auth/Credential.ts"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
@@ -18,7 +21,8 @@ const restrictedView = (c: Credential, secretKey?: string) => ({
   name: c.name ?? "",
   environment: c.environment,
   scope: c.shopId === null ? "merchant" as const : "shop" as const,
-  permissions: c.permissions ?? [],
+  // A restricted key holds permissions only (`keys` is a role's, never a key's).
+  permissions: (c.permissions ?? []).filter(isPermission),
   secretKey: secretKey ?? `rk_${environmentWord(c)}_…${c.secretLast4}`,
   createdAt: DateTime.formatIso(c.createdAt),
   revokedAt: c.revokedAt === null ? null : DateTime.formatIso(c.revokedAt)
@@ -30,11 +34,22 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
     const restricted = yield* RestrictedKeys
     const scopes = yield* Scopes
     const log = yield* RequestLogStore
+    const credentials = yield* CredentialStore
+    /**
+     * The key pair the developer tools show and rotate: the caller's own; for a team member
+     * (`core/team/`), who has none, the merchant's active pair covering the member's shop.
+     */
+    const pairOfCaller = Effect.flatMap(CurrentPrincipal, (p) =>
+      p.credential.userId === null ? Effect.succeed(p.credential) : p.shop === null ? Effect.fail(notFound("key pair", p.environment)) : Effect.flatMap(credentials.listActiveForShop(p.merchant.id, p.shop.id), (active) => {
+        const pairs = active.filter((c) => c.environment === p.environment && c.publishableKey !== null && c.permissions === null)
+        const pair = pairs.find((c) => c.shopId === p.shop?.id) ?? pairs[0]
+        return pair === undefined ? Effect.fail(notFound("key pair", p.environment)) : Effect.succeed(pair)
+      }))
     // Each handler is checked at compile time against the codes its operation documents.
     return handlers.handleAll({
       keys: () =>
         documented("developers.keys", Effect.gen(function*() {
-          const { credential: c } = yield* CurrentPrincipal
+          const c = yield* pairOfCaller
           // A restricted key never reaches here (key management needs a full key: SecurityLive).
           if (c.publishableKey === null) return yield* Effect.die(new Error("a restricted key reached GET /me/keys"))
           return {
@@ -49,7 +64,7 @@ export const DeveloperHandlers = HttpApiBuilder.group(Api, "developers", (handle
         })),
       rotateKeys: () =>
         documented("developers.rotateKeys", Effect.gen(function*() {
-          const { keys, revoked } = yield* merchants.rotateOwnKeys((yield* CurrentPrincipal).credential)
+          const { keys, revoked } = yield* merchants.rotateOwnKeys(yield* pairOfCaller)
           return {
             revoked,
             keys: {

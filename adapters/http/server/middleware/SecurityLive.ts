@@ -79,7 +79,7 @@ const permitted = (principal: Principal, group: string, endpoint: HttpApiEndpoin
   if (needed === undefined || needed === null || allows(principal.credential.permissions, needed)) return Effect.void
   return Effect.fail(apiError(
     "permission_denied",
-    `This restricted key (${principal.keyId}) may not call ${endpoint.method} ${endpoint.path}: it needs ${neededText(needed)}`,
+    `${principal.credential.userId === null ? `This restricted key (${principal.keyId})` : `This team member's role (${principal.keyId})`} may not call ${endpoint.method} ${endpoint.path}: it needs ${neededText(needed)}`,
     { needed: neededText(needed) }
   ))
 }
@@ -90,6 +90,8 @@ const makeAuditedAs = Effect.map(HttpConfig, (http) =>
     Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
       const actor = principal === null
         ? { kind: "admin" as const, id: "ADMIN_TOKEN" }
+        : principal.credential.userId !== null
+        ? { kind: "user" as const, id: principal.keyId }
         : { kind: /^(?:sk|rk|pk)_/.test(Redacted.value(credential).trim()) ? "key" as const : "token" as const, id: principal.keyId }
       return AuditContext.of({ actor, ip: clientIp(request, http.trustedProxies) ?? null, operation: `${group}.${endpoint.identifier}` })
     }))

@@ -42,7 +42,10 @@ const pageRoutes: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/console/sign-in"],
   ["POST", "/console/sign-in"],
   ["POST", "/console/sign-out"],
-  ["POST", "/console/language"]
+  ["POST", "/console/language"],
+  // A team member's invitation: the segment is its capability token.
+  ["GET", "/console/invitations/:token"],
+  ["POST", "/console/invitations/:token"]
 ]
 
 /** The API's matchers, the API's and the host's routes (`api`) and every route with the pages (`all`); built on first use. */

@@ -213,5 +213,19 @@ export const operations = {
       at_ms bigint NOT NULL
     )`,
     `CREATE INDEX request_log_newest ON request_log (environment, shop_id, id DESC)`
+  ),
+  // Team members (core/team/): the member a credential signs in (its access tokens only), and the members themselves.
+  "0032_team_members": statements(
+    `ALTER TABLE credentials ADD COLUMN user_id text`,
+    `CREATE TABLE team_members (
+      id text PRIMARY KEY,
+      merchant_id text NOT NULL,
+      email text NOT NULL UNIQUE,
+      invitation_hash text UNIQUE,
+      version integer NOT NULL CHECK (version > 0),
+      created_at timestamptz NOT NULL,
+      data jsonb NOT NULL
+    )`,
+    `CREATE INDEX team_members_by_merchant ON team_members (merchant_id, created_at)`
   )
 }
