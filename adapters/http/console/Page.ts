@@ -7,7 +7,7 @@
  *   sends it) and carry the session's CSRF token; otherwise 403 and nothing is done. The cookie is
  *   `SameSite=Strict` as well.
  */
-import { Effect, Option, Scope, Stream } from "effect"
+import { Data, Effect, Option, Scope, Stream } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import { SecureRandom } from "effect/crypto"
 import { safeEqual } from "../../../core/Secrets.ts"
@@ -38,8 +38,12 @@ export interface Console {
   readonly files: ReadonlyMap<string, UploadedFile>
   /** A multipart body that could not be read whole: why (`BodyTooLarge`, `Parse`...), else undefined. */
   readonly formProblem: Multipart.MultipartErrorReason["_tag"] | undefined
-  /** An API operation with this session's bearer. */
-  readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply>
+  /**
+   * An API operation with this session's bearer. A merchant session whose token the API no
+   * longer takes (a removed team member, a changed role, revoked keys) fails with `SessionEnded`:
+   * the page ends the session and sends to the sign-in.
+   */
+  readonly api: (request: Omit<ApiRequest, "bearer">) => Effect.Effect<ApiReply, SessionEnded>
   /** A fresh idempotency key for a form about to be shown. */
   readonly newKey: Effect.Effect<string>
   /** Ends this session on the server and answers `response` with the cookie cleared. */
@@ -78,7 +82,7 @@ export interface ConsoleRoute {
    * input. Either way the CSRF token is a field of the form, and is checked before the handler runs.
    */
   readonly form?: "multipart" | undefined
-  readonly handler: (console: Console) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  readonly handler: (console: Console) => Effect.Effect<HttpServerResponse.HttpServerResponse, SessionEnded>
 }
 
 export const redirect = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
@@ -131,6 +135,9 @@ export const readMultipart = (request: HttpServerRequest.HttpServerRequest) =>
     return { form, files, problem }
   })
 
+/** The API no longer takes the session's token: the session is over. */
+export class SessionEnded extends Data.TaggedError("SessionEnded")<{}> {}
+
 export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random: SecureRandom.SecureRandom["Service"]) =>
 (route: ConsoleRoute) =>
   Effect.gen(function*() {
@@ -177,7 +184,15 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
       form,
       files: read.files,
       formProblem: read.problem,
-      api: (call) => api({ ...call, bearer }).pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.provideService(Scope.Scope, scope)),
+      api: (call) =>
+        api({ ...call, bearer }).pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          Effect.provideService(Scope.Scope, scope),
+          Effect.flatMap((reply) =>
+            credential.kind === "merchant" && reply.status === 401 && ["token_revoked", "token_expired", "invalid_api_key"].includes(reply.body?.error?.code)
+              ? Effect.fail(new SessionEnded())
+              : Effect.succeed(reply))
+        ),
       newKey: Effect.map(random.ulid, (id) => `console_${id.toLowerCase()}`),
       endSession: (response) =>
         Effect.as(sessions.end(cookie!), HttpServerResponse.setHeader(response, "set-cookie", clearedCookie)),
@@ -203,5 +218,6 @@ export const makeRoute = (sessions: Sessions["Service"], api: ApiClient, random:
           return redirect(rotatedKeysPath)
         }),
       page
-    })
+    }).pipe(Effect.catchTag("SessionEnded", () =>
+      Effect.as(sessions.end(cookie!), HttpServerResponse.setHeader(redirect("/console/sign-in"), "set-cookie", clearedCookie))))
   })

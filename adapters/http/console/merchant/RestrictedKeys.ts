@@ -9,7 +9,7 @@ import type { HttpServerResponse } from "effect/http"
 import { resources } from "../../../../core/auth/Permissions.ts"
 import { escapeHtml } from "../../server/pages/Html.ts"
 import { formFields } from "../Layout.ts"
-import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
+import { type Console, type ConsoleRoute, redirect, type SessionEnded } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
 import { field, notice, problem, table } from "../View.ts"
 
@@ -49,7 +49,7 @@ ${field("name", t.name, { required: true, attributes: 'maxlength="100"' })}
 
 /** The routes: create (the new key shown once) and revoke; the page itself is `Developers.ts`'. */
 export const restrictedKeyRoutes = (
-  page: (c: Console, top: string, status: number) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  page: (c: Console, top: string, status: number) => Effect.Effect<HttpServerResponse.HttpServerResponse, SessionEnded>
 ): ReadonlyArray<ConsoleRoute> => [
   {
     method: "POST",

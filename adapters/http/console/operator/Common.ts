@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { escapeHtml } from "../../server/pages/Html.ts"
 import type { ApiReply } from "../ApiClient.ts"
-import type { Console } from "../Page.ts"
+import type { Console, SessionEnded } from "../Page.ts"
 import { dictionary } from "../Text.ts"
 import { problem } from "../View.ts"
 
@@ -62,7 +62,7 @@ export interface Shown {
   readonly defaulted: boolean
 }
 
-export const shownEnvironment = (c: Console, asked: string | null | undefined): Effect.Effect<Shown> =>
+export const shownEnvironment = (c: Console, asked: string | null | undefined): Effect.Effect<Shown, SessionEnded> =>
   asked === "production" || asked === "sandbox"
     ? Effect.succeed({ environment: asked, defaulted: false })
     : Effect.map(c.api({ method: "GET", path: "/admin/v1/providers" }), (reply) => {
