@@ -10,7 +10,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { MemoryStore } from "../../adapters/storage/memory/MemoryStore.ts"
 import { browser, chromiumPath } from "../support/Browser.ts"
-import { consoleContext, looked } from "../support/Console.ts"
+import { consoleContext, looked, signInMerchant } from "../support/Console.ts"
 import { baseUrl, call, createMerchant, reachableHost } from "../support/Host.ts"
 import { type Received, smtpReceiver } from "../support/Smtp.ts"
 
@@ -31,14 +31,27 @@ describe.skipIf(chromiumPath === undefined)("a team member in the console, in Ch
     it.effect("joins from the emailed link, signs in with a code, sees what the role allows, and is signed out when removed", () =>
       Effect.gen(function*() {
         const { keys } = yield* createMerchant({ name: "Loja Azul" })
-        const invited = yield* call("POST", "/api/v1/team/members", { bearer: keys.sandbox.secretKey, body: { email: "ana@lojaazul.test", name: "Ana", role: "viewer" } })
-        assert.strictEqual(invited.status, 201, JSON.stringify(invited.body))
+        const base = yield* baseUrl
+        const chromium = yield* browser
+        // The merchant, signed in with its key pair (a full key), invites Ana from the team page.
+        const owner = yield* Effect.promise(() => consoleContext(chromium, base))
+        yield* Effect.promise(async () => {
+          await signInMerchant(owner.page, base, keys.sandbox, "/console/team")
+          assert.include(await owner.page.textContent("main") ?? "", "No team members yet.")
+          await owner.page.fill("#email", "ana@lojaazul.test")
+          await owner.page.fill("#name", "Ana")
+          await owner.page.selectOption("#role", "viewer")
+          await owner.page.click("#invite-heading ~ form button[type=submit]")
+          assert.include(await owner.page.textContent("[role=status]") ?? "", "Invitation sent to ana@lojaazul.test")
+          await looked(owner.page, "team")
+        })
+        const members = yield* call("GET", "/api/v1/team/members", { bearer: keys.sandbox.secretKey })
+        const invited = { body: { member: members.body.data[0] } }
+        assert.strictEqual(invited.body.member.email, "ana@lojaazul.test")
         const { messages } = yield* Inbox
         for (let i = 0; i < 100 && messages.length === 0; i++) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-        const base = yield* baseUrl
         const link = new RegExp(`${base.replace(/[.:/]/g, "\\$&")}/console/invitations/inv_[0-9A-Za-z]+`).exec(messages[0]?.text ?? "")?.[0]
         assert.isDefined(link, messages[0]?.text)
-        const chromium = yield* browser
         const { foreign, page } = yield* Effect.promise(() => consoleContext(chromium, base))
         yield* Effect.promise(async () => {
           const shown = await page.goto(link!)
@@ -77,15 +90,23 @@ describe.skipIf(chromiumPath === undefined)("a team member in the console, in Ch
           await page.goto(`${base}/console/developers`)
           const text = await page.textContent("main") ?? ""
           assert.notInclude(text, "pk_test_", "a viewer's console shows no keys")
+          // Nor the team: the API's refusal, on the page.
+          await page.goto(`${base}/console/team`)
+          assert.include(await page.textContent("main") ?? "", "may not call")
         })
 
-        const removed = yield* call("DELETE", `/api/v1/team/members/${invited.body.member.id}`, { bearer: keys.sandbox.secretKey })
-        assert.strictEqual(removed.status, 200)
+        // The owner removes Ana from the team page: her session ends at once.
+        yield* Effect.promise(async () => {
+          await owner.page.goto(`${base}/console/team`)
+          assert.include(await owner.page.textContent("main") ?? "", "active")
+          await owner.page.click("button[aria-label='Remove: ana@lojaazul.test']")
+          assert.include(await owner.page.textContent("[role=status]") ?? "", "Member removed.")
+        })
         yield* Effect.promise(async () => {
           await page.goto(`${base}/console/payments`)
           assert.strictEqual(new URL(page.url()).pathname, "/console/sign-in", "the removed member's session has ended")
         })
-        assert.deepStrictEqual(foreign, [])
+        assert.deepStrictEqual([...foreign, ...owner.foreign], [])
       }))
   })
 })

@@ -12,7 +12,7 @@ import { dictionary, type Language, languageNames } from "./Text.ts"
 const words = dictionary((catalog) => catalog.console.shell.layout)
 
 export type Section =
-  | "payments" | "balances" | "payouts" | "settlements" | "webhooks" | "developers"
+  | "payments" | "balances" | "payouts" | "settlements" | "webhooks" | "developers" | "team"
   | "merchants" | "connectors" | "routing" | "queues" | "fxRates" | "reconciliation"
 
 const merchantSections: ReadonlyArray<readonly [Section, string]> = [
@@ -21,7 +21,8 @@ const merchantSections: ReadonlyArray<readonly [Section, string]> = [
   ["payouts", "/console/payouts"],
   ["settlements", "/console/settlements"],
   ["webhooks", "/console/webhooks"],
-  ["developers", "/console/developers"]
+  ["developers", "/console/developers"],
+  ["team", "/console/team"]
 ]
 const operatorSections: ReadonlyArray<readonly [Section, string]> = [
   ["merchants", "/console/operator/merchants"],

@@ -192,7 +192,7 @@ const consoleWords = {
       productionNote: "Production: real money", switchTo: "Switch to", signOut: "Sign out", operator: "Operator",
       skip: "Skip to content", language: "Language", apply: "Apply", navigation: "Sections",
       payments: "Payments", balances: "Balances", payouts: "Payouts", settlements: "Settlements", webhooks: "Webhooks",
-      developers: "Developers", merchants: "Merchants", connectors: "Connectors", routing: "Routing", queues: "Queues",
+      developers: "Developers", team: "Team", merchants: "Merchants", connectors: "Connectors", routing: "Routing", queues: "Queues",
       fxRates: "FX rates", reconciliation: "Reconciliation"
     },
     page: {
@@ -258,6 +258,13 @@ const consoleWords = {
       advance: "Advance", seconds: "How far", advanceButton: "Advance the clock", advanced: "The sandbox clock moved forward; everything due ran.",
       hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back.",
       revoked: "The restricted key was revoked: it no longer works."
+    },
+    team: {
+      title: "Team", hint: "People who sign in as themselves, each with a role. Removing someone or changing their role ends their sessions at once.",
+      members: "Members", email: "Email", name: "Name", role: "Role", status: "Status", actions: "Actions", save: "Save role", remove: "Remove",
+      none: "No team members yet.", invite: "Invite someone", invited: "invited", active: "active", sent: "Invitation sent to",
+      linkTitle: "Invitation link", linkOnce: "This host sends no email: give this link to the person yourself. It is shown only once and works for 72 hours.",
+      back: "Back to the team", saved: "Role saved.", removedDone: "Member removed."
     },
     restrictedKeys: {
       title: "Restricted keys", active: "Active restricted keys", hint: "Secret keys that call only the operations their permissions cover (read, or write which includes read). They cannot manage keys.",

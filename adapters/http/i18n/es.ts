@@ -87,7 +87,7 @@ const consoleWords: Catalog["console"] = {
       productionNote: "Producción: dinero real", switchTo: "Cambiar a", signOut: "Cerrar sesión", operator: "Operador",
       skip: "Ir al contenido", language: "Idioma", apply: "Aplicar", navigation: "Secciones",
       payments: "Pagos", balances: "Saldos", payouts: "Dispersiones", settlements: "Liquidaciones", webhooks: "Webhooks",
-      developers: "Desarrolladores", merchants: "Comercios", connectors: "Conectores", routing: "Enrutamiento", queues: "Colas",
+      developers: "Desarrolladores", team: "Equipo", merchants: "Comercios", connectors: "Conectores", routing: "Enrutamiento", queues: "Colas",
       fxRates: "Tipos de cambio", reconciliation: "Conciliación"
     },
     page: {
@@ -153,6 +153,13 @@ const consoleWords: Catalog["console"] = {
       advance: "Avanzar", seconds: "Cuánto", advanceButton: "Avanzar el reloj", advanced: "El reloj del sandbox avanzó; se ejecutó todo lo vencido.",
       hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede.",
       revoked: "La clave restringida fue revocada: ya no funciona."
+    },
+    team: {
+      title: "Equipo", hint: "Personas que entran como ellas mismas, cada una con un rol. Quitar a alguien o cambiar su rol termina sus sesiones al instante.",
+      members: "Miembros", email: "Correo", name: "Nombre", role: "Rol", status: "Estado", actions: "Acciones", save: "Guardar rol", remove: "Quitar",
+      none: "Todavía no hay miembros.", invite: "Invitar a alguien", invited: "invitado", active: "activo", sent: "Invitación enviada a",
+      linkTitle: "Enlace de invitación", linkOnce: "Este servidor no envía correos: entregue este enlace a la persona usted mismo. Se muestra una sola vez y vale 72 horas.",
+      back: "Volver al equipo", saved: "Rol guardado.", removedDone: "Miembro quitado."
     },
     restrictedKeys: {
       title: "Claves restringidas", active: "Claves restringidas activas", hint: "Claves secretas que llaman solo a las operaciones que sus permisos cubren (lectura, o escritura, que incluye lectura). No administran claves.",

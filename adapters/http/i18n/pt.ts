@@ -87,7 +87,7 @@ const consoleWords: Catalog["console"] = {
       productionNote: "Produção: dinheiro real", switchTo: "Mudar para", signOut: "Sair", operator: "Operador",
       skip: "Ir para o conteúdo", language: "Idioma", apply: "Aplicar", navigation: "Seções",
       payments: "Pagamentos", balances: "Saldos", payouts: "Pagamentos enviados", settlements: "Liquidações", webhooks: "Webhooks",
-      developers: "Desenvolvedores", merchants: "Comerciantes", connectors: "Conectores", routing: "Roteamento", queues: "Filas",
+      developers: "Desenvolvedores", team: "Equipe", merchants: "Comerciantes", connectors: "Conectores", routing: "Roteamento", queues: "Filas",
       fxRates: "Câmbio", reconciliation: "Conciliação"
     },
     page: {
@@ -153,6 +153,13 @@ const consoleWords: Catalog["console"] = {
       advance: "Avançar", seconds: "Quanto", advanceButton: "Avançar o relógio", advanced: "O relógio do sandbox avançou; tudo o que venceu foi executado.",
       hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta.",
       revoked: "A chave restrita foi revogada: ela não funciona mais."
+    },
+    team: {
+      title: "Equipe", hint: "Pessoas que entram como elas mesmas, cada uma com um papel. Remover alguém ou mudar seu papel encerra suas sessões na hora.",
+      members: "Membros", email: "E-mail", name: "Nome", role: "Papel", status: "Situação", actions: "Ações", save: "Salvar papel", remove: "Remover",
+      none: "Nenhum membro ainda.", invite: "Convidar alguém", invited: "convidado", active: "ativo", sent: "Convite enviado para",
+      linkTitle: "Link do convite", linkOnce: "Este servidor não envia e-mails: entregue este link à pessoa você mesmo. Ele aparece só uma vez e vale por 72 horas.",
+      back: "Voltar à equipe", saved: "Papel salvo.", removedDone: "Membro removido."
     },
     restrictedKeys: {
       title: "Chaves restritas", active: "Chaves restritas ativas", hint: "Chaves secretas que chamam só as operações que suas permissões cobrem (leitura, ou escrita, que inclui leitura). Não gerenciam chaves.",
