@@ -27,6 +27,8 @@ export interface AuditChange {
   readonly changes: AuditEntry["changes"]
   /** Overrides the request's operation (a change the engine makes on its own). */
   readonly operation?: string | undefined
+  /** Overrides the request's actor (a change made through a public operation, by the person it names). */
+  readonly actor?: AuditEntry["actor"] | undefined
 }
 
 /** JSON with object keys sorted at every depth: the same content always hashes the same. */
@@ -88,7 +90,7 @@ export class Audit extends Context.Service<Audit, {
             at,
             environment: change.environment,
             merchantId: change.merchantId,
-            actor: context?.actor ?? { kind: "system", id: "engine" },
+            actor: change.actor ?? context?.actor ?? { kind: "system", id: "engine" },
             ip: context?.ip ?? null,
             operation: change.operation ?? context?.operation ?? "engine",
             object: change.object,

@@ -267,7 +267,14 @@ export class Team extends Context.Service<Team, {
         const done = yield* tx.run(Effect.gen(function*() {
           if (!(yield* store.update(next))) return false
           for (const c of made) yield* credentials.insert(c)
-          yield* recorded("sandbox", next, { joined: { email: next.email, role: next.role } })
+          yield* audit.record({
+            environment: "sandbox",
+            merchantId: next.merchantId,
+            object: { type: "team_member", id: next.id },
+            changes: { joined: { email: next.email, role: next.role } },
+            actor: { kind: "user", id: `member ${next.email}` },
+            operation: "auth.confirmInvitation"
+          })
           return true
         }))
         if (!done) return yield* refused("The invitation changed meanwhile: open the link again")

@@ -101,6 +101,13 @@ describe.skipIf(chromiumPath === undefined)("a team member in the console, in Ch
           assert.include(await owner.page.textContent("main") ?? "", "active")
           await owner.page.click("button[aria-label='Remove: ana@lojaazul.test']")
           assert.include(await owner.page.textContent("[role=status]") ?? "", "Member removed.")
+          // Each change is on the audit log, which the console shows.
+          await owner.page.goto(`${base}/console/developers/audit-log`)
+          const log = await owner.page.textContent("main") ?? ""
+          for (const operation of ["team.invite", "team.remove"]) assert.include(log, operation)
+          assert.include(log, "team_member")
+          assert.include(log, "member ana@lojaazul.test", "Ana's own enrolment is hers")
+          await looked(owner.page, "audit-log")
         })
         yield* Effect.promise(async () => {
           await page.goto(`${base}/console/payments`)

@@ -243,6 +243,11 @@ const consoleWords = {
       replay: "Replay", replayHint: "Queues this delivery again now, with the same body. One replay per click.", replayButton: "Replay this delivery",
       replayed: "The delivery was queued again; refresh to see its new outcome.", back: "Back to the endpoint", payment: "Payment"
     },
+    auditLog: {
+      title: "Audit log", hint: "Who changed what in this account, in this environment, newest first: keys, restricted keys, webhooks, connector accounts, the team, and the operator's changes. Each entry is chained to the one before by its hash.",
+      when: "When", who: "Who", operation: "Operation", object: "Object", changes: "Changes", show: "Show", none: "No changes recorded yet.",
+      newer: "Newer", older: "Older", page: "Pages", back: "Developers", link: "Read the audit log"
+    },
     developerEvents: {
       title: "Events", type: "Type", any: "Every type", filter: "Filter", id: "Event", created: "Created", related: "About", json: "JSON",
       show: "Show", none: "No events match.", newer: "Newer", older: "Older", page: "Pages", back: "Developers"
@@ -254,7 +259,7 @@ const consoleWords = {
       rotatedOnce: "Copy the secret key now: it is shown only once. The old keys no longer work, and this console session has ended.",
       signInAgain: "Sign in with the new keys", requests: "Recent requests", method: "Method", path: "Path", statusCode: "Status", requestId: "Request id",
       time: "Time", duration: "ms", noRequests: "No API requests yet.", requestsHint: "The last 100 API requests of this shop in this environment.",
-      events: "Events", eventsLink: "Browse the events", clock: "Sandbox test clock", now: "Shop time now", offset: "Ahead of real time",
+      events: "Events", eventsLink: "Browse the events", auditLink: "Read the audit log", clock: "Sandbox test clock", now: "Shop time now", offset: "Ahead of real time",
       advance: "Advance", seconds: "How far", advanceButton: "Advance the clock", advanced: "The sandbox clock moved forward; everything due ran.",
       hour: "1 hour", day: "1 day", week: "7 days", month: "30 days", clockHint: "Moves this shop's sandbox time forward and runs what came due (expiry, settlement, retries). Time never goes back.",
       revoked: "The restricted key was revoked: it no longer works."

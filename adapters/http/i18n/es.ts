@@ -138,6 +138,11 @@ const consoleWords: Catalog["console"] = {
       replay: "Reenviar", replayHint: "Encola esta entrega otra vez ahora, con el mismo cuerpo. Un reenvío por clic.", replayButton: "Reenviar esta entrega",
       replayed: "La entrega se encoló otra vez; actualice para ver su nuevo resultado.", back: "Volver al endpoint", payment: "Pago"
     },
+    auditLog: {
+      title: "Registro de auditoría", hint: "Quién cambió qué en esta cuenta, en este ambiente, del más nuevo al más antiguo: llaves, llaves restringidas, webhooks, cuentas de conector, el equipo y los cambios del operador. Cada registro se encadena al anterior por su hash.",
+      when: "Cuándo", who: "Quién", operation: "Operación", object: "Objeto", changes: "Cambios", show: "Mostrar", none: "Todavía no hay cambios registrados.",
+      newer: "Más nuevos", older: "Más antiguos", page: "Páginas", back: "Desarrolladores", link: "Leer el registro de auditoría"
+    },
     developerEvents: {
       title: "Eventos", type: "Tipo", any: "Todos los tipos", filter: "Filtrar", id: "Evento", created: "Creado", related: "Sobre", json: "JSON",
       show: "Mostrar", none: "Ningún evento coincide.", newer: "Más nuevos", older: "Más antiguos", page: "Páginas", back: "Desarrolladores"
@@ -149,7 +154,7 @@ const consoleWords: Catalog["console"] = {
       rotatedOnce: "Copie la llave secreta ahora: se muestra una sola vez. Las llaves anteriores ya no funcionan y esta sesión de la consola terminó.",
       signInAgain: "Iniciar sesión con las llaves nuevas", requests: "Solicitudes recientes", method: "Método", path: "Ruta", statusCode: "Estado", requestId: "Id de solicitud",
       time: "Hora", duration: "ms", noRequests: "Aún no hay solicitudes a la API.", requestsHint: "Las últimas 100 solicitudes a la API de esta tienda en este ambiente.",
-      events: "Eventos", eventsLink: "Ver los eventos", clock: "Reloj de prueba del sandbox", now: "Hora de la tienda ahora", offset: "Adelantado respecto del tiempo real",
+      events: "Eventos", eventsLink: "Ver los eventos", auditLink: "Leer el registro de auditoría", clock: "Reloj de prueba del sandbox", now: "Hora de la tienda ahora", offset: "Adelantado respecto del tiempo real",
       advance: "Avanzar", seconds: "Cuánto", advanceButton: "Avanzar el reloj", advanced: "El reloj del sandbox avanzó; se ejecutó todo lo vencido.",
       hour: "1 hora", day: "1 día", week: "7 días", month: "30 días", clockHint: "Avanza la hora del sandbox de esta tienda y ejecuta lo vencido (vencimientos, liquidación, reintentos). El tiempo nunca retrocede.",
       revoked: "La clave restringida fue revocada: ya no funciona."

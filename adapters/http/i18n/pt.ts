@@ -138,6 +138,11 @@ const consoleWords: Catalog["console"] = {
       replay: "Reenviar", replayHint: "Enfileira esta entrega de novo agora, com o mesmo corpo. Um reenvio por clique.", replayButton: "Reenviar esta entrega",
       replayed: "A entrega foi enfileirada de novo; atualize para ver o novo resultado.", back: "Voltar ao endpoint", payment: "Pagamento"
     },
+    auditLog: {
+      title: "Registro de auditoria", hint: "Quem mudou o quê nesta conta, neste ambiente, do mais novo ao mais antigo: chaves, chaves restritas, webhooks, contas de conector, a equipe e as mudanças do operador. Cada registro se encadeia ao anterior pelo seu hash.",
+      when: "Quando", who: "Quem", operation: "Operação", object: "Objeto", changes: "Mudanças", show: "Mostrar", none: "Nenhuma mudança registrada ainda.",
+      newer: "Mais novos", older: "Mais antigos", page: "Páginas", back: "Desenvolvedores", link: "Ler o registro de auditoria"
+    },
     developerEvents: {
       title: "Eventos", type: "Tipo", any: "Todos os tipos", filter: "Filtrar", id: "Evento", created: "Criado", related: "Sobre", json: "JSON",
       show: "Mostrar", none: "Nenhum evento encontrado.", newer: "Mais novos", older: "Mais antigos", page: "Páginas", back: "Desenvolvedores"
@@ -149,7 +154,7 @@ const consoleWords: Catalog["console"] = {
       rotatedOnce: "Copie a chave secreta agora: ela é mostrada uma única vez. As chaves antigas não funcionam mais, e esta sessão do console terminou.",
       signInAgain: "Entrar com as novas chaves", requests: "Requisições recentes", method: "Método", path: "Caminho", statusCode: "Status", requestId: "Id da requisição",
       time: "Hora", duration: "ms", noRequests: "Nenhuma requisição à API ainda.", requestsHint: "As últimas 100 requisições à API desta loja neste ambiente.",
-      events: "Eventos", eventsLink: "Ver os eventos", clock: "Relógio de teste do sandbox", now: "Hora da loja agora", offset: "Adiantado em relação ao tempo real",
+      events: "Eventos", eventsLink: "Ver os eventos", auditLink: "Ler o registro de auditoria", clock: "Relógio de teste do sandbox", now: "Hora da loja agora", offset: "Adiantado em relação ao tempo real",
       advance: "Avançar", seconds: "Quanto", advanceButton: "Avançar o relógio", advanced: "O relógio do sandbox avançou; tudo o que venceu foi executado.",
       hour: "1 hora", day: "1 dia", week: "7 dias", month: "30 dias", clockHint: "Avança a hora do sandbox desta loja e executa o que venceu (expiração, liquidação, novas tentativas). O tempo nunca volta.",
       revoked: "A chave restrita foi revogada: ela não funciona mais."

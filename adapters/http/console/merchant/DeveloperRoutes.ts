@@ -6,6 +6,7 @@ import { developerRoutes } from "./Developers.ts"
 import { webhookEndpointRoutes } from "./WebhookEndpoint.ts"
 import { webhookRoutes } from "./Webhooks.ts"
 import { teamRoutes } from "./Team.ts"
+import { auditLogRoutes } from "./AuditLog.ts"
 
 export const developerAreaRoutes: ReadonlyArray<ConsoleRoute> = [
   ...webhookRoutes,
@@ -13,5 +14,6 @@ export const developerAreaRoutes: ReadonlyArray<ConsoleRoute> = [
   ...deliveryRoutes,
   ...developerRoutes,
   ...developerEventRoutes,
+  ...auditLogRoutes,
   ...teamRoutes
 ]

@@ -62,7 +62,8 @@ ${field("seconds", t.seconds, { options: [["3600", t.hour], ["86400", t.day], ["
 ${yield* restrictedKeysSection(c)}
 ${clock}
 <section id="requests"><h2 id="requests-heading">${escapeHtml(t.requests)}</h2><p class="muted">${escapeHtml(t.requestsHint)}</p>${log}</section>
-<section aria-labelledby="events-heading"><h2 id="events-heading">${escapeHtml(t.events)}</h2><p>${link("/console/developers/events", t.eventsLink)}</p></section>`
+<section aria-labelledby="events-heading"><h2 id="events-heading">${escapeHtml(t.events)}</h2><p>${link("/console/developers/events", t.eventsLink)}</p>
+<p>${link("/console/developers/audit-log", t.auditLink)}</p></section>`
     return c.page(t.title, body, { section: "developers", ...(options.status === undefined ? {} : { status: options.status }) })
   })
 
