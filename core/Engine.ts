@@ -39,6 +39,7 @@ import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
 import { Audit } from "./audit/Audit.ts"
 import { ConnectorAccounts } from "./connectors/ConnectorAccounts.ts"
 import { Team } from "./team/Team.ts"
+import { AuditRetention } from "./audit/Retention.ts"
 import { ConnectorKinds } from "./ports/ConnectorKinds.ts"
 
 /**
@@ -49,6 +50,7 @@ export const services = Team.layer.pipe(Layer.provideMerge(Layer.mergeAll(
   Auth.layer,
   RestrictedKeys.layer,
   ConnectorAccounts.layer,
+  AuditRetention.layer,
   Merchants.layer,
   Scopes.layer,
   Checkout.layer,

@@ -22,6 +22,8 @@ export class EngineConfig extends Context.Service<EngineConfig, {
    * only the operator makes connector accounts.
    */
   readonly merchantConnectorAccounts?: { readonly baseUrlOrigins: ReadonlyArray<string> } | undefined
+  /** How many days audit log entries are kept (`core/audit/Retention.ts`); absent: kept for good. */
+  readonly auditRetentionDays?: number | undefined
 }>()("core/EngineConfig") {}
 
 /**

@@ -56,6 +56,8 @@ export interface HostConfig {
    * invitation's link is answered to the inviter instead.
    */
   readonly smtp: Option.Option<{ readonly url: Redacted.Redacted<string>; readonly from: string }>
+  /** How many days audit log entries are kept (`AUDIT_RETENTION_DAYS`, at least 30); none: kept for good. */
+  readonly auditRetentionDays: Option.Option<number>
   /** How often a replica picks up the connector account changes others made (`CONNECTOR_ACCOUNTS_SYNC_MS`, default 1000). */
   readonly connectorAccountsSync: Duration.Duration
   /** Proxies whose forwarding headers are believed (`TRUSTED_PROXIES`: addresses and CIDR ranges, or a count; default 0, none). */
@@ -214,6 +216,7 @@ const readHostConfig = Effect.gen(function*() {
     merchantConnectorAccounts: merchantAccounts ? Option.some({ baseUrlOrigins }) : Option.none(),
     connectorAccountsSync: Duration.millis(yield* Config.Int("CONNECTOR_ACCOUNTS_SYNC_MS").pipe(Config.withDefault(1000))),
     smtp: yield* readSmtp,
+    auditRetentionDays: yield* Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(30)), "AUDIT_RETENTION_DAYS")),
     trustedProxies: yield* readTrustedProxies,
     depositCallbackSecret: yield* Config.Redacted("DEPOSIT_CALLBACK_SECRET").pipe(
       Config.withDefault(Redacted.make(developmentSecrets.depositCallback))
@@ -321,6 +324,7 @@ export const loopbackConfig = (overrides: Partial<HostConfig> = {}): HostConfig 
   merchantConnectorAccounts: Option.none(),
   connectorAccountsSync: Duration.millis(100),
   smtp: Option.none(),
+  auditRetentionDays: Option.none(),
   trustedProxies: 0,
   depositCallbackSecret: Redacted.make("deposit-callback-secret"),
   webhookAllowPrivateTargets: false,

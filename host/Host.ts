@@ -206,7 +206,8 @@ export const appLayer = (
       depositCallbackSecret: config.depositCallbackSecret,
       // Any vault but the unconfigured one (the configured one, or one plugged in through `cardVault`).
       cardVaultConfigured: cardVault !== CardVault.unconfigured,
-      merchantConnectorAccounts: Option.getOrUndefined(config.merchantConnectorAccounts)
+      merchantConnectorAccounts: Option.getOrUndefined(config.merchantConnectorAccounts),
+      auditRetentionDays: Option.getOrUndefined(config.auditRetentionDays)
     })),
     Readiness.layer
   )

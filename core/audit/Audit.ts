@@ -12,7 +12,7 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { Digest } from "effect/crypto"
 import type { Environment } from "../Environment.ts"
 import { Ids } from "../Ids.ts"
-import { type AuditEntry, type AuditFilter, AuditStore } from "../ports/AuditStore.ts"
+import { type AuditCheckpoint, type AuditEntry, type AuditFilter, AuditStore } from "../ports/AuditStore.ts"
 import { Sealing } from "../ports/Sealing.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
 import { AuditContext } from "./AuditContext.ts"
@@ -60,8 +60,10 @@ export class Audit extends Context.Service<Audit, {
     readonly rows: ReadonlyArray<AuditEntry>
     readonly total: number
   }>
-  /** Every chain, or the one named, checked from its first row. */
+  /** Every chain, or the one named, checked from its first row (or from its retention checkpoint). */
   readonly verify: (chain?: string) => Effect.Effect<ReadonlyArray<ChainCheck>>
+  /** Retention: deletes every chain's entries older than `before`, each chain keeping a signed checkpoint; answers how many. */
+  readonly prune: (before: DateTime.Utc) => Effect.Effect<number>
 }>()("core/audit/Audit") {
   static readonly layer = Layer.effect(
     Audit,
@@ -101,17 +103,37 @@ export class Audit extends Context.Service<Audit, {
         })
       })
 
+      const checkpointText = (c: { readonly seq: number; readonly hash: string }) => `${c.seq}:${c.hash}`
+      const checkpointHolds = (c: AuditCheckpoint) =>
+        sealing === undefined ? Effect.succeed(true) : c.signature === null ? Effect.succeed(false) : sealing.verifySigned(checkpointText(c), `audit-checkpoint:${c.chain}`, c.signature)
+
       const check = Effect.fnUntraced(function*(chain: string) {
         const rows = yield* store.chainOf(chain)
-        let prev = genesisHash
+        // A pruned chain starts after its checkpoint, which must carry the host's signature.
+        const checkpoint = Option.getOrUndefined(yield* store.checkpoint(chain))
+        const start = checkpoint === undefined ? 1 : checkpoint.seq + 1
+        if (checkpoint !== undefined && !(yield* checkpointHolds(checkpoint))) return { chain, entries: rows.length, brokenAt: start } satisfies ChainCheck
+        let prev = checkpoint?.hash ?? genesisHash
         for (const [i, row] of rows.entries()) {
           const { hash, signature: _signature, ...rest } = row
-          if (row.seq !== i + 1 || row.prevHash !== prev || (yield* hashOf(rest)) !== hash || !(yield* signatureHolds(row))) {
-            return { chain, entries: rows.length, brokenAt: i + 1 } satisfies ChainCheck
+          if (row.seq !== start + i || row.prevHash !== prev || (yield* hashOf(rest)) !== hash || !(yield* signatureHolds(row))) {
+            return { chain, entries: rows.length, brokenAt: start + i } satisfies ChainCheck
           }
           prev = hash
         }
         return { chain, entries: rows.length, brokenAt: null } satisfies ChainCheck
+      })
+
+      const prune = Effect.fnUntraced(function*(before: DateTime.Utc) {
+        let total = 0
+        for (const chain of yield* store.chains) {
+          total += yield* store.prune(chain, before, (last) =>
+            Effect.map(
+              sealing === undefined ? Effect.succeed(null) : sealing.sign(checkpointText(last), `audit-checkpoint:${chain}`),
+              (signature): AuditCheckpoint => ({ chain, seq: last.seq, hash: last.hash, signature })
+            ))
+        }
+        return total
       })
 
       const verify = (chain?: string) =>
@@ -121,7 +143,7 @@ export class Audit extends Context.Service<Audit, {
         Effect.flatMap(tenancy.findShop(shopId), (shop) =>
           record({ ...change, environment, merchantId: Option.match(shop, { onNone: () => null, onSome: (s) => s.merchantId }) }))
 
-      return Audit.of({ record, recordForShop, list: store.list, verify })
+      return Audit.of({ record, recordForShop, list: store.list, verify, prune })
     })
   )
 }

@@ -1,4 +1,4 @@
-import { Context, type DateTime, type Effect } from "effect"
+import { Context, type DateTime, type Effect, type Option } from "effect"
 import type { Environment } from "../Environment.ts"
 
 /**
@@ -55,4 +55,20 @@ export class AuditStore extends Context.Service<AuditStore, {
   readonly chainOf: (chain: string) => Effect.Effect<ReadonlyArray<AuditEntry>>
   /** Every chain's name. */
   readonly chains: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Retention: deletes a chain's entries older than `before` (every entry up to the newest one
+   * that old), and keeps in the same transaction the checkpoint `sign` makes of the last one
+   * deleted, where verification then starts. Answers how many it deleted.
+   */
+  readonly prune: (chain: string, before: DateTime.Utc, sign: (last: AuditEntry) => Effect.Effect<AuditCheckpoint>) => Effect.Effect<number>
+  /** Where a pruned chain's verification starts; none for a chain never pruned. */
+  readonly checkpoint: (chain: string) => Effect.Effect<Option.Option<AuditCheckpoint>>
 }>()("core/ports/AuditStore") {}
+
+/** The last entry retention deleted from a chain: its place and hash, signed with the host's key. */
+export interface AuditCheckpoint {
+  readonly chain: string
+  readonly seq: number
+  readonly hash: string
+  readonly signature: string | null
+}

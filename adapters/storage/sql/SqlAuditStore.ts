@@ -3,7 +3,7 @@
  * advisory lock for the rest of its transaction, reads the chain's last row and inserts the next,
  * so concurrent changes of one merchant line up one after the other in its chain.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { genesisHash } from "../../../core/audit/Audit.ts"
 import { type AuditEntry, AuditStore } from "../../../core/ports/AuditStore.ts"
@@ -97,7 +97,27 @@ export const SqlAuditStore = Layer.effect(
       chains: sql<{ readonly chain: string }>`SELECT DISTINCT chain FROM audit_log ORDER BY chain`.pipe(
         Effect.map((rows) => rows.map((r) => r.chain)),
         Effect.orDie
-      )
+      ),
+      prune: (chain, before, sign) =>
+        sql.withTransaction(Effect.gen(function*() {
+          // The chain's lock: no append lands between the last row read and its deletion.
+          yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`audit:${chain}`}))`
+          const [last] = yield* sql<AuditRow>`
+            SELECT * FROM audit_log WHERE chain = ${chain} AND at < ${date(before)} ORDER BY seq DESC LIMIT 1`
+          if (last === undefined) return 0
+          const entry = toEntry(last)
+          const checkpoint = yield* sign(entry)
+          const deleted = yield* sql<{ readonly seq: string | number }>`DELETE FROM audit_log WHERE chain = ${chain} AND seq <= ${entry.seq} RETURNING seq`
+          yield* sql`INSERT INTO audit_checkpoints ${sql.insert({ chain, seq: checkpoint.seq, hash: checkpoint.hash, signature: checkpoint.signature })}
+            ON CONFLICT (chain) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, signature = EXCLUDED.signature`
+          return deleted.length
+        })).pipe(Effect.orDie),
+      checkpoint: (chain) =>
+        sql<{ readonly chain: string; readonly seq: string | number; readonly hash: string; readonly signature: string | null }>`
+          SELECT * FROM audit_checkpoints WHERE chain = ${chain}`.pipe(
+          Effect.map((rows) => Option.fromNullishOr(rows[0]).pipe(Option.map((r) => ({ ...r, seq: Number(r.seq) })))),
+          Effect.orDie
+        )
     })
   })
 )

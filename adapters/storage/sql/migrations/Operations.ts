@@ -227,5 +227,14 @@ export const operations = {
       data jsonb NOT NULL
     )`,
     `CREATE INDEX team_members_by_merchant ON team_members (merchant_id, created_at)`
+  ),
+  // Audit retention (core/audit/Retention.ts): where a pruned chain's verification starts, signed.
+  "0033_audit_checkpoints": statements(
+    `CREATE TABLE audit_checkpoints (
+      chain text PRIMARY KEY,
+      seq bigint NOT NULL,
+      hash text NOT NULL,
+      signature text
+    )`
   )
 }
