@@ -39,6 +39,7 @@ import { RestrictedKeys } from "./auth/RestrictedKeys.ts"
 import { Audit } from "./audit/Audit.ts"
 import { ConnectorAccounts } from "./connectors/ConnectorAccounts.ts"
 import { Team } from "./team/Team.ts"
+import { SingleSignOn } from "./team/SingleSignOn.ts"
 import { AuditRetention } from "./audit/Retention.ts"
 import { ConnectorKinds } from "./ports/ConnectorKinds.ts"
 
@@ -46,7 +47,7 @@ import { ConnectorKinds } from "./ports/ConnectorKinds.ts"
  * The core services, needing ids, hashing, the storage ports, a token signer, a webhook sender
  * and the config.
  */
-export const services = Team.layer.pipe(Layer.provideMerge(Layer.mergeAll(
+export const services = Layer.mergeAll(Team.layer, SingleSignOn.layer).pipe(Layer.provideMerge(Layer.mergeAll(
   Auth.layer,
   RestrictedKeys.layer,
   ConnectorAccounts.layer,

@@ -37,6 +37,7 @@ import { connectorKindsLayer, paymentProvidersLayer, payoutProvidersLayer, provi
 import { ConnectorAccounts } from "../core/connectors/ConnectorAccounts.ts"
 import { ScryptPasswords } from "../adapters/auth/ScryptPasswords.ts"
 import { TotpCodes } from "../adapters/auth/TotpCodes.ts"
+import { OpenIdClient } from "../adapters/auth/OpenIdClient.ts"
 import { SmtpMailer } from "../adapters/mail/SmtpMailer.ts"
 import { Mailer } from "../core/ports/Mailer.ts"
 
@@ -185,6 +186,7 @@ export const appLayer = (
       // Team members: scrypt passwords, TOTP codes, invitations by SMTP (when configured).
       ScryptPasswords,
       TotpCodes,
+      OpenIdClient,
       Option.match(config.smtp, { onNone: () => Mailer.none, onSome: (smtp) => SmtpMailer.layer(smtp) }),
       // The audit log signs its rows with the host's key (the store's, memoized per config).
       sealingLayer(config)

@@ -40,6 +40,22 @@ export class AuthApi extends HttpApiGroup.make("auth")
         "the environment, acting with their role's permissions. Any mismatch is the same 401 authentication_failed; failures are throttled per address as for /auth/token. " +
         "Removing the member, or changing their role, ends every token of theirs at once."
     ),
+    HttpApiEndpoint.post("startSingleSignOn", "/auth/sso/start", {
+      payload: Schema.Struct({
+        email: Text(320),
+        environment: Environment,
+        redirectUri: Text(2000).annotate({ description: "Where the identity provider sends the browser back (registered with it): the console's is /console/sso/callback" })
+      }),
+      success: Schema.Struct({ url: Schema.String.annotate({ description: "The identity provider's authorization URL: send the browser there" }) })
+    }).annotate(
+      OpenApi.Description,
+      "A team member of a merchant with single sign-on signs in at their organisation's identity provider (OpenID Connect, code flow with PKCE). " +
+        "The engine keeps the state, nonce and verifier for ten minutes, once. An email with no active member or no provider is the same 401."
+    ),
+    HttpApiEndpoint.post("finishSingleSignOn", "/auth/sso/callback", {
+      payload: Schema.Struct({ callbackUrl: Text(4000).annotate({ description: "The full URL the identity provider sent the browser to (code and state)" }) }),
+      success: TokenResponse
+    }).annotate(OpenApi.Description, "Redeems the identity provider's answer: its ID token's verified email must be the member's; the answer is the member's token pair, as /auth/sign-in's."),
     HttpApiEndpoint.post("acceptInvitation", "/auth/invitations/accept", {
       payload: Schema.Struct({ token: Text(200), password: Text(200).annotate({ description: "12 to 200 characters" }) }),
       success: Schema.Struct({
@@ -58,6 +74,8 @@ export class AuthApi extends HttpApiGroup.make("auth")
     refresh: ["authentication_failed", "rate_limited"],
     signIn: ["authentication_failed", "rate_limited", "team_unavailable"],
     acceptInvitation: ["authentication_failed", "rate_limited", "team_unavailable"],
+    startSingleSignOn: ["authentication_failed", "rate_limited", "team_unavailable"],
+    finishSingleSignOn: ["authentication_failed", "rate_limited", "team_unavailable"],
     confirmInvitation: ["authentication_failed", "rate_limited", "team_unavailable"]
   }))
 {}

@@ -25,6 +25,8 @@ export const TeamMemberView = Schema.Struct({
 
 const Id = { id: Text(64) }
 
+const SsoView = Schema.Struct({ issuer: Schema.String, clientId: Schema.String }).annotate({ identifier: "SingleSignOn" })
+
 export class TeamApi extends HttpApiGroup.make("team")
   .add(
     HttpApiEndpoint.get("list", "/team/members", { success: Schema.Struct({ data: Schema.Array(TeamMemberView) }) })
@@ -49,7 +51,32 @@ export class TeamApi extends HttpApiGroup.make("team")
     HttpApiEndpoint.delete("remove", "/team/members/:id", { params: Id, success: TeamMemberView.mapFields((f) => ({ ...f, status: Schema.Literals(["invited", "active", "removed"]) })) })
       .annotate(OpenApi.Description, "Removes a member: every session and token of theirs ends at once, on every replica.")
   )
+  .add(
+    HttpApiEndpoint.get("getSingleSignOn", "/team/single-sign-on", { success: Schema.Struct({ provider: Schema.NullOr(SsoView) }) })
+      .annotate(OpenApi.Description, "The merchant's identity provider for its members' sign-in (OpenID Connect), without its client secret; null when there is none."),
+    HttpApiEndpoint.put("putSingleSignOn", "/team/single-sign-on", {
+      payload: Schema.Struct({
+        issuer: Text(2000).annotate({ description: "The provider's issuer URL (https; http only on loopback); its /.well-known/openid-configuration is read" }),
+        clientId: RequiredText(500),
+        clientSecret: RequiredText(2000).annotate({ description: "Sealed as it arrives, never answered" })
+      }),
+      success: SsoView
+    }).annotate(
+      OpenApi.Description,
+      "Lets the merchant's active members sign in at its identity provider (authorization code with PKCE, scope openid email; register the console's /console/sso/callback as a redirect URI). " +
+        "The ID token's email must be verified and be the member's. Members keep their password and code too."
+    ),
+    HttpApiEndpoint.delete("removeSingleSignOn", "/team/single-sign-on", { success: Schema.Struct({ removed: Schema.Boolean }) })
+  )
   .middleware(SecretKey)
   .annotate(OpenApi.Title, "Team")
-  .pipe(withErrors({ list: secretKey, invite: [...secretKey, "team_unavailable"], update: secretKey, remove: secretKey }))
+  .pipe(withErrors({
+    list: secretKey,
+    invite: [...secretKey, "team_unavailable"],
+    update: secretKey,
+    remove: secretKey,
+    getSingleSignOn: secretKey,
+    putSingleSignOn: [...secretKey, "team_unavailable"],
+    removeSingleSignOn: secretKey
+  }))
 {}

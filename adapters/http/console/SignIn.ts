@@ -32,7 +32,10 @@ const field = (id: string, label: string, options: { type?: string; autocomplete
     options.error === undefined ? "" : ` aria-invalid="true" aria-describedby="${id}-error"`
   }>${options.error === undefined ? "" : `<p class="field-error" id="${id}-error">${escapeHtml(options.error)}</p>`}</div>`
 
-const signInPage = (language: Language, next: string | undefined, options: { environment?: string | null; merchantError?: string; memberError?: string; operatorError?: string; status?: number } = {}) => {
+const environmentSelect = (id: string, t: ReturnType<typeof words>, environment: string | null | undefined) =>
+  `<div><label for="${id}">${escapeHtml(t.environment)}</label><select id="${id}" name="environment"><option value="sandbox"${environment === "production" ? "" : " selected"}>${escapeHtml(t.sandbox)}</option><option value="production"${environment === "production" ? " selected" : ""}>${escapeHtml(t.production)}</option></select></div>`
+
+const signInPage = (language: Language, next: string | undefined, options: { environment?: string | null; merchantError?: string; memberError?: string; ssoError?: string; operatorError?: string; status?: number } = {}) => {
   const t = words(language)
   const nextField = next === undefined ? "" : `<input type="hidden" name="next" value="${escapeHtml(next)}">`
   const switching = options.environment === "sandbox" || options.environment === "production"
@@ -51,8 +54,13 @@ const signInPage = (language: Language, next: string | undefined, options: { env
 ${field("email", t.email, { type: "email", autocomplete: "username" })}
 ${field("password", t.password, { type: "password", autocomplete: "current-password" })}
 ${field("code", t.code, { autocomplete: "one-time-code", ...(options.memberError === undefined ? {} : { error: options.memberError }) })}
-<div><label for="environment">${escapeHtml(t.environment)}</label><select id="environment" name="environment"><option value="sandbox"${options.environment === "production" ? "" : " selected"}>${escapeHtml(t.sandbox)}</option><option value="production"${options.environment === "production" ? " selected" : ""}>${escapeHtml(t.production)}</option></select></div>
-<div><button type="submit">${escapeHtml(t.signIn)}</button></div></form></section>
+${environmentSelect("environment", t, options.environment)}
+<div><button type="submit">${escapeHtml(t.signIn)}</button></div></form>
+<h3 id="sso-heading">${escapeHtml(t.sso)}</h3><p class="muted">${escapeHtml(t.ssoHint)}</p>
+<form method="post" action="/console/sign-in" class="stack" aria-labelledby="sso-heading"><input type="hidden" name="kind" value="sso">
+${field("sso-email", t.email, { type: "email", autocomplete: "username", ...(options.ssoError === undefined ? {} : { error: options.ssoError }) })}
+${environmentSelect("sso-environment", t, options.environment)}
+<div><button type="submit" class="secondary">${escapeHtml(t.sso)}</button></div></form></section>
 <section class="card" aria-labelledby="merchant-heading"><h2 id="merchant-heading">${escapeHtml(t.merchant)}</h2>
 <p class="muted">${escapeHtml(t.merchantHint)}</p>
 <form method="post" action="/console/sign-in" class="stack"><input type="hidden" name="kind" value="merchant">${nextField}
@@ -124,6 +132,25 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
         headers: { location: next ?? home("operator"), "set-cookie": cookie(started.cookie, operatorSessionSeconds), "cache-control": "no-store" }
       })
     }
+    // Single sign-on: the identity provider's page, reached by a link (a form's redirect to
+    // another origin would break the page's form-action policy).
+    if (form.get("kind") === "sso") {
+      const started = yield* api({
+        method: "POST",
+        path: "/api/v1/auth/sso/start",
+        body: { email: (form.get("sso-email") ?? "").trim(), environment: form.get("environment") === "production" ? "production" : "sandbox", redirectUri: `${publicUrl}/console/sso/callback` }
+      })
+      if (started.status !== 200) {
+        const message = started.status === 429 ? String(started.body?.error?.message ?? t.rejectedSso) : t.rejectedSso
+        return signInPage(language, next, { ssoError: message, status: started.status === 429 ? 429 : 401 })
+      }
+      return render({
+        title: t.ssoTitle,
+        language,
+        session: undefined,
+        body: `<h1>${escapeHtml(t.ssoTitle)}</h1><p><a href="${escapeHtml(String(started.body.url))}" data-testid="sso-continue">${escapeHtml(t.ssoContinue)}</a></p>`
+      })
+    }
     // A team member signs in as themselves (`POST /auth/sign-in`); a merchant with a key pair (`POST /auth/token`).
     const member = form.get("kind") === "member"
     const exchanged = member
@@ -148,17 +175,39 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
       const status = exchanged.status === 429 ? 429 : 401
       return signInPage(language, next, member ? { memberError: message, status } : { merchantError: message, status })
     }
-    yield* endPrevious(request)
-    const token = exchanged.body as { accessToken: string; expiresIn: number; environment: "sandbox" | "production"; merchant: { id: string; name: string } }
-    const started = yield* sessions.start(
-      { kind: "merchant", accessToken: token.accessToken, merchantId: token.merchant.id, merchantName: token.merchant.name },
-      token.environment,
-      token.expiresIn
-    )
-    return HttpServerResponse.empty({
-      status: 303,
-      headers: { location: next ?? home("merchant"), "set-cookie": cookie(started.cookie, token.expiresIn), "cache-control": "no-store" }
+    return yield* merchantSession(request, exchanged.body, next)
+  })
+
+  /** A merchant session holding the token pair's access token (a key pair's or a team member's). */
+  const merchantSession = (request: HttpServerRequest.HttpServerRequest, body: unknown, next: string | undefined) =>
+    Effect.gen(function*() {
+      yield* endPrevious(request)
+      const token = body as { accessToken: string; expiresIn: number; environment: "sandbox" | "production"; merchant: { id: string; name: string } }
+      const started = yield* sessions.start(
+        { kind: "merchant", accessToken: token.accessToken, merchantId: token.merchant.id, merchantName: token.merchant.name },
+        token.environment,
+        token.expiresIn
+      )
+      return HttpServerResponse.empty({
+        status: 303,
+        headers: { location: next ?? home("merchant"), "set-cookie": cookie(started.cookie, token.expiresIn), "cache-control": "no-store" }
+      })
     })
+
+  /** The identity provider's answer: the member's session, or the sign-in page saying why not. */
+  const ssoCallback = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const language = languageOf(request)
+    const t = words(language)
+    if (!cookieCanStick(publicUrl, request.headers["host"])) {
+      return render({ title: t.title, language, session: undefined, status: 400, body: `<p class="problem">${escapeHtml(t.needsHttps)}</p>` })
+    }
+    const finished = yield* api({ method: "POST", path: "/api/v1/auth/sso/callback", body: { callbackUrl: `${publicUrl}${request.url}` } })
+    if (finished.status !== 200) {
+      const message = finished.status === 429 ? String(finished.body?.error?.message ?? t.rejectedSso) : String(finished.body?.error?.message ?? t.rejectedSso)
+      return signInPage(language, undefined, { ssoError: message, status: finished.status === 429 ? 429 : 401 })
+    }
+    return yield* merchantSession(request, finished.body, undefined)
   })
 
   const signOut = Effect.gen(function*() {
@@ -204,6 +253,7 @@ export const signInRoutes = (sessions: Sessions["Service"], api: ApiClient, publ
     { method: "GET", path: "/console/sign-in", handler: showSignIn },
     { method: "POST", path: "/console/sign-in", handler: signIn },
     { method: "POST", path: "/console/sign-out", handler: signOut },
+    { method: "GET", path: "/console/sso/callback", handler: ssoCallback },
     { method: "POST", path: "/console/language", handler: chooseLanguage }
   ] as const
 }

@@ -208,6 +208,7 @@ const consoleWords = {
     },
     signIn: {
       title: "Sign in", merchant: "Merchant",
+      sso: "Sign in with your organisation", ssoHint: "If your company signs you in with its identity provider.", ssoTitle: "Continue to your organisation", ssoContinue: "Continue to your organisation's sign-in", rejectedSso: "Single sign-on did not sign you in",
       member: "Team member", memberHint: "Your email, your password and the six-digit code of your authenticator app.", email: "Email", password: "Password",
       code: "Code", environment: "Environment", rejectedMember: "The email, password or code was not accepted", merchantHint: "Use a key pair of the environment you want to see: pk_test_/sk_test_ for sandbox, pk_live_/sk_live_ for production. The keys are exchanged for a session and not kept.",
       publishableKey: "Publishable key", secretKey: "Secret key", signIn: "Sign in", operator: "Operator", adminToken: "Admin token",

@@ -103,6 +103,7 @@ const consoleWords: Catalog["console"] = {
     },
     signIn: {
       title: "Iniciar sesión", merchant: "Comercio",
+      sso: "Iniciar sesión con su organización", ssoHint: "Si su empresa le hace iniciar sesión con su proveedor de identidad.", ssoTitle: "Continuar en su organización", ssoContinue: "Continuar al inicio de sesión de su organización", rejectedSso: "El inicio de sesión único no le hizo entrar",
       member: "Miembro del equipo", memberHint: "Su correo, su contraseña y el código de seis dígitos de su aplicación autenticadora.", email: "Correo", password: "Contraseña",
       code: "Código", environment: "Ambiente", rejectedMember: "El correo, la contraseña o el código no fueron aceptados", merchantHint: "Use un par de llaves del ambiente que quiere ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para producción. Las llaves se cambian por una sesión y no se guardan.",
       publishableKey: "Llave publicable", secretKey: "Llave secreta", signIn: "Iniciar sesión", operator: "Operador", adminToken: "Token de administración",

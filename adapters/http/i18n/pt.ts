@@ -103,6 +103,7 @@ const consoleWords: Catalog["console"] = {
     },
     signIn: {
       title: "Entrar", merchant: "Comerciante",
+      sso: "Entrar com sua organização", ssoHint: "Se sua empresa faz seu login com o provedor de identidade dela.", ssoTitle: "Continuar na sua organização", ssoContinue: "Continuar para o login da sua organização", rejectedSso: "O login único não fez seu login",
       member: "Membro da equipe", memberHint: "Seu e-mail, sua senha e o código de seis dígitos do seu aplicativo autenticador.", email: "E-mail", password: "Senha",
       code: "Código", environment: "Ambiente", rejectedMember: "O e-mail, a senha ou o código não foram aceitos", merchantHint: "Use um par de chaves do ambiente que deseja ver: pk_test_/sk_test_ para sandbox, pk_live_/sk_live_ para produção. As chaves são trocadas por uma sessão e não são guardadas.",
       publishableKey: "Chave publicável", secretKey: "Chave secreta", signIn: "Entrar", operator: "Operador", adminToken: "Token de administração",

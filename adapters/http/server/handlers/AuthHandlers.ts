@@ -7,6 +7,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Auth } from "../../../../core/auth/Auth.ts"
 import { Team } from "../../../../core/team/Team.ts"
+import { SingleSignOn } from "../../../../core/team/SingleSignOn.ts"
 import { CurrentPrincipal } from "../../../../core/auth/Principal.ts"
 import { Api, apiVersion } from "../../api/Api.ts"
 import { documented } from "../../api/OperationErrors.ts"
@@ -15,6 +16,7 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
   Effect.gen(function*() {
     const auth = yield* Auth
     const team = yield* Team
+    const sso = yield* SingleSignOn
     const limits = yield* RateLimits
     const http = yield* HttpConfig
     // Failed logins and refreshes are throttled per client address (the trusted hop's); a right one always works.
@@ -26,6 +28,9 @@ export const AuthHandlers = HttpApiBuilder.group(Api, "auth", (handlers) =>
       .handle("token", ({ payload }) => documented("auth.token", Effect.catchTag(auth.exchange(payload.apiKey, payload.secretKey), "ApiError", failed)))
       .handle("refresh", ({ payload }) => documented("auth.refresh", Effect.catchTag(auth.refresh(payload.refreshToken), "ApiError", failed)))
       .handle("signIn", ({ payload }) => documented("auth.signIn", Effect.catchTag(team.signIn(payload), "ApiError", failed)))
+      .handle("startSingleSignOn", ({ payload }) =>
+        documented("auth.startSingleSignOn", Effect.catchTag(sso.start(payload), "ApiError", failed)))
+      .handle("finishSingleSignOn", ({ payload }) => documented("auth.finishSingleSignOn", Effect.catchTag(sso.finish(payload.callbackUrl), "ApiError", failed)))
       .handle("acceptInvitation", ({ payload }) =>
         documented("auth.acceptInvitation", Effect.map(Effect.catchTag(team.accept(payload.token, payload.password), "ApiError", failed), (enrol) => ({ totpSecret: enrol.secret, otpauthUri: enrol.uri }))))
       .handle("confirmInvitation", ({ payload }) =>

@@ -45,7 +45,8 @@ const pageRoutes: ReadonlyArray<readonly [string, string]> = [
   ["POST", "/console/language"],
   // A team member's invitation: the segment is its capability token.
   ["GET", "/console/invitations/:token"],
-  ["POST", "/console/invitations/:token"]
+  ["POST", "/console/invitations/:token"],
+  ["GET", "/console/sso/callback"]
 ]
 
 /** The API's matchers, the API's and the host's routes (`api`) and every route with the pages (`all`); built on first use. */
