@@ -91,3 +91,23 @@ export const facts = (pairs: ReadonlyArray<readonly [string, string]>) =>
   `<dl class="card">${pairs.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${value}</dd>`).join("")}</dl>`
 
 export const link = (href: string, text: string) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`
+
+/**
+ * The pager of a list read by offset: the range shown and the total, with links to the page
+ * before (`back`) and after (`forward`) where there is one; nothing when one page holds it all.
+ */
+export const offsetPager = (options: {
+  readonly label: string
+  readonly at: (offset: number) => string
+  readonly offset: number
+  readonly total: number
+  readonly pageSize: number
+  readonly back: string
+  readonly forward: string
+}) => {
+  const { at, offset, total, pageSize } = options
+  if (total <= pageSize) return ""
+  return `<nav class="pager" aria-label="${escapeHtml(options.label)}">${offset > 0 ? link(at(Math.max(0, offset - pageSize)), options.back) : ""}<span>${
+    offset + 1
+  }–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(at(offset + pageSize), options.forward) : ""}</nav>`
+}

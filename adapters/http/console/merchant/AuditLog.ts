@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { escapeHtml } from "../../server/pages/Html.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { link, problem, table } from "../View.ts"
+import { link, offsetPager, problem, table } from "../View.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.auditLog)
 
@@ -28,10 +28,7 @@ export const auditLogRoutes: ReadonlyArray<ConsoleRoute> = [
           `${escapeHtml(e.object.type)} <code>${escapeHtml(e.object.id)}</code>`,
           `<details><summary>${escapeHtml(t.show)}</summary><pre tabindex="0" role="region" style="min-width:min(28rem,80vw);white-space:pre" aria-label="${escapeHtml(`${t.changes} ${e.id}`)}">${escapeHtml(JSON.stringify(e.changes, null, 2))}</pre></details>`
         ]), t.none)
-        const at = (o: number) => `/console/developers/audit-log?offset=${o}`
-        const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${offset > 0 ? link(at(Math.max(0, offset - pageSize)), t.newer) : ""}<span>${
-          offset + 1
-        }–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(at(offset + pageSize), t.older) : ""}</nav>`
+        const pager = offsetPager({ label: t.page, at: (o) => `/console/developers/audit-log?offset=${o}`, offset, total, pageSize, back: t.newer, forward: t.older })
         const body = `<h1>${escapeHtml(t.title)}</h1><p>${link("/console/developers", t.back)}</p><p class="muted">${escapeHtml(t.hint)}</p>${list}${pager}`
         return c.page(t.title, body, { section: "developers" })
       })

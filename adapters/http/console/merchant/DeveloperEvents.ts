@@ -4,7 +4,7 @@ import { escapeHtml } from "../../server/pages/Html.ts"
 import { eventTypes } from "../../../../core/webhooks/Webhook.ts"
 import type { ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { field, link, problem, table } from "../View.ts"
+import { field, link, offsetPager, problem, table } from "../View.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.developerEvents)
 
@@ -31,9 +31,7 @@ export const developerEventRoutes: ReadonlyArray<ConsoleRoute> = [
           `<details><summary>${escapeHtml(t.show)}</summary><pre tabindex="0" role="region" style="min-width:min(32rem,80vw);white-space:pre" aria-label="${escapeHtml(`${t.json} ${e.id}`)}">${escapeHtml(JSON.stringify(e, null, 2))}</pre></details>`
         ]), t.none)
         const at = (o: number) => `/console/developers/events?offset=${o}${type === "" ? "" : `&type=${encodeURIComponent(type)}`}`
-        const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${offset > 0 ? link(at(Math.max(0, offset - pageSize)), t.newer) : ""}<span>${
-          offset + 1
-        }–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(at(offset + pageSize), t.older) : ""}</nav>`
+        const pager = offsetPager({ label: t.page, at, offset, total, pageSize, back: t.newer, forward: t.older })
         const body = `<h1>${escapeHtml(t.title)}</h1><p>${link("/console/developers", t.back)}</p>
 <form method="get" action="/console/developers/events" class="filters">${
           field("type", t.type, { value: type, options: [["", t.any], ...eventTypes.map((e) => [e, e] as const)] })

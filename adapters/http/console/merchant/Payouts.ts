@@ -8,7 +8,7 @@ import type { ApiReply } from "../ApiClient.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { facts, field, link, money, notice, problem, status, table } from "../View.ts"
+import { facts, field, link, offsetPager, money, notice, problem, status, table } from "../View.ts"
 
 export const payoutWords = dictionary((catalog) => catalog.console.merchant.payouts)
 
@@ -71,11 +71,7 @@ export const payoutRoutes: ReadonlyArray<ConsoleRoute> = [
           ]),
           t.none
         )
-        const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
-          offset > 0 ? link(`/console/payouts?offset=${Math.max(0, offset - pageSize)}${filter}`, t.previous) : ""
-        }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${
-          offset + pageSize < total ? link(`/console/payouts?offset=${offset + pageSize}${filter}`, t.next) : ""
-        }</nav>`
+        const pager = offsetPager({ label: t.page, at: (o) => `/console/payouts?offset=${o}${filter}`, offset, total, pageSize, back: t.previous, forward: t.next })
         const body = `<h1>${escapeHtml(t.title)}</h1>${c.query.get("done") === "sent" ? notice(t.sent) : ""}
 <p><a class="button" href="/console/payouts/send">${escapeHtml(t.send)}</a></p>
 <form method="get" action="/console/payouts" class="filters">${

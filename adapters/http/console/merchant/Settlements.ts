@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { escapeHtml } from "../../server/pages/Html.ts"
 import type { Console, ConsoleRoute } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { facts, link, money, problem, status, table } from "../View.ts"
+import { facts, link, offsetPager, money, problem, status, table } from "../View.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.settlements)
 
@@ -125,9 +125,7 @@ export const settlementRoutes: ReadonlyArray<ConsoleRoute> = [
           t.noLines
         )
         const total: number = lines.body?.pagination?.total ?? 0
-        const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
-          offset > 0 ? link(`${base}?offset=${Math.max(0, offset - pageSize)}`, t.previous) : ""
-        }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(`${base}?offset=${offset + pageSize}`, t.next) : ""}</nav>`
+        const pager = offsetPager({ label: t.page, at: (o) => `${base}?offset=${o}`, offset, total, pageSize, back: t.previous, forward: t.next })
         const downloads = `<p><a class="button secondary" href="${base}/statement.pdf" download>${escapeHtml(t.pdf)}</a> <a class="button secondary" href="${base}/statement.csv" download>${escapeHtml(t.csv)}</a></p>`
         const body = `<h1 style="overflow-wrap:anywhere">${escapeHtml(t.batch)} ${escapeHtml(b.id)}</h1>${summary}${downloads}
 <section aria-labelledby="lines-heading"><h2 id="lines-heading">${escapeHtml(t.lines)}</h2>${lineTable}${pager}</section>${back}`

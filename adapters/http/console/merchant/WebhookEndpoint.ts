@@ -8,7 +8,7 @@ import { escapeHtml } from "../../server/pages/Html.ts"
 import { formFields } from "../Layout.ts"
 import { type Console, type ConsoleRoute, redirect } from "../Page.ts"
 import { dictionary, formatDateTime } from "../Text.ts"
-import { facts, field, link, notice, problem, status, table } from "../View.ts"
+import { facts, field, link, offsetPager, notice, problem, status, table } from "../View.ts"
 import { endpointFields, eventList, formErrors, secretCard, webhookWords } from "./Webhooks.ts"
 
 const words = dictionary((catalog) => catalog.console.merchant.webhookEndpoint)
@@ -43,9 +43,7 @@ const endpointPage = (
       escapeHtml(d.lastStatusCode === null ? (d.lastError === null ? "—" : "✕") : String(d.lastStatusCode)),
       escapeHtml(formatDateTime(d.createdAt, c.language))
     ]), t.none)
-    const pager = total <= pageSize ? "" : `<nav class="pager" aria-label="${escapeHtml(t.page)}">${
-      offset > 0 ? link(`${base}?offset=${Math.max(0, offset - pageSize)}`, t.newer) : ""
-    }<span>${offset + 1}–${Math.min(total, offset + pageSize)} / ${total}</span>${offset + pageSize < total ? link(`${base}?offset=${offset + pageSize}`, t.older) : ""}</nav>`
+    const pager = offsetPager({ label: t.page, at: (o) => `${base}?offset=${o}`, offset, total, pageSize, back: t.newer, forward: t.older })
     const done = { saved: t.saved, tested: t.tested }[c.query.get("done") ?? ""] as string | undefined
     const form = options.form ?? { url: w.url, events: w.events.join(", "), description: w.description ?? "", active: String(w.active) }
     const errors = options.errors ?? new Map<string, string>()
