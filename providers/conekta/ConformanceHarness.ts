@@ -9,6 +9,7 @@ import { findMethod } from "../../core/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { ConektaConnector, ConektaProvider, type Options } from "./ConektaProvider.ts"
 import { ConektaSimulator } from "./ConektaSimulator.ts"
@@ -29,12 +30,13 @@ const credentials = { PRIVATE_KEY: privateKey }
  * PEM it gives, in the one line an environment variable holds (`\n` for each line break).
  */
 export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, ConektaSimulator>, never, Scope.Scope> =>
-  Effect.map(ConektaSimulator.start({ privateKey, slowMs }), (sim) => ({
-    simulator: sim,
-    baseUrl: sim.baseUrl,
-    credentials,
-    settings: { WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n") }
-  }))
+  Effect.flatMap(accountCredentials(credentials), (own) =>
+    Effect.map(ConektaSimulator.start({ privateKey: own.PRIVATE_KEY, slowMs }), (sim) => ({
+      simulator: sim,
+      baseUrl: sim.baseUrl,
+      credentials: own,
+      settings: { WEBHOOK_PUBLIC_KEY: sim.publicKeyPem.trim().replace(/\n/g, "\\n") }
+    })))
 
 /** The plugin's options against a simulator at `baseUrl` with its webhook key, as the host builds them. */
 export const optionsFor = (baseUrl: string, webhookPublicKey: string, overrides: Partial<Options> = {}): Options =>

@@ -7,6 +7,7 @@
 import { Effect, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { DLocalConnector, type Options } from "./DLocalProvider.ts"
 import { DLocalSimulator } from "./DLocalSimulator.ts"
@@ -25,7 +26,12 @@ export const pix = findMethod("1001")!
 
 /** The simulator with the test credentials (`beside`: what else its port serves, see `Standalone.ts`). */
 export const simulator = (start?: Parameters<typeof DLocalSimulator.start>[1]): Effect.Effect<Simulated<keyof typeof secrets, DLocalSimulator>, never, Scope.Scope> =>
-  Effect.map(DLocalSimulator.start(credentials, start), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: secrets }))
+  Effect.flatMap(accountCredentials(credentials), (own) =>
+    Effect.map(DLocalSimulator.start(own, start), (sim) => ({
+      simulator: sim,
+      baseUrl: sim.baseUrl,
+      credentials: { LOGIN: own.login, TRANS_KEY: own.transKey, SECRET_KEY: own.secretKey }
+    })))
 
 /** The plugin's options against a simulator at `baseUrl`, as the host builds them. */
 export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options =>

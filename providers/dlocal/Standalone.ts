@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { reportRoute } from "../kit/SimulatorReports.ts"
 import type { Handled, SimulatorRequest } from "../kit/SimulatorServer.ts"
-import { CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
+import { accountCredentials, CurrentControl, paymentIdOf } from "../kit/Standalone.ts"
 import { DLocalConnector } from "./DLocalProvider.ts"
 import { credentials, simulator } from "./ConformanceHarness.ts"
 import { credentials as payoutCredentials } from "./PayoutsHarness.ts"
@@ -45,9 +45,9 @@ const forwardTo = (baseUrl: string) => async (request: SimulatorRequest): Promis
 export default DLocalConnector.standalone(
   Effect.gen(function*() {
     // On a port of its own, without the runner's control (its port and routes are the pay-in simulator's).
-    const payouts = yield* PayoutsSimulator.start({ ...payoutCredentials, login: credentials.login, secretKey: credentials.secretKey }).pipe(
-      Effect.provideService(CurrentControl, undefined)
-    )
+    // Another account's (`--account`) payout credentials too, and the pay-in ones it signs with.
+    const own = yield* accountCredentials({ ...payoutCredentials, login: credentials.login, secretKey: credentials.secretKey })
+    const payouts = yield* PayoutsSimulator.start(own).pipe(Effect.provideService(CurrentControl, undefined))
     const forward = forwardTo(payouts.baseUrl)
     const { simulator: sim, ...started } = yield* simulator({ beside: (request) => isPayoutPath(request.path) ? forward(request) : undefined })
     const payment = paymentIdOf(sim.charges, (p) => p.orderId)
@@ -56,7 +56,7 @@ export default DLocalConnector.standalone(
       Effect.suspend(() => payouts.payouts.has(id) ? Effect.succeed(id) : Effect.try({ try: () => payouts.payoutIdOf(id), catch: (e) => e as Error }))
     return {
       ...started,
-      settings: { CLIENT_ID: payoutCredentials.clientId, CLIENT_SECRET: payoutCredentials.clientSecret },
+      settings: { CLIENT_ID: own.clientId, CLIENT_SECRET: own.clientSecret },
       moves: {
         pay: (id) => Effect.flatMap(payment(id), sim.complete),
         fail: (id) => Effect.flatMap(payment(id), (p) => sim.fail(p, "The payment was rejected at the simulator.")),

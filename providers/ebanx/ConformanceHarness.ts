@@ -7,6 +7,7 @@
 import { Effect, type Scope } from "effect"
 import { findMethod } from "../../core/index.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { EbanxConnector, type Options } from "./EbanxProvider.ts"
 import { EbanxSimulator } from "./EbanxSimulator.ts"
@@ -19,9 +20,9 @@ export const Live = hostServices
 export const pix = findMethod("1001")!
 
 /** The simulator with the test credentials. */
-export const simulator: Effect.Effect<Simulated<"INTEGRATION_KEY", EbanxSimulator>, never, Scope.Scope> = Effect.map(
-  EbanxSimulator.start(integrationKey),
-  (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: { INTEGRATION_KEY: integrationKey } })
+export const simulator: Effect.Effect<Simulated<"INTEGRATION_KEY", EbanxSimulator>, never, Scope.Scope> = Effect.flatMap(
+  accountCredentials({ INTEGRATION_KEY: integrationKey }),
+  (own) => Effect.map(EbanxSimulator.start(own.INTEGRATION_KEY), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: own }))
 )
 
 /** The plugin's options against a simulator at `baseUrl`, as the host builds them. */

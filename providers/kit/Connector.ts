@@ -16,7 +16,7 @@ import type { ReportFormat, ReportSource } from "../../core/ports/ProviderReport
 import type { SettlementPayoutProvider } from "../../core/ports/SettlementPayoutProvider.ts"
 import { type ConformanceDefinition, connectorConformance, type ConnectorConformance, type Simulated, simulatedSettings } from "./ConnectorConformance.ts"
 import type { ConnectorSettings } from "./ConnectorSettings.ts"
-import { hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
+import { CurrentControl, hostEnvironment, type Started, type StandaloneSimulator } from "./Standalone.ts"
 
 export type { ConnectorSettings } from "./ConnectorSettings.ts"
 
@@ -233,10 +233,11 @@ export const defineConnector = <Options, const Secret extends string, Rail, R ex
     layer: (given) => ProviderRegistry.register(make(given)),
     standalone: (start) => ({
       kind: definition.kind,
-      start: start.pipe(Effect.map(({ credentials, settings, ...started }): Started => ({
-        ...started,
-        environment: hostEnvironment(definition.kind, started.baseUrl, { ...credentials, ...settings })
-      })))
+      start: Effect.flatMap(Effect.service(CurrentControl), (control) =>
+        start.pipe(Effect.map(({ credentials, settings, ...started }): Started => ({
+          ...started,
+          environment: hostEnvironment(definition.kind, started.baseUrl, { ...credentials, ...settings }, control?.account)
+        }))))
     })
   }
 }

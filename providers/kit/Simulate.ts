@@ -5,7 +5,10 @@
  * and serves until SIGTERM or SIGINT. `<provider>` is a folder under `providers/` (`mercadopago`)
  * or a path to a provider folder with a `Standalone.ts` (a provider team's own). `--webhook-url`
  * is where a provider whose webhooks are set per account (Pagar.me, Conekta) sends them: the
- * host's `/api/v1/providers/<id>/callbacks`.
+ * host's `/api/v1/providers/<id>/callbacks`. `--account NAME` stands for another account at the
+ * provider: a second start with it prints another set of credentials (each test credential with
+ * `-NAME`), which that simulator accepts and signs with, for an instance `<kind>-NAME`; two
+ * merchants' accounts at one provider are rehearsed side by side, one simulator each.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Effect, Exit, Runtime } from "effect"
@@ -15,20 +18,26 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { CurrentControl, type Control, type Moves, type StandaloneSimulator } from "./Standalone.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-const usage = "usage: npm run simulator -- <provider> [--port N] [--webhook-url URL]"
+const usage = "usage: npm run simulator -- <provider> [--port N] [--webhook-url URL] [--account NAME]"
 
 const [name, ...rest] = process.argv.slice(2)
 const portFlag = rest.indexOf("--port")
 const port = portFlag === -1 ? 0 : Number(rest[portFlag + 1])
 const webhookFlag = rest.indexOf("--webhook-url")
 const webhookUrl = webhookFlag === -1 ? undefined : rest[webhookFlag + 1]
+const accountFlag = rest.indexOf("--account")
+const account = accountFlag === -1 ? undefined : rest[accountFlag + 1]
+if (account !== undefined && !/^[a-z0-9]{1,20}$/.test(account)) {
+  console.error(`${usage}\n(--account: 1 to 20 lowercase letters and digits)`)
+  process.exit(2)
+}
 const folder = name === undefined ? undefined : name.includes("/") ? resolve(name) : join(root, "providers", name)
 if (folder === undefined || !existsSync(join(folder, "Standalone.ts")) || !Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(folder === undefined || Number.isInteger(port) ? `${usage}\n(no Standalone.ts in ${folder ?? "?"})` : usage)
   process.exit(2)
 }
 
-const control: Control = { port, webhookUrl, faults: { drop: false, delayMs: 0, repeat: 0 }, routes: new Map() }
+const control: Control = { port, webhookUrl, account, faults: { drop: false, delayMs: 0, repeat: 0 }, routes: new Map() }
 
 /** The moves as control routes. */
 const routesOf = (moves: Moves) => {

@@ -55,15 +55,20 @@ export interface StandaloneSimulator {
   readonly start: Effect.Effect<Started, never, Scope.Scope>
 }
 
-/** The host's variables for one connector instance of `kind` at `baseUrl` (id = kind). */
+/**
+ * The host's variables for one connector instance of `kind` at `baseUrl`: id = kind, or
+ * `<kind>-<account>` for a simulator standing for another account (`--account`).
+ */
 export const hostEnvironment = (
   kind: string,
   baseUrl: string,
-  secrets: Readonly<Record<string, string>>
+  secrets: Readonly<Record<string, string>>,
+  account?: string
 ): ReadonlyArray<readonly [string, string]> => {
-  const prefix = kind.toUpperCase().replace(/[^A-Z0-9]/g, "_")
+  const id = account === undefined ? kind : `${kind}-${account}`
+  const prefix = id.toUpperCase().replace(/[^A-Z0-9]/g, "_")
   return [
-    ["CONNECTORS", kind],
+    ["CONNECTORS", account === undefined ? kind : `${id}=${kind}`],
     [`${prefix}_ENVIRONMENT`, "sandbox"],
     [`${prefix}_BASE_URL`, baseUrl],
     ...Object.entries(secrets).map(([name, value]) => [`${prefix}_${name}`, value] as const)
@@ -87,6 +92,12 @@ export interface Control {
    */
   readonly webhookUrl: string | undefined
   readonly faults: NotificationFaults
+  /**
+   * Another account at the provider (`--account NAME`): the simulator accepts and signs with a
+   * set of credentials of its own (each test credential with `-NAME`), so two merchants'
+   * accounts at one provider can be rehearsed side by side, one simulator each.
+   */
+  readonly account?: string | undefined
   /** `METHOD /_simulator/...` routes; `:id` stands for one path segment. */
   readonly routes: Map<string, (id: string | undefined, body: unknown) => Promise<unknown>>
 }
@@ -95,6 +106,14 @@ export interface Control {
 export const CurrentControl = Context.Reference<Control | undefined>("providers/kit/Standalone/CurrentControl", {
   defaultValue: () => undefined
 })
+
+/**
+ * The credentials a simulator starts with: `base` (the harness's test credentials), or under a
+ * runner's `--account NAME` each value with `-NAME` appended, another set it accepts.
+ */
+export const accountCredentials = <T extends Readonly<Record<string, string>>>(base: T): Effect.Effect<T> =>
+  Effect.map(Effect.service(CurrentControl), (control) =>
+    control?.account === undefined ? base : Object.fromEntries(Object.entries(base).map(([k, v]) => [k, `${v}-${control.account}`])) as T)
 
 /** The route `method path` matches, with its `:id` segment. */
 export const matchRoute = (control: Control, method: string, path: string) => {

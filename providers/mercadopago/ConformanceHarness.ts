@@ -9,6 +9,7 @@ import { findMethod } from "../../core/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { callbackMaxAgeSeconds, MercadoPagoConnector, MercadoPagoProvider, type Options } from "./MercadoPagoProvider.ts"
 import { MercadoPagoSimulator } from "./MercadoPagoSimulator.ts"
@@ -29,7 +30,8 @@ const credentials = { ACCESS_TOKEN: accessToken, WEBHOOK_SECRET: webhookSecret }
 
 /** The simulator with the test credentials. */
 export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, MercadoPagoSimulator>, never, Scope.Scope> =>
-  Effect.map(MercadoPagoSimulator.start({ accessToken, webhookSecret, slowMs }), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials }))
+  Effect.flatMap(accountCredentials(credentials), (own) =>
+    Effect.map(MercadoPagoSimulator.start({ accessToken: own.ACCESS_TOKEN, webhookSecret: own.WEBHOOK_SECRET, slowMs }), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: own })))
 
 /** The plugin's options against a simulator at `baseUrl`, as the host builds them. */
 export const optionsFor = (baseUrl: string, overrides: Partial<Options> = {}): Options =>

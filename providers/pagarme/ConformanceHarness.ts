@@ -9,6 +9,7 @@ import { findMethod } from "../../core/index.ts"
 import type { ChargeRequest, PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { type Options, PagarmeConnector, PagarmeProvider } from "./PagarmeProvider.ts"
 import { PagarmeSimulator } from "./PagarmeSimulator.ts"
@@ -27,10 +28,11 @@ const credentials = { SECRET_KEY: secretKey }
 
 /** The simulator with the test credentials; its webhooks are signed with the key its JWKS URL serves. */
 export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, PagarmeSimulator>, never, Scope.Scope> =>
-  Effect.map(
-    PagarmeSimulator.start({ secretKey, slowMs }),
-    (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials, settings: { WEBHOOK_JWKS_URL: sim.jwksUrl } })
-  )
+  Effect.flatMap(accountCredentials(credentials), (own) =>
+    Effect.map(
+      PagarmeSimulator.start({ secretKey: own.SECRET_KEY, slowMs }),
+      (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: own, settings: { WEBHOOK_JWKS_URL: sim.jwksUrl } })
+    ))
 
 /** The plugin's options against a simulator at `baseUrl` with its JWKS at `jwksUrl`, as the host builds them. */
 export const optionsFor = (baseUrl: string, jwksUrl: string, overrides: Partial<Options> = {}): Options =>

@@ -11,6 +11,7 @@ import type { PaymentMethodDef } from "../../core/ports/index.ts"
 import type { PaymentProvider } from "../../core/ports/PaymentProvider.ts"
 import { callbackReceiver as receiveCallbacks } from "../kit/CallbackReceiver.ts"
 import { hostServices, type Simulated } from "../kit/Connector.ts"
+import { accountCredentials } from "../kit/Standalone.ts"
 import { defaultChargeRequest, notificationsDuring } from "../kit/ProviderConformance.ts"
 import { type Options, ReferenceHttpConnector, ReferenceHttpProvider } from "./ReferenceHttpProvider.ts"
 import { UpstreamSimulator } from "./UpstreamSimulator.ts"
@@ -48,7 +49,8 @@ const credentials = { API_KEY: apiKey, CALLBACK_SECRET: callbackSecret }
 
 /** The upstream simulator with the test credentials. */
 export const simulator = (slowMs?: number): Effect.Effect<Simulated<keyof typeof credentials, UpstreamSimulator>, never, Scope.Scope> =>
-  Effect.map(UpstreamSimulator.start({ apiKey, callbackSecret, slowMs }), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials }))
+  Effect.flatMap(accountCredentials(credentials), (own) =>
+    Effect.map(UpstreamSimulator.start({ apiKey: own.API_KEY, callbackSecret: own.CALLBACK_SECRET, slowMs }), (sim) => ({ simulator: sim, baseUrl: sim.baseUrl, credentials: own })))
 
 /**
  * The plugin's options against a simulator at `baseUrl`, as the host builds them, for the tests

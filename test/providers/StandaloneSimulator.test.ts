@@ -188,4 +188,20 @@ describe("simulators run standalone", () => {
       )
       assert.strictEqual(exit, 0)
     })), 180_000)
+
+  it.live("a second start with --account stands for another account: another set of credentials it accepts, for its own instance", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const first = yield* startSimulator("mercadopago")
+      const second = yield* startSimulator("mercadopago", ["--account", "b"])
+      assert.strictEqual(first.environment["CONNECTORS"], "mercadopago")
+      assert.strictEqual(second.environment["CONNECTORS"], "mercadopago-b=mercadopago")
+      const tokenA = first.environment["MERCADOPAGO_ACCESS_TOKEN"]!
+      const tokenB = second.environment["MERCADOPAGO_B_ACCESS_TOKEN"]!
+      assert.strictEqual(tokenB, `${tokenA}-b`)
+      assert.strictEqual(second.environment["MERCADOPAGO_B_WEBHOOK_SECRET"], `${first.environment["MERCADOPAGO_WEBHOOK_SECRET"]}-b`)
+      const baseB = second.environment["MERCADOPAGO_B_BASE_URL"]!
+      // Account b's simulator takes b's token and refuses a's.
+      assert.strictEqual((yield* request(`${baseB}/v1/payments/1`, "GET", tokenA)).status, 401)
+      assert.strictEqual((yield* request(`${baseB}/v1/payments/1`, "GET", tokenB)).status, 404)
+    })), 120_000)
 })
