@@ -24,7 +24,7 @@ import { Passwords } from "../ports/Passwords.ts"
 import { Sealing } from "../ports/Sealing.ts"
 import { TeamStore } from "../ports/TeamStore.ts"
 import { TenancyStore } from "../ports/TenancyStore.ts"
-import { Transactions } from "../ports/Transactions.ts"
+import { Conflict, retryOnConflict, Transactions } from "../ports/Transactions.ts"
 import { secretHasher } from "../Secrets.ts"
 import { grantsOf, type Role } from "./Roles.ts"
 import type { TeamMember } from "./TeamMember.ts"
@@ -207,13 +207,14 @@ export class Team extends Context.Service<Team, {
         const made = current.status === "active" ? yield* credentialsFor(base) : []
         const next: TeamMember = made.length === 0 ? base : { ...base, credentials: Object.fromEntries(made.map((c) => [c.environment, c.id])) as Record<Environment, string> }
         yield* tx.run(Effect.gen(function*() {
-          if (!(yield* store.update(next))) return yield* Effect.die(new Error(`team member ${id} changed concurrently`))
+          // Another change of the member came first: read it again (retryOnConflict), never a 500.
+          if (!(yield* store.update(next))) return yield* new Conflict()
           yield* revokeOf(current, at)
           for (const c of made) yield* credentials.insert(c)
           yield* recorded(actor.credential.environment, next, { role: { from: current.role, to: role } })
         }))
         return next
-      })
+      }, retryOnConflict("team member", 5))
 
       const remove = Effect.fn("Team.remove")(function*(actor: TeamActor, id: string) {
         const current = yield* mine(actor, id)
@@ -221,12 +222,13 @@ export class Team extends Context.Service<Team, {
         const at = yield* DateTime.now
         const next: TeamMember = { ...current, status: "removed", invitation: null, updatedAt: at, version: current.version + 1 }
         yield* tx.run(Effect.gen(function*() {
-          if (!(yield* store.update(next))) return yield* Effect.die(new Error(`team member ${id} changed concurrently`))
+          // Another change of the member came first: read it again (retryOnConflict), never a 500.
+          if (!(yield* store.update(next))) return yield* new Conflict()
           yield* revokeOf(current, at)
           yield* recorded(actor.credential.environment, next, { removed: true })
         }))
         return next
-      })
+      }, retryOnConflict("team member", 5))
 
       /** The invited member a token names while its link holds. */
       const invited = Effect.fnUntraced(function*(token: string) {

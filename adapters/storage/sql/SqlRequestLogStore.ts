@@ -9,16 +9,8 @@ import { type LoggedRequest, requestLogSize, RequestLogStore } from "../../../co
 
 const flushEvery = Duration.millis(100)
 
-interface Row {
-  readonly environment: LoggedRequest["environment"]
-  readonly shopId: string
-  readonly requestId: string
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly durationMs: number
-  readonly atMs: string | number
-}
+/** A row as the driver answers it: `at_ms` is a bigint column, which may come back as text. */
+type Row = Omit<LoggedRequest, "atMs"> & { readonly atMs: string | number }
 
 export const SqlRequestLogStore = Layer.effect(
   RequestLogStore,
